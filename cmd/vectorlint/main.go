@@ -1,0 +1,108 @@
+// Command vectorlint lints prose with LLM-evaluated rules and runs Weval blueprints.
+//
+// This package only wires flags to library calls: parsing (github.com/spf13/pflag), choosing the
+// subcommand, and mapping results to exit codes. Everything else lives in the library packages.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes shared by every subcommand (spec/linter.md §1).
+const (
+	exitOK       = 0 // all work done, nothing at or above the failure threshold
+	exitFindings = 1 // all work done, findings at or above the failure threshold (or an evaluator failed)
+	exitFailure  = 2 // the run could not do all its work: bad flags, config, rules, input or LLM calls
+)
+
+// app holds what a command may touch of the outside world, so tests can run commands in-process
+// with their own working directory, environment and streams. No package below cmd/ reads the
+// process environment or working directory on its own.
+type app struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// dir is the working directory: config discovery, .env and relative paths start here.
+	dir string
+	// lookupEnv reads an environment variable (os.LookupEnv in production).
+	lookupEnv func(key string) (string, bool)
+	// stdoutIsTerminal and stderrIsTerminal decide colour and the progress bar.
+	stdoutIsTerminal bool
+	stderrIsTerminal bool
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vectorlint: cannot determine the working directory:", err)
+		os.Exit(exitFailure)
+	}
+	a := &app{
+		stdin:            os.Stdin,
+		stdout:           os.Stdout,
+		stderr:           os.Stderr,
+		dir:              dir,
+		lookupEnv:        os.LookupEnv,
+		stdoutIsTerminal: isTerminal(os.Stdout),
+		stderrIsTerminal: isTerminal(os.Stderr),
+	}
+	os.Exit(a.run(ctx, os.Args[1:]))
+}
+
+// isTerminal reports whether f is a character device (a terminal), without cgo.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// getenv returns the variable's value, or "" when it is unset.
+func (a *app) getenv(key string) string {
+	v, _ := a.lookupEnv(key)
+	return v
+}
+
+// run dispatches to a subcommand; anything that is not a subcommand name is the lint command.
+func (a *app) run(ctx context.Context, args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "validate":
+			return a.runValidate(ctx, args[1:])
+		case "init":
+			return a.runInit(ctx, args[1:])
+		case "blueprint":
+			return a.runBlueprint(ctx, args[1:])
+		case "evaluate":
+			return a.runEvaluate(ctx, args[1:])
+		case "version":
+			return a.runVersion(args[1:])
+		case "help":
+			a.printUsage(a.stdout)
+			return exitOK
+		}
+	}
+	return a.runLint(ctx, args)
+}
+
+// printUsage writes the top-level usage text.
+func (a *app) printUsage(w io.Writer) {
+	fmt.Fprint(w, `vectorlint lints prose with LLM-evaluated rules and runs Weval blueprints.
+
+Usage:
+  vectorlint [flags] PATH...            lint files, directories (recursive) and globs
+  vectorlint validate [--rules DIR]     check the config and every rule; no LLM calls
+  vectorlint init [--force]             write a starter vectorlint.ini and rule pack
+  vectorlint blueprint check FILE...    parse and check Weval blueprints
+  vectorlint blueprint run FILE         generate, judge and score a blueprint
+  vectorlint evaluate METRIC ...        reference-based evaluators (f1, bleu, rouge_l, ...)
+  vectorlint version                    print the version
+
+Run "vectorlint --help" for the lint flags, "vectorlint COMMAND --help" for a command's flags.
+`)
+}

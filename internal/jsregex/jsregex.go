@@ -1,0 +1,295 @@
+// Package jsregex compiles regular expressions written in JavaScript syntax with JavaScript flags
+// and runs them with JavaScript semantics and a time bound.
+//
+// Rule authors (VectorLint targets) and blueprint authors ($matches) write JavaScript regexes.
+// The engine is github.com/dlclark/regexp2/v2 in ECMAScript mode. Where that mode still differs
+// from JavaScript, the pattern is rewritten before compilation:
+//
+//   - "." never matches a line terminator (\n, \r, U+2028, U+2029) unless the s flag is set;
+//   - "^" and "$" with the m flag treat every line terminator as a line boundary (so CRLF
+//     documents work), and without it they match only at the very start and end of the input.
+//
+// Matching is bounded in time: a pathological pattern returns ErrTimeout instead of hanging.
+// Positions are reported both in code points (runes) and in UTF-8 bytes.
+package jsregex
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dlclark/regexp2/v2"
+)
+
+// DefaultTimeout bounds one match attempt. It is generous for real documents (a 10 MB file is
+// scanned by ordinary patterns in milliseconds) and short enough that catastrophic backtracking
+// is reported promptly.
+const DefaultTimeout = 2 * time.Second
+
+// ErrTimeout reports that a match took longer than the regex's time limit.
+var ErrTimeout = errors.New("regular expression took too long to match (catastrophic backtracking?)")
+
+// SyntaxError reports a pattern or flag string that is not a valid JavaScript regex.
+type SyntaxError struct {
+	Pattern string
+	Flags   string
+	Reason  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Flags != "" {
+		return fmt.Sprintf("invalid regular expression /%s/%s: %s", e.Pattern, e.Flags, e.Reason)
+	}
+	return fmt.Sprintf("invalid regular expression /%s/: %s", e.Pattern, e.Reason)
+}
+
+// Regexp is a compiled JavaScript regular expression. It is safe for concurrent use.
+type Regexp struct {
+	source string
+	flags  string
+	re     *regexp2.Regexp
+}
+
+// Span is the location of a match or capture group. Rune offsets count Unicode code points;
+// byte offsets count UTF-8 bytes. Ends are exclusive.
+type Span struct {
+	RuneStart, RuneEnd int
+	ByteStart, ByteEnd int
+}
+
+// Match is a successful match: Groups[0] is the whole match, Groups[i] capture group i.
+// A group that did not participate in the match is nil.
+type Match struct {
+	Groups []*Group
+}
+
+// Group is one capture group's text and location.
+type Group struct {
+	Text string
+	Span
+}
+
+// ValidFlags lists the JavaScript regex flags this package accepts. "g", "y" and "d" only
+// affect iteration state and reporting in JavaScript; the first match from the start of the
+// input is the same with or without them, so they are accepted and otherwise ignored.
+const ValidFlags = "dgimsuvy"
+
+// Option changes how a regex is compiled.
+type Option func(*config)
+
+type config struct {
+	timeout time.Duration
+}
+
+// WithTimeout sets the time bound of each match attempt (DefaultTimeout when unset).
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// Compile compiles a JavaScript regex pattern (the text between the slashes) with a JavaScript
+// flag string such as "mu" or "gi".
+func Compile(pattern, flags string, opts ...Option) (*Regexp, error) {
+	cfg := config{timeout: DefaultTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	var (
+		options            = regexp2.ECMAScript
+		dotAll, multiline bool
+		seen               = map[rune]bool{}
+	)
+	for _, f := range flags {
+		if !strings.ContainsRune(ValidFlags, f) {
+			return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: fmt.Sprintf("unknown flag %q (expected some of %q)", f, ValidFlags)}
+		}
+		if seen[f] {
+			return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: fmt.Sprintf("flag %q given twice", f)}
+		}
+		seen[f] = true
+		switch f {
+		case 'i':
+			options |= regexp2.IgnoreCase
+		case 'm':
+			multiline = true
+		case 's':
+			dotAll = true
+		case 'u', 'v':
+			options |= regexp2.Unicode
+		}
+	}
+	if seen['u'] && seen['v'] {
+		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: `flags "u" and "v" cannot be combined`}
+	}
+	rewritten, err := rewrite(pattern, dotAll, multiline)
+	if err != nil {
+		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: err.Error()}
+	}
+	re, err := regexp2.Compile(rewritten, options)
+	if err != nil {
+		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: cleanReason(err.Error())}
+	}
+	re.MatchTimeout = cfg.timeout
+	return &Regexp{source: pattern, flags: flags, re: re}, nil
+}
+
+// cleanReason drops regexp2's "error parsing regexp: " prefix and the repeated pattern.
+func cleanReason(msg string) string {
+	msg = strings.TrimPrefix(msg, "error parsing regexp: ")
+	if i := strings.Index(msg, " in `"); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// String returns the regex in JavaScript literal form, /source/flags.
+func (r *Regexp) String() string { return "/" + r.source + "/" + r.flags }
+
+// Source returns the pattern as written.
+func (r *Regexp) Source() string { return r.source }
+
+// Flags returns the flags as written.
+func (r *Regexp) Flags() string { return r.flags }
+
+// NumGroups returns the number of capture groups (not counting group 0).
+func (r *Regexp) NumGroups() int { return len(r.re.GetGroupNumbers()) - 1 }
+
+// MatchString reports whether s contains a match.
+func (r *Regexp) MatchString(s string) (bool, error) {
+	ok, err := r.re.MatchString(s)
+	if err != nil {
+		return false, wrapMatchErr(err)
+	}
+	return ok, nil
+}
+
+// FindStringMatch returns the first match in s, or nil when there is none.
+func (r *Regexp) FindStringMatch(s string) (*Match, error) {
+	m, err := r.re.FindStringMatch(s)
+	if err != nil {
+		return nil, wrapMatchErr(err)
+	}
+	if m == nil {
+		return nil, nil
+	}
+	return convert(m), nil
+}
+
+// FindAllStringMatch returns up to limit successive non-overlapping matches (all when limit < 0).
+func (r *Regexp) FindAllStringMatch(s string, limit int) ([]*Match, error) {
+	var out []*Match
+	m, err := r.re.FindStringMatch(s)
+	for m != nil && (limit < 0 || len(out) < limit) {
+		out = append(out, convert(m))
+		m, err = r.re.FindNextMatch(m)
+	}
+	if err != nil {
+		return out, wrapMatchErr(err)
+	}
+	return out, nil
+}
+
+func convert(m *regexp2.Match) *Match {
+	groups := m.Groups()
+	out := &Match{Groups: make([]*Group, len(groups))}
+	for i := range groups {
+		g := &groups[i]
+		if len(g.Captures) == 0 {
+			continue
+		}
+		bs, bl := g.ByteRange()
+		out.Groups[i] = &Group{
+			Text: g.String(),
+			Span: Span{RuneStart: g.RuneIndex, RuneEnd: g.RuneIndex + g.RuneLength, ByteStart: bs, ByteEnd: bs + bl},
+		}
+	}
+	return out
+}
+
+// wrapMatchErr turns regexp2's errors into ours. regexp2's timeout message quotes the whole
+// input, which may be a 10 MB document or contain secrets; it never reaches the user.
+func wrapMatchErr(err error) error {
+	if errors.Is(err, regexp2.ErrBacktrackingStackLimit) {
+		return fmt.Errorf("%w: backtracking limit exceeded", ErrTimeout)
+	}
+	if strings.Contains(err.Error(), "match timeout") {
+		return ErrTimeout
+	}
+	return errors.New("regular expression match failed")
+}
+
+// lineTerminators is JavaScript's LineTerminator set as a class body.
+const lineTerminators = `\n\r\u2028\u2029`
+
+// rewrite adjusts the constructs where regexp2's ECMAScript mode differs from JavaScript.
+// It copies escapes and character classes verbatim and only touches ".", "^" and "$" at the
+// top level of the pattern.
+func rewrite(p string, dotAll, multiline bool) (string, error) {
+	var b strings.Builder
+	inClass := false
+	rs := []rune(p)
+	for i := 0; i < len(rs); i++ {
+		c := rs[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(rs) {
+				return "", errors.New(`\ at end of pattern`)
+			}
+			b.WriteRune(c)
+			b.WriteRune(rs[i+1])
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+			b.WriteRune(c)
+		case c == '[' && i+1 < len(rs) && rs[i+1] == ']':
+			// JavaScript: "[]" is an empty class that never matches (.NET would read "]" as a literal).
+			b.WriteString(`(?!)`)
+			i++
+		case c == '[' && i+2 < len(rs) && rs[i+1] == '^' && rs[i+2] == ']':
+			// JavaScript: "[^]" matches any character, line terminators included.
+			b.WriteString(`[\s\S]`)
+			i += 2
+		case c == '[':
+			inClass = true
+			b.WriteRune(c)
+		case c == '.' && !dotAll:
+			b.WriteString(`[^` + lineTerminators + `]`)
+		case c == '.' && dotAll:
+			b.WriteString(`[\s\S]`)
+		case c == '^' && multiline:
+			b.WriteString(`(?<![^` + lineTerminators + `])`)
+		case c == '^':
+			b.WriteString(`(?<![\s\S])`)
+		case c == '$' && multiline:
+			b.WriteString(`(?![^` + lineTerminators + `])`)
+		case c == '$':
+			b.WriteString(`(?![\s\S])`)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	if inClass {
+		return "", errors.New("missing terminating ] for character class")
+	}
+	return b.String(), nil
+}
+
+// SplitInlineFlags accepts a leading inline-flag group such as "(?i)" or "(?ims)", which
+// JavaScript rejects but many pattern authors write (the Weval format doc uses it), and returns
+// the pattern without it and the flags it named. Other patterns are returned unchanged.
+func SplitInlineFlags(pattern string) (rest, flags string) {
+	if !strings.HasPrefix(pattern, "(?") {
+		return pattern, ""
+	}
+	end := strings.IndexByte(pattern, ')')
+	if end < 3 {
+		return pattern, ""
+	}
+	inner := pattern[2:end]
+	for _, c := range inner {
+		if !strings.ContainsRune("ims", c) {
+			return pattern, ""
+		}
+	}
+	return pattern[end+1:], inner
+}
