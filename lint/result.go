@@ -1,0 +1,210 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Severity is how a finding is reported. The zero value is invalid so a forgotten severity is
+// caught rather than silently reported as a warning.
+type Severity int
+
+// Severities in increasing order, so "at or above --fail-on" is a comparison.
+const (
+	SeverityInvalid Severity = iota
+	SeverityWarning
+	SeverityError
+)
+
+// ParseSeverity parses "error" or "warning".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return SeverityError, nil
+	case "warning":
+		return SeverityWarning, nil
+	}
+	return SeverityInvalid, fmt.Errorf("expected \"error\" or \"warning\", found %q", s)
+}
+
+// String returns "error" or "warning".
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	}
+	return "invalid"
+}
+
+// MarshalText writes the severity as "error" or "warning".
+func (s Severity) MarshalText() ([]byte, error) {
+	if s != SeverityError && s != SeverityWarning {
+		return nil, fmt.Errorf("invalid severity %d", int(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText reads "error" or "warning".
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Position is a place in a document's original bytes (frontmatter included).
+// Line and Column are 1-based; Column counts Unicode code points. ByteColumn is the 1-based
+// column in UTF-8 bytes (what reviewdog expects). Offset is the 0-based byte offset in the file.
+type Position struct {
+	Line       int
+	Column     int
+	ByteColumn int
+	Offset     int
+}
+
+// Finding is one problem in a document: a diagnostic in the style of golang.org/x/tools/go/analysis,
+// with a start, an exclusive end, a message, a category (the rule) and an optional fix.
+type Finding struct {
+	// Rule is "Pack.RuleId", or "Pack.RuleId.CriterionId" for a subjective criterion.
+	Rule     string
+	Severity Severity
+	Message  string
+	// Suggestion is advice in prose; Fix is a drop-in replacement for Match (may be empty).
+	Suggestion string
+	Fix        string
+	// Match is the document text between Start and End.
+	Match    string
+	Analysis string
+	Start    Position
+	End      Position
+}
+
+// findingJSON is the native JSON shape of a finding (spec/linter.md §7).
+type findingJSON struct {
+	Rule       string   `json:"rule"`
+	Severity   Severity `json:"severity"`
+	Message    string   `json:"message"`
+	Suggestion string   `json:"suggestion,omitempty"`
+	Fix        string   `json:"fix,omitempty"`
+	Match      string   `json:"match,omitempty"`
+	Line       int      `json:"line"`
+	Column     int      `json:"column"`
+	EndLine    int      `json:"endLine"`
+	EndColumn  int      `json:"endColumn"`
+	Offset     int      `json:"offset"`
+	EndOffset  int      `json:"endOffset"`
+	Analysis   string   `json:"analysis,omitempty"`
+}
+
+// MarshalJSON writes the native JSON shape with flat position fields.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	return json.Marshal(findingJSON{
+		Rule: f.Rule, Severity: f.Severity, Message: f.Message, Suggestion: f.Suggestion, Fix: f.Fix,
+		Match: f.Match, Line: f.Start.Line, Column: f.Start.Column, EndLine: f.End.Line,
+		EndColumn: f.End.Column, Offset: f.Start.Offset, EndOffset: f.End.Offset, Analysis: f.Analysis,
+	})
+}
+
+// RuleType is the evaluation mode of a rule.
+type RuleType string
+
+// Rule types (spec/linter.md §3).
+const (
+	SemiObjective RuleType = "semi-objective"
+	Subjective    RuleType = "subjective"
+)
+
+// Score is one rule's score on one file. Semi-objective scores carry Violations, Words and
+// Strictness; subjective scores carry Criteria. Score is on the 0–10 scale.
+type Score struct {
+	Rule       string           `json:"rule"`
+	Type       RuleType         `json:"type"`
+	Score      Rounded1         `json:"score"`
+	Violations *int             `json:"violations,omitempty"`
+	Words      *int             `json:"words,omitempty"`
+	Strictness *float64         `json:"strictness,omitempty"`
+	Criteria   []CriterionScore `json:"criteria,omitempty"`
+	// Coverage is set for a rule's `should` list scored by the blueprint engine (0–1).
+	Coverage *float64 `json:"coverage,omitempty"`
+}
+
+// CriterionScore is one subjective criterion's rating (1–4) and normalised score (1–10).
+type CriterionScore struct {
+	ID     string   `json:"id"`
+	Name   string   `json:"name"`
+	Rating int      `json:"rating"`
+	Score  Rounded1 `json:"score"`
+	Weight float64  `json:"weight"`
+}
+
+// Rounded1 is a score serialised rounded to one decimal (spec/linter.md §5). The full
+// precision value is kept for arithmetic.
+type Rounded1 float64
+
+// MarshalJSON writes the value rounded to one decimal, e.g. 3.5 or 10.
+func (r Rounded1) MarshalJSON() ([]byte, error) {
+	return []byte(fmt.Sprintf("%.1f", float64(r))), nil
+}
+
+// Unverified is a violation the model reported whose quote could not be found in the text. It is
+// not a finding and does not count in the score, but it is never dropped silently.
+type Unverified struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+	Quote   string `json:"quote"`
+	Line    int    `json:"line,omitempty"`
+}
+
+// RuleError is an operational failure of one rule on one file (an LLM call that failed after
+// retries, a reply that broke the contract). Other rules' results on the file are kept.
+type RuleError struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+// FileResult is everything the run produced for one file.
+type FileResult struct {
+	Path       string       `json:"path"`
+	Findings   []Finding    `json:"findings"`
+	Scores     []Score      `json:"scores"`
+	Unverified []Unverified `json:"unverified,omitempty"`
+	Errors     []RuleError  `json:"errors,omitempty"`
+}
+
+// Skipped is a file that was found but not linted, with the reason.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Usage counts LLM calls and tokens. Cost is nil unless prices are configured.
+type Usage struct {
+	Calls        int      `json:"calls"`
+	CachedCalls  int      `json:"cachedCalls"`
+	InputTokens  int64    `json:"inputTokens"`
+	OutputTokens int64    `json:"outputTokens"`
+	Cost         *float64 `json:"cost"`
+}
+
+// Summary totals a run.
+type Summary struct {
+	Files             int `json:"files"`
+	Errors            int `json:"errors"`
+	Warnings          int `json:"warnings"`
+	Unverified        int `json:"unverified"`
+	OperationalErrors int `json:"operationalErrors"`
+}
+
+// Result is a whole lint run: every linted file sorted by path, the files skipped, totals and
+// LLM usage. It serialises to the native JSON output (spec/linter.md §7) with Version set.
+type Result struct {
+	Version string       `json:"version"`
+	Files   []FileResult `json:"files"`
+	Skipped []Skipped    `json:"skipped,omitempty"`
+	Summary Summary      `json:"summary"`
+	Usage   Usage        `json:"usage"`
+}
