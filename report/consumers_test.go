@@ -599,3 +599,51 @@ func compareAccepted(t *testing.T, got, want []accepted) {
 		}
 	}
 }
+
+// FuzzGitHubEscape: whatever the text, an escaped property value holds no character that
+// would end it, the message no line break, and the runner's unescaping gives the text back.
+func FuzzGitHubEscape(f *testing.F) {
+	for _, s := range []string{"", "plain", "100%", "a:b,c", "l1\r\nl2", "%0A", "%25", "%%0D", "%2C,", "::error::x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, d := escapeProperty(s), escapeData(s)
+		if strings.ContainsAny(p, ",:\r\n") || strings.ContainsAny(d, "\r\n") {
+			t.Fatalf("escaped %q to %q / %q", s, p, d)
+		}
+		if got := unescapeCommand(p); got != s {
+			t.Fatalf("property %q -> %q -> %q", s, p, got)
+		}
+		if got := unescapeCommand(d); got != s {
+			t.Fatalf("data %q -> %q -> %q", s, d, got)
+		}
+	})
+}
+
+// FuzzXMLEscape: escaped text and attribute values parse back to the text (with characters
+// XML cannot carry replaced by U+FFFD).
+func FuzzXMLEscape(f *testing.F) {
+	for _, s := range []string{"", `a<b>&"c"'`, "l1\nl2\tx\r\n", "nul\x00", "bad \xff", "]]>", "é👋"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var doc struct {
+			Attr string `xml:"a,attr"`
+			Text string `xml:",chardata"`
+		}
+		in := `<x a="` + xmlAttr(s) + `">` + xmlText(s) + `</x>`
+		if err := xml.Unmarshal([]byte(in), &doc); err != nil {
+			t.Fatalf("%q escaped to invalid XML %q: %v", s, in, err)
+		}
+		want := []rune{}
+		for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+			if r != '\n' && r != '\t' && r != '\r' && (r < 0x20 || (r > 0xd7ff && r < 0xe000) || r > 0xfffd && r < 0x10000) {
+				r = '\uFFFD'
+			}
+			want = append(want, r)
+		}
+		if doc.Attr != string(want) || doc.Text != string(want) {
+			t.Fatalf("%q read back as attr %q, text %q; want %q", s, doc.Attr, doc.Text, string(want))
+		}
+	})
+}

@@ -64,7 +64,7 @@ func (l *lineWriter) File(fr lint.FileResult) error {
 		return l.end()
 	}
 	w := l.out
-	fmt.Fprintln(w, l.pal.path.Sprint(terminalSafe(oneLine(fr.Path))))
+	fmt.Fprintln(w, l.pal.path.Sprint(oneLine(fr.Path)))
 	l.findings(fr.Findings)
 	if len(scores) > 0 {
 		l.scores(scores)

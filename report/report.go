@@ -99,6 +99,7 @@ type UnknownFormatError struct {
 	Format string
 }
 
+// Error names the format and lists the valid ones.
 func (e *UnknownFormatError) Error() string {
 	return fmt.Sprintf("unknown output format %q: expected one of %s", e.Format, strings.Join(Formats(), ", "))
 }
@@ -162,6 +163,7 @@ type OrderError struct {
 	AfterFinish bool
 }
 
+// Error says which call broke the order.
 func (e *OrderError) Error() string {
 	if e.AfterFinish {
 		if e.Path == "" {
