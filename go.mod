@@ -2,4 +2,15 @@ module github.com/vectorlint/vectorlint
 
 go 1.26.8
 
-require github.com/dlclark/regexp2/v2 v2.5.2
+require (
+	github.com/dlclark/regexp2/v2 v2.5.2
+	github.com/fatih/color v1.19.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+)
+
+require (
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
+	golang.org/x/sys v0.42.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)

@@ -1,0 +1,160 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// The fixture: three linted documents and one skipped file, built so that every output format
+// meets its hard cases. Positions are computed from the texts, never typed by hand.
+
+const naivePath = "docs/naïve notes.md"
+
+// naiveText has frontmatter (positions count it), a heading with an emoji, a line where accents
+// and an emoji come before the findings (so code points, UTF-8 bytes and UTF-16 units all
+// differ), and a sentence broken over two lines.
+const naiveText = "---\ntitle: Notes\n---\n# Café guide 🚀\n\n" +
+	"Le café 👋 naïve façade — in order to succeed, utilize the \"tools\".\n" +
+	"This sentence spans\ntwo lines on purpose.\n"
+
+const cleanPath = "docs/clean.md"
+const cleanText = "All good here.\n"
+
+const setupPath = "guide/setup, part 1: install.md"
+const setupText = "Install the tool.\n"
+
+// fixtureDocs maps each linted path to its text, for tests that check positions against it.
+var fixtureDocs = map[string]string{naivePath: naiveText, cleanPath: cleanText, setupPath: setupText}
+
+// positionAt is the lint.Position of a byte offset in text.
+func positionAt(text string, offset int) lint.Position {
+	lineStart := strings.LastIndexByte(text[:offset], '\n') + 1
+	return lint.Position{
+		Line:       strings.Count(text[:offset], "\n") + 1,
+		Column:     utf8.RuneCountInString(text[lineStart:offset]) + 1,
+		ByteColumn: offset - lineStart + 1,
+		Offset:     offset,
+	}
+}
+
+// findingAt builds a finding on the first occurrence of match in text.
+func findingAt(t testing.TB, text, match string, f lint.Finding) lint.Finding {
+	t.Helper()
+	i := strings.Index(text, match)
+	if i < 0 {
+		t.Fatalf("fixture: %q not in the document", match)
+	}
+	f.Match = match
+	f.Start = positionAt(text, i)
+	f.End = positionAt(text, i+len(match))
+	return f
+}
+
+func intp(n int) *int           { return &n }
+func floatp(f float64) *float64 { return &f }
+func semi(rule string, score float64, violations, words int, strictness float64) lint.Score {
+	return lint.Score{Rule: rule, Type: lint.SemiObjective, Score: lint.Rounded1(score),
+		Violations: intp(violations), Words: intp(words), Strictness: floatp(strictness)}
+}
+
+// fixture returns the hand-built lint.Result every golden file prints.
+func fixture(t testing.TB) lint.Result {
+	t.Helper()
+	naive := lint.FileResult{
+		Path: naivePath,
+		Findings: []lint.Finding{
+			findingAt(t, naiveText, "Café guide 🚀", lint.Finding{
+				Rule: "Acme.Headline.ValueCommunication", Severity: lint.SeverityError,
+				Message: `Headline states no benefit: say what readers gain, e.g. "50% faster"`,
+			}),
+			findingAt(t, naiveText, "in order to", lint.Finding{
+				Rule: "Acme.Wordiness", Severity: lint.SeverityError,
+				Message:    `Wordy: "in order to" adds 100% more words, use "to"`,
+				Suggestion: `Replace "in order to" with "to".`, Fix: "to",
+				Analysis: "Three words where one does.",
+			}),
+			findingAt(t, naiveText, "utilize", lint.Finding{
+				Rule: "Acme.Jargon", Severity: lint.SeverityWarning,
+				Message: "Prefer plain words <use> & avoid jargon", Fix: "use",
+			}),
+			findingAt(t, naiveText, "spans\ntwo lines", lint.Finding{
+				Rule: "Acme.Flow", Severity: lint.SeverityWarning,
+				Message:    "This sentence breaks\nacross lines, which reads badly.",
+				Suggestion: "Join the lines: one sentence, one line.",
+			}),
+		},
+		Scores: []lint.Score{
+			semi("Acme.Flow", 9, 1, 100, 10),
+			{Rule: "Acme.Headline", Type: lint.Subjective, Score: 2, Criteria: []lint.CriterionScore{
+				{ID: "ValueCommunication", Name: "Value Communication", Rating: 1, Score: 1, Weight: 12},
+				{ID: "Clarity", Name: "Clarity", Rating: 2, Score: 4, Weight: 2},
+				{ID: "Tone", Name: "Tone", Rating: 4, Score: 10, Weight: 1},
+			}},
+			semi("Acme.Jargon", 9, 1, 100, 10),
+			semi("Acme.Passive", 10, 0, 100, 10),
+			// 1 violation in 31 words at strictness 5: 100 − 3.2258 × 5 = 83.87 → 8.4.
+			semi("Acme.Wordiness", (100-100.0/31*5)/10, 1, 31, 5),
+		},
+		Unverified: []lint.Unverified{{Rule: "Acme.Jargon", Message: `Avoid "leverage"`,
+			Quote: "leverage synergies", Line: 6}},
+		Errors: []lint.RuleError{{Rule: "Acme.Tone",
+			Message: `LLM call failed after 4 attempts: 503 Service Unavailable <html> & "retry"`}},
+	}
+	clean := lint.FileResult{
+		Path:   cleanPath,
+		Scores: []lint.Score{semi("Acme.Passive", 10, 0, 3, 10), semi("Acme.Wordiness", 10, 0, 3, 10)},
+	}
+	intro := lint.Finding{Rule: "Acme.Intro", Severity: lint.SeverityError, Message: "target not found",
+		Suggestion: "Add the required section.", Start: positionAt(setupText, 0), End: positionAt(setupText, 0)}
+	setup := lint.FileResult{
+		Path:     setupPath,
+		Findings: []lint.Finding{intro},
+		Scores: []lint.Score{
+			{Rule: "Acme.Checklist", Type: lint.SemiObjective, Score: 7.5, Coverage: floatp(0.75)},
+			{Rule: "Acme.Intro", Type: lint.SemiObjective, Score: 0},
+		},
+	}
+	r := lint.Result{
+		Version: "1.2.3",
+		Files:   []lint.FileResult{clean, naive, setup},
+		Skipped: []lint.Skipped{{Path: "drafts/wip.md", Reason: "no section of vectorlint.ini matches"}},
+		Usage:   lint.Usage{Calls: 7, CachedCalls: 2, InputTokens: 12345, OutputTokens: 678, Cost: floatp(0.0123)},
+	}
+	var totals Totals
+	for _, fr := range r.Files {
+		totals.Add(fr)
+	}
+	r.Summary = totals.Summary
+	return r
+}
+
+// cleanFixture is a run with nothing to report: one clean file, no usage cost.
+func cleanFixture() lint.Result {
+	return lint.Result{
+		Version: "1.2.3",
+		Files: []lint.FileResult{{Path: cleanPath,
+			Scores: []lint.Score{semi("Acme.Passive", 10, 0, 3, 10)}}},
+		Summary: lint.Summary{Files: 1},
+		Usage:   lint.Usage{Calls: 1, InputTokens: 100, OutputTokens: 20},
+	}
+}
+
+func TestFixturePositions(t *testing.T) {
+	r := fixture(t)
+	f := r.Files[1].Findings
+	// "in order to" is on line 6 (which starts at byte 41) after "Le café 👋 naïve façade — ":
+	// 25 code points, 33 bytes (é ï ç: 2 bytes each, — 3, 👋 4), 26 UTF-16 units.
+	want := lint.Position{Line: 6, Column: 26, ByteColumn: 34, Offset: 41 + 33}
+	if f[1].Start != want {
+		t.Errorf("start of %q = %+v, want %+v", f[1].Match, f[1].Start, want)
+	}
+	if f[3].Start.Line != 7 || f[3].End.Line != 8 {
+		t.Errorf("multi-line finding spans lines %d–%d, want 7–8", f[3].Start.Line, f[3].End.Line)
+	}
+	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1}) {
+		t.Errorf("summary = %+v", r.Summary)
+	}
+}

@@ -1,0 +1,212 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// githubWriter prints GitHub Actions workflow commands: one ::error or ::warning annotation per
+// finding, one ::error per rule that could not run, a plain log line per unverified quote, and a
+// closing ::notice with the totals. With a step-summary path it also appends a Markdown table of
+// every finding to that file, since GitHub shows only about ten annotations of each type per step.
+type githubWriter struct {
+	*stream
+	summaryPath string
+	summary     *os.File
+	summaryBuf  *bufio.Writer
+	rows        int
+}
+
+// escapeData escapes a workflow command's message the way GitHub's toolkit does (escapeData in
+// @actions/core): % first, then CR and LF.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a property value (escapeProperty in @actions/core): as escapeData, plus
+// ':' and ',' which would otherwise end the value.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// annotation builds `::command key=value,...::message` from ordered key/value pairs, leaving out
+// empty values.
+func annotation(command string, props [][2]string, message string) string {
+	var b strings.Builder
+	b.WriteString("::")
+	b.WriteString(command)
+	sep := " "
+	for _, p := range props {
+		if p[1] == "" {
+			continue
+		}
+		b.WriteString(sep)
+		b.WriteString(p[0])
+		b.WriteByte('=')
+		b.WriteString(escapeProperty(p[1]))
+		sep = ","
+	}
+	b.WriteString("::")
+	b.WriteString(escapeData(message))
+	return b.String()
+}
+
+// findingAnnotation is the workflow command for one finding. Columns count code points. GitHub
+// accepts col/endColumn only when the annotation starts and ends on the same line, so a
+// multi-line finding gives lines only.
+func findingAnnotation(path string, f lint.Finding) string {
+	command := "warning"
+	if f.Severity == lint.SeverityError {
+		command = "error"
+	}
+	props := [][2]string{{"file", path}, {"line", strconv.Itoa(f.Start.Line)}}
+	if f.Start.Line == f.End.Line {
+		props = append(props, [2]string{"col", strconv.Itoa(f.Start.Column)},
+			[2]string{"endLine", strconv.Itoa(f.End.Line)}, [2]string{"endColumn", strconv.Itoa(f.End.Column)})
+	} else {
+		props = append(props, [2]string{"endLine", strconv.Itoa(f.End.Line)})
+	}
+	props = append(props, [2]string{"title", f.Rule})
+	return annotation(command, props, messageWithSuggestion(f))
+}
+
+// File prints the file's annotations and adds its findings to the step summary.
+func (g *githubWriter) File(fr lint.FileResult) error {
+	if err := g.begin(fr); err != nil {
+		return err
+	}
+	w := g.out
+	for _, f := range fr.Findings {
+		fmt.Fprintln(w, findingAnnotation(fr.Path, f))
+	}
+	for _, e := range fr.Errors {
+		fmt.Fprintln(w, annotation("error", [][2]string{{"file", fr.Path}, {"title", e.Rule + " could not run"}},
+			e.Message))
+	}
+	// Unverified quotes are not findings: a plain log line each, which cannot be mistaken for a
+	// command since it starts with "vectorlint:" and is kept on one line.
+	problems{w}.unverified(fr)
+	if err := g.summarize(fr); err != nil {
+		return err
+	}
+	return g.end()
+}
+
+// Finish prints the totals notice and completes the step summary.
+func (g *githubWriter) Finish(t Totals) error {
+	if err := g.finish(); err != nil {
+		return err
+	}
+	msg := totalsLine(t.Summary)
+	if p := problemsLine(t.Summary); p != "" {
+		msg += " " + p + "."
+	}
+	if n := len(t.Skipped); n > 0 {
+		msg += " " + plural(n, "file", "files") + " skipped."
+	}
+	fmt.Fprintln(g.out, annotation("notice", [][2]string{{"title", "vectorlint"}}, msg))
+	if err := g.out.Flush(); err != nil {
+		return err
+	}
+	return g.closeSummary(t)
+}
+
+// summarize appends the file's findings and operational errors to the step-summary table.
+func (g *githubWriter) summarize(fr lint.FileResult) error {
+	if g.summaryPath == "" || len(fr.Findings)+len(fr.Errors) == 0 {
+		return nil
+	}
+	if err := g.openSummary(); err != nil {
+		return err
+	}
+	w := g.summaryBuf
+	if g.rows == 0 {
+		fmt.Fprint(w, "## vectorlint\n\n| File | Line | Column | Severity | Rule | Message |\n"+
+			"| --- | ---: | ---: | --- | --- | --- |\n")
+	}
+	path := markdownCell(fr.Path)
+	for _, f := range fr.Findings {
+		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s |\n", path, f.Start.Line, f.Start.Column, f.Severity,
+			markdownCell(f.Rule), markdownCell(messageWithSuggestion(f)))
+		g.rows++
+	}
+	for _, e := range fr.Errors {
+		fmt.Fprintf(w, "| %s |  |  | could not run | %s | %s |\n", path, markdownCell(e.Rule),
+			markdownCell(e.Message))
+		g.rows++
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("report: writing the step summary %s: %w", g.summaryPath, err)
+	}
+	return nil
+}
+
+func (g *githubWriter) openSummary() error {
+	if g.summary != nil {
+		return nil
+	}
+	f, err := os.OpenFile(g.summaryPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("report: opening the step summary: %w", err)
+	}
+	g.summary, g.summaryBuf = f, bufio.NewWriter(f)
+	return nil
+}
+
+// closeSummary writes the totals under the table (or alone when there was no row) and closes
+// the file.
+func (g *githubWriter) closeSummary(t Totals) error {
+	if g.summaryPath == "" {
+		return nil
+	}
+	if err := g.openSummary(); err != nil {
+		return err
+	}
+	w := g.summaryBuf
+	if g.rows == 0 {
+		fmt.Fprint(w, "## vectorlint\n")
+	}
+	fmt.Fprintf(w, "\n%s\n", markdownCell(totalsLine(t.Summary)))
+	if p := problemsLine(t.Summary); p != "" {
+		fmt.Fprintf(w, "\n%s.\n", markdownCell(p))
+	}
+	err := w.Flush()
+	if cerr := g.summary.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("report: writing the step summary %s: %w", g.summaryPath, err)
+	}
+	return nil
+}
+
+// markdownCell makes text safe inside a GitHub-flavoured Markdown table cell: Markdown and HTML
+// punctuation is backslash-escaped (CommonMark allows it before any ASCII punctuation), the
+// cell separator | included, and line breaks become <br>.
+func markdownCell(s string) string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~', '#', '!':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString("<br>")
+		case '\t':
+			b.WriteByte(' ')
+		default:
+			if r < 0x20 || r == 0x7f {
+				b.WriteRune('\uFFFD')
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

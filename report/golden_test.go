@@ -1,0 +1,102 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the current output")
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (run go test ./report -update after checking the change):\n--- got\n%s\n--- want\n%s",
+			path, got, want)
+	}
+}
+
+// render prints r in the format with opts.
+func render(t testing.TB, format string, opts Options, r lint.Result) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(format, &buf, opts, r); err != nil {
+		t.Fatalf("Write(%s): %v", format, err)
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	r := fixture(t)
+	tests := []struct {
+		golden string
+		format string
+		opts   Options
+		result lint.Result
+	}{
+		{"line.golden", FormatLine, Options{}, r},
+		{"line-verbose.golden", FormatLine, Options{Verbose: true}, r},
+		{"line-color.golden", FormatLine, Options{Color: true}, r},
+		{"line-clean.golden", FormatLine, Options{}, cleanFixture()},
+		{"json.golden", FormatJSON, Options{}, r},
+		{"json-clean.golden", FormatJSON, Options{}, cleanFixture()},
+		{"vale-json.golden", FormatValeJSON, Options{}, r},
+		{"vale-json-clean.golden", FormatValeJSON, Options{}, cleanFixture()},
+		{"rdjson.golden", FormatRDJSON, Options{}, r},
+		{"rdjson-clean.golden", FormatRDJSON, Options{}, cleanFixture()},
+		{"rdjsonl.golden", FormatRDJSONL, Options{}, r},
+		{"github.golden", FormatGitHub, Options{}, r},
+		{"sarif.golden", FormatSARIF, Options{}, r},
+		{"junit.golden", FormatJUnit, Options{}, r},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			golden(t, tt.golden, render(t, tt.format, tt.opts, tt.result))
+		})
+	}
+}
+
+// TestGoldenStepSummary checks the Markdown table the github format appends to the step
+// summary, after what earlier steps wrote there.
+func TestGoldenStepSummary(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		result lint.Result
+	}{
+		{"github-summary.golden", fixture(t)},
+		{"github-summary-clean.golden", cleanFixture()},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "summary.md")
+			const earlier = "# Earlier step\n\nIts own text.\n"
+			if err := os.WriteFile(path, []byte(earlier), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			render(t, FormatGitHub, Options{StepSummaryPath: path}, tt.result)
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(got, []byte(earlier)) {
+				t.Fatalf("the step summary lost what was there before:\n%s", got)
+			}
+			golden(t, tt.golden, got[len(earlier):])
+		})
+	}
+}

@@ -1,0 +1,163 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// The reviewdog Diagnostic Format (proto/rdf/reviewdog.proto in reviewdog), as its protojson
+// reader expects it: lowerCamelCase keys, severity as the enum's name in capitals, lines 1-based
+// and columns 1-based in UTF-8 bytes, end exclusive.
+type (
+	rdPosition struct {
+		Line   int `json:"line"`
+		Column int `json:"column"`
+	}
+	rdRange struct {
+		Start rdPosition `json:"start"`
+		End   rdPosition `json:"end"`
+	}
+	rdLocation struct {
+		Path  string  `json:"path"`
+		Range rdRange `json:"range"`
+	}
+	rdSource struct {
+		Name string `json:"name"`
+		URL  string `json:"url,omitempty"`
+	}
+	rdCode struct {
+		Value string `json:"value"`
+	}
+	rdSuggestion struct {
+		Range rdRange `json:"range"`
+		Text  string  `json:"text"`
+	}
+	rdDiagnostic struct {
+		Message     string         `json:"message"`
+		Location    rdLocation     `json:"location"`
+		Severity    string         `json:"severity"`
+		Source      *rdSource      `json:"source,omitempty"`
+		Code        rdCode         `json:"code"`
+		Suggestions []rdSuggestion `json:"suggestions,omitempty"`
+	}
+)
+
+// projectURL is where the tool lives; rdjson and sarif name it.
+const projectURL = "https://github.com/vectorlint/vectorlint"
+
+// rdjsonWriter prints rdjson (one DiagnosticResult document) or, with lines set, rdjsonl (one
+// Diagnostic per line, each naming its source).
+type rdjsonWriter struct {
+	*stream
+	problems
+	lines   bool
+	written int
+}
+
+func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
+	r := rdRange{
+		Start: rdPosition{Line: f.Start.Line, Column: f.Start.ByteColumn},
+		End:   rdPosition{Line: f.End.Line, Column: f.End.ByteColumn},
+	}
+	d := rdDiagnostic{
+		Message:  messageWithSuggestion(f),
+		Location: rdLocation{Path: path, Range: r},
+		Severity: "WARNING",
+		Code:     rdCode{Value: f.Rule},
+	}
+	if f.Severity == lint.SeverityError {
+		d.Severity = "ERROR"
+	}
+	if withSource {
+		d.Source = &rdSource{Name: "vectorlint", URL: projectURL}
+	}
+	if f.Fix != "" {
+		d.Suggestions = []rdSuggestion{{Range: r, Text: f.Fix}}
+	}
+	return d
+}
+
+// File writes one diagnostic per finding.
+func (r *rdjsonWriter) File(fr lint.FileResult) error {
+	if err := r.begin(fr); err != nil {
+		return err
+	}
+	r.report(fr)
+	for _, f := range fr.Findings {
+		var b []byte
+		var err error
+		if r.lines {
+			b, err = json.Marshal(toDiagnostic(fr.Path, f, true))
+		} else {
+			b, err = json.MarshalIndent(toDiagnostic(fr.Path, f, false), "    ", "  ")
+		}
+		if err != nil {
+			return fmt.Errorf("report: %s: %w", fr.Path, err)
+		}
+		switch {
+		case r.lines:
+		case r.written == 0:
+			r.out.WriteString("{\n  \"source\": {\n    \"name\": \"vectorlint\",\n    \"url\": " +
+				strconv.Quote(projectURL) + "\n  },\n  \"diagnostics\": [\n    ")
+		default:
+			r.out.WriteString(",\n    ")
+		}
+		r.written++
+		r.out.Write(b)
+		if r.lines {
+			r.out.WriteByte('\n')
+		}
+	}
+	return r.end()
+}
+
+// Finish closes the rdjson document; rdjsonl has nothing to close.
+func (r *rdjsonWriter) Finish(Totals) error {
+	if err := r.finish(); err != nil {
+		return err
+	}
+	switch {
+	case r.lines:
+	case r.written == 0:
+		r.out.WriteString("{\n  \"source\": {\n    \"name\": \"vectorlint\",\n    \"url\": " +
+			strconv.Quote(projectURL) + "\n  },\n  \"diagnostics\": []\n}\n")
+	default:
+		r.out.WriteString("\n  ]\n}\n")
+	}
+	return r.out.Flush()
+}
+
+// problems writes what a format has no place for, operational errors and unverified quotes, as
+// lines to Options.Problems (the command passes standard error), so nothing is lost silently.
+// Write errors there are ignored: they must not fail the report itself.
+type problems struct {
+	w io.Writer
+}
+
+// report writes the file's operational errors, then its unverified quotes.
+func (p problems) report(fr lint.FileResult) {
+	if p.w == nil {
+		return
+	}
+	for _, e := range fr.Errors {
+		fmt.Fprintf(p.w, "vectorlint: %s: %s could not run: %s\n", oneLine(fr.Path), oneLine(e.Rule),
+			oneLine(e.Message))
+	}
+	p.unverified(fr)
+}
+
+// unverified writes one line per unverified quote of the file.
+func (p problems) unverified(fr lint.FileResult) {
+	for _, u := range fr.Unverified {
+		where := oneLine(fr.Path)
+		if u.Line > 0 {
+			where += ":" + strconv.Itoa(u.Line)
+		}
+		fmt.Fprintf(p.w, "vectorlint: %s: %s: unverified quote %q (not counted): %s\n", where, oneLine(u.Rule),
+			oneLine(u.Quote), oneLine(u.Message))
+	}
+}

@@ -1,0 +1,265 @@
+// Package report prints the results of a lint run in every --output format of spec/linter.md §7:
+// line (the default, for people), json (the native schema), vale-json, rdjson and rdjsonl
+// (reviewdog), github (workflow-command annotations plus a step-summary table), sarif (GitHub code
+// scanning) and junit.
+//
+// Output is streamed: a Writer receives the linted files one at a time, in path order, and then
+// the run's totals, so a run over ten thousand files keeps memory flat. Formats that are one
+// document (json, vale-json, rdjson, sarif, junit) write their bytes as each file arrives and
+// close the document in Finish.
+//
+// Positions: lines and columns are 1-based and ends are exclusive. Columns count Unicode code
+// points everywhere except rdjson/rdjsonl (UTF-8 bytes, reviewdog's unit) and vale-json (Vale's
+// Span: 1-based code points with an inclusive end). docs/output-formats.md describes each format.
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// Writer prints one run in one output format. Call File once per linted file, in increasing
+// path order, then Finish exactly once. A Writer is not safe for concurrent use.
+type Writer interface {
+	// File prints one linted file's findings, scores, unverified quotes and operational errors.
+	File(lint.FileResult) error
+	// Finish prints the totals, closes the document and flushes everything to the underlying
+	// writer. No File call may follow.
+	Finish(Totals) error
+}
+
+// Options are the caller's decisions about the output. The report package never reads the
+// environment: the command decides colour (terminal, NO_COLOR, --no-color) and passes the step
+// summary path from $GITHUB_STEP_SUMMARY.
+type Options struct {
+	// Version is the vectorlint version, written in the json and sarif outputs.
+	Version string
+	// Color turns on ANSI colour in the line output. Set it only when standard output is a
+	// terminal and colour is not disabled; without it no escape code is ever written.
+	Color bool
+	// Verbose makes the line output show every score (10.0 included) and the skipped files.
+	Verbose bool
+	// StepSummaryPath is, for the github format, the file a Markdown table of all findings is
+	// appended to (the value of $GITHUB_STEP_SUMMARY). Empty means no step summary.
+	StepSummaryPath string
+	// Problems receives, one line each, the operational errors and unverified quotes of the
+	// formats that have no place for them (vale-json, rdjson, rdjsonl), so they are never lost;
+	// the command passes standard error. Nil discards them.
+	Problems io.Writer
+}
+
+// Totals closes a run: the counts over all files, the LLM usage and the files that were found but
+// not linted.
+type Totals struct {
+	Summary lint.Summary
+	Usage   lint.Usage
+	Skipped []lint.Skipped
+}
+
+// Add counts one linted file into t.Summary: the file, its findings by severity, its unverified
+// quotes and its operational errors. A caller that streams files can build the totals with it.
+func (t *Totals) Add(fr lint.FileResult) {
+	t.Summary.Files++
+	for _, f := range fr.Findings {
+		switch f.Severity {
+		case lint.SeverityError:
+			t.Summary.Errors++
+		case lint.SeverityWarning:
+			t.Summary.Warnings++
+		}
+	}
+	t.Summary.Unverified += len(fr.Unverified)
+	t.Summary.OperationalErrors += len(fr.Errors)
+}
+
+// Format names accepted by New, in the order they are documented.
+const (
+	FormatLine     = "line"
+	FormatJSON     = "json"
+	FormatValeJSON = "vale-json"
+	FormatRDJSON   = "rdjson"
+	FormatRDJSONL  = "rdjsonl"
+	FormatGitHub   = "github"
+	FormatSARIF    = "sarif"
+	FormatJUnit    = "junit"
+)
+
+// Formats returns the valid --output values, the default first.
+func Formats() []string {
+	return []string{FormatLine, FormatJSON, FormatValeJSON, FormatRDJSON, FormatRDJSONL, FormatGitHub,
+		FormatSARIF, FormatJUnit}
+}
+
+// UnknownFormatError is returned by New for a format name it does not know.
+type UnknownFormatError struct {
+	Format string
+}
+
+// Error names the format and lists the valid ones.
+func (e *UnknownFormatError) Error() string {
+	return fmt.Sprintf("unknown output format %q: expected one of %s", e.Format, strings.Join(Formats(), ", "))
+}
+
+// New returns a Writer that prints the named format to w.
+func New(format string, w io.Writer, opts Options) (Writer, error) {
+	s := &stream{out: bufio.NewWriter(w)}
+	switch format {
+	case FormatLine:
+		return newLineWriter(s, opts), nil
+	case FormatJSON:
+		return &jsonWriter{stream: s, opts: opts}, nil
+	case FormatValeJSON:
+		return &valeWriter{stream: s, problems: problems{opts.Problems}}, nil
+	case FormatRDJSON:
+		return &rdjsonWriter{stream: s, problems: problems{opts.Problems}}, nil
+	case FormatRDJSONL:
+		return &rdjsonWriter{stream: s, problems: problems{opts.Problems}, lines: true}, nil
+	case FormatGitHub:
+		return &githubWriter{stream: s, summaryPath: opts.StepSummaryPath}, nil
+	case FormatSARIF:
+		return &sarifWriter{stream: s, opts: opts, ruleIndex: map[string]int{}}, nil
+	case FormatJUnit:
+		return &junitWriter{stream: s}, nil
+	}
+	return nil, &UnknownFormatError{Format: format}
+}
+
+// Write prints a whole lint.Result: New, File for each of r.Files, then Finish with r's summary,
+// usage and skipped files. r.Version, when set, replaces opts.Version.
+func Write(format string, w io.Writer, opts Options, r lint.Result) error {
+	if r.Version != "" {
+		opts.Version = r.Version
+	}
+	rw, err := New(format, w, opts)
+	if err != nil {
+		return err
+	}
+	for _, fr := range r.Files {
+		if err := rw.File(fr); err != nil {
+			return err
+		}
+	}
+	return rw.Finish(Totals{Summary: r.Summary, Usage: r.Usage, Skipped: r.Skipped})
+}
+
+// stream is the state every Writer shares: the buffered output, the order check and the
+// finished flag.
+type stream struct {
+	out      *bufio.Writer
+	lastPath string
+	files    int
+	finished bool
+}
+
+// OrderError is returned by File when files do not arrive in strictly increasing path order
+// (spec/linter.md §6: output is sorted by path), and by File or Finish after Finish.
+type OrderError struct {
+	Path, Previous string
+	// AfterFinish is set when the call came after Finish.
+	AfterFinish bool
+}
+
+// Error says which call broke the order.
+func (e *OrderError) Error() string {
+	if e.AfterFinish {
+		if e.Path == "" {
+			return "report: Finish called twice"
+		}
+		return fmt.Sprintf("report: file %q written after Finish", e.Path)
+	}
+	return fmt.Sprintf("report: files must arrive sorted by path: %q came after %q", e.Path, e.Previous)
+}
+
+// begin checks that fr may be written now and records it.
+func (s *stream) begin(fr lint.FileResult) error {
+	if s.finished {
+		return &OrderError{Path: fr.Path, AfterFinish: true}
+	}
+	if s.files > 0 && fr.Path <= s.lastPath {
+		return &OrderError{Path: fr.Path, Previous: s.lastPath}
+	}
+	for _, f := range fr.Findings {
+		if f.Severity != lint.SeverityError && f.Severity != lint.SeverityWarning {
+			return fmt.Errorf("report: %s:%d:%d: finding of rule %q: expected severity error or warning, found %d",
+				fr.Path, f.Start.Line, f.Start.Column, f.Rule, int(f.Severity))
+		}
+	}
+	s.lastPath = fr.Path
+	s.files++
+	return nil
+}
+
+// end flushes what File wrote, so output appears file by file and nothing piles up in memory.
+func (s *stream) end() error {
+	return s.out.Flush()
+}
+
+// finish marks the stream finished; it fails on a second call.
+func (s *stream) finish() error {
+	if s.finished {
+		return &OrderError{AfterFinish: true}
+	}
+	s.finished = true
+	return nil
+}
+
+// plural returns "1 error", "2 errors", "0 errors".
+func plural(n int, singular, pluralForm string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return fmt.Sprintf("%d %s", n, pluralForm)
+}
+
+// totalsLine is the closing sentence of the line, github and step-summary outputs:
+// "✖ 2 errors and 1 warning in 3 files." or "✓ 0 errors and 0 warnings in 1 file.".
+func totalsLine(s lint.Summary) string {
+	mark := "✓"
+	if s.Errors+s.Warnings > 0 {
+		mark = "✖"
+	}
+	return fmt.Sprintf("%s %s and %s in %s.", mark, plural(s.Errors, "error", "errors"),
+		plural(s.Warnings, "warning", "warnings"), plural(s.Files, "file", "files"))
+}
+
+// problemsLine reports what the totals line does not count: quotes the model gave that are not
+// in the document, and rules that could not run. Empty when there are none.
+func problemsLine(s lint.Summary) string {
+	var parts []string
+	if s.Unverified > 0 {
+		parts = append(parts, plural(s.Unverified, "unverified quote", "unverified quotes")+" (not counted)")
+	}
+	if s.OperationalErrors > 0 {
+		parts = append(parts, plural(s.OperationalErrors, "rule", "rules")+" could not run")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// messageWithSuggestion is the finding's message for formats with a single text field: the
+// message, then the suggestion on its own paragraph when there is one.
+func messageWithSuggestion(f lint.Finding) string {
+	if f.Suggestion == "" {
+		return f.Message
+	}
+	return f.Message + "\n\nSuggestion: " + f.Suggestion
+}
+
+// usageLine describes the LLM usage: "LLM usage: 7 calls (2 cached), 12345 input and 678
+// output tokens, cost $0.0123".
+func usageLine(u lint.Usage) string {
+	var b strings.Builder
+	b.WriteString("LLM usage: ")
+	b.WriteString(plural(u.Calls, "call", "calls"))
+	if u.CachedCalls > 0 {
+		fmt.Fprintf(&b, " (%d cached)", u.CachedCalls)
+	}
+	fmt.Fprintf(&b, ", %d input and %d output tokens", u.InputTokens, u.OutputTokens)
+	if u.Cost != nil {
+		fmt.Fprintf(&b, ", cost $%.4f", *u.Cost)
+	}
+	return b.String()
+}

@@ -1,0 +1,460 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/fatih/color"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+func TestNewUnknownFormat(t *testing.T) {
+	_, err := New("xml", io.Discard, Options{})
+	var ufe *UnknownFormatError
+	if !errors.As(err, &ufe) || ufe.Format != "xml" {
+		t.Fatalf("New(xml) error = %v, want *UnknownFormatError", err)
+	}
+	want := `unknown output format "xml": expected one of line, json, vale-json, rdjson, rdjsonl, github, sarif, junit`
+	if err.Error() != want {
+		t.Errorf("error = %q\nwant    %q", err, want)
+	}
+	for _, f := range Formats() {
+		if _, err := New(f, io.Discard, Options{}); err != nil {
+			t.Errorf("New(%q): %v", f, err)
+		}
+	}
+}
+
+func TestTotalsLine(t *testing.T) {
+	tests := []struct {
+		summary lint.Summary
+		want    string
+	}{
+		{lint.Summary{Files: 1}, "✓ 0 errors and 0 warnings in 1 file."},
+		{lint.Summary{Files: 0}, "✓ 0 errors and 0 warnings in 0 files."},
+		{lint.Summary{Files: 2, Errors: 1}, "✖ 1 error and 0 warnings in 2 files."},
+		{lint.Summary{Files: 1, Warnings: 1}, "✖ 0 errors and 1 warning in 1 file."},
+		{lint.Summary{Files: 10, Errors: 3, Warnings: 12}, "✖ 3 errors and 12 warnings in 10 files."},
+	}
+	for _, tt := range tests {
+		if got := totalsLine(tt.summary); got != tt.want {
+			t.Errorf("totalsLine(%+v) = %q, want %q", tt.summary, got, tt.want)
+		}
+	}
+}
+
+func TestProblemsLine(t *testing.T) {
+	tests := []struct {
+		summary lint.Summary
+		want    string
+	}{
+		{lint.Summary{}, ""},
+		{lint.Summary{Unverified: 1}, "1 unverified quote (not counted)"},
+		{lint.Summary{OperationalErrors: 2}, "2 rules could not run"},
+		{lint.Summary{Unverified: 3, OperationalErrors: 1}, "3 unverified quotes (not counted); 1 rule could not run"},
+	}
+	for _, tt := range tests {
+		if got := problemsLine(tt.summary); got != tt.want {
+			t.Errorf("problemsLine(%+v) = %q, want %q", tt.summary, got, tt.want)
+		}
+	}
+}
+
+func TestUsageLine(t *testing.T) {
+	cost := 1.5
+	tests := []struct {
+		usage lint.Usage
+		want  string
+	}{
+		{lint.Usage{}, "LLM usage: 0 calls, 0 input and 0 output tokens"},
+		{lint.Usage{Calls: 1, InputTokens: 10, OutputTokens: 2}, "LLM usage: 1 call, 10 input and 2 output tokens"},
+		{lint.Usage{Calls: 4, CachedCalls: 4, InputTokens: 1000, OutputTokens: 200, Cost: &cost},
+			"LLM usage: 4 calls (4 cached), 1000 input and 200 output tokens, cost $1.5000"},
+	}
+	for _, tt := range tests {
+		if got := usageLine(tt.usage); got != tt.want {
+			t.Errorf("usageLine(%+v) = %q, want %q", tt.usage, got, tt.want)
+		}
+	}
+}
+
+func TestTotalsAdd(t *testing.T) {
+	var tot Totals
+	for _, fr := range fixture(t).Files {
+		tot.Add(fr)
+	}
+	want := lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1}
+	if tot.Summary != want {
+		t.Errorf("Summary = %+v, want %+v", tot.Summary, want)
+	}
+}
+
+// TestStreamOrder checks the contract every format enforces: files in increasing path order,
+// valid severities, nothing after Finish, Finish once.
+func TestStreamOrder(t *testing.T) {
+	finding := lint.Finding{Rule: "A.B", Severity: lint.SeverityWarning, Message: "m",
+		Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 2, ByteColumn: 2}}
+	for _, format := range Formats() {
+		t.Run(format, func(t *testing.T) {
+			w, err := New(format, io.Discard, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.File(lint.FileResult{Path: "b.md", Findings: []lint.Finding{finding}}); err != nil {
+				t.Fatal(err)
+			}
+			var oe *OrderError
+			err = w.File(lint.FileResult{Path: "a.md"})
+			if !errors.As(err, &oe) || err.Error() != `report: files must arrive sorted by path: "a.md" came after "b.md"` {
+				t.Errorf("out of order: %v", err)
+			}
+			if err := w.File(lint.FileResult{Path: "b.md"}); !errors.As(err, &oe) {
+				t.Errorf("duplicate path: %v", err)
+			}
+			bad := finding
+			bad.Severity = lint.SeverityInvalid
+			err = w.File(lint.FileResult{Path: "c.md", Findings: []lint.Finding{bad}})
+			if err == nil || err.Error() != `report: c.md:1:1: finding of rule "A.B": expected severity error or warning, found 0` {
+				t.Errorf("invalid severity: %v", err)
+			}
+			if err := w.Finish(Totals{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.File(lint.FileResult{Path: "d.md"}); !errors.As(err, &oe) || !oe.AfterFinish {
+				t.Errorf("File after Finish: %v", err)
+			}
+			if err := w.Finish(Totals{}); err == nil || err.Error() != "report: Finish called twice" {
+				t.Errorf("second Finish: %v", err)
+			}
+		})
+	}
+}
+
+// TestJSONStreamsTheNativeDocument checks that the streamed json output is exactly the
+// indented serialisation of the whole lint.Result, so the two can never drift apart.
+func TestJSONStreamsTheNativeDocument(t *testing.T) {
+	for name, r := range map[string]lint.Result{"fixture": fixture(t), "clean": cleanFixture(),
+		"no files": {Version: "1.2.3"}} {
+		t.Run(name, func(t *testing.T) {
+			got := render(t, FormatJSON, Options{}, r)
+			// The writer turns missing lists into []: do the same before marshalling whole.
+			if r.Files == nil {
+				r.Files = []lint.FileResult{}
+			}
+			for i := range r.Files {
+				if r.Files[i].Findings == nil {
+					r.Files[i].Findings = []lint.Finding{}
+				}
+			}
+			want, err := json.MarshalIndent(r, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want)+"\n" {
+				t.Errorf("streamed:\n%s\nwhole:\n%s", got, want)
+			}
+			var back lint.Result
+			if err := json.Unmarshal(got, &back); err != nil {
+				t.Fatalf("output does not read back: %v", err)
+			}
+			if back.Summary != r.Summary || back.Version != r.Version {
+				t.Errorf("read back %+v / %q", back.Summary, back.Version)
+			}
+		})
+	}
+}
+
+// TestLineColour: escape codes only when the caller asks, and the package-wide switch of
+// fatih/color is left alone.
+func TestLineColour(t *testing.T) {
+	before := color.NoColor
+	r := fixture(t)
+	plain := render(t, FormatLine, Options{}, r)
+	coloured := render(t, FormatLine, Options{Color: true}, r)
+	if color.NoColor != before {
+		t.Errorf("color.NoColor changed from %v to %v", before, color.NoColor)
+	}
+	if bytes.Contains(plain, []byte("\x1b")) {
+		t.Error("escape codes without colour")
+	}
+	if !bytes.Contains(coloured, []byte("\x1b[31merror\x1b[0m")) {
+		t.Error("no red error with colour on")
+	}
+	// Removing the escapes from the coloured output gives the plain one: colour never shifts
+	// the alignment.
+	stripped := regexpANSI.ReplaceAll(coloured, nil)
+	if !bytes.Equal(stripped, plain) {
+		t.Errorf("coloured output without escapes differs from plain:\n%s\n---\n%s", stripped, plain)
+	}
+}
+
+// TestLineTerminalSafety: text from a model cannot put escape codes on the terminal.
+func TestLineTerminalSafety(t *testing.T) {
+	r := lint.Result{Files: []lint.FileResult{{Path: "a\x1b[2J.md", Findings: []lint.Finding{{
+		Rule: "A.B", Severity: lint.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
+		Start: lint.Position{Line: 1, Column: 1}, End: lint.Position{Line: 1, Column: 2}}},
+		Errors: []lint.RuleError{{Rule: "A.C", Message: "boom\x1b]0;title\x07"}}}},
+		Summary: lint.Summary{Files: 1, Errors: 1, OperationalErrors: 1}}
+	out := string(render(t, FormatLine, Options{}, r))
+	if strings.ContainsAny(out, "\x1b\x07\r\t") {
+		t.Fatalf("control characters reached the output:\n%q", out)
+	}
+	for _, want := range []string{`a\x1b[2J.md`, `red \x1b[31mtext\x07 and tab`, "\n" + strings.Repeat(" ", 14) + "next",
+		`boom\x1b]0;title\x07`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestLineAlignment(t *testing.T) {
+	// Wide characters count two cells: the rule column still lines up.
+	r := lint.Result{Files: []lint.FileResult{{Path: "a.md", Findings: []lint.Finding{
+		{Rule: "A.One", Severity: lint.SeverityError, Message: "漢字 wide", Start: lint.Position{Line: 1, Column: 1}},
+		{Rule: "A.Two", Severity: lint.SeverityWarning, Message: "narrow text", Start: lint.Position{Line: 12, Column: 10}},
+	}}}, Summary: lint.Summary{Files: 1, Errors: 1, Warnings: 1}}
+	out := string(render(t, FormatLine, Options{}, r))
+	want := "a.md\n" +
+		"  1:1    error    漢字 wide    A.One\n" +
+		"  12:10  warning  narrow text  A.Two\n"
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("got:\n%s\nwant prefix:\n%s", out, want)
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"", 10, []string{""}},
+		{"one two three", 7, []string{"one two", "three"}},
+		{"a\nb c", 10, []string{"a", "b c"}},
+		{"averyveryverylongword x", 5, []string{"averyveryverylongword", "x"}},
+		{"漢字漢字 ab", 9, []string{"漢字漢字", "ab"}},
+	}
+	for _, tt := range tests {
+		if got := wrap(tt.in, tt.width); strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("wrap(%q, %d) = %q, want %q", tt.in, tt.width, got, tt.want)
+		}
+	}
+}
+
+func TestDisplayWidth(t *testing.T) {
+	tests := map[string]int{"abc": 3, "café": 4, "cafe\u0301": 4, "漢字": 4, "👋": 2, "👋🏽": 4, "": 0}
+	for s, want := range tests {
+		if got := displayWidth(s); got != want {
+			t.Errorf("displayWidth(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func TestGitHubEscaping(t *testing.T) {
+	tests := []struct{ in, data, prop string }{
+		{"plain", "plain", "plain"},
+		{"100%", "100%25", "100%25"},
+		{"a\r\nb", "a%0D%0Ab", "a%0D%0Ab"},
+		{"k: v, w", "k: v, w", "k%3A v%2C w"},
+		{"%0A", "%250A", "%250A"},
+	}
+	for _, tt := range tests {
+		if got := escapeData(tt.in); got != tt.data {
+			t.Errorf("escapeData(%q) = %q, want %q", tt.in, got, tt.data)
+		}
+		if got := escapeProperty(tt.in); got != tt.prop {
+			t.Errorf("escapeProperty(%q) = %q, want %q", tt.in, got, tt.prop)
+		}
+	}
+}
+
+func TestMarkdownCell(t *testing.T) {
+	tests := map[string]string{
+		"plain text.":          "plain text.",
+		"a | b":                `a \| b`,
+		"<b>&amp;</b>":         `\<b\>\&amp;\</b\>`,
+		"*bold* _it_ `code`":   "\\*bold\\* \\_it\\_ \\`code\\`",
+		"line\r\nnext\nlast":   "line<br>next<br>last",
+		`back\slash [link](x)`: `back\\slash \[link\](x)`,
+	}
+	for in, want := range tests {
+		if got := markdownCell(in); got != want {
+			t.Errorf("markdownCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestXMLEscape(t *testing.T) {
+	tests := []struct{ in, text, attr string }{
+		{`a<b>&"c"`, `a&lt;b&gt;&amp;"c"`, `a&lt;b&gt;&amp;&quot;c&quot;`},
+		{"l1\nl2\tx\r", "l1\nl2\tx&#xD;", "l1&#xA;l2&#x9;x&#xD;"},
+		{"nul\x00 esc\x1b", "nul\uFFFD esc\uFFFD", "nul\uFFFD esc\uFFFD"},
+		{"bad \xff utf8", "bad \uFFFD utf8", "bad \uFFFD utf8"},
+	}
+	for _, tt := range tests {
+		if got := xmlText(tt.in); got != tt.text {
+			t.Errorf("xmlText(%q) = %q, want %q", tt.in, got, tt.text)
+		}
+		if got := xmlAttr(tt.in); got != tt.attr {
+			t.Errorf("xmlAttr(%q) = %q, want %q", tt.in, got, tt.attr)
+		}
+	}
+}
+
+func TestSARIFURI(t *testing.T) {
+	tests := []struct{ path, uri, base string }{
+		{"docs/a.md", "docs/a.md", "%SRCROOT%"},
+		{"docs/naïve notes.md", "docs/na%C3%AFve%20notes.md", "%SRCROOT%"},
+		{"a:b.md", "./a:b.md", "%SRCROOT%"},
+		{"100%.md", "100%25.md", "%SRCROOT%"},
+		{"/abs/x y.md", "file:///abs/x%20y.md", ""},
+	}
+	for _, tt := range tests {
+		got := sarifURI(tt.path)
+		if got.URI != tt.uri || got.URIBaseID != tt.base {
+			t.Errorf("sarifURI(%q) = %+v, want %q %q", tt.path, got, tt.uri, tt.base)
+		}
+	}
+}
+
+// TestProblemsGoToTheSideChannel: formats without a place for operational errors and unverified
+// quotes write them to Options.Problems instead of dropping them.
+func TestProblemsGoToTheSideChannel(t *testing.T) {
+	for _, format := range []string{FormatValeJSON, FormatRDJSON, FormatRDJSONL} {
+		var out, problems bytes.Buffer
+		if err := Write(format, &out, Options{Problems: &problems}, fixture(t)); err != nil {
+			t.Fatal(err)
+		}
+		want := `vectorlint: docs/naïve notes.md: Acme.Tone could not run: LLM call failed after 4 attempts: 503 Service Unavailable <html> & "retry"` + "\n" +
+			`vectorlint: docs/naïve notes.md:6: Acme.Jargon: unverified quote "leverage synergies" (not counted): Avoid "leverage"` + "\n"
+		if problems.String() != want {
+			t.Errorf("%s problems:\n%s\nwant:\n%s", format, problems.String(), want)
+		}
+	}
+}
+
+func TestStepSummaryErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing-dir", "summary.md")
+	err := Write(FormatGitHub, io.Discard, Options{StepSummaryPath: path}, fixture(t))
+	if err == nil || !strings.Contains(err.Error(), "missing-dir") {
+		t.Errorf("unwritable step summary: error %v, want one naming the path", err)
+	}
+}
+
+// TestMemoryStaysFlat streams many files through every format and checks that the heap does
+// not grow with the number of files: nothing per file is kept once it is written.
+func TestMemoryStaysFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 3,300 files per format")
+	}
+	heapAfter := func(format string, n int) uint64 {
+		w, err := New(format, io.Discard, Options{StepSummaryPath: filepath.Join(t.TempDir(), "s.md")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := fixture(t).Files[1]
+		base.Unverified, base.Errors = nil, nil // SARIF keeps these until the end, by design
+		for i := range n {
+			// Fresh lists and strings per file, as the engine makes them: keeping any of
+			// them would show in the heap.
+			fr := base
+			fr.Path = fmt.Sprintf("docs/%06d.md", i)
+			fr.Findings = append([]lint.Finding(nil), base.Findings...)
+			for k := range fr.Findings {
+				fr.Findings[k].Message = fmt.Sprintf("%s (%d)", base.Findings[k].Message, i)
+			}
+			fr.Scores = append([]lint.Score(nil), base.Scores...)
+			if err := w.File(fr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		runtime.KeepAlive(w)
+		return m.HeapAlloc
+	}
+	for _, format := range Formats() {
+		small, large := heapAfter(format, 300), heapAfter(format, 3000)
+		if large > small+1<<20 {
+			t.Errorf("%s: heap %d bytes after 300 files, %d after 3,000: output is not streamed", format, small, large)
+		}
+	}
+}
+
+func TestWriteErrorsPropagate(t *testing.T) {
+	for _, format := range Formats() {
+		err := Write(format, failingWriter{}, Options{}, fixture(t))
+		if err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Errorf("%s: error %v, want the writer's", format, err)
+		}
+	}
+}
+
+type failingWriter struct{}
+
+// regexpANSI matches the SGR escape sequences fatih/color writes.
+var regexpANSI = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// FuzzWriters feeds arbitrary text and positions to every format: no panic, and the document
+// formats stay well-formed JSON or XML.
+func FuzzWriters(f *testing.F) {
+	f.Add("docs/a.md", "Acme.Rule", "msg: 100%, \"q\" <x> & y\nnext", "sugg", "fix", 3, 5, 3, 9)
+	f.Add("naïve 👋.md", "A.B.C", "", "", "", 1, 1, 1, 1)
+	f.Add("x\x1b.md", "", "\xff\x00\r", "\u2028", "\x1b[31m", 0, 0, -1, -1)
+	f.Fuzz(func(t *testing.T, path, rule, msg, sugg, fix string, line, col, endLine, endCol int) {
+		fr := lint.FileResult{Path: path, Findings: []lint.Finding{{Rule: rule, Severity: lint.SeverityWarning,
+			Message: msg, Suggestion: sugg, Fix: fix, Match: msg,
+			Start: lint.Position{Line: line, Column: col, ByteColumn: col},
+			End:   lint.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}},
+			Scores:     []lint.Score{{Rule: rule, Type: lint.SemiObjective, Score: 5}},
+			Unverified: []lint.Unverified{{Rule: rule, Message: msg, Quote: sugg}},
+			Errors:     []lint.RuleError{{Rule: rule, Message: msg}}}
+		r := lint.Result{Files: []lint.FileResult{fr}, Skipped: []lint.Skipped{{Path: fix, Reason: msg}}}
+		for _, format := range Formats() {
+			var buf bytes.Buffer
+			if err := Write(format, &buf, Options{StepSummaryPath: filepath.Join(t.TempDir(), "s.md")}, r); err != nil {
+				t.Fatalf("%s: %v", format, err)
+			}
+			switch format {
+			case FormatJSON, FormatValeJSON, FormatRDJSON, FormatSARIF:
+				if !json.Valid(buf.Bytes()) {
+					t.Fatalf("%s: invalid JSON:\n%s", format, buf.Bytes())
+				}
+			case FormatJUnit:
+				d := xml.NewDecoder(&buf)
+				for {
+					_, err := d.Token()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("junit: invalid XML: %v", err)
+					}
+				}
+			case FormatGitHub:
+				for _, l := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+					if !strings.HasPrefix(l, "::") && !strings.HasPrefix(l, "vectorlint: ") {
+						t.Fatalf("github: stray line %q", l)
+					}
+				}
+			case FormatLine:
+				if bytes.ContainsAny(buf.Bytes(), "\x1b\r") {
+					t.Fatalf("line: control characters in %q", buf.Bytes())
+				}
+			}
+		}
+	})
+}
