@@ -33,8 +33,8 @@ func ParseStrictness(s string) (Strictness, error) {
 		return Strict, nil
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	// Go also parses hexadecimal floats ("0x1p4") and digit separators ("1_0"); nobody writes a
-	// strictness that way, and the original would not accept them.
+	// Go also parses hexadecimal floats ("0x1p4") and digit separators ("1_0"): no way to write
+	// a strictness in a rule or config, so they are rejected rather than read as 16 or 10.
 	if err != nil || !Strictness(v).Valid() || strings.ContainsAny(t, "xX_") {
 		return 0, fmt.Errorf("strictness: expected a positive number or \"lenient\", \"standard\" or \"strict\", found %q", s)
 	}
