@@ -123,8 +123,14 @@ func RunBleuScoreEvaluator(response, groundTruth string, threshold float64) *Bas
 // Outputs: {"response", "ground_truth", "threshold", "rouge_l_score": 0–1, "rouge_l_result"}.
 func RunRougeLScoreEvaluator(response, groundTruth string, threshold float64) *BaseScoreEvaluator {
 	return &BaseScoreEvaluator{
-		Inputs:         referenceInputs(response, groundTruth),
-		Metric:         pure(RougeL, response, groundTruth),
+		Inputs: referenceInputs(response, groundTruth),
+		Metric: func(ctx context.Context) (Measurement, error) {
+			v, err := rougeL(ctx, response, groundTruth)
+			if err != nil {
+				return Measurement{}, fmt.Errorf("rouge_l score: %w", err)
+			}
+			return Measurement{Score: v}, nil
+		},
 		Threshold:      threshold,
 		Min:            0,
 		Max:            1,

@@ -1,8 +1,11 @@
 package evaluate
 
 import (
+	"context"
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -179,14 +182,28 @@ func TestRougeL(t *testing.T) {
 func TestLCSLength(t *testing.T) {
 	// rouge-score's testLcsTable: [1 2 3 4 5] and [2 5 3 4] share "2 3 4".
 	a := []string{"1", "2", "3", "4", "5"}
-	if got := lcsLength(a, []string{"2", "5", "3", "4"}); got != 3 {
+	ctx := t.Context()
+	if got, _ := lcsLength(ctx, a, []string{"2", "5", "3", "4"}); got != 3 {
 		t.Errorf("lcsLength = %d; want 3", got)
 	}
-	if got := lcsLength([]string{"2", "5", "3", "4"}, a); got != 3 {
+	if got, _ := lcsLength(ctx, []string{"2", "5", "3", "4"}, a); got != 3 {
 		t.Errorf("lcsLength (swapped) = %d; want 3", got)
 	}
-	if got := lcsLength(a, []string{"8", "9"}); got != 0 {
+	if got, _ := lcsLength(ctx, a, []string{"8", "9"}); got != 0 {
 		t.Errorf("lcsLength = %d; want 0", got)
+	}
+}
+
+func TestRougeLStopsWhenCanceled(t *testing.T) {
+	long := strings.Repeat("word ", 1000)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := rougeL(ctx, long, long); !errors.Is(err, context.Canceled) {
+		t.Errorf("rougeL(canceled) error = %v", err)
+	}
+	_, err := RunRougeLScoreEvaluator(long, long, 0.5).Metric(ctx)
+	if err == nil || err.Error() != "rouge_l score: context canceled" {
+		t.Errorf("metric error = %v", err)
 	}
 }
 
