@@ -32,6 +32,9 @@ const (
 	Within
 )
 
+// defaultDecimals is the precision of scores when BaseScoreEvaluator.Decimals is 0.
+const defaultDecimals = 3
+
 // Measurement is what a metric function returns: the score, and any further values to record
 // after it (such as the judge's reason for a rating).
 type Measurement struct {
@@ -61,9 +64,11 @@ type BaseScoreEvaluator struct {
 	// Expected is the score Within compares with; record it among the Inputs.
 	Expected float64
 	// Min and Max bound the metric. A threshold (or Expected) outside them is an input error,
-	// so a threshold of 67 for a 0–1 metric is reported rather than failing every time.
+	// so a threshold of 67 for a 0–1 metric is reported rather than failing every time. When
+	// both are 0 the range is not checked; the threshold must still be a finite number.
 	Min, Max float64
-	// Decimals is the precision the score is recorded and compared at.
+	// Decimals is the precision the score is recorded and compared at: 0 means the default of
+	// 3 decimals (whole-number scores are unchanged by it).
 	Decimals int
 	// ScoreKey names the metric value in the result, e.g. "f1_score".
 	ScoreKey string
@@ -90,10 +95,14 @@ func (e *BaseScoreEvaluator) Evaluate(ctx context.Context) (Result, error) {
 	if math.IsNaN(m.Score) || math.IsInf(m.Score, 0) {
 		return Result{}, fmt.Errorf("%s: the metric gave %v, not a number", e.FailureMessage, m.Score)
 	}
-	score := scoring.Round(m.Score, e.Decimals)
+	decimals := e.Decimals
+	if decimals == 0 {
+		decimals = defaultDecimals
+	}
+	score := scoring.Round(m.Score, decimals)
 	passed := score >= e.Threshold
 	if e.Comparison == Within {
-		passed = scoring.Round(math.Abs(score-e.Expected), e.Decimals) <= e.Threshold
+		passed = scoring.Round(math.Abs(score-e.Expected), decimals) <= e.Threshold
 	}
 
 	r := Result{scoreKey: e.ScoreKey, resultKey: e.ResultKey}
@@ -150,6 +159,14 @@ func (e *BaseScoreEvaluator) check() error {
 		return fmt.Errorf("evaluate: unknown Comparison %d", int(e.Comparison))
 	}
 	name := strings.ReplaceAll(e.thresholdKey(), "_", " ")
+	if e.Min == 0 && e.Max == 0 {
+		for _, v := range []float64{e.Threshold, e.Expected} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%s: expected a finite %s, found %v", e.FailureMessage, name, v)
+			}
+		}
+		return nil
+	}
 	if e.Comparison == Within {
 		if !inRange(e.Expected, e.Min, e.Max) {
 			return rangeError(e.FailureMessage, "expected score", e.Expected, e.Min, e.Max)

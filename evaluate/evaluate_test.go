@@ -290,6 +290,32 @@ func TestBaseScoreEvaluatorCustom(t *testing.T) {
 	}
 }
 
+// TestBaseScoreEvaluatorDefaults: with no range and no Decimals, any finite threshold goes and
+// the score keeps 3 decimals.
+func TestBaseScoreEvaluatorDefaults(t *testing.T) {
+	ev := &BaseScoreEvaluator{
+		Metric:         func(context.Context) (Measurement, error) { return Measurement{Score: 1234.56789}, nil },
+		Threshold:      2000,
+		ScoreKey:       "n_score",
+		ResultKey:      "n_result",
+		FailureMessage: "n",
+	}
+	r, err := ev.Evaluate(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.String(), `{"threshold": 2000, "n_score": 1234.568, "n_result": "fail"}`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := r.Err().Error(), "n 1234.568 below threshold 2000.00"; got != want {
+		t.Errorf("Err() = %q; want %q", got, want)
+	}
+	ev.Threshold = math.Inf(1)
+	if _, err := ev.Evaluate(t.Context()); err == nil || err.Error() != "n: expected a finite threshold, found +Inf" {
+		t.Errorf("infinite threshold: error = %v", err)
+	}
+}
+
 func TestFormatNumber(t *testing.T) {
 	tests := []struct {
 		x    float64

@@ -47,7 +47,7 @@ func RunExactMatchEvaluator(response, groundTruth string, threshold float64) *Ba
 		Threshold:      threshold,
 		Min:            0,
 		Max:            1,
-		Decimals:       0,
+		Decimals:       ratioDecimals,
 		ScoreKey:       "exact_match_score",
 		ResultKey:      "exact_match_result",
 		FailureMessage: "exact match score",
