@@ -6,6 +6,7 @@ require (
 	github.com/dlclark/regexp2/v2 v2.5.2
 	github.com/fatih/color v1.19.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/spf13/pflag v1.0.10
 )
 
 require (
