@@ -3,6 +3,9 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+
+	"github.com/vectorlint/vectorlint/scoring"
 )
 
 // Severity is how a finding is reported. The zero value is invalid so a forgotten severity is
@@ -145,9 +148,10 @@ type CriterionScore struct {
 // precision value is kept for arithmetic.
 type Rounded1 float64
 
-// MarshalJSON writes the value rounded to one decimal, e.g. 3.5 or 10.
+// MarshalJSON writes the value rounded to one decimal, e.g. 3.5 or 10.0, rounding ties away
+// from zero as the original VectorLint's toFixed(1) does (9.25 → 9.3, where %.1f gives 9.2).
 func (r Rounded1) MarshalJSON() ([]byte, error) {
-	return []byte(fmt.Sprintf("%.1f", float64(r))), nil
+	return []byte(strconv.FormatFloat(scoring.Round1(float64(r)), 'f', 1, 64)), nil
 }
 
 // Unverified is a violation the model reported whose quote could not be found in the text. It is
