@@ -18,7 +18,7 @@ func words(start, n int) string {
 func TestSplitChunks(t *testing.T) {
 	type want struct {
 		words, line, offsetInText int
-		startsWith               string
+		startsWith                string
 	}
 	para := func(start, n int) string { return words(start, n) + "\n\n" }
 	tests := []struct {
