@@ -93,9 +93,9 @@ func Compile(pattern, flags string, opts ...Option) (*Regexp, error) {
 		o(&cfg)
 	}
 	var (
-		options            = regexp2.ECMAScript
+		options           = regexp2.ECMAScript
 		dotAll, multiline bool
-		seen               = map[rune]bool{}
+		seen              = map[rune]bool{}
 	)
 	for _, f := range flags {
 		if !strings.ContainsRune(ValidFlags, f) {
