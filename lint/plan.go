@@ -399,8 +399,8 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 	if rs.Strictness != nil {
 		pr.Strictness = *rs.Strictness
 	}
-	if p := rules.CheckRunnable(r, searchModel); p != nil {
-		pr.Err = errors.New(p.Message)
+	if rules.CheckRunnable(r, searchModel) != nil {
+		pr.Err = rules.ErrNoSearchModel
 		return pr
 	}
 

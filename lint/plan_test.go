@@ -124,7 +124,7 @@ func TestBuildPlan(t *testing.T) {
 	}
 	want := []string{
 		"docs/a.md [docs/a.md]",
-		"  Acme.Facts warning strictness=10 error: rule Acme.Facts cannot run: evaluator technical-accuracy needs a search model (set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL)",
+		"  Acme.Facts warning strictness=10 error: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL",
 		// Intro's own required target is missing: one finding at 1:1 for the criterion, at the
 		// criterion's severity. Clarity and Same select the same text: one unit.
 		`  Acme.Headline warning strictness=10`,
@@ -136,7 +136,7 @@ func TestBuildPlan(t *testing.T) {
 		`  Acme.Wordiness warning strictness=10`,
 		`    "# Héllo 👋🏽 wörld\n\n## Summary\nAll good.\n" offset=21 line=4 whole=true nosplit=false criteria=[]`,
 		"docs/b.md [docs/b.md]",
-		"  Acme.Facts warning strictness=10 error: rule Acme.Facts cannot run: evaluator technical-accuracy needs a search model (set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL)",
+		"  Acme.Facts warning strictness=10 error: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL",
 		// The severity override applies to the rule and to its criteria.
 		`  Acme.Headline error strictness=10`,
 		// Same's own target is the rule's regex but not required: the whole document.

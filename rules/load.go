@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -134,12 +135,16 @@ func SearchModelConfigured(lookupEnv func(string) (string, bool)) bool {
 // SearchModelHelp names the variables that configure a search model, for messages.
 const SearchModelHelp = "set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL"
 
+// ErrNoSearchModel is the reason a technical-accuracy rule cannot run: no search model is
+// configured (see SearchModelConfigured).
+var ErrNoSearchModel = errors.New("evaluator technical-accuracy needs a search model: " + SearchModelHelp)
+
 // CheckRunnable reports a rule that cannot run in the current environment: a
 // technical-accuracy rule without a search model. It returns nil when the rule can run.
 func CheckRunnable(r *Rule, searchModel bool) *Problem {
 	if r.Evaluator == EvaluatorTechnicalAccuracy && !searchModel {
 		return &Problem{File: r.Path, Field: "evaluator",
-			Message: fmt.Sprintf("rule %s cannot run: evaluator technical-accuracy needs a search model (%s)", r.FullID(), SearchModelHelp)}
+			Message: fmt.Sprintf("rule %s cannot run: %v", r.FullID(), ErrNoSearchModel)}
 	}
 	return nil
 }
