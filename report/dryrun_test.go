@@ -66,7 +66,7 @@ func dryRunProject(t *testing.T) *lint.Plan {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n[docs/drafts/**]\nRunRules =\n[docs/strict.md]\nAcme.Wordiness.strictness = strict\nAcme.Headline.severity = error\n",
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n[docs/drafts/**]\nRunRules =\n[docs/strict.md]\nAcme.Wordiness.strictness = strict\nAcme.Headline.severity = error\n",
 		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
 		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\nseverity: warning\n" +
 			"target: {regex: '^#\\s+(.+)$', group: 1, required: true, suggestion: Add a title.}\n" +
