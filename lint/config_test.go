@@ -435,3 +435,46 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+// TestRepoExampleConfig keeps vectorlint.ini.example valid and its comments true.
+func TestRepoExampleConfig(t *testing.T) {
+	path := filepath.Join(testutil.RepoRoot(t), "vectorlint.ini.example")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, ps := ParseConfig(path, data)
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	tests := []struct {
+		path       string
+		runRules   []string
+		headlineOn bool
+		severity   string
+	}{
+		{"README.md", []string{"Acme"}, true, ""},
+		{"content/blog/2024/post.md", []string{"Acme", "TechCorp"}, true, ""},
+		{"content/docs/api/generated/users.md", []string{"Acme"}, false, "error"},
+		{"content/docs/api/generated/index.md", []string{"Acme"}, true, "error"},
+		{"content/drafts/idea.md", nil, true, ""},
+	}
+	for _, tt := range tests {
+		fs := cfg.Settings(tt.path)
+		rs := fs.Rule("Acme", "Headline")
+		sev := ""
+		if rs.Severity != nil {
+			sev = rs.Severity.String()
+		}
+		if !reflect.DeepEqual(fs.RunRules, tt.runRules) || rs.Disabled == tt.headlineOn || sev != tt.severity {
+			t.Errorf("%s: RunRules %v, Headline disabled=%v severity=%q", tt.path, fs.RunRules, rs.Disabled, sev)
+		}
+	}
+}
+
+func TestSettingsOutsideConfigFolder(t *testing.T) {
+	cfg, _ := ParseConfig("/p/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n[docs/*.md]\nRunRules = B\n"))
+	if fs := cfg.Settings("../other/a.md"); !reflect.DeepEqual(fs.RunRules, []string{"A"}) {
+		t.Errorf("outside file: %+v", fs)
+	}
+}
