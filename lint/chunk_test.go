@@ -96,3 +96,42 @@ func TestCountWords(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDocument checks the document and chunk invariants on any input: positions are within the
+// document and consistent with the source, and chunks never drop or duplicate text.
+func FuzzDocument(f *testing.F) {
+	for _, s := range []string{"", "---\na: 1\n---\n# T\n", "a\r\nb\rc\n", "\ufeff# Café 👋🏽\n", words(1, 700), "x\n\n\n" + words(1, 1300)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		doc, err := NewDocument("f.md", []byte(s))
+		if err != nil {
+			return // not UTF-8: reported as an error, tested elsewhere
+		}
+		if doc.BodyOffset < 0 || doc.BodyOffset > len(s) || s[doc.BodyOffset:] != doc.Body {
+			t.Fatalf("body %q at %d is not the tail of the source", doc.Body, doc.BodyOffset)
+		}
+		prev := Position{Line: 1, Column: 1, ByteColumn: 1}
+		for off := 0; off <= len(s); off++ {
+			p := doc.Position(off)
+			if p.Offset != off || p.Line < prev.Line || p.Line > doc.Lines()+1 || p.Column < 1 || p.ByteColumn < p.Column {
+				t.Fatalf("Position(%d) = %+v after %+v", off, p, prev)
+			}
+			prev = p
+		}
+		chunks := SplitChunks(doc.Body, doc.BodyOffset, doc.Position(doc.BodyOffset).Line)
+		var joined strings.Builder
+		for _, c := range chunks {
+			if c.Line != doc.Position(c.Offset).Line {
+				t.Fatalf("chunk at %d says line %d, the document says %d", c.Offset, c.Line, doc.Position(c.Offset).Line)
+			}
+			if len(chunks) > 1 && c.Words > MaxChunkWords {
+				t.Fatalf("chunk of %d words", c.Words)
+			}
+			joined.WriteString(c.Text)
+		}
+		if joined.String() != doc.Body {
+			t.Fatal("chunks do not concatenate to the body")
+		}
+	})
+}

@@ -119,6 +119,7 @@ type ConfigNotFoundError struct {
 	Start string
 }
 
+// Error names the files looked for and suggests vectorlint init.
 func (e *ConfigNotFoundError) Error() string {
 	return fmt.Sprintf("no configuration found: looked for %s in %s and every parent folder, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one",
 		strings.Join(ConfigFileNames(), " and "), e.Start)

@@ -21,6 +21,7 @@ type PathError struct {
 	Reason string
 }
 
+// Error returns "PATH: reason".
 func (e *PathError) Error() string { return e.Arg + ": " + e.Reason }
 
 // Discover expands PATH arguments into the files to lint (spec/linter.md §1), as absolute

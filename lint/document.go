@@ -34,6 +34,7 @@ type InvalidUTF8Error struct {
 	Pos  Position
 }
 
+// Error names the file, line and column of the first byte that is not UTF-8.
 func (e *InvalidUTF8Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: expected UTF-8 text, found a byte that is not UTF-8 (offset %d)", e.Path, e.Pos.Line, e.Pos.Column, e.Pos.Offset)
 }

@@ -95,6 +95,9 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		a.printLintUsage(a.stdout)
 		return exitOK
 	}
+	if f.stdinFilename != "" && !slices.Contains(paths, "-") {
+		return a.usageError("vectorlint", errors.New("--stdin-filename names the document read from standard input: add the PATH -"))
+	}
 
 	cfgPath, err := lint.FindConfig(a.dir, f.config, a.getenv("VECTORLINT_CONFIG"))
 	if err != nil {

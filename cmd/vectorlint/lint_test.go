@@ -118,6 +118,7 @@ func TestLintFlagErrors(t *testing.T) {
 		{[]string{"--concurrency", "many", "x"}, `invalid argument "many" for "--concurrency" flag: strconv.ParseInt: parsing "many": invalid syntax`},
 		{[]string{"--provider", "openia", "x"}, `--provider: expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found "openia"`},
 		{[]string{"--quiet", "--verbose", "x"}, "--quiet and --verbose cannot be combined"},
+		{[]string{"--stdin-filename", "a.md", "x"}, "--stdin-filename names the document read from standard input: add the PATH -"},
 	}
 	for _, tt := range tests {
 		runVectorlint(t, dir, nil, "", tt.args...).expect(t, exitFailure, "",
