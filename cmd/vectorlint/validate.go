@@ -2,11 +2,130 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
-// runValidate is the "validate" command. Not built yet: see the issues.
+const validateUsage = `Usage: vectorlint validate [--rules DIR] [--config FILE]
+
+Checks the configuration and every rule (frontmatter, targets, rubrics) without calling a model,
+lists the packs and rules, and prints every problem with its file and line. Exit 0 when there is
+no error (warnings are allowed), 2 otherwise.
+
+With --rules DIR, DIR is a rules folder (its subfolders are packs) checked on its own; the
+configuration is checked too only when --config is given.
+
+Flags:
+`
+
+// runValidate is the "validate" command.
 func (a *app) runValidate(ctx context.Context, args []string) int {
-	fmt.Fprintln(a.stderr, "vectorlint: the validate command is not built yet")
-	return exitFailure
+	var rulesDir, config string
+	fs := pflag.NewFlagSet("vectorlint validate", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&rulesDir, "rules", "", "rules folder to check instead of the configuration's RulesPath")
+	fs.StringVar(&config, "config", "", "configuration file (default: discovered as for linting)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(a.stdout, validateUsage+fs.FlagUsages())
+			return exitOK
+		}
+		return a.usageError("vectorlint validate", err)
+	}
+	if fs.NArg() > 0 {
+		return a.usageError("vectorlint validate", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+
+	opts := lint.ProjectOptions{}
+	if rulesDir != "" {
+		opts.RulesPath = a.abs(rulesDir)
+		if config != "" {
+			opts.ConfigPath = a.abs(config)
+		}
+	} else {
+		path, err := lint.FindConfig(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
+		if err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
+			return exitFailure
+		}
+		opts.ConfigPath = path
+	}
+	proj, err := lint.LoadProject(opts)
+	var problems rules.Problems
+	if err != nil {
+		ps, ok := lint.IsProblems(err)
+		if !ok {
+			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
+			return exitFailure
+		}
+		problems = ps
+	} else {
+		problems = proj.Warnings
+	}
+	searchModel := rules.SearchModelConfigured(a.lookupEnv)
+	nRules := 0
+	for _, p := range proj.Packs {
+		for _, r := range p.Rules {
+			nRules++
+			if pr := rules.CheckRunnable(r, searchModel); pr != nil {
+				problems = append(problems, *pr)
+			}
+		}
+	}
+	problems.Sort()
+
+	if proj.Config != nil {
+		fmt.Fprintf(a.stdout, "config: %s\n", a.rel(proj.Config.Path))
+	}
+	rulesPath := opts.RulesPath
+	if rulesPath == "" && proj.Config != nil {
+		rulesPath = proj.Config.RulesPath
+	}
+	if rulesPath != "" {
+		fmt.Fprintf(a.stdout, "rules: %s\n", a.rel(rulesPath))
+	} else {
+		fmt.Fprintln(a.stdout, "rules: none (RulesPath is not set)")
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	for _, p := range proj.Packs {
+		fmt.Fprintf(tw, "pack %s (%s)\n", p.Name, pluralize(len(p.Rules), "rule"))
+		for _, r := range p.Rules {
+			sev := string(r.Severity)
+			if sev == "" {
+				sev = "default severity"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), r.Type, sev, a.rel(r.Path))
+		}
+	}
+	tw.Flush()
+
+	a.printProblems(problems)
+	nErr, nWarn := len(problems.Errors()), len(problems.Warnings())
+	scope := fmt.Sprintf("%s, %s", pluralize(len(proj.Packs), "pack"), pluralize(nRules, "valid rule"))
+	switch {
+	case nErr > 0:
+		fmt.Fprintf(a.stdout, "✖ %s and %s (%s).\n", pluralize(nErr, "error"), pluralize(nWarn, "warning"), scope)
+		return exitFailure
+	case nWarn > 0:
+		fmt.Fprintf(a.stdout, "✓ %s, no errors, %s.\n", scope, pluralize(nWarn, "warning"))
+	default:
+		fmt.Fprintf(a.stdout, "✓ %s, no problems.\n", scope)
+	}
+	return exitOK
+}
+
+// abs makes a command-line path absolute against the working directory.
+func (a *app) abs(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(a.dir, path)
 }

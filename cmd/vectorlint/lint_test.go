@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
+)
+
+// The -update flag rewrites golden files. It is registered only if another test file of the
+// package has not registered it already (flags may be defined once per test binary).
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+// cliResult is what one in-process run of the command produced.
+type cliResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// runVectorlint runs the command in-process in dir, with env as the whole environment.
+func runVectorlint(t *testing.T, dir string, env map[string]string, stdin string, args ...string) cliResult {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	a := &app{
+		stdin:     strings.NewReader(stdin),
+		stdout:    &stdout,
+		stderr:    &stderr,
+		dir:       dir,
+		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+	}
+	code := a.run(context.Background(), args)
+	return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+}
+
+// checkCLIGolden compares got with testdata/lint/name, or rewrites it under -update.
+func checkCLIGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "lint", name)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// writeTestTree creates files (slash-separated paths relative to dir).
+func writeTestTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (r cliResult) expect(t *testing.T, code int, stdout, stderr string) {
+	t.Helper()
+	if r.code != code || r.stdout != stdout || r.stderr != stderr {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr, code, stdout, stderr)
+	}
+}
+
+// lintProject is a small project whose Headline rule requires an H1 at severity error.
+func lintProject() map[string]string {
+	return map[string]string{
+		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n[docs/lenient/**]\nAcme.Headline.severity = warning\n",
+		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\nseverity: error\n" +
+			"target: {regex: '^#\\s+(.+)$', group: 1, required: true, suggestion: Add a title.}\n" +
+			"criteria: [{id: Clarity, name: Clarity}]\n---\nRate the title.\n",
+		"docs/titled.md":           "# Hello\n",
+		"docs/untitled.md":         "No title.\n",
+		"docs/lenient/untitled.md": "No title either.\n",
+	}
+}
+
+func TestLintUsage(t *testing.T) {
+	dir := t.TempDir()
+	r := runVectorlint(t, dir, nil, "")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("no PATH: exit %d, stderr %q", r.code, r.stderr)
+	}
+	checkCLIGolden(t, "usage.golden", r.stdout)
+	runVectorlint(t, dir, nil, "", "--help").expect(t, exitOK, r.stdout, "")
+	runVectorlint(t, dir, nil, "", "help").expect(t, exitOK, strings.SplitAfter(r.stdout, "for a command's flags.\n")[0], "")
+}
+
+func TestLintFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--frobnicate", "x"}, "unknown flag: --frobnicate"},
+		{[]string{"--fail-on", "fatal", "x"}, `--fail-on: expected error, warning or none, found "fatal"`},
+		{[]string{"--output=xml", "x"}, `--output: expected one of line, json, vale-json, rdjson, rdjsonl, github, sarif, junit, found "xml"`},
+		{[]string{"--concurrency", "0", "x"}, "--concurrency: expected a whole number of 1 or more, found 0"},
+		{[]string{"--concurrency", "many", "x"}, `invalid argument "many" for "--concurrency" flag: strconv.ParseInt: parsing "many": invalid syntax`},
+		{[]string{"--provider", "openia", "x"}, `--provider: expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found "openia"`},
+		{[]string{"--quiet", "--verbose", "x"}, "--quiet and --verbose cannot be combined"},
+		{[]string{"--stdin-filename", "a.md", "x"}, "--stdin-filename names the document read from standard input: add the PATH -"},
+	}
+	for _, tt := range tests {
+		runVectorlint(t, dir, nil, "", tt.args...).expect(t, exitFailure, "",
+			"vectorlint: "+tt.want+"\nRun \"vectorlint --help\" for usage.\n")
+	}
+}
+
+func TestLintNoConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{"a.md": "# A\n"})
+	runVectorlint(t, dir, nil, "", "a.md").expect(t, exitFailure, "",
+		"vectorlint: no configuration found: looked for .vectorlint.ini and vectorlint.ini in "+dir+
+			" and every parent folder, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one\n")
+	runVectorlint(t, dir, map[string]string{"VECTORLINT_CONFIG": "missing.ini"}, "", "a.md").expect(t, exitFailure, "",
+		"vectorlint: config file missing.ini (from VECTORLINT_CONFIG) not found\n")
+}
+
+func TestLintBadConfigAndRules(t *testing.T) {
+	dir := t.TempDir()
+	files := lintProject()
+	files["vectorlint.ini"] = "RulesPath = rules\nConcurency = 4\n[**/*.md]\nRunRules = Acme, Nope\n"
+	files["rules/Acme/broken.md"] = "---\nid: Broken\nname: Broken\ntarget: {regex: '(', flags: mu}\n---\n"
+	writeTestTree(t, dir, files)
+	// Every problem at once, each with file and line; no file is linted.
+	runVectorlint(t, dir, nil, "", "--dry-run", "docs").expect(t, exitFailure, "",
+		"rules/Acme/broken.md:4: target.regex: expected a valid JavaScript regular expression, found \"(\" (missing closing ))\n"+
+			"vectorlint.ini:2: Concurency: unknown global key (did you mean \"Concurrency\"?)\n")
+	delete(files, "rules/Acme/broken.md")
+	os.Remove(filepath.Join(dir, "rules", "Acme", "broken.md"))
+	writeTestTree(t, dir, map[string]string{"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme, Nope\n"})
+	runVectorlint(t, dir, nil, "", "--dry-run", "docs").expect(t, exitFailure, "",
+		"vectorlint.ini:3: RunRules: unknown pack \"Nope\" (packs found in RulesPath: Acme)\n")
+}
+
+// TestDryRunExample runs the README's first command on the bundled example.
+func TestDryRunExample(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	r := runVectorlint(t, root, nil, "", "--config", "examples/vectorlint.ini", "--dry-run", "examples/docs")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	checkCLIGolden(t, "dry-run-example.golden", r.stdout)
+	// The example's missing headline is a warning: it fails the run only under --fail-on warning.
+	if r := runVectorlint(t, root, nil, "", "--config", "examples/vectorlint.ini", "--dry-run", "--fail-on", "warning", "examples/docs"); r.code != exitFindings {
+		t.Errorf("--fail-on warning: exit %d, want 1", r.code)
+	}
+	r = runVectorlint(t, root, map[string]string{"INPUT_PRICE_PER_MILLION": "2.5"}, "", "--config", "examples/vectorlint.ini", "--dry-run", "--verbose", "examples")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("verbose: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	checkCLIGolden(t, "dry-run-example-verbose.golden", r.stdout)
+}
+
+func TestDryRunExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	tests := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--dry-run", "docs/titled.md"}, exitOK},
+		{[]string{"--dry-run", "docs"}, exitFindings},
+		{[]string{"--dry-run", "--fail-on", "none", "docs"}, exitOK},
+		{[]string{"--dry-run", "docs/lenient"}, exitOK},
+		{[]string{"--dry-run", "--fail-on=warning", "docs/lenient"}, exitFindings},
+		{[]string{"--dry-run", "docs/nope.md"}, exitFailure},
+	}
+	for _, tt := range tests {
+		if r := runVectorlint(t, dir, nil, "", tt.args...); r.code != tt.code {
+			t.Errorf("%v: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, r.code, tt.code, r.stdout, r.stderr)
+		}
+	}
+	r := runVectorlint(t, dir, nil, "", "--dry-run", "docs/untitled.md")
+	r.expect(t, exitFindings, `docs/untitled.md
+  Acme.Headline (subjective, error)
+    1:1  error  target not found  Acme.Headline
+         suggestion: Add a title.
+         no LLM call; criteria Clarity
+
+Dry run, no LLM call made: 1 file, 0 LLM calls, ~0 input tokens (estimated).
+✖ 1 error and 0 warnings in 1 file.
+`, "")
+	runVectorlint(t, dir, nil, "", "--dry-run", "docs/nope.md").expect(t, exitFailure, "", "vectorlint: docs/nope.md: no such file or folder\n")
+}
+
+func TestDryRunStdin(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	r := runVectorlint(t, filepath.Join(dir, "docs"), nil, "# From the editor\n", "--dry-run", "--stdin-filename", "lenient/buffer.md", "-")
+	r.expect(t, exitOK, `lenient/buffer.md
+  Acme.Headline (subjective, warning)
+    target /^#\s+(.+)$/mu group 1, line 1, 3 words; criteria Clarity
+      1 | From the editor
+    1 LLM call, ~517 tokens
+
+Dry run, no LLM call made: 1 file, 1 LLM call, ~517 input tokens (estimated).
+✓ No findings.
+`, "")
+	runVectorlint(t, dir, nil, "x", "--dry-run", "-").expect(t, exitFailure, "",
+		"vectorlint: -: reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)\n")
+}
+
+// TestLintWithoutLLM checks the deterministic part of a real run until LLM evaluation lands:
+// required-target findings are printed, and units that need the model are reported once.
+func TestLintWithoutLLM(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	runVectorlint(t, dir, nil, "", "docs").expect(t, exitFailure,
+		"docs/lenient/untitled.md:1:1: warning: target not found (Acme.Headline)\n  suggestion: Add a title.\n"+
+			"docs/untitled.md:1:1: error: target not found (Acme.Headline)\n  suggestion: Add a title.\n",
+		"vectorlint: LLM evaluation is not available in this build yet: 1 model call not made (see them with --dry-run)\n")
+	// Nothing needs the model: the exit code follows the findings.
+	runVectorlint(t, dir, nil, "", "docs/untitled.md").expect(t, exitFindings,
+		"docs/untitled.md:1:1: error: target not found (Acme.Headline)\n  suggestion: Add a title.\n", "")
+	runVectorlint(t, dir, nil, "", "--fail-on", "none", "--verbose", "docs/untitled.md", "docs/lenient").expect(t, exitOK,
+		"docs/lenient/untitled.md:1:1: warning: target not found (Acme.Headline)\n  suggestion: Add a title.\n"+
+			"docs/untitled.md:1:1: error: target not found (Acme.Headline)\n  suggestion: Add a title.\n", "")
+	writeTestTree(t, dir, map[string]string{"notes.txt": "x"})
+	runVectorlint(t, dir, nil, "", "--verbose", "notes.txt").expect(t, exitOK, "",
+		"vectorlint: skipped notes.txt: no section of vectorlint.ini matches\n")
+}

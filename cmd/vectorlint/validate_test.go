@@ -1,0 +1,130 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
+)
+
+func TestValidateExample(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	runVectorlint(t, root, nil, "", "validate", "--config", "examples/vectorlint.ini").expect(t, exitOK, `config: examples/vectorlint.ini
+rules: examples/rules
+pack Acme (2 rules)
+  Acme.Headline   subjective      warning  examples/rules/Acme/headline.md
+  Acme.Wordiness  semi-objective  warning  examples/rules/Acme/wordiness.md
+✓ 1 pack, 2 valid rules, no problems.
+`, "")
+	// Config discovery from inside the example; paths outside the working folder are absolute.
+	if r := runVectorlint(t, filepath.Join(root, "examples", "docs"), nil, "", "validate"); r.code != exitOK ||
+		!strings.HasPrefix(r.stdout, "config: "+filepath.Join(root, "examples", "vectorlint.ini")+"\n") {
+		t.Errorf("discovered: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestValidateCorpus validates every real VectorLint rule pack of the shared corpus: only the
+// technical-accuracy rule may complain, and only that it needs a search model.
+func TestValidateCorpus(t *testing.T) {
+	corpus := filepath.Join(testutil.SharedDir(t), "corpus", "vectorlint-rules")
+	v211 := filepath.Join(corpus, "v2.1.1")
+	runVectorlint(t, v211, nil, "", "validate", "--rules", "rules").expect(t, exitFailure, `rules: rules
+pack TinyRocket (4 rules)
+  TinyRocket.AIPatterns         subjective      warning  rules/TinyRocket/ai-pattern-evaluator.md
+  TinyRocket.GrammarChecker     semi-objective  error    rules/TinyRocket/grammar-checker.md
+  TinyRocket.Headline           subjective      error    rules/TinyRocket/headline-evaluator.md
+  TinyRocket.TechnicalAccuracy  subjective      error    rules/TinyRocket/technical-accuracy.md
+✖ 1 error and 0 warnings (1 pack, 4 valid rules).
+`, "rules/TinyRocket/technical-accuracy.md: evaluator: rule TinyRocket.TechnicalAccuracy cannot run: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL\n")
+	withSearch := map[string]string{"PERPLEXITY_API_KEY": "pplx-test"}
+	if r := runVectorlint(t, v211, withSearch, "", "validate", "--rules", "rules"); r.code != exitOK || r.stderr != "" {
+		t.Errorf("with a search model: exit %d\n%s", r.code, r.stderr)
+	}
+	presets := runVectorlint(t, filepath.Join(corpus, "head"), nil, "", "validate", "--rules", "presets")
+	if presets.code != exitOK || presets.stderr != "" || !strings.HasSuffix(presets.stdout, "✓ 1 pack, 8 valid rules, no problems.\n") {
+		t.Errorf("presets: exit %d\n%s%s", presets.code, presets.stdout, presets.stderr)
+	}
+	fixtures, _ := filepath.Glob(filepath.Join(corpus, "head", "tests", "fixtures", "*", ".vectorlint.ini"))
+	if len(fixtures) < 7 {
+		t.Fatalf("found %d fixture configs", len(fixtures))
+	}
+	for _, ini := range fixtures {
+		r := runVectorlint(t, filepath.Dir(ini), nil, "", "validate")
+		if r.code != exitOK || r.stderr != "" || !strings.HasPrefix(r.stdout, "config: .vectorlint.ini\nrules: rules\n") ||
+			!strings.HasSuffix(r.stdout, "✓ 1 pack, 1 valid rule, no problems.\n") {
+			t.Errorf("%s: exit %d\n%s%s", ini, r.code, r.stdout, r.stderr)
+		}
+		// The fixture documents plan without an API key.
+		if r := runVectorlint(t, filepath.Dir(ini), nil, "", "--dry-run", "."); r.code != exitOK || r.stderr != "" {
+			t.Errorf("%s: dry run: exit %d\n%s%s", ini, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+func TestValidateBrokenRule(t *testing.T) {
+	dir := t.TempDir()
+	files := lintProject()
+	files["rules/Acme/broken.md"] = `---
+id: Broken
+name: Broken rule
+type: subjective
+severity: critical
+target:
+  regex: '^#\s+(.+$'
+criteria:
+  - id: Clarity
+    name: Clarity
+    weight: -2
+---
+# Clarity <weight=3>
+`
+	files["rules/Acme/advice.md"] = "---\nid: Advice\nname: Advice\ntype: subjective\ncriteria: [{id: Tone, name: Tone, weight: 2}]\n---\n# Tone <weight=1>\n"
+	writeTestTree(t, dir, files)
+	r := runVectorlint(t, dir, nil, "", "validate")
+	r.expect(t, exitFailure, `config: vectorlint.ini
+rules: rules
+pack Acme (2 rules)
+  Acme.Advice    subjective  default severity  rules/Acme/advice.md
+  Acme.Headline  subjective  error             rules/Acme/headline.md
+✖ 3 errors and 2 warnings (1 pack, 2 valid rules).
+`, `rules/Acme/advice.md:7: warning: rubric: the weight of "Tone" disagrees with the frontmatter (expected <weight=2> (criteria[0].weight), found <weight=1>)
+rules/Acme/broken.md:5: severity: expected "error" or "warning", found "critical"
+rules/Acme/broken.md:7: target.regex: expected a valid JavaScript regular expression, found "^#\\s+(.+$" (missing closing ))
+rules/Acme/broken.md:11: criteria[0].weight: expected a number greater than 0, found -2
+rules/Acme/broken.md:13: warning: rubric: the weight of "Clarity" disagrees with the frontmatter (expected <weight=1> (criteria[0].weight), found <weight=3>)
+`)
+	// Warnings alone do not fail validation.
+	writeTestTree(t, dir, map[string]string{"rules/Acme/broken.md": "---\nid: Fixed\nname: Fixed\n---\nOk.\n"})
+	if r := runVectorlint(t, dir, nil, "", "validate"); r.code != exitOK || !strings.HasSuffix(r.stdout, "✓ 1 pack, 3 valid rules, no errors, 1 warning.\n") {
+		t.Errorf("warnings only: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestValidateRulesWithConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	writeTestTree(t, dir, map[string]string{"other/Beta/r.md": "---\nid: R\nname: R\n---\nx\n"})
+	// --rules replaces RulesPath; with --config the configuration is checked against it.
+	r := runVectorlint(t, dir, nil, "", "validate", "--rules", "other", "--config", "vectorlint.ini")
+	r.expect(t, exitFailure, "config: vectorlint.ini\nrules: other\npack Beta (1 rule)\n  Beta.R  semi-objective  default severity  other/Beta/r.md\n✖ 2 errors and 0 warnings (1 pack, 1 valid rule).\n",
+		"vectorlint.ini:3: RunRules: unknown pack \"Acme\" (packs found in RulesPath: Beta)\n"+
+			"vectorlint.ini:5: Acme.Headline.severity: unknown pack \"Acme\" (packs found in RulesPath: Beta)\n")
+	runVectorlint(t, dir, nil, "", "validate", "--rules", "missing").expect(t, exitFailure, "",
+		"vectorlint validate: cannot read the rules folder: open "+filepath.Join(dir, "missing")+": no such file or directory\n")
+}
+
+func TestValidateUsage(t *testing.T) {
+	dir := t.TempDir()
+	r := runVectorlint(t, dir, nil, "", "validate", "--help")
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: vectorlint validate [--rules DIR] [--config FILE]\n") || !strings.Contains(r.stdout, "--rules string") {
+		t.Errorf("help: exit %d\n%s", r.code, r.stdout)
+	}
+	runVectorlint(t, dir, nil, "", "validate", "extra").expect(t, exitFailure, "",
+		"vectorlint validate: unexpected argument \"extra\"\nRun \"vectorlint validate --help\" for usage.\n")
+	runVectorlint(t, dir, nil, "", "validate", "--bogus").expect(t, exitFailure, "",
+		"vectorlint validate: unknown flag: --bogus\nRun \"vectorlint validate --help\" for usage.\n")
+	if r := runVectorlint(t, dir, nil, "", "validate"); r.code != exitFailure || !strings.HasPrefix(r.stderr, "vectorlint validate: no configuration found") {
+		t.Errorf("no config: exit %d %s", r.code, r.stderr)
+	}
+}

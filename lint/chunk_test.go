@@ -1,0 +1,137 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// words returns n words "w1 w2 ... wn" numbered from start.
+func words(start, n int) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = fmt.Sprintf("w%d", start+i)
+	}
+	return strings.Join(ws, " ")
+}
+
+func TestSplitChunks(t *testing.T) {
+	type want struct {
+		words, line, offsetInText int
+		startsWith                string
+	}
+	para := func(start, n int) string { return words(start, n) + "\n\n" }
+	tests := []struct {
+		name string
+		text string
+		want []want
+	}{
+		{"600 words: one chunk", words(1, 600), []want{{600, 10, 0, "w1 "}}},
+		{"empty", "", []want{{0, 10, 0, ""}}},
+		{"paragraphs packed up to 500 words",
+			para(1, 200) + para(201, 200) + para(401, 200) + words(601, 50),
+			[]want{{400, 10, 0, "w1 "}, {250, 14, len(para(1, 200) + para(201, 200)), "w401 "}}},
+		{"a paragraph over 500 words is cut at lines",
+			words(1, 300) + "\n" + words(301, 300) + "\n" + words(601, 100) + "\n\n" + words(701, 10),
+			// The next paragraph still fits in the second chunk (410 words).
+			[]want{{300, 10, 0, "w1 "}, {410, 11, len(words(1, 300)) + 1, "w301 "}}},
+		{"a paragraph over 500 words is cut at lines, then packing continues",
+			words(1, 300) + "\n" + words(301, 300) + "\n" + words(601, 150) + "\n\n" + words(751, 100),
+			[]want{{300, 10, 0, "w1 "}, {450, 11, len(words(1, 300)) + 1, "w301 "}, {100, 14, len(words(1, 300)+"\n"+words(301, 300)+"\n"+words(601, 150)) + 2, "w751 "}}},
+		{"a line over 500 words is cut between words",
+			words(1, 1200),
+			[]want{{500, 10, 0, "w1 "}, {500, 10, len(words(1, 500)) + 1, "w501 "}, {200, 10, len(words(1, 1000)) + 1, "w1001 "}}},
+		{"blank lines at the start and CRLF line ends",
+			"\r\n\r\n" + strings.ReplaceAll(para(1, 400)+para(401, 400), "\n", "\r\n"),
+			[]want{{400, 10, 0, "\r\n\r\nw1 "}, {400, 14, 4 + len(strings.ReplaceAll(para(1, 400), "\n", "\r\n")), "w401 "}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const base = 1000
+			chunks := SplitChunks(tt.text, base, 10)
+			var joined strings.Builder
+			for _, c := range chunks {
+				joined.WriteString(c.Text)
+			}
+			if joined.String() != tt.text {
+				t.Fatal("chunks do not concatenate to the text: text was dropped or duplicated")
+			}
+			if len(chunks) != len(tt.want) {
+				t.Fatalf("%d chunks, want %d: %+v", len(chunks), len(tt.want), chunks)
+			}
+			for i, c := range chunks {
+				w := tt.want[i]
+				if c.Words != w.words || c.Line != w.line || c.Offset != base+w.offsetInText || !strings.HasPrefix(c.Text, w.startsWith) {
+					t.Errorf("chunk %d: words %d line %d offset %d starts %q; want %d %d %d %q",
+						i, c.Words, c.Line, c.Offset, c.Text[:min(len(c.Text), 8)], w.words, w.line, base+w.offsetInText, w.startsWith)
+				}
+				if len(chunks) > 1 && c.Words > MaxChunkWords {
+					t.Errorf("chunk %d has %d words", i, c.Words)
+				}
+			}
+		})
+	}
+}
+
+func TestUnitChunks(t *testing.T) {
+	long := words(1, 700)
+	u := &Unit{Text: long, Offset: 5, Line: 2}
+	if n := len(u.Chunks()); n != 2 {
+		t.Errorf("chunked unit: %d chunks, want 2", n)
+	}
+	u.NoSplit = true
+	if c := u.Chunks(); len(c) != 1 || c[0].Words != 700 || c[0].Offset != 5 || c[0].Line != 2 {
+		t.Errorf("evaluateAs document: %+v", c)
+	}
+	u.Missing = &Finding{}
+	if c := u.Chunks(); c != nil {
+		t.Errorf("missing target: %d chunks, want none", len(c))
+	}
+}
+
+func TestCountWords(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "  ": 0, "one": 1, "café au\tlait\n🎉": 4} {
+		if got := CountWords(in); got != want {
+			t.Errorf("CountWords(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+// FuzzDocument checks the document and chunk invariants on any input: positions are within the
+// document and consistent with the source, and chunks never drop or duplicate text.
+func FuzzDocument(f *testing.F) {
+	for _, s := range []string{"", "---\na: 1\n---\n# T\n", "a\r\nb\rc\n", "\ufeff# Café 👋🏽\n", words(1, 700), "x\n\n\n" + words(1, 1300)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		doc, err := NewDocument("f.md", []byte(s))
+		if err != nil {
+			return // not UTF-8: reported as an error, tested elsewhere
+		}
+		if doc.BodyOffset < 0 || doc.BodyOffset > len(s) || s[doc.BodyOffset:] != doc.Body {
+			t.Fatalf("body %q at %d is not the tail of the source", doc.Body, doc.BodyOffset)
+		}
+		prev := Position{Line: 1, Column: 1, ByteColumn: 1}
+		for off := 0; off <= len(s); off++ {
+			p := doc.Position(off)
+			if p.Offset != off || p.Line < prev.Line || p.Line > doc.Lines()+1 || p.Column < 1 || p.ByteColumn < p.Column {
+				t.Fatalf("Position(%d) = %+v after %+v", off, p, prev)
+			}
+			prev = p
+		}
+		chunks := SplitChunks(doc.Body, doc.BodyOffset, doc.Position(doc.BodyOffset).Line)
+		var joined strings.Builder
+		for _, c := range chunks {
+			if c.Line != doc.Position(c.Offset).Line {
+				t.Fatalf("chunk at %d says line %d, the document says %d", c.Offset, c.Line, doc.Position(c.Offset).Line)
+			}
+			if len(chunks) > 1 && c.Words > MaxChunkWords {
+				t.Fatalf("chunk of %d words", c.Words)
+			}
+			joined.WriteString(c.Text)
+		}
+		if joined.String() != doc.Body {
+			t.Fatal("chunks do not concatenate to the body")
+		}
+	})
+}

@@ -1,0 +1,652 @@
+package lint
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"gopkg.in/ini.v1"
+
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// Defaults of the global configuration keys (spec/linter.md §2).
+const (
+	DefaultConcurrency         = 8
+	DefaultConfidenceThreshold = 0.75
+)
+
+// ConfigFileNames are the names config discovery looks for, in order, in each folder.
+func ConfigFileNames() []string { return []string{".vectorlint.ini", "vectorlint.ini"} }
+
+// Providers are the values of the Provider key and LLM_PROVIDER (spec/linter.md §6).
+func Providers() []string {
+	return []string{"openai", "azure-openai", "anthropic", "gemini", "openai-compatible"}
+}
+
+// Config is a parsed vectorlint.ini.
+type Config struct {
+	// Path is the config file; Dir its folder, against which RulesPath and section globs resolve.
+	Path string
+	Dir  string
+
+	// RulesPath is the absolute folder of rule packs ("" when the key is not set).
+	RulesPath string
+	// RulesPathValue is RulesPath as written in the file; RulesPathLine is the key's line (0
+	// when not set).
+	RulesPathValue string
+	RulesPathLine  int
+	// Concurrency is the number of LLM requests in flight (DefaultConcurrency when not set).
+	Concurrency int
+	// DefaultSeverity applies to rules whose frontmatter sets no severity (warning by default).
+	DefaultSeverity Severity
+	// Provider, Model and BaseURL are "" when not set; environment and flags override them.
+	Provider string
+	Model    string
+	BaseURL  string
+	// Temperature is nil when not set.
+	Temperature *float64
+	// ConfidenceThreshold drops findings the model is less sure of (DefaultConfidenceThreshold).
+	ConfidenceThreshold float64
+	// ConfidenceThresholdSet tells whether the file sets ConfidenceThreshold (the environment
+	// variable CONFIDENCE_THRESHOLD overrides it either way).
+	ConfidenceThresholdSet bool
+
+	// Sections are the [GLOB] sections in file order.
+	Sections []*Section
+}
+
+// Section is one [GLOB] section of the configuration.
+type Section struct {
+	// Pattern is the glob as written in the header (trimmed); it matches slash-separated paths
+	// relative to the config file's folder.
+	Pattern string
+	// Line is the header's line.
+	Line int
+	// RunRules are the pack names the section applies; HasRunRules tells whether the section
+	// sets RunRules at all (an empty RunRules turns rules off).
+	RunRules     []string
+	HasRunRules  bool
+	RunRulesLine int
+	// Overrides are the rule settings of the section in file order.
+	Overrides []Override
+
+	glob  string // Pattern normalised for matching
+	index int    // order in the file
+}
+
+// OverrideKind says what an Override changes.
+type OverrideKind int
+
+// Override kinds.
+const (
+	// OverrideDisabled turns a rule off ("Pack.Rule = disabled").
+	OverrideDisabled OverrideKind = iota + 1
+	// OverrideEnabled turns a rule disabled by a less specific section back on ("= enabled").
+	OverrideEnabled
+	// OverrideSeverity sets a rule's severity ("Pack.Rule.severity = error").
+	OverrideSeverity
+	// OverrideStrictness sets a rule's strictness ("Pack.Rule.strictness = 20" or "= strict").
+	OverrideStrictness
+)
+
+// Override is one rule setting in a section.
+type Override struct {
+	// Key is the ini key as written, Line its line.
+	Key  string
+	Line int
+	// Pack is "" for "Rule.strictness" / "Rule.severity", which apply to the rule id in any pack.
+	Pack string
+	Rule string
+	Kind OverrideKind
+	// Severity is set for OverrideSeverity, Strictness for OverrideStrictness.
+	Severity   Severity
+	Strictness float64
+}
+
+// ConfigNotFoundError reports that discovery found no configuration file.
+type ConfigNotFoundError struct {
+	// Start is the folder the upward search started from.
+	Start string
+}
+
+// Error names the files looked for and suggests vectorlint init.
+func (e *ConfigNotFoundError) Error() string {
+	return fmt.Sprintf("no configuration found: looked for %s in %s and every parent folder, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one",
+		strings.Join(ConfigFileNames(), " and "), e.Start)
+}
+
+// FindConfig locates the configuration file: flagValue (--config) when set, else envValue
+// (VECTORLINT_CONFIG) when set, else the first of ConfigFileNames in dir or any parent folder.
+// Relative paths are relative to dir. A named file that does not exist is an error; nothing
+// found is a *ConfigNotFoundError.
+func FindConfig(dir, flagValue, envValue string) (string, error) {
+	for _, named := range []struct{ value, source string }{{flagValue, "--config"}, {envValue, "VECTORLINT_CONFIG"}} {
+		if named.value == "" {
+			continue
+		}
+		path := named.value
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return "", fmt.Errorf("config file %s (from %s) not found", named.value, named.source)
+		}
+		if fi.IsDir() {
+			return "", fmt.Errorf("config file %s (from %s) is a folder, expected a vectorlint.ini file", named.value, named.source)
+		}
+		return path, nil
+	}
+	for d := dir; ; {
+		for _, name := range ConfigFileNames() {
+			path := filepath.Join(d, name)
+			if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+				return path, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", &ConfigNotFoundError{Start: dir}
+		}
+		d = parent
+	}
+}
+
+// LoadConfig reads and parses a configuration file and checks that its RulesPath exists.
+// Problems (with file and line) are returned as rules.Problems.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the configuration: %w", err)
+	}
+	cfg, problems := ParseConfig(path, data)
+	if problems.HasErrors() {
+		return nil, problems
+	}
+	if cfg.RulesPath != "" {
+		fi, err := os.Stat(cfg.RulesPath)
+		if err != nil || !fi.IsDir() {
+			return nil, rules.Problems{{File: path, Line: cfg.RulesPathLine, Field: "RulesPath",
+				Expected: "an existing folder of rule packs (relative to the config file's folder)",
+				Found:    fmt.Sprintf("%q, which is not a folder", cfg.RulesPathValue)}}
+		}
+	}
+	return cfg, nil
+}
+
+// globalKeys are the keys allowed before the first section.
+func globalKeys() []string {
+	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
+		"Temperature", "ConfidenceThreshold"}
+}
+
+// ParseConfig parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
+// and anchors RulesPath and the section globs. It returns every problem found; the config is
+// usable only when none is an error.
+func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		path = abs
+	}
+	cfg := &Config{
+		Path:                path,
+		Dir:                 filepath.Dir(path),
+		Concurrency:         DefaultConcurrency,
+		DefaultSeverity:     SeverityWarning,
+		ConfidenceThreshold: DefaultConfidenceThreshold,
+	}
+	scan := scanINI(path, data)
+	if scan.problems.HasErrors() {
+		return cfg, scan.problems
+	}
+	file, err := ini.LoadSources(ini.LoadOptions{
+		IgnoreContinuation:       true, // a trailing "\" (a Windows path) is not a line continuation
+		SpaceBeforeInlineComment: true, // "#" and ";" start a comment only after a space (URLs keep their fragments)
+	}, data)
+	if err != nil {
+		return cfg, rules.Problems{{File: path, Expected: "an ini file", Found: err.Error()}}
+	}
+	problems := scan.problems
+	add := func(line int, field, expected, found string) {
+		problems = append(problems, rules.Problem{File: path, Line: line, Field: field, Expected: expected, Found: found})
+	}
+
+	for _, k := range file.Section(ini.DefaultSection).Keys() {
+		name, value, line := k.Name(), k.String(), scan.line(ini.DefaultSection, k.Name())
+		switch name {
+		case "RulesPath":
+			if value != "" {
+				cfg.RulesPath = value
+				if !filepath.IsAbs(value) {
+					cfg.RulesPath = filepath.Join(cfg.Dir, value)
+				}
+				cfg.RulesPathValue, cfg.RulesPathLine = value, line
+			}
+		case "Concurrency":
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 {
+				add(line, name, "a whole number of 1 or more", strconv.Quote(value))
+				continue
+			}
+			cfg.Concurrency = n
+		case "DefaultSeverity":
+			s, err := ParseSeverity(value)
+			if err != nil {
+				add(line, name, `"error" or "warning"`, strconv.Quote(value))
+				continue
+			}
+			cfg.DefaultSeverity = s
+		case "Provider":
+			if !slices.Contains(Providers(), value) {
+				add(line, name, "one of "+strings.Join(Providers(), ", "), strconv.Quote(value))
+				continue
+			}
+			cfg.Provider = value
+		case "Model":
+			cfg.Model = value
+		case "BaseURL":
+			u, err := url.Parse(value)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				add(line, name, "an http:// or https:// URL", strconv.Quote(value))
+				continue
+			}
+			cfg.BaseURL = value
+		case "Temperature":
+			t, err := strconv.ParseFloat(value, 64)
+			if err != nil || math.IsNaN(t) || t < 0 || t > 2 {
+				add(line, name, "a number from 0 to 2", strconv.Quote(value))
+				continue
+			}
+			cfg.Temperature = &t
+		case "ConfidenceThreshold":
+			t, err := strconv.ParseFloat(value, 64)
+			if err != nil || math.IsNaN(t) || t < 0 || t > 1 {
+				add(line, name, "a number from 0 to 1", strconv.Quote(value))
+				continue
+			}
+			cfg.ConfidenceThreshold, cfg.ConfidenceThresholdSet = t, true
+		case "ScanPaths":
+			problems = append(problems, rules.Problem{File: path, Line: line, Field: name,
+				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})
+		default:
+			msg := "unknown global key (known keys: " + strings.Join(globalKeys(), ", ") + ")"
+			if s := closestKey(name, globalKeys()); s != "" {
+				msg = fmt.Sprintf("unknown global key (did you mean %q?)", s)
+			}
+			problems = append(problems, rules.Problem{File: path, Line: line, Field: name, Message: msg})
+		}
+	}
+
+	for i, s := range file.Sections() {
+		if s.Name() == ini.DefaultSection {
+			continue
+		}
+		sec := &Section{Pattern: strings.TrimSpace(s.Name()), Line: scan.sectionLine[s.Name()], index: i}
+		sec.glob = strings.TrimPrefix(strings.TrimPrefix(sec.Pattern, "./"), "/")
+		if sec.glob == "" || !doublestar.ValidatePattern(sec.glob) {
+			add(sec.Line, "["+s.Name()+"]", "a file glob such as **/*.md or docs/**/*.{md,mdx}", strconv.Quote(sec.Pattern))
+		}
+		for _, k := range s.Keys() {
+			name, value, line := k.Name(), k.String(), scan.line(s.Name(), k.Name())
+			if name == "RunRules" {
+				sec.HasRunRules, sec.RunRulesLine = true, line
+				for _, p := range strings.Split(value, ",") {
+					if p = strings.TrimSpace(p); p != "" {
+						sec.RunRules = append(sec.RunRules, p)
+					}
+				}
+				continue
+			}
+			o, problem := parseOverride(name, value)
+			if problem != nil {
+				problem.File, problem.Line = path, line
+				problems = append(problems, *problem)
+				continue
+			}
+			o.Line = line
+			sec.Overrides = append(sec.Overrides, o)
+		}
+		cfg.Sections = append(cfg.Sections, sec)
+	}
+	problems.Sort()
+	return cfg, problems
+}
+
+// parseOverride reads a rule setting key of a section: "Pack.Rule", "Pack.Rule.severity",
+// "Pack.Rule.strictness", "Rule.severity" or "Rule.strictness".
+func parseOverride(key, value string) (Override, *rules.Problem) {
+	o := Override{Key: key}
+	parts := strings.Split(key, ".")
+	const forms = "RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness"
+	setting := ""
+	switch {
+	case len(parts) == 2 && (strings.EqualFold(parts[1], "severity") || strings.EqualFold(parts[1], "strictness")):
+		o.Rule, setting = parts[0], strings.ToLower(parts[1])
+	case len(parts) == 2:
+		o.Pack, o.Rule = parts[0], parts[1]
+	case len(parts) == 3:
+		o.Pack, o.Rule, setting = parts[0], parts[1], strings.ToLower(parts[2])
+		if setting != "severity" && setting != "strictness" {
+			return o, &rules.Problem{Field: key, Expected: `a rule setting ending in ".severity" or ".strictness"`, Found: strconv.Quote(parts[2])}
+		}
+	default:
+		msg := "unknown key (expected " + forms + ")"
+		if s := closestKey(key, []string{"RunRules"}); s != "" {
+			msg = fmt.Sprintf("unknown key (did you mean %q?)", s)
+		}
+		return o, &rules.Problem{Field: key, Message: msg}
+	}
+	if strings.TrimSpace(o.Rule) == "" || (len(parts) > 2 || setting == "") && strings.TrimSpace(o.Pack) == "" {
+		return o, &rules.Problem{Field: key, Expected: forms, Found: strconv.Quote(key)}
+	}
+	switch setting {
+	case "":
+		switch strings.ToLower(value) {
+		case "disabled":
+			o.Kind = OverrideDisabled
+		case "enabled":
+			o.Kind = OverrideEnabled
+		default:
+			return o, &rules.Problem{Field: key, Expected: `"disabled" or "enabled"`, Found: strconv.Quote(value)}
+		}
+	case "severity":
+		s, err := ParseSeverity(value)
+		if err != nil {
+			return o, &rules.Problem{Field: key, Expected: `"error" or "warning"`, Found: strconv.Quote(value)}
+		}
+		o.Kind, o.Severity = OverrideSeverity, s
+	case "strictness":
+		s, ok := rules.ParseStrictness(value)
+		if !ok {
+			return o, &rules.Problem{Field: key, Expected: `a positive number, "lenient", "standard" or "strict"`, Found: strconv.Quote(value)}
+		}
+		o.Kind, o.Strictness = OverrideStrictness, s
+	}
+	return o, nil
+}
+
+// closestKey suggests the known key nearest to s, ignoring case (edit distance ≤ 2).
+func closestKey(s string, known []string) string {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if d := editDistance(strings.ToLower(s), strings.ToLower(k)); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// iniScan is what a line scan of the file learns that ini.v1 does not keep: the line of every
+// section header and key, syntax errors with their line, and keys given twice.
+type iniScan struct {
+	sectionLine map[string]int
+	keyLine     map[string]map[string]int
+	problems    rules.Problems
+}
+
+func (s *iniScan) line(section, key string) int { return s.keyLine[section][key] }
+
+// scanINI reads the file line by line with the same rules as ini.v1 (comments start with # or
+// ;, section names run to the last "]", keys end at the first "=" or ":").
+func scanINI(path string, data []byte) *iniScan {
+	s := &iniScan{sectionLine: map[string]int{}, keyLine: map[string]map[string]int{}}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	section := ini.DefaultSection
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		line := i + 1
+		text := strings.TrimSpace(string(raw))
+		switch {
+		case text == "" || text[0] == '#' || text[0] == ';':
+			continue
+		case text[0] == '[':
+			end := strings.LastIndexByte(text, ']')
+			if end < 0 {
+				s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "a section header [GLOB]", Found: strconv.Quote(text)})
+				continue
+			}
+			section = text[1:end]
+			if section == "" {
+				s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "a file glob between [ and ]", Found: "[]"})
+			}
+			if _, seen := s.sectionLine[section]; !seen {
+				s.sectionLine[section] = line
+			}
+			continue
+		case text[0] == '"' || text[0] == '`':
+			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "KEY = VALUE with an unquoted key", Found: strconv.Quote(text)})
+			continue
+		}
+		eq := strings.IndexAny(text, "=:")
+		if eq <= 0 {
+			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "KEY = VALUE, a [GLOB] section header or a # comment", Found: strconv.Quote(text)})
+			continue
+		}
+		if v := strings.TrimSpace(text[eq+1:]); strings.HasPrefix(v, "`") || strings.HasPrefix(v, `"""`) {
+			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Field: strings.TrimSpace(text[:eq]),
+				Expected: "a one-line value", Found: "a quoted multi-line value"})
+			continue
+		}
+		key := strings.TrimSpace(text[:eq])
+		keys := s.keyLine[section]
+		if keys == nil {
+			keys = map[string]int{}
+			s.keyLine[section] = keys
+		}
+		if first, dup := keys[key]; dup {
+			where := "before the first section"
+			if section != ini.DefaultSection {
+				where = "in section [" + section + "]"
+			}
+			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Field: key,
+				Message: fmt.Sprintf("set twice %s (first on line %d)", where, first)})
+			continue
+		}
+		keys[key] = line
+	}
+	return s
+}
+
+// FileSettings is what the configuration says about one file.
+type FileSettings struct {
+	// RelPath is the file's slash-separated path relative to the config file's folder.
+	RelPath string
+	// Sections are the sections whose glob matches, least specific first.
+	Sections []*Section
+	// RunRules is the pack list of the most specific matching section that sets RunRules;
+	// RunRulesFrom is that section (nil when no matching section sets RunRules).
+	RunRules     []string
+	RunRulesFrom *Section
+}
+
+// Settings returns the settings for a file given by its path relative to the config's folder.
+func (c *Config) Settings(relPath string) FileSettings {
+	relPath = filepath.ToSlash(relPath)
+	fs := FileSettings{RelPath: relPath}
+	for _, s := range c.Sections {
+		if s.glob != "" && doublestar.MatchUnvalidated(s.glob, relPath) {
+			fs.Sections = append(fs.Sections, s)
+		}
+	}
+	sortSections(fs.Sections)
+	for _, s := range fs.Sections {
+		if s.HasRunRules {
+			fs.RunRules, fs.RunRulesFrom = s.RunRules, s
+		}
+	}
+	return fs
+}
+
+// compareSpecificity orders sections from least to most specific (spec/linter.md §2): more
+// path segments are more specific, then fewer wildcards, then a longer pattern; on a tie the
+// section later in the file wins.
+func compareSpecificity(a, b *Section) int {
+	return cmp.Or(
+		cmp.Compare(strings.Count(a.glob, "/"), strings.Count(b.glob, "/")),
+		cmp.Compare(wildcards(b.glob), wildcards(a.glob)),
+		cmp.Compare(len(a.glob), len(b.glob)),
+		cmp.Compare(a.index, b.index),
+	)
+}
+
+// wildcards counts the wildcard tokens of a glob: "**", "*", "?", a [class] and a {group}
+// count one each.
+func wildcards(glob string) int {
+	n := 0
+	for i := 0; i < len(glob); i++ {
+		switch glob[i] {
+		case '\\':
+			i++
+		case '*':
+			n++
+			if i+1 < len(glob) && glob[i+1] == '*' {
+				i++
+			}
+		case '?':
+			n++
+		case '[':
+			n++
+			if j := strings.IndexByte(glob[i:], ']'); j > 0 {
+				i += j
+			}
+		case '{':
+			n++
+			if j := strings.IndexByte(glob[i:], '}'); j > 0 {
+				i += j
+			}
+		}
+	}
+	return n
+}
+
+// RuleSettings is the effect of the configuration on one rule for one file.
+type RuleSettings struct {
+	Disabled bool
+	// Severity and Strictness are nil when no override applies.
+	Severity   *Severity
+	Strictness *float64
+	// DisabledBy is the override that disabled the rule (for messages).
+	DisabledBy *Override
+}
+
+// Rule merges the overrides of the matching sections for a rule: less specific sections first,
+// so the most specific one wins; within a section "Rule.x" applies before "Pack.Rule.x".
+func (fs FileSettings) Rule(pack, id string) RuleSettings {
+	var rs RuleSettings
+	for _, s := range fs.Sections {
+		for _, qualified := range []bool{false, true} {
+			for i := range s.Overrides {
+				o := &s.Overrides[i]
+				if o.Rule != id || (o.Pack != "") != qualified || (qualified && o.Pack != pack) {
+					continue
+				}
+				switch o.Kind {
+				case OverrideDisabled:
+					rs.Disabled, rs.DisabledBy = true, o
+				case OverrideEnabled:
+					rs.Disabled, rs.DisabledBy = false, nil
+				case OverrideSeverity:
+					sev := o.Severity
+					rs.Severity = &sev
+				case OverrideStrictness:
+					st := o.Strictness
+					rs.Strictness = &st
+				}
+			}
+		}
+	}
+	return rs
+}
+
+// CheckConfig checks the configuration against the loaded packs: every pack named in RunRules
+// and every rule named by an override must exist. A typo must not silently change behaviour.
+func CheckConfig(cfg *Config, packs []*rules.Pack) rules.Problems {
+	var problems rules.Problems
+	byName := map[string]*rules.Pack{}
+	names := make([]string, 0, len(packs))
+	for _, p := range packs {
+		byName[p.Name] = p
+		names = append(names, p.Name)
+	}
+	var found string
+	switch {
+	case cfg.RulesPath == "":
+		found = "no packs: RulesPath is not set"
+	case len(names) == 0:
+		found = "no packs found in RulesPath"
+	default:
+		found = "packs found in RulesPath: " + strings.Join(names, ", ")
+	}
+	for _, s := range cfg.Sections {
+		for _, name := range s.RunRules {
+			if byName[name] == nil {
+				problems = append(problems, rules.Problem{File: cfg.Path, Line: s.RunRulesLine, Field: "RunRules",
+					Message: fmt.Sprintf("unknown pack %q (%s)", name, found)})
+			}
+		}
+		for _, o := range s.Overrides {
+			if o.Pack == "" {
+				if !slices.ContainsFunc(packs, func(p *rules.Pack) bool { return p.Rule(o.Rule) != nil }) {
+					problems = append(problems, rules.Problem{File: cfg.Path, Line: o.Line, Field: o.Key,
+						Message: fmt.Sprintf("no pack has a rule with id %q", o.Rule)})
+				}
+				continue
+			}
+			p := byName[o.Pack]
+			if p == nil {
+				problems = append(problems, rules.Problem{File: cfg.Path, Line: o.Line, Field: o.Key,
+					Message: fmt.Sprintf("unknown pack %q (%s)", o.Pack, found)})
+				continue
+			}
+			if p.Rule(o.Rule) == nil {
+				ids := make([]string, len(p.Rules))
+				for i, r := range p.Rules {
+					ids[i] = r.ID
+				}
+				problems = append(problems, rules.Problem{File: cfg.Path, Line: o.Line, Field: o.Key,
+					Message: fmt.Sprintf("pack %s has no rule with id %q (its rules: %s)", o.Pack, o.Rule, strings.Join(ids, ", "))})
+			}
+		}
+	}
+	return problems
+}
+
+// IsProblems reports whether err is a list of input problems (as opposed to an I/O failure).
+func IsProblems(err error) (rules.Problems, bool) {
+	var ps rules.Problems
+	ok := errors.As(err, &ps)
+	return ps, ok
+}
+
+// sortSections orders sections from least to most specific.
+func sortSections(secs []*Section) { slices.SortStableFunc(secs, compareSpecificity) }

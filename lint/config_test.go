@@ -1,0 +1,480 @@
+package lint
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+func problemLines(ps rules.Problems, dir string) []string {
+	var out []string
+	for _, p := range ps {
+		p.File = strings.TrimPrefix(p.File, dir+string(filepath.Separator))
+		out = append(out, p.Error())
+	}
+	return out
+}
+
+func TestParseConfigGlobals(t *testing.T) {
+	src := "\ufeff# comment\n; another\nRulesPath = styles  \nConcurrency=4\nDefaultSeverity = error\nProvider = openai-compatible\n" +
+		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\n"
+	cfg, ps := ParseConfig("/proj/vectorlint.ini", []byte(src))
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	temp := 0.4
+	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
+		Concurrency: 4, DefaultSeverity: SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
+		BaseURL: "http://localhost:11434/v1#frag", Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true}
+	if !reflect.DeepEqual(cfg, want) {
+		t.Errorf("got  %+v\nwant %+v", cfg, want)
+	}
+	cfg, ps = ParseConfig("/proj/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n"))
+	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
+		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet {
+		t.Errorf("defaults wrong: %+v %v", cfg, ps)
+	}
+	cfg, _ = ParseConfig("/proj/vectorlint.ini", []byte("RulesPath = /abs/rules\n"))
+	if cfg.RulesPath != "/abs/rules" {
+		t.Errorf("absolute RulesPath = %q", cfg.RulesPath)
+	}
+}
+
+func TestParseConfigSections(t *testing.T) {
+	src := `RulesPath = rules
+[**/*.{md,mdx}]
+RunRules = Acme, TechCorp ,
+Acme.Wordiness = disabled
+Acme.Headline.severity = error
+Acme.Headline.strictness = strict
+GrammarChecker.strictness = 8
+GrammarChecker.severity = warning
+
+[ ./docs/** ]
+RunRules =
+Acme.Wordiness = Enabled
+`
+	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src))
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	if len(cfg.Sections) != 2 {
+		t.Fatalf("sections = %d", len(cfg.Sections))
+	}
+	s0, s1 := cfg.Sections[0], cfg.Sections[1]
+	if s0.Pattern != "**/*.{md,mdx}" || s0.Line != 2 || !s0.HasRunRules || s0.RunRulesLine != 3 || !reflect.DeepEqual(s0.RunRules, []string{"Acme", "TechCorp"}) {
+		t.Errorf("section 0 = %+v", s0)
+	}
+	wantOverrides := []Override{
+		{Key: "Acme.Wordiness", Line: 4, Pack: "Acme", Rule: "Wordiness", Kind: OverrideDisabled},
+		{Key: "Acme.Headline.severity", Line: 5, Pack: "Acme", Rule: "Headline", Kind: OverrideSeverity, Severity: SeverityError},
+		{Key: "Acme.Headline.strictness", Line: 6, Pack: "Acme", Rule: "Headline", Kind: OverrideStrictness, Strictness: 20},
+		{Key: "GrammarChecker.strictness", Line: 7, Rule: "GrammarChecker", Kind: OverrideStrictness, Strictness: 8},
+		{Key: "GrammarChecker.severity", Line: 8, Rule: "GrammarChecker", Kind: OverrideSeverity, Severity: SeverityWarning},
+	}
+	if !reflect.DeepEqual(s0.Overrides, wantOverrides) {
+		t.Errorf("overrides = %+v\nwant %+v", s0.Overrides, wantOverrides)
+	}
+	if s1.Pattern != "./docs/**" || s1.glob != "docs/**" || !s1.HasRunRules || len(s1.RunRules) != 0 || s1.Line != 10 ||
+		!reflect.DeepEqual(s1.Overrides, []Override{{Key: "Acme.Wordiness", Line: 12, Pack: "Acme", Rule: "Wordiness", Kind: OverrideEnabled}}) {
+		t.Errorf("section 1 = %+v", s1)
+	}
+}
+
+// TestParseConfigProblems checks the exact message of each configuration mistake, all reported
+// at once with their lines.
+func TestParseConfigProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"bad global values", `RulesPath = rules
+Concurrency = 0
+DefaultSeverity = fatal
+Provider = openia
+BaseURL = localhost:8080
+Temperature = hot
+ConfidenceThreshold = 1.5
+`, []string{
+			`vectorlint.ini:2: Concurrency: expected a whole number of 1 or more, found "0"`,
+			`vectorlint.ini:3: DefaultSeverity: expected "error" or "warning", found "fatal"`,
+			`vectorlint.ini:4: Provider: expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found "openia"`,
+			`vectorlint.ini:5: BaseURL: expected an http:// or https:// URL, found "localhost:8080"`,
+			`vectorlint.ini:6: Temperature: expected a number from 0 to 2, found "hot"`,
+			`vectorlint.ini:7: ConfidenceThreshold: expected a number from 0 to 1, found "1.5"`}},
+		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
+			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold)`}},
+		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
+			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
+		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{
+			`vectorlint.ini:2: expected KEY = VALUE, a [GLOB] section header or a # comment, found "just words"`,
+			`vectorlint.ini:3: expected a section header [GLOB], found "[unclosed"`,
+			`vectorlint.ini:4: expected a file glob between [ and ], found []`,
+			`vectorlint.ini:5: expected KEY = VALUE with an unquoted key, found "\"quoted\" = 1"`}},
+		{"duplicate keys", "Concurrency = 2\nConcurrency = 3\n[*.md]\nRunRules = A\n[*.md]\nRunRules = B\n", []string{
+			`vectorlint.ini:2: Concurrency: set twice before the first section (first on line 1)`,
+			`vectorlint.ini:6: RunRules: set twice in section [*.md] (first on line 4)`}},
+		{"section keys", `[**/*.md]
+RunRule = A
+Wordiness = disabled
+Acme.Wordiness = off
+Acme.Wordiness.level = error
+Acme.Wordiness.severity = fatal
+Acme.Wordiness.strictness = harsh
+Wordiness.strictness = 0
+A.B.C.D = x
+.Rule = disabled
+`, []string{
+			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
+			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:4: Acme.Wordiness: expected "disabled" or "enabled", found "off"`,
+			`vectorlint.ini:5: Acme.Wordiness.level: expected a rule setting ending in ".severity" or ".strictness", found "level"`,
+			`vectorlint.ini:6: Acme.Wordiness.severity: expected "error" or "warning", found "fatal"`,
+			`vectorlint.ini:7: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
+			`vectorlint.ini:8: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
+			`vectorlint.ini:9: A.B.C.D: unknown key (expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:10: .Rule: expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
+		{"bad glob", "[docs/[a-]\nRunRules = A\n", []string{
+			`vectorlint.ini:1: [docs/[a-]: expected a file glob such as **/*.md or docs/**/*.{md,mdx}, found "docs/[a-"`}},
+		{"multi-line value", "Model = `a\nb`\n", []string{
+			"vectorlint.ini:1: Model: expected a one-line value, found a quoted multi-line value",
+			`vectorlint.ini:2: expected KEY = VALUE, a [GLOB] section header or a # comment, found "b` + "`" + `"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, ps := ParseConfig("/d/vectorlint.ini", []byte(tt.src))
+			got := problemLines(ps, "/d")
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestConfigCascade checks which packs run and which rule settings apply for a set of paths:
+// the most specific section that sets RunRules wins; overrides merge, the most specific wins.
+func TestConfigCascade(t *testing.T) {
+	src := `[**/*.md]
+RunRules = Acme
+Acme.Wordiness.strictness = 8
+GrammarChecker.severity = warning
+
+[content/blog/**/*.md]
+RunRules = Acme, TechCorp
+Acme.Wordiness.strictness = lenient
+Acme.Headline = disabled
+
+[content/blog/drafts/**]
+Acme.Headline = enabled
+Acme.Wordiness.severity = error
+
+[content/drafts/**/*.md]
+RunRules =
+
+[**/*.{md,mdx}]
+GrammarChecker.severity = error
+Acme.GrammarChecker.severity = warning
+
+[*.txt]
+Acme.Wordiness = disabled
+`
+	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src))
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	type rule struct {
+		pack, id   string
+		disabled   bool
+		severity   string // "" for no override
+		strictness float64
+	}
+	tests := []struct {
+		path     string
+		runRules []string
+		from     string // pattern of the section that set RunRules ("" for none)
+		rules    []rule
+	}{
+		{"readme.md", []string{"Acme"}, "**/*.md", []rule{
+			{"Acme", "Wordiness", false, "", 8},
+			{"Acme", "Headline", false, "", 0},
+			// [**/*.{md,mdx}] has the same segments as [**/*.md] but more wildcards: less
+			// specific, so its packless severity applies first, then [**/*.md]'s.
+			{"TechCorp", "GrammarChecker", false, "warning", 0},
+			{"Acme", "GrammarChecker", false, "warning", 0}}},
+		{"content/blog/post.md", []string{"Acme", "TechCorp"}, "content/blog/**/*.md", []rule{
+			{"Acme", "Wordiness", false, "", 5},
+			{"Acme", "Headline", true, "", 0}}},
+		{"content/blog/drafts/idea.md", []string{"Acme", "TechCorp"}, "content/blog/**/*.md", []rule{
+			{"Acme", "Headline", false, "", 0},
+			{"Acme", "Wordiness", false, "error", 5}}},
+		{"content/drafts/a/b.md", nil, "content/drafts/**/*.md", nil},
+		{"page.mdx", nil, "", []rule{{"Acme", "GrammarChecker", false, "warning", 0}}},
+		{"notes.txt", nil, "", []rule{{"Acme", "Wordiness", true, "", 0}}},
+		{"image.png", nil, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			fs := cfg.Settings(tt.path)
+			from := ""
+			if fs.RunRulesFrom != nil {
+				from = fs.RunRulesFrom.Pattern
+			}
+			if !reflect.DeepEqual(fs.RunRules, tt.runRules) || from != tt.from {
+				t.Errorf("RunRules = %v from [%s], want %v from [%s]", fs.RunRules, from, tt.runRules, tt.from)
+			}
+			for _, r := range tt.rules {
+				rs := fs.Rule(r.pack, r.id)
+				sev := ""
+				if rs.Severity != nil {
+					sev = rs.Severity.String()
+				}
+				st := 0.0
+				if rs.Strictness != nil {
+					st = *rs.Strictness
+				}
+				if rs.Disabled != r.disabled || sev != r.severity || st != r.strictness {
+					t.Errorf("%s.%s: disabled=%v severity=%q strictness=%v, want %v %q %v", r.pack, r.id, rs.Disabled, sev, st, r.disabled, r.severity, r.strictness)
+				}
+			}
+		})
+	}
+}
+
+func TestSpecificityOrder(t *testing.T) {
+	patterns := []string{"**", "**/*.md", "docs/**", "*.md", "docs/*.md", "docs/api/**/*.md", "docs/api/v1/*.md", "**/*.{md,mdx}", "docs/a.md"}
+	var src strings.Builder
+	for _, p := range patterns {
+		src.WriteString("[" + p + "]\nRunRules = X\n")
+	}
+	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src.String()))
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	secs := append([]*Section(nil), cfg.Sections...)
+	sortSections(secs)
+	var got []string
+	for _, s := range secs {
+		got = append(got, s.Pattern)
+	}
+	want := []string{"**", "*.md", "**/*.{md,mdx}", "**/*.md", "docs/**", "docs/*.md", "docs/a.md", "docs/api/**/*.md", "docs/api/v1/*.md"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("least to most specific:\n%v\nwant\n%v", got, want)
+	}
+}
+
+func TestFindConfig(t *testing.T) {
+	root := t.TempDir()
+	writeTestFiles(t, root, map[string]string{
+		"vectorlint.ini":    "",
+		"a/.vectorlint.ini": "",
+		"a/vectorlint.ini":  "",
+		"a/b/c/doc.md":      "",
+		"other/custom.ini":  "",
+		"folder.ini/keep":   "",
+	})
+	tests := []struct {
+		name, dir, flag, env, want, err string
+	}{
+		{"upward: the hidden name first", "a/b/c", "", "", "a/.vectorlint.ini", ""},
+		{"in the folder itself", ".", "", "", "vectorlint.ini", ""},
+		{"env, relative to the working folder", "a/b", "", "../../other/custom.ini", "other/custom.ini", ""},
+		{"flag beats env", "a/b", "../../vectorlint.ini", "../../other/custom.ini", "vectorlint.ini", ""},
+		{"missing flag file", ".", "nope.ini", "", "", "config file nope.ini (from --config) not found"},
+		{"missing env file", ".", "", "nope.ini", "", "config file nope.ini (from VECTORLINT_CONFIG) not found"},
+		{"folder", ".", "folder.ini", "", "", "config file folder.ini (from --config) is a folder, expected a vectorlint.ini file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := FindConfig(filepath.Join(root, tt.dir), tt.flag, tt.env)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Errorf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != filepath.Join(root, tt.want) {
+				t.Errorf("got %q, %v; want %q", got, err, filepath.Join(root, tt.want))
+			}
+		})
+	}
+	lonely := t.TempDir()
+	_, err := FindConfig(lonely, "", "")
+	var nf *ConfigNotFoundError
+	if !errors.As(err, &nf) || nf.Start != lonely {
+		t.Fatalf("err = %v, want *ConfigNotFoundError", err)
+	}
+	want := "no configuration found: looked for .vectorlint.ini and vectorlint.ini in " + lonely +
+		" and every parent folder, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one"
+	if err.Error() != want {
+		t.Errorf("message = %q\nwant %q", err, want)
+	}
+}
+
+func TestCheckConfig(t *testing.T) {
+	packs := []*rules.Pack{
+		{Name: "Acme", Rules: []*rules.Rule{{Pack: "Acme", ID: "Wordiness"}, {Pack: "Acme", ID: "Headline"}}},
+		{Name: "TechCorp", Rules: []*rules.Rule{{Pack: "TechCorp", ID: "Voice"}}},
+	}
+	src := `RulesPath = rules
+[**/*.md]
+RunRules = Acme, Acme2
+Acme.Wordines = disabled
+Acme2.Wordiness.severity = error
+Voice.strictness = 3
+Missing.strictness = 3
+`
+	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src))
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	got := problemLines(CheckConfig(cfg, packs), "/p")
+	want := []string{
+		`vectorlint.ini:3: RunRules: unknown pack "Acme2" (packs found in RulesPath: Acme, TechCorp)`,
+		`vectorlint.ini:4: Acme.Wordines: pack Acme has no rule with id "Wordines" (its rules: Wordiness, Headline)`,
+		`vectorlint.ini:5: Acme2.Wordiness.severity: unknown pack "Acme2" (packs found in RulesPath: Acme, TechCorp)`,
+		`vectorlint.ini:7: Missing.strictness: no pack has a rule with id "Missing"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	cfg, _ = ParseConfig("/p/vectorlint.ini", []byte("[*.md]\nRunRules = VectorLint\n"))
+	got = problemLines(CheckConfig(cfg, nil), "/p")
+	if want := []string{`vectorlint.ini:2: RunRules: unknown pack "VectorLint" (no packs: RulesPath is not set)`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestCorpusConfigs parses every vectorlint.ini of the shared corpus.
+func TestCorpusConfigs(t *testing.T) {
+	corpus := filepath.Join(testutil.SharedDir(t), "corpus", "vectorlint-rules")
+	files, _ := filepath.Glob(filepath.Join(corpus, "head", "tests", "fixtures", "*", ".vectorlint.ini"))
+	files = append(files, filepath.Join(corpus, "v2.1.1", "vectorlint.ini.example"))
+	if len(files) < 8 {
+		t.Fatalf("found %d corpus configs", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, ps := ParseConfig(f, data)
+		if len(ps) != 0 {
+			t.Errorf("%s: %v", f, ps)
+			continue
+		}
+		if len(cfg.Sections) == 0 || cfg.RulesPath == "" {
+			t.Errorf("%s: sections %d, RulesPath %q", f, len(cfg.Sections), cfg.RulesPath)
+		}
+	}
+	// The original's example: drafts are turned off by an empty RunRules, and
+	// GrammarChecker.strictness (no pack) applies in [content/docs/**/*.md].
+	data, _ := os.ReadFile(filepath.Join(corpus, "v2.1.1", "vectorlint.ini.example"))
+	cfg, _ := ParseConfig("/x/vectorlint.ini", data)
+	if fs := cfg.Settings("content/drafts/a.md"); fs.RunRulesFrom == nil || len(fs.RunRules) != 0 {
+		t.Errorf("drafts: %+v", fs)
+	}
+	if st := cfg.Settings("content/docs/x/a.md").Rule("Acme", "GrammarChecker").Strictness; st == nil || *st != 9 {
+		t.Errorf("docs strictness = %v", st)
+	}
+	if cfg.Concurrency != 4 || cfg.DefaultSeverity != SeverityWarning {
+		t.Errorf("globals: %+v", cfg)
+	}
+}
+
+func writeTestFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// FuzzParseConfig checks that no input makes ParseConfig panic and every problem names the file.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"",
+		"RulesPath = rules\n[**/*.md]\nRunRules = A\n",
+		"[**/*.{md,mdx}]\nA.B = disabled\nA.B.severity = error\nB.strictness = strict\n",
+		"Concurrency = x\n[\n",
+		"\ufeff; c\nBaseURL = http://h/#x ; c\n[docs/**]\nRunRules =\n",
+		"Model = `a\nb`\n",
+		"[a]\n[a]\nk=1\nk=2\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, ps := ParseConfig("/f/vectorlint.ini", data)
+		for _, p := range ps {
+			if p.File != "/f/vectorlint.ini" {
+				t.Fatalf("problem without the file: %v", p)
+			}
+		}
+		if cfg == nil {
+			t.Fatal("nil config")
+		}
+		if !ps.HasErrors() {
+			for _, s := range cfg.Sections {
+				_ = cfg.Settings("docs/a.md").Rule("A", "B")
+				if s.HasRunRules && s.RunRulesLine == 0 {
+					t.Fatalf("RunRules without a line: %+v", s)
+				}
+			}
+		}
+	})
+}
+
+// TestRepoExampleConfig keeps vectorlint.ini.example valid and its comments true.
+func TestRepoExampleConfig(t *testing.T) {
+	path := filepath.Join(testutil.RepoRoot(t), "vectorlint.ini.example")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, ps := ParseConfig(path, data)
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	tests := []struct {
+		path       string
+		runRules   []string
+		headlineOn bool
+		severity   string
+	}{
+		{"README.md", []string{"Acme"}, true, ""},
+		{"content/blog/2024/post.md", []string{"Acme", "TechCorp"}, true, ""},
+		{"content/docs/api/generated/users.md", []string{"Acme"}, false, "error"},
+		{"content/docs/api/generated/index.md", []string{"Acme"}, true, "error"},
+		{"content/drafts/idea.md", nil, true, ""},
+	}
+	for _, tt := range tests {
+		fs := cfg.Settings(tt.path)
+		rs := fs.Rule("Acme", "Headline")
+		sev := ""
+		if rs.Severity != nil {
+			sev = rs.Severity.String()
+		}
+		if !reflect.DeepEqual(fs.RunRules, tt.runRules) || rs.Disabled == tt.headlineOn || sev != tt.severity {
+			t.Errorf("%s: RunRules %v, Headline disabled=%v severity=%q", tt.path, fs.RunRules, rs.Disabled, sev)
+		}
+	}
+}
+
+func TestSettingsOutsideConfigFolder(t *testing.T) {
+	cfg, _ := ParseConfig("/p/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n[docs/*.md]\nRunRules = B\n"))
+	if fs := cfg.Settings("../other/a.md"); !reflect.DeepEqual(fs.RunRules, []string{"A"}) {
+		t.Errorf("outside file: %+v", fs)
+	}
+}

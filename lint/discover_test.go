@@ -1,0 +1,88 @@
+package lint
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDiscover(t *testing.T) {
+	root := t.TempDir()
+	writeTestFiles(t, root, map[string]string{
+		"docs/a.md":                  "",
+		"docs/b.MDX":                 "",
+		"docs/c.markdown":            "",
+		"docs/d.txt":                 "",
+		"docs/e.rst":                 "",
+		"docs/image.png":             "",
+		"docs/.hidden.md":            "",
+		"docs/.private/x.md":         "",
+		"docs/sub/deep/f.md":         "",
+		"styles/Acme/rule.md":        "",
+		"docs/styles-not-rules/g.md": "",
+		"notes/only.rst":             "",
+		".github/docs/h.md":          "",
+	})
+	if err := os.Symlink(filepath.Join(root, "docs", "a.md"), filepath.Join(root, "docs", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "docs"), filepath.Join(root, "docs", "sub", "loop")); err != nil {
+		t.Fatal(err)
+	}
+	skip := []string{filepath.Join(root, "styles")}
+	tests := []struct {
+		name string
+		args []string
+		want []string
+		err  string
+	}{
+		{"folder walk: lintable extensions, no hidden entries, symlinked files, no symlinked folders", []string{"docs"},
+			[]string{"docs/a.md", "docs/b.MDX", "docs/c.markdown", "docs/d.txt", "docs/link.md", "docs/styles-not-rules/g.md", "docs/sub/deep/f.md"}, ""},
+		{"the working folder skips the RulesPath and hidden folders", []string{"."},
+			[]string{"docs/a.md", "docs/b.MDX", "docs/c.markdown", "docs/d.txt", "docs/link.md", "docs/styles-not-rules/g.md", "docs/sub/deep/f.md"}, ""},
+		{"an explicit file is linted whatever its extension", []string{"docs/e.rst", "docs/.hidden.md"},
+			[]string{"docs/.hidden.md", "docs/e.rst"}, ""},
+		{"a hidden folder named explicitly is walked", []string{".github/docs"}, []string{".github/docs/h.md"}, ""},
+		{"duplicates once, sorted", []string{"docs/sub", "docs/sub/deep/f.md", "docs/a.md"}, []string{"docs/a.md", "docs/sub/deep/f.md"}, ""},
+		{"glob", []string{"docs/**/*.md"}, []string{"docs/a.md", "docs/link.md", "docs/styles-not-rules/g.md", "docs/sub/deep/f.md"}, ""},
+		{"glob with braces filters like a walk", []string{"docs/*.{md,rst,png}"}, []string{"docs/a.md", "docs/link.md"}, ""},
+		{"glob skips the RulesPath", []string{"**/rule.md"}, nil, `**/rule.md: matches no file to lint (globs pick .md, .mdx, .markdown, .txt files)`},
+		{"glob matching a folder walks it", []string{"docs/su?"}, []string{"docs/sub/deep/f.md"}, ""},
+		{"a symbolic link to a folder named explicitly is walked, under its own name", []string{"docs/sub/loop"},
+			[]string{"docs/sub/loop/a.md", "docs/sub/loop/b.MDX", "docs/sub/loop/c.markdown", "docs/sub/loop/d.txt", "docs/sub/loop/link.md",
+				"docs/sub/loop/styles-not-rules/g.md", "docs/sub/loop/sub/deep/f.md"}, ""},
+		{"missing file", []string{"docs/missing.md"}, nil, "docs/missing.md: no such file or folder"},
+		{"folder without lintable files", []string{"notes"}, nil, "notes: no file to lint in this folder (.md, .mdx, .markdown, .txt)"},
+		{"empty argument", []string{""}, nil, `"": empty path`},
+		{"invalid glob", []string{"docs/[a"}, nil, `docs/[a: invalid glob "[a"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Discover(root, tt.args, skip)
+			if tt.err != "" {
+				var pe *PathError
+				if !errors.As(err, &pe) || err.Error() != tt.err {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rel []string
+			for _, p := range got {
+				rel = append(rel, filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator))))
+			}
+			if !reflect.DeepEqual(rel, tt.want) {
+				t.Errorf("got %v\nwant %v", rel, tt.want)
+			}
+		})
+	}
+	abs, err := Discover("/", []string{filepath.Join(root, "docs", "a.md")}, nil)
+	if err != nil || !reflect.DeepEqual(abs, []string{filepath.Join(root, "docs", "a.md")}) {
+		t.Errorf("absolute path: %v %v", abs, err)
+	}
+}

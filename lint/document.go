@@ -1,0 +1,106 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// Document is one file to lint: its original bytes, the body without its own YAML frontmatter,
+// and a line index that converts byte offsets into positions.
+//
+// Every offset the linter hands out (targets, units, chunks, findings) is an offset into Source,
+// so positions are in the original file's coordinates, frontmatter included.
+type Document struct {
+	// Path is the path reported in output (relative to the working directory when possible).
+	Path string
+	// Source is the file's content as read.
+	Source []byte
+	// Body is the text after the document's frontmatter (all of it when there is none).
+	Body string
+	// BodyOffset is the byte offset of Body in Source.
+	BodyOffset int
+
+	// lineStarts[i] is the offset where line i+1 starts. Lines end at "\n", "\r\n" or a lone
+	// "\r", as in editors. A byte order mark is not part of line 1's columns.
+	lineStarts []int
+}
+
+// InvalidUTF8Error reports a document that is not UTF-8 text.
+type InvalidUTF8Error struct {
+	Path string
+	Pos  Position
+}
+
+// Error names the file, line and column of the first byte that is not UTF-8.
+func (e *InvalidUTF8Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: expected UTF-8 text, found a byte that is not UTF-8 (offset %d)", e.Path, e.Pos.Line, e.Pos.Column, e.Pos.Offset)
+}
+
+// NewDocument indexes a document. It fails only when src is not valid UTF-8: the model and
+// every position in the output assume text.
+func NewDocument(path string, src []byte) (*Document, error) {
+	d := &Document{Path: path, Source: src, lineStarts: lineStarts(src)}
+	if !utf8.Valid(src) {
+		return nil, &InvalidUTF8Error{Path: path, Pos: d.Position(rules.FirstInvalidUTF8(src))}
+	}
+	fm := rules.SplitFrontmatter(src)
+	d.BodyOffset = fm.BodyOffset
+	d.Body = string(src[fm.BodyOffset:])
+	return d, nil
+}
+
+func lineStarts(src []byte) []int {
+	first := 0
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		first = 3
+	}
+	starts := []int{first}
+	for i := first; i < len(src); i++ {
+		switch src[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// Lines returns the number of lines of the document (a final line break does not start a new
+// line that counts, unless text follows it).
+func (d *Document) Lines() int {
+	n := len(d.lineStarts)
+	if n > 1 && d.lineStarts[n-1] == len(d.Source) {
+		n--
+	}
+	return n
+}
+
+// Position converts a byte offset in Source into a position. Offsets are clamped to the
+// document; an offset inside a multi-byte character counts the characters that start before it.
+func (d *Document) Position(offset int) Position {
+	offset = max(0, min(offset, len(d.Source)))
+	line := sort.Search(len(d.lineStarts), func(i int) bool { return d.lineStarts[i] > offset }) - 1
+	if line < 0 { // inside a byte order mark
+		return Position{Line: 1, Column: 1, ByteColumn: 1, Offset: offset}
+	}
+	start := d.lineStarts[line]
+	return Position{
+		Line:       line + 1,
+		Column:     utf8.RuneCount(d.Source[start:offset]) + 1,
+		ByteColumn: offset - start + 1,
+		Offset:     offset,
+	}
+}
+
+// LineStart returns the byte offset where a 1-based line starts (clamped to the document).
+func (d *Document) LineStart(line int) int {
+	line = max(1, min(line, len(d.lineStarts)))
+	return d.lineStarts[line-1]
+}

@@ -1,0 +1,536 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// Project is a configuration with its loaded, validated rule packs.
+type Project struct {
+	// Config is nil when the project was loaded from a rules folder alone (validate --rules).
+	Config *Config
+	Packs  []*rules.Pack
+	// Warnings are problems that do not stop a run.
+	Warnings rules.Problems
+}
+
+// ProjectOptions says what LoadProject loads.
+type ProjectOptions struct {
+	// ConfigPath is the configuration file ("" to load only RulesPath).
+	ConfigPath string
+	// RulesPath, when set, replaces the configuration's RulesPath.
+	RulesPath string
+}
+
+// LoadProject loads the configuration, every rule pack and checks them against each other. All
+// problems are collected before it gives up: when any is an error, it returns them all (errors
+// and warnings) as a rules.Problems error. Other errors are I/O failures.
+func LoadProject(opts ProjectOptions) (*Project, error) {
+	var (
+		proj     = &Project{}
+		problems rules.Problems
+	)
+	rulesPath := opts.RulesPath
+	if opts.ConfigPath != "" {
+		data, err := os.ReadFile(opts.ConfigPath)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the configuration: %w", err)
+		}
+		cfg, ps := ParseConfig(opts.ConfigPath, data)
+		problems = append(problems, ps...)
+		proj.Config = cfg
+		if rulesPath == "" {
+			rulesPath = cfg.RulesPath
+		} else {
+			cfg.RulesPath = rulesPath
+		}
+		if rulesPath != "" && cfg.RulesPathLine > 0 && opts.RulesPath == "" {
+			if fi, err := os.Stat(rulesPath); err != nil || !fi.IsDir() {
+				problems = append(problems, rules.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
+					Expected: "an existing folder of rule packs (relative to the config file's folder)",
+					Found:    fmt.Sprintf("%q, which is not a folder", cfg.RulesPathValue)})
+				rulesPath = ""
+			}
+		}
+	}
+	if rulesPath != "" {
+		packs, ps, err := rules.LoadPacks(rulesPath)
+		if err != nil {
+			if opts.RulesPath != "" {
+				return nil, fmt.Errorf("cannot read the rules folder: %w", err)
+			}
+			problems = append(problems, rules.Problem{File: proj.Config.Path, Line: proj.Config.RulesPathLine,
+				Field: "RulesPath", Message: "cannot read the rules folder: " + err.Error()})
+		}
+		proj.Packs = packs
+		problems = append(problems, ps...)
+	}
+	if proj.Config != nil && !problems.HasErrors() {
+		problems = append(problems, CheckConfig(proj.Config, proj.Packs)...)
+	}
+	problems.Sort()
+	if problems.HasErrors() {
+		return proj, problems
+	}
+	proj.Warnings = problems
+	return proj, nil
+}
+
+// Pack returns the project's pack with the given name, or nil.
+func (p *Project) Pack(name string) *rules.Pack {
+	for _, pk := range p.Packs {
+		if pk.Name == name {
+			return pk
+		}
+	}
+	return nil
+}
+
+// PlanInput is what a lint run was asked to do.
+type PlanInput struct {
+	// Dir is the working directory: relative PATHs and reported paths are relative to it.
+	Dir string
+	// Paths are the PATH arguments (files, folders, globs; "-" for standard input).
+	Paths []string
+	// Stdin is read when a PATH is "-"; StdinFilename is then its reported path and picks the
+	// config section.
+	Stdin         io.Reader
+	StdinFilename string
+	// SearchModel tells whether a search model is configured for technical-accuracy rules
+	// (rules.SearchModelConfigured).
+	SearchModel bool
+}
+
+// Plan is what a lint run will do: for each file, the rules that apply (after configuration
+// overrides) and, for each rule, the texts the model evaluates.
+type Plan struct {
+	Config *Config
+	// Files are sorted by path.
+	Files []*FilePlan
+	// Skipped lists files no rule applies to, sorted by path.
+	Skipped []Skipped
+}
+
+// FilePlan is the plan for one file.
+type FilePlan struct {
+	// Path is the reported path (relative to the working directory when inside it).
+	Path string
+	// RelPath is the path relative to the config's folder that selected the sections.
+	RelPath string
+	// Doc is nil when the file could not be read; Err says why (an operational error: exit 2).
+	Doc *Document
+	Err error
+	// Rules are sorted by rule id.
+	Rules []*PlannedRule
+}
+
+// PlannedRule is one rule on one file, with the configuration applied.
+type PlannedRule struct {
+	Rule *rules.Rule
+	// ID is "Pack.RuleId".
+	ID string
+	// Severity and Strictness are the effective values: an override from the configuration,
+	// else the frontmatter, else DefaultSeverity / 10.
+	Severity   Severity
+	Strictness float64
+	// SeverityOverridden is true when the configuration set the severity; it then applies to
+	// the rule's criteria too.
+	SeverityOverridden bool
+	// Units are the texts to evaluate: units with a missing target first, then the others in
+	// document order.
+	Units []*Unit
+	// Err is set when the rule cannot run on this file (a target regex that timed out, a
+	// technical-accuracy rule without a search model): an operational error.
+	Err error
+}
+
+// Unit is one text a rule evaluates, with the criteria evaluated on it. Criteria whose
+// effective targets select the same text share one unit (and one model call per chunk).
+type Unit struct {
+	// Criteria evaluated on this text (all of a semi-objective rule's criteria, which only guide
+	// the model; nil for a rule without criteria).
+	Criteria []*rules.Criterion
+	// Target is the effective target (nil: the rule has none).
+	Target *rules.Target
+	// WholeDocument is true when Text is the whole body: no target, or a target that is not
+	// required and did not match.
+	WholeDocument bool
+	// Text is the evaluated text; Offset its byte offset in the document's Source and Line its
+	// first line.
+	Text   string
+	Offset int
+	Line   int
+	// NoSplit is set for rules with evaluateAs: document.
+	NoSplit bool
+	// Missing is set when the target is required and did not match: no model call, score 0,
+	// and this "target not found" finding.
+	Missing *Finding
+}
+
+// NeedsCall reports whether the unit is sent to the model.
+func (u *Unit) NeedsCall() bool { return u.Missing == nil }
+
+// Chunks returns the chunks the model evaluates for this unit: none for a missing target, one
+// for evaluateAs: document, else SplitChunks.
+func (u *Unit) Chunks() []Chunk {
+	switch {
+	case u.Missing != nil:
+		return nil
+	case u.NoSplit:
+		return []Chunk{{Text: u.Text, Offset: u.Offset, Line: u.Line, Words: CountWords(u.Text)}}
+	}
+	return SplitChunks(u.Text, u.Offset, u.Line)
+}
+
+// CriterionSeverity is the severity of a criterion's findings: the configuration's override for
+// the rule when there is one, else the criterion's own, else the rule's.
+func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) Severity {
+	if !pr.SeverityOverridden && c.Severity != "" {
+		s, _ := ParseSeverity(string(c.Severity))
+		return s
+	}
+	return pr.Severity
+}
+
+// Findings returns the rule's deterministic findings ("target not found").
+func (pr *PlannedRule) Findings() []Finding {
+	var out []Finding
+	for _, u := range pr.Units {
+		if u.Missing != nil {
+			out = append(out, *u.Missing)
+		}
+	}
+	return out
+}
+
+// TargetNotFound is the message of a missing required target's finding.
+const TargetNotFound = "target not found"
+
+// BuildPlan works out which rules apply to which files and what each evaluates. It fails
+// before any work for bad PATHs and for a project with errors; a file that cannot be read or a
+// rule that cannot run on a file is recorded in the plan (FilePlan.Err, PlannedRule.Err).
+func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
+	byName := map[string]*rules.Pack{}
+	for _, p := range packs {
+		byName[p.Name] = p
+	}
+	if ps := CheckConfig(cfg, packs); ps.HasErrors() {
+		return nil, ps
+	}
+	var (
+		files     []string
+		stdinUsed bool
+	)
+	var args []string
+	for _, a := range in.Paths {
+		if a == "-" {
+			if stdinUsed {
+				return nil, &PathError{Arg: "-", Reason: "standard input can be read only once"}
+			}
+			if in.StdinFilename == "" {
+				return nil, &PathError{Arg: "-", Reason: "reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"}
+			}
+			stdinUsed = true
+			continue
+		}
+		args = append(args, a)
+	}
+	if len(args) > 0 {
+		found, err := Discover(in.Dir, args, []string{cfg.RulesPath})
+		if err != nil {
+			return nil, err
+		}
+		files = found
+	}
+
+	plan := &Plan{Config: cfg}
+	type source struct {
+		abs  string
+		read func() ([]byte, error)
+	}
+	var sources []source
+	for _, f := range files {
+		sources = append(sources, source{abs: f, read: func() ([]byte, error) { return os.ReadFile(f) }})
+	}
+	if stdinUsed {
+		name := in.StdinFilename
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(in.Dir, name)
+		}
+		stdin := in.Stdin
+		if stdin == nil {
+			stdin = strings.NewReader("")
+		}
+		sources = append(sources, source{abs: filepath.Clean(name), read: func() ([]byte, error) { return io.ReadAll(stdin) }})
+	}
+
+	for _, src := range sources {
+		path := displayPath(in.Dir, src.abs)
+		rel, err := filepath.Rel(cfg.Dir, src.abs)
+		if err != nil {
+			rel = src.abs
+		}
+		rel = filepath.ToSlash(rel)
+		settings := cfg.Settings(rel)
+		if reason := skipReason(settings); reason != "" {
+			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: reason})
+			continue
+		}
+		var planned []*rules.Rule
+		var ruleSettings []RuleSettings
+		seenPack := map[string]bool{}
+		for _, name := range settings.RunRules {
+			if seenPack[name] {
+				continue
+			}
+			seenPack[name] = true
+			pack := byName[name]
+			if pack == nil {
+				return nil, fmt.Errorf("%s:%d: RunRules: unknown pack %q", cfg.Path, settings.RunRulesFrom.RunRulesLine, name)
+			}
+			for _, r := range pack.Rules {
+				rs := settings.Rule(pack.Name, r.ID)
+				if rs.Disabled {
+					continue
+				}
+				planned = append(planned, r)
+				ruleSettings = append(ruleSettings, rs)
+			}
+		}
+		if len(planned) == 0 {
+			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: "every rule of " + strings.Join(settings.RunRules, ", ") + " is disabled for this file"})
+			continue
+		}
+		fp := &FilePlan{Path: path, RelPath: rel}
+		plan.Files = append(plan.Files, fp)
+		data, err := src.read()
+		if err != nil {
+			fp.Err = fmt.Errorf("%s: cannot read the file: %w", path, unwrapPathError(err))
+			continue
+		}
+		doc, err := NewDocument(path, data)
+		if err != nil {
+			fp.Err = err
+			continue
+		}
+		fp.Doc = doc
+		targets := &targetCache{doc: doc}
+		for i, r := range planned {
+			fp.Rules = append(fp.Rules, planRule(doc, r, ruleSettings[i], cfg, in.SearchModel, targets))
+		}
+		slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
+	}
+	slices.SortFunc(plan.Files, func(a, b *FilePlan) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(plan.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return plan, nil
+}
+
+// skipReason says why no rule applies to a file, or "" when rules apply.
+func skipReason(s FileSettings) string {
+	switch {
+	case len(s.Sections) == 0:
+		return "no section of vectorlint.ini matches"
+	case s.RunRulesFrom == nil:
+		return "no matching section of vectorlint.ini sets RunRules"
+	case len(s.RunRules) == 0:
+		return fmt.Sprintf("RunRules is empty in [%s]", s.RunRulesFrom.Pattern)
+	}
+	return ""
+}
+
+// displayPath returns path relative to dir when it is inside dir, else path, with slashes.
+func displayPath(dir, path string) string {
+	if rel, err := filepath.Rel(dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(path)
+}
+
+// unwrapPathError drops the path os.PathError repeats (the message already names the file).
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// targetCache runs each distinct target once per document.
+type targetCache struct {
+	doc     *Document
+	results []targetResult
+}
+
+type targetResult struct {
+	target *rules.Target
+	match  rules.TargetMatch
+	found  bool
+	err    error
+}
+
+func (c *targetCache) find(t *rules.Target) targetResult {
+	for _, r := range c.results {
+		if r.target.Equal(t) {
+			return r
+		}
+	}
+	m, found, err := t.Find(c.doc.Body)
+	r := targetResult{target: t, match: m, found: found, err: err}
+	c.results = append(c.results, r)
+	return r
+}
+
+// planRule works out one rule's units on a document.
+func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, searchModel bool, targets *targetCache) *PlannedRule {
+	pr := &PlannedRule{Rule: r, ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
+	if r.Severity != "" {
+		pr.Severity, _ = ParseSeverity(string(r.Severity))
+	}
+	if rs.Severity != nil {
+		pr.Severity, pr.SeverityOverridden = *rs.Severity, true
+	}
+	if rs.Strictness != nil {
+		pr.Strictness = *rs.Strictness
+	}
+	if rules.CheckRunnable(r, searchModel) != nil {
+		pr.Err = rules.ErrNoSearchModel
+		return pr
+	}
+
+	// Each criterion's effective target; a semi-objective rule (or one without criteria) is one
+	// unit with the rule's target.
+	type group struct {
+		criteria []*rules.Criterion
+		target   *rules.Target
+		own      bool // the target is the criterion's own, not the rule's
+	}
+	var groups []group
+	if r.Type == rules.Subjective && len(r.Criteria) > 0 {
+		for _, c := range r.Criteria {
+			t, own := r.Target, false
+			if c.Target != nil {
+				t, own = c.Target, true
+			}
+			groups = append(groups, group{criteria: []*rules.Criterion{c}, target: t, own: own})
+		}
+	} else {
+		groups = []group{{criteria: r.Criteria, target: r.Target}}
+	}
+
+	for _, g := range groups {
+		u := &Unit{Criteria: g.criteria, Target: g.target, NoSplit: r.EvaluateAs == rules.EvaluateDocument}
+		res := targetResult{}
+		if g.target != nil {
+			res = targets.find(g.target)
+			if res.err != nil {
+				pr.Err = res.err
+				pr.Units = nil
+				return pr
+			}
+		}
+		switch {
+		case g.target != nil && res.found:
+			u.Text = res.match.Text
+			u.Offset = doc.BodyOffset + res.match.Start
+		case g.target != nil && g.target.Required:
+			id, sev := pr.ID, pr.Severity
+			if g.own {
+				id, sev = r.CriterionID(g.criteria[0]), pr.CriterionSeverity(g.criteria[0])
+			}
+			start := Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}
+			u.Missing = &Finding{Rule: id, Severity: sev, Message: TargetNotFound,
+				Suggestion: g.target.EffectiveSuggestion(), Start: start, End: start}
+		default:
+			u.WholeDocument = true
+			u.Text = doc.Body
+			u.Offset = doc.BodyOffset
+		}
+		if u.Missing == nil {
+			u.Line = doc.Position(u.Offset).Line
+		}
+		pr.Units = mergeUnit(pr.Units, u, g.own)
+	}
+	slices.SortStableFunc(pr.Units, func(a, b *Unit) int {
+		switch {
+		case (a.Missing == nil) != (b.Missing == nil):
+			if a.Missing != nil {
+				return -1
+			}
+			return 1
+		}
+		return a.Offset - b.Offset
+	})
+	return pr
+}
+
+// mergeUnit adds u to units, joining the unit that evaluates the same text. A missing target
+// of the rule is reported once; a criterion's own missing target once per criterion.
+func mergeUnit(units []*Unit, u *Unit, own bool) []*Unit {
+	for _, x := range units {
+		switch {
+		case u.Missing == nil && x.Missing == nil && x.Offset == u.Offset && len(x.Text) == len(u.Text):
+			x.Criteria = append(x.Criteria, u.Criteria...)
+			return units
+		case u.Missing != nil && x.Missing != nil && !own && x.Missing.Rule == u.Missing.Rule:
+			x.Criteria = append(x.Criteria, u.Criteria...)
+			return units
+		}
+	}
+	return append(units, u)
+}
+
+// Count returns the numbers of deterministic findings at error and warning severity.
+func (p *Plan) Count() (errs, warnings int) {
+	for _, f := range p.Files {
+		for _, r := range f.Rules {
+			for _, fd := range r.Findings() {
+				if fd.Severity == SeverityError {
+					errs++
+				} else {
+					warnings++
+				}
+			}
+		}
+	}
+	return errs, warnings
+}
+
+// OperationalErrors returns the files that could not be read and the rules that cannot run.
+func (p *Plan) OperationalErrors() []error {
+	var out []error
+	for _, f := range p.Files {
+		if f.Err != nil {
+			out = append(out, f.Err)
+		}
+		for _, r := range f.Rules {
+			if r.Err != nil {
+				out = append(out, fmt.Errorf("%s: %s: %w", f.Path, r.ID, r.Err))
+			}
+		}
+	}
+	return out
+}
+
+// Calls returns the number of model calls the plan needs (one per chunk of each unit that
+// needs a call).
+func (p *Plan) Calls() int {
+	n := 0
+	for _, f := range p.Files {
+		for _, r := range f.Rules {
+			if r.Err != nil {
+				continue
+			}
+			for _, u := range r.Units {
+				n += len(u.Chunks())
+			}
+		}
+	}
+	return n
+}

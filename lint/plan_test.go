@@ -1,0 +1,285 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+const planConfig = `RulesPath = styles
+[**/*.md]
+RunRules = Acme
+
+[docs/b.md]
+Acme.Headline.severity = error
+Acme.Wordiness.strictness = strict
+
+[docs/drafts/**]
+RunRules =
+
+[docs/quiet.md]
+Acme.Wordiness = disabled
+Acme.Headline = disabled
+Acme.Summary = disabled
+Acme.Facts = disabled
+`
+
+var planFiles = map[string]string{
+	"vectorlint.ini": planConfig,
+	"styles/Acme/headline.md": `---
+id: Headline
+name: Headline
+type: subjective
+target:
+  regex: '^#\s+(.+)$'
+  group: 1
+  required: true
+criteria:
+  - {id: Clarity, name: Clarity, weight: 2}
+  - {id: Intro, name: Intro, severity: error, target: {regex: '^## Intro$', required: true, suggestion: Add an Intro section.}}
+  - {id: Tone, name: Tone, target: {regex: '^## Tone\n(.+)$', group: 1}}
+  - {id: Same, name: Same, target: {regex: '^#\s+(.+)$', flags: mu, group: 1}}
+---
+Rate the headline.
+`,
+	"styles/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFind wordy phrases.\n",
+	"styles/Acme/summary.md": `---
+id: Summary
+name: Summary
+severity: error
+evaluateAs: document
+target:
+  regex: '^## Summary\n([\s\S]+)'
+  group: 1
+  required: true
+---
+Check the summary.
+`,
+	"styles/Acme/facts.md": "---\nid: Facts\nname: Facts\nevaluator: technical-accuracy\ntype: subjective\ncriteria: [{id: Ratio, name: Ratio}]\n---\nCheck facts.\n",
+	// Line 4 holds the H1; "é" is 2 bytes and "👋🏽" 8 bytes / 2 code points.
+	"docs/a.md":        "---\ntitle: Café\n---\n# Héllo 👋🏽 wörld\n\n## Summary\nAll good.\n",
+	"docs/b.md":        "No headline here.\n",
+	"docs/drafts/c.md": "# Draft\n",
+	"docs/quiet.md":    "# Quiet\n",
+	"docs/bad.md":      "# Bad \xff\n",
+	"notes.rst":        "# Notes\n",
+}
+
+// renderPlan prints a plan compactly so a test can compare all of it at once.
+func renderPlan(p *Plan) []string {
+	var out []string
+	for _, f := range p.Files {
+		if f.Err != nil {
+			out = append(out, fmt.Sprintf("%s [%s] error: %v", f.Path, f.RelPath, f.Err))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s [%s]", f.Path, f.RelPath))
+		for _, r := range f.Rules {
+			line := fmt.Sprintf("  %s %s strictness=%g", r.ID, r.Severity, r.Strictness)
+			if r.Err != nil {
+				line += " error: " + r.Err.Error()
+			}
+			out = append(out, line)
+			for _, u := range r.Units {
+				var ids []string
+				for _, c := range u.Criteria {
+					ids = append(ids, c.ID)
+				}
+				if u.Missing != nil {
+					m := u.Missing
+					out = append(out, fmt.Sprintf("    missing %s %s %d:%d %q suggestion=%q criteria=%v", m.Rule, m.Severity, m.Start.Line, m.Start.Column, m.Message, m.Suggestion, ids))
+					continue
+				}
+				out = append(out, fmt.Sprintf("    %q offset=%d line=%d whole=%v nosplit=%v criteria=%v", u.Text, u.Offset, u.Line, u.WholeDocument, u.NoSplit, ids))
+			}
+		}
+	}
+	for _, s := range p.Skipped {
+		out = append(out, fmt.Sprintf("skipped %s: %s", s.Path, s.Reason))
+	}
+	return out
+}
+
+func loadTestProject(t *testing.T, files map[string]string) (string, *Project) {
+	t.Helper()
+	dir := t.TempDir()
+	writeTestFiles(t, dir, files)
+	proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, proj
+}
+
+func TestBuildPlan(t *testing.T) {
+	dir, proj := loadTestProject(t, planFiles)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs", "notes.rst"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"docs/a.md [docs/a.md]",
+		"  Acme.Facts warning strictness=10 error: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL",
+		// Intro's own required target is missing: one finding at 1:1 for the criterion, at the
+		// criterion's severity. Clarity and Same select the same text: one unit.
+		`  Acme.Headline warning strictness=10`,
+		`    missing Acme.Headline.Intro error 1:1 "target not found" suggestion="Add an Intro section." criteria=[Intro]`,
+		`    "# Héllo 👋🏽 wörld\n\n## Summary\nAll good.\n" offset=21 line=4 whole=true nosplit=false criteria=[Tone]`,
+		`    "Héllo 👋🏽 wörld" offset=23 line=4 whole=false nosplit=false criteria=[Clarity Same]`,
+		`  Acme.Summary error strictness=10`,
+		`    "All good.\n" offset=58 line=7 whole=false nosplit=true criteria=[]`,
+		`  Acme.Wordiness warning strictness=10`,
+		`    "# Héllo 👋🏽 wörld\n\n## Summary\nAll good.\n" offset=21 line=4 whole=true nosplit=false criteria=[]`,
+		"docs/b.md [docs/b.md]",
+		"  Acme.Facts warning strictness=10 error: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL",
+		// The severity override applies to the rule and to its criteria.
+		`  Acme.Headline error strictness=10`,
+		// Same's own target is the rule's regex but not required: the whole document.
+		`    missing Acme.Headline error 1:1 "target not found" suggestion="Add the required section." criteria=[Clarity]`,
+		`    missing Acme.Headline.Intro error 1:1 "target not found" suggestion="Add an Intro section." criteria=[Intro]`,
+		`    "No headline here.\n" offset=0 line=1 whole=true nosplit=false criteria=[Tone Same]`,
+		`  Acme.Summary error strictness=10`,
+		`    missing Acme.Summary error 1:1 "target not found" suggestion="Add the required section." criteria=[]`,
+		`  Acme.Wordiness warning strictness=20`,
+		`    "No headline here.\n" offset=0 line=1 whole=true nosplit=false criteria=[]`,
+		"docs/bad.md [docs/bad.md] error: docs/bad.md:1:7: expected UTF-8 text, found a byte that is not UTF-8 (offset 6)",
+		"skipped docs/drafts/c.md: RunRules is empty in [docs/drafts/**]",
+		"skipped docs/quiet.md: every rule of Acme is disabled for this file",
+		"skipped notes.rst: no section of vectorlint.ini matches",
+	}
+	if got := renderPlan(plan); !reflect.DeepEqual(got, want) {
+		t.Errorf("plan:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Positions of the target match are in the original file's coordinates.
+	a := plan.Files[0]
+	u := a.Rules[1].Units[2]
+	if start, end := a.Doc.Position(u.Offset), a.Doc.Position(u.Offset+len(u.Text)); start != (Position{Line: 4, Column: 3, ByteColumn: 3, Offset: 23}) ||
+		end != (Position{Line: 4, Column: 17, ByteColumn: 25, Offset: 45}) {
+		t.Errorf("target span %+v to %+v", start, end)
+	}
+	if string(a.Doc.Source[u.Offset:u.Offset+len(u.Text)]) != u.Text {
+		t.Error("unit offset does not point at its text in the source")
+	}
+	errs, warnings := plan.Count()
+	if errs != 4 || warnings != 0 {
+		t.Errorf("Count = %d errors, %d warnings; want 4, 0", errs, warnings)
+	}
+	if n := len(plan.OperationalErrors()); n != 3 {
+		t.Errorf("OperationalErrors = %d, want 3 (2 Facts, 1 bad file)", n)
+	}
+	// a.md: Headline 2 units + Summary 1 + Wordiness 1; b.md: Headline 1 + Wordiness 1.
+	if n := plan.Calls(); n != 6 {
+		t.Errorf("Calls = %d, want 6", n)
+	}
+}
+
+func TestBuildPlanSearchModelAndStdin(t *testing.T) {
+	dir, proj := loadTestProject(t, planFiles)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
+		Dir: filepath.Join(dir, "docs"), Paths: []string{"-"}, Stdin: strings.NewReader("# From stdin\n"),
+		StdinFilename: "b.md", SearchModel: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := renderPlan(plan)
+	want := []string{
+		"b.md [docs/b.md]",
+		"  Acme.Facts warning strictness=10",
+		`    "# From stdin\n" offset=0 line=1 whole=true nosplit=false criteria=[Ratio]`,
+		"  Acme.Headline error strictness=10",
+		`    missing Acme.Headline.Intro error 1:1 "target not found" suggestion="Add an Intro section." criteria=[Intro]`,
+		`    "# From stdin\n" offset=0 line=1 whole=true nosplit=false criteria=[Tone]`,
+		`    "From stdin" offset=2 line=1 whole=false nosplit=false criteria=[Clarity Same]`,
+		"  Acme.Summary error strictness=10",
+		`    missing Acme.Summary error 1:1 "target not found" suggestion="Add the required section." criteria=[]`,
+		"  Acme.Wordiness warning strictness=20",
+		`    "# From stdin\n" offset=0 line=1 whole=true nosplit=false criteria=[]`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestBuildPlanErrors(t *testing.T) {
+	dir, proj := loadTestProject(t, planFiles)
+	tests := []struct {
+		name string
+		in   PlanInput
+		want string
+	}{
+		{"stdin without a name", PlanInput{Paths: []string{"-"}}, "-: reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"},
+		{"stdin twice", PlanInput{Paths: []string{"-", "-"}, StdinFilename: "x.md"}, "-: standard input can be read only once"},
+		{"missing path", PlanInput{Paths: []string{"docs/nope.md"}}, "docs/nope.md: no such file or folder"},
+	}
+	for _, tt := range tests {
+		tt.in.Dir = dir
+		_, err := BuildPlan(proj.Config, proj.Packs, tt.in)
+		var pe *PathError
+		if !errors.As(err, &pe) || err.Error() != tt.want {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	_, err := BuildPlan(proj.Config, nil, PlanInput{Dir: dir, Paths: []string{"docs"}})
+	if ps, ok := IsProblems(err); !ok || len(ps) != 7 || !strings.HasSuffix(ps[0].Error(), `vectorlint.ini:3: RunRules: unknown pack "Acme" (no packs found in RulesPath)`) {
+		t.Errorf("unknown pack: err = %v", err)
+	}
+}
+
+func TestLoadProjectProblems(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"vectorlint.ini":        "RulesPath = styles\nColour = red\n[**/*.md]\nRunRules = Acme\n",
+		"styles/Acme/ok.md":     "---\nid: Ok\nname: Ok\ntype: subjective\ncriteria: [{id: A, name: A}]\n---\n# B <weight=1>\n",
+		"styles/Acme/broken.md": "---\nid: Broken\nname: Broken\nseverity: fatal\n---\n",
+	})
+	_, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	ps, ok := IsProblems(err)
+	if !ok {
+		t.Fatalf("err = %v, want problems", err)
+	}
+	want := []string{
+		`styles/Acme/broken.md:4: severity: expected "error" or "warning", found "fatal"`,
+		`styles/Acme/ok.md:7: warning: rubric: heading "B" names no criterion declared in the frontmatter (expected the name or id of a criterion, found declared criteria: A)`,
+		`vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold)`,
+	}
+	if got := problemLines(ps, dir); !reflect.DeepEqual(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	writeTestFiles(t, dir, map[string]string{"vectorlint.ini": "RulesPath = nowhere\n"})
+	_, err = LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	ps, _ = IsProblems(err)
+	if got := problemLines(ps, dir); !reflect.DeepEqual(got, []string{`vectorlint.ini:1: RulesPath: expected an existing folder of rule packs (relative to the config file's folder), found "nowhere", which is not a folder`}) {
+		t.Errorf("missing RulesPath: %v", got)
+	}
+
+	proj, err := LoadProject(ProjectOptions{RulesPath: filepath.Join(dir, "styles")})
+	if ps, _ := IsProblems(err); len(ps) != 2 || proj.Config != nil || len(proj.Packs) != 1 || len(proj.Packs[0].Rules) != 1 {
+		t.Errorf("rules only: %v %+v", err, proj)
+	}
+	if proj.Pack("Acme") == nil || proj.Pack("Nope") != nil {
+		t.Error("Project.Pack lookup is wrong")
+	}
+	if _, err := LoadProject(ProjectOptions{RulesPath: filepath.Join(dir, "none")}); err == nil || !strings.HasPrefix(err.Error(), "cannot read the rules folder: ") {
+		t.Errorf("missing rules folder: %v", err)
+	}
+}
+
+func TestCriterionSeverity(t *testing.T) {
+	c := &rules.Criterion{ID: "C", Severity: rules.SeverityError}
+	plain := &rules.Criterion{ID: "P"}
+	pr := &PlannedRule{Severity: SeverityWarning}
+	if pr.CriterionSeverity(c) != SeverityError || pr.CriterionSeverity(plain) != SeverityWarning {
+		t.Error("criterion severity without override")
+	}
+	pr.SeverityOverridden = true
+	if pr.CriterionSeverity(c) != SeverityWarning {
+		t.Error("the configuration's override must apply to criteria")
+	}
+}

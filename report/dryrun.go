@@ -1,0 +1,271 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// DryRunOptions configures DryRun.
+type DryRunOptions struct {
+	// Verbose prints the whole text of every unit (not only target matches, and not shortened)
+	// and lists the skipped files.
+	Verbose bool
+	// InputPricePerMillion, when set (INPUT_PRICE_PER_MILLION), adds an estimated input cost.
+	InputPricePerMillion *float64
+}
+
+// DryRunSummary totals a dry run.
+type DryRunSummary struct {
+	Files    int
+	Skipped  int
+	Calls    int
+	Tokens   int
+	Errors   int
+	Warnings int
+	// OperationalErrors counts unreadable files and rules that cannot run.
+	OperationalErrors int
+}
+
+// DryRunInstructionChars is the allowance, in characters, for the built-in reviewer
+// instructions and the reply schema that every request carries besides the rule body and the
+// text. The token estimate of a call is ceil(characters / 4) of: this allowance, the rule body,
+// one line per criterion, and the evaluated text with each line prefixed "N<TAB>".
+const DryRunInstructionChars = 2000
+
+// dryRunTargetLines is how many lines of a target match are shown without --verbose.
+const dryRunTargetLines = 5
+
+// DryRun prints what a lint run would do, without calling a model: per file, the rules that
+// apply (with the effective severity and strictness), the text each would evaluate (a target
+// match, or the whole document), the "target not found" findings, and the estimated calls and
+// tokens; then totals.
+func DryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, error) {
+	p := &dryRunPrinter{w: w, opts: opts}
+	filesWithFindings := 0
+	for _, f := range plan.Files {
+		p.summary.Files++
+		if p.file(f) {
+			filesWithFindings++
+		}
+	}
+	p.summary.Skipped = len(plan.Skipped)
+	if opts.Verbose {
+		for _, s := range plan.Skipped {
+			p.printf("%s\n  skipped: %s\n", s.Path, s.Reason)
+		}
+	}
+	s := p.summary
+	p.printf("\nDry run, no LLM call made: %s, %s, ~%s input tokens (estimated).\n",
+		dryRunPlural(s.Files, "file"), dryRunPlural(s.Calls, "LLM call"), dryRunThousands(s.Tokens))
+	if opts.InputPricePerMillion != nil {
+		p.printf("Estimated input cost: $%.4f (INPUT_PRICE_PER_MILLION=%s).\n",
+			float64(s.Tokens)/1e6**opts.InputPricePerMillion, strconv.FormatFloat(*opts.InputPricePerMillion, 'f', -1, 64))
+	}
+	if s.Skipped > 0 && !opts.Verbose {
+		p.printf("%s skipped (--verbose lists them).\n", dryRunPlural(s.Skipped, "file"))
+	}
+	if s.OperationalErrors > 0 {
+		p.printf("%s (unreadable files, rules that cannot run): a real run would exit 2.\n", dryRunPlural(s.OperationalErrors, "operational error"))
+	}
+	if s.Errors+s.Warnings == 0 {
+		p.printf("✓ No findings.\n")
+	} else {
+		p.printf("✖ %s and %s in %s.\n", dryRunPlural(s.Errors, "error"), dryRunPlural(s.Warnings, "warning"),
+			dryRunPlural(filesWithFindings, "file"))
+	}
+	return s, p.err
+}
+
+type dryRunPrinter struct {
+	w       io.Writer
+	opts    DryRunOptions
+	summary DryRunSummary
+	err     error
+}
+
+func (p *dryRunPrinter) printf(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// file prints one file's plan and reports whether it has findings.
+func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
+	p.printf("%s\n", f.Path)
+	if f.Err != nil {
+		p.summary.OperationalErrors++
+		p.printf("  error: %v\n", f.Err)
+		return false
+	}
+	hasFindings := false
+	for _, r := range f.Rules {
+		p.printf("  %s (%s)\n", r.ID, dryRunRuleDetails(r))
+		if r.Err != nil {
+			p.summary.OperationalErrors++
+			p.printf("    cannot run: %v\n", r.Err)
+			continue
+		}
+		for _, u := range r.Units {
+			if u.Missing != nil {
+				hasFindings = true
+				if u.Missing.Severity == lint.SeverityError {
+					p.summary.Errors++
+				} else {
+					p.summary.Warnings++
+				}
+				p.printf("    %d:%d  %s  %s  %s\n", u.Missing.Start.Line, u.Missing.Start.Column,
+					u.Missing.Severity, u.Missing.Message, u.Missing.Rule)
+				p.printf("         suggestion: %s\n", u.Missing.Suggestion)
+				p.printf("         no LLM call%s\n", dryRunCriteria(u))
+				continue
+			}
+			p.unit(f.Doc, r.Rule, u)
+		}
+	}
+	return hasFindings
+}
+
+func dryRunRuleDetails(r *lint.PlannedRule) string {
+	parts := []string{string(r.Rule.Type), r.Severity.String()}
+	if r.Rule.Type == rules.SemiObjective {
+		parts = append(parts, "strictness "+strconv.FormatFloat(r.Strictness, 'f', -1, 64))
+	}
+	if r.Rule.EvaluateAs == rules.EvaluateDocument {
+		parts = append(parts, "evaluateAs document")
+	}
+	return strings.Join(parts, ", ")
+}
+
+func dryRunCriteria(u *lint.Unit) string {
+	if len(u.Criteria) == 0 {
+		return ""
+	}
+	ids := make([]string, len(u.Criteria))
+	for i, c := range u.Criteria {
+		ids[i] = c.ID
+	}
+	return "; criteria " + strings.Join(ids, ", ")
+}
+
+// unit prints what one unit evaluates and its estimated calls and tokens.
+func (p *dryRunPrinter) unit(doc *lint.Document, r *rules.Rule, u *lint.Unit) {
+	last := u.Line + dryRunLineCount(u.Text) - 1
+	lines := fmt.Sprintf("line %d", u.Line)
+	if last > u.Line {
+		lines = fmt.Sprintf("lines %d-%d", u.Line, last)
+	}
+	words := lint.CountWords(u.Text)
+	if u.WholeDocument {
+		what := "whole document"
+		if u.Target != nil {
+			what += " (target " + u.Target.String() + " not found, not required)"
+		}
+		p.printf("    %s, %s, %s%s\n", what, lines, dryRunPlural(words, "word"), dryRunCriteria(u))
+	} else {
+		p.printf("    target %s, %s, %s%s\n", u.Target, lines, dryRunPlural(words, "word"), dryRunCriteria(u))
+	}
+	if !u.WholeDocument || p.opts.Verbose {
+		p.text(u.Text, u.Line)
+	}
+	chunks := u.Chunks()
+	total := 0
+	for _, c := range chunks {
+		total += dryRunEstimate(r, u, c)
+	}
+	p.summary.Calls += len(chunks)
+	p.summary.Tokens += total
+	if len(chunks) == 1 {
+		p.printf("    1 LLM call, ~%s tokens\n", dryRunThousands(total))
+		return
+	}
+	p.printf("    %s, ~%s tokens:\n", dryRunPlural(len(chunks), "LLM call"), dryRunThousands(total))
+	for i, c := range chunks {
+		end := c.Line + dryRunLineCount(c.Text) - 1
+		p.printf("      chunk %d: lines %d-%d, %s, ~%s tokens\n", i+1, c.Line, end,
+			dryRunPlural(c.Words, "word"), dryRunThousands(dryRunEstimate(r, u, c)))
+	}
+}
+
+// text prints a unit's text with its line numbers, shortened unless verbose.
+func (p *dryRunPrinter) text(text string, first int) {
+	lines := dryRunSplitLines(text)
+	shown := lines
+	if !p.opts.Verbose && len(lines) > dryRunTargetLines {
+		shown = lines[:dryRunTargetLines]
+	}
+	width := len(strconv.Itoa(first + len(shown) - 1))
+	for i, l := range shown {
+		if l == "" {
+			p.printf("      %*d |\n", width, first+i)
+			continue
+		}
+		p.printf("      %*d | %s\n", width, first+i, l)
+	}
+	if len(shown) < len(lines) {
+		p.printf("      … %s more (--verbose shows all)\n", dryRunPlural(len(lines)-len(shown), "line"))
+	}
+}
+
+// dryRunEstimate estimates one call's input tokens as ceil(characters / 4) of the instruction
+// allowance, the rule body, the criteria lines and the numbered text (see DryRunInstructionChars).
+func dryRunEstimate(r *rules.Rule, u *lint.Unit, c lint.Chunk) int {
+	chars := DryRunInstructionChars + utf8.RuneCountInString(r.Body)
+	for _, cr := range u.Criteria {
+		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
+	}
+	for i, l := range dryRunSplitLines(c.Text) {
+		chars += len(strconv.Itoa(c.Line+i)) + 1 + utf8.RuneCountInString(l) + 1
+	}
+	return (chars + 3) / 4
+}
+
+// dryRunSplitLines splits text into lines without their terminators ("\n", "\r\n" or "\r");
+// a final terminator does not start another line.
+func dryRunSplitLines(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			out = append(out, text[start:i])
+			start = i + 1
+		case '\r':
+			out = append(out, text[start:i])
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	if start < len(text) || len(out) == 0 {
+		out = append(out, text[start:])
+	}
+	return out
+}
+
+func dryRunLineCount(text string) int { return len(dryRunSplitLines(text)) }
+
+func dryRunPlural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return dryRunThousands(n) + " " + noun + "s"
+}
+
+// dryRunThousands formats n with comma thousands separators.
+func dryRunThousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + dryRunThousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// The -update flag rewrites golden files. It is registered only if another test file of the
+// package has not registered it already (flags may be defined once per test binary).
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func updateGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// checkGolden compares got with testdata/dryrun/name, or rewrites it under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "dryrun", name)
+	if updateGolden() {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// longDoc is a document of three 250-word paragraphs (750 words: split into two chunks).
+func longDoc() string {
+	var b strings.Builder
+	b.WriteString("# A long guide\n\n")
+	for p := 0; p < 3; p++ {
+		for w := 0; w < 250; w++ {
+			if w > 0 && w%25 == 0 {
+				b.WriteString("\n")
+			} else if w > 0 {
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(&b, "word%d", p*250+w)
+		}
+		b.WriteString("\n\n")
+	}
+	return b.String()
+}
+
+func dryRunProject(t *testing.T) *lint.Plan {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n[docs/drafts/**]\nRunRules =\n[docs/strict.md]\nAcme.Wordiness.strictness = strict\nAcme.Headline.severity = error\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\nseverity: warning\n" +
+			"target: {regex: '^#\\s+(.+)$', group: 1, required: true, suggestion: Add a title.}\n" +
+			"criteria:\n  - {id: Clarity, name: Clarity, weight: 2}\n  - {id: Tone, name: Tone}\n---\nRate the headline.\n",
+		"rules/Acme/facts.md": "---\nid: Facts\nname: Facts\nevaluator: technical-accuracy\nevaluateAs: document\n---\nCheck facts.\n",
+		"docs/guide.md":       "---\ntitle: Guide\n---\n# Café setup 🎉\n\nIn order to start, run it.\n",
+		"docs/strict.md":      "No title.\nSecond line.\n",
+		"docs/long.md":        longDoc(),
+		"docs/many.md":        "# One\n# Two\n" + strings.Repeat("line\n", 3),
+		"docs/drafts/x.md":    "# Draft\n",
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	proj, err := lint.LoadProject(lint.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{Dir: dir, Paths: []string{"docs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+func TestDryRun(t *testing.T) {
+	plan := dryRunProject(t)
+	price := 2.5
+	tests := []struct {
+		golden string
+		opts   DryRunOptions
+		want   DryRunSummary
+	}{
+		{"default.golden", DryRunOptions{}, DryRunSummary{Files: 4, Skipped: 1, Calls: 8, Tokens: 0, Errors: 1, Warnings: 0, OperationalErrors: 4}},
+		{"verbose-price.golden", DryRunOptions{Verbose: true, InputPricePerMillion: &price}, DryRunSummary{Files: 4, Skipped: 1, Calls: 8, Tokens: 0, Errors: 1, Warnings: 0, OperationalErrors: 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var buf bytes.Buffer
+			sum, err := DryRun(&buf, plan, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.want.Tokens = sum.Tokens // checked in the golden output and by TestDryRunEstimate
+			if sum != tt.want {
+				t.Errorf("summary = %+v, want %+v", sum, tt.want)
+			}
+			checkGolden(t, tt.golden, buf.Bytes())
+		})
+	}
+}
+
+func TestDryRunEstimate(t *testing.T) {
+	plan := dryRunProject(t)
+	var guide *lint.FilePlan
+	for _, f := range plan.Files {
+		if f.Path == "docs/guide.md" {
+			guide = f
+		}
+	}
+	r := guide.Rules[2] // Acme.Wordiness: whole document, lines 4-6
+	if r.ID != "Acme.Wordiness" {
+		t.Fatalf("rule %s", r.ID)
+	}
+	u := r.Units[0]
+	c := u.Chunks()[0]
+	// 2000 (instructions) + 20 ("Flag wordy phrases.\n") + "4\t# Café setup 🎉\n" (17)
+	// + "5\t\n" (3) + "6\tIn order to start, run it.\n" (29) = 2069 characters → 518 tokens.
+	if got := dryRunEstimate(r.Rule, u, c); got != 518 {
+		t.Errorf("estimate = %d, want 518", got)
+	}
+}
+
+func TestDryRunHelpers(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1500: "-1,500"} {
+		if got := dryRunThousands(n); got != want {
+			t.Errorf("dryRunThousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", []string{""}}, {"a", []string{"a"}}, {"a\n", []string{"a"}}, {"a\r\nb\rc\n\n", []string{"a", "b", "c", ""}},
+	}
+	for _, tt := range tests {
+		if got := dryRunSplitLines(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+			t.Errorf("dryRunSplitLines(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse checks that no rule file makes Parse panic, that every problem names the file, and
+// that a rule without errors is complete.
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		"",
+		"---\n---\n",
+		"---\nid: A\nname: B\n---\nbody",
+		"---\nid: A\nname: B\ntype: subjective\ncriteria:\n  - {id: C, name: C, weight: 2, target: {regex: '^# (.+)$', group: 1}}\n---\n# C <weight=2>\n### Good <score=3>\n",
+		"---\nid: A\nname: B\ntarget:\n  regex: '(unclosed'\n  flags: zz\n---\n",
+		"---\nanchor: &a {regex: x}\nid: A\nname: B\ntarget: *a\n---\n",
+		"---\nid: A\nname: B\nshould: [a, {$contains: b}]\n---\n",
+		"\ufeff---\r\nid: A\r\nname: B\r\n---\r\n",
+		"---\nid: [\n---\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, ps := Parse("fuzz.md", data)
+		for _, p := range ps {
+			if p.File != "fuzz.md" || !strings.HasPrefix(p.Error(), "fuzz.md") {
+				t.Fatalf("problem without the file: %v", p)
+			}
+		}
+		if ps.HasErrors() {
+			return
+		}
+		if r == nil || r.ID == "" || r.Name == "" || r.Strictness <= 0 {
+			t.Fatalf("valid rule is incomplete: %+v", r)
+		}
+		if r.Type == Subjective && len(r.Criteria) == 0 {
+			t.Fatal("valid subjective rule without criteria")
+		}
+		for _, tg := range append([]*Target{r.Target}, criteriaTargets(r)...) {
+			if tg == nil {
+				continue
+			}
+			if _, _, err := tg.Find("# Title\nbody"); err != nil && err == ErrTargetNotCompiled {
+				t.Fatal("valid rule with an uncompiled target")
+			}
+		}
+	})
+}
+
+func criteriaTargets(r *Rule) []*Target {
+	var out []*Target
+	for _, c := range r.Criteria {
+		out = append(out, c.Target)
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// LoadPacks reads every pack under rulesPath: each immediate subfolder is a pack, and every
+// ".md" file below it (recursively, skipping hidden entries) except README.md is a rule.
+//
+// Rules with errors are left out of their pack and reported in the problems, together with
+// warnings; the error return is for a rulesPath that cannot be read at all. Packs are sorted
+// by name, rules by path.
+func LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
+	entries, err := os.ReadDir(rulesPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	var (
+		packs    []*Pack
+		problems Problems
+	)
+	for _, e := range entries {
+		if isHidden(e.Name()) {
+			continue
+		}
+		path := filepath.Join(rulesPath, e.Name())
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			if fi, err := os.Stat(path); err == nil {
+				isDir = fi.IsDir()
+			}
+		}
+		if !isDir {
+			if isRuleFile(e.Name()) {
+				problems = append(problems, Problem{File: path, Level: LevelWarning,
+					Message: "ignored: a rule file must be inside a pack folder (RulesPath/Pack/rule.md)"})
+			}
+			continue
+		}
+		if strings.ContainsAny(e.Name(), ".,") {
+			problems = append(problems, Problem{File: path, Field: "pack name",
+				Message:  "pack folder names appear in rule ids (Pack.Rule) and RunRules lists",
+				Expected: "a name without '.' or ','", Found: fmt.Sprintf("%q", e.Name())})
+			continue
+		}
+		pack, ps, err := loadPack(e.Name(), path)
+		problems = append(problems, ps...)
+		if err != nil {
+			problems = append(problems, Problem{File: path, Message: "cannot read the pack: " + err.Error()})
+			continue
+		}
+		packs = append(packs, pack)
+	}
+	slices.SortFunc(packs, func(a, b *Pack) int { return strings.Compare(a.Name, b.Name) })
+	problems.Sort()
+	return packs, problems, nil
+}
+
+func loadPack(name, dir string) (*Pack, Problems, error) {
+	pack := &Pack{Name: name, Dir: dir}
+	var (
+		problems Problems
+		files    []string
+	)
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if path != dir && isHidden(d.Name()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() && isRuleFile(d.Name()) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	slices.Sort(files)
+	seen := map[string]string{}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			problems = append(problems, Problem{File: path, Message: "cannot read the rule: " + err.Error()})
+			continue
+		}
+		r, ps := Parse(path, data)
+		problems = append(problems, ps...)
+		if r == nil || ps.HasErrors() {
+			continue
+		}
+		r.Pack = name
+		if other, dup := seen[r.ID]; dup {
+			problems = append(problems, Problem{File: path, Field: "id",
+				Expected: fmt.Sprintf("an id unique within pack %s", name),
+				Found:    fmt.Sprintf("%q, already used by %s", r.ID, other)})
+			continue
+		}
+		seen[r.ID], _ = filepath.Rel(dir, path)
+		pack.Rules = append(pack.Rules, r)
+	}
+	if len(files) == 0 {
+		problems = append(problems, Problem{File: dir, Level: LevelWarning, Message: fmt.Sprintf("pack %s has no rule files", name)})
+	}
+	return pack, problems, nil
+}
+
+func isHidden(name string) bool { return strings.HasPrefix(name, ".") }
+
+// isRuleFile reports whether a file name is a rule: ".md", and not a README.
+func isRuleFile(name string) bool {
+	ext := filepath.Ext(name)
+	return strings.EqualFold(ext, ".md") && !strings.EqualFold(name, "README.md")
+}
+
+// SearchModelConfigured reports whether a search model for `evaluator: technical-accuracy` is
+// configured in the environment: PERPLEXITY_API_KEY (Perplexity's sonar-pro by default), or
+// SEARCH_MODEL with PERPLEXITY_BASE_URL (any OpenAI-compatible search-capable endpoint).
+// lookupEnv is os.LookupEnv in the command; the package itself never reads the environment.
+func SearchModelConfigured(lookupEnv func(string) (string, bool)) bool {
+	nonEmpty := func(k string) bool { v, ok := lookupEnv(k); return ok && v != "" }
+	return nonEmpty("PERPLEXITY_API_KEY") || (nonEmpty("SEARCH_MODEL") && nonEmpty("PERPLEXITY_BASE_URL"))
+}
+
+// SearchModelHelp names the variables that configure a search model, for messages.
+const SearchModelHelp = "set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL"
+
+// ErrNoSearchModel is the reason a technical-accuracy rule cannot run: no search model is
+// configured (see SearchModelConfigured).
+var ErrNoSearchModel = errors.New("evaluator technical-accuracy needs a search model: " + SearchModelHelp)
+
+// CheckRunnable reports a rule that cannot run in the current environment: a
+// technical-accuracy rule without a search model. It returns nil when the rule can run.
+func CheckRunnable(r *Rule, searchModel bool) *Problem {
+	if r.Evaluator == EvaluatorTechnicalAccuracy && !searchModel {
+		return &Problem{File: r.Path, Field: "evaluator",
+			Message: fmt.Sprintf("rule %s cannot run: %v", r.FullID(), ErrNoSearchModel)}
+	}
+	return nil
+}

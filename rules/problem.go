@@ -1,0 +1,118 @@
+package rules
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Level says whether a Problem stops a run (LevelError) or is advice (LevelWarning).
+type Level int
+
+// Problem levels. The zero value is an error, so a problem built without a level is never
+// mistaken for advice.
+const (
+	LevelError Level = iota
+	LevelWarning
+)
+
+// String returns "error" or "warning".
+func (l Level) String() string {
+	if l == LevelWarning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Problem is one thing wrong with an input file: a rule file, a pack, or the configuration that
+// selects rules (the lint package reports vectorlint.ini problems with this type too, so the
+// validate command lists all of them the same way).
+//
+// A problem names the file, the line when it is known, the field (a frontmatter path such as
+// "criteria[1].weight" or an ini key), what was expected and what was found. Message replaces
+// the expected/found pair for problems that are not about one value.
+type Problem struct {
+	File     string
+	Line     int
+	Field    string
+	Expected string
+	Found    string
+	Message  string
+	Level    Level
+}
+
+// Error formats the problem as "file:line: field: expected X, found Y".
+func (p Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(p.Line))
+	}
+	b.WriteString(": ")
+	if p.Level == LevelWarning {
+		b.WriteString("warning: ")
+	}
+	if p.Field != "" {
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+	}
+	switch {
+	case p.Message != "" && p.Expected != "":
+		b.WriteString(p.Message)
+		b.WriteString(" (expected ")
+		b.WriteString(p.Expected)
+		b.WriteString(", found ")
+		b.WriteString(p.Found)
+		b.WriteByte(')')
+	case p.Message != "":
+		b.WriteString(p.Message)
+	default:
+		b.WriteString("expected ")
+		b.WriteString(p.Expected)
+		b.WriteString(", found ")
+		b.WriteString(p.Found)
+	}
+	return b.String()
+}
+
+// Problems is a list of problems. As an error it prints one problem per line.
+type Problems []Problem
+
+// Error prints every problem, one per line.
+func (ps Problems) Error() string {
+	lines := make([]string, len(ps))
+	for i, p := range ps {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// HasErrors reports whether any problem is at LevelError.
+func (ps Problems) HasErrors() bool {
+	return slices.ContainsFunc(ps, func(p Problem) bool { return p.Level == LevelError })
+}
+
+// Errors returns the problems at LevelError.
+func (ps Problems) Errors() Problems { return ps.filter(LevelError) }
+
+// Warnings returns the problems at LevelWarning.
+func (ps Problems) Warnings() Problems { return ps.filter(LevelWarning) }
+
+func (ps Problems) filter(l Level) Problems {
+	var out Problems
+	for _, p := range ps {
+		if p.Level == l {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Sort orders problems by file, then line, keeping the order of problems on the same line.
+func (ps Problems) Sort() {
+	slices.SortStableFunc(ps, func(a, b Problem) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
+}

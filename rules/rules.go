@@ -1,0 +1,161 @@
+// Package rules loads VectorLint rule packs: Markdown files with YAML frontmatter, grouped in
+// pack folders under a RulesPath (spec/linter.md §3).
+//
+// Parse reads one rule file and validates every frontmatter field, returning all problems at once
+// (file, line, field, what was expected and what was found). LoadPacks reads a whole RulesPath.
+// Rule bodies are the model's instructions; a subjective rule's body may hold a rubric
+// ("# Criterion <weight=N>" headings with "### Level <score=N>" levels), parsed with goldmark.
+//
+// The package does no evaluation: the lint package turns rules into an evaluation plan.
+package rules
+
+import (
+	"strconv"
+)
+
+// Type is a rule's evaluation mode.
+type Type string
+
+// Rule types. The frontmatter aliases "check" and "judge" resolve to these.
+const (
+	SemiObjective Type = "semi-objective"
+	Subjective    Type = "subjective"
+)
+
+// Severity is how a rule's findings are reported. The empty Severity means "not set": the
+// configuration's DefaultSeverity applies.
+type Severity string
+
+// Severities a rule or criterion may declare.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Evaluator names the evaluation strategy of a rule.
+type Evaluator string
+
+// Evaluators (spec/linter.md §3, §6).
+const (
+	// EvaluatorBase sends the rule body and the text to the model.
+	EvaluatorBase Evaluator = "base"
+	// EvaluatorTechnicalAccuracy extracts factual claims and checks them with a search model
+	// before running the rule body.
+	EvaluatorTechnicalAccuracy Evaluator = "technical-accuracy"
+)
+
+// EvaluateAs says whether a long text may be split into chunks for a rule.
+type EvaluateAs string
+
+// EvaluateAs values.
+const (
+	// EvaluateChunks splits texts over 600 words into chunks of at most 500 words (the default).
+	EvaluateChunks EvaluateAs = "chunk"
+	// EvaluateDocument always sends the whole text in one call.
+	EvaluateDocument EvaluateAs = "document"
+)
+
+// Strictness presets (spec/linter.md §3): the penalty per 1% violation density.
+const (
+	StrictnessLenient  = 5.0
+	StrictnessStandard = 10.0
+	StrictnessStrict   = 20.0
+)
+
+// ParseStrictness reads a strictness value written as a positive number ("20", "7.5") or a
+// preset name (lenient, standard, strict).
+func ParseStrictness(s string) (float64, bool) {
+	switch s {
+	case "lenient":
+		return StrictnessLenient, true
+	case "standard":
+		return StrictnessStandard, true
+	case "strict":
+		return StrictnessStrict, true
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v > 0) || v > 1e9 {
+		return 0, false
+	}
+	return v, true
+}
+
+// Pack is a folder of rules directly under RulesPath. Its folder name is the pack name used in
+// RunRules and in rule ids ("Pack.RuleId").
+type Pack struct {
+	Name string
+	// Dir is the pack's folder.
+	Dir string
+	// Rules are sorted by file path.
+	Rules []*Rule
+}
+
+// Rule returns the pack's rule with the given frontmatter id, or nil.
+func (p *Pack) Rule(id string) *Rule {
+	for _, r := range p.Rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Rule is one rule file: its frontmatter, typed and with defaults applied, and its body.
+type Rule struct {
+	// Pack is the name of the pack the rule belongs to ("" for a rule parsed on its own).
+	Pack string
+	// Path is the rule file's path, as given to Parse.
+	Path string
+
+	ID   string
+	Name string
+	// SpecVersion is recorded as written (a string or a number); it is not enforced.
+	SpecVersion string
+	Evaluator   Evaluator
+	Type        Type
+	// Severity is "" when the frontmatter does not set it (DefaultSeverity applies).
+	Severity Severity
+	// Strictness is the resolved number (10 when not set).
+	Strictness float64
+	// Target picks the text to evaluate; nil evaluates the whole document.
+	Target     *Target
+	Criteria   []*Criterion
+	EvaluateAs EvaluateAs
+	// Should is the raw decoded `should` list (Weval points), left for the blueprint engine.
+	Should []any
+
+	// Body is the Markdown after the frontmatter: the instructions for the model.
+	Body string
+	// BodyLine is the 1-based line of the rule file where Body starts.
+	BodyLine int
+	// Rubric holds the rubric criteria found in Body (empty when there is no rubric).
+	Rubric []RubricCriterion
+}
+
+// FullID returns the rule id used in output: "Pack.RuleId" (or "RuleId" without a pack).
+func (r *Rule) FullID() string {
+	if r.Pack == "" {
+		return r.ID
+	}
+	return r.Pack + "." + r.ID
+}
+
+// CriterionID returns the id used in output for one of the rule's criteria:
+// "Pack.RuleId.CriterionId".
+func (r *Rule) CriterionID(c *Criterion) string {
+	return r.FullID() + "." + c.ID
+}
+
+// Criterion is one weighted criterion of a rule.
+type Criterion struct {
+	ID   string
+	Name string
+	// Weight is > 0 (1 when not set).
+	Weight float64
+	// Target replaces the rule's target for this criterion when set.
+	Target *Target
+	// Severity is "" when not set (the rule's severity applies).
+	Severity Severity
+	// Line is the line of the criterion's entry in the rule file.
+	Line int
+}
