@@ -104,7 +104,7 @@ func ParseDotEnv(name string, data []byte) (map[string]string, error) {
 			if after != "" && !strings.HasPrefix(after, "#") {
 				return nil, &DotEnvError{File: name, Line: i + 1,
 					Expected: "a comment or the end of the line after the quoted value of " + key,
-					Found: fmt.Sprintf("%d more characters (not shown: the value may be secret)", len(after))}
+					Found:    fmt.Sprintf("%d more characters (not shown: the value may be secret)", len(after))}
 			}
 			v := body[:end]
 			if q == '"' {

@@ -123,7 +123,9 @@ func CloseMidResponse() Reply { return Reply{Fault: FaultCloseMidResponse, Conte
 func MalformedJSON() Reply { return Reply{Fault: FaultMalformedJSON} }
 
 // TruncatedJSON answers 200 with half a completion body (FaultTruncatedJSON).
-func TruncatedJSON() Reply { return Reply{Fault: FaultTruncatedJSON, Content: "this reply will be cut off"} }
+func TruncatedJSON() Reply {
+	return Reply{Fault: FaultTruncatedJSON, Content: "this reply will be cut off"}
+}
 
 // HTMLPage answers 200 with an HTML page, as a misconfigured proxy or base URL does: valid
 // HTTP, not a completion.
