@@ -97,6 +97,24 @@ func (e Endpoint) String() string {
 // GoString describes the endpoint without its key or header values for %#v.
 func (e Endpoint) GoString() string { return "llm.Endpoint{" + e.String() + "}" }
 
+// MarshalJSON writes the endpoint with its key and header values redacted and any user info
+// removed from the base URL, so an endpoint can be logged or saved safely.
+func (e Endpoint) MarshalJSON() ([]byte, error) {
+	type plain Endpoint // no methods: avoids recursion
+	p := plain(e)
+	if len(e.Headers) > 0 {
+		p.Headers = make(map[string]string, len(e.Headers))
+		for k := range e.Headers {
+			p.Headers[k] = redacted
+		}
+	}
+	if u, err := url.Parse(e.BaseURL); err == nil && u.User != nil {
+		u.User = nil
+		p.BaseURL = u.String()
+	}
+	return json.Marshal(p)
+}
+
 // apiBase returns the base URL the SDK should use, with a trailing slash: for Azure the
 // deployment path, for everyone else the base URL itself.
 func (e Endpoint) apiBase() string {

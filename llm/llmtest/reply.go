@@ -194,7 +194,7 @@ func All(ms ...Matcher) Matcher {
 	}
 }
 
-// Rule answers the chat requests its matcher selects. With several replies, the n-th matching
+// Rule answers the requests its matcher selects. With several replies, the n-th matching
 // request gets the n-th reply and later ones the last (so Status(500), Text("ok") fails once
 // and then succeeds).
 type Rule struct {

@@ -27,6 +27,8 @@ type Message struct {
 type Request struct {
 	Method string
 	Path   string
+	// Query is the raw query string (Azure's api-version).
+	Query  string
 	Header http.Header
 	Body   []byte
 	Time   time.Time
@@ -155,8 +157,9 @@ func (s *Server) Close() {
 	})
 }
 
-// On adds a rule: chat requests the matcher selects get the replies in turn (the last one
-// repeats). Rules are tried in the order they were added.
+// On adds a rule: requests the matcher selects get the replies in turn (the last one
+// repeats). Rules are tried in the order they were added. An embeddings request a rule
+// selects gets the reply's status, fault or body when it has one, else normal embeddings.
 func (s *Server) On(m Matcher, replies ...Reply) *Rule {
 	if len(replies) == 0 {
 		replies = []Reply{Text("ok")}
@@ -217,7 +220,7 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		writeError(w, http.StatusBadRequest, "cannot read the request body: "+err.Error(), "")
 		return
 	}
-	req := Request{Method: hr.Method, Path: hr.URL.Path, Header: hr.Header.Clone(), Body: body, Time: time.Now()}
+	req := Request{Method: hr.Method, Path: hr.URL.Path, Query: hr.URL.RawQuery, Header: hr.Header.Clone(), Body: body, Time: time.Now()}
 	path := strings.TrimSuffix(hr.URL.Path, "/")
 	var kind string
 	switch {
@@ -251,11 +254,6 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided.", "")
 		return
 	}
-	if kind == "embeddings" {
-		s.sleep(hr, s.latency)
-		s.answerEmbeddings(w, &req)
-		return
-	}
 	switch req.ResponseFormatType() {
 	case "json_schema":
 		if s.rejectSchema {
@@ -277,7 +275,7 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	if !s.sleep(hr, s.latency+latency+reply.Latency) {
 		return
 	}
-	s.answerChat(w, hr, &req, reply)
+	s.answer(w, hr, &req, reply)
 }
 
 // record logs a request and counts it in flight.
@@ -300,7 +298,8 @@ func (s *Server) done1() {
 	s.mu.Unlock()
 }
 
-// choose picks the reply of the first matching rule, or the default.
+// choose picks the reply of the first matching rule, or the default. Embeddings requests
+// only follow rules (for their statuses and faults); their default is a normal answer.
 func (s *Server) choose(req *Request) (Reply, time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -310,6 +309,9 @@ func (s *Server) choose(req *Request) (Reply, time.Duration) {
 			r.hits++
 			return r.replies[i], r.latency
 		}
+	}
+	if req.IsEmbeddings() {
+		return Reply{}, 0
 	}
 	return s.def, 0
 }
@@ -330,7 +332,9 @@ func (s *Server) sleep(hr *http.Request, d time.Duration) bool {
 	return false
 }
 
-func (s *Server) answerChat(w http.ResponseWriter, hr *http.Request, req *Request, reply Reply) {
+// answer writes the reply: an error status, a fault, a raw body, or a normal chat completion
+// or embeddings body.
+func (s *Server) answer(w http.ResponseWriter, hr *http.Request, req *Request, reply Reply) {
 	for k, v := range reply.Header {
 		w.Header().Set(k, v)
 	}
@@ -360,7 +364,12 @@ func (s *Server) answerChat(w http.ResponseWriter, hr *http.Request, req *Reques
 		writeRaw(w, http.StatusOK, reply.Body, reply.ContentType)
 		return
 	}
-	body := completionBody(req, reply, s.nextID())
+	var body []byte
+	if req.IsEmbeddings() {
+		body = s.embeddingsBody(req)
+	} else {
+		body = completionBody(req, reply, s.nextID())
+	}
 	switch reply.Fault {
 	case FaultTruncatedJSON:
 		writeRaw(w, http.StatusOK, string(body[:len(body)/2]), "")
@@ -398,7 +407,8 @@ func completionBody(req *Request, reply Reply, id int) []byte {
 	return b
 }
 
-func (s *Server) answerEmbeddings(w http.ResponseWriter, req *Request) {
+// embeddingsBody is an OpenAI embeddings list, one vector per input.
+func (s *Server) embeddingsBody(req *Request) []byte {
 	data := make([]any, len(req.Input))
 	var tokens int64
 	for i, text := range req.Input {
@@ -407,7 +417,7 @@ func (s *Server) answerEmbeddings(w http.ResponseWriter, req *Request) {
 	}
 	b, _ := json.Marshal(map[string]any{"object": "list", "data": data, "model": req.Model,
 		"usage": map[string]any{"prompt_tokens": tokens, "total_tokens": tokens}})
-	writeRaw(w, http.StatusOK, string(b), "")
+	return b
 }
 
 // EstimateTokens is the server's token count of a text: one token per four characters,
