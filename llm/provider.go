@@ -126,19 +126,28 @@ type providerVars struct {
 	keyRequired, modelRequired       bool
 }
 
-var providerTable = map[Provider]providerVars{
-	ProviderOpenAI: {key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
-		temperature: "OPENAI_TEMPERATURE", defaultModel: DefaultOpenAIModel, defaultBaseURL: DefaultOpenAIBaseURL,
-		keyRequired: true},
-	ProviderAzureOpenAI: {key: "AZURE_OPENAI_API_KEY", model: "AZURE_OPENAI_DEPLOYMENT_NAME",
-		baseURL: "AZURE_OPENAI_ENDPOINT", temperature: "AZURE_OPENAI_TEMPERATURE", keyRequired: true, modelRequired: true},
-	ProviderAnthropic: {key: "ANTHROPIC_API_KEY", model: "ANTHROPIC_MODEL", baseURL: "ANTHROPIC_BASE_URL",
-		temperature: "ANTHROPIC_TEMPERATURE", defaultBaseURL: DefaultAnthropicBaseURL, keyRequired: true, modelRequired: true},
-	ProviderGemini: {key: "GEMINI_API_KEY", model: "GEMINI_MODEL", baseURL: "GEMINI_BASE_URL",
-		temperature: "GEMINI_TEMPERATURE", defaultModel: DefaultGeminiModel, defaultBaseURL: DefaultGeminiBaseURL,
-		keyRequired: true},
-	ProviderOpenAICompatible: {key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
-		temperature: "OPENAI_TEMPERATURE", modelRequired: true},
+// varsOf returns the environment names of a provider (a switch, not a map: no package-level
+// state).
+func varsOf(p Provider) providerVars {
+	switch p {
+	case ProviderOpenAI:
+		return providerVars{key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
+			temperature: "OPENAI_TEMPERATURE", defaultModel: DefaultOpenAIModel, defaultBaseURL: DefaultOpenAIBaseURL,
+			keyRequired: true}
+	case ProviderAzureOpenAI:
+		return providerVars{key: "AZURE_OPENAI_API_KEY", model: "AZURE_OPENAI_DEPLOYMENT_NAME",
+			baseURL: "AZURE_OPENAI_ENDPOINT", temperature: "AZURE_OPENAI_TEMPERATURE", keyRequired: true, modelRequired: true}
+	case ProviderAnthropic:
+		return providerVars{key: "ANTHROPIC_API_KEY", model: "ANTHROPIC_MODEL", baseURL: "ANTHROPIC_BASE_URL",
+			temperature: "ANTHROPIC_TEMPERATURE", defaultBaseURL: DefaultAnthropicBaseURL, keyRequired: true, modelRequired: true}
+	case ProviderGemini:
+		return providerVars{key: "GEMINI_API_KEY", model: "GEMINI_MODEL", baseURL: "GEMINI_BASE_URL",
+			temperature: "GEMINI_TEMPERATURE", defaultModel: DefaultGeminiModel, defaultBaseURL: DefaultGeminiBaseURL,
+			keyRequired: true}
+	}
+	// ProviderOpenAICompatible.
+	return providerVars{key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
+		temperature: "OPENAI_TEMPERATURE", modelRequired: true}
 }
 
 // Resolve chooses the linter's provider and builds its Endpoint from the environment (env),
@@ -169,7 +178,7 @@ func Resolve(env LookupFunc, config, flags Settings) (Endpoint, error) {
 	if err != nil {
 		return Endpoint{}, err
 	}
-	vars := providerTable[provider]
+	vars := varsOf(provider)
 
 	ep := Endpoint{Provider: provider, APIKey: Secret(get(vars.key))}
 	var missing []string

@@ -397,3 +397,63 @@ func FuzzParseDotEnv(f *testing.F) {
 		}
 	})
 }
+
+func TestModelEndpoint(t *testing.T) {
+	env := envOf(map[string]string{"OPENROUTER_API_KEY": "sk-or-v1-abc", "GEMINI_API_KEY": "AIza-g", "OPENAI_API_KEY": "sk-o",
+		"OLLAMA_BASE_URL": "http://gpu:11434/v1/", "MISTRAL_BASE_URL": "mistral.local"})
+	tests := []struct {
+		id      string
+		want    llm.Endpoint
+		wantErr string
+	}{
+		{id: "openrouter:qwen/qwen3-30b-a3b-instruct-2507", want: llm.Endpoint{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1",
+			APIKey: "sk-or-v1-abc", Model: "qwen/qwen3-30b-a3b-instruct-2507", LimitGroup: "openrouter"}},
+		{id: " OpenAI : gpt-4o-mini ", want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: "sk-o",
+			Model: "gpt-4o-mini", LimitGroup: "openai"}},
+		{id: "google:gemini-2.5-flash", want: llm.Endpoint{Provider: "google", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+			APIKey: "AIza-g", Model: "gemini-2.5-flash", LimitGroup: "google"}},
+		{id: "ollama:qwen3:8b", want: llm.Endpoint{Provider: "ollama", BaseURL: "http://gpu:11434/v1", Model: "qwen3:8b", LimitGroup: "ollama"}},
+		{id: "anthropic:claude-3.5-haiku", wantErr: "LLM provider anthropic is not fully configured: set ANTHROPIC_API_KEY"},
+		{id: "xai:grok-3", wantErr: "LLM provider xai is not fully configured: set XAI_API_KEY"},
+		{id: "mistral:small", wantErr: `MISTRAL_BASE_URL: expected an http or https URL, found "mistral.local"`},
+		{id: "gpt-4o", wantErr: `model id: expected "provider:model" such as "openai:gpt-4o", found "gpt-4o"`},
+		{id: "bedrock:x", wantErr: `model id "bedrock:x": expected a provider among anthropic, google, groq, mistral, ollama, openai, openrouter, together, xai, found "bedrock"`},
+	}
+	for _, tt := range tests {
+		got, err := llm.ModelEndpoint(env, tt.id)
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("ModelEndpoint(%q) error = %v, want %s", tt.id, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ModelEndpoint(%q) = %#v key %q, %v", tt.id, got, string(got.APIKey), err)
+		}
+	}
+	// GOOGLE_API_KEY is preferred to GEMINI_API_KEY.
+	ep, err := llm.ModelEndpoint(envOf(map[string]string{"GOOGLE_API_KEY": "AIza-google", "GEMINI_API_KEY": "AIza-g"}), "google:m")
+	if err != nil || string(ep.APIKey) != "AIza-google" {
+		t.Fatalf("google key %q, %v", string(ep.APIKey), err)
+	}
+	_, err = llm.ModelEndpoint(nil, "google:m")
+	if err == nil || err.Error() != "LLM provider google is not fully configured: set GOOGLE_API_KEY or GEMINI_API_KEY" {
+		t.Fatalf("google without key: %v", err)
+	}
+}
+
+func TestResolveSearch(t *testing.T) {
+	ep, err := llm.ResolveSearch(envOf(map[string]string{"PERPLEXITY_API_KEY": "pplx-123"}))
+	want := llm.Endpoint{Provider: "perplexity", BaseURL: "https://api.perplexity.ai", APIKey: "pplx-123", Model: "sonar-pro", LimitGroup: "perplexity"}
+	if err != nil || !reflect.DeepEqual(ep, want) {
+		t.Fatalf("ResolveSearch = %#v, %v", ep, err)
+	}
+	ep, err = llm.ResolveSearch(envOf(map[string]string{"PERPLEXITY_API_KEY": "k", "SEARCH_MODEL": "sonar", "PERPLEXITY_BASE_URL": "http://localhost:9000/"}))
+	if err != nil || ep.Model != "sonar" || ep.BaseURL != "http://localhost:9000" {
+		t.Fatalf("overrides: %#v, %v", ep, err)
+	}
+	_, err = llm.ResolveSearch(envOf(nil))
+	if !errors.Is(err, llm.ErrNotConfigured) || err.Error() != "LLM provider perplexity is not fully configured: set PERPLEXITY_API_KEY" {
+		t.Fatalf("no key: %v", err)
+	}
+}
