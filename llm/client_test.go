@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -796,5 +797,19 @@ func TestConnectionRefused(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.Kind != llm.KindConnection || apiErr.Attempts != 4 ||
 		!strings.HasSuffix(err.Error(), ": connection failed: connection refused (4 attempts)") {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// The linter converts the client's usage to its own result type directly.
+func TestUsageConvertsToLintUsage(t *testing.T) {
+	cost := 0.5
+	u := lint.Usage(llm.Usage{Calls: 2, CachedCalls: 1, InputTokens: 30, OutputTokens: 4, Cost: &cost})
+	if u.Calls != 2 || u.CachedCalls != 1 || u.InputTokens != 30 || u.OutputTokens != 4 || *u.Cost != 0.5 {
+		t.Fatalf("%+v", u)
+	}
+	a, _ := json.Marshal(llm.Usage{Calls: 1})
+	b, _ := json.Marshal(lint.Usage{Calls: 1})
+	if string(a) != string(b) {
+		t.Fatalf("JSON differs: %s vs %s", a, b)
 	}
 }
