@@ -1,0 +1,39 @@
+// Package llm is the one model client of vectorlint: the linter, the blueprint judges and
+// response generation all call models through a Client.
+//
+// A Client talks to any OpenAI-compatible Chat Completions endpoint (OpenAI, Azure OpenAI,
+// Anthropic's and Gemini's OpenAI-compatible endpoints, OpenRouter, Ollama, vLLM, llama.cpp,
+// LM Studio…) through github.com/openai/openai-go. Each Request names its Endpoint (base URL,
+// key, model, headers), so one client serves many models while sharing:
+//
+//   - retries: 408, 409, 429, 5xx, timeouts, dropped connections and unusable 2xx bodies are
+//     retried (4 attempts, exponential backoff with jitter, Retry-After honoured); other
+//     statuses fail at once; every failure is an *APIError naming the host, model and status;
+//   - concurrency: at most Config.Concurrency requests in flight, plus optional per-endpoint
+//     limits (Endpoint.MaxConcurrency);
+//   - structured output: Request.Schema is sent as a strict json_schema response_format, and
+//     falls back to json_object, then to plain text with the schema in the system message, on
+//     servers that reject it (remembered per endpoint and model);
+//   - reply checking: CompleteChecked, CompleteJSON and DecodeJSON ask the model once more,
+//     quoting the problem, when a reply is unusable;
+//   - a content-addressed cache of replies (Config.CacheDir) with atomic writes;
+//   - usage: calls, cached calls, tokens and cost (Usage converts to lint.Usage).
+//
+// Resolve builds the linter's Endpoint from the environment variables of the original
+// VectorLint (LLM_PROVIDER, OPENAI_API_KEY, AZURE_OPENAI_*, ANTHROPIC_*, GEMINI_*…) and
+// LoadDotEnv adds a .env file. The package never reads the process environment or the working
+// directory itself, and API keys never appear in its errors, events or cache files.
+//
+// Tests use package llmtest, a fake OpenAI-compatible server on a local port.
+//
+// Typical use:
+//
+//	env, err := llm.LoadDotEnv(dir, os.LookupEnv)
+//	ep, err := llm.Resolve(env, iniSettings, flagSettings)
+//	client, err := llm.New(llm.Config{Concurrency: 8, CacheDir: cacheDir})
+//	resp, err := client.CompleteJSON(ctx, llm.Request{
+//		Endpoint: ep,
+//		Messages: []llm.Message{{Role: llm.RoleSystem, Content: rule}, {Role: llm.RoleUser, Content: text}},
+//		Schema:   &llm.Schema{Name: "violations", Strict: true, Schema: schema},
+//	}, validate)
+package llm

@@ -1,0 +1,195 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// DotEnvError is a syntax error in a .env file, with its 1-based line.
+type DotEnvError struct {
+	File     string
+	Line     int
+	Expected string
+	// Found describes what was there: quoted text, or a description such as "the end of the file".
+	Found string
+}
+
+// Error names the file and line, what was expected and what was found. Values are never
+// quoted, since a .env file holds API keys.
+func (e *DotEnvError) Error() string {
+	return fmt.Sprintf("%s:%d: expected %s, found %s", e.File, e.Line, e.Expected, e.Found)
+}
+
+// LoadDotEnv reads dir/.env and returns a lookup that answers from env first (the process
+// environment wins) and from the file second. A missing .env is not an error: env is returned
+// as it is. An unreadable or malformed file is an error naming the file and line.
+//
+// The syntax is that of the Node dotenv package the original VectorLint used: KEY=VALUE lines,
+// optional "export ", # comments, single-, double- or back-quoted values (double quotes expand
+// \n, \r, \t, \" and \\; quoted values may span lines), no variable expansion.
+func LoadDotEnv(dir string, env LookupFunc) (LookupFunc, error) {
+	name := filepath.Join(dir, ".env")
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return env, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	vars, err := ParseDotEnv(name, data)
+	if err != nil {
+		return nil, err
+	}
+	return func(key string) (string, bool) {
+		if env != nil {
+			if v, ok := env(key); ok {
+				return v, true
+			}
+		}
+		v, ok := vars[key]
+		return v, ok
+	}, nil
+}
+
+// ParseDotEnv parses the contents of a .env file; name is used in errors. A key given twice
+// keeps its last value.
+func ParseDotEnv(name string, data []byte) (map[string]string, error) {
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	text = strings.TrimPrefix(text, "\ufeff")
+	lines := strings.Split(text, "\n")
+	vars := make(map[string]string)
+	for i := 0; i < len(lines); i++ {
+		lineNo := i + 1
+		line := strings.TrimSpace(lines[i])
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "export"); ok && rest != "" && (rest[0] == ' ' || rest[0] == '\t') {
+			line = strings.TrimSpace(rest)
+		}
+		eq := strings.IndexByte(line, '=')
+		if eq < 0 {
+			return nil, &DotEnvError{File: name, Line: lineNo, Expected: "KEY=VALUE", Found: strconv.Quote(clip(Redact(line), 60))}
+		}
+		key := strings.TrimSpace(line[:eq])
+		if !validEnvKey(key) {
+			return nil, &DotEnvError{File: name, Line: lineNo,
+				Expected: "a variable name of letters, digits, '_', '.' or '-' before '='", Found: strconv.Quote(clip(Redact(key), 60))}
+		}
+		value := strings.TrimLeft(line[eq+1:], " \t")
+		if value == "" {
+			vars[key] = ""
+			continue
+		}
+		switch q := value[0]; q {
+		case '"', '\'', '`':
+			// The value runs to the matching quote, possibly on a later line.
+			body := value[1:]
+			end := closingQuote(body, q)
+			for end < 0 && i+1 < len(lines) {
+				i++
+				body += "\n" + lines[i]
+				end = closingQuote(body, q)
+			}
+			if end < 0 {
+				return nil, &DotEnvError{File: name, Line: lineNo,
+					Expected: fmt.Sprintf("a closing %c quote for the value of %s", q, key), Found: "the end of the file"}
+			}
+			after := strings.TrimSpace(body[end+1:])
+			if after != "" && !strings.HasPrefix(after, "#") {
+				return nil, &DotEnvError{File: name, Line: i + 1,
+					Expected: "a comment or the end of the line after the quoted value of " + key,
+					Found:    fmt.Sprintf("%d more characters (not shown: the value may be secret)", len(after))}
+			}
+			v := body[:end]
+			if q == '"' {
+				v = unescapeDouble(v)
+			}
+			vars[key] = v
+		default:
+			if c := strings.Index(value, " #"); c >= 0 {
+				value = value[:c]
+			} else if c := strings.Index(value, "\t#"); c >= 0 {
+				value = value[:c]
+			}
+			vars[key] = strings.TrimSpace(value)
+		}
+	}
+	return vars, nil
+}
+
+// closingQuote returns the index of the first unescaped q in s, or -1.
+func closingQuote(s string, q byte) int {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if q == '"' {
+				i++ // skip the escaped byte
+			}
+		case q:
+			return i
+		}
+	}
+	return -1
+}
+
+// unescapeDouble expands the escapes of a double-quoted value.
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case '"', '\\':
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func validEnvKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		ok := r == '_' || r == '.' || r == '-' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// clip shortens s to at most n bytes (on a rune boundary) with "…" when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

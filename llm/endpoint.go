@@ -1,0 +1,171 @@
+package llm
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+)
+
+// Secret is an API key. It formats as "[redacted]" with every fmt verb, in JSON and in slog, so
+// an Endpoint can be printed or logged without leaking its key. Convert it to a string
+// explicitly (string(s)) only where the key must be sent.
+type Secret string
+
+const redacted = "[redacted]"
+
+// String returns "[redacted]" (or "" for an empty secret, so "no key" stays visible).
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return redacted
+}
+
+// GoString returns the redacted form for %#v.
+func (s Secret) GoString() string { return fmt.Sprintf("%q", s.String()) }
+
+// Format writes the redacted form whatever the verb, so even %x or %q cannot reveal the key.
+func (s Secret) Format(f fmt.State, verb rune) {
+	if verb == 'q' || (verb == 'v' && f.Flag('#')) {
+		fmt.Fprintf(f, "%q", s.String())
+		return
+	}
+	fmt.Fprint(f, s.String())
+}
+
+// MarshalJSON writes the redacted form.
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// LogValue makes slog print the redacted form.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// Endpoint is where and how one model is called: an OpenAI-compatible Chat Completions (and
+// Embeddings) server, its key, the model, and request defaults. A Client serves any number of
+// endpoints; each call names its own.
+type Endpoint struct {
+	// Provider is informational except for ProviderAzureOpenAI, which changes the URL shape
+	// (deployment path and api-version query) and the key header (api-key).
+	Provider Provider
+	// BaseURL is the API root, e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1".
+	// For Azure it is the resource endpoint, e.g. "https://NAME.openai.azure.com".
+	BaseURL string
+	// APIKey is sent as a bearer token (Azure: the api-key header). It may be empty for local
+	// servers. It never appears in errors, events, cache files or formatted output.
+	APIKey Secret
+	// Model is the model id sent in requests (for Azure: the deployment name).
+	Model string
+	// APIVersion is Azure's api-version query parameter.
+	APIVersion string
+	// Temperature is the default sampling temperature of calls to this endpoint; nil sends none
+	// (the server's default). Request.Temperature overrides it.
+	Temperature *float64
+	// Headers are extra request headers (e.g. OpenRouter's HTTP-Referer). Their values are
+	// treated as secrets: redacted from errors and events, never part of cache keys.
+	Headers map[string]string
+	// MaxConcurrency, when positive, limits the requests in flight to this endpoint's limit
+	// group, on top of the client's global limit. The first endpoint of a group to be used
+	// fixes the group's limit.
+	MaxConcurrency int
+	// LimitGroup names the group MaxConcurrency applies to; empty means the base URL, so every
+	// model of one provider shares the limit.
+	LimitGroup string
+	// Prices, when set, replaces Config.Prices for calls to this endpoint.
+	Prices *Prices
+}
+
+// Host returns the host (and port) of the base URL, the part of an endpoint that is safe to show
+// in messages. It never includes user info or query parameters.
+func (e Endpoint) Host() string {
+	u, err := url.Parse(e.BaseURL)
+	if err != nil || u.Host == "" {
+		return "invalid-base-url"
+	}
+	return u.Host
+}
+
+// String describes the endpoint without its key: "gpt-4o at api.openai.com (openai)".
+func (e Endpoint) String() string {
+	s := e.Model + " at " + e.Host()
+	if e.Provider != "" {
+		s += " (" + string(e.Provider) + ")"
+	}
+	return s
+}
+
+// GoString describes the endpoint without its key or header values for %#v.
+func (e Endpoint) GoString() string { return "llm.Endpoint{" + e.String() + "}" }
+
+// MarshalJSON writes the endpoint with its key and header values redacted and any user info
+// removed from the base URL, so an endpoint can be logged or saved safely.
+func (e Endpoint) MarshalJSON() ([]byte, error) {
+	type plain Endpoint // no methods: avoids recursion
+	p := plain(e)
+	if len(e.Headers) > 0 {
+		p.Headers = make(map[string]string, len(e.Headers))
+		for k := range e.Headers {
+			p.Headers[k] = redacted
+		}
+	}
+	if u, err := url.Parse(e.BaseURL); err == nil && u.User != nil {
+		u.User = nil
+		p.BaseURL = u.String()
+	}
+	return json.Marshal(p)
+}
+
+// apiBase returns the base URL the SDK should use, with a trailing slash: for Azure the
+// deployment path, for everyone else the base URL itself.
+func (e Endpoint) apiBase() string {
+	base := strings.TrimRight(e.BaseURL, "/")
+	if e.Provider == ProviderAzureOpenAI {
+		base += "/openai/deployments/" + url.PathEscape(e.Model)
+	}
+	return base + "/"
+}
+
+// operationURL is the full URL of an operation ("chat/completions", "embeddings") without user
+// info. It identifies the endpoint in cache keys.
+func (e Endpoint) operationURL(op string) string {
+	s := e.apiBase() + op
+	if e.Provider == ProviderAzureOpenAI && e.APIVersion != "" {
+		s += "?api-version=" + url.QueryEscape(e.APIVersion)
+	}
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		u.User = nil
+		s = u.String()
+	}
+	return s
+}
+
+// secrets lists the values that must never appear in text derived from calls to e.
+func (e Endpoint) secrets() []string {
+	out := make([]string, 0, 1+len(e.Headers))
+	if e.APIKey != "" {
+		out = append(out, string(e.APIKey))
+	}
+	for _, v := range e.Headers {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	if u, err := url.Parse(e.BaseURL); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// limitKey is the group whose MaxConcurrency applies to e.
+func (e Endpoint) limitKey() string {
+	if e.LimitGroup != "" {
+		return e.LimitGroup
+	}
+	return strings.TrimRight(e.BaseURL, "/")
+}
+
+// formatKey identifies the (server, model) pair whose support for structured output is
+// remembered after a fallback.
+func (e Endpoint) formatKey() string { return e.operationURL("chat/completions") + "\x00" + e.Model }

@@ -1,0 +1,150 @@
+package llm
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Role is the author of a chat message.
+type Role string
+
+// Chat roles.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// Message is one chat message.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content"`
+}
+
+// Format is the response_format a request was sent with.
+type Format string
+
+// Response formats, from the most to the least structured. A server that rejects one is sent
+// the next, with the schema moved into the system message.
+const (
+	FormatJSONSchema Format = "json_schema"
+	FormatJSONObject Format = "json_object"
+	FormatText       Format = "text"
+)
+
+// rank orders formats: text < json_object < json_schema.
+func (f Format) rank() int {
+	switch f {
+	case FormatJSONSchema:
+		return 2
+	case FormatJSONObject:
+		return 1
+	}
+	return 0
+}
+
+// lower returns the next less structured format.
+func (f Format) lower() Format {
+	if f == FormatJSONSchema {
+		return FormatJSONObject
+	}
+	return FormatText
+}
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// Kinds of event, in the order they happen in a call.
+const (
+	// EventCacheHit: the reply came from the cache; Messages holds the request's messages.
+	EventCacheHit EventKind = iota + 1
+	// EventRequest: an HTTP request is being sent; Messages holds exactly what is sent.
+	EventRequest
+	// EventResponse: a reply arrived; Status, Duration and Tokens are set.
+	EventResponse
+	// EventRetry: an attempt failed (Err) and is retried after Delay.
+	EventRetry
+	// EventFallback: the server rejected the response format; Format is the one used from now
+	// on for this endpoint and model.
+	EventFallback
+	// EventRejected: the caller's check rejected a reply (Err); the model is asked again with
+	// the error quoted.
+	EventRejected
+	// EventCacheError: a cache entry was unreadable or corrupt (a miss), or could not be
+	// written (Err). The call itself is unaffected.
+	EventCacheError
+	// EventFailure: the call failed for good (Err).
+	EventFailure
+)
+
+// String names the kind as --verbose shows it.
+func (k EventKind) String() string {
+	switch k {
+	case EventCacheHit:
+		return "cache-hit"
+	case EventRequest:
+		return "request"
+	case EventResponse:
+		return "response"
+	case EventRetry:
+		return "retry"
+	case EventFallback:
+		return "fallback"
+	case EventRejected:
+		return "rejected"
+	case EventCacheError:
+		return "cache-error"
+	case EventFailure:
+		return "failure"
+	}
+	return "unknown"
+}
+
+// Event is request/response metadata for --verbose and --show-prompt, passed to
+// Config.OnEvent. It never holds an API key or header value: Err is redacted and the endpoint
+// is given by host only.
+type Event struct {
+	Kind EventKind
+	// Op is "chat completion" or "embeddings".
+	Op string
+	// Label is Request.Label: what the call is for, e.g. "Acme.Wordiness docs/a.md".
+	Label    string
+	Host     string
+	Model    string
+	Attempt  int
+	Status   int
+	Duration time.Duration
+	Delay    time.Duration
+	Tokens   TokenUsage
+	Format   Format
+	Err      string
+	// Messages are the messages sent (EventRequest) or that would have been (EventCacheHit).
+	Messages []Message
+}
+
+// String is a one-line log entry, e.g.
+// "llm: response chat completion gpt-4o@api.openai.com attempt 1: 200 in 1.2s, 812+96 tokens".
+func (e Event) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "llm: %s %s %s@%s", e.Kind, e.Op, e.Model, e.Host)
+	if e.Label != "" {
+		fmt.Fprintf(&b, " [%s]", e.Label)
+	}
+	if e.Attempt > 0 {
+		fmt.Fprintf(&b, " attempt %d", e.Attempt)
+	}
+	switch e.Kind {
+	case EventRequest:
+		fmt.Fprintf(&b, ": %d messages, format %s", len(e.Messages), e.Format)
+	case EventResponse:
+		fmt.Fprintf(&b, ": %d in %s, %d+%d tokens", e.Status, e.Duration.Round(time.Millisecond), e.Tokens.Input, e.Tokens.Output)
+	case EventRetry:
+		fmt.Fprintf(&b, ": %s; retrying in %s", e.Err, e.Delay.Round(time.Millisecond))
+	case EventFallback:
+		fmt.Fprintf(&b, ": server rejected the response format, now using %s: %s", e.Format, e.Err)
+	case EventRejected, EventCacheError, EventFailure:
+		fmt.Fprintf(&b, ": %s", e.Err)
+	}
+	return b.String()
+}

@@ -1,0 +1,150 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+
+	"github.com/openai/openai-go/v3/option"
+)
+
+// Body size limits: an error body is only read for its message; a reply body is bounded so a
+// misbehaving server cannot exhaust memory.
+const (
+	maxErrorBody = 64 << 10
+	maxReplyBody = 64 << 20
+)
+
+// requestOptions are the per-call SDK options for ep: base URL, credentials, headers, and a
+// middleware that turns HTTP error statuses into *statusError before the SDK interprets them
+// (so a non-JSON error body still yields its status and message).
+func requestOptions(ep Endpoint) []option.RequestOption {
+	opts := []option.RequestOption{option.WithBaseURL(ep.apiBase())}
+	if ep.Provider == ProviderAzureOpenAI {
+		if ep.APIVersion != "" {
+			opts = append(opts, option.WithQuery("api-version", ep.APIVersion))
+		}
+		if ep.APIKey != "" {
+			opts = append(opts, option.WithHeader("api-key", string(ep.APIKey)))
+		}
+	} else if ep.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(string(ep.APIKey)))
+	}
+	for k, v := range ep.Headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	return append(opts, option.WithMiddleware(captureStatus))
+}
+
+// captureStatus is SDK middleware: an error status becomes a *statusError carrying the
+// server's message, Retry-After headers and OpenAI's error.param.
+func captureStatus(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res.StatusCode < 400 {
+		return res, err
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	msg, param := errorMessage(body)
+	return nil, &statusError{status: res.StatusCode, header: res.Header.Clone(), message: msg, param: param}
+}
+
+// errorMessage extracts a short message from an error body in any of the shapes servers use:
+// {"error": {"message", "param"}}, {"error": "…"}, {"message": "…"}, {"detail": "…"}; else the
+// start of the body.
+func errorMessage(body []byte) (msg, param string) {
+	var shape struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	if json.Unmarshal(body, &shape) == nil {
+		var obj struct {
+			Message string `json:"message"`
+			Param   string `json:"param"`
+		}
+		var s string
+		switch {
+		case len(shape.Error) > 0 && json.Unmarshal(shape.Error, &obj) == nil && obj.Message != "":
+			return oneLine(obj.Message, 300), obj.Param
+		case len(shape.Error) > 0 && json.Unmarshal(shape.Error, &s) == nil && s != "":
+			return oneLine(s, 300), ""
+		case shape.Message != "":
+			return oneLine(shape.Message, 300), ""
+		case len(shape.Detail) > 0 && json.Unmarshal(shape.Detail, &s) == nil && s != "":
+			return oneLine(s, 300), ""
+		case len(shape.Detail) > 0:
+			return oneLine(string(shape.Detail), 300), ""
+		}
+	}
+	text := strings.TrimSpace(string(body))
+	if text == "" {
+		return "", ""
+	}
+	return fmt.Sprintf("the body began %q", oneLine(text, 120)), ""
+}
+
+// readBody reads a 2xx reply body; a failure while reading is a connection error.
+func readBody(res *http.Response) ([]byte, error) {
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxReplyBody+1))
+	if err != nil {
+		return nil, &connError{err: err}
+	}
+	if len(body) > maxReplyBody {
+		return nil, &badResponseError{msg: fmt.Sprintf("the reply is larger than %d MiB", maxReplyBody>>20)}
+	}
+	return body, nil
+}
+
+// describeBadJSON explains why a reply body is not the JSON expected.
+func describeBadJSON(body []byte, err error) string {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return "the server sent an empty reply body"
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || (err != nil && strings.Contains(err.Error(), "unexpected end of JSON input")) {
+		return fmt.Sprintf("the server's reply is cut off after %d bytes (truncated JSON)", len(body))
+	}
+	return fmt.Sprintf("the server's reply is not valid JSON (%v); it began %q", err, oneLine(string(trimmed), 80))
+}
+
+// isTransportError reports errors of the network rather than of the request.
+func isTransportError(err error) bool {
+	var ue *url.Error
+	var ne net.Error
+	return errors.As(err, &ue) || errors.As(err, &ne) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE)
+}
+
+// causeText describes a transport failure without the request URL (which may carry
+// credentials in its query).
+func causeText(err error) string {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the server closed the connection in the middle of the reply"
+	case errors.Is(err, io.EOF):
+		return "the server closed the connection without replying"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset by the server"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
