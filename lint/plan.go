@@ -19,6 +19,9 @@ type Project struct {
 	Packs  []*rules.Pack
 	// Warnings are problems that do not stop a run.
 	Warnings rules.Problems
+	// StyleGuide is the project's style guide in prose (VECTORLINT.md), sent to the model with
+	// every rule; empty when there is none.
+	StyleGuide string
 }
 
 // ProjectOptions says what LoadProject loads.

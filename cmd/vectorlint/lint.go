@@ -99,12 +99,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		return a.usageError("vectorlint", errors.New("--stdin-filename names the document read from standard input: add the PATH -"))
 	}
 
-	cfgPath, err := lint.FindConfig(a.dir, f.config, a.getenv("VECTORLINT_CONFIG"))
-	if err != nil {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
-	}
-	proj, err := lint.LoadProject(lint.ProjectOptions{ConfigPath: cfgPath})
+	proj, err := a.loadProject(f.config)
 	if err != nil {
 		a.printProblemsOrError(err)
 		return exitFailure
