@@ -271,9 +271,14 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 	if e, ok := out["error"]; ok && e != nil && e != false && e != "" {
 		return 0, "", false, fmt.Errorf("the service reported an error: %s", truncate(fmt.Sprint(e), 300))
 	}
-	s, ok := out["score"].(float64)
+	raw, present := out["score"]
+	s, ok := raw.(float64)
 	if !ok {
-		return 0, "", false, fmt.Errorf("expected a numeric score from %s, found %s", endpoint, describeArg(out["score"], true))
+		found := "no score"
+		if present {
+			found = describeArg(raw, true)
+		}
+		return 0, "", false, fmt.Errorf("expected a numeric score from %s, found %s", endpoint, found)
 	}
 	if s < 0 || s > 1 || math.IsNaN(s) {
 		return 0, "", false, fmt.Errorf("expected a score between 0 and 1 from %s, found %s", endpoint, formatJSNumber(s))
