@@ -136,7 +136,7 @@ func TestWordFunctions(t *testing.T) {
 		{"contains_word", "ell", "Hello world", 0},
 		{"contains_word", "cat", "cat_food", 0},
 		{"contains_word", "cafe", "cafe\u0301", 0}, // followed by a combining mark
-		{"contains_word", "长江", "长江很长", 0},        // CJK letters are letters
+		{"contains_word", "长江", "长江很长", 0},         // CJK letters are letters
 		{"contains_word", "长江", "长江 很长", 1},
 		{"contains_word", "Москва", "в Москва.", 1},
 		{"contains_word", "ab", "xab ab", 1}, // second occurrence counts

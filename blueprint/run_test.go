@@ -70,10 +70,10 @@ func TestRunExample(t *testing.T) {
 	want := map[string]map[string]float64{
 		gpt: {"capital-france": 1, "longest-rivers": 1, "tokyo-json": 1, "weather-tool": 1, "plan-trip": 1},
 		haiku: {
-			"capital-france": 1.0 / 3,        // the word Paris 1; 54 words > 40 → 0; "As an AI" → 0
-			"longest-rivers": 0.5,            // required: both rivers 1, Mississippi (should_not) 0 → 0.5; best path Amazon…Nile without km → 0.5
-			"tokyo-json":     0,              // a code fence is not JSON; JSON.parse throws → false
-			"weather-tool":   2.0 / 3,        // args match 1 (third call), weather called 1, 3 calls > maxCalls 2 → 0
+			"capital-france": 1.0 / 3,          // the word Paris 1; 54 words > 40 → 0; "As an AI" → 0
+			"longest-rivers": 0.5,              // required: both rivers 1, Mississippi (should_not) 0 → 0.5; best path Amazon…Nile without km → 0.5
+			"tokyo-json":     0,                // a code fence is not JSON; JSON.parse throws → false
+			"weather-tool":   2.0 / 3,          // args match 1 (third call), weather called 1, 3 calls > maxCalls 2 → 0
 			"plan-trip":      (0 + 4.0/20) / 2, // no "?"; 4 words < 20 → 0.2
 		},
 	}
