@@ -259,7 +259,11 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 		return 0, "", true, fmt.Errorf("reading the answer from %s failed: %w", endpoint, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return 0, "", resp.StatusCode >= 500, fmt.Errorf("HTTP %d from %s: %s", resp.StatusCode, endpoint, truncate(strings.TrimSpace(string(data)), 200))
+		msg := fmt.Sprintf("HTTP %d from %s", resp.StatusCode, endpoint)
+		if text := strings.TrimSpace(string(data)); text != "" {
+			msg += ": " + truncate(text, 200)
+		}
+		return 0, "", resp.StatusCode >= 500, errors.New(msg)
 	}
 	if len(data) > maxServiceResponse {
 		return 0, "", false, fmt.Errorf("the answer from %s is larger than %d bytes", endpoint, maxServiceResponse)

@@ -70,6 +70,7 @@ func (a *app) blueprintCheck(args []string) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v (see --help)\n", err)
 		return exitFailure
 	}
 	files := fs.Args()
@@ -195,6 +196,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitOK
 		}
+		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v (see --help)\n", err)
 		return exitFailure
 	}
 	_, _ = concurrency, noCache // they tune generation and judging, which --responses runs do not do
