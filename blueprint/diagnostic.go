@@ -52,10 +52,13 @@ type Diagnostic struct {
 	// Line is 1-based; 0 when unknown.
 	Line int `json:"line,omitempty"`
 	// Prompt is the prompt's id, "#N" (the N-th prompt) when it has none yet, "" for the header.
-	Prompt   string   `json:"prompt,omitempty"`
-	Severity Severity `json:"severity"`
-	Code     string   `json:"code"`
-	Message  string   `json:"message"`
+	Prompt string `json:"prompt,omitempty"`
+	// OwnerKind names what Prompt is in messages when it is not a prompt (ParsePoints on a
+	// rule's should list: "rule"); "" means "prompt".
+	OwnerKind string   `json:"ownerKind,omitempty"`
+	Severity  Severity `json:"severity"`
+	Code      string   `json:"code"`
+	Message   string   `json:"message"`
 }
 
 // String formats the diagnostic as "file:line: severity: prompt "id": message".
@@ -69,7 +72,11 @@ func (d Diagnostic) String() string {
 	b.WriteString(d.Severity.String())
 	b.WriteString(": ")
 	if d.Prompt != "" {
-		fmt.Fprintf(&b, "prompt %q: ", d.Prompt)
+		kind := d.OwnerKind
+		if kind == "" {
+			kind = "prompt"
+		}
+		fmt.Fprintf(&b, "%s %q: ", kind, d.Prompt)
 	}
 	b.WriteString(d.Message)
 	return b.String()

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // summary is a compact view of a parsed blueprint for comparisons.
@@ -436,6 +438,19 @@ func TestParsePoints(t *testing.T) {
 	}
 	_, errs = ParsePoints([]any{map[string]any{"weight": 2.0}}, PointOptions{File: "rule.md", Owner: "Pack.Rule"})
 	want := `rule.md: error: prompt "Pack.Rule": expected a point ({$function: argument}, {"criterion": "citation"} or an object with text, point or fn), found a mapping with keys "weight"`
+	if len(errs) != 1 || errs[0].Error() != want {
+		t.Errorf("errors = %v\nwant %s", errs, want)
+	}
+}
+
+func TestParsePointsLineOffset(t *testing.T) {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("should:\n  - ok\n  - 5\n"), &n); err != nil {
+		t.Fatal(err)
+	}
+	list := n.Content[0].Content[1] // the value of should
+	_, errs := ParsePoints(list, PointOptions{File: "rule.md", Owner: "Pack.Rule", OwnerKind: "rule", LineOffset: 1})
+	want := `rule.md:4: error: rule "Pack.Rule": expected a point (a string, {$function: argument}, {"criterion": "citation"} or {text|fn, weight, citation}), found the number 5`
 	if len(errs) != 1 || errs[0].Error() != want {
 		t.Errorf("errors = %v\nwant %s", errs, want)
 	}

@@ -12,11 +12,16 @@ import (
 type PointOptions struct {
 	// File names the file in diagnostics.
 	File string
-	// Owner names what the points belong to in diagnostics (a prompt id, a rule id).
-	Owner string
+	// Owner names what the points belong to in diagnostics (a prompt id, a rule id), and
+	// OwnerKind what it is ("rule"; "" means "prompt").
+	Owner     string
+	OwnerKind string
 	// Defs are reusable definitions for $ref (a blueprint's point_defs): a JavaScript string
 	// (expanded as $js) or a point object.
 	Defs map[string]any
+	// LineOffset is added to the lines of a *yaml.Node, for a list parsed out of a larger file
+	// (a rule's frontmatter starts on line 2, after its "---").
+	LineOffset int
 }
 
 // ParsePoints parses a `should` list given as a decoded YAML or JSON value (as produced by
@@ -28,12 +33,12 @@ func ParsePoints(raw any, opts PointOptions) (Rubric, []error) {
 	p := &parser{file: opts.File}
 	n, err := fromAny(raw, 0)
 	if err != nil {
-		return Rubric{}, []error{Diagnostic{File: opts.File, Prompt: opts.Owner, Severity: SeverityError, Code: CodeInvalid, Message: err.Error()}}
+		return Rubric{}, []error{Diagnostic{File: opts.File, Prompt: opts.Owner, OwnerKind: opts.OwnerKind, Severity: SeverityError, Code: CodeInvalid, Message: err.Error()}}
 	}
 	if opts.Defs != nil {
 		d, err := fromAny(opts.Defs, 0)
 		if err != nil {
-			return Rubric{}, []error{Diagnostic{File: opts.File, Prompt: opts.Owner, Severity: SeverityError, Code: CodeInvalid, Message: "point definitions: " + err.Error()}}
+			return Rubric{}, []error{Diagnostic{File: opts.File, Prompt: opts.Owner, OwnerKind: opts.OwnerKind, Severity: SeverityError, Code: CodeInvalid, Message: "point definitions: " + err.Error()}}
 		}
 		p.defs = d
 	}
@@ -41,6 +46,10 @@ func ParsePoints(raw any, opts PointOptions) (Rubric, []error) {
 	r := Rubric{Should: pp.block(n, "should")}
 	var errs []error
 	for _, d := range p.diags {
+		if d.Line > 0 {
+			d.Line += opts.LineOffset
+		}
+		d.OwnerKind = opts.OwnerKind
 		if d.Severity == SeverityError {
 			errs = append(errs, d)
 		} else {

@@ -297,3 +297,23 @@ func TestBlueprintRunAllowNet(t *testing.T) {
 		t.Error("the service key leaked into the result")
 	}
 }
+
+func TestBlueprintRunModels(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	code, doc, stderr := runApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
+		"--responses", "examples/blueprints/capitals.responses.jsonl", "--out-dir", t.TempDir(), "--output", "json", "--models", "anthropic:claude-3-5-haiku,x:none")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want 2 (x:none has no responses)\n%s", code, stderr)
+	}
+	var res struct {
+		EffectiveModels []string                     `json:"effectiveModels"`
+		Errors          map[string]map[string]string `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(doc), &res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.EffectiveModels, ",") != "anthropic:claude-3-5-haiku,x:none" || len(res.Errors) != 5 ||
+		res.Errors["plan-trip"]["x:none"] != "no response for this prompt and model in examples/blueprints/capitals.responses.jsonl" {
+		t.Errorf("effective models %v, errors %v", res.EffectiveModels, res.Errors)
+	}
+}
