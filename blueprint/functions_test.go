@@ -3,11 +3,16 @@ package blueprint
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
 // evalPoint prepares fn(args) and scores it against text.
@@ -345,6 +350,32 @@ func TestJSToLowerMatchesGoja(t *testing.T) {
 		}
 		if got := jsToLower(s); got != v.String() {
 			t.Errorf("jsToLower(%q) = %q, JavaScript gives %q", s, got, v.String())
+		}
+	}
+}
+
+// TestEveryDocumentedFunctionExists reads the format documentation (the seeds) and checks that
+// every $function it names is a point function after normalisation.
+func TestEveryDocumentedFunctionExists(t *testing.T) {
+	dir := filepath.Join(testutil.SharedDir(t), "seeds")
+	names := map[string]bool{}
+	for _, f := range []string{"002_77f4732a529ba00e.txt", "000_4a639b7e1d9118b5.txt"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`\$([a-z_]+)`).FindAllStringSubmatch(string(data), -1) {
+			names[m[1]] = true
+		}
+	}
+	delete(names, "ref")  // $ref is expanded by the parser
+	delete(names, "not_") // "$not_*" in prose
+	if len(names) < 40 {
+		t.Fatalf("found only %d function names in the seeds", len(names))
+	}
+	for name := range names {
+		if _, ok := registry[normaliseFn(name)]; !ok {
+			t.Errorf("$%s (normalised %s) is documented but not a point function", name, normaliseFn(name))
 		}
 	}
 }

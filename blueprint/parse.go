@@ -136,6 +136,9 @@ func Parse(data []byte, opts ParseOptions) (*Blueprint, error) {
 	}
 	if bp.Prompts == nil {
 		bp.Prompts = []*Prompt{}
+		if len(prompts) == 0 {
+			p.warnf(CodeInvalid, docs[0].line, "", "the blueprint has no prompts (expected prompt documents after the header, or a prompts list)")
+		}
 	}
 	if err := p.result(); err != nil {
 		return nil, err

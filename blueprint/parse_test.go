@@ -402,6 +402,9 @@ func TestParseWarnings(t *testing.T) {
 		{"consecutive user turns", "- id: p\n  messages:\n    - user: a\n    - user: b\n", []string{
 			`w.yml:4: warning: prompt "p": messages 1 and 2 are both "user": user and assistant turns should alternate (system messages aside); they are sent as written, and some providers merge or reject consecutive turns`,
 		}},
+		{"no prompts", "title: t\nmodels: [a:b]\n", []string{
+			`w.yml:1: warning: the blueprint has no prompts (expected prompt documents after the header, or a prompts list)`,
+		}},
 		{"empty path", "- id: p\n  prompt: x\n  should:\n    - []\n    - a\n", []string{
 			`w.yml:4: warning: prompt "p": should item 1 is an empty list (ignored)`,
 		}},

@@ -250,3 +250,26 @@ func TestImplicitToolPoints(t *testing.T) {
 		t.Error("implicit points leaked into the prompt's JSON")
 	}
 }
+
+// TestScoreRubricConcurrent scores one parsed rubric from many goroutines: prepared regexes and
+// compiled scripts are shared (run with -race).
+func TestScoreRubricConcurrent(t *testing.T) {
+	r := rubricFromYAML(t, `[{$imatches: "(?<=a)b+"}, {$js: "r.length > 2"}, {$icontains_word: "ΣΑΣ"}, {$tool_args_match: {name: t, where: "args.x > 1"}}]`, "")
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			text := fmt.Sprintf("abbb σας %d\nTOOL_CALL {\"name\":\"t\",\"arguments\":{\"x\":%d}}", i, i)
+			res := ScoreRubric(context.Background(), r, Subject{Text: text}, Env{})
+			want := 0.75
+			if i > 1 {
+				want = 1
+			}
+			if res.Score == nil || *res.Score != want {
+				t.Errorf("goroutine %d: score %v, want %v: %+v", i, deref(res.Score), want, res.PointAssessments)
+			}
+		}()
+	}
+	wg.Wait()
+}
