@@ -100,6 +100,7 @@ func (e *ParseError) Errors() []Diagnostic {
 	return out
 }
 
+// Error lists the error diagnostics, one a line.
 func (e *ParseError) Error() string {
 	errs := e.Errors()
 	if len(errs) == 0 {

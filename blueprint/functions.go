@@ -140,6 +140,7 @@ type UnknownFunctionError struct {
 	Quoted bool
 }
 
+// Error names the function, with a suggestion or the quoting hint.
 func (e *UnknownFunctionError) Error() string {
 	if e.Quoted {
 		return fmt.Sprintf("unknown point function %q: \"$%s\" is a quoted function call; write it as a mapping without the outer quotes", "$"+e.Name, e.Name)
@@ -158,6 +159,7 @@ type FunctionError struct {
 	Err error
 }
 
+// Error is "$fn: reason".
 func (e *FunctionError) Error() string { return "$" + e.Fn + ": " + e.Err.Error() }
 
 // Unwrap returns the underlying error.

@@ -75,6 +75,7 @@ type UnresolvedError struct {
 	Known []string
 }
 
+// Error names the missing collections and the defined ones.
 func (e *UnresolvedError) Error() string {
 	known := "none are defined"
 	if len(e.Known) > 0 {

@@ -160,6 +160,7 @@ type SyntaxError struct {
 	Reason string
 }
 
+// Error is "invalid YAML: reason" (the line is reported separately).
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid %s: %s", e.Format, e.Reason)
 }

@@ -24,6 +24,7 @@ type TraceIssue struct {
 	Reason string
 }
 
+// String is "line N: reason".
 func (t TraceIssue) String() string { return fmt.Sprintf("line %d: %s", t.Line, t.Reason) }
 
 const toolCallMarker = "TOOL_CALL"
