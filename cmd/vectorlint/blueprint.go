@@ -43,23 +43,25 @@ func (a *app) runBlueprint(ctx context.Context, args []string) int {
 	return exitFailure
 }
 
-// path resolves a path given on the command line against the app's working directory.
-func (a *app) path(p string) string {
+// blueprintPath resolves a path given on the command line against the app's working directory.
+func (a *app) blueprintPath(p string) string {
 	if filepath.IsAbs(p) || a.dir == "" {
 		return p
 	}
 	return filepath.Join(a.dir, p)
 }
 
-func newFlagSet(name string, stderr io.Writer) *pflag.FlagSet {
+// blueprintFlagSet returns a flag set that reports errors instead of exiting.
+func blueprintFlagSet(name string, stderr io.Writer) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.SortFlags = false
 	return fs
 }
 
+// blueprintCheck is "blueprint check FILE...": parse, normalise and report mistakes.
 func (a *app) blueprintCheck(args []string) int {
-	fs := newFlagSet("vectorlint blueprint check", a.stderr)
+	fs := blueprintFlagSet("vectorlint blueprint check", a.stderr)
 	printJSON := fs.Bool("print", false, "write each normalised blueprint as JSON to stdout (diagnostics go to stderr)")
 	collections := fs.String("collections", "", "folder of model collections (NAME.json); unresolvable placeholders such as CORE become errors")
 	fs.Usage = func() {
@@ -81,7 +83,7 @@ func (a *app) blueprintCheck(args []string) int {
 	var colls blueprint.Collections
 	if *collections != "" {
 		var err error
-		if colls, err = blueprint.LoadCollections(a.path(*collections)); err != nil {
+		if colls, err = blueprint.LoadCollections(a.blueprintPath(*collections)); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 			return exitFailure
 		}
@@ -92,9 +94,9 @@ func (a *app) blueprintCheck(args []string) int {
 	}
 	invalid, warnings := 0, 0
 	for _, file := range files {
-		data, err := os.ReadFile(a.path(file))
+		data, err := os.ReadFile(a.blueprintPath(file))
 		if err != nil {
-			fmt.Fprintf(diagOut, "%s: error: cannot read the file: %v\n", file, unwrapPathError(err))
+			fmt.Fprintf(diagOut, "%s: error: cannot read the file: %v\n", file, blueprintPathErr(err))
 			invalid++
 			continue
 		}
@@ -128,7 +130,7 @@ func (a *app) blueprintCheck(args []string) int {
 			continue
 		}
 		if *printJSON {
-			out, err := marshalIndentNoEscape(bp)
+			out, err := blueprintJSON(bp)
 			if err != nil {
 				fmt.Fprintf(a.stderr, "%s: error: %v\n", file, err)
 				invalid++
@@ -140,22 +142,23 @@ func (a *app) blueprintCheck(args []string) int {
 			}
 		}
 	}
-	fmt.Fprintf(diagOut, "checked %d blueprint%s: %d invalid, %d warning%s\n", len(files), plural(len(files)), invalid, warnings, plural(warnings))
+	fmt.Fprintf(diagOut, "checked %d blueprint%s: %d invalid, %d warning%s\n", len(files), blueprintPlural(len(files)), invalid, warnings, blueprintPlural(warnings))
 	if invalid > 0 {
 		return exitFailure
 	}
 	return exitOK
 }
 
-func plural(n int) string {
+// blueprintPlural returns "s" unless n is 1.
+func blueprintPlural(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
 }
 
-// unwrapPathError drops the path that *fs.PathError repeats (the caller already names it).
-func unwrapPathError(err error) error {
+// blueprintPathErr drops the path that *fs.PathError repeats (the caller already names it).
+func blueprintPathErr(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
@@ -163,7 +166,8 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func marshalIndentNoEscape(v any) ([]byte, error) {
+// blueprintJSON encodes v as indented JSON without HTML escaping.
+func blueprintJSON(v any) ([]byte, error) {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -174,8 +178,9 @@ func marshalIndentNoEscape(v any) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
+// blueprintRun is "blueprint run FILE": score responses and write the result document.
 func (a *app) blueprintRun(ctx context.Context, args []string) int {
-	fs := newFlagSet("vectorlint blueprint run", a.stderr)
+	fs := blueprintFlagSet("vectorlint blueprint run", a.stderr)
 	responses := fs.String("responses", "", "score these responses (JSON Lines or Weval fixtures JSON) instead of generating")
 	outDir := fs.String("out-dir", ".results", "folder for the result document (written to DIR/<configId>/)")
 	output := fs.String("output", "line", "output on stdout: line (a table) or json (the result document)")
@@ -230,9 +235,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		return fail("generating responses is not available in this build yet: pass --responses FILE with the models' responses")
 	}
 
-	data, err := os.ReadFile(a.path(file))
+	data, err := os.ReadFile(a.blueprintPath(file))
 	if err != nil {
-		return fail("cannot read %s: %v", file, unwrapPathError(err))
+		return fail("cannot read %s: %v", file, blueprintPathErr(err))
 	}
 	bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
 	if err != nil {
@@ -248,9 +253,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.String())
 	}
-	respData, err := os.ReadFile(a.path(*responses))
+	respData, err := os.ReadFile(a.blueprintPath(*responses))
 	if err != nil {
-		return fail("cannot read %s: %v", *responses, unwrapPathError(err))
+		return fail("cannot read %s: %v", *responses, blueprintPathErr(err))
 	}
 	resp, err := blueprint.ParseResponses(respData, *responses)
 	if err != nil {
@@ -269,7 +274,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if len(opts.Models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
 		var colls blueprint.Collections
 		if *collections != "" {
-			if colls, err = blueprint.LoadCollections(a.path(*collections)); err != nil {
+			if colls, err = blueprint.LoadCollections(a.blueprintPath(*collections)); err != nil {
 				return fail("%v", err)
 			}
 		}
@@ -288,7 +293,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
-	if _, err := res.WriteFile(a.path(*outDir)); err != nil {
+	if _, err := res.WriteFile(a.blueprintPath(*outDir)); err != nil {
 		return fail("%v", err)
 	}
 	shown := filepath.Join(*outDir, res.ConfigID, res.FileName())

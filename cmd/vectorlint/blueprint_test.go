@@ -17,10 +17,21 @@ import (
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite the golden files in testdata")
+// The -update flag rewrites golden files. Other test files of this package may define it too,
+// so it is defined here only when nobody did (package variables initialise before init runs).
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files in testdata")
+	}
+}
 
-// runApp runs the command in-process in dir with the given environment.
-func runApp(t *testing.T, dir string, env map[string]string, args ...string) (code int, stdout, stderr string) {
+func updateBlueprintGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// runBlueprintApp runs the command in-process in dir with the given environment.
+func runBlueprintApp(t *testing.T, dir string, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	a := &app{
@@ -37,7 +48,7 @@ func runApp(t *testing.T, dir string, env map[string]string, args ...string) (co
 	return code, out.String(), errOut.String()
 }
 
-func writeFiles(t *testing.T, files map[string]string) string {
+func writeBlueprintFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
@@ -52,10 +63,10 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func checkGolden(t *testing.T, name, got string) {
+func checkBlueprintGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "blueprint", name)
-	if *updateGolden {
+	if updateBlueprintGolden() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +99,7 @@ models: [CORE]
 `
 
 func TestBlueprintCheck(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := writeBlueprintFiles(t, map[string]string{
 		"good.yml":         "- id: a\n  prompt: Q\n  should: [{$contains: x}]\n",
 		"mistakes.yml":     checkFixture,
 		"broken.yml":       "title: x\nfoo: bar: baz\n",
@@ -120,7 +131,7 @@ checked 3 blueprints: 2 invalid, 0 warnings
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runApp(t, dir, nil, append([]string{"blueprint", "check"}, tt.args...)...)
+			code, stdout, stderr := runBlueprintApp(t, dir, nil, append([]string{"blueprint", "check"}, tt.args...)...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d\nstdout %s\nstderr %s", code, tt.code, stdout, stderr)
 			}
@@ -133,20 +144,20 @@ checked 3 blueprints: 2 invalid, 0 warnings
 		})
 	}
 	// Unresolvable placeholders are errors only with --collections.
-	dir2 := writeFiles(t, map[string]string{"c.yml": "models: [CORE, FRONTIER]\n---\n- {id: a, prompt: Q}\n", "models/CORE.json": `["a:b"]`})
-	code, stdout, _ := runApp(t, dir2, nil, "blueprint", "check", "--collections", ".", "c.yml")
+	dir2 := writeBlueprintFiles(t, map[string]string{"c.yml": "models: [CORE, FRONTIER]\n---\n- {id: a, prompt: Q}\n", "models/CORE.json": `["a:b"]`})
+	code, stdout, _ := runBlueprintApp(t, dir2, nil, "blueprint", "check", "--collections", ".", "c.yml")
 	want := "c.yml: error: model collection \"FRONTIER\" not found (defined: CORE); pass --collections DIR with NAME.json files, or list model ids\nchecked 1 blueprint: 1 invalid, 0 warnings\n"
 	if code != exitFailure || stdout != want {
 		t.Errorf("exit %d stdout\n%s\nwant\n%s", code, stdout, want)
 	}
-	if code, _, _ := runApp(t, dir2, nil, "blueprint", "check", "c.yml"); code != exitOK {
+	if code, _, _ := runBlueprintApp(t, dir2, nil, "blueprint", "check", "c.yml"); code != exitOK {
 		t.Errorf("without --collections: exit %d, want 0", code)
 	}
 }
 
 func TestBlueprintCheckPrint(t *testing.T) {
 	root := testutil.RepoRoot(t)
-	code, stdout, stderr := runApp(t, root, nil, "blueprint", "check", "--print", "examples/blueprints/capitals.yml")
+	code, stdout, stderr := runBlueprintApp(t, root, nil, "blueprint", "check", "--print", "examples/blueprints/capitals.yml")
 	if code != exitOK || stderr != "checked 1 blueprint: 0 invalid, 0 warnings\n" {
 		t.Fatalf("exit %d stderr %s", code, stderr)
 	}
@@ -154,24 +165,24 @@ func TestBlueprintCheckPrint(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
 		t.Fatalf("stdout is not JSON: %v", err)
 	}
-	checkGolden(t, "capitals.print.json", stdout)
+	checkBlueprintGolden(t, "capitals.print.json", stdout)
 }
 
-// normalizeRun replaces the run's timestamp (the real clock) so outputs can be compared.
-var timestampRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z`)
+// blueprintTimestampRe matches the run's timestamp (the real clock) so outputs can be compared.
+var blueprintTimestampRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z`)
 
 func TestBlueprintRunExample(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	out := t.TempDir()
-	code, stdout, stderr := runApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
+	code, stdout, stderr := runBlueprintApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
 		"--responses", "examples/blueprints/capitals.responses.jsonl", "--out-dir", out, "--run-label", "example")
 	if code != exitOK || stderr != "" {
 		t.Fatalf("exit %d stderr %s", code, stderr)
 	}
 	stdout = strings.Replace(stdout, out, "OUT", 1)
-	checkGolden(t, "capitals.run.txt", timestampRe.ReplaceAllString(stdout, "TIMESTAMP"))
+	checkBlueprintGolden(t, "capitals.run.txt", blueprintTimestampRe.ReplaceAllString(stdout, "TIMESTAMP"))
 
-	code, doc, stderr := runApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
+	code, doc, stderr := runBlueprintApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
 		"--responses", "examples/blueprints/capitals.responses.jsonl", "--out-dir", out, "--run-label", "example", "--output", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d stderr %s", code, stderr)
@@ -187,7 +198,7 @@ func TestBlueprintRunExample(t *testing.T) {
 	if string(file) != doc {
 		t.Error("--output json differs from the written file")
 	}
-	if !regexp.MustCompile(`/examples__blueprints__capitals/example_` + timestampRe.String() + `_comparison\.json$`).MatchString(m[1]) {
+	if !regexp.MustCompile(`/examples__blueprints__capitals/example_` + blueprintTimestampRe.String() + `_comparison\.json$`).MatchString(m[1]) {
 		t.Errorf("result file %s", m[1])
 	}
 	var res struct {
@@ -209,7 +220,7 @@ func TestBlueprintRunExample(t *testing.T) {
 }
 
 func TestBlueprintRunFailures(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := writeBlueprintFiles(t, map[string]string{
 		"b.yml": `- id: p
   prompt: Q
   should:
@@ -224,11 +235,11 @@ func TestBlueprintRunFailures(t *testing.T) {
 		"bad.jsonl":   `{"promptId": "p"}`,
 		"invalid.yml": "- id: p\n  should: [x]\n",
 	})
-	code, stdout, stderr := runApp(t, dir, nil, "blueprint", "run", "b.yml", "--responses", "r.jsonl", "--run-label", "L")
+	code, stdout, stderr := runBlueprintApp(t, dir, nil, "blueprint", "run", "b.yml", "--responses", "r.jsonl", "--run-label", "L")
 	if code != exitFailure || stderr != "" {
 		t.Errorf("exit %d, stderr %s", code, stderr)
 	}
-	checkGolden(t, "failures.run.txt", timestampRe.ReplaceAllString(stdout, "TIMESTAMP"))
+	checkBlueprintGolden(t, "failures.run.txt", blueprintTimestampRe.ReplaceAllString(stdout, "TIMESTAMP"))
 	matches, _ := filepath.Glob(filepath.Join(dir, ".results", "b", "L_*_comparison.json"))
 	if len(matches) != 1 {
 		t.Errorf("result files: %v (the result is written even when evaluations fail)", matches)
@@ -251,13 +262,13 @@ func TestBlueprintRunFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runApp(t, dir, nil, append([]string{"blueprint", "run"}, tt.args...)...)
+			code, _, stderr := runBlueprintApp(t, dir, nil, append([]string{"blueprint", "run"}, tt.args...)...)
 			if code != exitFailure || stderr != tt.stderr {
 				t.Errorf("exit %d stderr\n got %q\nwant %q", code, stderr, tt.stderr)
 			}
 		})
 	}
-	if code, _, stderr := runApp(t, dir, nil, "blueprint", "frobnicate"); code != exitFailure || !strings.HasPrefix(stderr, `vectorlint blueprint: unknown command "frobnicate"`) {
+	if code, _, stderr := runBlueprintApp(t, dir, nil, "blueprint", "frobnicate"); code != exitFailure || !strings.HasPrefix(stderr, `vectorlint blueprint: unknown command "frobnicate"`) {
 		t.Errorf("unknown command: exit %d stderr %s", code, stderr)
 	}
 }
@@ -274,19 +285,19 @@ func TestBlueprintRunAllowNet(t *testing.T) {
 		io.WriteString(w, `{"score": 0.9, "explain": "checked"}`)
 	}))
 	defer srv.Close()
-	dir := writeFiles(t, map[string]string{
+	dir := writeBlueprintFiles(t, map[string]string{
 		"n.yml":   "externalServices:\n  checker: {url: \"" + srv.URL + "\", headers: {X-Key: \"${CHECK_KEY}\"}}\n---\n- id: p\n  prompt: Q\n  should:\n    - $call: {service: checker, claim: \"{response}\"}\n    - $factcheck: dates\n",
 		"r.jsonl": `{"promptId": "p", "model": "m:a", "response": "In 1948."}`,
 	})
 	env := map[string]string{"CHECK_KEY": "k3y", "FACTCHECK_ENDPOINT_URL": srv.URL + "/factcheck"}
-	code, stdout, _ := runApp(t, dir, env, "blueprint", "run", "n.yml", "--responses", "r.jsonl")
+	code, stdout, _ := runBlueprintApp(t, dir, env, "blueprint", "run", "n.yml", "--responses", "r.jsonl")
 	if code != exitFailure || !strings.Contains(stdout, "p × m:a: Function: call({\"claim\":\"{response}\",\"service\":\"checker\"}): network access is off: run with --allow-net") {
 		t.Errorf("without --allow-net: exit %d\n%s", code, stdout)
 	}
 	if body != nil {
 		t.Error("a request was made without --allow-net")
 	}
-	code, stdout, stderr := runApp(t, dir, env, "blueprint", "run", "n.yml", "--responses", "r.jsonl", "--allow-net", "--output", "json")
+	code, stdout, stderr := runBlueprintApp(t, dir, env, "blueprint", "run", "n.yml", "--responses", "r.jsonl", "--allow-net", "--output", "json")
 	if code != exitOK {
 		t.Fatalf("with --allow-net: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -300,7 +311,7 @@ func TestBlueprintRunAllowNet(t *testing.T) {
 
 func TestBlueprintRunModels(t *testing.T) {
 	root := testutil.RepoRoot(t)
-	code, doc, stderr := runApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
+	code, doc, stderr := runBlueprintApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
 		"--responses", "examples/blueprints/capitals.responses.jsonl", "--out-dir", t.TempDir(), "--output", "json", "--models", "anthropic:claude-3-5-haiku,x:none")
 	if code != exitFailure {
 		t.Fatalf("exit %d, want 2 (x:none has no responses)\n%s", code, stderr)
