@@ -182,8 +182,8 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 			weights = append(weights, w)
 		}
 		ms := ModelScore{PromptCount: len(scores)}
-		if avg, ok := scoring.WeightedMean(scores, weights); ok {
-			rounded := scoring.RoundHalfUp(avg, 2)
+		if avg, ok := scoring.CoverageAverage(scores, weights); ok {
+			rounded := scoring.RoundToFixed(avg, 2)
 			ms.Average, ms.Exact = &rounded, &avg
 		}
 		res.EvaluationResults.PerModelScores[m] = ms

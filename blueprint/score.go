@@ -155,8 +155,8 @@ func flatten(r Rubric) []scoredPoint {
 			}
 		}
 	}
-	add(r.Should, scoring.Should, "path_")
-	add(r.ShouldNot, scoring.ShouldNot, "should_not_path_")
+	add(r.Should, scoring.CoverageShould, "path_")
+	add(r.ShouldNot, scoring.CoverageShouldNot, "should_not_path_")
 	return out
 }
 
@@ -178,7 +178,7 @@ func ScoreRubric(ctx context.Context, r Rubric, s Subject, env Env) CoverageResu
 	for i, sp := range points {
 		a := &res.PointAssessments[i]
 		*a = PointAssessment{KeyPointText: sp.pt.KeyPointText(), Multiplier: sp.pt.Multiplier, Citation: sp.pt.Citation,
-			IsInverted: sp.block == scoring.ShouldNot, PathID: sp.pathID, IsFunction: sp.pt.IsFunction()}
+			IsInverted: sp.block == scoring.CoverageShouldNot, PathID: sp.pathID, IsFunction: sp.pt.IsFunction()}
 		cps[i] = scoring.CoveragePoint{Weight: sp.pt.Multiplier, Block: sp.block, Path: sp.path}
 		if sp.pt.IsFunction() {
 			scoreFunction(in, sp, a, &cps[i])
@@ -212,7 +212,7 @@ func ScoreRubric(ctx context.Context, r Rubric, s Subject, env Env) CoverageResu
 	res.Breakdown = scoring.Coverage(cps)
 	if res.Breakdown.OK {
 		score := res.Breakdown.Score
-		rounded := scoring.RoundHalfUp(score, 2)
+		rounded := scoring.RoundToFixed(score, 2)
 		res.Score, res.AvgCoverageExtent = &score, &rounded
 	}
 	return res
@@ -222,7 +222,7 @@ func rubricCriteria(points []scoredPoint) []string {
 	out := make([]string, len(points))
 	for i, sp := range points {
 		tag := "[should]"
-		if sp.block == scoring.ShouldNot {
+		if sp.block == scoring.CoverageShouldNot {
 			tag = "[should not]"
 		}
 		out[i] = tag + " " + sp.pt.KeyPointText()
@@ -257,7 +257,7 @@ func scoreFunction(in *evalInput, sp scoredPoint, a *PointAssessment, cp *scorin
 		return
 	}
 	score := clamp01(r.score)
-	if sp.block == scoring.ShouldNot {
+	if sp.block == scoring.CoverageShouldNot {
 		score = 1 - score
 	}
 	a.CoverageExtent = &score
@@ -283,7 +283,7 @@ func functionReflection(fn string, r fnResult) string {
 	case r.boolean:
 		verdict = fmt.Sprintf("Function '%s' evaluated to false.", fn)
 	default:
-		verdict = fmt.Sprintf("Function '%s' scored %s.", fn, formatJSNumber(scoring.RoundHalfUp(r.score, 4)))
+		verdict = fmt.Sprintf("Function '%s' scored %s.", fn, formatJSNumber(scoring.RoundToFixed(r.score, 4)))
 	}
 	if r.explain != "" {
 		if strings.HasPrefix(fn, "tool_") || strings.HasPrefix(fn, "not_tool_") || fn == "word_count_between" {
@@ -295,7 +295,7 @@ func functionReflection(fn string, r fnResult) string {
 }
 
 func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criteria []string, a *PointAssessment, cp *scoring.CoveragePoint) {
-	inverted := sp.block == scoring.ShouldNot
+	inverted := sp.block == scoring.CoverageShouldNot
 	jr, err := env.Judge.JudgeText(ctx, JudgeRequest{Criterion: sp.pt.Text, Citation: sp.pt.Citation, Inverted: inverted,
 		Subject: s, Criteria: criteria, Description: env.Description})
 	if err == nil && (math.IsNaN(jr.Score) || jr.Score < 0 || jr.Score > 1) {

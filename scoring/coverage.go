@@ -11,10 +11,10 @@ type CoverageBlock int
 
 // Rubric blocks.
 const (
-	// Should points say what a good response does.
-	Should CoverageBlock = iota
-	// ShouldNot points say what a good response avoids; their scores are inverted.
-	ShouldNot
+	// CoverageShould points say what a good response does.
+	CoverageShould CoverageBlock = iota
+	// CoverageShouldNot points say what a good response avoids; their scores are inverted.
+	CoverageShouldNot
 )
 
 // CoveragePoint is one assessed rubric point, as the aggregation sees it.
@@ -77,7 +77,7 @@ func Coverage(points []CoveragePoint) CoverageScore {
 		g := &required
 		if p.Path != 0 {
 			m := should
-			if p.Block == ShouldNot {
+			if p.Block == CoverageShouldNot {
 				m = shouldNot
 			}
 			if m[p.Path] == nil {
@@ -99,7 +99,7 @@ func Coverage(points []CoveragePoint) CoverageScore {
 	best := func(m map[int]*group, better func(a, b float64) bool) (*float64, int) {
 		var found *float64
 		idx := 0
-		for _, k := range sortedPaths(m) {
+		for _, k := range coveragePaths(m) {
 			v := m[k].sum / m[k].weight
 			if found == nil || better(v, *found) {
 				vv := v
@@ -127,7 +127,7 @@ func Coverage(points []CoveragePoint) CoverageScore {
 	return out
 }
 
-func sortedPaths[T any](m map[int]T) []int {
+func coveragePaths[T any](m map[int]T) []int {
 	keys := make([]int, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -136,9 +136,9 @@ func sortedPaths[T any](m map[int]T) []int {
 	return keys
 }
 
-// WeightedMean returns Σ wᵢxᵢ / Σ wᵢ over the pairs, and false when the weights sum to 0.
+// CoverageAverage returns Σ wᵢxᵢ / Σ wᵢ over the pairs, and false when the weights sum to 0.
 // It is the per-model average of prompt scores weighted by prompt weight.
-func WeightedMean(values, weights []float64) (float64, bool) {
+func CoverageAverage(values, weights []float64) (float64, bool) {
 	var sum, total float64
 	for i, v := range values {
 		w := 1.0
@@ -154,10 +154,10 @@ func WeightedMean(values, weights []float64) (float64, bool) {
 	return sum / total, true
 }
 
-// RoundHalfUp rounds x to the given number of decimals as JavaScript's
+// RoundToFixed rounds x to the given number of decimals as JavaScript's
 // parseFloat(x.toFixed(decimals)) does: from the exact binary value, ties away from zero.
 // (0.125 → 0.13 where Go's strconv would give 0.12; 0.425, stored as 0.42499…, → 0.42.)
-func RoundHalfUp(x float64, decimals int) float64 {
+func RoundToFixed(x float64, decimals int) float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) || decimals < 0 || decimals > 20 {
 		return x
 	}

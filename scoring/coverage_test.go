@@ -17,8 +17,8 @@ func TestCoverageSeedExamples(t *testing.T) {
 	// The seed's worked example: required A 1.0, B 0.75, C 0.5; path_3 (0.2, 0.0); path_4 (0, 0).
 	got := Coverage([]CoveragePoint{
 		req(1), req(0.75), req(0.5),
-		path(Should, 3, 0.2), path(Should, 3, 0),
-		path(Should, 4, 0), path(Should, 4, 0),
+		path(CoverageShould, 3, 0.2), path(CoverageShould, 3, 0),
+		path(CoverageShould, 4, 0), path(CoverageShould, 4, 0),
 	})
 	if !got.OK || math.Abs(got.Score-0.425) > 1e-15 || *got.Required != 0.75 || *got.BestShouldPath != 0.1 || got.BestShouldPathIndex != 3 {
 		t.Errorf("seed example 1: %+v (score %.17g)", got, got.Score)
@@ -38,19 +38,19 @@ func TestCoverage(t *testing.T) {
 		ok     bool
 	}{
 		{"no points", nil, 0, false},
-		{"only paths", []CoveragePoint{path(Should, 1, 0.5), path(Should, 2, 0.9)}, 0.9, true},
-		{"inverted should_not joins the required group", []CoveragePoint{req(1), {Score: 0, Weight: 1, Block: ShouldNot, Evaluated: true}}, 0.5, true},
+		{"only paths", []CoveragePoint{path(CoverageShould, 1, 0.5), path(CoverageShould, 2, 0.9)}, 0.9, true},
+		{"inverted should_not joins the required group", []CoveragePoint{req(1), {Score: 0, Weight: 1, Block: CoverageShouldNot, Evaluated: true}}, 0.5, true},
 		// should_not paths: "fails if it meets any path" → the block is the lowest inverted mean.
-		{"should_not paths", []CoveragePoint{req(1), path(ShouldNot, 1, 0), path(ShouldNot, 1, 0), path(ShouldNot, 2, 1)}, 0.5, true},
-		{"should_not paths alone", []CoveragePoint{path(ShouldNot, 1, 0.6), path(ShouldNot, 2, 0.8)}, 0.6, true},
+		{"should_not paths", []CoveragePoint{req(1), path(CoverageShouldNot, 1, 0), path(CoverageShouldNot, 1, 0), path(CoverageShouldNot, 2, 1)}, 0.5, true},
+		{"should_not paths alone", []CoveragePoint{path(CoverageShouldNot, 1, 0.6), path(CoverageShouldNot, 2, 0.8)}, 0.6, true},
 		// The original merged should path 0 and should_not path 0 into one group (mean 0.5,
 		// final 0.5); kept apart, the should path scores 1 and the should_not block 0.
-		{"blocks keep their paths apart", []CoveragePoint{path(Should, 1, 1), path(ShouldNot, 1, 0)}, 0.5, true},
-		{"three parts", []CoveragePoint{req(0.9), path(Should, 1, 0.6), path(ShouldNot, 5, 0.3)}, 0.6, true},
+		{"blocks keep their paths apart", []CoveragePoint{path(CoverageShould, 1, 1), path(CoverageShouldNot, 1, 0)}, 0.5, true},
+		{"three parts", []CoveragePoint{req(0.9), path(CoverageShould, 1, 0.6), path(CoverageShouldNot, 5, 0.3)}, 0.6, true},
 		{"not evaluated points are left out", []CoveragePoint{req(1), {Score: 0, Weight: 1}}, 1, true},
-		{"a path with nothing evaluated is no candidate", []CoveragePoint{req(0.4), {Score: 0, Weight: 1, Path: 1}, path(Should, 2, 0.2)}, 0.30000000000000004, true},
+		{"a path with nothing evaluated is no candidate", []CoveragePoint{req(0.4), {Score: 0, Weight: 1, Path: 1}, path(CoverageShould, 2, 0.2)}, 0.30000000000000004, true},
 		{"nothing evaluated", []CoveragePoint{{Score: 1, Weight: 1}}, 0, false},
-		{"weighted paths", []CoveragePoint{{Score: 1, Weight: 3, Path: 1, Evaluated: true}, {Score: 0, Weight: 1, Path: 1, Evaluated: true}, path(Should, 2, 0.7)}, 0.75, true},
+		{"weighted paths", []CoveragePoint{{Score: 1, Weight: 3, Path: 1, Evaluated: true}, {Score: 0, Weight: 1, Path: 1, Evaluated: true}, path(CoverageShould, 2, 0.7)}, 0.75, true},
 	}
 	for _, tt := range tests {
 		got := Coverage(tt.points)
@@ -79,17 +79,17 @@ func TestRoundHalfUp(t *testing.T) {
 		{0.33333, 4, 0.3333},
 	}
 	for _, tt := range tests {
-		if got := RoundHalfUp(tt.in, tt.dec); got != tt.want {
-			t.Errorf("RoundHalfUp(%v, %d) = %v, want %v", tt.in, tt.dec, got, tt.want)
+		if got := RoundToFixed(tt.in, tt.dec); got != tt.want {
+			t.Errorf("RoundToFixed(%v, %d) = %v, want %v", tt.in, tt.dec, got, tt.want)
 		}
 	}
 }
 
 func TestWeightedMean(t *testing.T) {
-	if got, ok := WeightedMean([]float64{1, 0.5}, []float64{3, 1}); !ok || got != 0.875 {
-		t.Errorf("WeightedMean = %v %v", got, ok)
+	if got, ok := CoverageAverage([]float64{1, 0.5}, []float64{3, 1}); !ok || got != 0.875 {
+		t.Errorf("CoverageAverage = %v %v", got, ok)
 	}
-	if _, ok := WeightedMean(nil, nil); ok {
-		t.Error("WeightedMean of nothing should not be ok")
+	if _, ok := CoverageAverage(nil, nil); ok {
+		t.Error("CoverageAverage of nothing should not be ok")
 	}
 }
