@@ -1,0 +1,129 @@
+package blueprint
+
+import (
+	"math"
+	"testing"
+)
+
+// The golden ids of spec §2: values the original Weval produces.
+func TestPromptHashIDGolden(t *testing.T) {
+	tests := []struct {
+		name, file, src, wantID, wantCanonical string
+	}{
+		{
+			name:   "prompt and ideal (YAML)",
+			file:   "a.yml",
+			src:    "prompt: \"This prompt needs an ID.\"\nideal: \"An ideal response.\"\n",
+			wantID: "hash-d35001ad5740",
+			wantCanonical: `{"idealResponse":"An ideal response.","messages":[{"content":"This prompt needs an ID.","role":"user"}],` +
+				`"render_as":"markdown"}`,
+		},
+		{
+			name:          "prompt only (YAML)",
+			file:          "b.yml",
+			src:           "- prompt: \"What is 2+2?\"\n",
+			wantID:        "hash-44517203095f",
+			wantCanonical: `{"messages":[{"content":"What is 2+2?","role":"user"}],"render_as":"markdown"}`,
+		},
+		{
+			name:          "promptText (JSON)",
+			file:          "c.json",
+			src:           `{"title": "T", "prompts": [{"promptText": "What is 2+2?"}]}`,
+			wantID:        "hash-44517203095f",
+			wantCanonical: `{"messages":[{"content":"What is 2+2?","role":"user"}],"render_as":"markdown"}`,
+		},
+		{
+			name:          "idealResponse alias (JSON)",
+			file:          "d.json",
+			src:           `{"prompts": [{"promptText": "This prompt needs an ID.", "idealResponse": "An ideal response."}]}`,
+			wantID:        "hash-d35001ad5740",
+			wantCanonical: `{"idealResponse":"An ideal response.","messages":[{"content":"This prompt needs an ID.","role":"user"}],"render_as":"markdown"}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bp := mustParse(t, tt.file, tt.src)
+			p := bp.Prompts[0]
+			if got := CanonicalPromptJSON(p); got != tt.wantCanonical {
+				t.Errorf("canonical JSON\n got %s\nwant %s", got, tt.wantCanonical)
+			}
+			if p.ID != tt.wantID || !p.HashedID {
+				t.Errorf("id = %q (hashed %v), want %q", p.ID, p.HashedID, tt.wantID)
+			}
+		})
+	}
+}
+
+func TestCanonicalPromptWithPoints(t *testing.T) {
+	src := `
+- prompt: "Q"
+  weight: 2
+  should:
+    - "Text point"
+    - "Cited": "Source 1"
+    - $contains: "x"
+    - $is_json
+    - fn: $match
+      arg: "^a"
+      weight: 1.5
+      citation: "Rule 5"
+    - - $icontains: "y"
+      - "Path text"
+  should_not:
+    - $contains: "bad"
+`
+	bp := mustParse(t, "p.yml", src)
+	want := `{"messages":[{"content":"Q","role":"user"}],` +
+		`"points":[{"multiplier":1,"text":"Text point"},{"citation":"Source 1","multiplier":1,"text":"Cited"},` +
+		`{"fn":"contains","fnArgs":"x","multiplier":1},{"fn":"is_json","multiplier":1},` +
+		`{"citation":"Rule 5","fn":"matches","fnArgs":"^a","multiplier":1.5},` +
+		`[{"fn":"icontains","fnArgs":"y","multiplier":1},{"multiplier":1,"text":"Path text"}]],` +
+		`"render_as":"markdown","should_not":[{"fn":"contains","fnArgs":"bad","multiplier":1}],"weight":2}`
+	if got := CanonicalPromptJSON(bp.Prompts[0]); got != want {
+		t.Errorf("canonical JSON\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestFormatJSNumber(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{0, "0"}, {1, "1"}, {-1, "-1"}, {1.5, "1.5"}, {0.1, "0.1"}, {100, "100"},
+		{1e20, "100000000000000000000"}, {1e21, "1e+21"}, {1.5e21, "1.5e+21"},
+		{0.000001, "0.000001"}, {1e-7, "1e-7"}, {1.5e-7, "1.5e-7"}, {123456789.125, "123456789.125"},
+		{math.NaN(), "NaN"}, {math.Inf(1), "Infinity"}, {math.Inf(-1), "-Infinity"},
+	}
+	for _, tt := range tests {
+		if got := formatJSNumber(tt.in); got != tt.want {
+			t.Errorf("formatJSNumber(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCanonicalJSON(t *testing.T) {
+	tests := []struct {
+		in   any
+		want string
+	}{
+		{map[string]any{"b": 1.0, "a": []any{true, nil, "x"}}, `{"a":[true,null,"x"],"b":1}`},
+		{"<&> \u2028 \"q\" \\ \n\t\x01", `"<&> ` + "\u2028" + ` \"q\" \\ \n\t\u0001"`},
+		// UTF-16 order: U+FF5E sorts after U+1F600's high surrogate (0xD83D).
+		{map[string]any{"\uff5e": 1.0, "\U0001F600": 2.0, "z": 3.0}, `{"z":3,"` + "\U0001F600" + `":2,"` + "\uff5e" + `":1}`},
+		{math.Inf(1), "null"},
+	}
+	for _, tt := range tests {
+		if got := canonicalJSON(tt.in); got != tt.want {
+			t.Errorf("canonicalJSON(%#v)\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func mustParse(t testing.TB, file, src string) *Blueprint {
+	t.Helper()
+	bp, err := Parse([]byte(src), ParseOptions{File: file})
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", file, err)
+	}
+	return bp
+}

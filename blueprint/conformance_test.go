@@ -1,0 +1,115 @@
+package blueprint
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
+)
+
+// corpusFile is one blueprint of the shared corpus, read once.
+type corpusFile struct {
+	rel  string
+	data []byte
+}
+
+func corpus(t testing.TB) (dir string, files []corpusFile) {
+	t.Helper()
+	dir = filepath.Join(testutil.SharedDir(t), "corpus", "weval-configs")
+	root := filepath.Join(dir, "blueprints")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		lower := strings.ToLower(path)
+		if d.IsDir() || !(strings.HasSuffix(lower, ".yml") || strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".json")) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		files = append(files, corpusFile{rel: filepath.ToSlash(rel), data: data})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, files
+}
+
+// TestCorpusConformance parses every real blueprint (spec §2 "Conformance"): all parse except
+// the two that are not valid YAML and the one asking for toolUse.mode auto.
+func TestCorpusConformance(t *testing.T) {
+	dir, files := corpus(t)
+	if len(files) != 196 {
+		t.Errorf("found %d blueprints in the corpus, want 196", len(files))
+	}
+	wantFail := map[string]string{
+		"eu-ai-act-202401689.yml":           "eu-ai-act-202401689.yml:3: error: invalid YAML: mapping values are not allowed in this context",
+		"maternal-health-uttar-pradesh.yml": "maternal-health-uttar-pradesh.yml:2: error: invalid YAML: mapping values are not allowed in this context",
+		"tool-use-native-test.yml":          `tool-use-native-test.yml:14: error: expected toolUse.mode to be "trace-only" (tools are never executed; models emit TOOL_CALL lines), found the string "auto"`,
+	}
+	colls, err := LoadCollections(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := map[string]int{}
+	prompts := 0
+	for _, f := range files {
+		bp, err := Parse(f.data, ParseOptions{File: f.rel})
+		if want, ok := wantFail[f.rel]; ok {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Errorf("%s: parsed, want the error %s", f.rel, want)
+				continue
+			}
+			if got := diagStrings(pe.Errors()); !reflect.DeepEqual(got, []string{want}) {
+				t.Errorf("%s: errors %q\nwant %q", f.rel, got, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", f.rel, err)
+			continue
+		}
+		if bp.ID != IDFromPath(f.rel) || len(bp.Prompts) == 0 {
+			t.Errorf("%s: id %q, %d prompts", f.rel, bp.ID, len(bp.Prompts))
+		}
+		prompts += len(bp.Prompts)
+		for _, w := range bp.Warnings {
+			if w.Code == CodeQuotedFunction {
+				quoted[f.rel]++
+			}
+		}
+		if _, err := ResolveModels(bp.Models, colls); err != nil {
+			t.Errorf("%s: %v", f.rel, err)
+		}
+	}
+	// "89 such points sit in 11 of the real configs" (spec §1).
+	total := 0
+	var names []string
+	for name, n := range quoted {
+		total += n
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	wantFiles := []string{
+		"benchmarks/aft-reasoning-assessment.yml", "benchmarks/big-bench-hard-bbh.yml",
+		"benchmarks/discriminating-similar-languages-dsl-shared-task.yml",
+		"benchmarks/generative-ai-for-hate-speech-detection-cross-dataset.yml", "benchmarks/jetts-benchmark.yml",
+		"benchmarks/llm-as-a-judge-evaluation-framework.yml", "benchmarks/olymmath.yml", "benchmarks/open-llm-leaderboard.yml",
+		"benchmarks/red-teaming-for-llms-on-mathematics-tasks.yml", "benchmarks/v-star.yml", "lost-cause-narrative-probe.yml",
+	}
+	if total != 89 || !reflect.DeepEqual(names, wantFiles) {
+		t.Errorf("quoted function calls: %d in %q\nwant 89 in %q", total, names, wantFiles)
+	}
+	t.Logf("%d blueprints, %d prompts", len(files), prompts)
+}

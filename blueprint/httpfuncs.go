@@ -1,0 +1,311 @@
+package blueprint
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// FactcheckEnv is the environment variable that names the $factcheck service's URL.
+const FactcheckEnv = "FACTCHECK_ENDPOINT_URL"
+
+// Defaults of external service calls (the original's).
+const (
+	defaultServiceTimeout   = 30 * time.Second
+	defaultFactcheckTimeout = 65 * time.Second
+	defaultMaxRetries       = 2
+	defaultRetryBackoff     = time.Second
+	maxServiceResponse      = 1 << 20
+)
+
+// ErrNetworkNotAllowed is returned by $call and $factcheck when the run does not allow network
+// access.
+var ErrNetworkNotAllowed = errors.New("network access is off: run with --allow-net (Env.AllowNet) to let this blueprint make HTTP requests; a blueprint from someone else can otherwise make this machine call any URL")
+
+// callConfigKeys are the $call keys that configure the request; the others are sent to the
+// service as parameters.
+var callConfigKeys = map[string]bool{"service": true, "url": true, "method": true, "headers": true, "timeout_ms": true,
+	"cache": true, "max_retries": true, "retry_backoff_ms": true}
+
+func prepareCall(args any, has bool) (evaluator, error) {
+	spec, ok := args.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("expected {service: name} or {url: ...} with parameters, found %s", describeArg(args, has))
+	}
+	service, _ := spec["service"].(string)
+	var inline *Service
+	if service == "" {
+		if _, ok := spec["url"].(string); !ok {
+			return nil, fmt.Errorf("expected a service name (service: ...) or a URL (url: ...), found %s", describeArg(args, has))
+		}
+		n, err := fromAny(spec, 0)
+		if err != nil {
+			return nil, err
+		}
+		s, err := serviceFromNode(n)
+		if err != nil {
+			return nil, err
+		}
+		inline = &s
+	}
+	params := map[string]any{}
+	for k, v := range spec {
+		if !callConfigKeys[k] {
+			params[k] = v
+		}
+	}
+	return func(in *evalInput) fnResult {
+		if !in.env.AllowNet {
+			return fnResult{err: ErrNetworkNotAllowed}
+		}
+		svc := inline
+		if svc == nil {
+			s, ok := in.env.Services[service]
+			if !ok {
+				names := make([]string, 0, len(in.env.Services))
+				for n := range in.env.Services {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				avail := "none are defined"
+				if len(names) > 0 {
+					avail = "defined: " + strings.Join(names, ", ")
+				}
+				return errResult("external service %q is not defined in externalServices (%s)", service, avail)
+			}
+			svc = &s
+		}
+		body := map[string]any{}
+		for k, v := range substituteTemplates(params, in.subject).(map[string]any) {
+			body[k] = v
+		}
+		body["response"] = in.subject.Text
+		body["modelId"] = in.subject.ModelID
+		body["promptId"] = in.subject.PromptID
+		score, explain, err := callService(in, *svc, body, defaultServiceTimeout)
+		if err != nil {
+			return fnResult{err: err}
+		}
+		return fnResult{score: score, explain: explain}
+	}, nil
+}
+
+func prepareFactcheck(args any, has bool) (evaluator, error) {
+	instruction := ""
+	if has && args != nil {
+		s, ok := args.(string)
+		if !ok {
+			return nil, fmt.Errorf("expected an instruction string (such as \"focus on dates only\"), found %s", describeArg(args, has))
+		}
+		instruction = s
+	}
+	return func(in *evalInput) fnResult {
+		if !in.env.AllowNet {
+			return fnResult{err: ErrNetworkNotAllowed}
+		}
+		endpoint := ""
+		if in.env.LookupEnv != nil {
+			endpoint, _ = in.env.LookupEnv(FactcheckEnv)
+		}
+		if strings.TrimSpace(endpoint) == "" {
+			return errResult("$factcheck needs the fact-check service's URL in %s, which is not set", FactcheckEnv)
+		}
+		zero := 0
+		svc := Service{URL: strings.TrimSpace(endpoint), Method: http.MethodPost, MaxRetries: &zero}
+		body := map[string]any{"claim": in.subject.Text, "instruction": instruction, "includeRaw": false}
+		score, explain, err := callService(in, svc, body, defaultFactcheckTimeout)
+		if err != nil {
+			return fnResult{err: fmt.Errorf("fact check failed: %w", err)}
+		}
+		if explain == "" {
+			explain = "No explanation provided."
+		}
+		return fnResult{score: score, explain: explain}
+	}, nil
+}
+
+var templateRe = regexp.MustCompile(`\{(response|modelId|promptId|messages|promptText)\}`)
+
+// substituteTemplates replaces {response}, {modelId}, {promptId}, {messages} (JSON) and
+// {promptText} (the last user message) in every string of v.
+func substituteTemplates(v any, s *Subject) any {
+	switch x := v.(type) {
+	case string:
+		return templateRe.ReplaceAllStringFunc(x, func(m string) string {
+			switch m {
+			case "{response}":
+				return s.Text
+			case "{modelId}":
+				return s.ModelID
+			case "{promptId}":
+				return s.PromptID
+			case "{messages}":
+				b, _ := json.Marshal(s.Messages)
+				return string(b)
+			default:
+				return s.promptText()
+			}
+		})
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = substituteTemplates(item, s)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			out[k] = substituteTemplates(item, s)
+		}
+		return out
+	}
+	return v
+}
+
+var envRefRe = regexp.MustCompile(`\$\{([^}]+)\}`)
+
+// callService POSTs body to a service and reads {score, explain} or {error}. Network errors and
+// 5xx responses are retried. Header values may use ${VAR}; values never appear in errors.
+func callService(in *evalInput, svc Service, body map[string]any, defTimeout time.Duration) (float64, string, error) {
+	headers := map[string]string{"Content-Type": "application/json"}
+	for k, v := range svc.Headers {
+		var missing string
+		val := envRefRe.ReplaceAllStringFunc(v, func(m string) string {
+			name := m[2 : len(m)-1]
+			if in.env.LookupEnv != nil {
+				if s, ok := in.env.LookupEnv(name); ok {
+					return s
+				}
+			}
+			missing = name
+			return ""
+		})
+		if missing != "" {
+			return 0, "", fmt.Errorf("header %q uses ${%s}, which is not set", k, missing)
+		}
+		headers[k] = val
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return 0, "", fmt.Errorf("cannot encode the request: %w", err)
+	}
+	timeout := defTimeout
+	if svc.TimeoutMS > 0 {
+		timeout = time.Duration(svc.TimeoutMS) * time.Millisecond
+	}
+	retries := defaultMaxRetries
+	if svc.MaxRetries != nil {
+		retries = *svc.MaxRetries
+	}
+	backoff := defaultRetryBackoff
+	if svc.RetryBackoffMS > 0 {
+		backoff = time.Duration(svc.RetryBackoffMS) * time.Millisecond
+	}
+	method := svc.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	client := in.env.HTTPClient
+	if client == nil {
+		client = http.DefaultClient
+	}
+	for attempt := 0; ; attempt++ {
+		score, explain, retry, err := serviceAttempt(in.ctx, client, method, svc.URL, headers, payload, timeout)
+		if err == nil {
+			return score, explain, nil
+		}
+		if !retry || attempt >= retries {
+			return 0, "", err
+		}
+		select {
+		case <-in.ctx.Done():
+			return 0, "", in.ctx.Err()
+		case <-time.After(backoff * time.Duration(attempt+1)):
+		}
+	}
+}
+
+func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint string, headers map[string]string, payload []byte, timeout time.Duration) (score float64, explain string, retry bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, endpoint, bytes.NewReader(payload))
+	endpoint = redactURL(endpoint) // from here on only for messages
+	if err != nil {
+		return 0, "", false, fmt.Errorf("invalid service URL: %w", err)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return 0, "", true, fmt.Errorf("no answer from %s within %v", endpoint, timeout)
+		}
+		return 0, "", true, fmt.Errorf("request to %s failed: %w", endpoint, unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxServiceResponse+1))
+	if err != nil {
+		return 0, "", true, fmt.Errorf("reading the answer from %s failed: %w", endpoint, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg := fmt.Sprintf("HTTP %d from %s", resp.StatusCode, endpoint)
+		if text := strings.TrimSpace(string(data)); text != "" {
+			msg += ": " + truncate(text, 200)
+		}
+		return 0, "", resp.StatusCode >= 500, errors.New(msg)
+	}
+	if len(data) > maxServiceResponse {
+		return 0, "", false, fmt.Errorf("the answer from %s is larger than %d bytes", endpoint, maxServiceResponse)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil || out == nil {
+		return 0, "", false, fmt.Errorf("expected a JSON object {score, explain} from %s, found %s", endpoint, quoteShort(string(data)))
+	}
+	if e, ok := out["error"]; ok && e != nil && e != false && e != "" {
+		return 0, "", false, fmt.Errorf("the service reported an error: %s", truncate(fmt.Sprint(e), 300))
+	}
+	raw, present := out["score"]
+	s, ok := raw.(float64)
+	if !ok {
+		found := "no score"
+		if present {
+			found = describeArg(raw, true)
+		}
+		return 0, "", false, fmt.Errorf("expected a numeric score from %s, found %s", endpoint, found)
+	}
+	if s < 0 || s > 1 || math.IsNaN(s) {
+		return 0, "", false, fmt.Errorf("expected a score between 0 and 1 from %s, found %s", endpoint, formatJSNumber(s))
+	}
+	explain, _ = out["explain"].(string)
+	return s, truncate(explain, maxJSText), false, nil
+}
+
+// redactURL keeps a URL's scheme, host and path for messages: query strings and user info
+// often carry keys.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return "the service"
+	}
+	return u.Scheme + "://" + u.Host + u.Path
+}
+
+// unwrapURLError drops net/http's "Post \"url\": " prefix, which repeats the URL.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}

@@ -1,0 +1,185 @@
+package blueprint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// DefaultJSTimeout bounds one $js evaluation (and one $tool_args_match "where" expression).
+const DefaultJSTimeout = 100 * time.Millisecond
+
+// maxJSText bounds the explanation and error text a script can put into a result.
+const maxJSText = 2000
+
+var errJSTimeout = errors.New("JavaScript time limit exceeded")
+
+// compileJS compiles a $js snippet: a bare expression or script (its completion value is the
+// result), or a function body using return, which is wrapped in a function when a plain
+// script would be a syntax error.
+func compileJS(name, code string) (*goja.Program, error) {
+	prog, err := goja.Compile(name, code, false)
+	if err == nil {
+		return prog, nil
+	}
+	if wrapped, werr := goja.Compile(name, "(function(){\n"+code+"\n})()", false); werr == nil {
+		return wrapped, nil
+	}
+	return nil, fmt.Errorf("JavaScript does not compile: %s", truncate(err.Error(), 300))
+}
+
+// runJS runs a compiled program in a fresh sandbox: no require, no I/O, no timers, a time
+// limit and a bounded call stack. bind sets the script's globals.
+func runJS(ctx context.Context, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (v goja.Value, err error) {
+	if timeout <= 0 {
+		timeout = DefaultJSTimeout
+	}
+	vm := goja.New()
+	vm.SetMaxCallStackSize(1000)
+	if err := bind(vm); err != nil {
+		return nil, err
+	}
+	timer := time.AfterFunc(timeout, func() { vm.Interrupt(errJSTimeout) })
+	defer timer.Stop()
+	stop := context.AfterFunc(ctx, func() { vm.Interrupt(ctx.Err()) })
+	defer stop()
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("JavaScript failed: %v", r)
+		}
+	}()
+	v, err = vm.RunProgram(prog)
+	if err != nil {
+		return nil, jsError(err, timeout)
+	}
+	return v, nil
+}
+
+func jsError(err error, timeout time.Duration) error {
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if e, ok := ie.Value().(error); ok && !errors.Is(e, errJSTimeout) {
+			return e
+		}
+		return fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
+	}
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		return fmt.Errorf("JavaScript threw: %s", truncate(ex.Value().String(), 300))
+	}
+	var se *goja.StackOverflowError
+	if errors.As(err, &se) {
+		return errors.New("JavaScript exceeded the call stack limit")
+	}
+	return fmt.Errorf("JavaScript failed: %s", truncate(err.Error(), 300))
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func prepareJS(args any, has bool) (evaluator, error) {
+	code, ok := args.(string)
+	if !ok {
+		return nil, fmt.Errorf("expected JavaScript code as a string, found %s", describeArg(args, has))
+	}
+	prog, err := compileJS("$js", code)
+	if err != nil {
+		return nil, err
+	}
+	return func(in *evalInput) fnResult {
+		v, err := runJS(in.ctx, prog, in.env.JSTimeout, func(vm *goja.Runtime) error {
+			s := in.subject
+			msgs := make([]any, len(s.Messages))
+			for i, m := range s.Messages {
+				var content any
+				if m.Content != nil {
+					content = *m.Content
+				}
+				msgs[i] = map[string]any{"role": m.Role, "content": content}
+			}
+			if err := vm.Set("r", s.Text); err != nil {
+				return err
+			}
+			if err := vm.Set("response", s.Text); err != nil {
+				return err
+			}
+			return vm.Set("context", map[string]any{"messages": msgs, "modelId": s.ModelID, "promptId": s.PromptID})
+		})
+		if err != nil {
+			return fnResult{err: err}
+		}
+		return jsResult(v)
+	}, nil
+}
+
+// jsResult converts what a script returned: a boolean, a number (clamped to [0, 1]) or
+// {score, explain}. undefined is false, as in the original (a script that falls off its end).
+func jsResult(v goja.Value) fnResult {
+	if v == nil || goja.IsUndefined(v) {
+		return fnResult{score: 0, boolean: true, explain: "The script returned undefined (treated as false)."}
+	}
+	if goja.IsNull(v) {
+		return errResult("the script returned null; expected a boolean, a number or {score, explain}")
+	}
+	switch x := v.Export().(type) {
+	case bool:
+		return boolResult(x)
+	case int64:
+		return fnResult{score: clamp01(float64(x))}
+	case float64:
+		if math.IsNaN(x) {
+			return errResult("the script returned NaN; expected a boolean or a number")
+		}
+		return fnResult{score: clamp01(x)}
+	case map[string]any:
+		raw, ok := x["score"]
+		if !ok {
+			return errResult("the script returned an object without score; expected {score, explain}")
+		}
+		var r fnResult
+		switch s := raw.(type) {
+		case bool:
+			r = boolResult(s)
+		case int64:
+			r = fnResult{score: clamp01(float64(s))}
+		case float64:
+			if math.IsNaN(s) {
+				return errResult("the script returned score NaN")
+			}
+			r = fnResult{score: clamp01(s)}
+		default:
+			return errResult("the script returned a score of type %s; expected a boolean or a number", jsTypeName(raw))
+		}
+		if e, ok := x["explain"].(string); ok {
+			r.explain = truncate(e, maxJSText)
+		}
+		return r
+	default:
+		return errResult("the script returned a %s; expected a boolean, a number or {score, explain}", jsTypeName(x))
+	}
+}
+
+func jsTypeName(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case []any:
+		return "array"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("value (%T)", v)
+}
+
+func clamp01(f float64) float64 {
+	return math.Max(0, math.Min(1, f))
+}

@@ -1,0 +1,124 @@
+package blueprint
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Collections maps collection placeholders ("CORE") to the model ids they stand for.
+type Collections map[string][]string
+
+// IsCollection reports whether a model id is a collection placeholder: letters in upper case,
+// digits and "_", no ":" (such as "CORE" or "OPEN_SOURCE_CORE").
+func IsCollection(id string) bool {
+	if id == "" || strings.Contains(id, ":") {
+		return false
+	}
+	letter := false
+	for _, r := range id {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			letter = true
+		case r >= '0' && r <= '9', r == '_':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// LoadCollections reads the collections in dir: every NAME.json holding a JSON list of model
+// ids, with NAME a placeholder (see IsCollection). When dir has a "models" folder (the layout
+// of weval-org/configs), that folder is read instead.
+func LoadCollections(dir string) (Collections, error) {
+	if fi, err := os.Stat(filepath.Join(dir, "models")); err == nil && fi.IsDir() {
+		dir = filepath.Join(dir, "models")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("model collections: %w", err)
+	}
+	out := Collections{}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || e.IsDir() || !IsCollection(name) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("model collections: %w", err)
+		}
+		var ids []string
+		if err := json.Unmarshal(data, &ids); err != nil {
+			return nil, fmt.Errorf("%s: expected a JSON list of model ids: %v", path, err)
+		}
+		for i, id := range ids {
+			ids[i] = normaliseModelID(id)
+			if ids[i] == "" {
+				return nil, fmt.Errorf("%s: model %d is an empty string", path, i+1)
+			}
+		}
+		out[name] = ids
+	}
+	return out, nil
+}
+
+// UnresolvedError lists collection placeholders that no collection defines.
+type UnresolvedError struct {
+	Names []string
+	// Known are the collections that are defined.
+	Known []string
+}
+
+// Error names the missing collections and the defined ones.
+func (e *UnresolvedError) Error() string {
+	known := "none are defined"
+	if len(e.Known) > 0 {
+		known = "defined: " + strings.Join(e.Known, ", ")
+	}
+	return fmt.Sprintf("model collection%s %s not found (%s); pass --collections DIR with NAME.json files, or list model ids",
+		plural(len(e.Names)), strings.Join(quoteAll(e.Names), ", "), known)
+}
+
+// ResolveModels replaces collection placeholders with their models, keeping the first
+// occurrence of each id. Custom models are kept as they are.
+func ResolveModels(models []Model, c Collections) ([]Model, error) {
+	var out []Model
+	seen := map[string]bool{}
+	var missing []string
+	add := func(m Model) {
+		if seen[m.ID] {
+			return
+		}
+		seen[m.ID] = true
+		out = append(out, m)
+	}
+	for _, m := range models {
+		if m.Custom != nil || !IsCollection(m.ID) {
+			add(m)
+			continue
+		}
+		ids, ok := c[m.ID]
+		if !ok {
+			missing = append(missing, m.ID)
+			continue
+		}
+		for _, id := range ids {
+			add(Model{ID: id})
+		}
+	}
+	if missing != nil {
+		known := make([]string, 0, len(c))
+		for k := range c {
+			known = append(known, k)
+		}
+		sort.Strings(known)
+		return nil, &UnresolvedError{Names: missing, Known: known}
+	}
+	return out, nil
+}

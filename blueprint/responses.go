@@ -1,0 +1,269 @@
+package blueprint
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+)
+
+// Responses are model responses given to a run instead of generating them (`blueprint run
+// --responses FILE`), read from JSON Lines or from Weval's fixtures JSON.
+type Responses struct {
+	// File is the path the responses were read from.
+	File string
+
+	byPrompt map[string]map[string][]string
+	defaults map[string][]string
+	models   []string
+	lines    map[string]int // first line mentioning each prompt id
+}
+
+// LoadResponses reads a responses file.
+func LoadResponses(path string) (*Responses, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResponses(data, path)
+}
+
+// ParseResponses reads responses in either format:
+//
+//   - JSON Lines: one {"promptId": "…", "model": "…", "response": "…"} per line, or with
+//     "turns": ["…", "…"] instead of "response" for a prompt with several generated turns;
+//   - Weval's fixtures JSON: {"responses": {"<promptId>": {"default": "…" | ["…"],
+//     "byModel": {"<model>": "…" | ["…"]}}}}.
+//
+// Errors name the file and line, what was expected and what was found.
+func ParseResponses(data []byte, file string) (*Responses, error) {
+	r := &Responses{File: file, byPrompt: map[string]map[string][]string{}, defaults: map[string][]string{}, lines: map[string]int{}}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, fmt.Errorf("%s: expected JSON Lines or fixtures JSON with responses, found an empty file", file)
+	}
+	if trimmed[0] == '{' {
+		if n, err := decodeJSON(trimmed); err == nil && n.kind == mapKind && n.get("responses") != nil {
+			if err := r.fixtures(n, lineOffset(data, trimmed)); err != nil {
+				return nil, err
+			}
+			return r, nil
+		}
+	}
+	if err := r.jsonLines(data); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// lineOffset returns how many lines precede trimmed within data.
+func lineOffset(data, trimmed []byte) int {
+	i := bytes.Index(data, trimmed)
+	if i < 0 {
+		return 0
+	}
+	return bytes.Count(data[:i], []byte{'\n'})
+}
+
+func (r *Responses) errf(line int, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", r.File, line, fmt.Sprintf(format, args...))
+}
+
+func (r *Responses) add(line int, prompt, model string, turns []string) error {
+	m := r.byPrompt[prompt]
+	if m == nil {
+		m = map[string][]string{}
+		r.byPrompt[prompt] = m
+		r.lines[prompt] = line
+	}
+	if _, dup := m[model]; dup {
+		return r.errf(line, "a second response for prompt %q and model %q; each pair may be given once", prompt, model)
+	}
+	m[model] = turns
+	r.addModel(model)
+	return nil
+}
+
+func (r *Responses) addModel(model string) {
+	for _, m := range r.models {
+		if m == model {
+			return
+		}
+	}
+	r.models = append(r.models, model)
+}
+
+func (r *Responses) jsonLines(data []byte) error {
+	var errs []error
+	for i, raw := range bytes.Split(data, []byte{'\n'}) {
+		line := i + 1
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		if len(errs) >= 20 {
+			errs = append(errs, fmt.Errorf("%s: more errors not shown", r.File))
+			break
+		}
+		n, err := decodeJSON(raw)
+		if err != nil {
+			var se *SyntaxError
+			if errors.As(err, &se) {
+				err = r.errf(line, "expected a JSON object {\"promptId\", \"model\", \"response\"}: %s", se.Reason)
+			}
+			errs = append(errs, err)
+			continue
+		}
+		if n.kind != mapKind {
+			errs = append(errs, r.errf(line, "expected a JSON object {\"promptId\", \"model\", \"response\"}, found %s", n.describe()))
+			continue
+		}
+		prompt, ok1 := nonEmptyString(n.get("promptId"))
+		model, ok2 := nonEmptyString(n.get("model"))
+		if !ok1 {
+			errs = append(errs, r.errf(line, "expected \"promptId\" to be a non-empty string, found %s", n.get("promptId").describe()))
+			continue
+		}
+		if !ok2 {
+			errs = append(errs, r.errf(line, "expected \"model\" to be a non-empty string, found %s", n.get("model").describe()))
+			continue
+		}
+		resp, turns := n.get("response"), n.get("turns")
+		var got []string
+		switch {
+		case resp != nil && turns != nil:
+			errs = append(errs, r.errf(line, "expected \"response\" or \"turns\", found both"))
+			continue
+		case resp != nil:
+			if resp.kind != stringKind {
+				errs = append(errs, r.errf(line, "expected \"response\" to be a string, found %s", resp.describe()))
+				continue
+			}
+			got = []string{resp.str}
+		case turns != nil:
+			var err error
+			if got, err = stringList(turns); err != nil {
+				errs = append(errs, r.errf(line, "expected \"turns\" to be a non-empty list of strings, found %s", turns.describe()))
+				continue
+			}
+		default:
+			errs = append(errs, r.errf(line, "expected \"response\" (a string) or \"turns\" (a list of strings), found neither"))
+			continue
+		}
+		if err := r.add(line, prompt, model, got); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if len(r.byPrompt) == 0 {
+		return fmt.Errorf("%s: expected at least one response, found none", r.File)
+	}
+	return nil
+}
+
+func nonEmptyString(n *node) (string, bool) {
+	if n == nil || n.kind != stringKind || n.str == "" {
+		return "", false
+	}
+	return n.str, true
+}
+
+// stringList reads a string (one turn) or a non-empty list of strings.
+func stringList(n *node) ([]string, error) {
+	if n.kind == stringKind {
+		return []string{n.str}, nil
+	}
+	if n.kind != listKind || len(n.list) == 0 {
+		return nil, errors.New("not a list")
+	}
+	out := make([]string, len(n.list))
+	for i, item := range n.list {
+		if item.kind != stringKind {
+			return nil, errors.New("not a string")
+		}
+		out[i] = item.str
+	}
+	return out, nil
+}
+
+func (r *Responses) fixtures(n *node, offset int) error {
+	resp := n.get("responses")
+	if resp.kind != mapKind {
+		return r.errf(resp.line+offset, "expected \"responses\" to map prompt ids to {default, byModel}, found %s", resp.describe())
+	}
+	for i, k := range resp.keys {
+		prompt, v := k.str, resp.vals[i]
+		line := v.line + offset
+		if v.kind != mapKind {
+			return r.errf(line, "prompt %q: expected {\"default\": …, \"byModel\": {…}}, found %s", prompt, v.describe())
+		}
+		for _, kk := range v.keys {
+			if kk.str != "default" && kk.str != "byModel" {
+				return r.errf(kk.line+offset, "prompt %q: unknown key %q (expected \"default\" and \"byModel\")", prompt, kk.str)
+			}
+		}
+		if r.lines[prompt] == 0 {
+			r.lines[prompt] = line
+		}
+		if d := v.get("default"); d != nil {
+			turns, err := stringList(d)
+			if err != nil {
+				return r.errf(d.line+offset, "prompt %q: expected \"default\" to be a string or a non-empty list of strings, found %s", prompt, d.describe())
+			}
+			r.defaults[prompt] = turns
+		}
+		if bm := v.get("byModel"); bm != nil {
+			if bm.kind != mapKind {
+				return r.errf(bm.line+offset, "prompt %q: expected \"byModel\" to map model ids to responses, found %s", prompt, bm.describe())
+			}
+			for j, mk := range bm.keys {
+				turns, err := stringList(bm.vals[j])
+				if err != nil {
+					return r.errf(bm.vals[j].line+offset, "prompt %q, model %q: expected a string or a non-empty list of strings, found %s", prompt, mk.str, bm.vals[j].describe())
+				}
+				if err := r.add(mk.line+offset, prompt, normaliseModelID(mk.str), turns); err != nil {
+					return err
+				}
+			}
+		}
+		if v.get("default") == nil && v.get("byModel") == nil {
+			return r.errf(line, "prompt %q: expected \"default\" or \"byModel\", found neither", prompt)
+		}
+	}
+	if len(resp.keys) == 0 {
+		return r.errf(resp.line+offset, "expected at least one prompt under \"responses\", found none")
+	}
+	return nil
+}
+
+// Models returns the model ids that have responses, in order of first appearance.
+func (r *Responses) Models() []string { return append([]string(nil), r.models...) }
+
+// HasDefaults reports whether some prompt has a "default" response (fixtures only), which
+// applies to every model without a response of its own.
+func (r *Responses) HasDefaults() bool { return len(r.defaults) > 0 }
+
+// Turns returns the generated turns given for a prompt and model: the model's own, else the
+// prompt's default.
+func (r *Responses) Turns(promptID, modelID string) ([]string, bool) {
+	if t, ok := r.byPrompt[promptID][modelID]; ok {
+		return t, true
+	}
+	t, ok := r.defaults[promptID]
+	return t, ok
+}
+
+// PromptIDs returns every prompt id mentioned, sorted.
+func (r *Responses) PromptIDs() []string {
+	out := make([]string, 0, len(r.lines))
+	for id := range r.lines {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Line returns the first line mentioning a prompt id (0 when unknown).
+func (r *Responses) Line(promptID string) int { return r.lines[promptID] }

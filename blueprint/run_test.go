@@ -1,0 +1,241 @@
+package blueprint
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// fixedClock is the injected clock of the golden runs.
+func fixedClock() time.Time { return time.Date(2025, 7, 5, 10, 20, 30, 123_000_000, time.UTC) }
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test -update rewrites it)\n got:\n%s", path, got)
+	}
+}
+
+func loadExample(t *testing.T) (*Blueprint, *Responses) {
+	t.Helper()
+	root := testutil.RepoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, "examples/blueprints/capitals.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp, err := Parse(data, ParseOptions{File: "capitals.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bp.Warnings) > 0 {
+		t.Errorf("the example has warnings: %q", diagStrings(bp.Warnings))
+	}
+	resp, err := LoadResponses(filepath.Join(root, "examples/blueprints/capitals.responses.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.File = "capitals.responses.jsonl"
+	return bp, resp
+}
+
+// TestRunExample scores the bundled example's responses; the expected scores are worked out by
+// hand in the comments.
+func TestRunExample(t *testing.T) {
+	bp, resp := loadExample(t)
+	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "example", Now: fixedClock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const gpt, haiku = "openai:gpt-4o-mini", "anthropic:claude-3-5-haiku"
+	want := map[string]map[string]float64{
+		gpt: {"capital-france": 1, "longest-rivers": 1, "tokyo-json": 1, "weather-tool": 1, "plan-trip": 1},
+		haiku: {
+			"capital-france": 1.0 / 3,          // the word Paris 1; 54 words > 40 → 0; "As an AI" → 0
+			"longest-rivers": 0.5,              // required: both rivers 1, Mississippi (should_not) 0 → 0.5; best path Amazon…Nile without km → 0.5
+			"tokyo-json":     0,                // a code fence is not JSON; JSON.parse throws → false
+			"weather-tool":   2.0 / 3,          // args match 1 (third call), weather called 1, 3 calls > maxCalls 2 → 0
+			"plan-trip":      (0 + 4.0/20) / 2, // no "?"; 4 words < 20 → 0.2
+		},
+	}
+	for model, prompts := range want {
+		for p, score := range prompts {
+			c := res.EvaluationResults.LLMCoverageScores[p][model]
+			if c == nil || c.Score == nil || *c.Score != score {
+				t.Errorf("%s × %s = %v, want %v", p, model, c, score)
+			}
+		}
+	}
+	if got := *res.EvaluationResults.PerModelScores[haiku].Average; got != 0.32 {
+		t.Errorf("average of %s = %v, want 0.32", haiku, got)
+	}
+	if got := *res.EvaluationResults.PerModelScores[gpt].Average; got != 1 {
+		t.Errorf("average of %s = %v, want 1", gpt, got)
+	}
+	if !res.Complete() || res.FileName() != "example_2025-07-05T10-20-30-123Z_comparison.json" {
+		t.Errorf("complete %v, file %s", res.Complete(), res.FileName())
+	}
+	doc, err := res.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "capitals.result.json", doc)
+	var table bytes.Buffer
+	if err := res.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "capitals.table.txt", table.Bytes())
+}
+
+func TestRunProblems(t *testing.T) {
+	bp := mustParse(t, "r.yml", `
+title: R
+models: [CORE]
+---
+- id: single
+  prompt: "Q"
+  should:
+    - $contains: "yes"
+    - "Is polite"
+- id: multi
+  messages:
+    - user: "Hi"
+    - assistant: null
+    - user: "More"
+  should:
+    - $contains: "two"
+- id: bad-regex
+  prompt: "Q"
+  should:
+    - $matches: "("
+`)
+	resp, err := ParseResponses([]byte(strings.Join([]string{
+		`{"promptId": "single", "model": "m:a", "response": "yes"}`,
+		`{"promptId": "multi", "model": "m:a", "turns": ["one", "two"]}`,
+		`{"promptId": "multi", "model": "m:b", "response": "only one"}`,
+		`{"promptId": "bad-regex", "model": "m:a", "response": "x"}`,
+		`{"promptId": "stray", "model": "m:a", "response": "x"}`,
+	}, "\n")), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete() {
+		t.Error("a run with failures reports complete")
+	}
+	wantFailures := []string{
+		"single × m:a: 1 LLM-judged point not evaluated (no judge configured)",
+		"single × m:b: no response for this prompt and model in r.jsonl",
+		`multi × m:b: the prompt asks for 2 generated turns (one per assistant: null, plus a final one after a user message), found 1; give "turns" with 2 strings`,
+		"bad-regex × m:a: Function: matches(\"(\"): $matches: invalid regular expression /(/: missing closing )",
+		"bad-regex × m:b: no response for this prompt and model in r.jsonl",
+	}
+	if got := res.Failures(); !reflect.DeepEqual(got, wantFailures) {
+		t.Errorf("failures\n got %q\nwant %q", got, wantFailures)
+	}
+	if want := []string{`r.jsonl:5: responses for prompt "stray", which the blueprint does not have (ignored)`}; !reflect.DeepEqual(res.Warnings, want) {
+		t.Errorf("warnings = %q", res.Warnings)
+	}
+	hist := res.FullConversationHistories["multi"]["m:a"]
+	var roles []string
+	for _, m := range hist {
+		roles = append(roles, m.Role+":"+m.Text())
+	}
+	if got := strings.Join(roles, " "); got != "user:Hi assistant:one user:More assistant:two" {
+		t.Errorf("history = %s", got)
+	}
+	if got := res.AllFinalAssistantResponses["multi"]["m:a"]; got != "two" {
+		t.Errorf("final response = %q", got)
+	}
+	// single × m:a: the text point is left out, so the score is the function's 1 (flagged).
+	if c := res.EvaluationResults.LLMCoverageScores["single"]["m:a"]; *c.AvgCoverageExtent != 1 || c.NotEvaluatedCount != 1 {
+		t.Errorf("single × m:a = %+v", c)
+	}
+	// m:a: single 1, multi 1, bad-regex 0 → 2/3.
+	if ms := res.EvaluationResults.PerModelScores["m:a"]; *ms.Average != 0.67 || ms.PromptCount != 3 {
+		t.Errorf("m:a = %+v", ms)
+	}
+	if ms := res.EvaluationResults.PerModelScores["m:b"]; ms.Average != nil || ms.PromptCount != 0 {
+		t.Errorf("m:b = %+v", ms)
+	}
+}
+
+func TestRunFixturesDefaults(t *testing.T) {
+	bp := mustParse(t, "d.yml", "system: \"Be kind.\"\n---\n- id: p\n  prompt: Q\n  weight: 3\n  should: [{$contains: ok}]\n- id: q\n  prompt: Q2\n  should: [{$contains: ok}]\n")
+	resp, err := ParseResponses([]byte(`{"responses": {"p": {"default": "ok"}, "q": {"default": "no"}}}`), "f.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock}); err == nil ||
+		err.Error() != "f.json: no model to score: the responses name no model (give byModel responses, --models, or concrete models in the blueprint)" {
+		t.Errorf("without models: %v", err)
+	}
+	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock, DefaultModels: []string{"x:1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Weighted by prompt weight: (1 × 3 + 0 × 1) / 4.
+	if ms := res.EvaluationResults.PerModelScores["x:1"]; *ms.Exact != 0.75 || ms.PromptCount != 2 {
+		t.Errorf("x:1 = %+v", ms)
+	}
+	if h := res.FullConversationHistories["p"]["x:1"]; len(h) != 3 || h[0].Role != "system" || h[0].Text() != "Be kind." {
+		t.Errorf("history = %+v", h)
+	}
+	if res.RunLabel != ContentHash(bp) || len(res.RunLabel) != 12 {
+		t.Errorf("default run label = %q", res.RunLabel)
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	bp, resp := loadExample(t)
+	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "a/b", Now: fixedClock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, err := res.WriteFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "capitals", "a_b_2025-07-05T10-20-30-123Z_comparison.json"); path != want {
+		t.Errorf("path = %s, want %s", path, want)
+	}
+	data, _ := os.ReadFile(path)
+	doc, _ := res.JSON()
+	if !bytes.Equal(data, doc) {
+		t.Error("the file differs from the document")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("leftover files: %v", entries)
+	}
+}
+
+func TestFormatTimestamp(t *testing.T) {
+	loc := time.FixedZone("X", 2*3600)
+	if got := FormatTimestamp(time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, loc)); got != "2024-01-02T01-04-05-006Z" {
+		t.Errorf("FormatTimestamp = %s", got)
+	}
+}

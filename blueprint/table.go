@@ -1,0 +1,126 @@
+package blueprint
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteTable writes the `line` output of a run: a table of prompts × models with each cell's
+// score (avgCoverageExtent), the per-model averages, and every failure.
+//
+// A cell shows "—" when the prompt × model has no result (see the failures), "n/a" when no
+// point could be evaluated, and a trailing "*" when some points were not evaluated.
+func (r *Result) WriteTable(w io.Writer) error {
+	ew := &errWriter{w: w}
+	title := r.ConfigTitle
+	if title == "" || title == r.ConfigID {
+		fmt.Fprintf(ew, "Blueprint %s\n", r.ConfigID)
+	} else {
+		fmt.Fprintf(ew, "Blueprint %s (%s)\n", title, r.ConfigID)
+	}
+	fmt.Fprintf(ew, "Run %s at %s: %d prompt%s × %d model%s\n\n", r.RunLabel, r.Timestamp,
+		len(r.PromptIDs), plural(len(r.PromptIDs)), len(r.EffectiveModels), plural(len(r.EffectiveModels)))
+
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "PROMPT")
+	for _, m := range r.EffectiveModels {
+		fmt.Fprint(tw, "\t"+m)
+	}
+	fmt.Fprintln(tw)
+	partial := false
+	for _, p := range r.PromptIDs {
+		fmt.Fprint(tw, p)
+		for _, m := range r.EffectiveModels {
+			cell := "—"
+			if c := r.EvaluationResults.LLMCoverageScores[p][m]; c != nil {
+				cell = "n/a"
+				if c.AvgCoverageExtent != nil {
+					cell = strconv.FormatFloat(*c.AvgCoverageExtent, 'f', 2, 64)
+				}
+				if c.NotEvaluatedCount > 0 {
+					cell += "*"
+					partial = true
+				}
+			}
+			fmt.Fprint(tw, "\t"+cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprint(tw, "AVERAGE")
+	for _, m := range r.EffectiveModels {
+		cell := "n/a"
+		if s, ok := r.EvaluationResults.PerModelScores[m]; ok && s.Average != nil {
+			cell = strconv.FormatFloat(*s.Average, 'f', 2, 64)
+		}
+		fmt.Fprint(tw, "\t"+cell)
+	}
+	fmt.Fprintln(tw)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if partial {
+		fmt.Fprintln(ew, "\n* some points were not evaluated; the score covers the evaluated points only.")
+	}
+	if f := r.Failures(); len(f) > 0 {
+		fmt.Fprintf(ew, "\n%d failure%s:\n", len(f), plural(len(f)))
+		for _, line := range f {
+			fmt.Fprintf(ew, "  %s\n", line)
+		}
+	}
+	return ew.err
+}
+
+// Failures lists, one line each, what could not be done: prompt × model pairs without a
+// result, points whose evaluation failed, and points not evaluated.
+func (r *Result) Failures() []string {
+	var out []string
+	for _, p := range r.PromptIDs {
+		for _, m := range r.EffectiveModels {
+			if msg, ok := r.Errors[p][m]; ok {
+				out = append(out, fmt.Sprintf("%s × %s: %s", p, m, msg))
+				continue
+			}
+			c := r.EvaluationResults.LLMCoverageScores[p][m]
+			if c == nil {
+				continue
+			}
+			noJudge := 0
+			for _, a := range c.PointAssessments {
+				switch {
+				case a.NotEvaluated && a.Error == "":
+					noJudge++
+				case a.Error != "":
+					out = append(out, fmt.Sprintf("%s × %s: %s: %s", p, m, shorten(a.KeyPointText, 80), a.Error))
+				}
+			}
+			if noJudge > 0 {
+				out = append(out, fmt.Sprintf("%s × %s: %d LLM-judged point%s not evaluated (no judge configured)", p, m, noJudge, plural(noJudge)))
+			}
+		}
+	}
+	return out
+}
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return truncate(s, n)
+}
+
+// errWriter remembers the first write error so output code stays linear.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+// Write writes unless an earlier write failed.
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
