@@ -183,7 +183,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		}
 		ms := ModelScore{PromptCount: len(scores)}
 		if avg, ok := scoring.CoverageAverage(scores, weights); ok {
-			rounded := scoring.RoundToFixed(avg, 2)
+			rounded := scoring.Round(avg, 2)
 			ms.Average, ms.Exact = &rounded, &avg
 		}
 		res.EvaluationResults.PerModelScores[m] = ms

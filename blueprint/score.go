@@ -212,7 +212,7 @@ func ScoreRubric(ctx context.Context, r Rubric, s Subject, env Env) CoverageResu
 	res.Breakdown = scoring.Coverage(cps)
 	if res.Breakdown.OK {
 		score := res.Breakdown.Score
-		rounded := scoring.RoundToFixed(score, 2)
+		rounded := scoring.Round(score, 2)
 		res.Score, res.AvgCoverageExtent = &score, &rounded
 	}
 	return res
@@ -283,7 +283,7 @@ func functionReflection(fn string, r fnResult) string {
 	case r.boolean:
 		verdict = fmt.Sprintf("Function '%s' evaluated to false.", fn)
 	default:
-		verdict = fmt.Sprintf("Function '%s' scored %s.", fn, formatJSNumber(scoring.RoundToFixed(r.score, 4)))
+		verdict = fmt.Sprintf("Function '%s' scored %s.", fn, formatJSNumber(scoring.Round(r.score, 4)))
 	}
 	if r.explain != "" {
 		if strings.HasPrefix(fn, "tool_") || strings.HasPrefix(fn, "not_tool_") || fn == "word_count_between" {

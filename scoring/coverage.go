@@ -2,7 +2,6 @@ package scoring
 
 import (
 	"math"
-	"math/big"
 	"sort"
 )
 
@@ -154,22 +153,3 @@ func CoverageAverage(values, weights []float64) (float64, bool) {
 	return sum / total, true
 }
 
-// RoundToFixed rounds x to the given number of decimals as JavaScript's
-// parseFloat(x.toFixed(decimals)) does: from the exact binary value, ties away from zero.
-// (0.125 → 0.13 where Go's strconv would give 0.12; 0.425, stored as 0.42499…, → 0.42.)
-func RoundToFixed(x float64, decimals int) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) || decimals < 0 || decimals > 20 {
-		return x
-	}
-	exact := new(big.Float).SetPrec(2048).SetFloat64(math.Abs(x))
-	scale := new(big.Float).SetPrec(2048).SetFloat64(math.Pow10(decimals))
-	exact.Mul(exact, scale)
-	exact.Add(exact, new(big.Float).SetFloat64(0.5))
-	n, _ := exact.Int(nil) // truncates toward zero: floor for non-negative values
-	f, _ := new(big.Float).SetInt(n).Float64()
-	r := f / math.Pow10(decimals)
-	if x < 0 {
-		return -r
-	}
-	return r
-}

@@ -79,8 +79,8 @@ func TestRoundHalfUp(t *testing.T) {
 		{0.33333, 4, 0.3333},
 	}
 	for _, tt := range tests {
-		if got := RoundToFixed(tt.in, tt.dec); got != tt.want {
-			t.Errorf("RoundToFixed(%v, %d) = %v, want %v", tt.in, tt.dec, got, tt.want)
+		if got := Round(tt.in, tt.dec); got != tt.want {
+			t.Errorf("Round(%v, %d) = %v, want %v", tt.in, tt.dec, got, tt.want)
 		}
 	}
 }
