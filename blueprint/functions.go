@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/vectorlint/vectorlint/internal/jsregex"
+	"github.com/vectorlint/vectorlint/internal/suggest"
 )
 
 // evalInput is what a point function sees: the subject and the environment, with the
@@ -167,34 +170,7 @@ func (e *FunctionError) Unwrap() error { return e.Err }
 
 // suggestFunction returns the known function name closest to name, or "".
 func suggestFunction(name string) string {
-	best, bestDist := "", 4
-	for known := range registry {
-		if d := editDistance(name, known); d < bestDist || (d == bestDist && known < best) {
-			best, bestDist = known, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return suggest.Closest(name, slices.Collect(maps.Keys(registry)), 3)
 }
 
 // prepare looks the point's function up and compiles it.

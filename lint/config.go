@@ -16,6 +16,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/ini.v1"
 
+	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -280,7 +281,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})
 		default:
 			msg := "unknown global key (known keys: " + strings.Join(globalKeys(), ", ") + ")"
-			if s := closestKey(name, globalKeys()); s != "" {
+			if s := suggest.Closest(name, globalKeys(), 2); s != "" {
 				msg = fmt.Sprintf("unknown global key (did you mean %q?)", s)
 			}
 			problems = append(problems, rules.Problem{File: path, Line: line, Field: name, Message: msg})
@@ -341,7 +342,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 		}
 	default:
 		msg := "unknown key (expected " + forms + ")"
-		if s := closestKey(key, []string{"RunRules"}); s != "" {
+		if s := suggest.Closest(key, []string{"RunRules"}, 2); s != "" {
 			msg = fmt.Sprintf("unknown key (did you mean %q?)", s)
 		}
 		return o, &rules.Problem{Field: key, Message: msg}
@@ -373,38 +374,6 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 		o.Kind, o.Strictness = OverrideStrictness, s
 	}
 	return o, nil
-}
-
-// closestKey suggests the known key nearest to s, ignoring case (edit distance ≤ 2).
-func closestKey(s string, known []string) string {
-	best, bestDist := "", 3
-	for _, k := range known {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(k)); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // iniScan is what a line scan of the file learns that ini.v1 does not keep: the line of every

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vectorlint/vectorlint/internal/jsregex"
+	"github.com/vectorlint/vectorlint/internal/suggest"
 )
 
 // ruleFields lists the frontmatter keys a rule may use, in documentation order.
@@ -222,7 +223,7 @@ func (p *ruleParser) fields(m *yaml.Node, prefix string, known []string) []entry
 		firstLine[k.Value] = p.line(k)
 		if !contains(known, k.Value) {
 			msg := "unknown field (known fields: " + strings.Join(known, ", ") + ")"
-			if s := closest(k.Value, known); s != "" {
+			if s := suggest.Closest(k.Value, known, 2); s != "" {
 				msg = fmt.Sprintf("unknown field (did you mean %q?)", s)
 			}
 			p.problems = append(p.problems, Problem{File: p.path, Line: p.line(k), Field: field, Message: msg})
@@ -522,39 +523,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// closest returns the known name nearest to s (case-insensitive edit distance at most 2), or "".
-func closest(s string, known []string) string {
-	best, bestDist := "", 3
-	for _, k := range known {
-		if d := editDistance(strings.ToLower(s), strings.ToLower(k)); d < bestDist {
-			best, bestDist = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // yamlLineRE finds the line yaml.v3 puts in its syntax errors; yaml.v3 has no typed syntax
