@@ -3,10 +3,12 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -363,4 +365,35 @@ func TestThousands(t *testing.T) {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
 		}
 	}
+}
+
+// FuzzLoadStyleGuide checks that no style guide makes loading panic, that every problem names
+// the file, and that a loaded guide is the trimmed text.
+func FuzzLoadStyleGuide(f *testing.F) {
+	for _, s := range []string{"", " \n", "\ufeff# Guide\n", "Use \"you\".\n", "Caf\xe9\n", "a\r\nb\r\n", strings.Repeat("x", 16004)} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, zeroConfig bool) {
+		path := filepath.Join(dir, "VECTORLINT.md")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		guide, ps, err := loadStyleGuide(path, zeroConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			if p.File != path || p.Field != "style guide" {
+				t.Fatalf("problem without the file and field: %v", p)
+			}
+		}
+		if ps.HasErrors() != (guide == "" && (zeroConfig || !utf8.Valid(data))) {
+			t.Fatalf("guide %q with problems %v (zero-config %v)", guide, ps, zeroConfig)
+		}
+		if guide != "" && guide != strings.TrimSpace(strings.TrimPrefix(string(data), "\ufeff")) {
+			t.Fatalf("guide %q is not the trimmed text", guide)
+		}
+	})
 }
