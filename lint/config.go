@@ -114,22 +114,25 @@ type Override struct {
 	Strictness float64
 }
 
-// ConfigNotFoundError reports that discovery found no configuration file.
+// ConfigNotFoundError reports that discovery found nothing to run with: no configuration file
+// (--config, VECTORLINT_CONFIG, or ConfigFileNames in the folder or a parent) and no style guide
+// (StyleGuideFileName) in the folder for zero-config.
 type ConfigNotFoundError struct {
-	// Start is the folder the upward search started from.
+	// Start is the folder the upward search started from (the working directory).
 	Start string
 }
 
 // Error names the files looked for and suggests vectorlint init.
 func (e *ConfigNotFoundError) Error() string {
-	return fmt.Sprintf("no configuration found: looked for %s in %s and every parent folder, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one",
-		strings.Join(ConfigFileNames(), " and "), e.Start)
+	return fmt.Sprintf("no configuration found: looked for %s in %s and every parent folder, and for %s in %s, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one",
+		strings.Join(ConfigFileNames(), " and "), e.Start, StyleGuideFileName, e.Start)
 }
 
 // FindConfig locates the configuration file: flagValue (--config) when set, else envValue
 // (VECTORLINT_CONFIG) when set, else the first of ConfigFileNames in dir or any parent folder.
 // Relative paths are relative to dir. A named file that does not exist is an error; nothing
-// found is a *ConfigNotFoundError.
+// found is a *ConfigNotFoundError. FindProject, which the commands use, then falls back to
+// zero-config when dir holds a style guide; the error's message describes that whole search.
 func FindConfig(dir, flagValue, envValue string) (string, error) {
 	for _, named := range []struct{ value, source string }{{flagValue, "--config"}, {envValue, "VECTORLINT_CONFIG"}} {
 		if named.value == "" {
@@ -562,19 +565,28 @@ func (fs FileSettings) Rule(pack, id string) RuleSettings {
 func CheckConfig(cfg *Config, packs []*rules.Pack) rules.Problems {
 	var problems rules.Problems
 	byName := map[string]*rules.Pack{}
-	names := make([]string, 0, len(packs))
+	var names, builtin []string
 	for _, p := range packs {
 		byName[p.Name] = p
-		names = append(names, p.Name)
+		if p.Builtin {
+			builtin = append(builtin, p.Name)
+		} else {
+			names = append(names, p.Name)
+		}
 	}
 	var found string
 	switch {
+	case cfg.RulesPath == "" && len(builtin) > 0:
+		found = "RulesPath is not set"
 	case cfg.RulesPath == "":
 		found = "no packs: RulesPath is not set"
 	case len(names) == 0:
 		found = "no packs found in RulesPath"
 	default:
 		found = "packs found in RulesPath: " + strings.Join(names, ", ")
+	}
+	if len(builtin) > 0 {
+		found += "; built-in packs: " + strings.Join(builtin, ", ")
 	}
 	for _, s := range cfg.Sections {
 		for _, name := range s.RunRules {

@@ -312,7 +312,8 @@ func TestFindConfig(t *testing.T) {
 		t.Fatalf("err = %v, want *ConfigNotFoundError", err)
 	}
 	want := "no configuration found: looked for .vectorlint.ini and vectorlint.ini in " + lonely +
-		" and every parent folder, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one"
+		" and every parent folder, and for VECTORLINT.md in " + lonely +
+		", and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one"
 	if err.Error() != want {
 		t.Errorf("message = %q\nwant %q", err, want)
 	}

@@ -22,24 +22,52 @@ type Project struct {
 	// StyleGuide is the project's style guide in prose (VECTORLINT.md), sent to the model with
 	// every rule; empty when there is none.
 	StyleGuide string
+	// StyleGuidePath is the file StyleGuide was read from ("" when there is none).
+	StyleGuidePath string
+	// ZeroConfig is true when no configuration file was found and Config was synthesized for
+	// the style guide alone (see ZeroConfig).
+	ZeroConfig bool
 }
 
-// ProjectOptions says what LoadProject loads.
+// ProjectOptions says what LoadProject loads. FindProject fills it for the commands.
 type ProjectOptions struct {
-	// ConfigPath is the configuration file ("" to load only RulesPath).
+	// ConfigPath is the configuration file ("" to load only RulesPath, or for zero-config).
 	ConfigPath string
 	// RulesPath, when set, replaces the configuration's RulesPath.
 	RulesPath string
+	// StyleGuidePath is the project's style guide (VECTORLINT.md), "" for none. With no
+	// ConfigPath and no RulesPath, the project is zero-config: every Markdown file is checked
+	// against the guide (see ZeroConfig).
+	StyleGuidePath string
 }
 
-// LoadProject loads the configuration, every rule pack and checks them against each other. All
-// problems are collected before it gives up: when any is an error, it returns them all (errors
-// and warnings) as a rules.Problems error. Other errors are I/O failures.
+// LoadProject loads the configuration, every rule pack and the style guide, and checks them
+// against each other. All problems are collected before it gives up: when any is an error, it
+// returns them all (errors and warnings) as a rules.Problems error. Other errors are I/O
+// failures.
+//
+// A project with a configuration (a file, or zero-config) also gets the built-in packs
+// (rules.BuiltinPacks; rules.StyleGuidePack when there is a style guide), unless a pack of
+// RulesPath has the same name: the user's pack then replaces the built-in one, with a
+// LevelNote problem saying so. A rules folder loaded on its own (RulesPath without ConfigPath)
+// gets no built-in packs.
 func LoadProject(opts ProjectOptions) (*Project, error) {
 	var (
 		proj     = &Project{}
 		problems rules.Problems
 	)
+	if opts.StyleGuidePath != "" {
+		zeroConfig := opts.ConfigPath == "" && opts.RulesPath == ""
+		guide, ps, err := loadStyleGuide(opts.StyleGuidePath, zeroConfig)
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, ps...)
+		proj.StyleGuide, proj.StyleGuidePath = guide, opts.StyleGuidePath
+		if zeroConfig {
+			proj.Config, proj.ZeroConfig = ZeroConfig(opts.StyleGuidePath), true
+		}
+	}
 	rulesPath := opts.RulesPath
 	if opts.ConfigPath != "" {
 		data, err := os.ReadFile(opts.ConfigPath)
@@ -73,6 +101,11 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 				Field: "RulesPath", Message: "cannot read the rules folder: " + err.Error()})
 		}
 		proj.Packs = packs
+		problems = append(problems, ps...)
+	}
+	if proj.Config != nil {
+		var ps rules.Problems
+		proj.Packs, ps = addBuiltinPacks(proj.Packs, proj.StyleGuide != "", proj.ZeroConfig)
 		problems = append(problems, ps...)
 	}
 	if proj.Config != nil && !problems.HasErrors() {

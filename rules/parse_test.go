@@ -318,6 +318,7 @@ func TestProblemError(t *testing.T) {
 		{Problem{File: "a.md", Line: 3, Field: "id", Expected: "x", Found: "y"}, "a.md:3: id: expected x, found y"},
 		{Problem{File: "a.md", Message: "broken"}, "a.md: broken"},
 		{Problem{File: "a.md", Line: 1, Message: "m", Expected: "x", Found: "y", Level: LevelWarning}, "a.md:1: warning: m (expected x, found y)"},
+		{Problem{File: "rules/VectorLint", Message: "pack VectorLint replaces the built-in pack of the same name", Level: LevelNote}, "rules/VectorLint: note: pack VectorLint replaces the built-in pack of the same name"},
 	}
 	for _, tt := range tests {
 		if got := tt.p.Error(); got != tt.want {
@@ -331,5 +332,10 @@ func TestProblemError(t *testing.T) {
 	}
 	if !ps.HasErrors() || len(ps.Errors()) != 2 || len(ps.Warnings()) != 1 {
 		t.Errorf("HasErrors/Errors/Warnings wrong: %v %d %d", ps.HasErrors(), len(ps.Errors()), len(ps.Warnings()))
+	}
+	// A note is neither an error nor a warning.
+	notes := Problems{{File: "a", Message: "n", Level: LevelNote}}
+	if notes.HasErrors() || len(notes.Errors()) != 0 || len(notes.Warnings()) != 0 || LevelNote.String() != "note" {
+		t.Errorf("a note counted as %d errors, %d warnings (%s)", len(notes.Errors()), len(notes.Warnings()), LevelNote)
 	}
 }

@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// Level says whether a Problem stops a run (LevelError) or is advice (LevelWarning).
+// Level says whether a Problem stops a run (LevelError), is advice (LevelWarning) or only
+// information (LevelNote).
 type Level int
 
 // Problem levels. The zero value is an error, so a problem built without a level is never
@@ -15,12 +16,18 @@ type Level int
 const (
 	LevelError Level = iota
 	LevelWarning
+	// LevelNote is information that is neither wrong nor risky, such as a user pack replacing
+	// a built-in pack of the same name: shown where warnings are shown, never counted as one.
+	LevelNote
 )
 
-// String returns "error" or "warning".
+// String returns "error", "warning" or "note".
 func (l Level) String() string {
-	if l == LevelWarning {
+	switch l {
+	case LevelWarning:
 		return "warning"
+	case LevelNote:
+		return "note"
 	}
 	return "error"
 }
@@ -42,7 +49,8 @@ type Problem struct {
 	Level    Level
 }
 
-// Error formats the problem as "file:line: field: expected X, found Y".
+// Error formats the problem as "file:line: field: expected X, found Y" (with "warning: " or
+// "note: " after the position for those levels).
 func (p Problem) Error() string {
 	var b strings.Builder
 	b.WriteString(p.File)
@@ -51,8 +59,9 @@ func (p Problem) Error() string {
 		b.WriteString(strconv.Itoa(p.Line))
 	}
 	b.WriteString(": ")
-	if p.Level == LevelWarning {
-		b.WriteString("warning: ")
+	if p.Level == LevelWarning || p.Level == LevelNote {
+		b.WriteString(p.Level.String())
+		b.WriteString(": ")
 	}
 	if p.Field != "" {
 		b.WriteString(p.Field)

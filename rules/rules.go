@@ -84,8 +84,10 @@ func ParseStrictness(s string) (float64, bool) {
 // RunRules and in rule ids ("Pack.RuleId").
 type Pack struct {
 	Name string
-	// Dir is the pack's folder.
+	// Dir is the pack's folder ("" for a built-in pack).
 	Dir string
+	// Builtin is true for a pack compiled into the binary (see BuiltinPacks and StyleGuidePack).
+	Builtin bool
 	// Rules are sorted by file path.
 	Rules []*Rule
 }

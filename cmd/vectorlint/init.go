@@ -9,13 +9,17 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/pflag"
+
+	"github.com/vectorlint/vectorlint/lint"
 )
 
-const initUsage = `Usage: vectorlint init [--force]
+const initUsage = `Usage: vectorlint init [--force] [--style-guide]
 
-Writes a commented vectorlint.ini and a starter rule pack (rules/Starter) with one
-semi-objective and one subjective rule into the current folder. Existing files are never
-overwritten unless --force is given.
+Writes a commented vectorlint.ini that runs the built-in VectorLint pack (docs/presets.md) and
+an example pack, rules/Starter, with one semi-objective and one subjective rule, into the
+current folder. With --style-guide, also writes a VECTORLINT.md style guide template: its text
+is sent to the model with every rule. Existing files are never overwritten unless --force is
+given.
 
 Flags:
 `
@@ -26,20 +30,26 @@ type initFile struct {
 	content string
 }
 
-func initFiles() []initFile {
-	return []initFile{
+// initFiles returns the files init writes, in the order it writes them.
+func initFiles(styleGuide bool) []initFile {
+	files := []initFile{
 		{"vectorlint.ini", initConfig},
-		{"rules/Starter/wordiness.md", initWordiness},
+		{"rules/Starter/acronyms.md", initAcronyms},
 		{"rules/Starter/headline.md", initHeadline},
 	}
+	if styleGuide {
+		files = append(files, initFile{lint.StyleGuideFileName, initStyleGuide})
+	}
+	return files
 }
 
 // runInit is the "init" command.
 func (a *app) runInit(ctx context.Context, args []string) int {
-	var force bool
+	var force, styleGuide bool
 	fs := pflag.NewFlagSet("vectorlint init", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&force, "force", false, "overwrite existing files")
+	fs.BoolVar(&styleGuide, "style-guide", false, "also write a VECTORLINT.md style guide template")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, initUsage+fs.FlagUsages())
@@ -50,12 +60,15 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	if fs.NArg() > 0 {
 		return a.usageError("vectorlint init", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
+	files := initFiles(styleGuide)
+	_, hiddenErr := os.Lstat(filepath.Join(a.dir, ".vectorlint.ini"))
+	hiddenConfig := hiddenErr == nil
 	if !force {
 		var existing []string
-		if _, err := os.Stat(filepath.Join(a.dir, ".vectorlint.ini")); err == nil {
+		if hiddenConfig {
 			existing = append(existing, ".vectorlint.ini")
 		}
-		for _, f := range initFiles() {
+		for _, f := range files {
 			if _, err := os.Lstat(filepath.Join(a.dir, filepath.FromSlash(f.path))); err == nil {
 				existing = append(existing, f.path)
 			}
@@ -68,7 +81,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 			return exitFailure
 		}
 	}
-	for _, f := range initFiles() {
+	for _, f := range files {
 		path := filepath.Join(a.dir, filepath.FromSlash(f.path))
 		if err := writeFileAtomic(path, []byte(f.content)); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint init: %v\n", err)
@@ -76,14 +89,23 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 		}
 		fmt.Fprintf(a.stdout, "created %s\n", f.path)
 	}
-	fmt.Fprint(a.stdout, `
-Next steps:
-  vectorlint validate              check the configuration and the rules
-  vectorlint --dry-run docs/       see which rules run on which files (no LLM call)
-  OPENAI_API_KEY=... vectorlint docs/
-`)
+	if hiddenConfig {
+		fmt.Fprintln(a.stderr, "vectorlint init: note: .vectorlint.ini is read before vectorlint.ini; remove it to use the new file")
+	}
+	fmt.Fprint(a.stdout, initNextSteps)
+	if styleGuide {
+		fmt.Fprintf(a.stdout, "  edit %s: its text goes to the model with every rule\n", lint.StyleGuideFileName)
+	}
 	return exitOK
 }
+
+// initNextSteps is printed after the files init wrote.
+const initNextSteps = `
+Next steps:
+  vectorlint validate                   check the configuration and list the rules
+  vectorlint --dry-run README.md        see which rules run and the tokens they need (no LLM call)
+  OPENAI_API_KEY=... vectorlint README.md
+`
 
 // writeFileAtomic writes through a temporary file and a rename, so an interrupted init never
 // leaves a half-written file.
@@ -109,11 +131,13 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-const initConfig = `# vectorlint configuration. Reference: docs/configuration.md in the vectorlint repository.
+const initConfig = `# vectorlint configuration, written by "vectorlint init".
+# Reference: docs/configuration.md and docs/presets.md in the vectorlint repository.
 #
 # Global keys come before the first [section].
 
-# Folder of rule packs, relative to this file. Each subfolder is a pack; each .md file in it is a rule.
+# Folder of rule packs, relative to this file. Each subfolder is a pack; each .md file in it is a
+# rule. The built-in pack VectorLint needs no folder.
 RulesPath = rules
 
 # LLM requests in flight at once across the whole run (default 8).
@@ -134,33 +158,47 @@ RulesPath = rules
 
 # Sections: a glob matched against paths relative to this file (** and {a,b} allowed).
 # The most specific matching section that sets RunRules decides which packs run.
-[**/*.{md,mdx}]
-RunRules = Starter
+#
+# VectorLint is built in: Wordiness, PassiveVoice, InclusiveLanguage, UnsupportedClaims,
+# Consistency, Capitalization, Repetition and AIPatterns. Starter is the example pack in
+# rules/Starter: edit it, add rules to it, or take it off this list.
+# With a VECTORLINT.md style guide, add StyleGuide to check each file against the guide.
+[**/*.{md,mdx,markdown}]
+RunRules = VectorLint, Starter
 
 # Rule settings for matching files: turn a rule off, change its severity or strictness.
+# VectorLint.PassiveVoice = disabled
+# VectorLint.Wordiness.severity = error
+# VectorLint.Repetition.strictness = strict
 # Starter.Headline = disabled
-# Starter.Wordiness.severity = error
-# Starter.Wordiness.strictness = strict
 
 # An empty RunRules turns every rule off for matching files.
 [drafts/**]
 RunRules =
+
+# The style guide is sent to the model with every rule; it is not linted itself.
+[**/VECTORLINT.md]
+RunRules =
 `
 
-const initWordiness = `---
-id: Wordiness
-name: Wordiness
+const initAcronyms = `---
+id: Acronyms
+name: Acronyms
 type: semi-objective
 severity: warning
 strictness: standard
 ---
 
-Flag wordy phrases that have a shorter equivalent with the same meaning, for example
-"in order to" (use "to"), "due to the fact that" ("because"), "has the ability to" ("can")
-and "at this point in time" ("now").
+Flag an acronym or initialism at its first use in the text when it is not spelled out there:
+"Put the assets behind a CDN" with no "content delivery network (CDN)" before it. Quote the
+acronym at its first use; suggest the spelled-out form followed by the acronym in parentheses.
 
-Do not flag a longer phrase when the short form would change the meaning or read awkwardly.
-For each violation, quote the exact phrase and give the shorter replacement as the fix.
+Do not flag:
+
+- acronyms every reader of technical documentation knows: API, URL, HTTP, HTML, CSS, JSON, CLI,
+  PDF, ID;
+- later uses of an acronym that the text has spelled out once;
+- acronyms in headings, code, commands and file names.
 `
 
 const initHeadline = `---
@@ -218,4 +256,29 @@ Generic wording with one concrete element.
 
 ### Poor <score=1>
 Vague or promotional throughout.
+`
+
+const initStyleGuide = `# Style guide
+
+<!-- vectorlint sends this file to the model with every rule. Without a vectorlint.ini, it
+checks every Markdown file against it. Replace the examples below with your own guidelines:
+one checkable statement each, and keep the file short (it is part of every model call). -->
+
+## Voice and tone
+
+- Address the reader as "you"; "we" is the team that wrote the product.
+- Lead with the action or the answer, then explain.
+- Use the present tense: "the command creates a file", not "the command will create a file".
+
+## Words
+
+- Write the product name as "Acme Cloud", never "AcmeCloud" or "the Acme cloud".
+- Use "sign in" as a verb and "sign-in" as a noun; never "log in" or "login".
+- Do not call a task "easy" or "simple", or say "just do X".
+
+## Formatting
+
+- Headings use sentence case: "Configure the server", not "Configure The Server".
+- Use numbered lists for steps and bulleted lists for options.
+- Put commands, file names and code in backticks.
 `

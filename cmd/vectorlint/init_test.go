@@ -7,42 +7,75 @@ import (
 	"testing"
 )
 
+// initValidateOutput is what validate prints right after a plain init.
+const initValidateOutput = `config: vectorlint.ini
+rules: rules
+pack Starter (2 rules)
+  Starter.Acronyms  semi-objective  warning  rules/Starter/acronyms.md
+  Starter.Headline  subjective      warning  rules/Starter/headline.md
+pack VectorLint (built-in, 8 rules)
+  VectorLint.AIPatterns         subjective      warning  (built-in)/VectorLint/ai-patterns.md
+  VectorLint.Capitalization     semi-objective  warning  (built-in)/VectorLint/capitalization.md
+  VectorLint.Consistency        semi-objective  warning  (built-in)/VectorLint/consistency.md
+  VectorLint.InclusiveLanguage  semi-objective  error    (built-in)/VectorLint/inclusive-language.md
+  VectorLint.PassiveVoice       semi-objective  warning  (built-in)/VectorLint/passive-voice.md
+  VectorLint.Repetition         semi-objective  warning  (built-in)/VectorLint/repetition.md
+  VectorLint.UnsupportedClaims  semi-objective  warning  (built-in)/VectorLint/unsupported-claims.md
+  VectorLint.Wordiness          semi-objective  warning  (built-in)/VectorLint/wordiness.md
+✓ 2 packs, 10 valid rules, no problems.
+`
+
 func TestInit(t *testing.T) {
 	dir := t.TempDir()
 	const created = `created vectorlint.ini
-created rules/Starter/wordiness.md
+created rules/Starter/acronyms.md
 created rules/Starter/headline.md
 
 Next steps:
-  vectorlint validate              check the configuration and the rules
-  vectorlint --dry-run docs/       see which rules run on which files (no LLM call)
-  OPENAI_API_KEY=... vectorlint docs/
+  vectorlint validate                   check the configuration and list the rules
+  vectorlint --dry-run README.md        see which rules run and the tokens they need (no LLM call)
+  OPENAI_API_KEY=... vectorlint README.md
 `
 	runVectorlint(t, dir, nil, "", "init").expect(t, exitOK, created, "")
-	for _, f := range initFiles() {
+	for _, f := range initFiles(false) {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.path)))
 		if err != nil || string(data) != f.content {
 			t.Errorf("%s: not written as expected (%v)", f.path, err)
 		}
 	}
-	// What init writes is valid and lints.
-	runVectorlint(t, dir, nil, "", "validate").expect(t, exitOK, `config: vectorlint.ini
-rules: rules
-pack Starter (2 rules)
-  Starter.Headline   subjective      warning  rules/Starter/headline.md
-  Starter.Wordiness  semi-objective  warning  rules/Starter/wordiness.md
-✓ 1 pack, 2 valid rules, no problems.
-`, "")
-	writeTestTree(t, dir, map[string]string{"docs/a.md": "# Ship faster\n\nIn order to ship, test.\n", "drafts/b.md": "x\n"})
-	if r := runVectorlint(t, dir, nil, "", "--dry-run", "docs", "drafts"); r.code != exitOK || !strings.Contains(r.stdout, "docs/a.md\n  Starter.Headline (subjective, warning)\n") ||
+	if _, err := os.Stat(filepath.Join(dir, "VECTORLINT.md")); !os.IsNotExist(err) {
+		t.Errorf("VECTORLINT.md written without --style-guide (%v)", err)
+	}
+	if !strings.Contains(initConfig, "\n[**/*.{md,mdx,markdown}]\nRunRules = VectorLint, Starter\n") {
+		t.Error("the configuration must run the built-in pack")
+	}
+	// What init writes is valid, lists the built-in pack and plans a lint.
+	runVectorlint(t, dir, nil, "", "validate").expect(t, exitOK, initValidateOutput, "")
+	writeTestTree(t, dir, map[string]string{
+		"README.md":   "# Ship faster\n\nIn order to ship, test.\n",
+		"drafts/b.md": "x\n",
+	})
+	r := runVectorlint(t, dir, nil, "", "--dry-run", "README.md", "drafts")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("dry run after init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var ran []string
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ") {
+			ran = append(ran, strings.Fields(line)[0])
+		}
+	}
+	want := "Starter.Acronyms Starter.Headline VectorLint.AIPatterns VectorLint.Capitalization VectorLint.Consistency " +
+		"VectorLint.InclusiveLanguage VectorLint.PassiveVoice VectorLint.Repetition VectorLint.UnsupportedClaims VectorLint.Wordiness"
+	if got := strings.Join(ran, " "); got != want || !strings.Contains(r.stdout, "\nDry run, no LLM call made: 1 file, 10 LLM calls, ") ||
 		!strings.Contains(r.stdout, "1 file skipped") {
-		t.Errorf("dry run after init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		t.Errorf("dry run after init ran %s\n%s", got, r.stdout)
 	}
 
 	// A second init refuses and changes nothing.
 	writeTestTree(t, dir, map[string]string{"vectorlint.ini": "# mine\n"})
 	runVectorlint(t, dir, nil, "", "init").expect(t, exitFailure, "", `vectorlint init: vectorlint.ini already exists
-vectorlint init: rules/Starter/wordiness.md already exists
+vectorlint init: rules/Starter/acronyms.md already exists
 vectorlint init: rules/Starter/headline.md already exists
 vectorlint init: nothing was written; use --force to overwrite
 `)
@@ -59,14 +92,67 @@ vectorlint init: nothing was written; use --force to overwrite
 	}
 }
 
+func TestInitStyleGuide(t *testing.T) {
+	dir := t.TempDir()
+	const created = `created vectorlint.ini
+created rules/Starter/acronyms.md
+created rules/Starter/headline.md
+created VECTORLINT.md
+
+Next steps:
+  vectorlint validate                   check the configuration and list the rules
+  vectorlint --dry-run README.md        see which rules run and the tokens they need (no LLM call)
+  OPENAI_API_KEY=... vectorlint README.md
+  edit VECTORLINT.md: its text goes to the model with every rule
+`
+	runVectorlint(t, dir, nil, "", "init", "--style-guide").expect(t, exitOK, created, "")
+	if data, err := os.ReadFile(filepath.Join(dir, "VECTORLINT.md")); err != nil || string(data) != initStyleGuide {
+		t.Fatalf("VECTORLINT.md: %v", err)
+	}
+	// The guide is found, sent with every rule, offered as the StyleGuide pack, and not linted.
+	r := runVectorlint(t, dir, nil, "", "validate")
+	wantHead := "config: vectorlint.ini\nstyle guide: VECTORLINT.md (~242 tokens, sent with every rule)\nrules: rules\n"
+	if r.code != exitOK || r.stderr != "" || !strings.HasPrefix(r.stdout, wantHead) ||
+		!strings.Contains(r.stdout, "\npack StyleGuide (built-in, 1 rule)\n  StyleGuide.Compliance  semi-objective  warning  (built-in)/StyleGuide/compliance.md\n") ||
+		!strings.HasSuffix(r.stdout, "✓ 3 packs, 11 valid rules, no problems.\n") {
+		t.Errorf("validate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runVectorlint(t, dir, nil, "", "--dry-run", "--verbose", ".")
+	if r.code != exitOK || !strings.Contains(r.stdout, "VECTORLINT.md\n  skipped: RunRules is empty in [**/VECTORLINT.md]\n") {
+		t.Errorf("dry run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// Only the files init would write block it: an existing guide blocks --style-guide alone.
+	other := t.TempDir()
+	writeTestTree(t, other, map[string]string{"VECTORLINT.md": "# Ours\n"})
+	runVectorlint(t, other, nil, "", "init", "--style-guide").expect(t, exitFailure, "",
+		"vectorlint init: VECTORLINT.md already exists\nvectorlint init: nothing was written; use --force to overwrite\n")
+	if r := runVectorlint(t, other, nil, "", "init"); r.code != exitOK {
+		t.Errorf("init beside an existing guide: exit %d\n%s", r.code, r.stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(other, "VECTORLINT.md")); string(data) != "# Ours\n" {
+		t.Errorf("init changed an existing guide: %q", data)
+	}
+	runVectorlint(t, other, nil, "", "init", "--style-guide", "--force").expect(t, exitOK, created, "")
+	if data, _ := os.ReadFile(filepath.Join(other, "VECTORLINT.md")); string(data) != initStyleGuide {
+		t.Error("--force did not overwrite VECTORLINT.md")
+	}
+}
+
 func TestInitRefusesHiddenConfig(t *testing.T) {
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{".vectorlint.ini": ""})
 	runVectorlint(t, dir, nil, "", "init").expect(t, exitFailure, "",
 		"vectorlint init: .vectorlint.ini already exists\nvectorlint init: nothing was written; use --force to overwrite\n")
+	// --force writes vectorlint.ini, and says that the hidden file still wins.
+	r := runVectorlint(t, dir, nil, "", "init", "--force")
+	if r.code != exitOK || r.stderr != "vectorlint init: note: .vectorlint.ini is read before vectorlint.ini; remove it to use the new file\n" {
+		t.Errorf("--force with .vectorlint.ini: exit %d, stderr %q", r.code, r.stderr)
+	}
 	runVectorlint(t, dir, nil, "", "init", "extra").expect(t, exitFailure, "",
 		"vectorlint init: unexpected argument \"extra\"\nRun \"vectorlint init --help\" for usage.\n")
-	if r := runVectorlint(t, dir, nil, "", "init", "--help"); r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: vectorlint init [--force]\n") {
+	if r := runVectorlint(t, dir, nil, "", "init", "--help"); r.code != exitOK ||
+		!strings.HasPrefix(r.stdout, "Usage: vectorlint init [--force] [--style-guide]\n") || !strings.Contains(r.stdout, "--style-guide") {
 		t.Errorf("help: exit %d\n%s", r.code, r.stdout)
 	}
 }

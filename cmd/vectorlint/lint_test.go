@@ -131,7 +131,7 @@ func TestLintNoConfig(t *testing.T) {
 	writeTestTree(t, dir, map[string]string{"a.md": "# A\n"})
 	runVectorlint(t, dir, nil, "", "a.md").expect(t, exitFailure, "",
 		"vectorlint: no configuration found: looked for .vectorlint.ini and vectorlint.ini in "+dir+
-			" and every parent folder, and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one\n")
+			" and every parent folder, and for VECTORLINT.md in "+dir+", and no --config or VECTORLINT_CONFIG was given; run \"vectorlint init\" to create one\n")
 	runVectorlint(t, dir, map[string]string{"VECTORLINT_CONFIG": "missing.ini"}, "", "a.md").expect(t, exitFailure, "",
 		"vectorlint: config file missing.ini (from VECTORLINT_CONFIG) not found\n")
 }
@@ -150,7 +150,7 @@ func TestLintBadConfigAndRules(t *testing.T) {
 	os.Remove(filepath.Join(dir, "rules", "Acme", "broken.md"))
 	writeTestTree(t, dir, map[string]string{"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme, Nope\n"})
 	runVectorlint(t, dir, nil, "", "--dry-run", "docs").expect(t, exitFailure, "",
-		"vectorlint.ini:3: RunRules: unknown pack \"Nope\" (packs found in RulesPath: Acme)\n")
+		"vectorlint.ini:3: RunRules: unknown pack \"Nope\" (packs found in RulesPath: Acme; built-in packs: VectorLint)\n")
 }
 
 // TestDryRunExample runs the README's first command on the bundled example.

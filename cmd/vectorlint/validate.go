@@ -6,19 +6,22 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
 const validateUsage = `Usage: vectorlint validate [--rules DIR] [--config FILE]
 
-Checks the configuration and every rule (frontmatter, targets, rubrics) without calling a model,
-lists the packs and rules, and prints every problem with its file and line. Exit 0 when there is
-no error (warnings are allowed), 2 otherwise.
+Checks the configuration, the style guide (VECTORLINT.md) and every rule (frontmatter, targets,
+rubrics) without calling a model, lists the packs and rules (built-in packs included), and
+prints every problem with its file and line. Exit 0 when there is no error (warnings are
+allowed), 2 otherwise.
 
 With --rules DIR, DIR is a rules folder (its subfolders are packs) checked on its own; the
 configuration is checked too only when --config is given.
@@ -49,14 +52,15 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		opts.RulesPath = a.abs(rulesDir)
 		if config != "" {
 			opts.ConfigPath = a.abs(config)
+			opts.StyleGuidePath = lint.FindStyleGuide(a.dir, opts.ConfigPath)
 		}
 	} else {
-		path, err := lint.FindConfig(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
+		found, err := lint.FindProject(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
 			return exitFailure
 		}
-		opts.ConfigPath = path
+		opts = found
 	}
 	proj, err := lint.LoadProject(opts)
 	var problems rules.Problems
@@ -82,8 +86,21 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	}
 	problems.Sort()
 
-	if proj.Config != nil {
+	switch {
+	case proj.ZeroConfig:
+		fmt.Fprintf(a.stdout, "config: none (zero-config: every Markdown file is checked against %s)\n", a.rel(proj.StyleGuidePath))
+	case proj.Config != nil:
 		fmt.Fprintf(a.stdout, "config: %s\n", a.rel(proj.Config.Path))
+	}
+	if proj.StyleGuidePath != "" {
+		size := "empty, ignored"
+		if proj.ZeroConfig {
+			size = "empty"
+		}
+		if proj.StyleGuide != "" {
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.StyleGuide)))
+		}
+		fmt.Fprintf(a.stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
 	}
 	rulesPath := opts.RulesPath
 	if rulesPath == "" && proj.Config != nil {
@@ -96,7 +113,11 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	for _, p := range proj.Packs {
-		fmt.Fprintf(tw, "pack %s (%s)\n", p.Name, pluralize(len(p.Rules), "rule"))
+		origin := ""
+		if p.Builtin {
+			origin = "built-in, "
+		}
+		fmt.Fprintf(tw, "pack %s (%s%s)\n", p.Name, origin, pluralize(len(p.Rules), "rule"))
 		for _, r := range p.Rules {
 			sev := string(r.Severity)
 			if sev == "" {
@@ -120,6 +141,15 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stdout, "✓ %s, no problems.\n", scope)
 	}
 	return exitOK
+}
+
+// thousands formats n with comma separators ("4,000").
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // abs makes a command-line path absolute against the working directory.

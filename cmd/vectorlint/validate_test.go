@@ -8,6 +8,18 @@ import (
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
+// builtinListing is how validate lists the built-in VectorLint pack.
+const builtinListing = `pack VectorLint (built-in, 8 rules)
+  VectorLint.AIPatterns         subjective      warning  (built-in)/VectorLint/ai-patterns.md
+  VectorLint.Capitalization     semi-objective  warning  (built-in)/VectorLint/capitalization.md
+  VectorLint.Consistency        semi-objective  warning  (built-in)/VectorLint/consistency.md
+  VectorLint.InclusiveLanguage  semi-objective  error    (built-in)/VectorLint/inclusive-language.md
+  VectorLint.PassiveVoice       semi-objective  warning  (built-in)/VectorLint/passive-voice.md
+  VectorLint.Repetition         semi-objective  warning  (built-in)/VectorLint/repetition.md
+  VectorLint.UnsupportedClaims  semi-objective  warning  (built-in)/VectorLint/unsupported-claims.md
+  VectorLint.Wordiness          semi-objective  warning  (built-in)/VectorLint/wordiness.md
+`
+
 func TestValidateExample(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	runVectorlint(t, root, nil, "", "validate", "--config", "examples/vectorlint.ini").expect(t, exitOK, `config: examples/vectorlint.ini
@@ -15,7 +27,7 @@ rules: examples/rules
 pack Acme (2 rules)
   Acme.Headline   subjective      warning  examples/rules/Acme/headline.md
   Acme.Wordiness  semi-objective  warning  examples/rules/Acme/wordiness.md
-✓ 1 pack, 2 valid rules, no problems.
+`+builtinListing+`✓ 2 packs, 10 valid rules, no problems.
 `, "")
 	// Config discovery from inside the example; paths outside the working folder are absolute.
 	if r := runVectorlint(t, filepath.Join(root, "examples", "docs"), nil, "", "validate"); r.code != exitOK ||
@@ -52,7 +64,7 @@ pack TinyRocket (4 rules)
 	for _, ini := range fixtures {
 		r := runVectorlint(t, filepath.Dir(ini), nil, "", "validate")
 		if r.code != exitOK || r.stderr != "" || !strings.HasPrefix(r.stdout, "config: .vectorlint.ini\nrules: rules\n") ||
-			!strings.HasSuffix(r.stdout, "✓ 1 pack, 1 valid rule, no problems.\n") {
+			!strings.HasSuffix(r.stdout, "✓ 2 packs, 9 valid rules, no problems.\n") || !strings.Contains(r.stdout, builtinListing) {
 			t.Errorf("%s: exit %d\n%s%s", ini, r.code, r.stdout, r.stderr)
 		}
 		// The fixture documents plan without an API key.
@@ -87,7 +99,7 @@ rules: rules
 pack Acme (2 rules)
   Acme.Advice    subjective  default severity  rules/Acme/advice.md
   Acme.Headline  subjective  error             rules/Acme/headline.md
-✖ 3 errors and 2 warnings (1 pack, 2 valid rules).
+`+builtinListing+`✖ 3 errors and 2 warnings (2 packs, 10 valid rules).
 `, `rules/Acme/advice.md:7: warning: rubric: the weight of "Tone" disagrees with the frontmatter (expected <weight=2> (criteria[0].weight), found <weight=1>)
 rules/Acme/broken.md:5: severity: expected "error" or "warning", found "critical"
 rules/Acme/broken.md:7: target.regex: expected a valid JavaScript regular expression, found "^#\\s+(.+$" (missing closing ))
@@ -96,7 +108,7 @@ rules/Acme/broken.md:13: warning: rubric: the weight of "Clarity" disagrees with
 `)
 	// Warnings alone do not fail validation.
 	writeTestTree(t, dir, map[string]string{"rules/Acme/broken.md": "---\nid: Fixed\nname: Fixed\n---\nOk.\n"})
-	if r := runVectorlint(t, dir, nil, "", "validate"); r.code != exitOK || !strings.HasSuffix(r.stdout, "✓ 1 pack, 3 valid rules, no errors, 1 warning.\n") {
+	if r := runVectorlint(t, dir, nil, "", "validate"); r.code != exitOK || !strings.HasSuffix(r.stdout, "✓ 2 packs, 11 valid rules, no errors, 1 warning.\n") {
 		t.Errorf("warnings only: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -107,9 +119,10 @@ func TestValidateRulesWithConfig(t *testing.T) {
 	writeTestTree(t, dir, map[string]string{"other/Beta/r.md": "---\nid: R\nname: R\n---\nx\n"})
 	// --rules replaces RulesPath; with --config the configuration is checked against it.
 	r := runVectorlint(t, dir, nil, "", "validate", "--rules", "other", "--config", "vectorlint.ini")
-	r.expect(t, exitFailure, "config: vectorlint.ini\nrules: other\npack Beta (1 rule)\n  Beta.R  semi-objective  default severity  other/Beta/r.md\n✖ 2 errors and 0 warnings (1 pack, 1 valid rule).\n",
-		"vectorlint.ini:3: RunRules: unknown pack \"Acme\" (packs found in RulesPath: Beta)\n"+
-			"vectorlint.ini:5: Acme.Headline.severity: unknown pack \"Acme\" (packs found in RulesPath: Beta)\n")
+	r.expect(t, exitFailure, "config: vectorlint.ini\nrules: other\npack Beta (1 rule)\n  Beta.R  semi-objective  default severity  other/Beta/r.md\n"+
+		builtinListing+"✖ 2 errors and 0 warnings (2 packs, 9 valid rules).\n",
+		"vectorlint.ini:3: RunRules: unknown pack \"Acme\" (packs found in RulesPath: Beta; built-in packs: VectorLint)\n"+
+			"vectorlint.ini:5: Acme.Headline.severity: unknown pack \"Acme\" (packs found in RulesPath: Beta; built-in packs: VectorLint)\n")
 	runVectorlint(t, dir, nil, "", "validate", "--rules", "missing").expect(t, exitFailure, "",
 		"vectorlint validate: cannot read the rules folder: open "+filepath.Join(dir, "missing")+": no such file or directory\n")
 }

@@ -1,0 +1,88 @@
+package rules
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+// The rule packs compiled into the binary. Each folder under builtin/ is one pack; its rule
+// files are parsed and validated exactly like a user's (Parse), so a built-in rule obeys the
+// same format it documents. builtin/testdata holds sample documents for the tests and is not
+// embedded.
+//
+//go:embed builtin/VectorLint/*.md builtin/StyleGuide/*.md
+var builtinFS embed.FS
+
+// Names of the built-in packs.
+const (
+	// BuiltinPackName is the pack of general writing rules that ships with vectorlint
+	// (wordiness, passive voice, inclusive language, ...). "RunRules = VectorLint" works without
+	// any RulesPath; a user pack with the same name replaces it.
+	BuiltinPackName = "VectorLint"
+	// StyleGuidePackName is the pack whose one rule checks a document against the project's
+	// style guide (VECTORLINT.md). It is available only when a style guide is found.
+	StyleGuidePackName = "StyleGuide"
+)
+
+// BuiltinPath is the pseudo-folder that built-in rule paths start with ("(built-in)/VectorLint/
+// wordiness.md"), so messages and `vectorlint validate` say where a rule came from.
+const BuiltinPath = "(built-in)"
+
+// BuiltinPacks returns the general-purpose built-in packs (today one: VectorLint), parsed and
+// validated. Every call parses the embedded files afresh, so callers may change what they get.
+// Problems are impossible for the shipped rules (a test loads them) but are returned, never
+// hidden, so a broken build cannot run a rule that is not what it says.
+func BuiltinPacks() ([]*Pack, Problems) {
+	p, problems := loadBuiltinPack(BuiltinPackName)
+	return []*Pack{p}, problems
+}
+
+// StyleGuidePack returns the built-in StyleGuide pack: one semi-objective rule, "Compliance",
+// whose body asks the model to check the text against the style guide that the linter sends
+// with every rule (lint.Project.StyleGuide).
+func StyleGuidePack() (*Pack, Problems) {
+	return loadBuiltinPack(StyleGuidePackName)
+}
+
+// loadBuiltinPack parses the embedded pack folder builtin/name.
+func loadBuiltinPack(name string) (*Pack, Problems) {
+	dir := "builtin/" + name
+	pack := &Pack{Name: name, Builtin: true}
+	var problems Problems
+	entries, err := fs.ReadDir(builtinFS, dir)
+	if err != nil { // impossible: the folder is embedded at build time
+		return pack, Problems{{File: path.Join(BuiltinPath, name), Message: "cannot read the built-in pack: " + err.Error()}}
+	}
+	seen := map[string]string{}
+	for _, e := range entries {
+		if e.IsDir() || !isRuleFile(e.Name()) {
+			continue
+		}
+		file := path.Join(BuiltinPath, name, e.Name())
+		data, err := builtinFS.ReadFile(dir + "/" + e.Name())
+		if err != nil {
+			problems = append(problems, Problem{File: file, Message: "cannot read the rule: " + err.Error()})
+			continue
+		}
+		r, ps := Parse(file, data)
+		problems = append(problems, ps...)
+		if r == nil || ps.HasErrors() {
+			continue
+		}
+		r.Pack = name
+		if other, dup := seen[r.ID]; dup {
+			problems = append(problems, Problem{File: file, Field: "id",
+				Expected: fmt.Sprintf("an id unique within pack %s", name),
+				Found:    fmt.Sprintf("%q, already used by %s", r.ID, other)})
+			continue
+		}
+		seen[r.ID] = e.Name()
+		pack.Rules = append(pack.Rules, r)
+	}
+	slices.SortFunc(pack.Rules, func(a, b *Rule) int { return strings.Compare(a.Path, b.Path) })
+	return pack, problems
+}
