@@ -454,10 +454,10 @@ func TestRepoExampleConfig(t *testing.T) {
 		headlineOn bool
 		severity   string
 	}{
-		{"README.md", []string{"Acme"}, true, ""},
+		{"README.md", []string{"VectorLint", "Acme"}, true, ""},
 		{"content/blog/2024/post.md", []string{"Acme", "TechCorp"}, true, ""},
-		{"content/docs/api/generated/users.md", []string{"Acme"}, false, "error"},
-		{"content/docs/api/generated/index.md", []string{"Acme"}, true, "error"},
+		{"content/docs/api/generated/users.md", []string{"VectorLint", "Acme"}, false, "error"},
+		{"content/docs/api/generated/index.md", []string{"VectorLint", "Acme"}, true, "error"},
 		{"content/drafts/idea.md", nil, true, ""},
 	}
 	for _, tt := range tests {
