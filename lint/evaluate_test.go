@@ -270,20 +270,31 @@ func TestEvaluateCancel(t *testing.T) {
 	srv := llmtest.Start(t)
 	srv.On(llmtest.UserContains("Hang."), llmtest.Hang())
 	srv.SetDefault(violationsOf())
-	client, _ := llm.New(llm.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
+	// Cancel once a.md and c.md have their replies and b.md's request hangs at the server.
+	replied := make(chan string, 3)
+	client, _ := llm.New(llm.Config{OnEvent: func(e llm.Event) {
+		if e.Kind == llm.EventResponse {
+			replied <- e.Label
+		}
+	}})
+	go func() {
+		<-replied
+		<-replied
+		for {
+			for _, r := range srv.Requests() {
+				if strings.Contains(r.LastUser(), "Hang.") {
+					cancel()
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
 	var paths []string
 	stats, err := Evaluate(ctx, plan, EvalOptions{Client: client, Concurrency: 3, Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}},
 		func(fr FileResult) error {
 			paths = append(paths, fr.Path)
-			if fr.Path == "d/a.md" {
-				go func() {
-					for srv.Calls() < 3 {
-						time.Sleep(time.Millisecond)
-					}
-					cancel()
-				}()
-			}
 			return nil
 		})
 	if !errors.Is(err, context.Canceled) {
