@@ -832,3 +832,31 @@ func TestLintInterrupt(t *testing.T) {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 }
+
+// TestLintProgress checks that a progress bar is drawn on standard error only when it is a
+// terminal and --quiet is not given, that it is cleared at the end, and that results never
+// carry terminal codes when standard output is not a terminal.
+func TestLintProgress(t *testing.T) {
+	srv := llmtest.Start(t)
+	scriptEngine(srv)
+	dir := t.TempDir()
+	writeTestTree(t, dir, engineProject())
+	run := func(args ...string) cliResult {
+		var stdout, stderr bytes.Buffer
+		env := fakeEnv(srv)
+		a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir,
+			lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, stderrIsTerminal: true}
+		code := a.run(context.Background(), args)
+		return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	}
+	r := run("--no-cache", "docs")
+	if !strings.Contains(r.stderr, "\r[========================] 1/1 files  3 calls") || !strings.HasSuffix(r.stderr, "\r") {
+		t.Errorf("stderr on a terminal: %q", r.stderr)
+	}
+	if strings.ContainsAny(r.stdout, "\r\x1b") {
+		t.Errorf("stdout (not a terminal) holds terminal codes: %q", r.stdout)
+	}
+	if r = run("--no-cache", "--quiet", "docs"); r.stderr != "" {
+		t.Errorf("--quiet: stderr %q", r.stderr)
+	}
+}

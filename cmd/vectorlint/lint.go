@@ -204,7 +204,11 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *l
 	if f.output == report.FormatGitHub {
 		ropts.StepSummaryPath = a.getenv("GITHUB_STEP_SUMMARY")
 	}
-	out, err := report.New(f.output, a.stdout, ropts)
+	stdout := a.stdout
+	if bar != nil && a.stdoutIsTerminal {
+		stdout = bar.Writer(a.stdout) // the same terminal: keep results and the bar apart
+	}
+	out, err := report.New(f.output, stdout, ropts)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure

@@ -140,14 +140,28 @@ func (b *Bar) clear() {
 }
 
 // Write clears the bar, writes p and redraws the bar below it.
-func (b *Bar) Write(p []byte) (int, error) {
+func (b *Bar) Write(p []byte) (int, error) { return b.write(b.w, p) }
+
+// Writer returns a writer to w, for output that shares the terminal with the bar (standard
+// output when it is the same terminal): each write clears the bar first and redraws it after.
+func (b *Bar) Writer(w io.Writer) io.Writer { return sharedWriter{b: b, w: w} }
+
+type sharedWriter struct {
+	b *Bar
+	w io.Writer
+}
+
+func (s sharedWriter) Write(p []byte) (int, error) { return s.b.write(s.w, p) }
+
+// write writes p to w with the bar out of the way.
+func (b *Bar) write(w io.Writer, p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.stopped {
-		return b.w.Write(p)
+		return w.Write(p)
 	}
 	b.clear()
-	n, err := b.w.Write(p)
+	n, err := w.Write(p)
 	if len(p) > 0 && p[len(p)-1] == '\n' {
 		b.draw()
 	}

@@ -46,6 +46,22 @@ func TestBarWrites(t *testing.T) {
 	}
 }
 
+// TestBarSharedWriter checks that output to another stream of the same terminal (standard
+// output) clears the bar (on its own stream) first.
+func TestBarSharedWriter(t *testing.T) {
+	var term bytes.Buffer // both streams end on one terminal
+	b := New(&term, 1, nil)
+	b.Draw()
+	stdout := b.Writer(&term)
+	fmt.Fprint(stdout, "docs/a.md\n")
+	b.Stop()
+	bar := "[                        ] 0/1 files  0 calls  0 tokens"
+	want := "\r" + bar + "\r" + strings.Repeat(" ", len(bar)) + "\r" + "docs/a.md\n" + "\r" + bar + "\r" + strings.Repeat(" ", len(bar)) + "\r"
+	if term.String() != want {
+		t.Errorf("terminal\n%q\nwant\n%q", term.String(), want)
+	}
+}
+
 // TestBarConcurrent exercises the bar from several goroutines with its ticker running (for -race).
 func TestBarConcurrent(t *testing.T) {
 	var (
