@@ -13,6 +13,10 @@ import (
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
+// FileErrorRule is the rule name of a file's RuleError when the file itself could not be read
+// (no rule ran on it).
+const FileErrorRule = "vectorlint"
+
 // EvalOptions configure Evaluate.
 type EvalOptions struct {
 	// Client makes the model calls. Nil means no model is configured: units that need the model
@@ -314,7 +318,9 @@ func failed(ctx context.Context, err error) chunkResult {
 func (e *evaluator) assemble(f *fileRun) FileResult {
 	fr := FileResult{Path: f.fp.Path}
 	if f.fp.Err != nil {
-		fr.Errors = append(fr.Errors, RuleError{Message: f.fp.Err.Error()})
+		// The file could not be read: no rule ran. The path is already the result's.
+		msg := strings.TrimSpace(strings.TrimPrefix(f.fp.Err.Error(), f.fp.Path+":"))
+		fr.Errors = append(fr.Errors, RuleError{Rule: FileErrorRule, Message: msg})
 		return fr
 	}
 	a := &assembler{opts: e.opts, doc: f.fp.Doc, supp: ParseSuppressions(f.fp.Doc), fr: &fr}

@@ -116,7 +116,7 @@ docs/b.md
   score Acme.Wordiness semi-objective 10.0 (0 in 3 words, strictness 20)
   error Acme.Facts: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL
 docs/bad.md
-  error : docs/bad.md:1:7: expected UTF-8 text, found a byte that is not UTF-8 (offset 6)`
+  error vectorlint: 1:7: expected UTF-8 text, found a byte that is not UTF-8 (offset 6)`
 	if g := renderResults(got); g != want {
 		t.Errorf("results:\n%s\nwant:\n%s", g, want)
 	}
