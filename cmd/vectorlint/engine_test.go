@@ -335,8 +335,12 @@ func TestLintRetries(t *testing.T) {
 	srv.On(llmtest.SystemContains(`<rule name="Strict Wordiness">`), llmtest.RateLimited("0.3"), llmtest.JSON(wordinessReply()))
 	failing := srv.On(llmtest.SystemContains(`<rule name="Headline">`),
 		llmtest.Reply{Status: 503, Body: `{"error":{"message":"overloaded, key sk-test-0123456789abcdef"}}`, Header: map[string]string{"Retry-After": "0"}})
+	// A connection dropped mid-reply, then truncated JSON: both retried.
+	srv.On(llmtest.SystemContains(`<rule name="Dropped">`), llmtest.CloseMidResponse(), llmtest.TruncatedJSON(), llmtest.JSON(map[string]any{"violations": []any{}}))
 	dir := t.TempDir()
-	writeTestTree(t, dir, engineProject())
+	files := engineProject()
+	files["rules/Acme/dropped.md"] = "---\nid: Dropped\nname: Dropped\n---\nFind nothing.\n"
+	writeTestTree(t, dir, files)
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "docs")
 	r.noKey(t)
 	if r.code != exitFailure {
@@ -357,10 +361,10 @@ func TestLintRetries(t *testing.T) {
 	for _, s := range f.Scores {
 		rules = append(rules, fmt.Sprintf("%s %.1f", s.Rule, s.Score))
 	}
-	if got := strings.Join(rules, ", "); got != "Acme.StrictWordiness 0.0, Acme.Wordiness 3.5" {
+	if got := strings.Join(rules, ", "); got != "Acme.Dropped 10.0, Acme.StrictWordiness 0.0, Acme.Wordiness 3.5" {
 		t.Errorf("scores of the other rules: %s", got)
 	}
-	if res.Summary.OperationalErrors != 1 || res.Usage.Calls != 2 {
+	if res.Summary.OperationalErrors != 1 || res.Usage.Calls != 3 {
 		t.Errorf("summary %+v, usage %+v", res.Summary, res.Usage)
 	}
 	// The 429's Retry-After (0.3 s) was waited for before the retry.
