@@ -148,11 +148,11 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		}
 		return failOnExit(f.failOn, sum.Errors, sum.Warnings)
 	}
-	return a.lint(ctx, &f, fs, proj, plan, env)
+	return a.evaluatePlan(ctx, &f, fs, proj, plan, env)
 }
 
-// lint evaluates a plan with the model and prints the results in the chosen format.
-func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env llm.LookupFunc) int {
+// evaluatePlan evaluates a plan with the model and prints the results in the chosen format.
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env llm.LookupFunc) int {
 	cfg := proj.Config
 	var (
 		errw   io.Writer = &syncWriter{w: a.stderr}
