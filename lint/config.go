@@ -17,6 +17,7 @@ import (
 	"gopkg.in/ini.v1"
 
 	"github.com/vectorlint/vectorlint/internal/suggest"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -28,11 +29,6 @@ const (
 
 // ConfigFileNames are the names config discovery looks for, in order, in each folder.
 func ConfigFileNames() []string { return []string{".vectorlint.ini", "vectorlint.ini"} }
-
-// Providers are the values of the Provider key and LLM_PROVIDER (spec/linter.md §6).
-func Providers() []string {
-	return []string{"openai", "azure-openai", "anthropic", "gemini", "openai-compatible"}
-}
 
 // Config is a parsed vectorlint.ini.
 type Config struct {
@@ -251,8 +247,8 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			}
 			cfg.DefaultSeverity = s
 		case "Provider":
-			if !slices.Contains(Providers(), value) {
-				add(line, name, "one of "+strings.Join(Providers(), ", "), strconv.Quote(value))
+			if !slices.Contains(llm.Providers(), llm.Provider(value)) {
+				add(line, name, "one of "+providerList(), strconv.Quote(value))
 				continue
 			}
 			cfg.Provider = value
@@ -631,3 +627,13 @@ func IsProblems(err error) (rules.Problems, bool) {
 
 // sortSections orders sections from least to most specific.
 func sortSections(secs []*Section) { slices.SortStableFunc(secs, compareSpecificity) }
+
+// providerList is llm.Providers() as "openai, azure-openai, …" for messages.
+func providerList() string {
+	ps := llm.Providers()
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
+}

@@ -304,7 +304,11 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		if stdin == nil {
 			stdin = strings.NewReader("")
 		}
-		sources = append(sources, source{abs: filepath.Clean(name), read: func() ([]byte, error) { return io.ReadAll(stdin) }})
+		abs := filepath.Clean(name)
+		// The document on standard input (an editor's buffer) replaces the file of the same
+		// name found on disk: one result per path.
+		sources = slices.DeleteFunc(sources, func(s source) bool { return s.abs == abs })
+		sources = append(sources, source{abs: abs, read: func() ([]byte, error) { return io.ReadAll(stdin) }})
 	}
 
 	for _, src := range sources {

@@ -178,6 +178,28 @@ func TestBuildPlan(t *testing.T) {
 	}
 }
 
+// TestBuildPlanStdinReplacesFile: a document read from standard input under the name of a file
+// that is also linted from disk replaces it (one result per path).
+func TestBuildPlanStdinReplacesFile(t *testing.T) {
+	dir, proj := loadTestProject(t, planFiles)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
+		Dir: dir, Paths: []string{"docs/b.md", "-", "docs"}, Stdin: strings.NewReader("# Buffer\n"), StdinFilename: "docs/b.md",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range plan.Files {
+		got = append(got, f.Path)
+		if f.Path == "docs/b.md" && (f.Doc == nil || f.Doc.Body != "# Buffer\n") {
+			t.Errorf("docs/b.md was read from disk, not from standard input")
+		}
+	}
+	if strings.Join(got, " ") != "docs/a.md docs/b.md docs/bad.md" {
+		t.Errorf("files %v", got)
+	}
+}
+
 func TestBuildPlanSearchModelAndStdin(t *testing.T) {
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{

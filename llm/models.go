@@ -125,7 +125,10 @@ func ResolveSearch(env LookupFunc) (Endpoint, error) {
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
 	}
-	if ep.APIKey == "" {
+	// A key is needed at Perplexity's own API; a search model served elsewhere (SEARCH_MODEL
+	// with PERPLEXITY_BASE_URL, e.g. a local server) may need none, as
+	// rules.SearchModelConfigured allows.
+	if ep.APIKey == "" && (ep.BaseURL == DefaultPerplexityBaseURL || get("SEARCH_MODEL") == "") {
 		return Endpoint{}, &NotConfiguredError{Provider: "perplexity", Missing: []string{"PERPLEXITY_API_KEY"}}
 	}
 	return ep, nil

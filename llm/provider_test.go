@@ -456,4 +456,18 @@ func TestResolveSearch(t *testing.T) {
 	if !errors.Is(err, llm.ErrNotConfigured) || err.Error() != "LLM provider perplexity is not fully configured: set PERPLEXITY_API_KEY" {
 		t.Fatalf("no key: %v", err)
 	}
+	// A search model served elsewhere needs no key (as rules.SearchModelConfigured allows); a
+	// base URL alone, or SEARCH_MODEL at Perplexity's own API, still does.
+	ep, err = llm.ResolveSearch(envOf(map[string]string{"SEARCH_MODEL": "local-search", "PERPLEXITY_BASE_URL": "http://localhost:9000/v1"}))
+	if err != nil || ep.Model != "local-search" || ep.APIKey != "" {
+		t.Fatalf("keyless local search model: %#v, %v", ep, err)
+	}
+	for _, env := range []map[string]string{
+		{"PERPLEXITY_BASE_URL": "http://localhost:9000/v1"},
+		{"SEARCH_MODEL": "sonar", "PERPLEXITY_BASE_URL": "https://api.perplexity.ai"},
+	} {
+		if _, err := llm.ResolveSearch(envOf(env)); !errors.Is(err, llm.ErrNotConfigured) {
+			t.Errorf("%v: %v, want a NotConfiguredError", env, err)
+		}
+	}
 }

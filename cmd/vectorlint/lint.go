@@ -9,10 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/internal/progress"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/report"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -48,7 +51,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.StringVar(&f.output, "output", "line", "output format: "+strings.Join(outputFormats(), ", "))
 	fs.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or none")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "LLM requests in flight at once (default: Concurrency from the config, else 8)")
-	fs.StringVar(&f.provider, "provider", "", "LLM provider: "+strings.Join(lint.Providers(), ", ")+" (default: $LLM_PROVIDER)")
+	fs.StringVar(&f.provider, "provider", "", "LLM provider: "+providerNames()+" (default: $LLM_PROVIDER)")
 	fs.StringVar(&f.model, "model", "", "model name (overrides the provider's model variable and Model)")
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (overrides BaseURL)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
@@ -107,12 +110,18 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	if f.verbose {
 		a.printProblems(proj.Warnings)
 	}
+	env, err := a.llmEnv()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
+	_, searchErr := llm.ResolveSearch(env)
 	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{
 		Dir:           a.dir,
 		Paths:         paths,
 		Stdin:         a.stdin,
 		StdinFilename: f.stdinFilename,
-		SearchModel:   rules.SearchModelConfigured(a.lookupEnv),
+		SearchModel:   searchErr == nil && rules.SearchModelConfigured(env),
 	})
 	if err != nil {
 		a.printProblemsOrError(err)
@@ -121,7 +130,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 
 	if f.dryRun {
 		opts := report.DryRunOptions{Verbose: f.verbose}
-		if v := a.getenv("INPUT_PRICE_PER_MILLION"); v != "" {
+		if v, _ := env("INPUT_PRICE_PER_MILLION"); v != "" {
 			if price, err := strconv.ParseFloat(v, 64); err == nil && price >= 0 {
 				opts.InputPricePerMillion = &price
 			}
@@ -139,24 +148,138 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		}
 		return failOnExit(f.failOn, sum.Errors, sum.Warnings)
 	}
+	return a.evaluatePlan(ctx, &f, fs, proj, plan, env)
+}
 
-	// Until LLM evaluation is built, run the deterministic part (required targets) and say
-	// clearly that the model-evaluated units were not run.
-	errs, warnings := a.printDeterministic(plan, f.verbose)
-	failed := false
-	for _, e := range plan.OperationalErrors() {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
+// evaluatePlan evaluates a plan with the model and prints the results in the chosen format.
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env llm.LookupFunc) int {
+	cfg := proj.Config
+	var (
+		errw   io.Writer = &syncWriter{w: a.stderr}
+		bar    *progress.Bar
+		client *llm.Client // set once the client exists; read by the bar's redraws after Start
+	)
+	if a.stderrIsTerminal && !f.quiet && len(plan.Files) > 0 {
+		bar = progress.New(a.stderr, len(plan.Files), func() progress.Stats {
+			if client == nil {
+				return progress.Stats{}
+			}
+			u := client.Usage()
+			return progress.Stats{Calls: u.Calls, CachedCalls: u.CachedCalls, Tokens: u.InputTokens + u.OutputTokens}
+		})
+		errw = bar
+		defer bar.Stop()
+	}
+	concurrency := cfg.Concurrency
+	if fs.Changed("concurrency") {
+		concurrency = f.concurrency
+	}
+	setup, err := a.setupLLM(env, llmOptions{
+		config:      llm.Settings{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Temperature: cfg.Temperature},
+		flags:       llm.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL},
+		concurrency: concurrency,
+		cacheDir:    f.cacheDir,
+		noCache:     f.noCache,
+		verbose:     f.verbose,
+		showPrompt:  f.showPrompt,
+		log:         errw,
+	})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
+	defer setup.client.Close()
+	client = setup.client
+	threshold, err := confidenceThreshold(env, cfg)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
+	ropts := report.Options{
+		Version:  versionString(),
+		Color:    a.stdoutIsTerminal && !f.noColor && a.getenv("NO_COLOR") == "",
+		Verbose:  f.verbose,
+		Problems: errw,
+	}
+	if f.output == report.FormatGitHub {
+		ropts.StepSummaryPath = a.getenv("GITHUB_STEP_SUMMARY")
+	}
+	stdout := a.stdout
+	if bar != nil && a.stdoutIsTerminal {
+		stdout = bar.Writer(a.stdout) // the same terminal: keep results and the bar apart
+	}
+	out, err := report.New(f.output, stdout, ropts)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
+	if f.verbose && f.output != report.FormatLine && f.output != report.FormatJSON {
+		for _, s := range plan.Skipped {
+			fmt.Fprintf(errw, "vectorlint: skipped %s: %s\n", s.Path, s.Reason)
+		}
+	}
+
+	opts := lint.EvalOptions{
+		Endpoint:            setup.endpoint,
+		Search:              setup.search,
+		ConfidenceThreshold: threshold,
+		StyleGuide:          proj.StyleGuide,
+		Concurrency:         concurrency,
+	}
+	if setup.notConfigured == nil {
+		opts.Client = setup.client
+	}
+	if f.verbose {
+		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
+	}
+	if bar != nil {
+		bar.Start(100 * time.Millisecond)
+	}
+	var totals report.Totals
+	stats, evalErr := lint.Evaluate(ctx, plan, opts, func(fr lint.FileResult) error {
+		totals.Add(fr)
+		if bar != nil {
+			bar.Advance(1)
+		}
+		return out.File(fr)
+	})
+	if bar != nil {
+		bar.Stop()
+	}
+	interrupted := len(stats.Incomplete) > 0
+	if evalErr != nil && !interrupted {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", evalErr)
+		return exitFailure
+	}
+	totals.Usage = lint.Usage(setup.client.Usage())
+	totals.Skipped = plan.Skipped
+	if err := out.Finish(totals); err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
+
+	failed := totals.Summary.OperationalErrors > 0
+	if stats.NotRun > 0 {
+		fmt.Fprintf(a.stderr, "vectorlint: %s not made: %v\n", pluralize(stats.NotRun, "model call"), setup.notConfigured)
 		failed = true
 	}
-	if calls := plan.Calls(); calls > 0 {
-		fmt.Fprintf(a.stderr, "vectorlint: LLM evaluation is not available in this build yet: %s not made (see them with --dry-run)\n",
-			pluralize(calls, "model call"))
+	if interrupted {
+		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
+			pluralize(len(stats.Incomplete), "file"), listSome(stats.Incomplete, 5))
 		failed = true
 	}
 	if failed {
 		return exitFailure
 	}
-	return failOnExit(f.failOn, errs, warnings)
+	return failOnExit(f.failOn, totals.Summary.Errors, totals.Summary.Warnings)
+}
+
+// listSome joins the first n items and says how many more there are.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
 }
 
 // check validates flag values that pflag cannot.
@@ -170,8 +293,8 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if fs.Changed("concurrency") && f.concurrency < 1 {
 		return fmt.Errorf("--concurrency: expected a whole number of 1 or more, found %d", f.concurrency)
 	}
-	if f.provider != "" && !slices.Contains(lint.Providers(), f.provider) {
-		return fmt.Errorf("--provider: expected one of %s, found %q", strings.Join(lint.Providers(), ", "), f.provider)
+	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
+		return fmt.Errorf("--provider: expected one of %s, found %q", providerNames(), f.provider)
 	}
 	if f.quiet && f.verbose {
 		return errors.New("--quiet and --verbose cannot be combined")
@@ -186,29 +309,6 @@ func failOnExit(failOn string, errs, warnings int) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// printDeterministic prints the "target not found" findings and returns their counts.
-func (a *app) printDeterministic(plan *lint.Plan, verbose bool) (errs, warnings int) {
-	for _, f := range plan.Files {
-		for _, r := range f.Rules {
-			for _, fd := range r.Findings() {
-				fmt.Fprintf(a.stdout, "%s:%d:%d: %s: %s (%s)\n  suggestion: %s\n",
-					f.Path, fd.Start.Line, fd.Start.Column, fd.Severity, fd.Message, fd.Rule, fd.Suggestion)
-				if fd.Severity == lint.SeverityError {
-					errs++
-				} else {
-					warnings++
-				}
-			}
-		}
-	}
-	if verbose {
-		for _, s := range plan.Skipped {
-			fmt.Fprintf(a.stderr, "vectorlint: skipped %s: %s\n", s.Path, s.Reason)
-		}
-	}
-	return errs, warnings
 }
 
 // printProblemsOrError prints input problems one per line (paths relative to the working
@@ -244,4 +344,14 @@ func pluralize(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// providerNames lists the providers --provider accepts.
+func providerNames() string {
+	ps := llm.Providers()
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = string(p)
+	}
+	return strings.Join(names, ", ")
 }

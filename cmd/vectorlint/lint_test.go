@@ -220,23 +220,3 @@ Dry run, no LLM call made: 1 file, 1 LLM call, ~517 input tokens (estimated).
 	runVectorlint(t, dir, nil, "x", "--dry-run", "-").expect(t, exitFailure, "",
 		"vectorlint: -: reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)\n")
 }
-
-// TestLintWithoutLLM checks the deterministic part of a real run until LLM evaluation lands:
-// required-target findings are printed, and units that need the model are reported once.
-func TestLintWithoutLLM(t *testing.T) {
-	dir := t.TempDir()
-	writeTestTree(t, dir, lintProject())
-	runVectorlint(t, dir, nil, "", "docs").expect(t, exitFailure,
-		"docs/lenient/untitled.md:1:1: warning: target not found (Acme.Headline)\n  suggestion: Add a title.\n"+
-			"docs/untitled.md:1:1: error: target not found (Acme.Headline)\n  suggestion: Add a title.\n",
-		"vectorlint: LLM evaluation is not available in this build yet: 1 model call not made (see them with --dry-run)\n")
-	// Nothing needs the model: the exit code follows the findings.
-	runVectorlint(t, dir, nil, "", "docs/untitled.md").expect(t, exitFindings,
-		"docs/untitled.md:1:1: error: target not found (Acme.Headline)\n  suggestion: Add a title.\n", "")
-	runVectorlint(t, dir, nil, "", "--fail-on", "none", "--verbose", "docs/untitled.md", "docs/lenient").expect(t, exitOK,
-		"docs/lenient/untitled.md:1:1: warning: target not found (Acme.Headline)\n  suggestion: Add a title.\n"+
-			"docs/untitled.md:1:1: error: target not found (Acme.Headline)\n  suggestion: Add a title.\n", "")
-	writeTestTree(t, dir, map[string]string{"notes.txt": "x"})
-	runVectorlint(t, dir, nil, "", "--verbose", "notes.txt").expect(t, exitOK, "",
-		"vectorlint: skipped notes.txt: no section of vectorlint.ini matches\n")
-}

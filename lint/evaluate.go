@@ -1,0 +1,601 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/scoring"
+)
+
+// FileErrorRule is the rule name of a file's RuleError when the file itself could not be read
+// (no rule ran on it).
+const FileErrorRule = "vectorlint"
+
+// EvalOptions configure Evaluate.
+type EvalOptions struct {
+	// Client makes the model calls. Nil means no model is configured: units that need the model
+	// are not run (EvalStats.NotRun counts their calls), and everything deterministic is.
+	Client *llm.Client
+	// Endpoint is the model that evaluates rules.
+	Endpoint llm.Endpoint
+	// Search is the search-capable model of technical-accuracy rules (nil when none is
+	// configured; the plan then marks those rules as unable to run).
+	Search *llm.Endpoint
+	// ConfidenceThreshold drops violations the model reports with a lower confidence (0 keeps
+	// them all; the configuration's default is DefaultConfidenceThreshold).
+	ConfidenceThreshold float64
+	// StyleGuide is the project's style guide, sent with every rule ("" for none).
+	StyleGuide string
+	// Concurrency is the number of workers evaluating chunks at once across the whole run
+	// (DefaultConcurrency when 0).
+	Concurrency int
+	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
+	// does not have), one line each naming the file and rule. Calls are never concurrent. May
+	// be nil.
+	Warn func(string)
+}
+
+// EvalStats tells what Evaluate could not do.
+type EvalStats struct {
+	// NotRun counts the model calls not made because no model is configured.
+	NotRun int
+	// Incomplete lists, in path order, the files that were not emitted because the run was
+	// interrupted before their evaluation finished.
+	Incomplete []string
+}
+
+// Evaluate runs a plan: every chunk of every unit of every rule on every file goes through one
+// pool of Concurrency workers, and each file's result is passed to emit, in the plan's (path)
+// order, as soon as it and every file before it are done, so output streams and memory stays
+// flat however many files there are.
+//
+// A rule that fails on a file (a call that failed after its retries, a reply that broke the
+// contract twice) is reported in that file's Errors; every other result is kept. When ctx ends,
+// the calls in flight stop, the files already finished are emitted, and the others are listed
+// in EvalStats.Incomplete; the error is then ctx's. An error from emit stops the run and is
+// returned.
+func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileResult) error) (EvalStats, error) {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = DefaultConcurrency
+	}
+	e := &evaluator{opts: opts}
+	var stats EvalStats
+	files := make([]*fileRun, len(plan.Files))
+	for i, fp := range plan.Files {
+		f := &fileRun{fp: fp}
+		for _, pr := range fp.Rules {
+			r := &ruleRun{pr: pr}
+			f.rules = append(f.rules, r)
+			if pr.Err != nil {
+				continue
+			}
+			for _, u := range pr.Units {
+				if !u.NeedsCall() {
+					continue
+				}
+				ur := &unitRun{unit: u, chunks: u.Chunks()}
+				if opts.Client == nil {
+					stats.NotRun += len(ur.chunks)
+					r.notRun = true
+					continue
+				}
+				ur.results = make([]chunkResult, len(ur.chunks))
+				f.pending += len(ur.chunks)
+				r.units = append(r.units, ur)
+			}
+		}
+		files[i] = f
+	}
+
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan workItem)
+	done := make(chan *fileRun, opts.Concurrency)
+	go func() {
+		defer close(work)
+		for _, f := range files {
+			for _, r := range f.rules {
+				for _, u := range r.units {
+					for i := range u.chunks {
+						select {
+						case work <- workItem{file: f, rule: r, unit: u, chunk: i}:
+						case <-runCtx.Done():
+							return
+						}
+					}
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range opts.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range work {
+				it.unit.results[it.chunk] = e.runChunk(runCtx, it)
+				done <- it.file
+			}
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+
+	var (
+		next    int
+		emitErr error
+	)
+	send := func(f *fileRun) {
+		if emitErr != nil {
+			return
+		}
+		if err := emit(e.assemble(f)); err != nil {
+			emitErr = err
+			cancel()
+		}
+		for _, r := range f.rules { // release the replies (the producer still reads the rest)
+			for _, u := range r.units {
+				u.results = nil
+			}
+		}
+	}
+	flush := func() {
+		for next < len(files) && files[next].pending == 0 && !files[next].interrupted() {
+			send(files[next])
+			next++
+		}
+	}
+	flush()
+	for f := range done {
+		f.pending--
+		flush()
+	}
+	if emitErr != nil {
+		return stats, emitErr
+	}
+	for ; next < len(files); next++ {
+		f := files[next]
+		if f.pending == 0 && !f.interrupted() {
+			send(f)
+			continue
+		}
+		stats.Incomplete = append(stats.Incomplete, f.fp.Path)
+	}
+	if emitErr != nil {
+		return stats, emitErr
+	}
+	if len(stats.Incomplete) > 0 {
+		if err := ctx.Err(); err != nil {
+			return stats, err
+		}
+		return stats, context.Canceled
+	}
+	return stats, nil
+}
+
+// evaluator holds what every work item shares.
+type evaluator struct {
+	opts EvalOptions
+}
+
+// fileRun is one file's evaluation in progress. pending is touched only by Evaluate's
+// collecting goroutine; each chunk result is written by one worker before it reports the file
+// on the done channel, which orders the write before the collector reads it.
+type fileRun struct {
+	fp      *FilePlan
+	rules   []*ruleRun
+	pending int
+}
+
+func (f *fileRun) interrupted() bool {
+	for _, r := range f.rules {
+		for _, u := range r.units {
+			for _, res := range u.results {
+				if res.interrupted {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+type ruleRun struct {
+	pr *PlannedRule
+	// units are the units that need a call.
+	units []*unitRun
+	// notRun is set when the rule needs the model and none is configured.
+	notRun bool
+}
+
+type unitRun struct {
+	unit    *Unit
+	chunks  []Chunk
+	results []chunkResult
+}
+
+// chunkResult is the model's answer for one chunk.
+type chunkResult struct {
+	violations  []Violation
+	ratings     []CriterionRating
+	warnings    []string
+	err         error
+	interrupted bool
+}
+
+type workItem struct {
+	file  *fileRun
+	rule  *ruleRun
+	unit  *unitRun
+	chunk int
+}
+
+// label names a call in events and --show-prompt: "docs/a.md Acme.Tone lines 12-40".
+func (it workItem) label() string {
+	l := it.file.fp.Path + " " + it.rule.pr.ID
+	if len(it.rule.units) > 1 || len(it.unit.chunks) > 1 {
+		c := it.unit.chunks[it.chunk]
+		l += " " + lineRange(c)
+	}
+	return l
+}
+
+// lineRange is "lines A-B" (or "line A") of a chunk.
+func lineRange(c Chunk) string {
+	last := c.Line + len(relLineStarts(c.Text)) - 1
+	if last <= c.Line {
+		return fmt.Sprintf("line %d", c.Line)
+	}
+	return fmt.Sprintf("lines %d-%d", c.Line, last)
+}
+
+// runChunk makes the model call(s) of one chunk.
+func (e *evaluator) runChunk(ctx context.Context, it workItem) chunkResult {
+	if ctx.Err() != nil {
+		return chunkResult{interrupted: true}
+	}
+	pr := it.rule.pr
+	chunk := it.unit.chunks[it.chunk]
+	in := PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: chunk.Text, Line: chunk.Line,
+		StyleGuide: e.opts.StyleGuide}
+	var res chunkResult
+	if pr.Rule.Evaluator == rules.EvaluatorTechnicalAccuracy {
+		rule, extra, err := e.gatherEvidence(ctx, it, chunk)
+		if err != nil {
+			return failed(ctx, err)
+		}
+		in.Rule, in.Extra = rule, extra
+	}
+	req := llm.Request{Endpoint: e.opts.Endpoint, Messages: BuildMessages(in), Label: it.label()}
+	var err error
+	if pr.Rule.Type == rules.Subjective && len(in.Criteria) > 0 {
+		req.Schema = CriteriaSchema(in.Criteria)
+		_, err = e.opts.Client.CompleteJSON(ctx, req, func(js string) error {
+			ratings, warnings, err := ParseCriteriaReply(js, in.Criteria)
+			if err != nil {
+				return err
+			}
+			res.ratings, res.warnings = ratings, warnings
+			return nil
+		})
+	} else {
+		req.Schema = ViolationsSchema()
+		_, err = e.opts.Client.CompleteJSON(ctx, req, func(js string) error {
+			vs, err := ParseViolationsReply(js)
+			if err != nil {
+				return err
+			}
+			res.violations = vs
+			return nil
+		})
+	}
+	if err != nil {
+		return failed(ctx, err)
+	}
+	return res
+}
+
+// failed is the result of a chunk whose call failed: interrupted when the run was stopped,
+// else an operational error.
+func failed(ctx context.Context, err error) chunkResult {
+	var apiErr *llm.APIError
+	if ctx.Err() != nil || (errors.As(err, &apiErr) && apiErr.Kind == llm.KindCanceled) {
+		return chunkResult{interrupted: true}
+	}
+	return chunkResult{err: err}
+}
+
+// assemble turns a finished file's replies into its result: findings located, filtered and
+// sorted, scores, unverified quotes and errors.
+func (e *evaluator) assemble(f *fileRun) FileResult {
+	fr := FileResult{Path: f.fp.Path}
+	if f.fp.Err != nil {
+		// The file could not be read: no rule ran. The path is already the result's.
+		msg := strings.TrimSpace(strings.TrimPrefix(f.fp.Err.Error(), f.fp.Path+":"))
+		fr.Errors = append(fr.Errors, RuleError{Rule: FileErrorRule, Message: msg})
+		return fr
+	}
+	a := &assembler{opts: e.opts, doc: f.fp.Doc, supp: ParseSuppressions(f.fp.Doc), fr: &fr}
+	for _, r := range f.rules {
+		a.rule(r)
+	}
+	sort.SliceStable(fr.Findings, func(i, j int) bool {
+		x, y := fr.Findings[i], fr.Findings[j]
+		if x.Start.Offset != y.Start.Offset {
+			return x.Start.Offset < y.Start.Offset
+		}
+		if x.Rule != y.Rule {
+			return x.Rule < y.Rule
+		}
+		return x.End.Offset < y.End.Offset
+	})
+	return fr
+}
+
+// assembler builds one file's result.
+type assembler struct {
+	opts EvalOptions
+	doc  *Document
+	supp *Suppressions
+	fr   *FileResult
+}
+
+// keep adds a finding unless an inline control suppresses it; it reports whether it was added.
+func (a *assembler) keep(f Finding) bool {
+	if a.supp.Suppressed(f.Rule, f.Start.Offset, f.Start.Line) {
+		return false
+	}
+	a.fr.Findings = append(a.fr.Findings, f)
+	return true
+}
+
+func (a *assembler) rule(r *ruleRun) {
+	pr := r.pr
+	if pr.Err != nil {
+		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: pr.Err.Error()})
+		return
+	}
+	for _, f := range pr.Findings() {
+		a.keep(f)
+	}
+	if r.notRun {
+		return
+	}
+	for _, u := range r.units {
+		for i, res := range u.results {
+			for _, w := range res.warnings {
+				if a.opts.Warn != nil {
+					a.opts.Warn(fmt.Sprintf("%s: %s (%s): %s", a.fr.Path, pr.ID, lineRange(u.chunks[i]), w))
+				}
+			}
+		}
+	}
+	if err := r.failure(); err != nil {
+		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
+		return
+	}
+	if pr.Rule.Type == rules.Subjective && len(pr.Rule.Criteria) > 0 {
+		a.subjective(r)
+		return
+	}
+	a.semiObjective(r)
+}
+
+// failure returns the first failed chunk's error, naming the chunk's lines when the rule made
+// more than one call on the file.
+func (r *ruleRun) failure() error {
+	calls := 0
+	for _, u := range r.units {
+		calls += len(u.chunks)
+	}
+	for _, u := range r.units {
+		for i, res := range u.results {
+			if res.err != nil {
+				if calls > 1 {
+					return fmt.Errorf("%s: %w", lineRange(u.chunks[i]), res.err)
+				}
+				return res.err
+			}
+		}
+	}
+	return nil
+}
+
+// locator places a rule's violations: it drops those under the confidence threshold, locates
+// the others, removes duplicates and lists the quotes it cannot find as unverified.
+type locator struct {
+	a     *assembler
+	rule  string
+	seen  map[Span]bool
+	quote map[[2]string]bool
+}
+
+func (a *assembler) locator(rule string) *locator {
+	return &locator{a: a, rule: rule, seen: map[Span]bool{}, quote: map[[2]string]bool{}}
+}
+
+// place returns the finding of violation v of chunk c, or false when it is dropped, a
+// duplicate, or unverified.
+func (l *locator) place(c Chunk, v Violation, sev Severity) (Finding, bool) {
+	if v.Confidence < l.a.opts.ConfidenceThreshold {
+		return Finding{}, false
+	}
+	span, method := Locate(c, v)
+	if method == NotLocated {
+		key := [2]string{v.QuotedText, v.Message}
+		if l.quote[key] {
+			return Finding{}, false
+		}
+		l.quote[key] = true
+		if v.Line > 0 && l.a.supp.Suppressed(l.rule, l.a.doc.LineStart(v.Line), v.Line) {
+			return Finding{}, false
+		}
+		l.a.fr.Unverified = append(l.a.fr.Unverified, Unverified{Rule: l.rule, Message: v.Message, Quote: v.QuotedText, Line: v.Line})
+		return Finding{}, false
+	}
+	if l.seen[span] {
+		return Finding{}, false
+	}
+	l.seen[span] = true
+	match := string(l.a.doc.Source[span.Start:span.End])
+	f := Finding{Rule: l.rule, Severity: sev, Message: v.Message, Suggestion: v.Suggestion, Fix: v.Fix,
+		Match: match, Analysis: v.Analysis, Start: l.a.doc.Position(span.Start), End: l.a.doc.Position(span.End)}
+	if f.Fix == match {
+		f.Fix = ""
+	}
+	return f, true
+}
+
+// semiObjective scores a rule by violation density over the whole evaluated text.
+func (a *assembler) semiObjective(r *ruleRun) {
+	pr := r.pr
+	strictness := pr.Strictness
+	for _, u := range pr.Units {
+		if u.Missing != nil {
+			a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: SemiObjective, Score: 0, Strictness: &strictness})
+			return
+		}
+	}
+	loc := a.locator(pr.ID)
+	count, words := 0, 0
+	for _, u := range r.units {
+		words += CountWords(u.unit.Text)
+		for i, c := range u.chunks {
+			for _, v := range u.results[i].violations {
+				if f, ok := loc.place(c, v, pr.Severity); ok && a.keep(f) {
+					count++
+				}
+			}
+		}
+	}
+	d, err := scoring.ScoreDensity(count, words, scoring.Strictness(strictness))
+	if err != nil {
+		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
+		return
+	}
+	a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: SemiObjective, Score: Rounded1(d.Score),
+		Violations: &count, Words: &d.Words, Strictness: &strictness})
+}
+
+// subjective scores a rule from its criteria's ratings, aggregated over chunks, and reports
+// each criterion's violations (spec/linter.md §5).
+func (a *assembler) subjective(r *ruleRun) {
+	pr := r.pr
+	missing := true
+	for _, u := range pr.Units {
+		missing = missing && u.Missing != nil
+	}
+	if missing {
+		// The rule's own required target is missing: score 0, no criteria rated.
+		a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: Subjective, Score: 0})
+		return
+	}
+	var (
+		scores            []CriterionScore
+		weighted, weights float64
+	)
+	for _, c := range pr.Rule.Criteria {
+		unit, run := a.unitOf(pr, r, c)
+		weights += c.Weight
+		if unit == nil || unit.Missing != nil || run == nil {
+			scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: 0, Score: 0, Weight: c.Weight})
+			continue
+		}
+		var (
+			chunkRatings []scoring.ChunkRating
+			lowest       *CriterionRating
+		)
+		for i, res := range run.results {
+			for j := range res.ratings {
+				cr := &res.ratings[j]
+				if cr.Criterion != c {
+					continue
+				}
+				chunkRatings = append(chunkRatings, scoring.ChunkRating{Rating: cr.Rating, Words: run.chunks[i].Words})
+				if lowest == nil || cr.Rating < lowest.Rating {
+					lowest = cr
+				}
+			}
+		}
+		rating, err := scoring.AggregateRatings(chunkRatings)
+		if err != nil {
+			a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
+			return
+		}
+		sev, _ := scoring.CriterionSeverity(rating, pr.CriterionSeverity(c), pr.Severity, SeverityWarning)
+		id := pr.Rule.CriterionID(c)
+		loc := a.locator(id)
+		reported := 0
+		for i, res := range run.results {
+			for _, cr := range res.ratings {
+				if cr.Criterion != c {
+					continue
+				}
+				for _, v := range cr.Violations {
+					if f, ok := loc.place(run.chunks[i], v, sev); ok {
+						reported++
+						a.keep(f)
+					}
+				}
+			}
+		}
+		if scoring.NeedsSummaryFinding(rating, reported) {
+			a.keep(a.summaryFinding(id, sev, c, rating, lowest, unit))
+		}
+		normalized, _ := scoring.NormalizeRating(rating)
+		weighted += normalized * c.Weight
+		scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: rating, Score: Rounded1(normalized), Weight: c.Weight})
+	}
+	score := 0.0
+	if weights > 0 {
+		score = weighted / weights
+	}
+	a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: Subjective, Score: Rounded1(score), Criteria: scores})
+}
+
+// unitOf returns the unit that evaluates criterion c and its run (nil when it made no call).
+func (a *assembler) unitOf(pr *PlannedRule, r *ruleRun, c *rules.Criterion) (*Unit, *unitRun) {
+	for _, u := range pr.Units {
+		for _, uc := range u.Criteria {
+			if uc != c {
+				continue
+			}
+			for _, run := range r.units {
+				if run.unit == u {
+					return u, run
+				}
+			}
+			return u, nil
+		}
+	}
+	return nil, nil
+}
+
+// summaryFinding is the finding of a criterion rated 1 or 2 without violations: it spans the
+// first line of the evaluated text and carries the model's summary (of the lowest-rated chunk).
+func (a *assembler) summaryFinding(id string, sev Severity, c *rules.Criterion, rating int, cr *CriterionRating, u *Unit) Finding {
+	text := u.Text
+	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
+	end := start
+	for end < len(text) && text[end] != '\n' && text[end] != '\r' {
+		end++
+	}
+	end = start + len(strings.TrimRight(text[start:end], " \t\f\v"))
+	msg, analysis := "", ""
+	if cr != nil {
+		msg, analysis = strings.TrimSpace(cr.Summary), strings.TrimSpace(cr.Reasoning)
+	}
+	if msg == "" {
+		msg = fmt.Sprintf("%s is rated %d of 4.", c.Name, rating)
+	}
+	return Finding{Rule: id, Severity: sev, Message: msg, Analysis: analysis, Match: text[start:end],
+		Start: a.doc.Position(u.Offset + start), End: a.doc.Position(u.Offset + end)}
+}

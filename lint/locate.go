@@ -1,0 +1,490 @@
+package lint
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// LocateMethod says how a violation's quote was found in the text (spec/linter.md §6 order).
+type LocateMethod int
+
+// Locate methods, from the most to the least exact.
+const (
+	// NotLocated: the quote is not in the text; the violation is unverified.
+	NotLocated LocateMethod = iota
+	// LocatedOnLine: the exact quote on the line the model gave.
+	LocatedOnLine
+	// LocatedExact: the exact quote elsewhere in the evaluated text.
+	LocatedExact
+	// LocatedCaseInsensitive: the quote, ignoring case.
+	LocatedCaseInsensitive
+	// LocatedNormalized: the quote ignoring case, runs of white space, typographic quotes and
+	// dashes, and the Markdown markup characters ` and *.
+	LocatedNormalized
+	// LocatedFuzzy: the most similar passage (similarity ≥ FuzzySimilarity) within two lines
+	// of the line the model gave.
+	LocatedFuzzy
+)
+
+// String names the method.
+func (m LocateMethod) String() string {
+	switch m {
+	case LocatedOnLine:
+		return "exact on the line"
+	case LocatedExact:
+		return "exact"
+	case LocatedCaseInsensitive:
+		return "case-insensitive"
+	case LocatedNormalized:
+		return "normalised"
+	case LocatedFuzzy:
+		return "fuzzy"
+	}
+	return "not located"
+}
+
+// FuzzySimilarity is the least similarity (1 − edit distance / length of the longer text,
+// after normalisation) of a fuzzy match.
+const FuzzySimilarity = 0.8
+
+// Limits that keep fuzzy matching cheap on hostile input: longer quotes or windows are not
+// matched fuzzily (the exact and normalised steps still apply).
+const (
+	maxFuzzyQuote  = 300  // code points of the normalised quote
+	maxFuzzyWindow = 6000 // code points of the normalised five-line window
+)
+
+// Span is a located quote: byte offsets into the document's Source, end exclusive.
+type Span struct {
+	Start, End int
+}
+
+// Locate finds a violation's quoted text in the chunk the model evaluated, trying in order
+// (spec/linter.md §6): the exact quote on the hinted line; the exact quote anywhere in the
+// chunk (context_before and context_after pick among repeats, then the nearest to the hinted
+// line); ignoring case; ignoring white space, typographic punctuation and markup; a fuzzy match
+// within the hinted line ±2. It returns NotLocated when none succeeds.
+func Locate(c Chunk, v Violation) (Span, LocateMethod) {
+	quotes := quoteCandidates(v.QuotedText)
+	if len(quotes) == 0 {
+		return Span{}, NotLocated
+	}
+	text := c.Text
+	lines := relLineStarts(text)
+	hint := -1 // 0-based line index in the chunk
+	if v.Line > 0 && v.Line-c.Line >= 0 && v.Line-c.Line < len(lines) {
+		hint = v.Line - c.Line
+	}
+	p := picker{text: text, lines: lines, hint: hint, before: v.ContextBefore, after: v.ContextAfter}
+	abs := func(s Span, m LocateMethod) (Span, LocateMethod) {
+		return Span{Start: c.Offset + s.Start, End: c.Offset + s.End}, m
+	}
+
+	if hint >= 0 {
+		lo, hi := lines[hint], lineEndAt(text, lines, hint)
+		for _, q := range quotes {
+			var on []Span
+			for _, s := range exactAll(text, q) {
+				if s.Start >= lo && s.Start < hi {
+					on = append(on, s)
+				}
+			}
+			if len(on) > 0 {
+				return abs(p.pick(on), LocatedOnLine)
+			}
+		}
+	}
+	for _, q := range quotes {
+		if spans := exactAll(text, q); len(spans) > 0 {
+			return abs(p.pick(spans), LocatedExact)
+		}
+	}
+	for _, q := range quotes {
+		if spans := foldAll(text, q); len(spans) > 0 {
+			return abs(p.pick(spans), LocatedCaseInsensitive)
+		}
+	}
+	nt := normalize(text)
+	for _, q := range quotes {
+		nq := normalize(q)
+		if len(nq.runes) == 0 {
+			continue
+		}
+		if spans := nt.findAll(nq.runes); len(spans) > 0 {
+			return abs(p.pick(spans), LocatedNormalized)
+		}
+	}
+	if hint >= 0 {
+		lo := lines[max(0, hint-2)]
+		hi := lineEndAt(text, lines, min(len(lines)-1, hint+2))
+		window := normalize(text[lo:hi])
+		best, bestSim := Span{}, 0.0
+		for _, q := range quotes {
+			nq := normalize(q)
+			if s, sim := window.fuzzy(nq.runes); sim > bestSim {
+				best, bestSim = Span{Start: lo + s.Start, End: lo + s.End}, sim
+			}
+		}
+		if bestSim >= FuzzySimilarity {
+			return abs(best, LocatedFuzzy)
+		}
+	}
+	return Span{}, NotLocated
+}
+
+// lineNumberPrefix matches the "N<TAB>" prefixes of the numbered text, which models sometimes
+// copy into their quotes.
+var lineNumberPrefix = regexp.MustCompile(`(?m)^[0-9]+\t`)
+
+// quoteCandidates returns the forms of a quote to look for, in order: as given (trimmed);
+// without copied line-number prefixes; without surrounding quotation marks.
+func quoteCandidates(q string) []string {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil
+	}
+	out := []string{q}
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return
+		}
+		for _, o := range out {
+			if o == s {
+				return
+			}
+		}
+		out = append(out, s)
+	}
+	unprefixed := lineNumberPrefix.ReplaceAllString(q, "")
+	add(unprefixed)
+	for _, pair := range [][2]string{{`"`, `"`}, {"'", "'"}, {"“", "”"}, {"‘", "’"}, {"`", "`"}} {
+		for _, s := range []string{q, unprefixed} {
+			if len(s) > len(pair[0])+len(pair[1]) && strings.HasPrefix(s, pair[0]) && strings.HasSuffix(s, pair[1]) {
+				add(s[len(pair[0]) : len(s)-len(pair[1])])
+			}
+		}
+	}
+	return out
+}
+
+// relLineStarts returns the byte offsets where the lines of text start (line breaks "\n",
+// "\r\n" and a lone "\r", as Document counts them). The first is 0.
+func relLineStarts(text string) []int {
+	starts := []int{0}
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		}
+	}
+	if len(starts) > 1 && starts[len(starts)-1] == len(text) {
+		starts = starts[:len(starts)-1]
+	}
+	return starts
+}
+
+// lineEndAt is the offset where line i of text ends (its line break included).
+func lineEndAt(text string, lines []int, i int) int {
+	if i+1 < len(lines) {
+		return lines[i+1]
+	}
+	return len(text)
+}
+
+// exactAll returns every occurrence of q in text, overlapping ones included.
+func exactAll(text, q string) []Span {
+	var out []Span
+	for from := 0; from <= len(text)-len(q); {
+		i := strings.Index(text[from:], q)
+		if i < 0 {
+			break
+		}
+		start := from + i
+		out = append(out, Span{Start: start, End: start + len(q)})
+		_, size := utf8.DecodeRuneInString(text[start:])
+		from = start + max(size, 1)
+	}
+	return out
+}
+
+// foldAll returns every occurrence of q in text under Unicode simple case folding.
+func foldAll(text, q string) []Span {
+	first, _ := utf8.DecodeRuneInString(q)
+	var out []Span
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if foldEqual(r, first) {
+			if n := foldPrefix(text[i:], q); n >= 0 {
+				out = append(out, Span{Start: i, End: i + n})
+			}
+		}
+		i += size
+	}
+	return out
+}
+
+// foldPrefix returns the byte length of the prefix of s that equals q under case folding, or -1.
+func foldPrefix(s, q string) int {
+	n := 0
+	for _, qr := range q {
+		if n >= len(s) {
+			return -1
+		}
+		r, size := utf8.DecodeRuneInString(s[n:])
+		if !foldEqual(r, qr) {
+			return -1
+		}
+		n += size
+	}
+	return n
+}
+
+// foldEqual reports whether two runes are equal under Unicode simple case folding.
+func foldEqual(a, b rune) bool {
+	if a == b {
+		return true
+	}
+	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
+		if r == b {
+			return true
+		}
+	}
+	return false
+}
+
+// normText is a text normalised for matching, with each normalised rune's byte span in the
+// original.
+type normText struct {
+	runes      []rune
+	start, end []int
+}
+
+// normalize lower-cases s, turns every run of white space into one space (dropping it at the
+// ends), maps typographic quotes, apostrophes and dashes to their ASCII forms and "…" to "...",
+// and drops the Markdown markup characters ` and *.
+func normalize(s string) normText {
+	var n normText
+	emit := func(r rune, start, end int) {
+		n.runes = append(n.runes, r)
+		n.start = append(n.start, start)
+		n.end = append(n.end, end)
+	}
+	pendingSpace := -1 // offset of a space run not yet emitted
+	for i, r := range s {
+		size := utf8.RuneLen(r)
+		if size < 0 {
+			size = 1
+		}
+		if unicode.IsSpace(r) {
+			if pendingSpace < 0 {
+				pendingSpace = i
+			}
+			continue
+		}
+		switch r {
+		case '`', '*':
+			continue
+		}
+		if pendingSpace >= 0 && len(n.runes) > 0 {
+			emit(' ', pendingSpace, i)
+		}
+		pendingSpace = -1
+		switch r {
+		case '‘', '’', '‚', '‛', '′':
+			r = '\''
+		case '“', '”', '„', '‟', '″':
+			r = '"'
+		case '‐', '‑', '‒', '–', '—', '―', '−':
+			r = '-'
+		case '…':
+			emit('.', i, i+size)
+			emit('.', i, i+size)
+			r = '.'
+		}
+		emit(unicode.ToLower(r), i, i+size)
+	}
+	return n
+}
+
+// findAll returns the original spans of every occurrence of q in the normalised text.
+func (n normText) findAll(q []rune) []Span {
+	var out []Span
+	for i := 0; i+len(q) <= len(n.runes); i++ {
+		match := true
+		for j, r := range q {
+			if n.runes[i+j] != r {
+				match = false
+				break
+			}
+		}
+		if match {
+			out = append(out, Span{Start: n.start[i], End: n.end[i+len(q)-1]})
+		}
+	}
+	return out
+}
+
+// fuzzy finds the run of whole words of n most similar to q and returns its original span and
+// similarity (0 when nothing is comparable).
+func (n normText) fuzzy(q []rune) (Span, float64) {
+	if len(q) == 0 || len(q) > maxFuzzyQuote || len(n.runes) > maxFuzzyWindow {
+		return Span{}, 0
+	}
+	type word struct{ start, end int } // rune indexes in n.runes
+	var words []word
+	for i := 0; i < len(n.runes); {
+		if n.runes[i] == ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(n.runes) && n.runes[j] != ' ' {
+			j++
+		}
+		words = append(words, word{i, j})
+		i = j
+	}
+	maxDiff := int(float64(len(q)) * (1 - FuzzySimilarity) / FuzzySimilarity) // longest length difference that can still reach the threshold
+	best, bestSim := Span{}, 0.0
+	for i := range words {
+		for j := i; j < len(words); j++ {
+			length := words[j].end - words[i].start
+			if length > len(q)+maxDiff {
+				break
+			}
+			if length < len(q)-maxDiff {
+				continue
+			}
+			cand := n.runes[words[i].start:words[j].end]
+			longer := max(len(cand), len(q))
+			limit := int((1 - FuzzySimilarity) * float64(longer))
+			d := boundedLevenshtein(q, cand, limit)
+			if d < 0 {
+				continue
+			}
+			if sim := 1 - float64(d)/float64(longer); sim > bestSim {
+				best, bestSim = Span{Start: n.start[words[i].start], End: n.end[words[j].end-1]}, sim
+			}
+		}
+	}
+	return best, bestSim
+}
+
+// boundedLevenshtein is the edit distance between a and b, or -1 when it exceeds limit.
+func boundedLevenshtein(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return -1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return -1
+		}
+		prev, cur = cur, prev
+	}
+	if prev[len(b)] > limit {
+		return -1
+	}
+	return prev[len(b)]
+}
+
+// picker chooses among several places a quote occurs.
+type picker struct {
+	text          string
+	lines         []int
+	hint          int
+	before, after string
+}
+
+// pick returns the span whose surroundings best match the model's context_before and
+// context_after; ties go to the span nearest the hinted line, then to the first.
+func (p picker) pick(spans []Span) Span {
+	if len(spans) == 1 {
+		return spans[0]
+	}
+	before := normalize(p.before).runes
+	after := normalize(p.after).runes
+	best, bestScore, bestDist := spans[0], -1, 0
+	for _, s := range spans {
+		score := 0
+		if len(before) > 0 {
+			from := runeStartBefore(p.text, s.Start-len(p.before)-16)
+			score += commonSuffix(normalize(p.text[from:s.Start]).runes, before)
+		}
+		if len(after) > 0 {
+			to := runeStartBefore(p.text, s.End+len(p.after)+16)
+			score += commonPrefix(normalize(p.text[s.End:to]).runes, after)
+		}
+		dist := 0
+		if p.hint >= 0 {
+			dist = abs(lineIndex(p.lines, s.Start) - p.hint)
+		}
+		if score > bestScore || (score == bestScore && dist < bestDist) {
+			best, bestScore, bestDist = s, score, dist
+		}
+	}
+	return best
+}
+
+// runeStartBefore clamps i to text and moves it back to the start of a UTF-8 sequence.
+func runeStartBefore(text string, i int) int {
+	i = max(0, min(i, len(text)))
+	for i > 0 && i < len(text) && !utf8.RuneStart(text[i]) {
+		i--
+	}
+	return i
+}
+
+// lineIndex returns the 0-based index of the line holding offset.
+func lineIndex(lines []int, offset int) int {
+	i := 0
+	for i+1 < len(lines) && lines[i+1] <= offset {
+		i++
+	}
+	return i
+}
+
+func commonSuffix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+func commonPrefix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,133 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// chunkOf returns the chunk of a whole document (its body from the first line).
+func chunkOf(t testing.TB, src string) (*Document, Chunk) {
+	t.Helper()
+	doc, err := NewDocument("doc.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, Chunk{Text: doc.Body, Offset: doc.BodyOffset, Line: doc.Position(doc.BodyOffset).Line, Words: CountWords(doc.Body)}
+}
+
+func TestLocate(t *testing.T) {
+	const repeats = "We act in order to win.\nThey act in order to lose.\nIn order to rest, we stop.\n"
+	tests := []struct {
+		name string
+		src  string
+		v    Violation
+		want string // "LINE:COL-LINE:COL [START,END) method \"match\"" or "not located"
+	}{
+		{"exact on the hinted line", repeats, Violation{QuotedText: "in order to", Line: 2},
+			`2:10-2:21 [33,44) exact on the line "in order to"`},
+		{"exact, first of repeats without hints", repeats, Violation{QuotedText: "in order to"},
+			`1:8-1:19 [7,18) exact "in order to"`},
+		{"context picks the repeat", repeats, Violation{QuotedText: "in order to", ContextBefore: "They act", ContextAfter: "lose"},
+			`2:10-2:21 [33,44) exact "in order to"`},
+		{"context after only", repeats, Violation{QuotedText: "in order to", ContextAfter: " lose."},
+			`2:10-2:21 [33,44) exact "in order to"`},
+		{"context beats a wrong line hint", repeats, Violation{QuotedText: "in order to", Line: 3, ContextBefore: "They act "},
+			`2:10-2:21 [33,44) exact "in order to"`},
+		{"nearest the hint when context ties", "a x b\nc\nd x e\nf x g\n", Violation{QuotedText: "x", Line: 3, ContextBefore: "zz"},
+			`3:3-3:4 [10,11) exact on the line "x"`},
+		{"hint outside the text", repeats, Violation{QuotedText: "order to rest", Line: 40},
+			`3:4-3:17 [54,67) exact "order to rest"`},
+		{"case-insensitive", repeats, Violation{QuotedText: "IN ORDER TO REST", Line: 3},
+			`3:1-3:17 [51,67) case-insensitive "In order to rest"`},
+		{"accents and emoji: columns in code points", "Le café 👋 naïve façade — in order to succeed.\n",
+			Violation{QuotedText: "in order to", Line: 1}, `1:26-1:37 [33,44) exact on the line "in order to"`},
+		{"case-insensitive accents", "Le CAFÉ est ouvert.\n", Violation{QuotedText: "café"}, `1:4-1:8 [3,8) case-insensitive "CAFÉ"`},
+		{"CRLF line endings", "first line\r\nsecond in order to go\r\nthird\r\n", Violation{QuotedText: "in order to", Line: 2},
+			`2:8-2:19 [19,30) exact on the line "in order to"`},
+		{"quote across a CRLF break", "one two\r\nthree four\r\n", Violation{QuotedText: "two\nthree", Line: 1},
+			`1:5-2:6 [4,14) normalised "two\r\nthree"`},
+		{"white space differs", "Due  to\tthe fact\nthat it rains.\n", Violation{QuotedText: "due to the fact that", Line: 1},
+			`1:1-2:5 [0,21) normalised "Due  to\tthe fact\nthat"`},
+		{"typographic quotes and dashes", "It’s “fast” — really.\n", Violation{QuotedText: `It's "fast" - really`},
+			`1:1-1:21 [0,28) normalised "It’s “fast” — really"`},
+		{"markup dropped", "Run `acme deploy` **now**.\n", Violation{QuotedText: "run acme deploy now"},
+			"1:1-1:24 [0,23) normalised \"Run `acme deploy` **now\""},
+		{"copied line number prefix", "alpha\nbeta gamma\n", Violation{QuotedText: "2\tbeta gamma", Line: 2},
+			`2:1-2:11 [6,16) exact on the line "beta gamma"`},
+		{"surrounding quotation marks", "Say hello world now.\n", Violation{QuotedText: `"hello world"`},
+			`1:5-1:16 [4,15) exact "hello world"`},
+		{"fuzzy within two lines", "one\ntwo\nThe quick brown fox jumps over the lazy dog.\nfour\n",
+			Violation{QuotedText: "the quick brown fox jumped over the lazy dog", Line: 2},
+			`3:1-3:45 [8,52) fuzzy "The quick brown fox jumps over the lazy dog."`},
+		{"fuzzy needs the hint", "The quick brown fox jumps over the lazy dog.\n",
+			Violation{QuotedText: "the quick brown fox jumped over the lazy dog"}, "not located"},
+		{"fuzzy too far from the hint", "The quick brown fox jumps over the lazy dog.\na\nb\nc\n",
+			Violation{QuotedText: "the quick brown fox jumped over the lazy dog", Line: 4}, "not located"},
+		{"too different", "The quick brown fox jumps over the lazy dog.\n", Violation{QuotedText: "a slow red cat sleeps under it", Line: 1}, "not located"},
+		{"not in the text", repeats, Violation{QuotedText: "leverage synergies", Line: 1}, "not located"},
+		{"empty quote", repeats, Violation{QuotedText: "  ", Line: 1}, "not located"},
+		{"frontmatter offsets", "---\ntitle: T\n---\nBody in order to win.\n", Violation{QuotedText: "in order to", Line: 4},
+			`4:6-4:17 [22,33) exact on the line "in order to"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, c := chunkOf(t, tt.src)
+			span, m := Locate(c, tt.v)
+			got := "not located"
+			if m != NotLocated {
+				s, e := doc.Position(span.Start), doc.Position(span.End)
+				got = fmt.Sprintf("%d:%d-%d:%d [%d,%d) %s %q", s.Line, s.Column, e.Line, e.Column, span.Start, span.End, m, doc.Source[span.Start:span.End])
+			}
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLocateInChunk checks that a chunk that starts mid-document (and mid-line, as a target's
+// capture group does) is searched with its own line numbers and offsets.
+func TestLocateInChunk(t *testing.T) {
+	doc, err := NewDocument("doc.md", []byte("# Title\n\nintro\n## Héllo wörld in order to\nmore in order to\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(string(doc.Source), "Héllo")
+	text := "Héllo wörld in order to\nmore in order to"
+	c := Chunk{Text: text, Offset: start, Line: 4}
+	span, m := Locate(c, Violation{QuotedText: "in order to", Line: 5})
+	if p := doc.Position(span.Start); m != LocatedOnLine || p.Line != 5 || p.Column != 6 {
+		t.Errorf("%v at %+v", m, p)
+	}
+	span, m = Locate(c, Violation{QuotedText: "in order to", Line: 4})
+	if p := doc.Position(span.Start); m != LocatedOnLine || p.Line != 4 || p.Column != 16 || p.ByteColumn != 18 {
+		t.Errorf("%v at %+v", m, p)
+	}
+}
+
+// FuzzLocate checks that Locate never panics and that what it finds lies inside the chunk, on
+// UTF-8 boundaries.
+func FuzzLocate(f *testing.F) {
+	f.Add("We act in order to win.\r\nThey act in order to lose.\n", "in order to", 2, "act ", " lose")
+	f.Add("Le café 👋 naïve — in order…", "CAFE 👋", 1, "", "")
+	f.Add("a\n\nb", "2\tb", 3, "", "")
+	f.Add("The quick brown fox jumps.\n", "the quick brown fax jumps", 1, "", "")
+	f.Fuzz(func(t *testing.T, text, quote string, line int, before, after string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		doc, c := chunkOf(t, text)
+		span, m := Locate(c, Violation{QuotedText: quote, Line: line, ContextBefore: before, ContextAfter: after})
+		if m == NotLocated {
+			return
+		}
+		if span.Start < c.Offset || span.End > c.Offset+len(c.Text) || span.Start > span.End {
+			t.Fatalf("span %+v outside the chunk [%d,%d)", span, c.Offset, c.Offset+len(c.Text))
+		}
+		if !utf8.Valid(doc.Source[span.Start:span.End]) {
+			t.Fatalf("span %+v cuts a character: %q", span, doc.Source[span.Start:span.End])
+		}
+	})
+}

@@ -1,0 +1,190 @@
+package lint
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Inline controls (spec/linter.md §7): HTML comments in Markdown, and the same words in MDX
+// comments ({/* vectorlint-disable */}).
+//
+//	<!-- vectorlint-disable -->                  every rule off from here
+//	<!-- vectorlint-enable -->                   every rule back on
+//	<!-- vectorlint-disable Acme.Tone, Acme.X --> these rules off (a pack name turns off the pack)
+//	<!-- vectorlint-enable Acme.Tone -->         this rule back on (also inside a disabled region)
+//	<!-- vectorlint-disable-next-line -->        every rule off on the next line
+//	<!-- vectorlint-disable-next-line Acme.X --> this rule off on the next line
+var controlComment = regexp.MustCompile(
+	`<!--\s*vectorlint-(disable-next-line|disable|enable)(?:\s+([^>]*?))?\s*-->` +
+		`|\{\s*/\*\s*vectorlint-(disable-next-line|disable|enable)(?:\s+(.*?))?\s*\*/\s*\}`)
+
+// fenceLine matches the opening or closing line of a fenced code block.
+var fenceLine = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+
+// Suppressions are the inline controls of one document. The zero value suppresses nothing.
+type Suppressions struct {
+	events   []suppressEvent
+	nextLine map[int][][]string // line → the name lists of disable-next-line comments (nil list: every rule)
+}
+
+type suppressEvent struct {
+	offset  int
+	disable bool
+	names   []string // nil: every rule
+}
+
+// ParseSuppressions finds the inline controls of a document. Comments inside fenced code blocks
+// are examples, not controls, and are ignored. A disable comment with nothing but blank lines
+// (and frontmatter) before it covers the whole document, so that a comment on the first line
+// also silences findings reported at line 1, column 1.
+func ParseSuppressions(doc *Document) *Suppressions {
+	s := &Suppressions{}
+	body := doc.Body
+	if !strings.Contains(body, "vectorlint-") {
+		return s
+	}
+	fences := fencedRanges(body)
+	for _, m := range controlComment.FindAllStringSubmatchIndex(body, -1) {
+		if inRanges(fences, m[0]) {
+			continue
+		}
+		kind, names := "", ""
+		switch {
+		case m[2] >= 0:
+			kind = body[m[2]:m[3]]
+			if m[4] >= 0 {
+				names = body[m[4]:m[5]]
+			}
+		default:
+			kind = body[m[6]:m[7]]
+			if m[8] >= 0 {
+				names = body[m[8]:m[9]]
+			}
+		}
+		list := splitNames(names)
+		start := doc.BodyOffset + m[0]
+		switch kind {
+		case "disable-next-line":
+			if s.nextLine == nil {
+				s.nextLine = map[int][][]string{}
+			}
+			line := doc.Position(doc.BodyOffset+m[1]).Line + 1
+			s.nextLine[line] = append(s.nextLine[line], list)
+		case "disable":
+			if strings.TrimSpace(body[:m[0]]) == "" {
+				start = 0
+			}
+			s.events = append(s.events, suppressEvent{offset: start, disable: true, names: list})
+		case "enable":
+			s.events = append(s.events, suppressEvent{offset: start, names: list})
+		}
+	}
+	sort.SliceStable(s.events, func(i, j int) bool { return s.events[i].offset < s.events[j].offset })
+	return s
+}
+
+// splitNames splits "A.B, C.D E" into rule names; nil when there are none.
+func splitNames(s string) []string {
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	if len(f) == 0 {
+		return nil
+	}
+	return f
+}
+
+// Suppressed reports whether a finding of rule (a rule or criterion id) starting at byte
+// offset on line is silenced by an inline control.
+func (s *Suppressions) Suppressed(rule string, offset, line int) bool {
+	if s == nil {
+		return false
+	}
+	for _, names := range s.nextLine[line] {
+		if names == nil || matchName(names, rule) >= 0 {
+			return true
+		}
+	}
+	all := false
+	named := map[string]bool{}
+	for _, e := range s.events {
+		if e.offset > offset {
+			break
+		}
+		if e.names == nil {
+			all = e.disable
+			clear(named)
+			continue
+		}
+		for _, n := range e.names {
+			named[n] = e.disable
+		}
+	}
+	best := ""
+	for n := range named {
+		if nameCovers(n, rule) && len(n) > len(best) {
+			best = n
+		}
+	}
+	if best != "" {
+		return named[best]
+	}
+	return all
+}
+
+// matchName returns the index of the first name that covers rule, or -1.
+func matchName(names []string, rule string) int {
+	for i, n := range names {
+		if nameCovers(n, rule) {
+			return i
+		}
+	}
+	return -1
+}
+
+// nameCovers reports whether a name in a control comment applies to a rule id: the same id,
+// or a prefix of it at a dot ("Acme" covers "Acme.Tone", "Acme.Tone" covers "Acme.Tone.Clarity").
+func nameCovers(name, rule string) bool {
+	return rule == name || strings.HasPrefix(rule, name+".")
+}
+
+// fencedRanges returns the byte ranges of text inside fenced code blocks (fence lines
+// included). An unclosed fence runs to the end of the text.
+func fencedRanges(text string) [][2]int {
+	var (
+		out   [][2]int
+		open  string
+		start int
+	)
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off + 1
+		}
+		line := text[off:end]
+		if m := fenceLine.FindStringSubmatch(line); m != nil {
+			switch {
+			case open == "":
+				open, start = m[1], off
+			case m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(line[strings.Index(line, m[1])+len(m[1]):]) == "":
+				out = append(out, [2]int{start, end})
+				open = ""
+			}
+		}
+		off = end
+	}
+	if open != "" {
+		out = append(out, [2]int{start, len(text)})
+	}
+	return out
+}
+
+func inRanges(ranges [][2]int, off int) bool {
+	for _, r := range ranges {
+		if off >= r[0] && off < r[1] {
+			return true
+		}
+	}
+	return false
+}

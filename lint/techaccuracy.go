@@ -1,0 +1,129 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// gatherEvidence runs the first two steps of a technical-accuracy rule on a chunk: extract the
+// claims, check each with the search model. It returns the rule to run (its body with the
+// original VectorLint's {{claims}}, {{searchResults}} and {{content}} placeholders filled in,
+// when it has them) and the text to append to the system message otherwise.
+func (e *evaluator) gatherEvidence(ctx context.Context, it workItem, chunk Chunk) (*rules.Rule, string, error) {
+	if e.opts.Search == nil {
+		return nil, "", rules.ErrNoSearchModel
+	}
+	label := it.label()
+	var claims []Claim
+	_, err := e.opts.Client.CompleteJSON(ctx, llm.Request{
+		Endpoint: e.opts.Endpoint,
+		Messages: []llm.Message{{Role: llm.RoleSystem, Content: claimsInstructions},
+			{Role: llm.RoleUser, Content: NumberLines(chunk.Text, chunk.Line)}},
+		Schema: ClaimsSchema(),
+		Label:  label + " claims",
+	}, func(js string) error {
+		cs, err := ParseClaimsReply(js)
+		claims = cs
+		return err
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("extracting claims: %w", err)
+	}
+
+	evidence := make([]string, len(claims))
+	errs := make([]error, len(claims))
+	var wg sync.WaitGroup
+	for i, c := range claims {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := e.opts.Client.Complete(ctx, llm.Request{
+				Endpoint: *e.opts.Search,
+				Messages: []llm.Message{{Role: llm.RoleSystem, Content: searchInstructions},
+					{Role: llm.RoleUser, Content: "Claim: " + c.Claim}},
+				Label: fmt.Sprintf("%s search %d/%d", label, i+1, len(claims)),
+			})
+			if err != nil {
+				errs[i] = fmt.Errorf("checking claim %d (%q): %w", i+1, c.Claim, err)
+				return
+			}
+			evidence[i] = strings.TrimSpace(resp.Content)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, "", err
+		}
+	}
+
+	claimList, evidenceList := formatClaims(claims, evidence)
+	body := it.rule.pr.Rule.Body
+	if strings.Contains(body, "{{claims}}") || strings.Contains(body, "{{searchResults}}") {
+		r := *it.rule.pr.Rule
+		r.Body = strings.NewReplacer("{{claims}}", claimList, "{{searchResults}}", evidenceList,
+			"{{content}}", "(the text in the user message)").Replace(body)
+		return &r, "", nil
+	}
+	if len(claims) == 0 {
+		return it.rule.pr.Rule, "Claims to verify: none; the text makes no checkable factual claim.", nil
+	}
+	var b strings.Builder
+	b.WriteString("Claims found in the text, each with the evidence a search returned:")
+	for i, c := range claims {
+		fmt.Fprintf(&b, "\n\n%d. %s%s\nEvidence: %s", i+1, c.Claim, claimWhere(c), oneParagraph(evidence[i]))
+	}
+	return it.rule.pr.Rule, b.String(), nil
+}
+
+// formatClaims renders the claims and the evidence as two numbered lists (for the original's
+// placeholders).
+func formatClaims(claims []Claim, evidence []string) (string, string) {
+	if len(claims) == 0 {
+		return "(none: the text makes no checkable factual claim)", "(none)"
+	}
+	var c, e strings.Builder
+	for i, cl := range claims {
+		if i > 0 {
+			c.WriteString("\n")
+			e.WriteString("\n\n")
+		}
+		fmt.Fprintf(&c, "%d. %s%s", i+1, cl.Claim, claimWhere(cl))
+		fmt.Fprintf(&e, "%d. %s\n%s", i+1, cl.Claim, oneParagraph(evidence[i]))
+	}
+	return c.String(), e.String()
+}
+
+// claimWhere is " (line N: "quote")" for a claim with hints.
+func claimWhere(c Claim) string {
+	switch {
+	case c.Line > 0 && c.QuotedText != "":
+		return " (line " + strconv.Itoa(c.Line) + ": " + strconv.Quote(c.QuotedText) + ")"
+	case c.Line > 0:
+		return " (line " + strconv.Itoa(c.Line) + ")"
+	case c.QuotedText != "":
+		return " (" + strconv.Quote(c.QuotedText) + ")"
+	}
+	return ""
+}
+
+// oneParagraph collapses blank lines so evidence stays one block under its claim.
+func oneParagraph(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	var kept []string
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			kept = append(kept, strings.TrimRight(l, " \t"))
+		}
+	}
+	if len(kept) == 0 {
+		return "(no evidence returned)"
+	}
+	return strings.Join(kept, "\n")
+}
