@@ -152,4 +152,3 @@ func CoverageAverage(values, weights []float64) (float64, bool) {
 	}
 	return sum / total, true
 }
-
