@@ -70,7 +70,33 @@ func (r *Result) WriteTable(w io.Writer) error {
 			fmt.Fprintf(ew, "  %s\n", line)
 		}
 	}
+	if n := r.Notes(); len(n) > 0 {
+		fmt.Fprintf(ew, "\n%d warning%s:\n", len(n), plural(len(n)))
+		for _, line := range n {
+			fmt.Fprintf(ew, "  %s\n", line)
+		}
+	}
 	return ew.err
+}
+
+// Notes lists, one line each, points that were scored despite a partial failure: some of
+// their judges failed (see PointAssessment.Warning).
+func (r *Result) Notes() []string {
+	var out []string
+	for _, p := range r.PromptIDs {
+		for _, m := range r.EffectiveModels {
+			c := r.EvaluationResults.LLMCoverageScores[p][m]
+			if c == nil {
+				continue
+			}
+			for _, a := range c.PointAssessments {
+				if a.Warning != "" {
+					out = append(out, fmt.Sprintf("%s × %s: %s: %s", p, m, shorten(a.KeyPointText, 80), a.Warning))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Failures lists, one line each, what could not be done: prompt × model pairs without a
@@ -101,7 +127,7 @@ func (r *Result) Failures() []string {
 			}
 		}
 	}
-	return out
+	return append(out, r.evalErrors...)
 }
 
 func shorten(s string, n int) string {
