@@ -364,3 +364,32 @@ func TestGenerateProviderLimit(t *testing.T) {
 		t.Errorf("calls %d/%d, in flight %d/%d (want 3 each)", a.Calls(), b.Calls(), a.MaxInFlight(), b.MaxInFlight())
 	}
 }
+
+func TestCustomModelSafeHeaders(t *testing.T) {
+	cm := &CustomModel{Headers: map[string]string{
+		"Authorization":       "Bearer ${KEY}",
+		"X-API-Key":           "${PROXY_API_KEY}",
+		"X-Custom-Header":     "value",
+		"x-goog-api-key":      "AIzaSyA-literal-key-1234567890abcd",
+		"Proxy-Authorization": "Basic dXNlcjpwYXNz",
+		"X-Note":              "uses sk-proj-abcdefghijklmnop inline",
+	}}
+	want := map[string]string{
+		"Authorization":       "Bearer ${KEY}",
+		"X-API-Key":           "${PROXY_API_KEY}",
+		"X-Custom-Header":     "value",
+		"x-goog-api-key":      "[redacted]",
+		"Proxy-Authorization": "[redacted]",
+		"X-Note":              "uses [redacted] inline",
+	}
+	if got := cm.SafeHeaders(); !reflect.DeepEqual(got, want) {
+		t.Errorf("SafeHeaders = %v", got)
+	}
+	data, err := json.Marshal(Model{ID: "x", Custom: cm})
+	if err != nil || strings.Contains(string(data), "AIzaSyA") || strings.Contains(string(data), "dXNlcjpwYXNz") {
+		t.Errorf("JSON %s %v", data, err)
+	}
+	if cm.Headers["x-goog-api-key"] != "AIzaSyA-literal-key-1234567890abcd" {
+		t.Error("SafeHeaders changed the model")
+	}
+}
