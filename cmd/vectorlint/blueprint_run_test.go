@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -89,7 +90,8 @@ func startE2EServers(t *testing.T) *e2eServers {
 		judgeA: llmtest.Start(t), judgeB: llmtest.Start(t), judgeC: llmtest.Start(t)}
 	s.gen.SetDefault(llmtest.Dynamic(e2eGenerate))
 	s.custom.SetDefault(llmtest.Dynamic(e2eGenerate))
-	s.gone.SetDefault(llmtest.Status(404, `{"error":{"message":"The model gone does not exist"}}`))
+	// The failing provider echoes the key it was sent, as some do: it must not reach the result.
+	s.gone.SetDefault(llmtest.Status(404, `{"error":{"message":"The model gone does not exist for key mistral-SECRET-0987654321"}}`))
 	// Names Paris and Is rude: 0.875, 1 and 1 → 0.96 (inverted: 0.04). Mentions the budget:
 	// judge C cannot be parsed twice, so 0.75 and 0.625 → 0.69. Is untestable: every judge fails.
 	s.judgeA.SetDefault(llmtest.Dynamic(e2eJudge("judge-a", map[string]string{"Names Paris": "CLASS_VERY_NEARLY", "Is rude": "CLASS_VERY_NEARLY",
@@ -364,5 +366,47 @@ func TestBlueprintRunProviderConcurrency(t *testing.T) {
 	code, _, stderr := runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--provider-concurrency", "2", "--concurrency", "16", "--no-cache")
 	if code != exitOK || srv.Calls() != 12 || srv.MaxInFlight() != 2 {
 		t.Errorf("exit %d, calls %d, in flight %d (want 2)\n%s", code, srv.Calls(), srv.MaxInFlight(), stderr)
+	}
+}
+
+// TestBlueprintRunEmbeddingsAndCollections resolves a collection placeholder with
+// --collections, compares responses with the ideal by embeddings (--eval-method embedding),
+// and reports a report that cannot be written.
+func TestBlueprintRunEmbeddingsAndCollections(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.SetDefault(llmtest.Text("Paris is the capital of France."))
+	dir := writeBlueprintFiles(t, map[string]string{
+		"c.yml":            "models: [CORE]\n---\n- id: p\n  prompt: Capital?\n  ideal: Paris is the capital of France.\n  should: [{$contains: Paris}]\n",
+		"models/CORE.json": `["openai:one"]`,
+		"report":           "a file, not a folder",
+	})
+	env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}
+	code, stdout, stderr := runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--collections", ".", "--no-cache", "--output", "json",
+		"--eval-method", "llm-coverage,similarity,embedding", "--embedding-model", "openai:embed-test", "--html", "report/r.html")
+	if code != exitFailure || !strings.HasPrefix(stderr, "vectorlint blueprint run: cannot write the report report/r.html: ") {
+		t.Errorf("exit %d stderr %s", code, stderr)
+	}
+	var res struct {
+		EffectiveModels   []string `json:"effectiveModels"`
+		EvalMethodsUsed   []string `json:"evalMethodsUsed"`
+		EvaluationResults struct {
+			Similarity map[string]map[string]map[string]float64 `json:"similarity"`
+		} `json:"evaluationResults"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"bleu": 1, "exact_match": 1, "f1": 1, "rouge_l": 1, "semantic_similarity": 1}
+	if got := res.EvaluationResults.Similarity["p"]["openai:one"]; !reflect.DeepEqual(got, want) ||
+		strings.Join(res.EvalMethodsUsed, ",") != "llm-coverage,similarity,embedding" || strings.Join(res.EffectiveModels, ",") != "openai:one" {
+		t.Errorf("similarity %v methods %v models %v", got, res.EvalMethodsUsed, res.EffectiveModels)
+	}
+	if srv.EmbeddingCalls() != 1 || srv.Requests()[1].Model != "embed-test" || len(srv.Requests()[1].Input) != 2 {
+		t.Errorf("embedding calls %d", srv.EmbeddingCalls())
+	}
+	// The embeddings model needs its key.
+	code, _, stderr = runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--collections", ".", "--eval-method", "embedding", "--embedding-model", "xai:e")
+	if code != exitFailure || stderr != "vectorlint blueprint run: --eval-method embedding: the embeddings model xai:e cannot be used: LLM provider xai is not fully configured: set XAI_API_KEY (choose another with --embedding-model)\n" {
+		t.Errorf("exit %d stderr %q", code, stderr)
 	}
 }
