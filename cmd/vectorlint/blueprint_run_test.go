@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -408,5 +409,50 @@ func TestBlueprintRunEmbeddingsAndCollections(t *testing.T) {
 	code, _, stderr = runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--collections", ".", "--eval-method", "embedding", "--embedding-model", "xai:e")
 	if code != exitFailure || stderr != "vectorlint blueprint run: --eval-method embedding: the embeddings model xai:e cannot be used: LLM provider xai is not fully configured: set XAI_API_KEY (choose another with --embedding-model)\n" {
 		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+}
+
+// TestBlueprintExamples checks every bundled blueprint without a warning, and runs the local
+// one against a fake Ollama (its custom model is left out with --models).
+func TestBlueprintExamples(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	files, _ := filepath.Glob(filepath.Join(root, "examples", "blueprints", "*.yml"))
+	if len(files) < 2 {
+		t.Fatalf("examples: %v", files)
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		code, stdout, stderr := runBlueprintAt(t, root, nil, "blueprint", "check", rel)
+		if code != exitOK || stdout != "checked 1 blueprint: 0 invalid, 0 warnings\n" {
+			t.Errorf("%s: exit %d\n%s%s", rel, code, stdout, stderr)
+		}
+	}
+	// The README's example blueprint is valid and warning-free too.
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)[strings.Index(string(readme), "## Blueprints"):]
+	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(section)
+	if m == nil {
+		t.Fatal("no YAML example in the README's Blueprints section")
+	}
+	dir := writeBlueprintFiles(t, map[string]string{"readme.yml": m[1]})
+	if code, stdout, stderr := runBlueprintAt(t, dir, nil, "blueprint", "check", "readme.yml"); code != exitOK || stdout != "checked 1 blueprint: 0 invalid, 0 warnings\n" {
+		t.Errorf("README example: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	ollama := llmtest.Start(t)
+	ollama.On(llmtest.SystemContains("expert examiner"), llmtest.Text("<reflection>Fine.</reflection><classification>CLASS_MOSTLY_PRESENT</classification>"))
+	ollama.SetDefault(llmtest.Text("Paris is the capital of France. Where would you like to go, and when?"))
+	out := t.TempDir()
+	code, stdout, stderr := runBlueprintAt(t, root, map[string]string{"OLLAMA_BASE_URL": ollama.URL}, "blueprint", "run",
+		"examples/blueprints/local-models.yml", "--models", "ollama:llama3.2", "--no-cache", "--out-dir", out, "--run-label", "local")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	// capital-france: 0.75 (judged), 1, 1 and the inverted 0.75 → 0.75; plan-trip: 0.75, 0.75, 1.
+	if !strings.Contains(stdout, "capital-france  0.75                       0.75\nplan-trip       0.83                       0.83\n") {
+		t.Errorf("stdout:\n%s", stdout)
 	}
 }
