@@ -18,6 +18,11 @@ import (
 // parameters say otherwise (spec §6).
 const DefaultMaxTokens = 1500
 
+// maxPairsInFlight bounds the prompt × model pairs worked on at once (generated, or scored by
+// Run). The client's limits bound the calls; this bounds the goroutines and memory of a run
+// over thousands of pairs, and is high enough to keep every provider's limit busy.
+const maxPairsInFlight = 256
+
 // DefaultProviderConcurrency is the most calls in flight to one provider at once (every model
 // of "openrouter:…" shares it; a custom model shares it with the others on its server), on
 // top of the client's overall limit. Providers rate-limit per account, so a run over many
@@ -187,11 +192,14 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 	}
 	results := make([][]result, len(bp.Prompts))
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, maxPairsInFlight)
 	for i, p := range bp.Prompts {
 		results[i] = make([]result, len(variants))
 		for j, v := range variants {
 			wg.Add(1)
+			slots <- struct{}{}
 			go func() {
+				defer func() { <-slots }()
 				defer wg.Done()
 				r := &results[i][j]
 				if t := targets[v.Model.ID]; t.err != nil {

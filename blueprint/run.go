@@ -75,6 +75,9 @@ type RunOptions struct {
 	DefaultModels []string
 	// NoCoverage skips the llm-coverage method (no rubric is scored, no judge is called).
 	NoCoverage bool
+	// OnScored is called after each prompt × model's rubric is scored, with how many of how
+	// many are done, for progress reports (calls are serialised); nil means none.
+	OnScored func(done, total int)
 	// Similarity compares responses with the prompts' ideal responses; nil skips it.
 	Similarity *Similarity
 }
@@ -216,11 +219,22 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		// limits, not by the order of the pairs.
 		covs := make([]CoverageResult, len(jobs))
 		var wg sync.WaitGroup
+		slots := make(chan struct{}, maxPairsInFlight)
+		var mu sync.Mutex
+		done := 0
 		for i, j := range jobs {
 			wg.Add(1)
+			slots <- struct{}{}
 			go func() {
+				defer func() { <-slots }()
 				defer wg.Done()
 				covs[i] = ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
+				if opts.OnScored != nil {
+					mu.Lock()
+					done++
+					opts.OnScored(done, len(jobs))
+					mu.Unlock()
+				}
 			}()
 		}
 		wg.Wait()

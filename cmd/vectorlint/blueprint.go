@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -320,6 +321,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		}
 	}
 
+	progress := &blueprintProgress{w: a.stderr, on: a.stderrIsTerminal}
+
 	// One client for generation, judging and embeddings: one cache, one set of limits.
 	concurrency := f.concurrency
 	if concurrency == 0 && bp.Concurrency != nil {
@@ -384,13 +387,25 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 				fmt.Fprintf(a.stderr, "warning: model %s cannot be called: %v\n", m.ID, err)
 			}
 		}
-		if resp, err = blueprint.Generate(ctx, bp, models, blueprint.GenerateOptions{Client: client, LookupEnv: env,
-			ProviderConcurrency: f.providerConcurrency}); err != nil {
+		total := len(bp.Prompts) * len(blueprint.Variants(bp, models))
+		var mu sync.Mutex
+		generated := 0
+		resp, err = blueprint.Generate(ctx, bp, models, blueprint.GenerateOptions{Client: client, LookupEnv: env,
+			ProviderConcurrency: f.providerConcurrency, OnPair: func(string, string, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				generated++
+				progress.show("generating responses: %d/%d", generated, total)
+			}})
+		progress.clear()
+		if err != nil {
 			return fail("%v", err)
 		}
 	}
+	opts.OnScored = func(done, total int) { progress.show("scoring: %d/%d", done, total) }
 
 	res, err := blueprint.Run(ctx, bp, resp, opts)
+	progress.clear()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -554,5 +569,26 @@ func blueprintSemantic(emb evaluate.Embedder) func(ctx context.Context, ideal st
 			out[i] = max(c, 0)
 		}
 		return out, nil
+	}
+}
+
+// blueprintProgress rewrites one status line on a terminal (and writes nothing otherwise).
+type blueprintProgress struct {
+	w     io.Writer
+	on    bool
+	shown bool
+}
+
+func (p *blueprintProgress) show(format string, args ...any) {
+	if p.on {
+		fmt.Fprintf(p.w, "\r\033[K"+format, args...)
+		p.shown = true
+	}
+}
+
+func (p *blueprintProgress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
 	}
 }

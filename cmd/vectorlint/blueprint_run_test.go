@@ -456,3 +456,25 @@ func TestBlueprintExamples(t *testing.T) {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }
+
+// TestBlueprintRunProgress checks the status line written to a terminal.
+func TestBlueprintRunProgress(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.SetDefault(llmtest.Text("Fine."))
+	dir := writeBlueprintFiles(t, map[string]string{"p.yml": "models: [openai:a, openai:b]\n---\n- {id: p, prompt: Q, should: [{$contains: Fine}]}\n"})
+	var out, errOut bytes.Buffer
+	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir, stderrIsTerminal: true, now: func() time.Time { return e2eNow },
+		lookupEnv: func(k string) (string, bool) {
+			v, ok := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}[k]
+			return v, ok
+		}}
+	if code := a.run(context.Background(), []string{"blueprint", "run", "p.yml", "--no-cache"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	got := errOut.String()
+	for _, want := range []string{"\r\033[Kgenerating responses: 2/2", "\r\033[Kscoring: 2/2\r\033[K", "model calls: 2 (0 more from the cache)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stderr %q lacks %q", got, want)
+		}
+	}
+}
