@@ -385,9 +385,11 @@ func TestCustomModelSafeHeaders(t *testing.T) {
 	if got := cm.SafeHeaders(); !reflect.DeepEqual(got, want) {
 		t.Errorf("SafeHeaders = %v", got)
 	}
-	data, err := json.Marshal(Model{ID: "x", Custom: cm})
-	if err != nil || strings.Contains(string(data), "AIzaSyA") || strings.Contains(string(data), "dXNlcjpwYXNz") {
-		t.Errorf("JSON %s %v", data, err)
+	for _, v := range []any{Model{ID: "x", Custom: cm}, cm, *cm} {
+		data, err := json.Marshal(v)
+		if err != nil || strings.Contains(string(data), "AIzaSyA") || strings.Contains(string(data), "dXNlcjpwYXNz") || !strings.Contains(string(data), "${KEY}") {
+			t.Errorf("JSON %s %v", data, err)
+		}
 	}
 	if cm.Headers["x-goog-api-key"] != "AIzaSyA-literal-key-1234567890abcd" {
 		t.Error("SafeHeaders changed the model")

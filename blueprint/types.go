@@ -128,12 +128,18 @@ func marshalNoEscape(v any) ([]byte, error) {
 // credentials redacted, see CustomModel.SafeHeaders).
 func (m Model) MarshalJSON() ([]byte, error) {
 	if m.Custom != nil {
-		type plain CustomModel // no methods: the redacted copy is encoded as it is
-		c := plain(*m.Custom)
-		c.Headers = m.Custom.SafeHeaders()
-		return marshalNoEscape(c)
+		return marshalNoEscape(m.Custom)
 	}
 	return marshalNoEscape(m.ID)
+}
+
+// MarshalJSON writes the definition with SafeHeaders instead of its headers, so a result
+// document or --print never holds a literal credential.
+func (c CustomModel) MarshalJSON() ([]byte, error) {
+	type plain CustomModel // no methods: avoids recursion
+	p := plain(c)
+	p.Headers = c.SafeHeaders()
+	return marshalNoEscape(p)
 }
 
 // SafeHeaders returns the headers as they may be written to a result or printed: a value that
