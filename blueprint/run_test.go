@@ -304,4 +304,26 @@ func TestRunSimilarity(t *testing.T) {
 	if len(res.EvaluationResults.LLMCoverageScores) != 0 || strings.Join(res.EvalMethodsUsed, ",") != "similarity" || len(res.evalErrors) != 0 {
 		t.Errorf("methods %v scores %v", res.EvalMethodsUsed, res.EvaluationResults.LLMCoverageScores)
 	}
+	var table bytes.Buffer
+	if err := res.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	wantTable := `Blueprint sim
+Run ` + res.RunLabel + ` at 2025-07-05T10-20-30-123Z: 3 prompts × 2 models
+
+PROMPT       a:1  b:2
+ideal        ·    ·
+other-ideal  ·    —
+none         ·    —
+AVERAGE      n/a  n/a
+
+· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.
+
+2 failures:
+  other-ideal × b:2: no response for this prompt and model in r.jsonl
+  none × b:2: no response for this prompt and model in r.jsonl
+`
+	if table.String() != wantTable {
+		t.Errorf("table\n%s", table.String())
+	}
 }

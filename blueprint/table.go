@@ -3,6 +3,7 @@ package blueprint
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -31,10 +32,14 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw)
 	partial := false
+	coverage := slices.Contains(r.EvalMethodsUsed, "llm-coverage")
 	for _, p := range r.PromptIDs {
 		fmt.Fprint(tw, p)
 		for _, m := range r.EffectiveModels {
 			cell := "—"
+			if _, failed := r.Errors[p][m]; !coverage && !failed {
+				cell = "·"
+			}
 			if c := r.EvaluationResults.LLMCoverageScores[p][m]; c != nil {
 				cell = "n/a"
 				if c.AvgCoverageExtent != nil {
@@ -63,6 +68,9 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	if partial {
 		fmt.Fprintln(ew, "\n* some points were not evaluated; the score covers the evaluated points only.")
+	}
+	if !coverage {
+		fmt.Fprintln(ew, "\n· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.")
 	}
 	if f := r.Failures(); len(f) > 0 {
 		fmt.Fprintf(ew, "\n%d failure%s:\n", len(f), plural(len(f)))
