@@ -327,3 +327,30 @@ AVERAGE      n/a  n/a
 		t.Errorf("table\n%s", table.String())
 	}
 }
+
+// TestRunResponsesForSystemVariants scores given responses of system-prompt variants against
+// the system prompt their [sp_idx:i] suffix names.
+func TestRunResponsesForSystemVariants(t *testing.T) {
+	bp, err := Parse([]byte("systems: [Be brief., Be verbose.]\n---\n- {id: p, prompt: Q, should: [{$js: \"context.messages[0].content.length > 9\"}]}\n"), ParseOptions{File: "s.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ParseResponses([]byte(`{"promptId":"p","model":"m:a[sp_idx:0]","response":"x"}
+{"promptId":"p","model":"m:a[sp_idx:1]","response":"x"}
+`), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := res.FullConversationHistories["p"]
+	if h["m:a[sp_idx:0]"][0].Text() != "Be brief." || h["m:a[sp_idx:1]"][0].Text() != "Be verbose." {
+		t.Errorf("histories %v", h)
+	}
+	s := res.EvaluationResults.LLMCoverageScores["p"]
+	if *s["m:a[sp_idx:0]"].Score != 0 || *s["m:a[sp_idx:1]"].Score != 1 {
+		t.Errorf("scores %v %v", *s["m:a[sp_idx:0]"].Score, *s["m:a[sp_idx:1]"].Score)
+	}
+}
