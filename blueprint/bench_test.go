@@ -2,8 +2,12 @@ package blueprint
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
 // BenchmarkParseCorpus parses every blueprint of the shared corpus once per iteration
@@ -80,4 +84,46 @@ func BenchmarkScoreCorpusFunctionPoints(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(points), "points/op")
+}
+
+// BenchmarkGenerateAndJudge measures the engine's own cost around model calls: a blueprint of
+// 20 prompts × 2 models × 2 temperatures, each with two judged points and one function point,
+// generated and judged by two judges against the fake server (no latency, no cache), so the
+// figure is the overhead of 80 generations and 320 judge calls over local HTTP.
+func BenchmarkGenerateAndJudge(b *testing.B) {
+	srv := llmtest.NewServer()
+	defer srv.Close()
+	srv.On(llmtest.SystemContains("expert examiner"), llmtest.Text("<reflection>ok</reflection><classification>CLASS_MOSTLY_PRESENT</classification>"))
+	srv.SetDefault(llmtest.Text("Paris is the capital of France, and the Seine runs through it."))
+	var src strings.Builder
+	src.WriteString("models: [openai:a, openai:b]\ntemperatures: [0, 1]\nevaluationConfig:\n  llm-coverage:\n    judges:\n" +
+		"      - {model: 'openrouter:j1', approach: holistic}\n      - {model: 'openrouter:j2', approach: standard}\n---\n")
+	for i := range 20 {
+		fmt.Fprintf(&src, "- id: p%d\n  prompt: Question %d?\n  should: [Names Paris, Mentions the Seine, {$contains: Paris}]\n", i, i)
+	}
+	bp, err := Parse([]byte(src.String()), ParseOptions{File: "bench.yml"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := func(k string) (string, bool) {
+		v, ok := map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": srv.URL, "OPENROUTER_API_KEY": "k", "OPENROUTER_BASE_URL": srv.URL}[k]
+		return v, ok
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := llm.New(llm.Config{Concurrency: 16})
+		if err != nil {
+			b.Fatal(err)
+		}
+		judge, _ := NewLLMJudge(bp, JudgeOptions{Client: c, LookupEnv: env, ProviderConcurrency: 16})
+		resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: c, LookupEnv: env, ProviderConcurrency: 16})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Run(context.Background(), bp, resp, RunOptions{Env: Env{Judge: judge}})
+		if err != nil || !res.Complete() {
+			b.Fatalf("%v %q", err, res.Failures())
+		}
+		c.Close()
+	}
 }

@@ -18,7 +18,30 @@ type Responses struct {
 	defaults map[string][]string
 	models   []string
 	lines    map[string]int // first line mentioning each prompt id
+
+	// Set by Generate: whether the responses were generated, the conversations as sent (with
+	// the variant's system prompt) and which of their messages were generated, and the pairs
+	// whose generation failed.
+	generated      bool
+	histories      map[string]map[string][]Message
+	generatedFlags map[string]map[string][]bool
+	failures       map[string]map[string]string
 }
+
+func newResponses(file string) *Responses {
+	return &Responses{File: file, byPrompt: map[string]map[string][]string{}, defaults: map[string][]string{}, lines: map[string]int{},
+		histories: map[string]map[string][]Message{}, generatedFlags: map[string]map[string][]bool{}, failures: map[string]map[string]string{}}
+}
+
+// Failure returns why the generation of a prompt × model failed ("", false when it did not,
+// or when the responses were not generated).
+func (r *Responses) Failure(promptID, modelID string) (string, bool) {
+	msg, ok := r.failures[promptID][modelID]
+	return msg, ok
+}
+
+// Generated reports whether the responses come from Generate rather than a file.
+func (r *Responses) Generated() bool { return r.generated }
 
 // LoadResponses reads a responses file.
 func LoadResponses(path string) (*Responses, error) {
@@ -38,7 +61,7 @@ func LoadResponses(path string) (*Responses, error) {
 //
 // Errors name the file and line, what was expected and what was found.
 func ParseResponses(data []byte, file string) (*Responses, error) {
-	r := &Responses{File: file, byPrompt: map[string]map[string][]string{}, defaults: map[string][]string{}, lines: map[string]int{}}
+	r := newResponses(file)
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return nil, fmt.Errorf("%s: expected JSON Lines or fixtures JSON with responses, found an empty file", file)

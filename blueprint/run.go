@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vectorlint/vectorlint/scoring"
@@ -35,12 +37,17 @@ type Result struct {
 	EvaluationResults          EvaluationResults               `json:"evaluationResults"`
 	// Warnings are problems with the input that did not stop the run (not serialised).
 	Warnings []string `json:"-"`
+	// evalErrors are evaluations that could not be done outside llm-coverage (similarity).
+	evalErrors []string
 }
 
 // EvaluationResults holds the scores of a run.
 type EvaluationResults struct {
 	LLMCoverageScores map[string]map[string]*CoverageResult `json:"llmCoverageScores"`
 	PerModelScores    map[string]ModelScore                 `json:"perModelScores"`
+	// Similarity holds, for prompts with an ideal response, each model's final response
+	// compared with the ideal: metric name → score in [0, 1], rounded to 3 decimals.
+	Similarity map[string]map[string]map[string]float64 `json:"similarity,omitempty"`
 }
 
 // ModelScore is a model's score over the blueprint: the mean of its prompt scores weighted by
@@ -66,12 +73,41 @@ type RunOptions struct {
 	// DefaultModels are the models a fixtures "default" response applies to when no model
 	// has a response of its own: usually the blueprint's models, resolved.
 	DefaultModels []string
+	// NoCoverage skips the llm-coverage method (no rubric is scored, no judge is called).
+	NoCoverage bool
+	// OnScored is called after each prompt × model's rubric is scored, with how many of how
+	// many are done, for progress reports (calls are serialised); nil means none.
+	OnScored func(done, total int)
+	// Similarity compares responses with the prompts' ideal responses; nil skips it.
+	Similarity *Similarity
+}
+
+// SimilarityMetric compares a response with an ideal response.
+type SimilarityMetric struct {
+	// Name is the metric's key in the result ("exact_match", "f1", "bleu", "rouge_l").
+	Name string
+	// Score returns a score in [0, 1].
+	Score func(response, ideal string) float64
+}
+
+// SemanticName is the key of the embedding similarity in the result's similarity scores.
+const SemanticName = "semantic_similarity"
+
+// Similarity configures the comparison of each model's final response with the prompt's
+// ideal response. The command uses the offline metrics of package evaluate (the "similarity"
+// method) and, with --eval-method embedding, an embeddings model (the "embedding" method).
+type Similarity struct {
+	// Metrics are computed for every prompt with an ideal response.
+	Metrics []SimilarityMetric
+	// Semantic, when set, is called once per prompt with an ideal response: it returns the
+	// similarity in [0, 1] (cosine of embeddings) of each response to the ideal, in order.
+	Semantic func(ctx context.Context, ideal string, responses []string) ([]float64, error)
 }
 
 // Complete reports whether every prompt × model was scored and every point evaluated without
 // error. A run that is not complete exits with status 2.
 func (r *Result) Complete() bool {
-	if len(r.Errors) > 0 {
+	if len(r.Errors) > 0 || len(r.evalErrors) > 0 {
 		return false
 	}
 	for _, byModel := range r.EvaluationResults.LLMCoverageScores {
@@ -112,7 +148,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		Timestamp:                  FormatTimestamp(now()),
 		Description:                bp.Description,
 		Config:                     bp,
-		EvalMethodsUsed:            []string{"llm-coverage"},
+		EvalMethodsUsed:            []string{},
 		EffectiveModels:            models,
 		PromptIDs:                  make([]string, 0, len(bp.Prompts)),
 		PromptContexts:             map[string]any{},
@@ -142,29 +178,76 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 	if env.Description == "" {
 		env.Description = bp.Description
 	}
+	if !opts.NoCoverage {
+		res.EvalMethodsUsed = append(res.EvalMethodsUsed, "llm-coverage")
+	}
+	type job struct {
+		p       *Prompt
+		model   string
+		subject Subject
+	}
+	var jobs []job
 	for _, p := range bp.Prompts {
 		res.PromptIDs = append(res.PromptIDs, p.ID)
 		res.PromptContexts[p.ID] = promptContext(p)
-		rubric := p.Rubric()
 		for _, m := range models {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+			if msg, failed := resp.Failure(p.ID, m); failed {
+				res.addError(p.ID, m, msg)
+				continue
 			}
 			turns, ok := resp.Turns(p.ID, m)
 			if !ok {
 				res.addError(p.ID, m, fmt.Sprintf("no response for this prompt and model in %s", resp.File))
 				continue
 			}
-			history, err := conversation(bp, p, turns)
-			if err != nil {
-				res.addError(p.ID, m, err.Error())
-				continue
+			history, generated := resp.histories[p.ID][m], resp.generatedFlags[p.ID][m]
+			if history == nil {
+				var err error
+				if history, generated, err = conversation(bp, p, m, turns); err != nil {
+					res.addError(p.ID, m, err.Error())
+					continue
+				}
 			}
 			setCell(res.AllFinalAssistantResponses, p.ID, m, turns[len(turns)-1])
 			setCell(res.FullConversationHistories, p.ID, m, history)
-			subject := Subject{Text: strings.Join(turns, "\n\n"), PromptID: p.ID, ModelID: m, Messages: history}
-			cov := ScoreRubric(ctx, rubric, subject, env)
-			setCell(res.EvaluationResults.LLMCoverageScores, p.ID, m, &cov)
+			jobs = append(jobs, job{p: p, model: m, subject: Subject{Text: strings.Join(turns, "\n\n"), PromptID: p.ID, ModelID: m,
+				Messages: history, Generated: generated}})
+		}
+	}
+	if !opts.NoCoverage {
+		// Every prompt × model is scored at once: judge calls are bounded by the client's
+		// limits, not by the order of the pairs.
+		covs := make([]CoverageResult, len(jobs))
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, maxPairsInFlight)
+		var mu sync.Mutex
+		done := 0
+		for i, j := range jobs {
+			wg.Add(1)
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				defer wg.Done()
+				covs[i] = ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
+				if opts.OnScored != nil {
+					mu.Lock()
+					done++
+					opts.OnScored(done, len(jobs))
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for i, j := range jobs {
+			setCell(res.EvaluationResults.LLMCoverageScores, j.p.ID, j.model, &covs[i])
+		}
+	}
+	if opts.Similarity != nil {
+		if err := res.similarity(ctx, bp, models, opts.Similarity); err != nil {
+			return nil, err
 		}
 	}
 	for _, m := range models {
@@ -228,20 +311,30 @@ func (p *Prompt) GeneratedTurns() int {
 	return n
 }
 
-// conversation builds the full history of a prompt × model: the system prompt, the authored
-// messages with each `assistant: null` filled by the next generated turn, and a final turn.
-func conversation(bp *Blueprint, p *Prompt, turns []string) ([]Message, error) {
+// conversation builds the full history of a prompt × model from given turns (see
+// buildHistory), checking that there are as many turns as the prompt asks for. The system
+// prompt is the one the model's [sp_idx:i] suffix selects, if any.
+func conversation(bp *Blueprint, p *Prompt, model string, turns []string) ([]Message, []bool, error) {
 	want := p.GeneratedTurns()
 	if len(turns) != want {
 		if want == 1 {
-			return nil, fmt.Errorf("the prompt asks for 1 generated turn, found %d turns in the responses", len(turns))
+			return nil, nil, fmt.Errorf("the prompt asks for 1 generated turn, found %d turns in the responses", len(turns))
 		}
-		return nil, fmt.Errorf("the prompt asks for %d generated turns (one per assistant: null, plus a final one after a user message), found %d; give \"turns\" with %d strings", want, len(turns), want)
+		return nil, nil, fmt.Errorf("the prompt asks for %d generated turns (one per assistant: null, plus a final one after a user message), found %d; give \"turns\" with %d strings", want, len(turns), want)
 	}
+	history, generated := buildHistory(systemPrompt(bp, p, systemIndexOf(model)), p, turns)
+	return history, generated, nil
+}
+
+// buildHistory returns the full conversation of a prompt: the system prompt (unless the
+// messages hold one), the authored messages with each `assistant: null` filled by the next
+// generated turn, and a final generated turn; and which of its messages were generated.
+func buildHistory(system *string, p *Prompt, turns []string) ([]Message, []bool) {
 	var out []Message
-	system := p.System
-	if system == nil {
-		system = bp.System
+	var generated []bool
+	add := func(m Message, gen bool) {
+		out = append(out, m)
+		generated = append(generated, gen)
 	}
 	hasSystemMessage := false
 	for _, m := range p.Messages {
@@ -251,23 +344,92 @@ func conversation(bp *Blueprint, p *Prompt, turns []string) ([]Message, error) {
 	}
 	if system != nil && !hasSystemMessage {
 		s := *system
-		out = append(out, Message{Role: "system", Content: &s})
+		add(Message{Role: "system", Content: &s}, false)
 	}
 	next := 0
 	for _, m := range p.Messages {
 		if m.Role == "assistant" && m.Content == nil {
-			t := turns[next]
+			if next < len(turns) {
+				t := turns[next]
+				add(Message{Role: "assistant", Content: &t}, true)
+			}
 			next++
-			out = append(out, Message{Role: "assistant", Content: &t})
 			continue
 		}
-		out = append(out, m)
+		add(m, false)
 	}
-	if next < len(turns) {
+	for ; next < len(turns); next++ {
 		t := turns[next]
-		out = append(out, Message{Role: "assistant", Content: &t})
+		add(Message{Role: "assistant", Content: &t}, true)
 	}
-	return out, nil
+	return out, generated
+}
+
+// similarity compares every model's final response with the prompt's ideal response.
+func (r *Result) similarity(ctx context.Context, bp *Blueprint, models []string, sim *Similarity) error {
+	usedMetrics, usedSemantic := false, false
+	for _, p := range bp.Prompts {
+		if p.Ideal == nil {
+			continue
+		}
+		ideal := *p.Ideal
+		var withResponse []string
+		var responses []string
+		for _, m := range models {
+			text, ok := r.AllFinalAssistantResponses[p.ID][m]
+			if !ok {
+				continue
+			}
+			withResponse = append(withResponse, m)
+			responses = append(responses, text)
+			for _, metric := range sim.Metrics {
+				usedMetrics = true
+				r.setSimilarity(p.ID, m, metric.Name, metric.Score(text, ideal))
+			}
+		}
+		if sim.Semantic == nil || len(responses) == 0 {
+			continue
+		}
+		usedSemantic = true
+		scores, err := sim.Semantic(ctx, ideal, responses)
+		if err == nil && len(scores) != len(responses) {
+			err = fmt.Errorf("expected %d similarity scores, found %d", len(responses), len(scores))
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			r.evalErrors = append(r.evalErrors, fmt.Sprintf("%s: embedding similarity to the ideal response failed: %v", p.ID, err))
+			continue
+		}
+		for i, m := range withResponse {
+			r.setSimilarity(p.ID, m, SemanticName, scores[i])
+		}
+	}
+	if usedMetrics {
+		r.EvalMethodsUsed = append(r.EvalMethodsUsed, "similarity")
+	}
+	if usedSemantic {
+		r.EvalMethodsUsed = append(r.EvalMethodsUsed, "embedding")
+	}
+	return nil
+}
+
+func (r *Result) setSimilarity(p, m, name string, score float64) {
+	if math.IsNaN(score) {
+		score = 0
+	}
+	score = scoring.Round(min(max(score, 0), 1), 3)
+	if r.EvaluationResults.Similarity == nil {
+		r.EvaluationResults.Similarity = map[string]map[string]map[string]float64{}
+	}
+	if r.EvaluationResults.Similarity[p] == nil {
+		r.EvaluationResults.Similarity[p] = map[string]map[string]float64{}
+	}
+	if r.EvaluationResults.Similarity[p][m] == nil {
+		r.EvaluationResults.Similarity[p][m] = map[string]float64{}
+	}
+	r.EvaluationResults.Similarity[p][m][name] = score
 }
 
 // ContentHash returns a short hash of the blueprint's normalised content, the default run

@@ -3,6 +3,7 @@ package blueprint
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -237,5 +238,119 @@ func TestFormatTimestamp(t *testing.T) {
 	loc := time.FixedZone("X", 2*3600)
 	if got := FormatTimestamp(time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, loc)); got != "2024-01-02T01-04-05-006Z" {
 		t.Errorf("FormatTimestamp = %s", got)
+	}
+}
+
+// TestRunSimilarity compares final responses with ideal ones: offline metrics for every prompt
+// with an ideal, the embedding method through Semantic, and a failing embeddings call recorded
+// as an evaluation that could not be done.
+func TestRunSimilarity(t *testing.T) {
+	bp, err := Parse([]byte(`- id: ideal
+  prompt: Q
+  ideal: "The cat sat."
+  should: [{$contains: cat}]
+- id: other-ideal
+  prompt: Q2
+  ideal: "broken"
+- id: none
+  prompt: Q3
+`), ParseOptions{File: "sim.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ParseResponses([]byte(`{"promptId":"ideal","model":"a:1","response":"The cat sat."}
+{"promptId":"ideal","model":"b:2","response":"A dog."}
+{"promptId":"other-ideal","model":"a:1","response":"x"}
+{"promptId":"none","model":"a:1","response":"y"}
+`), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	length := SimilarityMetric{Name: "same_length", Score: func(r, i string) float64 { return float64(len(r)) / float64(len(i)) }}
+	sim := &Similarity{Metrics: []SimilarityMetric{length},
+		Semantic: func(_ context.Context, ideal string, responses []string) ([]float64, error) {
+			if ideal == "broken" {
+				return nil, errors.New("HTTP 500")
+			}
+			out := make([]float64, len(responses))
+			for i := range responses {
+				out[i] = 1 / float64(i+3)
+			}
+			return out, nil
+		}}
+	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock, Similarity: sim})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]map[string]float64{
+		"ideal":       {"a:1": {"same_length": 1, "semantic_similarity": 0.333}, "b:2": {"same_length": 0.5, "semantic_similarity": 0.25}},
+		"other-ideal": {"a:1": {"same_length": 0.167}},
+	}
+	if !reflect.DeepEqual(res.EvaluationResults.Similarity, want) {
+		t.Errorf("similarity %v", res.EvaluationResults.Similarity)
+	}
+	if got := strings.Join(res.EvalMethodsUsed, ","); got != "llm-coverage,similarity,embedding" {
+		t.Errorf("evalMethodsUsed %s", got)
+	}
+	if res.Complete() || !reflect.DeepEqual(res.Failures()[len(res.Failures())-1], "other-ideal: embedding similarity to the ideal response failed: HTTP 500") {
+		t.Errorf("failures %q", res.Failures())
+	}
+
+	// Without llm-coverage nothing is judged or scored.
+	res, err = Run(context.Background(), bp, resp, RunOptions{Now: fixedClock, NoCoverage: true, Similarity: &Similarity{Metrics: []SimilarityMetric{length}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.EvaluationResults.LLMCoverageScores) != 0 || strings.Join(res.EvalMethodsUsed, ",") != "similarity" || len(res.evalErrors) != 0 {
+		t.Errorf("methods %v scores %v", res.EvalMethodsUsed, res.EvaluationResults.LLMCoverageScores)
+	}
+	var table bytes.Buffer
+	if err := res.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	wantTable := `Blueprint sim
+Run ` + res.RunLabel + ` at 2025-07-05T10-20-30-123Z: 3 prompts × 2 models
+
+PROMPT       a:1  b:2
+ideal        ·    ·
+other-ideal  ·    —
+none         ·    —
+AVERAGE      n/a  n/a
+
+· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.
+
+2 failures:
+  other-ideal × b:2: no response for this prompt and model in r.jsonl
+  none × b:2: no response for this prompt and model in r.jsonl
+`
+	if table.String() != wantTable {
+		t.Errorf("table\n%s", table.String())
+	}
+}
+
+// TestRunResponsesForSystemVariants scores given responses of system-prompt variants against
+// the system prompt their [sp_idx:i] suffix names.
+func TestRunResponsesForSystemVariants(t *testing.T) {
+	bp, err := Parse([]byte("systems: [Be brief., Be verbose.]\n---\n- {id: p, prompt: Q, should: [{$js: \"context.messages[0].content.length > 9\"}]}\n"), ParseOptions{File: "s.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := ParseResponses([]byte(`{"promptId":"p","model":"m:a[sp_idx:0]","response":"x"}
+{"promptId":"p","model":"m:a[sp_idx:1]","response":"x"}
+`), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := res.FullConversationHistories["p"]
+	if h["m:a[sp_idx:0]"][0].Text() != "Be brief." || h["m:a[sp_idx:1]"][0].Text() != "Be verbose." {
+		t.Errorf("histories %v", h)
+	}
+	s := res.EvaluationResults.LLMCoverageScores["p"]
+	if *s["m:a[sp_idx:0]"].Score != 0 || *s["m:a[sp_idx:1]"].Score != 1 {
+		t.Errorf("scores %v %v", *s["m:a[sp_idx:0]"].Score, *s["m:a[sp_idx:1]"].Score)
 	}
 }

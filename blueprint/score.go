@@ -22,6 +22,9 @@ type Subject struct {
 	// Messages is the whole conversation (system prompt, authored and generated turns), for
 	// $js's context.messages, $call's {messages} and prompt-aware judges. May be empty.
 	Messages []Message
+	// Generated marks the messages of Messages the model generated (same length as Messages;
+	// nil when unknown), so judges see the generated turns marked in a transcript.
+	Generated []bool
 }
 
 // promptText returns the last user message of the conversation ("" when there is none).
@@ -110,6 +113,9 @@ type PointAssessment struct {
 	IndividualJudgements []IndividualJudgement `json:"individualJudgements,omitempty"`
 	// NotEvaluated marks a point that has no score: it is left out of avgCoverageExtent.
 	NotEvaluated bool `json:"notEvaluated,omitempty"`
+	// Warning notes a partial failure that did not stop the point from being scored: some
+	// judges failed and the others' consensus (or the backup judge) scored it.
+	Warning string `json:"warning,omitempty"`
 	// IsFunction tells deterministic points from LLM-judged ones.
 	IsFunction bool `json:"isFunction"`
 }
@@ -161,7 +167,7 @@ func flatten(r Rubric) []scoredPoint {
 }
 
 // NoJudgeReason is the reflection of a text point scored without a judge.
-const NoJudgeReason = "Not evaluated: this is an LLM-judged point and no judge is configured (LLM judging is not available in this build); it is left out of the score."
+const NoJudgeReason = "Not evaluated: this is an LLM-judged point and no judge is configured; it is left out of the score."
 
 // ScoreRubric scores a rubric against a subject: every function point deterministically, every
 // text point with env.Judge (or not at all), then the aggregate of spec §4. A point whose
@@ -309,11 +315,14 @@ func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criter
 	}
 	score := jr.Score
 	if inverted {
-		score = 1 - score
+		// Rounded to 12 decimals so that a consensus of 0.96 inverts to 0.04, not
+		// 0.040000000000000036.
+		score = scoring.Round(1-score, 12)
 	}
 	a.CoverageExtent = &score
 	a.Reflection = jr.Reflection
 	if jr.Warning != "" {
+		a.Warning = jr.Warning
 		a.Reflection += "\n\nWARNING: " + jr.Warning
 	}
 	a.JudgeModelID = jr.JudgeModelID

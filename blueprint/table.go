@@ -3,6 +3,7 @@ package blueprint
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -31,10 +32,14 @@ func (r *Result) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw)
 	partial := false
+	coverage := slices.Contains(r.EvalMethodsUsed, "llm-coverage")
 	for _, p := range r.PromptIDs {
 		fmt.Fprint(tw, p)
 		for _, m := range r.EffectiveModels {
 			cell := "—"
+			if _, failed := r.Errors[p][m]; !coverage && !failed {
+				cell = "·"
+			}
 			if c := r.EvaluationResults.LLMCoverageScores[p][m]; c != nil {
 				cell = "n/a"
 				if c.AvgCoverageExtent != nil {
@@ -64,13 +69,42 @@ func (r *Result) WriteTable(w io.Writer) error {
 	if partial {
 		fmt.Fprintln(ew, "\n* some points were not evaluated; the score covers the evaluated points only.")
 	}
+	if !coverage {
+		fmt.Fprintln(ew, "\n· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.")
+	}
 	if f := r.Failures(); len(f) > 0 {
 		fmt.Fprintf(ew, "\n%d failure%s:\n", len(f), plural(len(f)))
 		for _, line := range f {
 			fmt.Fprintf(ew, "  %s\n", line)
 		}
 	}
+	if n := r.Notes(); len(n) > 0 {
+		fmt.Fprintf(ew, "\n%d warning%s:\n", len(n), plural(len(n)))
+		for _, line := range n {
+			fmt.Fprintf(ew, "  %s\n", line)
+		}
+	}
 	return ew.err
+}
+
+// Notes lists, one line each, points that were scored despite a partial failure: some of
+// their judges failed (see PointAssessment.Warning).
+func (r *Result) Notes() []string {
+	var out []string
+	for _, p := range r.PromptIDs {
+		for _, m := range r.EffectiveModels {
+			c := r.EvaluationResults.LLMCoverageScores[p][m]
+			if c == nil {
+				continue
+			}
+			for _, a := range c.PointAssessments {
+				if a.Warning != "" {
+					out = append(out, fmt.Sprintf("%s × %s: %s: %s", p, m, shorten(a.KeyPointText, 80), a.Warning))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Failures lists, one line each, what could not be done: prompt × model pairs without a
@@ -101,7 +135,7 @@ func (r *Result) Failures() []string {
 			}
 		}
 	}
-	return out
+	return append(out, r.evalErrors...)
 }
 
 func shorten(s string, n int) string {

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
+
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // Blueprint is a parsed and normalised Weval blueprint: every alias resolved, every point in
@@ -121,12 +124,46 @@ func marshalNoEscape(v any) ([]byte, error) {
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
-// MarshalJSON writes the id as a string, or the custom definition as an object.
+// MarshalJSON writes the id as a string, or the custom definition as an object (with its
+// credentials redacted, see CustomModel.SafeHeaders).
 func (m Model) MarshalJSON() ([]byte, error) {
 	if m.Custom != nil {
 		return marshalNoEscape(m.Custom)
 	}
 	return marshalNoEscape(m.ID)
+}
+
+// MarshalJSON writes the definition with SafeHeaders instead of its headers, so a result
+// document or --print never holds a literal credential.
+func (c CustomModel) MarshalJSON() ([]byte, error) {
+	type plain CustomModel // no methods: avoids recursion
+	p := plain(c)
+	p.Headers = c.SafeHeaders()
+	return marshalNoEscape(p)
+}
+
+// SafeHeaders returns the headers as they may be written to a result or printed: a value that
+// refers to the environment (${VAR}) is kept as written, since it holds no secret; a literal
+// value of a credential header (Authorization, Cookie, or a name with key, token, secret or
+// auth) is "[redacted]", and anything looking like an API key in another value too.
+func (c *CustomModel) SafeHeaders() map[string]string {
+	if len(c.Headers) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(c.Headers))
+	for k, v := range c.Headers {
+		literal := envRefRe.ReplaceAllString(v, "")
+		name := strings.ToLower(k)
+		credential := name == "cookie" || strings.Contains(name, "auth") || strings.Contains(name, "key") ||
+			strings.Contains(name, "token") || strings.Contains(name, "secret")
+		switch {
+		case credential && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(literal), "Bearer")) != "":
+			out[k] = "[redacted]"
+		default:
+			out[k] = llm.Redact(v)
+		}
+	}
+	return out
 }
 
 // CustomModel is a model reached at an arbitrary HTTP endpoint.

@@ -10,18 +10,22 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 const blueprintUsage = `Usage:
   vectorlint blueprint check FILE... [--print] [--collections DIR]
-  vectorlint blueprint run FILE --responses FILE [flags]
+  vectorlint blueprint run FILE [--models a,b] [--judge provider:model] [--html FILE] [flags]
 
 check parses and normalises blueprints and reports errors and authoring mistakes.
-run scores model responses against a blueprint and writes a Weval result document.
+run generates each model's responses (or reads them with --responses FILE), judges and scores
+them, and writes a Weval result document (and, with --html, a report).
 `
 
 // runBlueprint is the "blueprint" command: check and run.
@@ -178,23 +182,42 @@ func blueprintJSON(v any) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// blueprintRun is "blueprint run FILE": score responses and write the result document.
+// Defaults of blueprint run.
+const (
+	blueprintDefaultEmbeddingModel = "openai:text-embedding-3-small"
+	blueprintEvalMethods           = "llm-coverage, similarity, embedding"
+)
+
+// blueprintRunFlags are the flags of "blueprint run".
+type blueprintRunFlags struct {
+	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel string
+	allowNet, noCache                                                                bool
+	models, judges, evalMethods                                                      []string
+	concurrency, providerConcurrency                                                 int
+}
+
+// blueprintRun is "blueprint run FILE": generate (or read) responses, judge and score them,
+// and write the result document (and the HTML report).
 func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs := blueprintFlagSet("vectorlint blueprint run", a.stderr)
-	responses := fs.String("responses", "", "score these responses (JSON Lines or Weval fixtures JSON) instead of generating")
-	outDir := fs.String("out-dir", ".results", "folder for the result document (written to DIR/<configId>/)")
-	output := fs.String("output", "line", "output on stdout: line (a table) or json (the result document)")
-	runLabel := fs.String("run-label", "", "name of the run (default: a hash of the blueprint)")
-	allowNet := fs.Bool("allow-net", false, "let $call and $factcheck make HTTP requests")
-	collections := fs.String("collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
-	models := fs.StringSlice("models", nil, "models to score, comma-separated (default: every model in the responses)")
-	judges := fs.StringArray("judge", nil, "judge model provider:model, repeatable (replaces the blueprint's judges)")
-	html := fs.String("html", "", "also write a self-contained HTML report to FILE")
-	concurrency := fs.Int("concurrency", 0, "parallel model calls (generation and judging)")
-	noCache := fs.Bool("no-cache", false, "do not use cached model responses")
-	evalMethods := fs.StringSlice("eval-method", []string{"llm-coverage"}, "evaluation methods: llm-coverage, similarity, embedding")
+	var f blueprintRunFlags
+	fs.StringSliceVar(&f.models, "models", nil, "models to run, comma-separated provider:model ids or custom model ids (default: the blueprint's models)")
+	fs.StringArrayVar(&f.judges, "judge", nil, "judge model provider:model, repeatable; replaces the blueprint's and the default judges")
+	fs.StringVar(&f.responses, "responses", "", "score these responses (JSON Lines or Weval fixtures JSON) instead of generating")
+	fs.StringVar(&f.outDir, "out-dir", ".results", "folder for the result document (written to DIR/<configId>/)")
+	fs.StringVar(&f.output, "output", "line", "output on stdout: line (a table) or json (the result document)")
+	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to FILE")
+	fs.StringVar(&f.runLabel, "run-label", "", "name of the run (default: a hash of the blueprint)")
+	fs.StringSliceVar(&f.evalMethods, "eval-method", []string{"llm-coverage", "similarity"}, "evaluation methods: "+blueprintEvalMethods)
+	fs.StringVar(&f.embeddingModel, "embedding-model", blueprintDefaultEmbeddingModel, "embeddings model of --eval-method embedding")
+	fs.IntVar(&f.concurrency, "concurrency", 0, "most model calls in flight at once (default: the blueprint's concurrency, else 8)")
+	fs.IntVar(&f.providerConcurrency, "provider-concurrency", blueprint.DefaultProviderConcurrency, "most model calls in flight to one provider at once")
+	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
+	fs.BoolVar(&f.allowNet, "allow-net", false, "let $call and $factcheck make HTTP requests")
+	fs.StringVar(&f.collections, "collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint run FILE --responses FILE [flags]")
+		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint run FILE [flags]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -204,7 +227,6 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v (see --help)\n", err)
 		return exitFailure
 	}
-	_, _ = concurrency, noCache // they tune generation and judging, which --responses runs do not do
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: "+format+"\n", args...)
 		return exitFailure
@@ -213,26 +235,31 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		return fail("expected one blueprint file, found %d arguments", fs.NArg())
 	}
 	file := fs.Arg(0)
-	if *output != "line" && *output != "json" {
-		return fail("--output: expected line or json, found %q", *output)
+	if f.output != "line" && f.output != "json" {
+		return fail("--output: expected line or json, found %q", f.output)
 	}
-	if len(*judges) > 0 {
-		return fail("--judge: LLM judging is not available in this build yet; text points are reported as not evaluated")
-	}
-	if *html != "" {
-		return fail("--html: the HTML report is not available in this build yet")
-	}
-	for _, m := range *evalMethods {
-		switch m {
-		case "llm-coverage":
-		case "similarity", "embedding":
-			return fail("--eval-method %s: not available in this build yet (only llm-coverage)", m)
+	methods := map[string]bool{}
+	for _, m := range f.evalMethods {
+		switch m = strings.TrimSpace(m); m {
+		case "llm-coverage", "similarity", "embedding":
+			methods[m] = true
 		default:
-			return fail("--eval-method: expected llm-coverage, similarity or embedding, found %q", m)
+			return fail("--eval-method: expected %s, found %q", blueprintEvalMethods, m)
 		}
 	}
-	if *responses == "" {
-		return fail("generating responses is not available in this build yet: pass --responses FILE with the models' responses")
+	if f.concurrency < 0 {
+		return fail("--concurrency: expected a number ≥ 1, found %d", f.concurrency)
+	}
+	if f.providerConcurrency < 1 {
+		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
+	}
+	var judgeSpecs []blueprint.JudgeSpec
+	for _, j := range f.judges {
+		if _, _, err := llm.ParseModelID(j); err != nil {
+			return fail("--judge: %v", err)
+		}
+		provider, model, _ := llm.ParseModelID(j)
+		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: blueprint.ApproachHolistic})
 	}
 
 	data, err := os.ReadFile(a.blueprintPath(file))
@@ -253,51 +280,156 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.String())
 	}
-	respData, err := os.ReadFile(a.blueprintPath(*responses))
-	if err != nil {
-		return fail("cannot read %s: %v", *responses, blueprintPathErr(err))
-	}
-	resp, err := blueprint.ParseResponses(respData, *responses)
+	env, err := llm.LoadDotEnv(a.dir, a.lookupEnv)
 	if err != nil {
 		return fail("%v", err)
 	}
-
-	opts := blueprint.RunOptions{
-		RunLabel: *runLabel,
-		Models:   *models,
-		Env: blueprint.Env{
-			AllowNet:   *allowNet,
-			HTTPClient: &http.Client{},
-			LookupEnv:  a.lookupEnv,
-		},
+	var colls blueprint.Collections
+	if f.collections != "" {
+		if colls, err = blueprint.LoadCollections(a.blueprintPath(f.collections)); err != nil {
+			return fail("%v", err)
+		}
 	}
-	if len(opts.Models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
-		var colls blueprint.Collections
-		if *collections != "" {
-			if colls, err = blueprint.LoadCollections(a.blueprintPath(*collections)); err != nil {
-				return fail("%v", err)
+
+	var resp *blueprint.Responses
+	var models []blueprint.Model
+	var defaultModels, scoredModels []string
+	if f.responses != "" {
+		respData, err := os.ReadFile(a.blueprintPath(f.responses))
+		if err != nil {
+			return fail("cannot read %s: %v", f.responses, blueprintPathErr(err))
+		}
+		if resp, err = blueprint.ParseResponses(respData, f.responses); err != nil {
+			return fail("%v", err)
+		}
+		scoredModels = f.models
+		if len(f.models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
+			resolved, err := blueprint.ResolveModels(bp.Models, colls)
+			if err != nil {
+				return fail("the responses give only default responses, so they apply to the blueprint's models: %v (or pass --models)", err)
+			}
+			for _, m := range resolved {
+				defaultModels = append(defaultModels, m.ID)
 			}
 		}
-		resolved, err := blueprint.ResolveModels(bp.Models, colls)
-		if err != nil {
-			return fail("the responses give only default responses, so they apply to the blueprint's models: %v (or pass --models)", err)
+	} else {
+		if models, err = blueprint.ResolveModels(blueprintModels(bp, f.models), colls); err != nil {
+			return fail("%v", err)
 		}
-		for _, m := range resolved {
-			opts.DefaultModels = append(opts.DefaultModels, m.ID)
+		if len(models) == 0 {
+			return fail("no model to run: the blueprint lists none (give --models)")
 		}
 	}
+
+	progress := &blueprintProgress{w: a.stderr, on: a.stderrIsTerminal}
+
+	// One client for generation, judging and embeddings: one cache, one set of limits.
+	concurrency := f.concurrency
+	if concurrency == 0 && bp.Concurrency != nil {
+		concurrency = *bp.Concurrency
+	}
+	cfg := llm.Config{Concurrency: concurrency, NoCache: f.noCache, Proxy: http.ProxyFromEnvironment}
+	if !f.noCache {
+		cfg.CacheDir = a.blueprintCacheDir(f.cacheDir, env)
+	}
+	client, err := llm.New(cfg)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer client.Close()
+
+	opts := blueprint.RunOptions{
+		RunLabel:      f.runLabel,
+		Models:        scoredModels,
+		DefaultModels: defaultModels,
+		Now:           a.clock(),
+		NoCoverage:    !methods["llm-coverage"],
+		Env: blueprint.Env{
+			AllowNet:   f.allowNet,
+			HTTPClient: &http.Client{},
+			LookupEnv:  env,
+		},
+	}
+	if methods["llm-coverage"] && blueprintHasTextPoints(bp) {
+		judge, err := blueprint.NewLLMJudge(bp, blueprint.JudgeOptions{Client: client, LookupEnv: env, Judges: judgeSpecs,
+			ProviderConcurrency: f.providerConcurrency})
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, e := range judge.Unavailable() {
+			fmt.Fprintln(a.stderr, "warning: "+e.Error())
+		}
+		opts.Env.Judge = judge
+	}
+	if methods["similarity"] || methods["embedding"] {
+		opts.Similarity = &blueprint.Similarity{}
+		if methods["similarity"] {
+			opts.Similarity.Metrics = []blueprint.SimilarityMetric{
+				{Name: "exact_match", Score: evaluate.ExactMatch},
+				{Name: "f1", Score: evaluate.F1},
+				{Name: "bleu", Score: evaluate.BLEU},
+				{Name: "rouge_l", Score: evaluate.RougeL},
+			}
+		}
+		if methods["embedding"] && blueprintHasIdeal(bp) {
+			ep, err := llm.ModelEndpoint(env, f.embeddingModel)
+			if err != nil {
+				return fail("--eval-method embedding: the embeddings model %s cannot be used: %v (choose another with --embedding-model)", f.embeddingModel, err)
+			}
+			ep.MaxConcurrency = f.providerConcurrency
+			opts.Similarity.Semantic = blueprintSemantic(evaluate.ModelEmbedder(client, ep))
+		}
+	}
+
+	if resp == nil {
+		for _, m := range models {
+			if err := blueprint.CheckModel(m, env); err != nil {
+				fmt.Fprintf(a.stderr, "warning: model %s cannot be called: %v\n", m.ID, err)
+			}
+		}
+		total := len(bp.Prompts) * len(blueprint.Variants(bp, models))
+		var mu sync.Mutex
+		generated := 0
+		resp, err = blueprint.Generate(ctx, bp, models, blueprint.GenerateOptions{Client: client, LookupEnv: env,
+			ProviderConcurrency: f.providerConcurrency, OnPair: func(string, string, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				generated++
+				progress.show("generating responses: %d/%d", generated, total)
+			}})
+		progress.clear()
+		if err != nil {
+			return fail("%v", err)
+		}
+	}
+	opts.OnScored = func(done, total int) { progress.show("scoring: %d/%d", done, total) }
+
 	res, err := blueprint.Run(ctx, bp, resp, opts)
+	progress.clear()
 	if err != nil {
 		return fail("%v", err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
-	if _, err := res.WriteFile(a.blueprintPath(*outDir)); err != nil {
+	if _, err := res.WriteFile(a.blueprintPath(f.outDir)); err != nil {
 		return fail("%v", err)
 	}
-	shown := filepath.Join(*outDir, res.ConfigID, res.FileName())
-	if *output == "json" {
+	shown := filepath.Join(f.outDir, res.ConfigID, res.FileName())
+	code := exitOK
+	if !res.Complete() {
+		code = exitFailure
+	}
+	htmlWritten := false
+	if f.html != "" {
+		if err := a.blueprintWriteHTML(res, f.html); err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", err)
+			code = exitFailure
+		} else {
+			htmlWritten = true
+		}
+	}
+	if f.output == "json" {
 		doc, err := res.JSON()
 		if err != nil {
 			return fail("%v", err)
@@ -311,9 +443,152 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 			return fail("%v", err)
 		}
 		fmt.Fprintf(a.stdout, "\nResult written to %s\n", shown)
+		if htmlWritten {
+			fmt.Fprintf(a.stdout, "Report written to %s\n", f.html)
+		}
 	}
-	if !res.Complete() {
-		return exitFailure
+	if u := client.Usage(); u.Calls+u.CachedCalls > 0 {
+		fmt.Fprintf(a.stderr, "model calls: %d (%d more from the cache), %d input + %d output tokens\n",
+			u.Calls, u.CachedCalls, u.InputTokens, u.OutputTokens)
 	}
-	return exitOK
+	return code
+}
+
+// blueprintWriteHTML writes the HTML report atomically.
+func (a *app) blueprintWriteHTML(res *blueprint.Result, file string) error {
+	path := a.blueprintPath(file)
+	var b strings.Builder
+	if err := res.WriteHTML(&b); err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*.html")
+	if err != nil {
+		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
+	}
+	_, werr := tmp.WriteString(b.String())
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(werr))
+	}
+	return nil
+}
+
+// blueprintCacheDir is --cache-dir (relative to the working folder), else
+// $XDG_CACHE_HOME/vectorlint, else $HOME/.cache/vectorlint; "" (no cache) when none is known.
+func (a *app) blueprintCacheDir(flag string, env llm.LookupFunc) string {
+	if flag != "" {
+		return a.blueprintPath(flag)
+	}
+	if v, ok := env("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
+		return filepath.Join(v, "vectorlint")
+	}
+	if v, ok := env("HOME"); ok && v != "" {
+		return filepath.Join(v, ".cache", "vectorlint")
+	}
+	return ""
+}
+
+// blueprintModels returns the models to run: the blueprint's, or those --models names (a
+// name matching one of the blueprint's custom models is that model).
+func blueprintModels(bp *blueprint.Blueprint, names []string) []blueprint.Model {
+	if len(names) == 0 {
+		return bp.Models
+	}
+	custom := map[string]blueprint.Model{}
+	for _, m := range bp.Models {
+		if m.Custom != nil {
+			custom[m.ID] = m
+		}
+	}
+	var out []blueprint.Model
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if p, m, ok := strings.Cut(n, ":"); ok {
+			n = strings.TrimSpace(p) + ":" + strings.TrimSpace(m)
+		}
+		if m, ok := custom[n]; ok {
+			out = append(out, m)
+		} else if n != "" {
+			out = append(out, blueprint.Model{ID: n})
+		}
+	}
+	return out
+}
+
+// blueprintHasTextPoints reports whether any prompt has an LLM-judged point.
+func blueprintHasTextPoints(bp *blueprint.Blueprint) bool {
+	for _, p := range bp.Prompts {
+		r := p.Rubric()
+		for _, pt := range r.Points() {
+			if !pt.IsFunction() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// blueprintHasIdeal reports whether any prompt has an ideal response.
+func blueprintHasIdeal(bp *blueprint.Blueprint) bool {
+	for _, p := range bp.Prompts {
+		if p.Ideal != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// blueprintSemantic scores responses by the cosine of their embeddings with the ideal's
+// (negative cosines count as 0), in one embeddings call per prompt.
+func blueprintSemantic(emb evaluate.Embedder) func(ctx context.Context, ideal string, responses []string) ([]float64, error) {
+	return func(ctx context.Context, ideal string, responses []string) ([]float64, error) {
+		vecs, err := emb.Embed(ctx, append([]string{ideal}, responses...))
+		if err != nil {
+			return nil, err
+		}
+		if len(vecs) != len(responses)+1 {
+			return nil, fmt.Errorf("expected %d embeddings, found %d", len(responses)+1, len(vecs))
+		}
+		out := make([]float64, len(responses))
+		for i := range responses {
+			c, err := evaluate.Cosine(vecs[0], vecs[i+1])
+			if err != nil {
+				return nil, err
+			}
+			out[i] = max(c, 0)
+		}
+		return out, nil
+	}
+}
+
+// blueprintProgress rewrites one status line on a terminal (and writes nothing otherwise).
+type blueprintProgress struct {
+	w     io.Writer
+	on    bool
+	shown bool
+}
+
+func (p *blueprintProgress) show(format string, args ...any) {
+	if p.on {
+		fmt.Fprintf(p.w, "\r\033[K"+format, args...)
+		p.shown = true
+	}
+}
+
+func (p *blueprintProgress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
 }

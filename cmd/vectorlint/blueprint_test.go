@@ -236,7 +236,13 @@ func TestBlueprintRunFailures(t *testing.T) {
 		"invalid.yml": "- id: p\n  should: [x]\n",
 	})
 	code, stdout, stderr := runBlueprintApp(t, dir, nil, "blueprint", "run", "b.yml", "--responses", "r.jsonl", "--run-label", "L")
-	if code != exitFailure || stderr != "" {
+	// No key is set: the default judges and the backup judge cannot be called, which the
+	// command says once before the run, and every text point is not evaluated.
+	wantStderr := `warning: judge holistic-qwen3-30b-a3b-instruct-2507(openrouter:qwen/qwen3-30b-a3b-instruct-2507) cannot be used: LLM provider openrouter is not fully configured: set OPENROUTER_API_KEY
+warning: judge holistic-openai-gpt-oss-120b(openrouter:openai/gpt-oss-120b) cannot be used: LLM provider openrouter is not fully configured: set OPENROUTER_API_KEY
+warning: judge backup-claude-3-5-haiku(anthropic:claude-3.5-haiku) cannot be used: LLM provider anthropic is not fully configured: set ANTHROPIC_API_KEY
+`
+	if code != exitFailure || stderr != wantStderr {
 		t.Errorf("exit %d, stderr %s", code, stderr)
 	}
 	checkBlueprintGolden(t, "failures.run.txt", blueprintTimestampRe.ReplaceAllString(stdout, "TIMESTAMP"))
@@ -250,10 +256,10 @@ func TestBlueprintRunFailures(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"no responses", []string{"b.yml"}, "vectorlint blueprint run: generating responses is not available in this build yet: pass --responses FILE with the models' responses\n"},
-		{"judge", []string{"b.yml", "--responses", "r.jsonl", "--judge", "openai:gpt-4o"}, "vectorlint blueprint run: --judge: LLM judging is not available in this build yet; text points are reported as not evaluated\n"},
-		{"html", []string{"b.yml", "--responses", "r.jsonl", "--html", "r.html"}, "vectorlint blueprint run: --html: the HTML report is not available in this build yet\n"},
-		{"eval method", []string{"b.yml", "--responses", "r.jsonl", "--eval-method", "llm-coverage,similarity"}, "vectorlint blueprint run: --eval-method similarity: not available in this build yet (only llm-coverage)\n"},
+		{"unresolved collection", []string{"b.yml"}, "vectorlint blueprint run: model collection \"CORE\" not found (none are defined); pass --collections DIR with NAME.json files, or list model ids\n"},
+		{"bad judge", []string{"b.yml", "--responses", "r.jsonl", "--judge", "gpt-4o"}, "vectorlint blueprint run: --judge: model id: expected \"provider:model\" such as \"openai:gpt-4o\", found \"gpt-4o\"\n"},
+		{"eval method", []string{"b.yml", "--responses", "r.jsonl", "--eval-method", "llm-coverage,bogus"}, "vectorlint blueprint run: --eval-method: expected llm-coverage, similarity, embedding, found \"bogus\"\n"},
+		{"provider concurrency", []string{"b.yml", "--provider-concurrency", "0"}, "vectorlint blueprint run: --provider-concurrency: expected a number ≥ 1, found 0\n"},
 		{"output", []string{"b.yml", "--responses", "r.jsonl", "--output", "xml"}, "vectorlint blueprint run: --output: expected line or json, found \"xml\"\n"},
 		{"two files", []string{"b.yml", "c.yml", "--responses", "r.jsonl"}, "vectorlint blueprint run: expected one blueprint file, found 2 arguments\n"},
 		{"bad responses", []string{"b.yml", "--responses", "bad.jsonl"}, "vectorlint blueprint run: bad.jsonl:1: expected \"model\" to be a non-empty string, found nothing\n"},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // Exit codes shared by every subcommand (spec/linter.md §1).
@@ -34,6 +35,17 @@ type app struct {
 	// stdoutIsTerminal and stderrIsTerminal decide colour and the progress bar.
 	stdoutIsTerminal bool
 	stderrIsTerminal bool
+	// now is the clock (time.Now in production; nil means time.Now), so tests can assert
+	// timestamps and the file names derived from them exactly.
+	now func() time.Time
+}
+
+// clock returns the app's clock.
+func (a *app) clock() func() time.Time {
+	if a.now == nil {
+		return time.Now
+	}
+	return a.now
 }
 
 func main() {
@@ -52,6 +64,7 @@ func main() {
 		lookupEnv:        os.LookupEnv,
 		stdoutIsTerminal: isTerminal(os.Stdout),
 		stderrIsTerminal: isTerminal(os.Stderr),
+		now:              time.Now,
 	}
 	os.Exit(a.run(ctx, os.Args[1:]))
 }

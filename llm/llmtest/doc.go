@@ -3,7 +3,11 @@
 // timeouts and parsing. No test needs the internet or a key.
 //
 // It serves POST /v1/chat/completions and /v1/embeddings (also without the /v1 prefix, and
-// Azure's /openai/deployments/{name}/… paths), and offers:
+// Azure's /openai/deployments/{name}/… paths), and the other shapes a Weval custom model may
+// speak: OpenAI's legacy /v1/completions, Anthropic's /v1/messages and Gemini's
+// …/models/{model}:generateContent. Every generation shape is parsed into the same Request
+// fields (Request.API names the shape), so rules and matchers work alike, and is answered in
+// its own reply shape. It offers:
 //
 //   - scripted replies: rules matching a request (SystemContains, UserContains,
 //     LastUserContains, MessageContains, ModelIs, All, or any func) answer with a text or JSON

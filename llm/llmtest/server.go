@@ -43,6 +43,14 @@ type Request struct {
 	Input          []string
 	// Params holds every top-level body field, raw.
 	Params map[string]json.RawMessage
+	// API is the request's shape: "chat", "embeddings", "completions" (OpenAI's legacy
+	// /completions), "anthropic" (/messages) or "gemini" (…:generateContent). Messages,
+	// Temperature and MaxTokens are read from every shape (an Anthropic system field or a
+	// Gemini systemInstruction becomes a leading system message, Gemini's "model" role
+	// "assistant"), so the matchers work alike.
+	API string
+	// Prompt is the prompt string of a completions request (also given as one user message).
+	Prompt string
 }
 
 // IsEmbeddings reports whether the request was for /embeddings.
@@ -185,7 +193,8 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.log...)
 }
 
-// Calls is the number of chat completion requests received.
+// Calls is the number of generation requests received: chat completions, completions,
+// Anthropic messages and Gemini generateContent (everything but embeddings).
 func (s *Server) Calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -222,18 +231,12 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	}
 	req := Request{Method: hr.Method, Path: hr.URL.Path, Query: hr.URL.RawQuery, Header: hr.Header.Clone(), Body: body, Time: time.Now()}
 	path := strings.TrimSuffix(hr.URL.Path, "/")
-	var kind string
-	switch {
-	case path == "/v1/chat/completions" || path == "/chat/completions" ||
-		strings.HasPrefix(path, "/openai/deployments/") && strings.HasSuffix(path, "/chat/completions"):
-		kind = "chat"
-	case path == "/v1/embeddings" || path == "/embeddings" ||
-		strings.HasPrefix(path, "/openai/deployments/") && strings.HasSuffix(path, "/embeddings"):
-		kind = "embeddings"
-	default:
+	kind := apiOf(path)
+	if kind == "" {
 		writeError(w, http.StatusNotFound, "unknown path "+hr.URL.Path, "")
 		return
 	}
+	req.API = kind
 	if hr.Method != http.MethodPost {
 		writeError(w, http.StatusMethodNotAllowed, "expected POST, found "+hr.Method, "")
 		return
@@ -247,10 +250,14 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	if req.Model == "" && strings.HasPrefix(path, "/openai/deployments/") {
 		req.Model = strings.Split(strings.TrimPrefix(path, "/openai/deployments/"), "/")[0]
 	}
+	if kind == "gemini" {
+		req.Model = geminiModel(path)
+	}
 	s.record(req, kind)
 	defer s.done1()
 
-	if s.apiKey != "" && hr.Header.Get("Authorization") != "Bearer "+s.apiKey && hr.Header.Get("api-key") != s.apiKey {
+	if s.apiKey != "" && hr.Header.Get("Authorization") != "Bearer "+s.apiKey && hr.Header.Get("api-key") != s.apiKey &&
+		hr.Header.Get("x-api-key") != s.apiKey && hr.Header.Get("x-goog-api-key") != s.apiKey {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided.", "")
 		return
 	}
@@ -283,10 +290,10 @@ func (s *Server) record(req Request, kind string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.log = append(s.log, req)
-	if kind == "chat" {
-		s.chatCalls++
-	} else {
+	if kind == "embeddings" {
 		s.embedCalls++
+	} else {
+		s.chatCalls++
 	}
 	s.inFlight++
 	s.maxInFlight = max(s.maxInFlight, s.inFlight)
@@ -365,9 +372,16 @@ func (s *Server) answer(w http.ResponseWriter, hr *http.Request, req *Request, r
 		return
 	}
 	var body []byte
-	if req.IsEmbeddings() {
+	switch req.API {
+	case "embeddings":
 		body = s.embeddingsBody(req)
-	} else {
+	case "completions":
+		body = textCompletionBody(req, reply, s.nextID())
+	case "anthropic":
+		body = anthropicBody(req, reply, s.nextID())
+	case "gemini":
+		body = geminiBody(req, reply)
+	default:
 		body = completionBody(req, reply, s.nextID())
 	}
 	switch reply.Fault {
@@ -465,6 +479,16 @@ func HashEmbedding(text string) []float64 {
 func parseBody(req *Request) error {
 	if err := json.Unmarshal(req.Body, &req.Params); err != nil {
 		return err
+	}
+	switch req.API {
+	case "anthropic":
+		return parseAnthropic(req)
+	case "gemini":
+		return parseGemini(req)
+	case "completions":
+		if err := parsePrompt(req); err != nil {
+			return err
+		}
 	}
 	p := req.Params
 	if raw, ok := p["model"]; ok {

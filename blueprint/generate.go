@@ -1,0 +1,373 @@
+package blueprint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/vectorlint/vectorlint/llm"
+)
+
+// DefaultMaxTokens is the max_tokens of every generated turn unless a custom model's
+// parameters say otherwise (spec §6).
+const DefaultMaxTokens = 1500
+
+// maxPairsInFlight bounds the prompt × model pairs worked on at once (generated, or scored by
+// Run). The client's limits bound the calls; this bounds the goroutines and memory of a run
+// over thousands of pairs, and is high enough to keep every provider's limit busy.
+const maxPairsInFlight = 256
+
+// DefaultProviderConcurrency is the most calls in flight to one provider at once (every model
+// of "openrouter:…" shares it; a custom model shares it with the others on its server), on
+// top of the client's overall limit. Providers rate-limit per account, so a run over many
+// models of one provider should not flood it.
+const DefaultProviderConcurrency = 4
+
+// Variant is one way a model is run: a model with one temperature and one system prompt.
+type Variant struct {
+	// ID is the effective model id used in results: the model id, then "[temp:T]" when the
+	// blueprint sets temperature(s), then "[sp_idx:i]" when it gives several system prompts.
+	ID    string
+	Model Model
+	// Temperature is sent with every call (nil: none, the server's default).
+	Temperature *float64
+	// SystemIndex indexes the blueprint's system prompt list (Blueprint.Systems); -1 when the
+	// blueprint has none and each prompt's own system prompt (or the global one) applies.
+	SystemIndex int
+}
+
+// FormatTemperature writes a temperature as model id suffixes show it: the shortest decimal
+// with at least one digit after the point ("0.0", "0.7", "0.25", "1.0"), so values the
+// original writes with toFixed(1) look the same and 0.25 and 0.3 stay apart.
+func FormatTemperature(t float64) string {
+	s := strconv.FormatFloat(t, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// Variants returns the variants to run for the given models, in order: each model, each
+// temperature (temperatures, else temperature, else none), each system prompt of a systems
+// list. Duplicate effective ids are dropped.
+func Variants(bp *Blueprint, models []Model) []Variant {
+	temps := []*float64{nil}
+	switch {
+	case len(bp.Temperatures) > 0:
+		temps = temps[:0]
+		for _, t := range bp.Temperatures {
+			temps = append(temps, &t)
+		}
+	case bp.Temperature != nil:
+		temps = []*float64{bp.Temperature}
+	}
+	systems := []int{-1}
+	if len(bp.Systems) > 0 {
+		systems = systems[:0]
+		for i := range bp.Systems {
+			systems = append(systems, i)
+		}
+	}
+	var out []Variant
+	seen := map[string]bool{}
+	for _, m := range models {
+		for _, t := range temps {
+			for _, s := range systems {
+				id := m.ID
+				if t != nil {
+					id += "[temp:" + FormatTemperature(*t) + "]"
+				}
+				if len(bp.Systems) > 1 {
+					id += "[sp_idx:" + strconv.Itoa(s) + "]"
+				}
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				out = append(out, Variant{ID: id, Model: m, Temperature: t, SystemIndex: s})
+			}
+		}
+	}
+	return out
+}
+
+var spIdxRe = regexp.MustCompile(`\[sp_idx:(\d+)\]`)
+
+// systemPrompt returns the system prompt of a prompt run by a variant whose system index is
+// idx: the blueprint's idx-th system prompt when it gives a list (as the original does, the
+// list wins over a prompt's own), else the prompt's, else the blueprint's.
+func systemPrompt(bp *Blueprint, p *Prompt, idx int) *string {
+	if len(bp.Systems) > 0 {
+		if idx < 0 || idx >= len(bp.Systems) {
+			idx = 0
+		}
+		return bp.Systems[idx]
+	}
+	if p.System != nil {
+		return p.System
+	}
+	return bp.System
+}
+
+// systemIndexOf reads the [sp_idx:i] suffix of an effective model id (-1 without one), so
+// responses given for system variants are scored against their system prompt.
+func systemIndexOf(modelID string) int {
+	m := spIdxRe.FindStringSubmatch(modelID)
+	if m == nil {
+		return -1
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// GenerateOptions control Generate.
+type GenerateOptions struct {
+	// Client makes the calls: its cache, retries, overall concurrency limit and usage.
+	Client *llm.Client
+	// LookupEnv reads the providers' keys (<PROVIDER>_API_KEY), base URL overrides
+	// (<PROVIDER>_BASE_URL) and the ${VAR} references in custom model headers. The command
+	// passes its environment (with .env); nil means no variables.
+	LookupEnv llm.LookupFunc
+	// ProviderConcurrency limits the calls in flight to one provider (DefaultProviderConcurrency
+	// when 0).
+	ProviderConcurrency int
+	// MaxTokens of each generated turn (DefaultMaxTokens when 0).
+	MaxTokens int
+	// OnPair is called after each prompt × variant is done (from the goroutine that did it), for
+	// progress reports; nil means none.
+	OnPair func(promptID, modelID string, err error)
+}
+
+// target is how one model is called.
+type target struct {
+	custom *CustomModel
+	ep     llm.Endpoint
+	api    llm.API
+	err    error
+}
+
+// Generate asks every variant of the given models (see Variants) for its turns of every
+// prompt: one per `assistant: null`, each appended to the conversation before the next, plus
+// a final one when the conversation ends with the user. Calls run concurrently within the
+// client's limits. A prompt × variant whose generation fails is recorded in the returned
+// Responses (Run reports it in the result's errors) and the others go on; Generate itself
+// fails only when ctx ends.
+func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateOptions) (*Responses, error) {
+	if opts.Client == nil {
+		return nil, errors.New("blueprint: Generate needs GenerateOptions.Client")
+	}
+	if opts.ProviderConcurrency <= 0 {
+		opts.ProviderConcurrency = DefaultProviderConcurrency
+	}
+	if opts.MaxTokens <= 0 {
+		opts.MaxTokens = DefaultMaxTokens
+	}
+	variants := Variants(bp, models)
+	resp := newResponses("")
+	resp.generated = true
+	for _, v := range variants {
+		resp.addModel(v.ID)
+	}
+	targets := map[string]target{}
+	for _, v := range variants {
+		if _, ok := targets[v.Model.ID]; !ok {
+			targets[v.Model.ID] = resolveTarget(v.Model, opts.LookupEnv, opts.ProviderConcurrency)
+		}
+	}
+
+	type result struct {
+		turns     []string
+		history   []Message
+		generated []bool
+		err       error
+	}
+	results := make([][]result, len(bp.Prompts))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, maxPairsInFlight)
+	for i, p := range bp.Prompts {
+		results[i] = make([]result, len(variants))
+		for j, v := range variants {
+			wg.Add(1)
+			slots <- struct{}{}
+			go func() {
+				defer func() { <-slots }()
+				defer wg.Done()
+				r := &results[i][j]
+				if t := targets[v.Model.ID]; t.err != nil {
+					r.err = t.err
+				} else {
+					r.turns, r.history, r.generated, r.err = generatePair(ctx, bp, p, v, t, opts)
+				}
+				if opts.OnPair != nil {
+					opts.OnPair(p.ID, v.ID, r.err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i, p := range bp.Prompts {
+		for j, v := range variants {
+			r := results[i][j]
+			if r.err != nil {
+				setCell(resp.failures, p.ID, v.ID, r.err.Error())
+				continue
+			}
+			setCell(resp.byPrompt, p.ID, v.ID, r.turns)
+			setCell(resp.histories, p.ID, v.ID, r.history)
+			setCell(resp.generatedFlags, p.ID, v.ID, r.generated)
+		}
+	}
+	return resp, nil
+}
+
+// CheckModel reports why a model cannot be called with the given environment (an unknown
+// provider, a key that is not set, a ${VAR} of a custom model header that is not set), or
+// nil. Generate records the same error for every prompt of such a model; the command uses
+// CheckModel to warn once.
+func CheckModel(m Model, env llm.LookupFunc) error {
+	return resolveTarget(m, env, 1).err
+}
+
+// resolveTarget builds the endpoint of a model: a provider:model id through llm.ModelEndpoint,
+// a custom model from its url, modelName, inherit, format and headers.
+func resolveTarget(m Model, env llm.LookupFunc, limit int) target {
+	if m.Custom == nil {
+		ep, err := llm.ModelEndpoint(env, m.ID)
+		if err != nil {
+			return target{err: err}
+		}
+		ep.MaxConcurrency = limit
+		return target{ep: ep, api: llm.APIChat}
+	}
+	cm := m.Custom
+	headers, err := substituteHeaders(cm, env)
+	if err != nil {
+		return target{err: err}
+	}
+	group := "custom"
+	if u, err := url.Parse(cm.URL); err == nil && u.Host != "" {
+		group += " " + u.Host
+	}
+	ep := llm.Endpoint{Provider: llm.Provider(strings.ToLower(cm.Inherit)), Model: cm.ModelName, Headers: headers,
+		MaxConcurrency: limit, LimitGroup: group}
+	return target{custom: cm, ep: ep, api: llm.APIFor(cm.Inherit, cm.Format)}
+}
+
+// substituteHeaders replaces ${VAR} in a custom model's header values with the variable's
+// value. A variable that is not set is an error naming it (never its value).
+func substituteHeaders(cm *CustomModel, env llm.LookupFunc) (map[string]string, error) {
+	if len(cm.Headers) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(cm.Headers))
+	var missing []string
+	for k, v := range cm.Headers {
+		out[k] = envRefRe.ReplaceAllStringFunc(v, func(ref string) string {
+			name := ref[2 : len(ref)-1]
+			if env != nil {
+				if val, ok := env(name); ok {
+					return val
+				}
+			}
+			missing = append(missing, fmt.Sprintf("%s (in header %s)", name, k))
+			return ""
+		})
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("custom model %q: environment variable %s not set", cm.ID, strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// generatePair generates the turns of one prompt for one variant.
+func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t target, opts GenerateOptions) ([]string, []Message, []bool, error) {
+	noCache := false
+	if bp.NoCache != nil {
+		noCache = *bp.NoCache
+	}
+	if p.NoCache != nil {
+		noCache = *p.NoCache
+	}
+	system := systemPrompt(bp, p, v.SystemIndex)
+	want := p.GeneratedTurns()
+	var msgs []llm.Message
+	var turns []string
+	call := func() error {
+		label := fmt.Sprintf("generate %s × %s", p.ID, v.ID)
+		if want > 1 {
+			label += fmt.Sprintf(" turn %d", len(turns)+1)
+		}
+		var resp *llm.Response
+		var err error
+		if t.custom == nil {
+			resp, err = opts.Client.Complete(ctx, llm.Request{Endpoint: t.ep, Messages: msgs, Temperature: v.Temperature,
+				MaxTokens: opts.MaxTokens, NoCache: noCache, Label: label})
+		} else {
+			cm := t.custom
+			req := llm.GenerateRequest{Endpoint: t.ep, URL: cm.URL, API: t.api, Messages: msgs, Temperature: v.Temperature,
+				MaxTokens: opts.MaxTokens, PromptFormat: cm.PromptFormat, ReasoningEffort: cm.ReasoningEffort,
+				ParameterMapping: cm.ParameterMapping, Parameters: cm.Parameters, NoCache: noCache, Label: label}
+			if cm.ThinkingBudget != nil {
+				req.ThinkingBudget = int(*cm.ThinkingBudget)
+			}
+			resp, err = opts.Client.Generate(ctx, req)
+		}
+		if err == nil && strings.TrimSpace(resp.Content) == "" {
+			switch {
+			case resp.Refusal != "":
+				err = fmt.Errorf("the model refused: %s", shorten(resp.Refusal, 200))
+			case resp.FinishReason != "":
+				err = fmt.Errorf("the model returned an empty reply (finish reason %q)", resp.FinishReason)
+			default:
+				err = errors.New("the model returned an empty reply")
+			}
+		}
+		if err != nil {
+			if want > 1 {
+				return fmt.Errorf("turn %d of %d: %w", len(turns)+1, want, err)
+			}
+			return err
+		}
+		turns = append(turns, resp.Content)
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Content})
+		return nil
+	}
+	hasSystemMessage := false
+	for _, m := range p.Messages {
+		if m.Role == "system" {
+			hasSystemMessage = true
+		}
+	}
+	if system != nil && !hasSystemMessage {
+		msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: *system})
+	}
+	for _, m := range p.Messages {
+		if m.Role == "assistant" && m.Content == nil {
+			if err := call(); err != nil {
+				return nil, nil, nil, err
+			}
+			continue
+		}
+		msgs = append(msgs, llm.Message{Role: llm.Role(m.Role), Content: m.Text()})
+	}
+	if len(p.Messages) > 0 && p.Messages[len(p.Messages)-1].Role == "user" {
+		if err := call(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	history, generated := buildHistory(system, p, turns)
+	return turns, history, generated, nil
+}

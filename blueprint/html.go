@@ -1,0 +1,282 @@
+package blueprint
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+//go:embed report.html.tmpl
+var reportTemplateText string
+
+// reportTemplate is parsed on first use. (A parsed template is immutable; building it per call
+// keeps the package free of mutable state.)
+func reportTemplate() (*template.Template, error) {
+	return template.New("report").Parse(reportTemplateText)
+}
+
+// WriteHTML writes the run as one self-contained HTML page (inline CSS and a few lines of
+// inline JavaScript, no external resource, so it opens offline and can be attached to a CI
+// run): a heat-map of prompts × models with each cell's score, the per-model averages, the
+// failures and warnings, and for each cell its point assessments with reflections and judges,
+// the similarity to the ideal response and the response (or the whole conversation of a
+// multi-turn prompt). Everything from the blueprint and the models is HTML-escaped.
+func (r *Result) WriteHTML(w io.Writer) error {
+	t, err := reportTemplate()
+	if err != nil {
+		return fmt.Errorf("blueprint: the report template: %w", err)
+	}
+	return t.Execute(w, r.reportView())
+}
+
+type reportView struct {
+	Title, ConfigID, RunLabel, Timestamp, Methods, Description string
+	Models                                                     []string
+	Prompts                                                    []reportPrompt
+	Averages                                                   []reportCell
+	Failures, Warnings                                         []string
+}
+
+type reportPrompt struct {
+	Index          int
+	ID             string
+	Description    string
+	PromptText     string
+	PromptMessages []reportTurn
+	Ideal          string
+	Cells          []reportCell
+}
+
+type reportCell struct {
+	Index        int
+	Model        string
+	Text, Class  string
+	Title        string
+	Error        string
+	Points       []reportPoint
+	Similarity   []reportMetric
+	HasResponse  bool
+	Response     string
+	Conversation []reportTurn
+}
+
+type reportPoint struct {
+	Text, Citation, Path, Multiplier string
+	Function, Inverted               bool
+	Score, Class                     string
+	Reflection, Error, Judge         string
+	Judgements                       []reportJudgement
+}
+
+type reportJudgement struct{ Name, Score, Reflection string }
+
+type reportMetric struct{ Name, Score string }
+
+type reportTurn struct {
+	Role, Text string
+	Generated  bool
+}
+
+// heatClass is the colour class of a score: s0 (0, red) to s10 (1, green).
+func heatClass(score float64) string {
+	return "s" + strconv.Itoa(int(math.Round(min(max(score, 0), 1)*10)))
+}
+
+func (r *Result) reportView() reportView {
+	v := reportView{Title: r.ConfigTitle, ConfigID: r.ConfigID, RunLabel: r.RunLabel, Timestamp: r.Timestamp,
+		Description: r.Description, Models: r.EffectiveModels, Failures: r.Failures(), Warnings: r.Notes()}
+	if v.Title == "" {
+		v.Title = r.ConfigID
+	}
+	v.Methods = strings.Join(r.EvalMethodsUsed, ", ")
+	if v.Methods == "" {
+		v.Methods = "no evaluation method"
+	}
+	prompts := map[string]*Prompt{}
+	if r.Config != nil {
+		for _, p := range r.Config.Prompts {
+			prompts[p.ID] = p
+		}
+	}
+	for pi, id := range r.PromptIDs {
+		rp := reportPrompt{Index: pi, ID: id}
+		if p := prompts[id]; p != nil {
+			rp.Description = p.Description
+			if p.Ideal != nil {
+				rp.Ideal = *p.Ideal
+			}
+		}
+		switch ctx := r.PromptContexts[id].(type) {
+		case string:
+			rp.PromptText = ctx
+		case []Message:
+			for _, m := range ctx {
+				text := m.Text()
+				if m.Content == nil {
+					text = "(to be generated)"
+				}
+				rp.PromptMessages = append(rp.PromptMessages, reportTurn{Role: m.Role, Text: text})
+			}
+		}
+		for mi, m := range r.EffectiveModels {
+			rp.Cells = append(rp.Cells, r.reportCell(id, m, mi))
+		}
+		v.Prompts = append(v.Prompts, rp)
+	}
+	for _, m := range r.EffectiveModels {
+		c := reportCell{Text: "n/a", Class: "none", Title: m + ": no prompt has a score"}
+		if s, ok := r.EvaluationResults.PerModelScores[m]; ok && s.Average != nil {
+			c.Text = strconv.FormatFloat(*s.Average, 'f', 2, 64)
+			c.Class = heatClass(*s.Average)
+			c.Title = fmt.Sprintf("%s: average %s over %d prompt%s", m, c.Text, s.PromptCount, plural(s.PromptCount))
+		}
+		v.Averages = append(v.Averages, c)
+	}
+	return v
+}
+
+func (r *Result) reportCell(p, m string, index int) reportCell {
+	c := reportCell{Index: index, Model: m, Text: "—", Class: "err"}
+	if msg, ok := r.Errors[p][m]; ok {
+		c.Error = msg
+		c.Title = p + " × " + m + ": no result"
+	}
+	if resp, ok := r.AllFinalAssistantResponses[p][m]; ok {
+		c.HasResponse, c.Response = true, resp
+	}
+	if hist := r.FullConversationHistories[p][m]; countTurns(hist) > 2 {
+		gen := generatedTurns(hist, r.Config, p)
+		for i, msg := range hist {
+			c.Conversation = append(c.Conversation, reportTurn{Role: msg.Role, Text: msg.Text(), Generated: gen[i]})
+		}
+	}
+	if sims := r.EvaluationResults.Similarity[p][m]; len(sims) > 0 {
+		names := make([]string, 0, len(sims))
+		for name := range sims {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			c.Similarity = append(c.Similarity, reportMetric{Name: name, Score: formatJSNumber(sims[name])})
+		}
+	}
+	cov := r.EvaluationResults.LLMCoverageScores[p][m]
+	if cov == nil {
+		if c.Error == "" && c.HasResponse {
+			c.Text, c.Class, c.Title = "", "none", p+" × "+m
+		}
+		return c
+	}
+	c.Text, c.Class = "n/a", "none"
+	c.Title = fmt.Sprintf("%s × %s: no point could be evaluated", p, m)
+	if cov.AvgCoverageExtent != nil {
+		c.Text = strconv.FormatFloat(*cov.AvgCoverageExtent, 'f', 2, 64)
+		c.Class = heatClass(*cov.AvgCoverageExtent)
+		c.Title = fmt.Sprintf("%s × %s: %s over %d point%s", p, m, c.Text, cov.KeyPointsCount, plural(cov.KeyPointsCount))
+	}
+	if cov.NotEvaluatedCount > 0 {
+		c.Text += "*"
+		c.Title += fmt.Sprintf(" (%d not evaluated)", cov.NotEvaluatedCount)
+	}
+	for _, a := range cov.PointAssessments {
+		pt := reportPoint{Text: a.KeyPointText, Path: a.PathID, Multiplier: formatJSNumber(a.Multiplier), Function: a.IsFunction,
+			Inverted: a.IsInverted, Reflection: a.Reflection, Error: a.Error, Score: "not evaluated", Class: "none"}
+		if a.Error != "" && strings.HasSuffix(a.Reflection, a.Error) {
+			pt.Reflection = ""
+		}
+		if a.Warning != "" {
+			pt.Reflection = strings.TrimSuffix(pt.Reflection, "\n\nWARNING: "+a.Warning)
+			if pt.Error == "" {
+				pt.Error = "Warning: " + a.Warning
+			}
+		}
+		if a.Citation != nil {
+			pt.Citation = citationText(a.Citation)
+		}
+		if a.CoverageExtent != nil {
+			pt.Score = formatJSNumber(*a.CoverageExtent)
+			pt.Class = heatClass(*a.CoverageExtent)
+		}
+		if len(a.IndividualJudgements) > 1 || a.JudgeModelID != "" && len(a.IndividualJudgements) == 0 {
+			pt.Judge = a.JudgeModelID
+		}
+		for _, j := range a.IndividualJudgements {
+			pt.Judgements = append(pt.Judgements, reportJudgement{Name: j.JudgeModelID, Score: formatJSNumber(j.CoverageExtent), Reflection: j.Reflection})
+		}
+		if len(a.IndividualJudgements) == 1 {
+			// One judge: its reflection is the point's; name the judge only.
+			pt.Judgements = nil
+			pt.Judge = a.IndividualJudgements[0].JudgeModelID
+		}
+		c.Points = append(c.Points, pt)
+	}
+	return c
+}
+
+// countTurns counts the non-system messages of a conversation.
+func countTurns(hist []Message) int {
+	n := 0
+	for _, m := range hist {
+		if m.Role != "system" {
+			n++
+		}
+	}
+	return n
+}
+
+// generatedTurns marks the messages of a stored conversation that were generated: the last
+// len(authored assistant: null + final) assistant turns that fill the prompt's gaps. It
+// rebuilds the conversation's shape from the prompt, since a result file stores only messages.
+func generatedTurns(hist []Message, bp *Blueprint, promptID string) []bool {
+	out := make([]bool, len(hist))
+	var p *Prompt
+	if bp != nil {
+		for _, q := range bp.Prompts {
+			if q.ID == promptID {
+				p = q
+			}
+		}
+	}
+	if p == nil {
+		return out
+	}
+	offset := len(hist) - len(p.Messages)
+	if len(p.Messages) > 0 && p.Messages[len(p.Messages)-1].Role == "user" {
+		offset--
+		if len(hist) > 0 {
+			out[len(hist)-1] = true
+		}
+	}
+	for i, m := range p.Messages {
+		if j := offset + i; m.Role == "assistant" && m.Content == nil && j >= 0 && j < len(hist) {
+			out[j] = true
+		}
+	}
+	return out
+}
+
+// citationText shows a citation: a string, or an object's title/name and url.
+func citationText(c any) string {
+	switch v := c.(type) {
+	case string:
+		return v
+	case map[string]any:
+		var parts []string
+		for _, k := range []string{"title", "name", "url"} {
+			if s, ok := v[k].(string); ok && s != "" {
+				parts = append(parts, s)
+			}
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, " — ")
+		}
+	}
+	b, _ := json.Marshal(c)
+	return string(b)
+}

@@ -1,0 +1,195 @@
+package blueprint
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const xssPayload = `<script>alert("xss")</script><img src=x onerror=alert(1)>`
+
+// reportFixture is a run with every kind of cell: scored, partly judged, failed, multi-turn,
+// with similarity, and a response carrying an XSS payload.
+func reportFixture(t *testing.T) *Result {
+	t.Helper()
+	bp := parseTestBlueprint(t, `title: "Report <fixture> & co"
+description: "Checks the HTML report."
+models: [m:good, m:bad]
+---
+- id: capital
+  prompt: "Capital of France? <b>bold?</b>"
+  ideal: "Paris is the capital of France."
+  should:
+    - "Names Paris"
+    - {$contains: "Paris", weight: 2}
+  should_not:
+    - "Is rude"
+- id: trip
+  messages:
+    - user: Plan a trip.
+    - assistant: null
+    - user: In April.
+  should:
+    - $contains: "?"
+    - - "Asks about the budget"
+      - $word_count_between: [1, 50]
+    - - $contains: "Kyoto"
+`)
+	resp, err := ParseResponses([]byte(`{"promptId": "capital", "model": "m:good", "response": "Paris is the capital of France."}
+{"promptId": "capital", "model": "m:bad", "response": "`+strings.ReplaceAll(xssPayload, `"`, `\"`)+` Lyon."}
+{"promptId": "trip", "model": "m:good", "turns": ["Where would you like to go?", "Kyoto in April is lovely."]}
+`), "r.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	judge := &fakeJudge{scores: map[string]float64{"Names Paris": 1, "Is rude": 0.25}}
+	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "html", Now: fixedClock, Env: Env{Judge: judge},
+		Similarity: &Similarity{Metrics: []SimilarityMetric{{Name: "exact_match", Score: func(r, i string) float64 {
+			if r == i {
+				return 1
+			}
+			return 0
+		}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestWriteHTML(t *testing.T) {
+	res := reportFixture(t)
+	var b bytes.Buffer
+	if err := res.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	golden(t, "report.html", b.Bytes())
+
+	// Self-contained: no tag loads a resource or links outside the file, the style sheet
+	// imports nothing. (Escaped content has no "<", so the tags found are the page's own.)
+	var tags strings.Builder
+	for _, tag := range regexp.MustCompile(`<[a-zA-Z][^>]*>`).FindAllString(html, -1) {
+		tags.WriteString(tag + "\n")
+	}
+	style := html[strings.Index(html, "<style>"):strings.Index(html, "</style>")]
+	for _, check := range []struct{ text, re string }{
+		{tags.String(), `(?i)\bsrc\s*=`}, {tags.String(), `(?i)<(link|iframe|object|embed|img|base)\b`},
+		{tags.String(), `(?i)href="[^#]`}, {tags.String(), `(?i)https?:`},
+		{style, `(?i)@import|url\(|https?:`},
+	} {
+		if m := regexp.MustCompile(check.re).FindString(check.text); m != "" {
+			t.Errorf("the report refers outside itself: %q matches %s", m, check.re)
+		}
+	}
+	if n := strings.Count(html, "<script"); n != 1 || strings.Contains(html, "<script src") {
+		t.Errorf("%d script elements", n)
+	}
+	// Everything from the blueprint and the models is escaped.
+	if strings.Contains(html, xssPayload) || strings.Contains(html, "<b>bold?</b>") || strings.Contains(html, "<fixture>") {
+		t.Error("unescaped content in the report")
+	}
+	for _, want := range []string{
+		`&lt;script&gt;alert(&#34;xss&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; Lyon.`,
+		`<h1>Report &lt;fixture&gt; &amp; co</h1>`,
+		// The heat-map: a scored cell, a failed one, and the averages.
+		`<td class="s9" title="capital × m:good: 0.94 over 3 points"><a href="#cell-0-0">0.94</a></td>`,
+		`<td class="err" title="trip × m:bad: no result"><a href="#cell-1-1">—</a></td>`,
+		`<tfoot><tr><th scope="row">Average</th>`,
+		// A cell's details: a judged point, a function point, the similarity and the conversation.
+		`<details id="cell-1-0">`,
+		`<span class="role">assistant · generated</span><pre>Where would you like to go?</pre>`,
+		`<th>exact_match</th>`,
+		`no response for this prompt and model in r.jsonl`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %s", want)
+		}
+	}
+}
+
+// TestWriteHTMLRendersInChromium opens the report in headless Chromium (Debian's chromium):
+// the screenshot must not be blank and the DOM must hold the key content. It is skipped when
+// chromium is not installed, unless VECTORLINT_REQUIRE_CHROMIUM=1 (CI, after
+// .ci/install-chromium) makes that a failure.
+func TestWriteHTMLRendersInChromium(t *testing.T) {
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("VECTORLINT_REQUIRE_CHROMIUM") == "1" {
+			t.Fatal("chromium is not on PATH and VECTORLINT_REQUIRE_CHROMIUM=1: run .ci/install-chromium")
+		}
+		t.Skip("chromium is not on PATH (VECTORLINT_REQUIRE_CHROMIUM=1 makes this a failure)")
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	var b bytes.Buffer
+	if err := reportFixture(t).WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(dir, "report.png")
+	chrome := func(extra ...string) []byte {
+		t.Helper()
+		args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
+			"--disable-component-update", "--disable-sync", "--user-data-dir=" + filepath.Join(dir, "profile"), "--window-size=1280,900"},
+			extra...)
+		args = append(args, "file://"+page)
+		cmd := exec.Command(bin, args...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("chromium %v: %v\n%s", extra, err, stderr.String())
+		}
+		return stdout.Bytes()
+	}
+	chrome("--screenshot=" + shot)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("the screenshot is not a PNG: %v", err)
+	}
+	if img.Bounds().Dx() != 1280 || img.Bounds().Dy() != 900 {
+		t.Errorf("screenshot size %v", img.Bounds())
+	}
+	if colours := distinctColours(img, 64); colours < 8 {
+		t.Errorf("the screenshot has %d colours: the page looks blank", colours)
+	}
+	dom := string(chrome("--dump-dom"))
+	for _, want := range []string{`<h1>Report &lt;fixture&gt; &amp; co</h1>`, `<table class="heatmap">`, "capital", "m:good", "Names Paris",
+		"Kyoto in April is lovely.", `&lt;script&gt;alert("xss")&lt;/script&gt;`} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the rendered DOM lacks %s", want)
+		}
+	}
+	if strings.Contains(dom, `<img src="x"`) {
+		t.Error("the XSS payload became an element")
+	}
+}
+
+// distinctColours counts the colours of an image (up to limit).
+func distinctColours(img image.Image, limit int) int {
+	seen := map[[4]uint32]bool{}
+	bounds := img.Bounds()
+	for y := bounds.Min.Y; y < bounds.Max.Y; y += 3 {
+		for x := bounds.Min.X; x < bounds.Max.X; x += 3 {
+			r, g, b, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, b, a}] = true
+			if len(seen) >= limit {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,569 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// API is the request and reply shape of a model endpoint, for Client.Generate.
+type API string
+
+// The shapes Generate speaks. Weval's custom model objects choose one with `inherit` and
+// `format` (see APIFor).
+const (
+	// APIChat is OpenAI's Chat Completions: {model, messages, temperature, max_tokens}.
+	APIChat API = "chat"
+	// APICompletions is OpenAI's legacy Completions: {model, prompt, …}, the conversation
+	// flattened into one prompt string (see GenerateRequest.PromptFormat).
+	APICompletions API = "completions"
+	// APIAnthropic is Anthropic's Messages API: {model, system, messages, max_tokens}, the key
+	// in x-api-key and an anthropic-version header.
+	APIAnthropic API = "anthropic"
+	// APIGemini is Google's generateContent: {contents, systemInstruction, generationConfig},
+	// the model in the URL and the key in x-goog-api-key.
+	APIGemini API = "gemini"
+)
+
+// AnthropicVersion is the anthropic-version header sent with APIAnthropic requests unless the
+// endpoint's headers set one.
+const AnthropicVersion = "2023-06-01"
+
+// APIFor returns the shape of a Weval custom model: `inherit: anthropic` speaks Anthropic's
+// Messages API and `inherit: google` Gemini's generateContent; every other inherit value
+// (openai, openrouter, mistral, together, xai…) the OpenAI shape, whose `format: completions`
+// is the Completions API. (An anthropic or google model with format completions uses the
+// OpenAI Completions shape too: those providers have no completions API of their own.)
+func APIFor(inherit, format string) API {
+	if format == "completions" {
+		return APICompletions
+	}
+	switch strings.ToLower(strings.TrimSpace(inherit)) {
+	case "anthropic":
+		return APIAnthropic
+	case "google", "gemini":
+		return APIGemini
+	}
+	return APIChat
+}
+
+// GenerateRequest is one call for generated text in any of the shapes of API. Unlike Request
+// (OpenAI chat through the SDK, with structured output), it builds the JSON body itself, so a
+// caller controls every parameter: Parameters are applied last and a nil value removes a
+// parameter from the body.
+type GenerateRequest struct {
+	// Endpoint gives the key, the headers (values treated as secrets), the model name sent,
+	// and the concurrency limits. Its BaseURL is the API root unless URL is set.
+	Endpoint Endpoint
+	// URL is the full URL of the operation (a custom model's `url`); empty means the
+	// endpoint's base URL plus the API's path (/chat/completions, /completions, /messages,
+	// /models/{model}:generateContent).
+	URL string
+	// API is the request shape (default APIChat).
+	API      API
+	Messages []Message
+	// Temperature, when set, is sent (temperature, or generationConfig.temperature).
+	Temperature *float64
+	// MaxTokens, when positive, is sent (max_tokens, or generationConfig.maxOutputTokens).
+	MaxTokens int
+	// PromptFormat flattens the conversation for APICompletions: "conversational" (default:
+	// "User: …" / "Assistant: …" lines ending with "Assistant:") or "raw" (the texts alone).
+	PromptFormat string
+	// ReasoningEffort ("low", "medium", "high") is sent as reasoning_effort (OpenAI shapes),
+	// or as an Anthropic thinking budget (1024, 4096, 8192 tokens) when ThinkingBudget is 0.
+	ReasoningEffort string
+	// ThinkingBudget, when positive, is sent as Anthropic's thinking {type: enabled,
+	// budget_tokens} or Gemini's generationConfig.thinkingConfig.thinkingBudget.
+	ThinkingBudget int
+	// ParameterMapping renames the standard parameters temperature, maxTokens,
+	// reasoningEffort and thinkingBudget (e.g. {"temperature": "heat"}).
+	ParameterMapping map[string]string
+	// Parameters are set last, at the top level of the body; a nil value deletes the key.
+	Parameters map[string]any
+	// NoCache skips the cache for this call (neither read nor written).
+	NoCache bool
+	// Timeout overrides Config.Timeout for each attempt of this call.
+	Timeout time.Duration
+	// Label says what the call is for, in events.
+	Label string
+}
+
+// op names the operation in errors and events.
+func (a API) op() string {
+	switch a {
+	case APICompletions:
+		return "completion"
+	case APIAnthropic:
+		return "messages"
+	case APIGemini:
+		return "generateContent"
+	}
+	return opChat
+}
+
+// operationURL returns the URL the request goes to.
+func (r GenerateRequest) operationURL() string {
+	if r.URL != "" {
+		return r.URL
+	}
+	base := strings.TrimRight(r.Endpoint.BaseURL, "/")
+	switch r.api() {
+	case APICompletions:
+		return base + "/completions"
+	case APIAnthropic:
+		return base + "/messages"
+	case APIGemini:
+		return base + "/models/" + url.PathEscape(r.Endpoint.Model) + ":generateContent"
+	}
+	return base + "/chat/completions"
+}
+
+func (r GenerateRequest) api() API {
+	if r.API == "" {
+		return APIChat
+	}
+	return r.API
+}
+
+// endpoint is the request's endpoint with the operation URL as its base, so that Host and the
+// secrets of a URL with credentials are right in errors and events.
+func (r GenerateRequest) endpoint() Endpoint {
+	ep := r.Endpoint
+	if r.URL != "" {
+		ep.BaseURL = r.URL
+	}
+	return ep
+}
+
+// param returns the mapped name of a standard parameter.
+func (r GenerateRequest) param(standard, def string) string {
+	if name := r.ParameterMapping[standard]; name != "" {
+		return name
+	}
+	return def
+}
+
+// effortBudget maps a reasoning effort to an Anthropic thinking budget.
+func effortBudget(effort string) int {
+	switch strings.ToLower(effort) {
+	case "low":
+		return 1024
+	case "medium":
+		return 4096
+	case "high":
+		return 8192
+	}
+	return 0
+}
+
+// GenerateBody returns the JSON body Generate sends for req (exported so callers can show or
+// test exactly what a model receives).
+func GenerateBody(req GenerateRequest) (map[string]any, error) {
+	api := req.api()
+	body := map[string]any{}
+	var system []string
+	var turns []Message
+	for i, m := range req.Messages {
+		switch m.Role {
+		case RoleSystem:
+			system = append(system, m.Content)
+		case RoleUser, RoleAssistant:
+			turns = append(turns, m)
+		default:
+			return nil, fmt.Errorf("message %d: expected role system, user or assistant, found %q", i+1, m.Role)
+		}
+	}
+	switch api {
+	case APIChat:
+		msgs := make([]map[string]any, 0, len(req.Messages))
+		for _, m := range req.Messages {
+			msgs = append(msgs, map[string]any{"role": string(m.Role), "content": m.Content})
+		}
+		body["model"], body["messages"], body["stream"] = req.Endpoint.Model, msgs, false
+	case APICompletions:
+		body["model"], body["prompt"], body["stream"] = req.Endpoint.Model, flattenPrompt(req.Messages, req.PromptFormat), false
+	case APIAnthropic:
+		msgs := make([]map[string]any, 0, len(turns))
+		for _, m := range turns {
+			msgs = append(msgs, map[string]any{"role": string(m.Role), "content": m.Content})
+		}
+		body["model"], body["messages"], body["stream"] = req.Endpoint.Model, msgs, false
+		if len(system) > 0 {
+			body["system"] = strings.Join(system, "\n\n")
+		}
+	case APIGemini:
+		contents := make([]map[string]any, 0, len(turns))
+		for _, m := range turns {
+			role := "user"
+			if m.Role == RoleAssistant {
+				role = "model"
+			}
+			contents = append(contents, map[string]any{"role": role, "parts": []any{map[string]any{"text": m.Content}}})
+		}
+		body["contents"] = contents
+		if len(system) > 0 {
+			body["systemInstruction"] = map[string]any{"parts": []any{map[string]any{"text": strings.Join(system, "\n\n")}}}
+		}
+	default:
+		return nil, fmt.Errorf("expected API chat, completions, anthropic or gemini, found %q", api)
+	}
+
+	budget := req.ThinkingBudget
+	if budget <= 0 {
+		budget = effortBudget(req.ReasoningEffort)
+	}
+	if api == APIGemini {
+		gen := map[string]any{}
+		if req.Temperature != nil {
+			gen[req.param("temperature", "temperature")] = *req.Temperature
+		}
+		if req.MaxTokens > 0 {
+			gen[req.param("maxTokens", "maxOutputTokens")] = req.MaxTokens
+		}
+		if req.ThinkingBudget > 0 {
+			gen[req.param("thinkingBudget", "thinkingConfig")] = map[string]any{"thinkingBudget": req.ThinkingBudget}
+		}
+		if len(gen) > 0 {
+			body["generationConfig"] = gen
+		}
+	} else {
+		if req.Temperature != nil {
+			body[req.param("temperature", "temperature")] = *req.Temperature
+		}
+		if req.MaxTokens > 0 {
+			body[req.param("maxTokens", "max_tokens")] = req.MaxTokens
+		}
+		switch {
+		case api == APIAnthropic && budget > 0:
+			body[req.param("thinkingBudget", "thinking")] = map[string]any{"type": "enabled", "budget_tokens": budget}
+		case api != APIAnthropic && req.ReasoningEffort != "":
+			body[req.param("reasoningEffort", "reasoning_effort")] = req.ReasoningEffort
+		}
+	}
+	for k, v := range req.Parameters {
+		if v == nil {
+			delete(body, k)
+		} else {
+			body[k] = v
+		}
+	}
+	return body, nil
+}
+
+// flattenPrompt turns a conversation into one prompt string for the Completions API.
+func flattenPrompt(msgs []Message, format string) string {
+	var b strings.Builder
+	if format == "raw" {
+		for _, m := range msgs {
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+			b.WriteString(m.Content)
+		}
+		return strings.TrimSpace(b.String())
+	}
+	for _, m := range msgs {
+		switch m.Role {
+		case RoleSystem:
+			b.WriteString(m.Content + "\n\n")
+		case RoleUser:
+			b.WriteString("User: " + m.Content + "\n")
+		case RoleAssistant:
+			b.WriteString("Assistant: " + m.Content + "\n")
+		}
+	}
+	b.WriteString("Assistant:")
+	return b.String()
+}
+
+// Generate sends a request in the shape req.API names and returns the generated text. It
+// shares everything with Complete: the cache (keyed on the operation URL and the exact body,
+// never on keys or header values), retries, concurrency limits, usage and events, and its
+// errors are *APIError values with every secret redacted.
+func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, error) {
+	api := req.api()
+	ep := req.endpoint()
+	op := api.op()
+	bad := func(format string, a ...any) error {
+		return &APIError{Op: op, Host: ep.Host(), Model: ep.Model, Kind: KindRequest,
+			Message: Redact(fmt.Sprintf(format, a...), ep.secrets()...)}
+	}
+	target := req.operationURL()
+	if err := checkBaseURL(target); err != nil {
+		return nil, bad("expected an http(s) URL, found %q", target)
+	}
+	if len(req.Messages) == 0 {
+		return nil, bad("no messages given")
+	}
+	if api != APIGemini && req.Endpoint.Model == "" {
+		return nil, bad("no model given")
+	}
+	body, err := GenerateBody(req)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, bad("encoding the request body: %v", err)
+	}
+
+	key := ""
+	if c.cache != nil && !c.cfg.NoCache && !req.NoCache {
+		k, err := hashKey(keyInput{Op: "generate-" + string(api), URL: cacheURL(target), Model: req.Endpoint.Model, Extra: body})
+		if err != nil {
+			return nil, bad("%v", err)
+		}
+		key = k
+		entry, err := c.cache.get(key, "generate")
+		if err != nil {
+			c.emit(Event{Kind: EventCacheError, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+		}
+		if entry != nil {
+			c.usage.add(ep.Model, entry.Usage, true, c.prices(ep))
+			msgs := cloneMessages(req.Messages)
+			c.emit(Event{Kind: EventCacheHit, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model,
+				Messages: redactMessages(msgs, ep.secrets())})
+			return &Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
+				Tokens: entry.Usage, Cached: true, Format: FormatText, Messages: msgs}, nil
+		}
+	}
+
+	secrets := ep.secrets()
+	timeout := c.cfg.Timeout
+	if req.Timeout > 0 {
+		timeout = req.Timeout
+	}
+	info := callInfo{op: op, label: req.Label, ep: ep, timeout: timeout, secrets: secrets}
+	var resp *Response
+	attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
+		c.emit(Event{Kind: EventRequest, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Attempt: attempt,
+			Format: FormatText, Messages: redactMessages(req.Messages, secrets)})
+		start := time.Now()
+		hreq, err := http.NewRequestWithContext(actx, http.MethodPost, target, bytes.NewReader(payload))
+		if err != nil {
+			return err
+		}
+		setGenerateHeaders(hreq.Header, api, req.Endpoint)
+		res, err := c.http.Do(hreq)
+		if err != nil {
+			return err
+		}
+		if res.StatusCode >= 400 {
+			return statusFrom(res)
+		}
+		data, err := readBody(res)
+		if err != nil {
+			return err
+		}
+		r, err := ParseGenerateReply(api, data)
+		if err != nil {
+			return err
+		}
+		if r.Tokens == (TokenUsage{}) {
+			r.Tokens = TokenUsage{Input: EstimateInputTokens(req.Messages), Output: EstimateTokens(r.Content)}
+		}
+		c.emit(Event{Kind: EventResponse, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Attempt: attempt,
+			Status: res.StatusCode, Duration: time.Since(start), Tokens: r.Tokens, Format: FormatText})
+		resp = r
+		return nil
+	})
+	if err != nil {
+		c.emit(Event{Kind: EventFailure, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+		return nil, err
+	}
+	c.usage.add(ep.Model, resp.Tokens, false, c.prices(ep))
+	resp.Format = FormatText
+	resp.Attempts = attempts
+	resp.Messages = cloneMessages(req.Messages)
+	if key != "" {
+		if err := c.cache.put(key, &cacheEntry{Op: "generate", Model: resp.Model, Content: resp.Content,
+			FinishReason: resp.FinishReason, Format: string(FormatText), Usage: resp.Tokens}); err != nil {
+			c.emit(Event{Kind: EventCacheError, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model,
+				Err: Redact(err.Error(), secrets...)})
+		}
+	}
+	return resp, nil
+}
+
+// cacheURL identifies an operation URL in cache keys: without user info and query (a query may
+// carry a key, as Gemini's ?key= does).
+func cacheURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return s
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
+}
+
+// setGenerateHeaders sets the content type, the key in the header the API expects, and the
+// endpoint's own headers (which win).
+func setGenerateHeaders(h http.Header, api API, ep Endpoint) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	key := string(ep.APIKey)
+	switch api {
+	case APIAnthropic:
+		h.Set("anthropic-version", AnthropicVersion)
+		if key != "" {
+			h.Set("x-api-key", key)
+		}
+	case APIGemini:
+		if key != "" {
+			h.Set("x-goog-api-key", key)
+		}
+	default:
+		if key != "" {
+			h.Set("Authorization", "Bearer "+key)
+		}
+	}
+	for k, v := range ep.Headers {
+		h.Set(k, v)
+	}
+}
+
+// statusFrom reads an error reply into a *statusError.
+func statusFrom(res *http.Response) error {
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	msg, param := errorMessage(body)
+	return &statusError{status: res.StatusCode, header: res.Header.Clone(), message: msg, param: param}
+}
+
+// ParseGenerateReply reads the generated text of a 2xx reply in the shape of api. An unusable
+// body is an error saying what was expected and what was found (Generate retries it, as a
+// proxy's or a truncated reply).
+func ParseGenerateReply(api API, body []byte) (*Response, error) {
+	switch api {
+	case APIChat, "":
+		return parseChat(body)
+	case APICompletions:
+		return parseCompletions(body)
+	case APIAnthropic:
+		return parseAnthropic(body)
+	case APIGemini:
+		return parseGemini(body)
+	}
+	return nil, &badResponseError{msg: fmt.Sprintf("unknown API %q", api)}
+}
+
+func parseCompletions(body []byte) (*Response, error) {
+	var w struct {
+		Model   string `json:"model"`
+		Choices []struct {
+			Text         *string `json:"text"`
+			FinishReason string  `json:"finish_reason"`
+		} `json:"choices"`
+		Usage *struct {
+			PromptTokens     int64 `json:"prompt_tokens"`
+			CompletionTokens int64 `json:"completion_tokens"`
+		} `json:"usage"`
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, &badResponseError{msg: describeBadJSON(body, err)}
+	}
+	if len(w.Error) > 0 && string(w.Error) != "null" {
+		msg, _ := errorMessage(body)
+		return nil, &badResponseError{msg: "the server reported an error in a successful reply: " + msg}
+	}
+	if len(w.Choices) == 0 || w.Choices[0].Text == nil {
+		return nil, &badResponseError{msg: fmt.Sprintf("expected a completion with choices[0].text, found a reply that began %q", oneLine(string(body), 80))}
+	}
+	r := &Response{Content: *w.Choices[0].Text, Model: w.Model, FinishReason: w.Choices[0].FinishReason}
+	if w.Usage != nil {
+		r.Tokens = TokenUsage{Input: w.Usage.PromptTokens, Output: w.Usage.CompletionTokens}
+	}
+	return r, nil
+}
+
+func parseAnthropic(body []byte) (*Response, error) {
+	var w struct {
+		Type    string `json:"type"`
+		Model   string `json:"model"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		StopReason string `json:"stop_reason"`
+		Usage      *struct {
+			InputTokens  int64 `json:"input_tokens"`
+			OutputTokens int64 `json:"output_tokens"`
+		} `json:"usage"`
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, &badResponseError{msg: describeBadJSON(body, err)}
+	}
+	if w.Type == "error" || (len(w.Error) > 0 && string(w.Error) != "null") {
+		msg, _ := errorMessage(body)
+		return nil, &badResponseError{msg: "the server reported an error in a successful reply: " + msg}
+	}
+	if w.Content == nil {
+		return nil, &badResponseError{msg: fmt.Sprintf("expected a message with a content list, found a reply that began %q", oneLine(string(body), 80))}
+	}
+	var b strings.Builder
+	for _, c := range w.Content {
+		if c.Type == "text" {
+			b.WriteString(c.Text)
+		}
+	}
+	r := &Response{Content: b.String(), Model: w.Model, FinishReason: w.StopReason}
+	if w.Usage != nil {
+		r.Tokens = TokenUsage{Input: w.Usage.InputTokens, Output: w.Usage.OutputTokens}
+	}
+	return r, nil
+}
+
+func parseGemini(body []byte) (*Response, error) {
+	var w struct {
+		Candidates []struct {
+			Content struct {
+				Parts []struct {
+					Text    string `json:"text"`
+					Thought bool   `json:"thought"`
+				} `json:"parts"`
+			} `json:"content"`
+			FinishReason string `json:"finishReason"`
+		} `json:"candidates"`
+		PromptFeedback *struct {
+			BlockReason string `json:"blockReason"`
+		} `json:"promptFeedback"`
+		UsageMetadata *struct {
+			PromptTokenCount     int64 `json:"promptTokenCount"`
+			CandidatesTokenCount int64 `json:"candidatesTokenCount"`
+		} `json:"usageMetadata"`
+		ModelVersion string          `json:"modelVersion"`
+		Error        json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
+		return nil, &badResponseError{msg: describeBadJSON(body, err)}
+	}
+	if len(w.Error) > 0 && string(w.Error) != "null" {
+		msg, _ := errorMessage(body)
+		return nil, &badResponseError{msg: "the server reported an error in a successful reply: " + msg}
+	}
+	if len(w.Candidates) == 0 {
+		if w.PromptFeedback != nil && w.PromptFeedback.BlockReason != "" {
+			return nil, &badResponseError{msg: "the prompt was blocked: " + oneLine(w.PromptFeedback.BlockReason, 80)}
+		}
+		return nil, &badResponseError{msg: fmt.Sprintf("expected candidates, found a reply that began %q", oneLine(string(body), 80))}
+	}
+	var b strings.Builder
+	for _, p := range w.Candidates[0].Content.Parts {
+		if !p.Thought {
+			b.WriteString(p.Text)
+		}
+	}
+	r := &Response{Content: b.String(), Model: w.ModelVersion, FinishReason: w.Candidates[0].FinishReason}
+	if w.UsageMetadata != nil {
+		r.Tokens = TokenUsage{Input: w.UsageMetadata.PromptTokenCount, Output: w.UsageMetadata.CandidatesTokenCount}
+	}
+	return r, nil
+}
