@@ -59,6 +59,13 @@ func ParsePoints(raw any, opts PointOptions) (Rubric, []error) {
 	if errs != nil {
 		return Rubric{}, errs
 	}
+	if opts.LineOffset != 0 {
+		for _, pt := range r.Points() {
+			if pt.Line > 0 {
+				pt.Line += opts.LineOffset
+			}
+		}
+	}
 	return r, nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 )
@@ -156,16 +157,10 @@ func (p *ruleParser) parse(data []byte) *Rule {
 				r.EvaluateAs = EvaluateAs(s)
 			}
 		case "should":
-			if v.Kind != yaml.SequenceNode {
-				p.add(v, "should", "a list of points", describe(v))
-				break
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				p.add(v, "should", "a non-empty list of points", describe(v))
 			}
-			var should []any
-			if err := v.Decode(&should); err != nil {
-				p.add(v, "should", "a list of points", err.Error())
-				break
-			}
-			r.Should = should
+			// Compiled after the loop, when the rule's id is known for the diagnostics.
 		}
 	}
 	openLine := fm.Line - 1
@@ -192,8 +187,65 @@ func (p *ruleParser) parse(data []byte) *Rule {
 			}
 		}
 	}
+	if v, ok := present["should"]; ok && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
+		r.Should = p.should(r, v, present)
+	}
 	r.Rubric = p.rubric(r)
 	return r
+}
+
+// should compiles a rule's `should` list with the blueprint engine (the same point syntax and
+// functions as Weval blueprints) and checks that the rule is one a checklist can score: a
+// semi-objective rule of the base evaluator without criteria.
+func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node) *blueprint.Rubric {
+	for _, field := range []string{"criteria", "type", "evaluator"} {
+		n, ok := present[field]
+		if !ok {
+			continue
+		}
+		switch {
+		case field == "criteria" && len(r.Criteria) > 0,
+			field == "type" && r.Type != SemiObjective,
+			field == "evaluator" && r.Evaluator != EvaluatorBase:
+			p.problems = append(p.problems, Problem{File: p.path, Line: p.line(n), Field: field,
+				Message:  "a rule with `should` is scored by its points, not by the model's " + string(r.Type) + " evaluation",
+				Expected: "no " + field + " (or " + field + " of a semi-objective base rule) next to `should`",
+				Found:    describe(n)})
+		}
+	}
+	rubric, errs := blueprint.ParsePoints(v, blueprint.PointOptions{
+		File: p.path, Owner: r.ID, OwnerKind: "rule", LineOffset: p.lineBase})
+	for _, err := range errs {
+		p.problems = append(p.problems, p.pointProblem(err, LevelError))
+	}
+	failing := false
+	for _, d := range rubric.Warnings {
+		// In a blueprint an unknown function or a regex that does not compile only warns (the
+		// point scores 0 with the error). A rule with such a point could never pass, and a rule
+		// that silently cannot work is worse than a run that does not start: it is an error.
+		level := LevelWarning
+		if d.Code == blueprint.CodeUnknownFunction || d.Code == blueprint.CodeBadFunction {
+			level, failing = LevelError, true
+		}
+		p.problems = append(p.problems, p.pointProblem(d, level))
+	}
+	if failing {
+		return nil
+	}
+	if len(errs) > 0 {
+		return nil
+	}
+	return &rubric
+}
+
+// pointProblem turns a blueprint diagnostic about a `should` point into a rule problem.
+func (p *ruleParser) pointProblem(err error, level Level) Problem {
+	pr := Problem{File: p.path, Field: "should", Message: err.Error(), Level: level}
+	var d blueprint.Diagnostic
+	if errors.As(err, &d) {
+		pr.Line, pr.Message = d.Line, d.Message
+	}
+	return pr
 }
 
 // entry is one known key of a YAML mapping and its value (aliases resolved).

@@ -11,6 +11,8 @@ package rules
 
 import (
 	"strconv"
+
+	"github.com/vectorlint/vectorlint/blueprint"
 )
 
 // Type is a rule's evaluation mode.
@@ -123,8 +125,11 @@ type Rule struct {
 	Target     *Target
 	Criteria   []*Criterion
 	EvaluateAs EvaluateAs
-	// Should is the raw decoded `should` list (Weval points), left for the blueprint engine.
-	Should []any
+	// Should is the rule's `should` list (Weval points) compiled by the blueprint engine; nil
+	// when the rule has none. A rule with `should` is a checklist rule: it is scored by its
+	// points (coverage × 10) instead of by the model's violations, and its body is context for
+	// the judge of its text points.
+	Should *blueprint.Rubric
 
 	// Body is the Markdown after the frontmatter: the instructions for the model.
 	Body string
