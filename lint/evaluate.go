@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -30,6 +31,10 @@ type EvalOptions struct {
 	// ConfidenceThreshold drops violations the model reports with a lower confidence (0 keeps
 	// them all; the configuration's default is DefaultConfidenceThreshold).
 	ConfidenceThreshold float64
+	// Judge judges the LLM-judged points of checklist rules (rules with `should`); nil leaves
+	// them not evaluated (counted in EvalStats.NotRun) while deterministic points still score.
+	// The command passes a ModelJudge on the same endpoint.
+	Judge blueprint.Judge
 	// StyleGuide is the project's style guide, sent with every rule ("" for none).
 	StyleGuide string
 	// Concurrency is the number of workers evaluating chunks at once across the whole run
@@ -80,6 +85,17 @@ func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileR
 					continue
 				}
 				ur := &unitRun{unit: u, chunks: u.Chunks()}
+				if u.Checklist != nil {
+					// Deterministic points need no model: a checklist always runs, and only
+					// its LLM-judged points wait for one.
+					if opts.Judge == nil {
+						stats.NotRun += u.ModelCalls()
+					}
+					ur.results = make([]chunkResult, 1)
+					f.pending++
+					r.units = append(r.units, ur)
+					continue
+				}
 				if opts.Client == nil {
 					stats.NotRun += len(ur.chunks)
 					r.notRun = true
@@ -227,6 +243,7 @@ type chunkResult struct {
 	violations  []Violation
 	ratings     []CriterionRating
 	warnings    []string
+	coverage    *blueprint.CoverageResult
 	err         error
 	interrupted bool
 }
@@ -263,6 +280,9 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) chunkResult {
 		return chunkResult{interrupted: true}
 	}
 	pr := it.rule.pr
+	if it.unit.unit.Checklist != nil {
+		return e.scoreChecklist(ctx, it)
+	}
 	chunk := it.unit.chunks[it.chunk]
 	in := PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: chunk.Text, Line: chunk.Line,
 		StyleGuide: e.opts.StyleGuide}
@@ -382,11 +402,14 @@ func (a *assembler) rule(r *ruleRun) {
 		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
 		return
 	}
-	if pr.Rule.Type == rules.Subjective && len(pr.Rule.Criteria) > 0 {
+	switch {
+	case pr.Rule.Should != nil:
+		a.checklist(r)
+	case pr.Rule.Type == rules.Subjective && len(pr.Rule.Criteria) > 0:
 		a.subjective(r)
-		return
+	default:
+		a.semiObjective(r)
 	}
-	a.semiObjective(r)
 }
 
 // failure returns the first failed chunk's error, naming the chunk's lines when the rule made
@@ -582,13 +605,6 @@ func (a *assembler) unitOf(pr *PlannedRule, r *ruleRun, c *rules.Criterion) (*Un
 // summaryFinding is the finding of a criterion rated 1 or 2 without violations: it spans the
 // first line of the evaluated text and carries the model's summary (of the lowest-rated chunk).
 func (a *assembler) summaryFinding(id string, sev Severity, c *rules.Criterion, rating int, cr *CriterionRating, u *Unit) Finding {
-	text := u.Text
-	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
-	end := start
-	for end < len(text) && text[end] != '\n' && text[end] != '\r' {
-		end++
-	}
-	end = start + len(strings.TrimRight(text[start:end], " \t\f\v"))
 	msg, analysis := "", ""
 	if cr != nil {
 		msg, analysis = strings.TrimSpace(cr.Summary), strings.TrimSpace(cr.Reasoning)
@@ -596,6 +612,5 @@ func (a *assembler) summaryFinding(id string, sev Severity, c *rules.Criterion, 
 	if msg == "" {
 		msg = fmt.Sprintf("%s is rated %d of 4.", c.Name, rating)
 	}
-	return Finding{Rule: id, Severity: sev, Message: msg, Analysis: analysis, Match: text[start:end],
-		Start: a.doc.Position(u.Offset + start), End: a.doc.Position(u.Offset + end)}
+	return a.startFinding(id, sev, msg, analysis, u)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -203,15 +204,30 @@ type Unit struct {
 	Text   string
 	Offset int
 	Line   int
-	// NoSplit is set for rules with evaluateAs: document.
+	// NoSplit is set for rules with evaluateAs: document, and for checklists.
 	NoSplit bool
+	// Checklist is the rule's compiled `should` list when the rule is a checklist: its points are
+	// scored on Text by the blueprint engine, and only its LLM-judged points call the model.
+	Checklist *blueprint.Rubric
 	// Missing is set when the target is required and did not match: no model call, score 0,
 	// and this "target not found" finding.
 	Missing *Finding
 }
 
-// NeedsCall reports whether the unit is sent to the model.
+// NeedsCall reports whether the unit is evaluated (by the model, or by its checklist).
 func (u *Unit) NeedsCall() bool { return u.Missing == nil }
+
+// ModelCalls is the number of model calls the unit makes: one per chunk, or for a checklist one
+// per LLM-judged point (none when all its points are deterministic functions).
+func (u *Unit) ModelCalls() int {
+	switch {
+	case u.Missing != nil:
+		return 0
+	case u.Checklist != nil:
+		return textPoints(u.Checklist)
+	}
+	return len(u.Chunks())
+}
 
 // Chunks returns the chunks the model evaluates for this unit: none for a missing target, one
 // for evaluateAs: document, else SplitChunks.
@@ -465,7 +481,8 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 	}
 
 	for _, g := range groups {
-		u := &Unit{Criteria: g.criteria, Target: g.target, NoSplit: r.EvaluateAs == rules.EvaluateDocument}
+		u := &Unit{Criteria: g.criteria, Target: g.target, NoSplit: r.EvaluateAs == rules.EvaluateDocument || r.Should != nil,
+			Checklist: r.Should}
 		res := targetResult{}
 		if g.target != nil {
 			res = targets.find(g.target)
@@ -568,7 +585,7 @@ func (p *Plan) Calls() int {
 				continue
 			}
 			for _, u := range r.Units {
-				n += len(u.Chunks())
+				n += u.ModelCalls()
 			}
 		}
 	}

@@ -132,6 +132,9 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 }
 
 func dryRunRuleDetails(r *lint.PlannedRule) string {
+	if r.Rule.Should != nil {
+		return "checklist, " + r.Severity.String()
+	}
 	parts := []string{string(r.Rule.Type), r.Severity.String()}
 	if r.Rule.Type == rules.SemiObjective {
 		parts = append(parts, "strictness "+strconv.FormatFloat(r.Strictness, 'f', -1, 64))
@@ -173,6 +176,10 @@ func (p *dryRunPrinter) unit(doc *lint.Document, r *rules.Rule, u *lint.Unit) {
 	if !u.WholeDocument || p.opts.Verbose {
 		p.text(u.Text, u.Line)
 	}
+	if u.Checklist != nil {
+		p.checklist(u)
+		return
+	}
 	chunks := u.Chunks()
 	total := 0
 	for _, c := range chunks {
@@ -191,6 +198,25 @@ func (p *dryRunPrinter) unit(doc *lint.Document, r *rules.Rule, u *lint.Unit) {
 			dryRunPlural(c.Words, "word"), dryRunThousands(dryRunEstimate(r, u, c)))
 	}
 }
+
+// checklist prints what a checklist unit costs: nothing for deterministic points, one judge call
+// per LLM-judged point (estimated as the judge instructions plus the evaluated text).
+func (p *dryRunPrinter) checklist(u *lint.Unit) {
+	points, calls := len(u.Checklist.Points()), u.ModelCalls()
+	if calls == 0 {
+		p.printf("    checklist of %s, all deterministic: no LLM call\n", dryRunPlural(points, "point"))
+		return
+	}
+	tokens := calls * ((dryRunJudgeChars + utf8.RuneCountInString(u.Text) + 3) / 4)
+	p.summary.Calls += calls
+	p.summary.Tokens += tokens
+	p.printf("    checklist of %s: %s for the judged points, ~%s tokens\n", dryRunPlural(points, "point"),
+		dryRunPlural(calls, "LLM call"), dryRunThousands(tokens))
+}
+
+// dryRunJudgeChars approximates the judge prompt around the text and the criterion (Weval's
+// judge instructions and class list).
+const dryRunJudgeChars = 2500
 
 // text prints a unit's text with its line numbers, shortened unless verbose.
 func (p *dryRunPrinter) text(text string, first int) {

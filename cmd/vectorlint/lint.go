@@ -228,6 +228,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	}
 	if setup.notConfigured == nil {
 		opts.Client = setup.client
+		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
 	}
 	if f.verbose {
 		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }

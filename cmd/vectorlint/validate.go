@@ -123,7 +123,11 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 			if sev == "" {
 				sev = "default severity"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), r.Type, sev, a.rel(r.Path))
+			kind := string(r.Type)
+			if r.Should != nil {
+				kind = "checklist"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), kind, sev, a.rel(r.Path))
 		}
 	}
 	tw.Flush()

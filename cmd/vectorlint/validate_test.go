@@ -24,10 +24,11 @@ func TestValidateExample(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	runVectorlint(t, root, nil, "", "validate", "--config", "examples/vectorlint.ini").expect(t, exitOK, `config: examples/vectorlint.ini
 rules: examples/rules
-pack Acme (2 rules)
-  Acme.Headline   subjective      warning  examples/rules/Acme/headline.md
-  Acme.Wordiness  semi-objective  warning  examples/rules/Acme/wordiness.md
-`+builtinListing+`✓ 2 packs, 10 valid rules, no problems.
+pack Acme (3 rules)
+  Acme.Headline    subjective      warning  examples/rules/Acme/headline.md
+  Acme.PlainWords  checklist       warning  examples/rules/Acme/plain-words.md
+  Acme.Wordiness   semi-objective  warning  examples/rules/Acme/wordiness.md
+`+builtinListing+`✓ 2 packs, 11 valid rules, no problems.
 `, "")
 	// Config discovery from inside the example; paths outside the working folder are absolute.
 	if r := runVectorlint(t, filepath.Join(root, "examples", "docs"), nil, "", "validate"); r.code != exitOK ||
