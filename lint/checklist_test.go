@@ -126,7 +126,7 @@ func TestChecklistRules(t *testing.T) {
 
 func TestChecklistPointErrorIsReported(t *testing.T) {
 	files := map[string]string{
-		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"vectorlint.ini":   "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/js.md": "---\nid: Js\nname: Js\nshould:\n  - $js: \"throw new Error('boom')\"\n  - $contains: fine\n---\nx\n",
 		"a.md":             "All fine.\n",
 	}
