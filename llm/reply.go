@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -148,11 +147,3 @@ func stripThink(s string) string {
 	return s
 }
 
-// compactJSON returns the compact form of valid JSON (the input when it cannot be compacted).
-func compactJSON(s string) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(s)); err != nil {
-		return s
-	}
-	return b.String()
-}

@@ -95,6 +95,7 @@ func parseGemini(req *Request) error {
 		switch k {
 		case "contents", "systemInstruction", "generationConfig", "safetySettings", "tools", "toolConfig", "cachedContent":
 		default:
+			//lint:ignore ST1005 the fake server repeats Gemini's own error text
 			return fmt.Errorf("Invalid JSON payload received. Unknown name %q: Cannot find field", k)
 		}
 	}
