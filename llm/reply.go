@@ -146,4 +146,3 @@ func stripThink(s string) string {
 	}
 	return s
 }
-
