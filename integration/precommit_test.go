@@ -62,8 +62,9 @@ func hookRepo(t *testing.T) (dir, rev string) {
 	return dir, strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
 }
 
-// TestPreCommitHook runs the real pre-commit with this repository's hook on a temporary project
-// repository, the hook calling the fake model server: a clean document passes (exit 0,
+// TestPreCommitHook runs the real pre-commit with this repository's hook, configured as
+// docs/integrations.md shows, on a temporary project repository, the hook calling the fake
+// model server: a clean document passes (exit 0,
 // "Passed"), a document with an error-severity finding fails the hook (exit 1, "Failed",
 // the finding in the output). pre-commit builds the hook with `go install` (language: golang)
 // from the module cache, so no network is needed. Skipped when pre-commit is not installed,
@@ -90,19 +91,25 @@ func TestPreCommitHook(t *testing.T) {
 			"suggestion": `Write "To".`, "fix": "To", "confidence": 0.9}}}))
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
 
+	// The project is laid out as "vectorlint init" lays it out (rules/ next to the documents,
+	// every Markdown file selected), and its .pre-commit-config.yaml is the documentation's with
+	// the repository and revision of the hook under test: its exclude must keep the rule files,
+	// which are Markdown too, from being linted as documents.
+	config := precommitSnippet(t)
+	for old, repl := range map[string]string{"https://github.com/vectorlint/vectorlint": hook, "rev: v0.1.0": "rev: " + rev} {
+		if !strings.Contains(config, old) {
+			t.Fatalf("the documented pre-commit configuration has no %q:\n%s", old, config)
+		}
+		config = strings.Replace(config, old, repl, 1)
+	}
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{
-		// Only docs/ is linted: the rule pack, this file and the pre-commit config are text
-		// files pre-commit passes to the hook too, and no section matches them.
-		"vectorlint.ini": "RulesPath = rules\n[docs/**/*.md]\nRunRules = Acme\n",
+		"vectorlint.ini": "RulesPath = rules\n[**/*.{md,mdx,markdown}]\nRunRules = Acme\n",
 		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\nseverity: error\n---\n" +
-			"Flag wordy phrases that have a shorter equivalent.\n",
-		"docs/clean.md": "# Deploy\n\nTo deploy, run the script.\n",
-		".pre-commit-config.yaml": "repos:\n" +
-			"  - repo: " + hook + "\n" +
-			"    rev: " + rev + "\n" +
-			"    hooks:\n" +
-			"      - id: vectorlint\n",
+			"Flag wordy phrases that have a shorter equivalent. In order to help, quote them.\n",
+		"docs/clean.md":           "# Deploy\n\nTo deploy, run the script.\n",
+		"notes.txt":               "A text file no section of vectorlint.ini selects.\n",
+		".pre-commit-config.yaml": config,
 	})
 	git(t, project, "init", "-q")
 	git(t, project, "add", "-A")
@@ -132,7 +139,7 @@ func TestPreCommitHook(t *testing.T) {
 		t.Fatalf("clean document: exit %d (want 0)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	if srv.Calls() != 1 {
-		t.Errorf("clean document: %d model calls, want 1 (docs/clean.md only)", srv.Calls())
+		t.Errorf("clean document: %d model calls, want 1 (docs/clean.md only: not the rule file, not notes.txt)", srv.Calls())
 	}
 
 	writeFiles(t, project, map[string]string{"docs/wordy.md": "# Deploy\n\nIn order to deploy, run the script.\n"})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -102,8 +103,8 @@ func TestReadmeFirstLint(t *testing.T) {
 	scriptQuickstart(srv)
 	dir := filepath.Join(t.TempDir(), "your-docs")
 	writeTestTree(t, dir, map[string]string{
-		"README.md":      quickstartReadme,
-		"docs/guide.md":  "# Install the command-line tool\n\nRun the installer and sign in.\n",
+		"README.md":     quickstartReadme,
+		"docs/guide.md": "# Install the command-line tool\n\nRun the installer and sign in.\n",
 	})
 
 	// vectorlint init
@@ -206,4 +207,69 @@ func TestReadmeStyleGuide(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "created VECTORLINT.md\n") {
 		t.Errorf("init --style-guide: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+}
+
+// TestReadmeEvaluators runs the README's evaluate examples as written (the texts in files,
+// the model the fake server) and checks the output the README quotes.
+func TestReadmeEvaluators(t *testing.T) {
+	cmds := readmeBlock(t, "Evaluators")
+	if len(cmds) != 4 {
+		t.Fatalf("README Evaluators: %d commands, want 4", len(cmds))
+	}
+	srv := llmtest.Start(t)
+	srv.On(llmtest.SystemContains("impartial evaluator of bias"), llmtest.JSON(map[string]any{"score": 0, "reason": "Neutral."}))
+	srv.SetDefault(judgeReply("CLASS_FULLY_PRESENT"))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"answer.txt":    "Paris is the capital of France.\n",
+		"reference.txt": "The capital of France is Paris.\n",
+		"points.yml":    "- Names Paris as the capital\n- $contains: Paris\n",
+	})
+	for i, cmd := range cmds {
+		args, err := splitCommand(strings.TrimPrefix(cmd, "vectorlint "))
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		r := runVectorlint(t, dir, fakeEnv(srv), "", args...)
+		if r.code != exitOK {
+			t.Errorf("%s: exit %d\n%s%s", cmd, r.code, r.stdout, r.stderr)
+		}
+		if i == 0 {
+			const want = `{"response": "the cat sat", "ground_truth": "the cat sat on the mat", "threshold": 0.5, "f1_score": 0.667, "f1_result": "pass"}`
+			readme, _ := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "README.md"))
+			if r.stdout != want+"\n" || !strings.Contains(string(readme), "`"+want+"`") {
+				t.Errorf("the README's printed result and the command's differ: %s", r.stdout)
+			}
+		}
+	}
+}
+
+// splitCommand splits a command line into words the way a shell does for the simple quoting
+// the README uses (double quotes, no escapes).
+func splitCommand(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord, quoted := false, false
+	for _, c := range s {
+		switch {
+		case c == '"':
+			quoted, inWord = !quoted, true
+		case c == ' ' && !quoted:
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(c)
+			inWord = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("unterminated quote in %q", s)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
 }
