@@ -142,8 +142,9 @@ func roundRatio(x float64) float64 {
 // file names the source in errors, which give its line. A file with no point, an unknown key,
 // a second YAML document, a point that does not parse, an unknown function or a function whose
 // arguments, regex or script do not compile is an error (in a blueprint the last two only warn
-// and score 0; a check that can never pass is worth stopping for). Other authoring mistakes
-// (a one-point alternative path…) are in the returned Rubric's Warnings.
+// and score 0; a check that can never pass is worth stopping for), and so is $call or
+// $factcheck, which need network access [RunCoverageEvaluator] does not give. Other authoring
+// mistakes (a one-point alternative path…) are in the returned Rubric's Warnings.
 func ParseCoveragePoints(file string, data []byte) (blueprint.Rubric, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -212,6 +213,12 @@ func ParseCoveragePoints(file string, data []byte) (blueprint.Rubric, error) {
 	default:
 		return blueprint.Rubric{}, fmt.Errorf("%s:%d: expected a list of points or a mapping with should/should_not lists, found %s",
 			file, root.Line, describeYAML(root))
+	}
+	for _, p := range rubric.Points() {
+		if p.Fn == "call" || p.Fn == "factcheck" {
+			problems = append(problems, fmt.Sprintf("%s:%d: error: $%s makes HTTP requests, which a coverage evaluation does not make (a blueprint run does, with --allow-net)",
+				file, p.Line, p.Fn))
+		}
 	}
 	if len(problems) > 0 {
 		return blueprint.Rubric{}, errors.New(strings.Join(problems, "\n"))

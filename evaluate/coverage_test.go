@@ -218,6 +218,8 @@ func TestParseCoveragePoints(t *testing.T) {
 		{"unknown function", "- $contians: x\n", `points.yml:1: error: unknown point function "$contians" (did you mean $contains?)`, 0},
 		{"bad regex", "- $matches: \"(\"\n", "points.yml:1: error: $matches: invalid regular expression /(/: missing closing )", 0},
 		{"quoted call warns and is a text point", "- \"$contains: x\"\n", "1/0", 1},
+		{"network functions", "- $contains: x\n- $call: {url: 'http://127.0.0.1:1/'}\n",
+			"points.yml:2: error: $call makes HTTP requests, which a coverage evaluation does not make (a blueprint run does, with --allow-net)", 0},
 		{"two documents", "- a\n---\n- b\n", "points.yml:3: expected one YAML document of points, found a second document", 0},
 		{"bad YAML", "- [a\n", "points.yml: expected YAML or JSON points: yaml: line 1: did not find expected ',' or ']'", 0},
 	}

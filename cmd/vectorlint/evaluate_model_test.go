@@ -1,14 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -259,4 +262,109 @@ func TestEvaluateCoverage(t *testing.T) {
 			r.expect(t, tt.code, tt.stdout, tt.stderr)
 		})
 	}
+}
+
+// TestEvaluatorsDocExamples runs the console examples of docs/evaluators.md as written (the bias
+// one with the fake judge giving the reply shown) and parses its points example.
+func TestEvaluatorsDocExamples(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "evaluators.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	console := regexp.MustCompile("(?s)```console\n(.*?)```").FindStringSubmatch(string(data))
+	if console == nil {
+		t.Fatal("docs/evaluators.md has no console example")
+	}
+	srv := llmtest.Start(t)
+	srv.On(llmtest.SystemContains("impartial evaluator of bias"),
+		llmtest.JSON(map[string]any{"score": 0.8, "reason": "Assumes nurses are women."}))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{"reference.txt": "the cat sat on the mat\n"})
+
+	// Each "$ vectorlint …" line is followed by what it prints (stdout, then stderr), and
+	// optionally by "$ echo $?" and the exit code.
+	var cmd string
+	var want []string
+	last := exitOK
+	flush := func() {
+		if cmd == "" {
+			return
+		}
+		args, err := splitShell(cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+		r := runVectorlint(t, dir, fakeEnv(srv), "", args...)
+		if got := r.stdout + r.stderr; got != strings.Join(want, "") {
+			t.Errorf("$ %s\nprints:\n%s\nthe doc says:\n%s", cmd, got, strings.Join(want, ""))
+		}
+		last = r.code
+		cmd, want = "", nil
+	}
+	n := 0
+	lines := strings.Split(strings.TrimSuffix(console[1], "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		switch {
+		case line == "$ echo $?":
+			flush()
+			i++
+			if code, _ := strconv.Atoi(lines[i]); code != last {
+				t.Errorf("exit %d, the doc says %s", last, lines[i])
+			}
+		case strings.HasPrefix(line, "$ vectorlint "):
+			flush()
+			cmd, n = strings.TrimPrefix(line, "$ vectorlint "), n+1
+		default:
+			want = append(want, line+"\n")
+		}
+	}
+	flush()
+	if n != 4 {
+		t.Errorf("%d examples run, want 4", n)
+	}
+
+	points := regexp.MustCompile("(?s)```yaml\n(should:.*?)```").FindStringSubmatch(string(data))
+	if points == nil {
+		t.Fatal("docs/evaluators.md has no points example")
+	}
+	r, err := evaluate.ParseCoveragePoints("points.yml", []byte(points[1]))
+	if err != nil || len(r.Warnings) != 0 || len(r.Should) != 3 || len(r.ShouldNot) != 1 {
+		t.Errorf("the points example: %v, warnings %v, %d/%d entries", err, r.Warnings, len(r.Should), len(r.ShouldNot))
+	}
+}
+
+// splitShell splits a command line into words for the quoting the docs use: double quotes,
+// single quotes, no escapes.
+func splitShell(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote rune
+	for _, c := range s {
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteRune(c)
+		case c == '"' || c == '\'':
+			quote, inWord = c, true
+		case c == ' ':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(c)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated quote in %q", s)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -226,7 +225,7 @@ func TestReadmeEvaluators(t *testing.T) {
 		"points.yml":    "- Names Paris as the capital\n- $contains: Paris\n",
 	})
 	for i, cmd := range cmds {
-		args, err := splitCommand(strings.TrimPrefix(cmd, "vectorlint "))
+		args, err := splitShell(strings.TrimPrefix(cmd, "vectorlint "))
 		if err != nil {
 			t.Fatalf("%s: %v", cmd, err)
 		}
@@ -242,34 +241,4 @@ func TestReadmeEvaluators(t *testing.T) {
 			}
 		}
 	}
-}
-
-// splitCommand splits a command line into words the way a shell does for the simple quoting
-// the README uses (double quotes, no escapes).
-func splitCommand(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord, quoted := false, false
-	for _, c := range s {
-		switch {
-		case c == '"':
-			quoted, inWord = !quoted, true
-		case c == ' ' && !quoted:
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(c)
-			inWord = true
-		}
-	}
-	if quoted {
-		return nil, fmt.Errorf("unterminated quote in %q", s)
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }
