@@ -63,8 +63,10 @@ type evaluateMetric struct {
 	optional []string
 }
 
-// evaluateModelFlags are the flags of the metrics that call a model.
-var evaluateModelFlags = []string{"provider", "base-url", "no-cache", "cache-dir", "verbose"}
+// evaluateModelFlags returns the flags of the metrics that call a model, after first.
+func evaluateModelFlags(first string) []string {
+	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "verbose"}
+}
 
 // evaluateMetricFlags returns the metric's flags, or false for an unknown metric.
 func evaluateMetricFlags(name string) (evaluateMetric, bool) {
@@ -73,13 +75,13 @@ func evaluateMetricFlags(name string) (evaluateMetric, bool) {
 	case "exact_match", "f1", "bleu", "rouge_l":
 		return evaluateMetric{required: reference}, true
 	case "semantic_similarity":
-		return evaluateMetric{required: reference, optional: append([]string{"embedding-model"}, evaluateModelFlags...)}, true
+		return evaluateMetric{required: reference, optional: evaluateModelFlags("embedding-model")}, true
 	case "bias":
 		return evaluateMetric{required: []string{"response", "dimension", "expected", "tolerance"},
-			optional: append([]string{"model"}, evaluateModelFlags...)}, true
+			optional: evaluateModelFlags("model")}, true
 	case "coverage":
 		return evaluateMetric{required: []string{"response", "points", "threshold"},
-			optional: append([]string{"model"}, evaluateModelFlags...)}, true
+			optional: evaluateModelFlags("model")}, true
 	}
 	return evaluateMetric{}, false
 }
@@ -228,7 +230,6 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 // exit code when it cannot; cleanup releases the client.
 func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), code int) {
 	var rubric blueprint.Rubric
-	needsModel := true
 	if metric == "coverage" {
 		name := "--points"
 		if strings.HasPrefix(f.points, "@") && !strings.HasPrefix(f.points, "@@") {
@@ -245,9 +246,12 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 		for _, w := range rubric.Warnings {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.String())
 		}
-		needsModel = false
+		needsModel := false
 		for _, p := range rubric.Points() {
 			needsModel = needsModel || !p.IsFunction()
+		}
+		if !needsModel { // functions only: no model, so no model settings are read at all
+			return evaluate.RunCoverageEvaluator(nil, texts["response"], rubric, numbers["threshold"]), func() {}, exitOK
 		}
 	}
 	env, err := a.llmEnv()
@@ -269,7 +273,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
-	if setup.notConfigured != nil && needsModel {
+	if setup.notConfigured != nil {
 		setup.client.Close()
 		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: %v\n", metric, setup.notConfigured)
 		return nil, nil, exitFailure
@@ -282,11 +286,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(setup.client, setup.endpoint),
 			response, f.dimension, numbers["expected"], numbers["tolerance"])
 	case "coverage":
-		var judge blueprint.Judge
-		if needsModel {
-			judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
-		}
-		ev = evaluate.RunCoverageEvaluator(judge, response, rubric, numbers["threshold"])
+		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}, response, rubric, numbers["threshold"])
 	}
 	return ev, setup.client.Close, exitOK
 }

@@ -368,3 +368,18 @@ func splitShell(s string) ([]string, error) {
 	}
 	return words, nil
 }
+
+// TestEvaluateCoverageReadsNoModelSettings checks that points that are all functions need no
+// model settings at all: a broken .env or price variable does not stop them, as it stops
+// text points.
+func TestEvaluateCoverageReadsNoModelSettings(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{".env": "OPENAI_API_KEY\n"})
+	env := map[string]string{"INPUT_PRICE_PER_MILLION": "cheap"}
+	r := runVectorlint(t, dir, env, "", "evaluate", "coverage", "--response", "Paris", "--points", "[{$contains: Paris}]", "--threshold", "1")
+	r.expect(t, exitOK, `{"response": "Paris", "threshold": 1, "coverage_score": 1, "coverage_points": [{"point": "Function: contains(\"Paris\")", "score": 1, "reflection": "Function 'contains' evaluated to true."}], "coverage_result": "pass"}`+"\n", "")
+	r = runVectorlint(t, dir, env, "", "evaluate", "coverage", "--response", "Paris", "--points", "[Names Paris]", "--threshold", "1")
+	if r.code != exitFailure || !strings.Contains(r.stderr, ".env:1: expected KEY=VALUE") {
+		t.Errorf("text points with a broken .env: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
