@@ -15,8 +15,10 @@
 // [ExactMatch] and [F1] the official SQuAD v2.0 evaluation script, [BLEU] sacreBLEU's
 // sentence_bleu, [RougeL] Google's rouge-score. [RunSemanticSimilarityEvaluator] and
 // [RunBiasEvaluatorAgainstExpectedScore] need a model, reached through the small [Embedder] and
-// [Completer] interfaces. [RunDensityScoreEvaluator] and [RunRubricScoreEvaluator] expose the
-// linter's own scores (package scoring) the same way.
+// [Completer] interfaces (adapted to the llm package's client by [ModelEmbedder] and
+// [ModelCompleter]). [RunDensityScoreEvaluator] and [RunRubricScoreEvaluator] expose the
+// linter's own scores (package scoring) the same way, and [RunCoverageEvaluator] the blueprint
+// engine's coverage of Weval points.
 //
 // Scores are rounded before they are recorded and compared — 3 decimals on the 0–1 scale, one
 // on the 0–10 scale — so the verdict always agrees with the number shown.

@@ -280,7 +280,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.String())
 	}
-	env, err := llm.LoadDotEnv(a.dir, a.lookupEnv)
+	env, err := a.llmEnv()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -328,11 +328,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	cfg := llm.Config{Concurrency: concurrency, NoCache: f.noCache, Proxy: http.ProxyFromEnvironment}
-	if !f.noCache {
-		cfg.CacheDir = a.blueprintCacheDir(f.cacheDir, env)
-	}
-	client, err := llm.New(cfg)
+	client, _, err := a.newLLMClient(env, llmOptions{concurrency: concurrency, cacheDir: f.cacheDir, noCache: f.noCache})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -482,21 +478,6 @@ func (a *app) blueprintWriteHTML(res *blueprint.Result, file string) error {
 		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(werr))
 	}
 	return nil
-}
-
-// blueprintCacheDir is --cache-dir (relative to the working folder), else
-// $XDG_CACHE_HOME/vectorlint, else $HOME/.cache/vectorlint; "" (no cache) when none is known.
-func (a *app) blueprintCacheDir(flag string, env llm.LookupFunc) string {
-	if flag != "" {
-		return a.blueprintPath(flag)
-	}
-	if v, ok := env("XDG_CACHE_HOME"); ok && filepath.IsAbs(v) {
-		return filepath.Join(v, "vectorlint")
-	}
-	if v, ok := env("HOME"); ok && v != "" {
-		return filepath.Join(v, ".cache", "vectorlint")
-	}
-	return ""
 }
 
 // blueprintModels returns the models to run: the blueprint's, or those --models names (a

@@ -7,29 +7,42 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // evaluateUsage is the evaluate command's help; the flags are appended from the flag set.
 const evaluateUsage = `Usage: vectorlint evaluate METRIC --response TEXT|@FILE --ground-truth TEXT|@FILE --threshold X [--output json|line]
+       vectorlint evaluate bias --response TEXT|@FILE --dimension NAME --expected X --tolerance X
+       vectorlint evaluate coverage --response TEXT|@FILE --points POINTS|@FILE --threshold X
 
-Scores a response against a reference text with one metric and prints the result: the inputs,
-the score (<METRIC>_score) and the verdict (<METRIC>_result, "pass" or "fail").
-Exit status: 0 when it passes, 1 when it fails, 2 on bad input.
+Scores a response with one metric and prints the result: the inputs, the score
+(<METRIC>_score) and the verdict (<METRIC>_result, "pass" or "fail").
+Exit status: 0 when it passes, 1 when it fails, 2 on bad input or a failed model call.
 
-Metrics (scores from 0 to 1, passing at or above the threshold):
+Metrics (passing at or above the threshold):
   exact_match           1 when the texts are equal after SQuAD normalisation, else 0
   f1                    word-overlap F1 of the normalised texts (SQuAD v2.0)
   bleu                  sentence BLEU-4 (sacreBLEU's sentence_bleu defaults)
   rouge_l               ROUGE-L F-measure (Google's rouge-score)
-  semantic_similarity   cosine of embeddings (needs a model: not available yet)
-  bias                  a model judge's bias rating (needs a model: not available yet)
+  semantic_similarity   cosine (-1 to 1) of the texts' embeddings from --embedding-model
+  bias                  a model judge's 0-1 bias rating on --dimension; passes when it is
+                        within --tolerance of --expected
+  coverage              how far the response meets Weval points (should/should_not, $functions;
+                        plain-language points are judged by the model), 0-1
+
+semantic_similarity, bias and coverage's plain-language points call a model, set up as for
+linting: --provider, --base-url (and --model for the judge), else LLM_PROVIDER,
+OPENAI_API_KEY, OPENAI_BASE_URL... from the environment or .env.
 
 Flags:
 `
@@ -40,16 +53,74 @@ A value "@FILE" is the content of FILE (relative to the working directory) witho
 line ending; "@-" reads standard input; "@@text" is the literal "@text".
 `
 
-// runEvaluate is the "evaluate" command (spec/evaluators.md).
-func (a *app) runEvaluate(ctx context.Context, args []string) int {
+// defaultEmbeddingModel is the embeddings model of semantic_similarity.
+const defaultEmbeddingModel = "text-embedding-3-small"
+
+// evaluateMetric is one METRIC of the evaluate command: the flags it needs and the further
+// flags it takes (any other flag is a mistake and is reported, never ignored).
+type evaluateMetric struct {
+	required []string
+	optional []string
+}
+
+// evaluateModelFlags returns the flags of the metrics that call a model, after first.
+func evaluateModelFlags(first string) []string {
+	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "verbose"}
+}
+
+// evaluateMetricFlags returns the metric's flags, or false for an unknown metric.
+func evaluateMetricFlags(name string) (evaluateMetric, bool) {
+	reference := []string{"response", "ground-truth", "threshold"}
+	switch name {
+	case "exact_match", "f1", "bleu", "rouge_l":
+		return evaluateMetric{required: reference}, true
+	case "semantic_similarity":
+		return evaluateMetric{required: reference, optional: evaluateModelFlags("embedding-model")}, true
+	case "bias":
+		return evaluateMetric{required: []string{"response", "dimension", "expected", "tolerance"},
+			optional: evaluateModelFlags("model")}, true
+	case "coverage":
+		return evaluateMetric{required: []string{"response", "points", "threshold"},
+			optional: evaluateModelFlags("model")}, true
+	}
+	return evaluateMetric{}, false
+}
+
+// evaluateFlags holds the evaluate command's flags.
+type evaluateFlags struct {
+	response, groundTruth, threshold, output           string
+	dimension, expected, tolerance, points             string
+	provider, model, baseURL, embeddingModel, cacheDir string
+	noCache, verbose                                   bool
+}
+
+func newEvaluateFlagSet(f *evaluateFlags) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("vectorlint evaluate", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	// Back-quoted words name the flags' values in the help.
-	response := fs.String("response", "", "the text to evaluate: `TEXT`, @FILE or @-")
-	groundTruth := fs.String("ground-truth", "", "the reference text: `TEXT`, @FILE or @-")
-	threshold := fs.String("threshold", "", "the pass mark, a `number` from 0 to 1")
-	output := fs.String("output", "json", "the output `format`: \"json\" (one line) or \"line\" (key=value pairs)")
+	fs.StringVar(&f.response, "response", "", "the text to evaluate: `TEXT`, @FILE or @-")
+	fs.StringVar(&f.groundTruth, "ground-truth", "", "the reference text: `TEXT`, @FILE or @-")
+	fs.StringVar(&f.threshold, "threshold", "", "the pass mark, a `number` from 0 to 1 (-1 to 1 for semantic_similarity)")
+	fs.StringVar(&f.output, "output", "json", "the output `format`: \"json\" (one line) or \"line\" (key=value pairs)")
+	fs.StringVar(&f.dimension, "dimension", "", "bias: the `dimension` to judge, e.g. gender, political leaning, age")
+	fs.StringVar(&f.expected, "expected", "", "bias: the expected rating, a `number` from 0 (no bias) to 1 (extreme bias)")
+	fs.StringVar(&f.tolerance, "tolerance", "", "bias: how far the rating may be from --expected, a `number` from 0 to 1")
+	fs.StringVar(&f.points, "points", "", "coverage: Weval points as YAML or JSON: `POINTS`, @FILE or @- (a list, or should/should_not lists)")
+	fs.StringVar(&f.provider, "provider", "", "model `provider`: "+providerNames()+" (default: $LLM_PROVIDER)")
+	fs.StringVar(&f.model, "model", "", "the judge `model` of bias and coverage (default: the provider's model variable)")
+	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint `URL` of the model")
+	fs.StringVar(&f.embeddingModel, "embedding-model", defaultEmbeddingModel, "semantic_similarity: the embeddings `model`, called at the provider's endpoint")
+	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
+	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache `folder` (default: the user cache folder/vectorlint)")
+	fs.BoolVar(&f.verbose, "verbose", false, "log every model request, retry and cache hit on standard error")
+	return fs
+}
+
+// runEvaluate is the "evaluate" command (spec/evaluators.md).
+func (a *app) runEvaluate(ctx context.Context, args []string) int {
+	var f evaluateFlags
+	fs := newEvaluateFlagSet(&f)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, evaluateUsage+fs.FlagUsages()+evaluateTextHelp)
@@ -66,52 +137,83 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 		return a.evaluateUsageError(fmt.Sprintf("expected one METRIC, found %d arguments: %s", len(rest), strings.Join(rest, " ")))
 	}
 	metric := rest[0]
-	switch metric {
-	case "exact_match", "f1", "bleu", "rouge_l":
-	case "semantic_similarity", "bias":
-		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: not available yet\n", metric)
-		return exitFailure
-	default:
+	spec, ok := evaluateMetricFlags(metric)
+	if !ok {
 		return a.evaluateUsageError(fmt.Sprintf("unknown metric %q; expected one of %s", metric, evaluateMetrics))
 	}
-	for _, name := range []string{"response", "ground-truth", "threshold"} {
+	var misplaced string
+	fs.Visit(func(fl *pflag.Flag) {
+		if misplaced == "" && fl.Name != "output" && !slices.Contains(spec.required, fl.Name) && !slices.Contains(spec.optional, fl.Name) {
+			misplaced = fl.Name
+		}
+	})
+	if misplaced != "" {
+		hint := ""
+		if misplaced == "model" && metric == "semantic_similarity" {
+			hint = " (use --embedding-model)"
+		}
+		return a.evaluateUsageError(fmt.Sprintf("--%s does not apply to %s%s", misplaced, metric, hint))
+	}
+	for _, name := range spec.required {
 		if !fs.Changed(name) {
 			return a.evaluateUsageError("--" + name + " is required")
 		}
 	}
-	if *output != "json" && *output != "line" {
-		return a.evaluateUsageError(fmt.Sprintf(`--output: expected "json" or "line", found %q`, *output))
+	if f.output != "json" && f.output != "line" {
+		return a.evaluateUsageError(fmt.Sprintf(`--output: expected "json" or "line", found %q`, f.output))
 	}
-	thresholdValue, err := strconv.ParseFloat(strings.TrimSpace(*threshold), 64)
-	if err != nil {
-		return a.evaluateUsageError(fmt.Sprintf("--threshold: expected a number, found %q", *threshold))
+	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
+		return a.evaluateUsageError(fmt.Sprintf("--provider: expected one of %s, found %q", providerNames(), f.provider))
+	}
+	numbers := map[string]float64{}
+	for _, n := range []struct{ name, value string }{{"threshold", f.threshold}, {"expected", f.expected}, {"tolerance", f.tolerance}} {
+		if !fs.Changed(n.name) {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(n.value), 64)
+		if err != nil {
+			return a.evaluateUsageError(fmt.Sprintf("--%s: expected a number, found %q", n.name, n.value))
+		}
+		numbers[n.name] = v
 	}
 	stdinUsedBy := ""
-	responseText, err := a.textArg("--response", *response, &stdinUsedBy)
-	if err != nil {
-		return a.evaluateError(err)
-	}
-	groundTruthText, err := a.textArg("--ground-truth", *groundTruth, &stdinUsedBy)
-	if err != nil {
-		return a.evaluateError(err)
+	texts := map[string]string{}
+	for _, n := range []struct{ name, value string }{{"response", f.response}, {"ground-truth", f.groundTruth}, {"points", f.points}} {
+		if !fs.Changed(n.name) {
+			continue
+		}
+		v, err := a.textArg("--"+n.name, n.value, &stdinUsedBy)
+		if err != nil {
+			return a.evaluateError(err)
+		}
+		texts[n.name] = v
 	}
 
 	var ev evaluate.Evaluator
+	response, groundTruth, threshold := texts["response"], texts["ground-truth"], numbers["threshold"]
 	switch metric {
 	case "exact_match":
-		ev = evaluate.RunExactMatchEvaluator(responseText, groundTruthText, thresholdValue)
+		ev = evaluate.RunExactMatchEvaluator(response, groundTruth, threshold)
 	case "f1":
-		ev = evaluate.RunF1ScoreEvaluator(responseText, groundTruthText, thresholdValue)
+		ev = evaluate.RunF1ScoreEvaluator(response, groundTruth, threshold)
 	case "bleu":
-		ev = evaluate.RunBleuScoreEvaluator(responseText, groundTruthText, thresholdValue)
+		ev = evaluate.RunBleuScoreEvaluator(response, groundTruth, threshold)
 	case "rouge_l":
-		ev = evaluate.RunRougeLScoreEvaluator(responseText, groundTruthText, thresholdValue)
+		ev = evaluate.RunRougeLScoreEvaluator(response, groundTruth, threshold)
+	default:
+		var cleanup func()
+		var code int
+		ev, cleanup, code = a.modelEvaluator(metric, &f, texts, numbers)
+		if ev == nil {
+			return code
+		}
+		defer cleanup()
 	}
 	result, err := ev.Evaluate(ctx)
 	if err != nil {
 		return a.evaluateError(err)
 	}
-	if *output == "line" {
+	if f.output == "line" {
 		fmt.Fprintln(a.stdout, result.Line())
 	} else {
 		fmt.Fprintln(a.stdout, result.String())
@@ -123,8 +225,74 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 	return exitOK
 }
 
+// modelEvaluator builds the evaluators that may call a model (semantic_similarity, bias,
+// coverage) on the model client every command shares (llmsetup.go). It returns nil and the
+// exit code when it cannot; cleanup releases the client.
+func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), code int) {
+	var rubric blueprint.Rubric
+	if metric == "coverage" {
+		name := "--points"
+		if strings.HasPrefix(f.points, "@") && !strings.HasPrefix(f.points, "@@") {
+			name = strings.TrimPrefix(f.points, "@")
+			if name == "-" {
+				name = "standard input"
+			}
+		}
+		var err error
+		if rubric, err = evaluate.ParseCoveragePoints(name, []byte(texts["points"])); err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
+			return nil, nil, exitFailure
+		}
+		for _, w := range rubric.Warnings {
+			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.String())
+		}
+		needsModel := false
+		for _, p := range rubric.Points() {
+			needsModel = needsModel || !p.IsFunction()
+		}
+		if !needsModel { // functions only: no model, so no model settings are read at all
+			return evaluate.RunCoverageEvaluator(nil, texts["response"], rubric, numbers["threshold"]), func() {}, exitOK
+		}
+	}
+	env, err := a.llmEnv()
+	if err != nil {
+		return nil, nil, a.evaluateError(err)
+	}
+	model := f.model
+	if metric == "semantic_similarity" {
+		// The endpoint's model is the embeddings model, so a local server needs no chat model.
+		model = f.embeddingModel
+	}
+	setup, err := a.setupLLM(env, llmOptions{
+		flags:    llm.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL},
+		cacheDir: f.cacheDir,
+		noCache:  f.noCache,
+		verbose:  f.verbose,
+		log:      &syncWriter{w: a.stderr},
+	})
+	if err != nil {
+		return nil, nil, a.evaluateError(err)
+	}
+	if setup.notConfigured != nil {
+		setup.client.Close()
+		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: %v\n", metric, setup.notConfigured)
+		return nil, nil, exitFailure
+	}
+	response := texts["response"]
+	switch metric {
+	case "semantic_similarity":
+		ev = evaluate.RunSemanticSimilarityEvaluator(evaluate.ModelEmbedder(setup.client, setup.endpoint), response, texts["ground-truth"], numbers["threshold"])
+	case "bias":
+		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(setup.client, setup.endpoint),
+			response, f.dimension, numbers["expected"], numbers["tolerance"])
+	case "coverage":
+		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}, response, rubric, numbers["threshold"])
+	}
+	return ev, setup.client.Close, exitOK
+}
+
 // evaluateMetrics lists the METRIC names in the order the help gives them.
-const evaluateMetrics = "exact_match, f1, bleu, rouge_l, semantic_similarity, bias"
+const evaluateMetrics = "exact_match, f1, bleu, rouge_l, semantic_similarity, bias, coverage"
 
 // evaluateUsageError reports a command-line mistake with a pointer to the help.
 func (a *app) evaluateUsageError(msg string) int {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // runEvaluateApp runs the command in-process in dir with the given standard input and returns what it
@@ -124,7 +126,7 @@ func TestEvaluateCommand(t *testing.T) {
 		{
 			name:       "no metric",
 			args:       []string{"evaluate", "--response", "a", "--ground-truth", "b", "--threshold", "0.5"},
-			wantErr:    "vectorlint evaluate: expected a METRIC (exact_match, f1, bleu, rouge_l, semantic_similarity, bias)\n" + usageHint,
+			wantErr:    "vectorlint evaluate: expected a METRIC (exact_match, f1, bleu, rouge_l, semantic_similarity, bias, coverage)\n" + usageHint,
 			wantStatus: exitFailure,
 		},
 		{
@@ -136,19 +138,31 @@ func TestEvaluateCommand(t *testing.T) {
 		{
 			name:       "unknown metric",
 			args:       []string{"evaluate", "rouge", "--response", "a", "--ground-truth", "b", "--threshold", "0.5"},
-			wantErr:    "vectorlint evaluate: unknown metric \"rouge\"; expected one of exact_match, f1, bleu, rouge_l, semantic_similarity, bias\n" + usageHint,
+			wantErr:    "vectorlint evaluate: unknown metric \"rouge\"; expected one of exact_match, f1, bleu, rouge_l, semantic_similarity, bias, coverage\n" + usageHint,
 			wantStatus: exitFailure,
 		},
 		{
 			name:       "semantic similarity needs a model",
 			args:       []string{"evaluate", "semantic_similarity", "--response", "a", "--ground-truth", "b", "--threshold", "0.5"},
-			wantErr:    "vectorlint evaluate: semantic_similarity needs a model: not available yet\n",
+			wantErr:    "vectorlint evaluate: semantic_similarity needs a model: " + (&llm.NotConfiguredError{}).Error() + "\n",
 			wantStatus: exitFailure,
 		},
 		{
-			name:       "bias needs a model",
+			name:       "bias needs its flags",
 			args:       []string{"evaluate", "bias", "--response", "a"},
-			wantErr:    "vectorlint evaluate: bias needs a model: not available yet\n",
+			wantErr:    "vectorlint evaluate: --dimension is required\n" + usageHint,
+			wantStatus: exitFailure,
+		},
+		{
+			name:       "a flag of another metric",
+			args:       []string{"evaluate", "f1", "--response", "a", "--ground-truth", "b", "--threshold", "0.5", "--dimension", "gender"},
+			wantErr:    "vectorlint evaluate: --dimension does not apply to f1\n" + usageHint,
+			wantStatus: exitFailure,
+		},
+		{
+			name:       "model flags do not apply to offline metrics",
+			args:       []string{"evaluate", "bleu", "--response", "a", "--ground-truth", "b", "--threshold", "0.5", "--provider", "openai"},
+			wantErr:    "vectorlint evaluate: --provider does not apply to bleu\n" + usageHint,
 			wantStatus: exitFailure,
 		},
 		{
@@ -243,9 +257,9 @@ func TestEvaluateHelp(t *testing.T) {
 		}
 		for _, want := range []string{
 			"Usage: vectorlint evaluate METRIC --response TEXT|@FILE --ground-truth TEXT|@FILE --threshold X [--output json|line]\n",
-			"Exit status: 0 when it passes, 1 when it fails, 2 on bad input.\n",
+			"Exit status: 0 when it passes, 1 when it fails, 2 on bad input or a failed model call.\n",
 			"  rouge_l               ROUGE-L F-measure (Google's rouge-score)\n",
-			"      --threshold number    the pass mark, a number from 0 to 1\n",
+			"      --threshold number        the pass mark, a number from 0 to 1 (-1 to 1 for semantic_similarity)\n",
 			`"@-" reads standard input`,
 		} {
 			if !strings.Contains(out, want) {

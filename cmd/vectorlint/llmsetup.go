@@ -76,24 +76,40 @@ func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
 	default:
 		s.search = &search
 	}
-	prices, err := llm.ResolvePrices(env)
+	client, cacheDir, err := a.newLLMClient(env, o)
 	if err != nil {
 		return nil, err
 	}
+	s.client, s.cacheDir = client, cacheDir
+	if cacheDir == "" && !o.noCache && o.verbose && s.notConfigured == nil {
+		fmt.Fprintln(o.log, "vectorlint: no user cache folder (HOME and XDG_CACHE_HOME are unset): replies are not cached; use --cache-dir")
+	}
+	return s, nil
+}
+
+// newLLMClient builds the model client of a command — the one place every command (lint,
+// evaluate, blueprint run) gets its client from, so they share one behaviour: the reply cache
+// (--cache-dir relative to the working directory, else the user cache folder from env; none with
+// --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from the environment, the
+// concurrency limit and the --verbose/--show-prompt event log. It returns the client and the
+// cache folder in use ("" when there is none).
+func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, string, error) {
+	prices, err := llm.ResolvePrices(env)
+	if err != nil {
+		return nil, "", err
+	}
+	cacheDir := ""
 	if !o.noCache {
-		s.cacheDir = o.cacheDir
-		if s.cacheDir == "" {
-			s.cacheDir = userCacheDir(a.getenv, runtime.GOOS)
-			if s.cacheDir == "" && o.verbose && s.notConfigured == nil {
-				fmt.Fprintln(o.log, "vectorlint: no user cache folder (HOME and XDG_CACHE_HOME are unset): replies are not cached; use --cache-dir")
-			}
-		} else if !filepath.IsAbs(s.cacheDir) {
-			s.cacheDir = filepath.Join(a.dir, s.cacheDir)
+		cacheDir = o.cacheDir
+		if cacheDir == "" {
+			cacheDir = userCacheDir(func(k string) string { v, _ := env(k); return v }, runtime.GOOS)
+		} else if !filepath.IsAbs(cacheDir) {
+			cacheDir = filepath.Join(a.dir, cacheDir)
 		}
 	}
 	cfg := llm.Config{
 		Concurrency: o.concurrency,
-		CacheDir:    s.cacheDir,
+		CacheDir:    cacheDir,
 		NoCache:     o.noCache,
 		Prices:      prices,
 		Proxy:       http.ProxyFromEnvironment,
@@ -101,11 +117,11 @@ func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)
 	}
-	s.client, err = llm.New(cfg)
+	client, err := llm.New(cfg)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return s, nil
+	return client, cacheDir, nil
 }
 
 // userCacheDir is os.UserCacheDir()/vectorlint computed from the given environment, so tests

@@ -1,0 +1,255 @@
+package evaluate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/scoring"
+)
+
+// CoveragePoint is one point's verdict in a coverage result ("coverage_points").
+type CoveragePoint struct {
+	// Point is the point as Weval names it: the text of an LLM-judged point, or
+	// "Function: contains(\"Paris\")" for a function point.
+	Point string `json:"point"`
+	// Score is how far the point is met, 0–1, with a should_not point already inverted,
+	// rounded to 3 decimals.
+	Score float64 `json:"score"`
+	// Weight is the point's multiplier when it is not 1.
+	Weight float64 `json:"weight,omitempty"`
+	// Path names the alternative path the point belongs to ("path_3"), "" for a required point.
+	Path string `json:"path,omitempty"`
+	// Inverted marks a should_not point.
+	Inverted bool `json:"inverted,omitempty"`
+	// Reflection is the judge's (or the function's) explanation.
+	Reflection string `json:"reflection,omitempty"`
+}
+
+// RunCoverageEvaluator checks how far a response meets a rubric of Weval points: the blueprint
+// engine's coverage score, exposed as an evaluator.
+//
+// Purpose: assert that a response does what it should (and nothing it should not) — names the
+// right facts, follows a format, avoids forbidden words — with points that are plain-language
+// criteria for a model judge or deterministic functions such as $contains and $matches.
+//
+// Method: [blueprint.ScoreRubric], exactly as a blueprint run scores a prompt: each function
+// point deterministically, each text point by judge; should_not points inverted; required points
+// and the best alternative path averaged, weighted by their multipliers (the seed's worked
+// examples give 0.425 and 0.875). The score is rounded to 3 decimals. A point that cannot be
+// evaluated (a function error, a failed judge, a text point without a judge) makes the
+// evaluation an error, not a fail: a coverage that leaves points out would overstate the score.
+//
+// Granularity: High — point by point, weighted, with alternative paths.
+//
+// Inputs: a [blueprint.Judge] (nil when every point is a function), the response, the rubric
+// ([ParseCoveragePoints] reads one from YAML or JSON; [blueprint.ParsePoints] builds one block),
+// threshold (0–1).
+// Outputs: {"response", "threshold", "coverage_score": 0–1, "coverage_points": [{"point",
+// "score", "weight", "path", "inverted", "reflection"}…], "coverage_result"}.
+func RunCoverageEvaluator(judge blueprint.Judge, response string, rubric blueprint.Rubric, threshold float64) *BaseScoreEvaluator {
+	return &BaseScoreEvaluator{
+		Inputs: []Field{{"response", response}},
+		Metric: func(ctx context.Context) (Measurement, error) {
+			return measureCoverage(ctx, judge, response, rubric)
+		},
+		Threshold:      threshold,
+		Min:            0,
+		Max:            1,
+		Decimals:       ratioDecimals,
+		ScoreKey:       "coverage_score",
+		ResultKey:      "coverage_result",
+		FailureMessage: "coverage score",
+	}
+}
+
+// measureCoverage scores the rubric and reports every point that could not be evaluated.
+func measureCoverage(ctx context.Context, judge blueprint.Judge, response string, rubric blueprint.Rubric) (Measurement, error) {
+	points := rubric.Points()
+	if len(points) == 0 {
+		return Measurement{}, errors.New("coverage: expected at least one point, found none")
+	}
+	if judge == nil {
+		text := 0
+		for _, p := range points {
+			if !p.IsFunction() {
+				text++
+			}
+		}
+		if text > 0 {
+			return Measurement{}, fmt.Errorf("coverage: %d of the %d points are judged by a model: %w", text, len(points), ErrNoModel)
+		}
+	}
+	env := blueprint.Env{Judge: judge}
+	res := blueprint.ScoreRubric(ctx, rubric, blueprint.Subject{Text: response}, env)
+	if err := ctx.Err(); err != nil {
+		return Measurement{}, fmt.Errorf("coverage: %w", err)
+	}
+	var failures []string
+	out := make([]CoveragePoint, 0, len(res.PointAssessments))
+	for _, pa := range res.PointAssessments {
+		if pa.Error != "" || pa.CoverageExtent == nil {
+			why := pa.Error
+			if why == "" {
+				why = "not evaluated"
+			}
+			failures = append(failures, fmt.Sprintf("%s: %s", pa.KeyPointText, why))
+			continue
+		}
+		cp := CoveragePoint{Point: pa.KeyPointText, Score: roundRatio(*pa.CoverageExtent), Path: pa.PathID,
+			Inverted: pa.IsInverted, Reflection: pa.Reflection}
+		if pa.Multiplier != 1 {
+			cp.Weight = pa.Multiplier
+		}
+		out = append(out, cp)
+	}
+	if len(failures) > 0 {
+		return Measurement{}, fmt.Errorf("coverage: %d of the %d points could not be evaluated: %s",
+			len(failures), len(res.PointAssessments), strings.Join(failures, "; "))
+	}
+	if res.Score == nil { // impossible once every point has a score; never report a made-up 0
+		return Measurement{}, errors.New("coverage: no point could be scored")
+	}
+	return Measurement{Score: *res.Score, Extra: []Field{{"coverage_points", out}}}, nil
+}
+
+// roundRatio rounds a 0–1 value as the evaluators record it.
+func roundRatio(x float64) float64 {
+	return scoring.Round(x, ratioDecimals)
+}
+
+// ParseCoveragePoints reads the points of [RunCoverageEvaluator] from YAML (or JSON, which is
+// YAML): either a list of points — the `should` block, written as in a blueprint prompt — or a
+// mapping with a `should` list, a `should_not` list or both:
+//
+//   - "Names Paris as the capital"          # judged by a model
+//
+//   - $contains_word: Paris                 # a function: no model
+//
+//   - - "Answers in one sentence"           # a nested list is an alternative path
+//
+//   - $word_count_between: [3, 30]
+//
+//     should: ["Names Paris"]
+//     should_not: [{$icontains_any_of: ["I don't know", "as an AI"]}]
+//
+// file names the source in errors, which give its line. A file with no point, an unknown key,
+// a second YAML document, a point that does not parse, an unknown function or a function whose
+// arguments, regex or script do not compile is an error (in a blueprint the last two only warn
+// and score 0; a check that can never pass is worth stopping for), and so is $call or
+// $factcheck, which need network access [RunCoverageEvaluator] does not give. Other authoring
+// mistakes (a one-point alternative path…) are in the returned Rubric's Warnings.
+func ParseCoveragePoints(file string, data []byte) (blueprint.Rubric, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return blueprint.Rubric{}, fmt.Errorf("%s: expected a list of points (or should/should_not lists), found an empty file", file)
+		}
+		return blueprint.Rubric{}, fmt.Errorf("%s: expected YAML or JSON points: %v", file, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		line := extra.Line
+		if extra.Kind == yaml.DocumentNode && len(extra.Content) > 0 {
+			line = extra.Content[0].Line
+		}
+		if err != nil {
+			return blueprint.Rubric{}, fmt.Errorf("%s: expected one YAML document: %v", file, err)
+		}
+		return blueprint.Rubric{}, fmt.Errorf("%s:%d: expected one YAML document of points, found a second document", file, line)
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	var rubric blueprint.Rubric
+	var problems []string
+	parse := func(n *yaml.Node, owner string) []blueprint.Entry {
+		r, errs := blueprint.ParsePoints(n, blueprint.PointOptions{File: file, Owner: owner, OwnerKind: "list"})
+		for _, err := range errs {
+			problems = append(problems, err.Error())
+		}
+		for _, d := range r.Warnings {
+			if d.Code == blueprint.CodeUnknownFunction || d.Code == blueprint.CodeBadFunction {
+				d.Severity = blueprint.SeverityError
+				problems = append(problems, d.String())
+				continue
+			}
+			rubric.Warnings = append(rubric.Warnings, d)
+		}
+		return r.Should
+	}
+	switch root.Kind {
+	case yaml.SequenceNode:
+		rubric.Should = parse(root, "")
+	case yaml.MappingNode:
+		seen := map[string]bool{}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			k, v := root.Content[i], root.Content[i+1]
+			switch k.Value {
+			case "should", "should_not":
+				if seen[k.Value] {
+					problems = append(problems, fmt.Sprintf("%s:%d: error: %q is given twice", file, k.Line, k.Value))
+					continue
+				}
+				seen[k.Value] = true
+				entries := parse(v, k.Value)
+				if k.Value == "should" {
+					rubric.Should = entries
+				} else {
+					rubric.ShouldNot = entries
+				}
+			default:
+				problems = append(problems, fmt.Sprintf("%s:%d: error: expected the key should or should_not, found %q", file, k.Line, k.Value))
+			}
+		}
+	default:
+		return blueprint.Rubric{}, fmt.Errorf("%s:%d: expected a list of points or a mapping with should/should_not lists, found %s",
+			file, root.Line, describeYAML(root))
+	}
+	for _, p := range rubric.Points() {
+		if p.Fn == "call" || p.Fn == "factcheck" {
+			problems = append(problems, fmt.Sprintf("%s:%d: error: $%s makes HTTP requests, which a coverage evaluation does not make (a blueprint run does, with --allow-net)",
+				file, p.Line, p.Fn))
+		}
+	}
+	if len(problems) > 0 {
+		return blueprint.Rubric{}, errors.New(strings.Join(problems, "\n"))
+	}
+	if len(rubric.Points()) == 0 {
+		return blueprint.Rubric{}, fmt.Errorf("%s: expected at least one point, found none", file)
+	}
+	return rubric, nil
+}
+
+// describeYAML names a node's kind for "found …" messages.
+func describeYAML(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing (null)"
+		}
+		return fmt.Sprintf("the scalar %q", shorten(n.Value, 40))
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.DocumentNode:
+		return "an empty document"
+	}
+	return "an unsupported YAML value"
+}
+
+// shorten cuts s to n runes with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

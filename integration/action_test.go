@@ -1,0 +1,416 @@
+package integration
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/llm/llmtest"
+)
+
+// action is the part of action.yml (a composite GitHub Action) the tests read.
+type action struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	Author      string `yaml:"author"`
+	Branding    struct {
+		Icon  string `yaml:"icon"`
+		Color string `yaml:"color"`
+	} `yaml:"branding"`
+	Inputs map[string]struct {
+		Description string  `yaml:"description"`
+		Default     *string `yaml:"default"`
+		Required    bool    `yaml:"required"`
+	} `yaml:"inputs"`
+	Runs struct {
+		Using string       `yaml:"using"`
+		Steps []actionStep `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+type actionStep struct {
+	Name  string            `yaml:"name"`
+	Uses  string            `yaml:"uses"`
+	With  map[string]string `yaml:"with"`
+	Shell string            `yaml:"shell"`
+	Env   map[string]string `yaml:"env"`
+	Run   string            `yaml:"run"`
+}
+
+func readAction(t *testing.T) action {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	var a action
+	if err := dec.Decode(&a); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	return a
+}
+
+// step returns the step with the given name.
+func (a action) step(t *testing.T, name string) actionStep {
+	t.Helper()
+	for _, s := range a.Runs.Steps {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("action.yml has no step %q", name)
+	return actionStep{}
+}
+
+var inputExpr = regexp.MustCompile(`\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}`)
+
+func TestActionStructure(t *testing.T) {
+	a := readAction(t)
+	if a.Name != "vectorlint" || a.Description == "" || a.Branding.Icon == "" || a.Branding.Color == "" {
+		t.Errorf("name %q, description %q, branding %+v", a.Name, a.Description, a.Branding)
+	}
+	var names []string
+	for name, in := range a.Inputs {
+		names = append(names, name)
+		if in.Description == "" || in.Default == nil || in.Required {
+			t.Errorf("input %s: every input needs a description and a default, and none is required", name)
+		}
+	}
+	sort.Strings(names)
+	want := []string{"api-key", "base-url", "config", "fail-on", "flags", "model", "output", "output-file", "paths", "provider", "version"}
+	if !slices.Equal(names, want) {
+		t.Errorf("inputs = %v, want %v", names, want)
+	}
+	for name, def := range map[string]string{"paths": ".", "fail-on": "error", "output": "github"} {
+		if got := *a.Inputs[name].Default; got != def {
+			t.Errorf("input %s defaults to %q, want %q", name, got, def)
+		}
+	}
+
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 3 {
+		t.Fatalf("runs: using %q, %d steps; want a composite action of 3 steps", a.Runs.Using, len(a.Runs.Steps))
+	}
+	setup := a.Runs.Steps[0]
+	if !strings.HasPrefix(setup.Uses, "actions/setup-go@v") || setup.With["go-version-file"] != "${{ github.action_path }}/go.mod" {
+		t.Errorf("first step = %+v, want actions/setup-go with the action's go.mod", setup)
+	}
+
+	// Every input is used, every ${{ inputs.x }} names an input, and scripts read inputs only
+	// through their env (an expression inside a script is a shell-injection risk).
+	used := map[string]bool{}
+	for _, s := range a.Runs.Steps {
+		if s.Run != "" {
+			if s.Shell != "bash" {
+				t.Errorf("step %q: shell %q, want bash", s.Name, s.Shell)
+			}
+			if strings.Contains(s.Run, "${{") {
+				t.Errorf("step %q: the script holds a ${{ }} expression; pass it through env", s.Name)
+			}
+			check := exec.CommandContext(t.Context(), "bash", "-n")
+			check.Stdin = strings.NewReader(s.Run)
+			if out, err := check.CombinedOutput(); err != nil {
+				t.Errorf("step %q: bash -n: %v\n%s", s.Name, err, out)
+			}
+		}
+		for k, v := range s.Env {
+			for _, m := range inputExpr.FindAllStringSubmatch(v, -1) {
+				used[m[1]] = true
+				if _, ok := a.Inputs[m[1]]; !ok {
+					t.Errorf("step %q: env %s uses the undeclared input %q", s.Name, k, m[1])
+				}
+			}
+		}
+	}
+	for _, name := range names {
+		if !used[name] {
+			t.Errorf("input %s is declared but no step uses it", name)
+		}
+	}
+	// The run step receives every input but version as INPUT_<NAME>.
+	runStep := a.step(t, "Run vectorlint")
+	for _, name := range names {
+		if name == "version" {
+			continue
+		}
+		key := "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if got := runStep.Env[key]; got != "${{ inputs."+name+" }}" {
+			t.Errorf("Run vectorlint: env %s = %q, want ${{ inputs.%s }}", key, got, name)
+		}
+	}
+}
+
+// TestPreCommitHooksManifest checks .pre-commit-hooks.yaml: one hook, with only keys pre-commit
+// knows, building the command pre-commit's golang language installs (`go install ./...`
+// names the binary after cmd/vectorlint).
+func TestPreCommitHooksManifest(t *testing.T) {
+	root := testutil.RepoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hooks []map[string]any
+	if err := yaml.Unmarshal(data, &hooks); err != nil {
+		t.Fatal(err)
+	}
+	if len(hooks) != 1 {
+		t.Fatalf("%d hooks, want 1", len(hooks))
+	}
+	h := hooks[0]
+	known := []string{"id", "name", "entry", "language", "files", "exclude", "types", "types_or", "exclude_types",
+		"additional_dependencies", "args", "always_run", "fail_fast", "pass_filenames", "description", "language_version",
+		"log_file", "minimum_pre_commit_version", "require_serial", "stages", "verbose"}
+	for k := range h {
+		if !slices.Contains(known, k) {
+			t.Errorf("unknown hook key %q", k)
+		}
+	}
+	want := map[string]any{"id": "vectorlint", "name": "vectorlint", "entry": "vectorlint", "language": "golang",
+		"types_or": []any{"markdown", "text"}, "require_serial": true, "args": []any{}}
+	for k, v := range want {
+		got, _ := json.Marshal(h[k])
+		w, _ := json.Marshal(v)
+		if string(got) != string(w) {
+			t.Errorf("%s = %s, want %s", k, got, w)
+		}
+	}
+	if d, _ := h["description"].(string); d == "" {
+		t.Error("the hook has no description")
+	}
+	if _, err := os.Stat(filepath.Join(root, "cmd", h["entry"].(string), "main.go")); err != nil {
+		t.Errorf("entry %v is not a command of this module: %v", h["entry"], err)
+	}
+}
+
+// actionRun runs the action's steps the way a GitHub runner does, on a project folder.
+type actionRun struct {
+	t       *testing.T
+	a       action
+	binDir  string // the folder the Build step added to GITHUB_PATH
+	project string
+	srv     *llmtest.Server
+}
+
+// runnerShell is how a runner runs a step with shell: bash.
+var runnerShell = []string{"bash", "--noprofile", "--norc", "-eo", "pipefail"}
+
+// runStep runs a step's script with its env (inputs substituted from given, else their
+// defaults) plus extra variables, in dir, and returns the result.
+func (r *actionRun) runStep(name, dir string, given map[string]string, extra ...string) result {
+	t := r.t
+	t.Helper()
+	s := r.a.step(t, name)
+	script := filepath.Join(t.TempDir(), "step.sh")
+	if err := os.WriteFile(script, []byte(s.Run), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := cleanEnv(extra...)
+	for k, v := range s.Env {
+		env = append(env, k+"="+inputExpr.ReplaceAllStringFunc(v, func(expr string) string {
+			in := inputExpr.FindStringSubmatch(expr)[1]
+			if val, ok := given[in]; ok {
+				return val
+			}
+			return *r.a.Inputs[in].Default
+		}))
+	}
+	return run(t, dir, env, 5*time.Minute, runnerShell[0], append(runnerShell[1:], script)...)
+}
+
+// TestActionSteps runs the action's Build step (building the command from this checkout, as
+// the action does by default) and its "Run vectorlint" step against the fake server, with the
+// inputs a workflow would give.
+func TestActionSteps(t *testing.T) {
+	requireTool(t, "bash", "VECTORLINT_REQUIRE_PRECOMMIT", "apt-get install bash")
+	r := &actionRun{t: t, a: readAction(t)}
+
+	// Build: go build into $RUNNER_TEMP/vectorlint-bin, which is appended to $GITHUB_PATH.
+	runnerTemp := t.TempDir()
+	githubPath := filepath.Join(t.TempDir(), "github_path")
+	goEnv, err := exec.CommandContext(t.Context(), "go", "env", "GOCACHE", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gocache, gomodcache, _ := strings.Cut(strings.TrimSpace(string(goEnv)), "\n")
+	b := r.runStep("Build vectorlint", t.TempDir(), nil, "GITHUB_ACTION_PATH="+testutil.RepoRoot(t), "RUNNER_TEMP="+runnerTemp,
+		"GITHUB_PATH="+githubPath, "GOCACHE="+gocache, "GOMODCACHE="+gomodcache, "GOFLAGS=-mod=mod")
+	if b.code != 0 {
+		t.Fatalf("Build vectorlint: exit %d\n%s%s", b.code, b.stdout, b.stderr)
+	}
+	added, _ := os.ReadFile(githubPath)
+	r.binDir = strings.TrimSpace(string(added))
+	if r.binDir != filepath.Join(runnerTemp, "vectorlint-bin") {
+		t.Fatalf("GITHUB_PATH = %q", added)
+	}
+	if _, err := os.Stat(filepath.Join(r.binDir, "vectorlint")); err != nil {
+		t.Fatal(err)
+	}
+
+	// Keys the server requires: the step must export the key under the provider's variable.
+	r.srv = llmtest.Start(t, llmtest.RequireAPIKey(testAPIKey))
+	r.srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.UserContains("In order to")),
+		llmtest.JSON(map[string]any{"violations": []any{map[string]any{
+			"quoted_text": "In order to", "line": 3, "message": `Say "To".`, "suggestion": `Write "To".`, "fix": "To", "confidence": 0.9}}}))
+	r.srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
+	r.project = t.TempDir()
+	writeFiles(t, r.project, map[string]string{
+		"vectorlint.ini": "RulesPath = .github/rules\n[**/*.md]\nRunRules = Acme\n",
+		"alt.ini":        "RulesPath = .github/rules\n[**/*.md]\nRunRules = Acme\n[docs/wordy.md]\nAcme.Wordiness = disabled\n",
+		".github/rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\nseverity: error\n---\n" +
+			"Flag wordy phrases that have a shorter equivalent.\n",
+		"docs/wordy.md":        "# Deploy\n\nIn order to deploy, run the script.\n",
+		"docs/guides/clean.md": "# Deploy\n\nTo deploy, run the script.\n",
+		"README.md":            "# Project\n\nShort and clear.\n",
+	})
+
+	annotation := "::error file=docs/wordy.md,line=3,col=1,endLine=3,endColumn=12,title=Acme.Wordiness::Say \"To\".%0A%0ASuggestion: Write \"To\"."
+	tests := []struct {
+		name   string
+		inputs map[string]string
+		env    []string
+		code   int
+		// stdout must contain these; stdoutNot must not.
+		stdout, stdoutNot []string
+		stderr            string
+		check             func(t *testing.T, summary string)
+	}{
+		{
+			name:   "defaults: github annotations and a job summary",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey},
+			code:   1,
+			stdout: []string{"::add-mask::" + testAPIKey + "\n", annotation, "::notice title=vectorlint::✖ 1 error and 0 warnings in 3 files."},
+			check: func(t *testing.T, summary string) {
+				if !strings.Contains(summary, "| docs/wordy.md | 3 | 1 | error | Acme.Wordiness | Say \"To\".<br><br>Suggestion: Write \"To\". |") {
+					t.Errorf("job summary:\n%s", summary)
+				}
+			},
+		},
+		{
+			name:   "anthropic key",
+			inputs: map[string]string{"provider": "anthropic", "model": "claude-test", "base-url": r.srv.URL, "api-key": testAPIKey, "paths": "docs/wordy.md"},
+			code:   1,
+			stdout: []string{annotation},
+		},
+		{
+			name:   "gemini key",
+			inputs: map[string]string{"provider": "gemini", "base-url": r.srv.URL, "api-key": testAPIKey, "paths": "docs/wordy.md"},
+			code:   1,
+			stdout: []string{annotation},
+		},
+		{
+			name: "azure-openai key, endpoint and deployment",
+			inputs: map[string]string{"provider": "azure-openai", "model": "my-deployment", "base-url": strings.TrimSuffix(r.srv.URL, "/v1"),
+				"api-key": testAPIKey, "paths": "docs/wordy.md"},
+			code:   1,
+			stdout: []string{annotation},
+		},
+		{
+			name:   "LLM_PROVIDER from the workflow's env chooses the variable",
+			inputs: map[string]string{"model": "local", "base-url": r.srv.URL, "api-key": testAPIKey, "paths": "docs/wordy.md"},
+			env:    []string{"LLM_PROVIDER=openai-compatible"},
+			code:   1,
+			stdout: []string{annotation},
+		},
+		{
+			name: "sarif to a file, for code scanning",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "output": "sarif", "output-file": "vectorlint.sarif",
+				"fail-on": "none"},
+			code:      0,
+			stdoutNot: []string{"::error", `"version"`},
+			check: func(t *testing.T, _ string) {
+				data, err := os.ReadFile(filepath.Join(r.project, "vectorlint.sarif"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var sarif struct {
+					Version string `json:"version"`
+					Runs    []struct {
+						Results []struct {
+							RuleID string `json:"ruleId"`
+							Level  string `json:"level"`
+						} `json:"results"`
+					} `json:"runs"`
+				}
+				if err := json.Unmarshal(data, &sarif); err != nil || sarif.Version != "2.1.0" || len(sarif.Runs) != 1 ||
+					len(sarif.Runs[0].Results) != 1 || sarif.Runs[0].Results[0].RuleID != "Acme.Wordiness" {
+					t.Errorf("vectorlint.sarif: %v\n%s", err, data)
+				}
+			},
+		},
+		{
+			name:   "globs are vectorlint's, not bash's",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "paths": "docs/**/*.md", "output": "line"},
+			code:   1, // docs/wordy.md is matched: bash alone would expand docs/**/*.md to docs/*/*.md
+			stdout: []string{"docs/wordy.md\n", "1 error and 0 warnings in 2 files"},
+		},
+		{
+			name: "paths on several lines, a config, extra flags",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "paths": "docs/wordy.md\nREADME.md\n", "config": "alt.ini",
+				"flags": "--concurrency 2 --verbose", "output": "line"},
+			code:   0,
+			stdout: []string{"Skipped:\n  docs/wordy.md  every rule of Acme is disabled for this file\n", "✓ 0 errors and 0 warnings in 1 file."},
+		},
+		{
+			name:   "fail-on none",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "fail-on": "none"},
+			code:   0,
+			stdout: []string{annotation},
+		},
+		{
+			name:   "no key: exit 2 and what to set",
+			inputs: map[string]string{},
+			code:   2,
+			stderr: "vectorlint: 3 model calls not made: no LLM provider is configured: set OPENAI_API_KEY",
+		},
+		{
+			name:   "empty paths",
+			inputs: map[string]string{"paths": " \n"},
+			code:   2,
+			stdout: []string{"::error title=vectorlint::the paths input is empty"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			summary := filepath.Join(t.TempDir(), "summary.md")
+			env := append([]string{"PATH=" + r.binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
+				"GITHUB_STEP_SUMMARY=" + summary, "XDG_CACHE_HOME=" + t.TempDir()}, tt.env...)
+			res := r.runStep("Run vectorlint", r.project, tt.inputs, env...)
+			if res.code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", res.code, tt.code, res.stdout, res.stderr)
+			}
+			for _, want := range tt.stdout {
+				if !strings.Contains(res.stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, res.stdout)
+				}
+			}
+			for _, not := range tt.stdoutNot {
+				if strings.Contains(res.stdout, not) {
+					t.Errorf("stdout has %q:\n%s", not, res.stdout)
+				}
+			}
+			if tt.stderr != "" && !strings.Contains(res.stderr, tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, res.stderr)
+			}
+			// The key is printed only in the add-mask command that hides it from the log.
+			rest := strings.ReplaceAll(res.stdout, "::add-mask::"+testAPIKey+"\n", "")
+			if strings.Contains(rest+res.stderr, testAPIKey) {
+				t.Error("the API key is in the output")
+			}
+			if tt.check != nil {
+				s, _ := os.ReadFile(summary)
+				tt.check(t, string(s))
+			}
+		})
+	}
+}

@@ -1,0 +1,174 @@
+package integration
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/llm/llmtest"
+)
+
+// hookRepo copies the repository's tracked files (as they are in the working tree) into a new
+// git repository with one commit — what pre-commit clones when a project names this
+// repository — and returns its path and the commit.
+func hookRepo(t *testing.T) (dir, rev string) {
+	t.Helper()
+	root := testutil.RepoRoot(t)
+	cmd := exec.CommandContext(t.Context(), "git", "ls-files", "-z")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		if os.Getenv("VECTORLINT_REQUIRE_PRECOMMIT") == "1" {
+			t.Fatalf("git ls-files in %s: %v (the hook test needs a git checkout)", root, err)
+		}
+		t.Skipf("git ls-files in %s: %v (not a git checkout)", root, err)
+	}
+	dir = t.TempDir()
+	n := 0
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src := filepath.Join(root, filepath.FromSlash(name))
+		fi, err := os.Lstat(src)
+		if os.IsNotExist(err) {
+			continue // deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	for _, need := range []string{".pre-commit-hooks.yaml", "go.mod", "cmd/vectorlint/main.go"} {
+		if _, err := os.Stat(filepath.Join(dir, need)); err != nil {
+			t.Fatalf("%s is not tracked by git (copied %d files)", need, n)
+		}
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "vectorlint under test")
+	return dir, strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+}
+
+// TestPreCommitHook runs the real pre-commit with this repository's hook, configured as
+// docs/integrations.md shows, on a temporary project repository, the hook calling the fake
+// model server: a clean document passes (exit 0,
+// "Passed"), a document with an error-severity finding fails the hook (exit 1, "Failed",
+// the finding in the output). pre-commit builds the hook with `go install` (language: golang)
+// from the module cache, so no network is needed. Skipped when pre-commit is not installed,
+// unless VECTORLINT_REQUIRE_PRECOMMIT=1 (CI, after .ci/install-pre-commit).
+func TestPreCommitHook(t *testing.T) {
+	precommit := requireTool(t, "pre-commit", "VECTORLINT_REQUIRE_PRECOMMIT", ".ci/install-pre-commit")
+	requireTool(t, "git", "VECTORLINT_REQUIRE_PRECOMMIT", ".ci/install-pre-commit")
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal("go is not on PATH")
+	}
+	goEnv, err := exec.CommandContext(t.Context(), goBin, "env", "GOMODCACHE", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modcache, buildcache, _ := strings.Cut(strings.TrimSpace(string(goEnv)), "\n")
+
+	hook, rev := hookRepo(t)
+
+	srv := llmtest.Start(t, llmtest.RequireAPIKey(testAPIKey))
+	srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.UserContains("In order to")),
+		llmtest.JSON(map[string]any{"violations": []any{map[string]any{
+			"quoted_text": "In order to", "line": 3, "message": `Say "To" instead of "In order to".`,
+			"suggestion": `Write "To".`, "fix": "To", "confidence": 0.9}}}))
+	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
+
+	// The project is laid out as "vectorlint init" lays it out (rules/ next to the documents,
+	// every Markdown file selected), and its .pre-commit-config.yaml is the documentation's with
+	// the repository and revision of the hook under test: its exclude must keep the rule files,
+	// which are Markdown too, from being linted as documents.
+	config := precommitSnippet(t)
+	for old, repl := range map[string]string{"https://github.com/vectorlint/vectorlint": hook, "rev: v0.1.0": "rev: " + rev} {
+		if !strings.Contains(config, old) {
+			t.Fatalf("the documented pre-commit configuration has no %q:\n%s", old, config)
+		}
+		config = strings.Replace(config, old, repl, 1)
+	}
+	project := t.TempDir()
+	writeFiles(t, project, map[string]string{
+		"vectorlint.ini": "RulesPath = rules\n[**/*.{md,mdx,markdown}]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\nseverity: error\n---\n" +
+			"Flag wordy phrases that have a shorter equivalent. In order to help, quote them.\n",
+		"docs/clean.md":           "# Deploy\n\nTo deploy, run the script.\n",
+		"notes.txt":               "A text file no section of vectorlint.ini selects.\n",
+		".pre-commit-config.yaml": config,
+	})
+	git(t, project, "init", "-q")
+	git(t, project, "add", "-A")
+	git(t, project, "commit", "-q", "-m", "docs")
+
+	env := cleanEnv(
+		"PRE_COMMIT_HOME="+t.TempDir(),
+		// The developer's module and build caches: pre-commit sets its own GOPATH, and
+		// XDG_CACHE_HOME (set below for vectorlint's reply cache) would move the build cache.
+		"GOMODCACHE="+modcache,
+		"GOCACHE="+buildcache,
+		"GOFLAGS=-mod=mod",
+		"GOPROXY=off", // everything is in the module cache: prove the hook builds offline
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"XDG_CACHE_HOME="+t.TempDir(),
+		"OPENAI_BASE_URL="+srv.URL,
+		"OPENAI_API_KEY="+testAPIKey,
+		"OPENAI_MODEL=test-model",
+		"NO_COLOR=1",
+	)
+	precommitRun := func() result {
+		return run(t, project, env, 10*time.Minute, precommit, "run", "--all-files", "--color", "never")
+	}
+
+	r := precommitRun()
+	if r.code != 0 || !hookLine(r.stdout, "Passed") {
+		t.Fatalf("clean document: exit %d (want 0)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if srv.Calls() != 1 {
+		t.Errorf("clean document: %d model calls, want 1 (docs/clean.md only: not the rule file, not notes.txt)", srv.Calls())
+	}
+
+	writeFiles(t, project, map[string]string{"docs/wordy.md": "# Deploy\n\nIn order to deploy, run the script.\n"})
+	git(t, project, "add", "docs/wordy.md")
+	r = precommitRun()
+	if r.code != 1 || !hookLine(r.stdout, "Failed") {
+		t.Fatalf("wordy document: exit %d (want 1)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"- hook id: vectorlint\n- exit code: 1\n",
+		"docs/wordy.md\n  3:1  error  Say \"To\" instead of \"In order to\".  Acme.Wordiness\n",
+		"✖ 1 error and 0 warnings in 2 files.",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the hook's output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout+r.stderr, testAPIKey) {
+		t.Error("the API key is in pre-commit's output")
+	}
+}
+
+// hookLine reports whether pre-commit's summary line for the vectorlint hook ends in status
+// ("vectorlint.....Passed").
+func hookLine(out, status string) bool {
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "vectorlint.") && strings.HasSuffix(line, status) {
+			return true
+		}
+	}
+	return false
+}
