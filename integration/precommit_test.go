@@ -93,8 +93,8 @@ func TestPreCommitHook(t *testing.T) {
 
 	// The project is laid out as "vectorlint init" lays it out (rules/ next to the documents,
 	// every Markdown file selected), and its .pre-commit-config.yaml is the documentation's with
-	// the repository and revision of the hook under test: its exclude must keep the rule files,
-	// which are Markdown too, from being linted as documents.
+	// the repository and revision of the hook under test. It has no exclude: the rule files,
+	// Markdown too and passed by pre-commit, must be skipped because they are under RulesPath.
 	config := precommitSnippet(t)
 	for old, repl := range map[string]string{"https://github.com/vectorlint/vectorlint": hook, "rev: v0.1.0": "rev: " + rev} {
 		if !strings.Contains(config, old) {

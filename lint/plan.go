@@ -334,6 +334,12 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 			rel = src.abs
 		}
 		rel = filepath.ToSlash(rel)
+		// A rule file named explicitly (pre-commit passes every staged Markdown file) is not a
+		// document: the folder walk already leaves RulesPath out, and so does this.
+		if cfg.RulesPath != "" && withinDir(cfg.RulesPath, src.abs) {
+			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
+			continue
+		}
 		settings := cfg.Settings(rel)
 		if reason := skipReason(settings); reason != "" {
 			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: reason})
@@ -590,4 +596,10 @@ func (p *Plan) Calls() int {
 		}
 	}
 	return n
+}
+
+// withinDir reports whether path is dir or below it (both absolute and clean).
+func withinDir(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

@@ -31,6 +31,8 @@ Acme.Facts = disabled
 
 var planFiles = map[string]string{
 	"vectorlint.ini": planConfig,
+	// Beside RulesPath, not in it: a document like any other.
+	"styles-notes.md": "# Notes\n",
 	"styles/Acme/headline.md": `---
 id: Headline
 name: Headline
@@ -197,6 +199,32 @@ func TestBuildPlanStdinReplacesFile(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "docs/a.md docs/b.md docs/bad.md" {
 		t.Errorf("files %v", got)
+	}
+}
+
+// Pre-commit names every staged Markdown file, rule files included: those under RulesPath are
+// skipped with the reason, whatever the sections select, and documents still run.
+func TestBuildPlanSkipsNamedRuleFiles(t *testing.T) {
+	dir, proj := loadTestProject(t, planFiles)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
+		Dir: dir, Paths: []string{"styles/Acme/wordiness.md", filepath.Join(dir, "styles", "Acme", "summary.md"), "docs/b.md", "styles-notes.md"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, f := range plan.Files {
+		files = append(files, f.Path)
+	}
+	if got := strings.Join(files, " "); got != "docs/b.md styles-notes.md" {
+		t.Errorf("linted %q, want %q", got, "docs/b.md styles-notes.md")
+	}
+	want := []Skipped{
+		{Path: "styles/Acme/summary.md", Reason: "in RulesPath: a rule file, not a document"},
+		{Path: "styles/Acme/wordiness.md", Reason: "in RulesPath: a rule file, not a document"},
+	}
+	if !reflect.DeepEqual(plan.Skipped, want) {
+		t.Errorf("skipped %+v, want %+v", plan.Skipped, want)
 	}
 }
 
