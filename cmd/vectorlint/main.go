@@ -113,7 +113,7 @@ Usage:
   vectorlint init [--force]             write a starter vectorlint.ini and rule pack
   vectorlint blueprint check FILE...    parse and check Weval blueprints
   vectorlint blueprint run FILE         generate, judge and score a blueprint
-  vectorlint evaluate METRIC ...        reference-based evaluators (f1, bleu, rouge_l, ...)
+  vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
   vectorlint version                    print the version
 
 Run "vectorlint --help" for the lint flags, "vectorlint COMMAND --help" for a command's flags.
