@@ -145,7 +145,8 @@ func TestLintBadConfigAndRules(t *testing.T) {
 	// Every problem at once, each with file and line; no file is linted.
 	runVectorlint(t, dir, nil, "", "--dry-run", "docs").expect(t, exitFailure, "",
 		"rules/Acme/broken.md:4: target.regex: expected a valid JavaScript regular expression, found \"(\" (missing closing ))\n"+
-			"vectorlint.ini:2: Concurency: unknown global key (did you mean \"Concurrency\"?)\n")
+			"vectorlint.ini:2: Concurency: unknown global key (did you mean \"Concurrency\"?)\n"+
+			"vectorlint.ini:4: RunRules: unknown pack \"Nope\" (packs found in RulesPath: Acme; built-in packs: VectorLint)\n")
 	delete(files, "rules/Acme/broken.md")
 	os.Remove(filepath.Join(dir, "rules", "Acme", "broken.md"))
 	writeTestTree(t, dir, map[string]string{"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme, Nope\n"})
