@@ -70,9 +70,12 @@ type Group struct {
 	Span
 }
 
-// ValidFlags lists the JavaScript regex flags this package accepts. "g", "y" and "d" only
-// affect iteration state and reporting in JavaScript; the first match from the start of the
-// input is the same with or without them, so they are accepted and otherwise ignored.
+// ValidFlags lists the JavaScript regex flags this package accepts. "g" and "d" only affect
+// iteration state and reporting in JavaScript; the first match from the start of the input is
+// the same with or without them, so they are accepted and otherwise ignored. "y" (sticky) makes
+// a match start exactly where the search starts: at position 0 of the searched text, and for
+// each further match of FindAllStringMatch where the previous one ended (lastIndex = 0, as a
+// fresh JavaScript regex has).
 const ValidFlags = "dgimsuvy"
 
 // Option changes how a regex is compiled.
@@ -122,6 +125,11 @@ func Compile(pattern, flags string, opts ...Option) (*Regexp, error) {
 	rewritten, err := rewrite(pattern, dotAll, multiline)
 	if err != nil {
 		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: err.Error()}
+	}
+	if seen['y'] {
+		// regexp2's \G anchors at the position the search starts from (or the previous match
+		// ended at), which is JavaScript's lastIndex for a sticky regex.
+		rewritten = `\G(?:` + rewritten + `)`
 	}
 	re, err := regexp2.Compile(rewritten, options)
 	if err != nil {

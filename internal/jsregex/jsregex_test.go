@@ -93,6 +93,45 @@ func TestFindAll(t *testing.T) {
 	}
 }
 
+// TestSticky: the y flag anchors the match at the start of the searched text (and each further
+// match where the previous one ended), as a fresh JavaScript regex with lastIndex 0.
+func TestSticky(t *testing.T) {
+	tests := []struct {
+		pattern, flags, input string
+		want                  []string
+	}{
+		{`b`, "y", "ab", nil},
+		{`b`, "", "ab", []string{"b"}},
+		{`a`, "y", "ab", []string{"a"}},
+		{`^#\s+(.+)$`, "my", "intro\n# Title", nil},
+		{`^#\s+(.+)$`, "my", "# Title\nbody", []string{"# Title"}},
+		{`a|b`, "gy", "abxab", []string{"a", "b"}},
+		{`a|b`, "g", "abxab", []string{"a", "b", "a", "b"}},
+		{`\d+,?`, "y", "12,34 56", []string{"12,", "34"}},
+	}
+	for _, tc := range tests {
+		re, err := Compile(tc.pattern, tc.flags)
+		if err != nil {
+			t.Fatalf("Compile(%q, %q): %v", tc.pattern, tc.flags, err)
+		}
+		ms, err := re.FindAllStringMatch(tc.input, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, m.Groups[0].Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+			t.Errorf("/%s/%s on %q: matches %q, want %q", tc.pattern, tc.flags, tc.input, got, tc.want)
+		}
+		first, _ := re.FindStringMatch(tc.input)
+		if ok, _ := re.MatchString(tc.input); ok != (len(tc.want) > 0) || (first != nil) != ok {
+			t.Errorf("/%s/%s on %q: MatchString = %v, first match %v", tc.pattern, tc.flags, tc.input, ok, first)
+		}
+	}
+}
+
 func TestSyntaxErrors(t *testing.T) {
 	tests := []struct{ pattern, flags, wantSubstr string }{
 		{`(abc`, "", "invalid regular expression /(abc/"},
