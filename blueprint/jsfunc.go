@@ -130,42 +130,60 @@ func jsResult(v goja.Value) fnResult {
 	if goja.IsNull(v) {
 		return errResult("the script returned null; expected a boolean, a number or {score, explain}")
 	}
-	switch x := v.Export().(type) {
-	case bool:
-		return boolResult(x)
-	case int64:
-		return fnResult{score: clamp01(float64(x))}
-	case float64:
-		if math.IsNaN(x) {
+	x := v.Export()
+	if r, kind := scoreResult(x); kind != notAScore {
+		if kind == nanScore {
 			return errResult("the script returned NaN; expected a boolean or a number")
 		}
-		return fnResult{score: clamp01(x)}
-	case map[string]any:
-		raw, ok := x["score"]
-		if !ok {
-			return errResult("the script returned an object without score; expected {score, explain}")
-		}
-		var r fnResult
-		switch s := raw.(type) {
-		case bool:
-			r = boolResult(s)
-		case int64:
-			r = fnResult{score: clamp01(float64(s))}
-		case float64:
-			if math.IsNaN(s) {
-				return errResult("the script returned score NaN")
-			}
-			r = fnResult{score: clamp01(s)}
-		default:
-			return errResult("the script returned a score of type %s; expected a boolean or a number", jsTypeName(raw))
-		}
-		if e, ok := x["explain"].(string); ok {
-			r.explain = truncate(e, maxJSText)
-		}
 		return r
-	default:
+	}
+	obj, ok := x.(map[string]any)
+	if !ok {
 		return errResult("the script returned a %s; expected a boolean, a number or {score, explain}", jsTypeName(x))
 	}
+	raw, ok := obj["score"]
+	if !ok {
+		return errResult("the script returned an object without score; expected {score, explain}")
+	}
+	r, kind := scoreResult(raw)
+	switch kind {
+	case nanScore:
+		return errResult("the script returned score NaN")
+	case notAScore:
+		return errResult("the script returned a score of type %s; expected a boolean or a number", jsTypeName(raw))
+	}
+	if e, ok := obj["explain"].(string); ok {
+		r.explain = truncate(e, maxJSText)
+	}
+	return r
+}
+
+// scoreKind says what scoreResult made of a value.
+type scoreKind int
+
+const (
+	validScore scoreKind = iota
+	nanScore             // a number that is NaN: an error, never a score
+	notAScore            // neither a boolean nor a number
+)
+
+// scoreResult turns the score a point function returned ($js's value or its score field,
+// $call's score field) into a result as spec/blueprints.md §3 says: true/false → 1/0, a number
+// clamped to [0, 1]. Both functions use it, so the same value scores the same whichever
+// returned it.
+func scoreResult(v any) (fnResult, scoreKind) {
+	switch x := v.(type) {
+	case bool:
+		return boolResult(x), validScore
+	case int64:
+		return fnResult{score: clamp01(float64(x))}, validScore
+	case float64:
+		if math.IsNaN(x) {
+			return fnResult{}, nanScore
+		}
+		return fnResult{score: clamp01(x)}, validScore
+	}
+	return fnResult{}, notAScore
 }
 
 func jsTypeName(v any) string {
