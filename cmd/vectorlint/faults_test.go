@@ -68,7 +68,7 @@ type faultRun struct {
 	scores     map[string]string // "docs/a.md Acme.Probe" → "6.4"
 	errors     map[string]string // "docs/a.md Acme.Probe" → message (host replaced)
 	unverified []string          // "docs/a.md Acme.Probe: quote"
-	warnings   string // the warning lines of standard error
+	warnings   string            // the warning lines of standard error
 	calls      int
 }
 
@@ -163,7 +163,7 @@ func TestLintFaults(t *testing.T) {
 			replies: []llmtest.Reply{llmtest.RateLimited("Wed, 21 Oct 2015 07:28:00 GMT"), okProbe()}, hits: 2},
 		{name: "429 with retry-after-ms, then success",
 			replies: []llmtest.Reply{{Status: 429, Body: `{"error":{"message":"slow down"}}`, Header: map[string]string{"retry-after-ms": "150"}}, okProbe()},
-			hits: 2, minGap: 150 * time.Millisecond},
+			hits:    2, minGap: 150 * time.Millisecond},
 		{name: "429 always", replies: []llmtest.Reply{llmtest.RateLimited("0")}, hits: 4, failed: probeA,
 			err: "llm: chat completion with test-model at HOST: HTTP 429 Too Many Requests: Rate limit reached for requests (4 attempts)"},
 		{name: "429 asking to wait longer than the limit", replies: []llmtest.Reply{llmtest.RateLimited("120")}, hits: 1, failed: probeA,
