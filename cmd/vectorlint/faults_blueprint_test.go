@@ -176,6 +176,8 @@ func TestBlueprintFaults(t *testing.T) {
 			tune: func(c *llm.Config) { c.Timeout = 300 * time.Millisecond }, hits: 4, code: exitFailure, want: genFailed("no complete reply within 300ms (4 attempts)")},
 		{name: "generation: connection closed always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.CloseConnection()}, hits: 4, code: exitFailure, want: genFailed("connection failed: the server closed the connection without replying (4 attempts)")},
 		{name: "generation: truncated JSON always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.TruncatedJSON()}, hits: 4, code: exitFailure, want: genFailed("the server's reply is cut off after 134 bytes (truncated JSON) (4 attempts)")},
+		{name: "generation: a 1 MB reply", gen: true, match: probeCapital,
+			replies: []llmtest.Reply{llmtest.Text("Paris. " + strings.Repeat("And more about France. ", 1<<20/23))}, hits: 1, code: exitOK, want: allOK},
 		{name: "judge: 500, then success", match: judgeRiver, replies: []llmtest.Reply{llmtest.ServerError(), llmtest.Dynamic(e2eJudge("judge", map[string]string{"Names the river": "CLASS_MOSTLY_PRESENT"}))},
 			hits: 3, code: exitOK, want: allOK},
 		{name: "judge: 500 always", match: judgeRiver, replies: []llmtest.Reply{llmtest.ServerError()}, hits: 8, code: exitFailure, want: judgeFailed("chat completion with judge at JUDGE: HTTP 500 Internal Server Error: The server had an error while processing your request. (4 attempts)")},

@@ -104,3 +104,61 @@ func TestLintHugeDocument(t *testing.T) {
 	}
 	t.Logf("%d bytes, %d lines, %d calls", doc.Len(), lines, res.Usage.Calls)
 }
+
+// TestLintHugeReply answers a rule with a 1 MB reply: thousands of violations, most of them
+// repeats or quotes not in the text, and a long analysis. The run keeps what it can locate,
+// merges the repeats, and lists the rest as unverified.
+func TestLintHugeReply(t *testing.T) {
+	srv := llmtest.Start(t)
+	var vs []any
+	for i := 0; len(vs) < 4000; i++ {
+		vs = append(vs, map[string]any{"quoted_text": "In order to", "line": 1, "message": `Say "to".`,
+			"analysis": strings.Repeat("Wordy. ", 60)})
+		vs = append(vs, map[string]any{"quoted_text": fmt.Sprintf("phrase %d that is not there", i), "line": 1, "message": "Invented."})
+	}
+	reply := llmtest.JSON(map[string]any{"violations": vs})
+	if len(reply.Content) < 1<<20 {
+		t.Fatalf("reply of %d bytes, want 1 MB", len(reply.Content))
+	}
+	srv.On(probeRule, reply)
+	scriptFaultDefaults(srv)
+	dir := t.TempDir()
+	writeTestTree(t, dir, faultProject())
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--no-cache", "docs/a.md")
+	if r.code != exitFindings {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	res := decodeJSON(t, r.stdout)
+	f := res.Files[0]
+	if len(f.Findings) != 1 || f.Findings[0].Match != "In order to" || len(f.Unverified) != 2000 || len(f.Errors) != 0 {
+		t.Errorf("%d findings %+v, %d unverified, errors %v", len(f.Findings), f.Findings, len(f.Unverified), f.Errors)
+	}
+	if len(r.stdout) > 1<<20 {
+		t.Errorf("output of %d bytes", len(r.stdout))
+	}
+}
+
+// TestBlueprintHugeFile checks a 100,000-line blueprint: it parses, and a mistake on its
+// last prompt is reported with that prompt's line.
+func TestBlueprintHugeFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("title: Huge\n---\n")
+	n, lines := 0, 2
+	for ; lines < 100_000-3; n++ {
+		fmt.Fprintf(&b, "- id: p%05d\n  prompt: What is %d plus one?\n  should:\n    - $contains: \"%d\"\n", n, n, n+1)
+		lines += 4
+	}
+	b.WriteString("- id: last\n  should:\n    - $contains: x\n")
+	dir := writeBlueprintFiles(t, map[string]string{"huge.yml": b.String()})
+	code, stdout, stderr := runBlueprintApp(t, dir, nil, "blueprint", "check", "huge.yml")
+	want := fmt.Sprintf("huge.yml:%d: error: prompt \"last\": expected prompt (or promptText) or messages, found neither\n", lines+1)
+	if code != exitFailure || !strings.HasPrefix(stdout, want) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s\nwant %s", code, stdout, stderr, want)
+	}
+	// Without the mistake, every prompt is there.
+	dir = writeBlueprintFiles(t, map[string]string{"huge.yml": b.String()[:strings.LastIndex(b.String(), "- id: last")]})
+	code, stdout, stderr = runBlueprintApp(t, dir, nil, "blueprint", "check", "--print", "huge.yml")
+	if code != exitOK || strings.Count(stdout, `"id": "p`) != n {
+		t.Errorf("exit %d, %d prompts printed, want %d\n%s", code, strings.Count(stdout, `"id": "p`), n, stderr)
+	}
+}
