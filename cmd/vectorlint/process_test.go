@@ -217,3 +217,55 @@ func TestInterruptProcess(t *testing.T) {
 		t.Errorf("%d cache entries, want 1 (docs/a.md's call)", n)
 	}
 }
+
+// TestLintCorruptCache damages every cache entry in a different way (truncated, garbage,
+// empty, another entry's content): the next run treats each as a miss, calls the model again,
+// gives the same results, and replaces the entries so the run after is answered from the
+// cache.
+func TestLintCorruptCache(t *testing.T) {
+	srv := llmtest.Start(t)
+	scriptEngine(srv)
+	dir := t.TempDir()
+	writeTestTree(t, dir, engineProject())
+	cache := filepath.Join(dir, "cache")
+	first := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	var entries []string
+	_ = filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			entries = append(entries, path)
+		}
+		return nil
+	})
+	if len(entries) != 3 {
+		t.Fatalf("%d cache entries, want 3", len(entries))
+	}
+	valid, _ := os.ReadFile(entries[0])
+	for i, data := range [][]byte{
+		valid[:len(valid)/2],      // truncated
+		[]byte("\x00\x01garbage"), // not JSON
+		valid,                     // another entry's content under this name
+	} {
+		if err := os.WriteFile(entries[i], data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := srv.Calls()
+	second := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	if srv.Calls()-before != 3 || second.code != first.code {
+		t.Errorf("after damage: %d calls, exit %d; want 3 calls, exit %d\n%s", srv.Calls()-before, second.code, first.code, second.stderr)
+	}
+	a, b := decodeJSON(t, first.stdout), decodeJSON(t, second.stdout)
+	ja, _ := json.Marshal(a.Files)
+	jb, _ := json.Marshal(b.Files)
+	if string(ja) != string(jb) {
+		t.Errorf("results differ after the cache was damaged:\n%s\n%s", ja, jb)
+	}
+	if n := checkCacheEntries(t, cache); n != 3 {
+		t.Errorf("%d entries after the rewrite, want 3", n)
+	}
+	before = srv.Calls()
+	runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	if srv.Calls() != before {
+		t.Errorf("the damaged entries were not replaced: %d new calls", srv.Calls()-before)
+	}
+}
