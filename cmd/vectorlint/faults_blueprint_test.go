@@ -110,13 +110,6 @@ func runFaultBlueprint(t *testing.T, gen, judge *llmtest.Server, tune func(*llm.
 	return r
 }
 
-func startFaultServers(t *testing.T) (gen, judge *llmtest.Server) {
-	gen, judge = llmtest.Start(t), llmtest.Start(t)
-	gen.SetDefault(llmtest.Dynamic(faultGenerate))
-	judge.SetDefault(llmtest.Dynamic(e2eJudge("judge", map[string]string{"Names the capital": "CLASS_FULLY_PRESENT", "Names the river": "CLASS_MOSTLY_PRESENT"})))
-	return gen, judge
-}
-
 // faultTable is the line output of the fault blueprint: the table rows given, then the
 // failures.
 func faultTable(rows string, failures ...string) string {
