@@ -32,31 +32,71 @@ func compileJS(name, code string) (*goja.Program, error) {
 	return nil, fmt.Errorf("JavaScript does not compile: %s", truncate(err.Error(), 300))
 }
 
+// jsGrace is how long runJS waits, after interrupting a script at its time limit, for the
+// script to stop before it gives up on it.
+const jsGrace = 100 * time.Millisecond
+
 // runJS runs a compiled program in a fresh sandbox: no require, no I/O, no timers, a time
-// limit and a bounded call stack. bind sets the script's globals.
-func runJS(ctx context.Context, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (v goja.Value, err error) {
+// limit, a bounded call stack and size-checked built-ins (jsGuards). bind sets the script's
+// globals.
+//
+// The script runs on its own goroutine. At the time limit (or when ctx ends) it is
+// interrupted, which stops it at its next instruction; a built-in call still running then
+// (goja cannot interrupt one: spreading a ten-million-character string, say) is abandoned
+// after jsGrace, so the caller gets its error on time whatever the script does. The
+// abandoned goroutine ends when the built-in returns.
+func runJS(ctx context.Context, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (goja.Value, error) {
 	if timeout <= 0 {
 		timeout = DefaultJSTimeout
 	}
 	vm := goja.New()
 	vm.SetMaxCallStackSize(1000)
+	if _, err := vm.RunProgram(jsGuards); err != nil {
+		return nil, fmt.Errorf("JavaScript sandbox: %v", err)
+	}
 	if err := bind(vm); err != nil {
 		return nil, err
 	}
-	timer := time.AfterFunc(timeout, func() { vm.Interrupt(errJSTimeout) })
-	defer timer.Stop()
-	stop := context.AfterFunc(ctx, func() { vm.Interrupt(ctx.Err()) })
-	defer stop()
-	defer func() {
-		if r := recover(); r != nil {
-			v, err = nil, fmt.Errorf("JavaScript failed: %v", r)
+	type outcome struct {
+		v   goja.Value
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o = outcome{err: fmt.Errorf("JavaScript failed: %v", r)}
+			}
+			done <- o
+		}()
+		v, err := vm.RunProgram(prog)
+		if err != nil {
+			o.err = jsError(err, timeout)
+		} else {
+			o.v = v
 		}
 	}()
-	v, err = vm.RunProgram(prog)
-	if err != nil {
-		return nil, jsError(err, timeout)
+	limit := time.NewTimer(timeout)
+	defer limit.Stop()
+	stopped := fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-ctx.Done():
+		vm.Interrupt(ctx.Err())
+		stopped = ctx.Err()
+	case <-limit.C:
+		vm.Interrupt(errJSTimeout)
 	}
-	return v, nil
+	grace := time.NewTimer(jsGrace)
+	defer grace.Stop()
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-grace.C:
+		return nil, stopped
+	}
 }
 
 func jsError(err error, timeout time.Duration) error {
