@@ -24,6 +24,8 @@ type bench struct {
 	bin  string // the vectorlint binary
 	self string // this program, for child runs
 	log  io.Writer
+	// closers release what scenarios share (the fake server of the cold and warm runs).
+	closers []func()
 }
 
 // build builds the vectorlint binary and this program into the work folder.
@@ -131,13 +133,10 @@ func (b *bench) lint(dir string, srv *llmtest.Server, args ...string) (lintRun, 
 	return run, nil
 }
 
-// timeCommand runs the binary n times with args in dir and returns the median wall time and the
-// largest peak memory; a failed run is an error.
-func (b *bench) timeCommand(dir string, n int, args ...string) (time.Duration, int64, error) {
-	var (
-		walls []time.Duration
-		peak  int64
-	)
+// timeCommand runs the binary n times with args in dir and returns the median and the fastest
+// wall time and the largest peak memory; a failed run is an error.
+func (b *bench) timeCommand(dir string, n int, args ...string) (med, fastest time.Duration, peak int64, err error) {
+	var walls []time.Duration
 	for range n {
 		cmd := exec.Command(b.bin, args...)
 		cmd.Dir = dir
@@ -145,15 +144,15 @@ func (b *bench) timeCommand(dir string, n int, args ...string) (time.Duration, i
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
-		err := cmd.Run()
+		err = cmd.Run()
 		walls = append(walls, time.Since(start))
 		if err != nil {
-			return 0, 0, fmt.Errorf("vectorlint %s: %v\n%s", strings.Join(args, " "), err, truncate(out.String(), 2000))
+			return 0, 0, 0, fmt.Errorf("vectorlint %s: %v\n%s", strings.Join(args, " "), err, truncate(out.String(), 2000))
 		}
 		peak = max(peak, maxRSSKB(cmd.ProcessState))
 	}
 	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
-	return walls[len(walls)/2], peak, nil
+	return walls[len(walls)/2], walls[0], peak, nil
 }
 
 // child runs this program's child scenario name and decodes its report.

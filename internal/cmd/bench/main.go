@@ -82,6 +82,11 @@ func run(o options, stdout, stderr io.Writer) int {
 	}
 	defer os.RemoveAll(work)
 	b := &bench{opts: o, root: root, work: work, log: io.Discard}
+	defer func() {
+		for _, c := range b.closers {
+			c()
+		}
+	}()
 	if o.verbose {
 		b.log = stderr
 	}
@@ -93,7 +98,7 @@ func run(o options, stdout, stderr io.Writer) int {
 	if o.quick {
 		mode = "quick"
 	}
-	fmt.Fprintf(stdout, "vectorlint benchmarks (%s): %s/%s, %d CPUs, %s\n\n", mode, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Fprintf(stdout, "vectorlint benchmarks (%s): %s/%s, %d CPUs, %s%s\n\n", mode, runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), loadAverage())
 	var results []result
 	for _, s := range b.scenarios() {
 		if o.only != "" && !strings.Contains(s.name, o.only) {
@@ -252,4 +257,15 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// loadAverage is ", load average A B C" where the system tells it (Linux), else "": timings on a
+// busy machine are slower than on an idle one.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(data))
+	if err != nil || len(f) < 3 {
+		return ""
+	}
+	return ", load average " + strings.Join(f[:3], " ")
 }
