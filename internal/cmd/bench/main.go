@@ -38,6 +38,8 @@ type options struct {
 	only    string
 	tries   int
 	verbose bool
+	// streamDocs overrides the document count of the memory scenario (0: 10,000).
+	streamDocs int
 }
 
 func main() {
@@ -53,6 +55,7 @@ func main() {
 	fs.StringVar(&o.only, "run", "", "run only the scenarios whose name contains this text")
 	fs.IntVar(&o.tries, "tries", 1, "runs of a timed scenario before it counts as missing its target (the best run is kept)")
 	fs.BoolVar(&o.verbose, "v", false, "log each step to standard error")
+	fs.IntVar(&o.streamDocs, "stream-docs", 0, "documents of the memory scenario (default 10000), to see how peak memory grows with them")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}

@@ -34,6 +34,14 @@ type sizes struct {
 }
 
 func (b *bench) sizes() sizes {
+	sz := b.defaultSizes()
+	if b.opts.streamDocs > 0 {
+		sz.streamDocs = b.opts.streamDocs
+	}
+	return sz
+}
+
+func (b *bench) defaultSizes() sizes {
 	if b.opts.quick {
 		return sizes{docs: 48, latency: 500 * time.Millisecond, concurrency: 16, longWords: 20000,
 			streamDocs: 10000, streamL: 0, streamC: 64, startupRuns: 11}
