@@ -58,6 +58,9 @@ type lintRun struct {
 	// result reached standard output (-1 when no result came).
 	firstResultCalls int
 	firstResult      time.Duration
+	// firstCall is when the server received the run's first request, after start-up,
+	// configuration, discovery and planning.
+	firstCall time.Duration
 }
 
 // lintOutput is the part of the JSON output the benchmark reads.
@@ -101,6 +104,7 @@ func (b *bench) lint(dir string, srv *llmtest.Server, args ...string) (lintRun, 
 	if err := cmd.Start(); err != nil {
 		return run, err
 	}
+	peak := watchPeak(cmd.Process.Pid)
 	var out bytes.Buffer
 	buf := make([]byte, 64<<10)
 	for {
@@ -115,10 +119,13 @@ func (b *bench) lint(dir string, srv *llmtest.Server, args ...string) (lintRun, 
 			break
 		}
 	}
+	run.peakKB = peak.done()
 	err = cmd.Wait()
 	run.wall = time.Since(start)
 	run.calls = srv.Calls() - before
-	run.peakKB = maxRSSKB(cmd.ProcessState)
+	if reqs := srv.Requests(); len(reqs) > 0 && run.calls > 0 {
+		run.firstCall = reqs[len(reqs)-run.calls].Time.Sub(start)
+	}
 	if err != nil && cmd.ProcessState.ExitCode() != 1 {
 		return run, fmt.Errorf("vectorlint %s: %v\n%s", strings.Join(args, " "), err, truncate(stderr.String(), 2000))
 	}
@@ -144,12 +151,17 @@ func (b *bench) timeCommand(dir string, n int, args ...string) (med, fastest tim
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
-		err = cmd.Run()
+		if err = cmd.Start(); err != nil {
+			return 0, 0, 0, err
+		}
+		w := watchPeak(cmd.Process.Pid)
+		err = cmd.Wait()
 		walls = append(walls, time.Since(start))
+		kb := w.done()
 		if err != nil {
 			return 0, 0, 0, fmt.Errorf("vectorlint %s: %v\n%s", strings.Join(args, " "), err, truncate(out.String(), 2000))
 		}
-		peak = max(peak, maxRSSKB(cmd.ProcessState))
+		peak = max(peak, kb)
 	}
 	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
 	return walls[len(walls)/2], walls[0], peak, nil
@@ -162,11 +174,17 @@ func (b *bench) child(name string, args ...string) (childReport, int64, error) {
 	cmd.Dir = b.root
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Start(); err != nil {
+		return rep, 0, err
+	}
+	w := watchPeak(cmd.Process.Pid)
+	err := cmd.Wait()
+	peak := w.done()
+	if err != nil {
 		return rep, 0, fmt.Errorf("%s: %v\n%s", name, err, truncate(stderr.String(), 2000))
 	}
 	if err := decodeJSON(name, stdout.Bytes(), &rep); err != nil {
 		return rep, 0, err
 	}
-	return rep, maxRSSKB(cmd.ProcessState), nil
+	return rep, peak, nil
 }

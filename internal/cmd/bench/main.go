@@ -122,6 +122,10 @@ func run(o options, stdout, stderr io.Writer) int {
 		}
 		results = append(results, best)
 	}
+	if len(results) == 0 {
+		fmt.Fprintf(stderr, "bench: no scenario's name contains %q\n", o.only)
+		return 2
+	}
 	printTable(stdout, results)
 	failed := 0
 	for _, r := range results {

@@ -99,7 +99,7 @@ func (b *bench) scenarios() []scenario {
 			if r.ratio() > 1.15 {
 				r.fail("ratio %.3f > 1.15", r.ratio())
 			}
-			r.note = fmt.Sprintf("%d files reported, %.0f input tokens per document per rule", len(run.out.Files), r.perCall)
+			r.note = fmt.Sprintf("%d files reported, %.0f input tokens per document per rule, first call %s after start", len(run.out.Files), r.perCall, fmtDuration(run.firstCall))
 			return r
 		}},
 		{name: "same run again, cache warm", timed: true, run: func() result {
@@ -282,8 +282,8 @@ func (b *bench) longDocument(sz sizes) result {
 	if srv.MaxInFlight() < want {
 		r.fail("at most %d calls in flight, expected %d", srv.MaxInFlight(), want)
 	}
-	r.note = fmt.Sprintf("%d chunks per rule of at most %d words, every line sent once per rule, up to %d calls in flight",
-		chunks["Wordiness"], maxWords, srv.MaxInFlight())
+	r.note = fmt.Sprintf("%d chunks per rule of at most %d words, every line sent once per rule, up to %d calls in flight, first call %s after start",
+		chunks["Wordiness"], maxWords, srv.MaxInFlight(), fmtDuration(run.firstCall))
 	return r
 }
 
@@ -317,8 +317,8 @@ func (b *bench) stream(sz sizes) result {
 	if run.firstResultCalls < 0 || run.firstResultCalls > run.calls/10 {
 		r.fail("the first result came after %d of %d calls", run.firstResultCalls, run.calls)
 	}
-	r.note = fmt.Sprintf("the first file's result reached stdout after %s, when %d of %d calls had been made",
-		fmtDuration(run.firstResult), run.firstResultCalls, run.calls)
+	r.note = fmt.Sprintf("first call %s after start; the first file's result reached stdout after %s, when %d of %d calls had been made",
+		fmtDuration(run.firstCall), fmtDuration(run.firstResult), run.firstResultCalls, run.calls)
 	return r
 }
 
