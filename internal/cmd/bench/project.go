@@ -84,7 +84,7 @@ func document(i int) string {
 func longDocument(words int) string {
 	var b strings.Builder
 	b.WriteString("# A long guide\n\n")
-	n, line := 3, 0 // the heading's words
+	n, line := 4, 0 // the heading's words ("#" counts, as in CountWords)
 	for n < words {
 		s := sentences[line%len(sentences)]
 		w := len(strings.Fields(s))
