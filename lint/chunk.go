@@ -81,15 +81,15 @@ func SplitChunks(text string, offset, line int) []Chunk {
 		start    int // byte offset in text of the current chunk
 		end      int
 		curWords int
-		curLine  = line // the line of text[start]
+		// startLine is the line of text[start]; lines are counted once, chunk by chunk
+		// (counting from the top for every chunk made long documents quadratic). Chunks
+		// never end between "\r" and "\n", so counting in pieces counts what Document does.
+		startLine = line
 	)
 	flush := func() {
 		if end > start {
-			chunks = append(chunks, Chunk{Text: text[start:end], Offset: offset + start, Line: curLine, Words: curWords})
-			// Count the chunk's own line breaks only: counting from the start of the text each
-			// time made long documents quadratic. A "\r\n" is never split between pieces (they
-			// end after "\n").
-			curLine += countLineBreaks(text[start:end])
+			chunks = append(chunks, Chunk{Text: text[start:end], Offset: offset + start, Line: startLine, Words: curWords})
+			startLine += countLineBreaks(text[start:end])
 		}
 		start, curWords = end, 0
 	}
