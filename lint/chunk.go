@@ -3,6 +3,7 @@ package lint
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Chunking thresholds (spec/linter.md §5 "Long documents").
@@ -25,7 +26,28 @@ type Chunk struct {
 
 // CountWords returns the number of whitespace-separated words of s (spec/linter.md §5). It may
 // be 0; scoring uses at least 1.
-func CountWords(s string) int { return len(strings.Fields(s)) }
+func CountWords(s string) int {
+	// The same count as len(strings.Fields(s)) without building the slice: the splitter counts
+	// every paragraph and line of a long document.
+	n, inWord := 0, false
+	for i := 0; i < len(s); {
+		c := s[i]
+		var space bool
+		if c < utf8.RuneSelf {
+			space = c == ' ' || ('\t' <= c && c <= '\r') // unicode.IsSpace's ASCII spaces
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if !space && !inWord {
+			n++
+		}
+		inWord = !space
+	}
+	return n
+}
 
 // SplitChunks splits a text that starts at byte offset and line into chunks: one chunk when it
 // has at most ChunkThresholdWords words, else chunks of at most MaxChunkWords words cut at

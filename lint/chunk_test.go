@@ -135,3 +135,24 @@ func FuzzDocument(f *testing.F) {
 		}
 	})
 }
+
+// TestCountWordsMatchesFields checks the counting loop against strings.Fields, whose count it
+// replaces, on ASCII and Unicode spaces and invalid UTF-8.
+func TestCountWordsMatchesFields(t *testing.T) {
+	for _, s := range []string{"", " ", "one", " one  two\tthree\n", "a\u00a0b\u2003c\u3000", "\x85x\xffy \xc2", "über straße\r\nnaïve", "\v\fword\r"} {
+		if got, want := CountWords(s), len(strings.Fields(s)); got != want {
+			t.Errorf("CountWords(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func FuzzCountWords(f *testing.F) {
+	for _, s := range []string{"", "a b", "a\u00a0b", "\xff \x85"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := CountWords(s), len(strings.Fields(s)); got != want {
+			t.Errorf("CountWords(%q) = %d, want %d", s, got, want)
+		}
+	})
+}

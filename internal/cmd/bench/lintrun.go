@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vectorlint/vectorlint/llm/llmtest"
+)
+
+// bench holds what every scenario shares.
+type bench struct {
+	opts options
+	root string // the repository
+	work string // a temporary folder for the binary, projects and caches
+	bin  string // the vectorlint binary
+	self string // this program, for child runs
+	log  io.Writer
+	// closers release what scenarios share (the fake server of the cold and warm runs).
+	closers []func()
+}
+
+// build builds the vectorlint binary and this program into the work folder.
+func (b *bench) build() error {
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
+	}
+	b.bin = filepath.Join(b.work, "vectorlint"+exe)
+	b.self = filepath.Join(b.work, "bench"+exe)
+	for _, t := range []struct{ out, pkg string }{{b.bin, "./cmd/vectorlint"}, {b.self, "./internal/cmd/bench"}} {
+		fmt.Fprintf(b.log, "bench: go build -o %s %s\n", t.out, t.pkg)
+		cmd := exec.Command("go", "build", "-o", t.out, t.pkg)
+		cmd.Dir = b.root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", t.pkg, err, out)
+		}
+	}
+	return nil
+}
+
+// lintRun is one run of the binary's lint command.
+type lintRun struct {
+	wall   time.Duration
+	peakKB int64
+	calls  int // requests the server received during the run
+	out    lintOutput
+	// firstResultCalls is the number of calls the server had received when the first file's
+	// result reached standard output (-1 when no result came).
+	firstResultCalls int
+	firstResult      time.Duration
+	// firstCall is when the server received the run's first request, after start-up,
+	// configuration, discovery and planning.
+	firstCall time.Duration
+}
+
+// lintOutput is the part of the JSON output the benchmark reads.
+type lintOutput struct {
+	Files []struct {
+		Path   string            `json:"path"`
+		Errors []json.RawMessage `json:"errors"`
+		Scores []json.RawMessage `json:"scores"`
+	} `json:"files"`
+	Usage struct {
+		Calls        int   `json:"calls"`
+		CachedCalls  int   `json:"cachedCalls"`
+		InputTokens  int64 `json:"inputTokens"`
+		OutputTokens int64 `json:"outputTokens"`
+	} `json:"usage"`
+}
+
+// lint runs `vectorlint --output json --quiet ARGS docs` in project dir against srv and waits
+// for it. Exit code 1 (findings) is a success; any other failure is an error.
+func (b *bench) lint(dir string, srv *llmtest.Server, args ...string) (lintRun, error) {
+	run := lintRun{firstResultCalls: -1}
+	args = append(append([]string{"--output", "json", "--quiet", "--fail-on", "none"}, args...), "docs")
+	cmd := exec.Command(b.bin, args...)
+	cmd.Dir = dir
+	cmd.Env = []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + dir,
+		"LLM_PROVIDER=openai",
+		"OPENAI_API_KEY=sk-bench",
+		"OPENAI_BASE_URL=" + srv.URL,
+		"OPENAI_MODEL=bench-model",
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return run, err
+	}
+	before := srv.Calls()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return run, err
+	}
+	peak := watchPeak(cmd.Process.Pid)
+	var out bytes.Buffer
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := stdout.Read(buf)
+		// The JSON output starts with the first file's result: nothing is written before it.
+		if n > 0 && run.firstResultCalls < 0 {
+			run.firstResultCalls = srv.Calls() - before
+			run.firstResult = time.Since(start)
+		}
+		out.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	run.peakKB = peak.done()
+	err = cmd.Wait()
+	run.wall = time.Since(start)
+	run.calls = srv.Calls() - before
+	if reqs := srv.Requests(); len(reqs) > 0 && run.calls > 0 {
+		run.firstCall = reqs[len(reqs)-run.calls].Time.Sub(start)
+	}
+	if err != nil && cmd.ProcessState.ExitCode() != 1 {
+		return run, fmt.Errorf("vectorlint %s: %v\n%s", strings.Join(args, " "), err, truncate(stderr.String(), 2000))
+	}
+	if err := decodeJSON("vectorlint --output json", out.Bytes(), &run.out); err != nil {
+		return run, err
+	}
+	for _, f := range run.out.Files {
+		if len(f.Errors) > 0 {
+			return run, fmt.Errorf("vectorlint: %s: expected no rule errors, found %s", f.Path, f.Errors[0])
+		}
+	}
+	return run, nil
+}
+
+// timeCommand runs the binary n times with args in dir and returns the median and the fastest
+// wall time and the largest peak memory; a failed run is an error.
+func (b *bench) timeCommand(dir string, n int, args ...string) (med, fastest time.Duration, peak int64, err error) {
+	var walls []time.Duration
+	for range n {
+		cmd := exec.Command(b.bin, args...)
+		cmd.Dir = dir
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		if err = cmd.Start(); err != nil {
+			return 0, 0, 0, err
+		}
+		w := watchPeak(cmd.Process.Pid)
+		err = cmd.Wait()
+		walls = append(walls, time.Since(start))
+		kb := w.done()
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("vectorlint %s: %v\n%s", strings.Join(args, " "), err, truncate(out.String(), 2000))
+		}
+		peak = max(peak, kb)
+	}
+	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
+	return walls[len(walls)/2], walls[0], peak, nil
+}
+
+// child runs this program's child scenario name and decodes its report.
+func (b *bench) child(name string, args ...string) (childReport, int64, error) {
+	var rep childReport
+	cmd := exec.Command(b.self, append([]string{childFlag, name}, args...)...)
+	cmd.Dir = b.root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return rep, 0, err
+	}
+	w := watchPeak(cmd.Process.Pid)
+	err := cmd.Wait()
+	peak := w.done()
+	if err != nil {
+		return rep, 0, fmt.Errorf("%s: %v\n%s", name, err, truncate(stderr.String(), 2000))
+	}
+	if err := decodeJSON(name, stdout.Bytes(), &rep); err != nil {
+		return rep, 0, err
+	}
+	return rep, peak, nil
+}

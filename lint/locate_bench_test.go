@@ -1,0 +1,68 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// BenchmarkLocate places violations in a 500-word chunk by each method of Locate: the exact
+// quote on its line, ignoring case, ignoring typography, and the fuzzy match.
+func BenchmarkLocate(b *testing.B) {
+	text := longText(450) + "We act in order to ship the “release” on time.\n"
+	c := SplitChunks(text, 0, 1)[0]
+	line := strings.Count(text, "\n")
+	cases := []struct {
+		name string
+		v    Violation
+		want LocateMethod
+	}{
+		{"exact", Violation{QuotedText: "in order to", Line: line}, LocatedOnLine},
+		{"case", Violation{QuotedText: "IN ORDER TO", Line: line}, LocatedCaseInsensitive},
+		{"typography", Violation{QuotedText: `ship the "release"`, Line: line}, LocatedNormalized},
+		{"fuzzy", Violation{QuotedText: "we act in ordr to ship", Line: line}, LocatedFuzzy},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			if _, m := Locate(c, tc.v); m != tc.want {
+				b.Fatalf("located by %v, want %v", m, tc.want)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				Locate(c, tc.v)
+			}
+		})
+	}
+}
+
+// BenchmarkPosition converts byte offsets of a 20,000-word document to line and column, as every
+// finding needs.
+func BenchmarkPosition(b *testing.B) {
+	doc, err := NewDocument("long.md", []byte(longText(20000)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := len(doc.Source)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		doc.Position(i * 7919 % n)
+	}
+}
+
+// BenchmarkTargetFind runs a target regex (a heading and the section under it) on a
+// 20,000-word document, as planning does once per target and file.
+func BenchmarkTargetFind(b *testing.B) {
+	text := "# Guide\n\n" + longText(10000) + "## Troubleshooting\n\n" + longText(10000)
+	t, err := rules.NewTarget(`^## Troubleshooting\n([\s\S]*)`, "m", 1, true, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, found, err := t.Find(text); err != nil || !found {
+			b.Fatalf("found %v, %v", found, err)
+		}
+	}
+}
