@@ -51,7 +51,7 @@ func runJS(ctx context.Context, prog *goja.Program, timeout time.Duration, bind 
 	}
 	vm := goja.New()
 	vm.SetMaxCallStackSize(1000)
-	if _, err := vm.RunProgram(jsGuards); err != nil {
+	if _, err := vm.RunProgram(jsGuards()); err != nil {
 		return nil, fmt.Errorf("JavaScript sandbox: %v", err)
 	}
 	if err := bind(vm); err != nil {

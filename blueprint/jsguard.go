@@ -2,6 +2,7 @@ package blueprint
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -16,7 +17,9 @@ const maxJSString = 1 << 22
 // jsGuards replaces the built-ins that can amplify a small script into a huge value with
 // versions that check the size first and throw a RangeError naming the limit. The checks
 // that need a loop (join, JSON.stringify) run in JavaScript, where the time limit applies.
-var jsGuards = goja.MustCompile("guards", fmt.Sprintf(`(function () {
+// Compiled on first use, not at start-up, which every command pays.
+var jsGuards = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("guards", fmt.Sprintf(`(function () {
   'use strict';
   var max = %d;
   function tooLarge(what, unit) {
@@ -86,3 +89,4 @@ var jsGuards = goja.MustCompile("guards", fmt.Sprintf(`(function () {
     return nativeStringify.call(JSON, value, replacer, space);
   });
 })();`, maxJSString), true)
+})

@@ -148,7 +148,7 @@ func Compile(pattern, flags string, opts ...Option) (*Regexp, error) {
 		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: `flags "u" and "v" cannot be combined`}
 	}
 	if sf.ignoreCase && !sf.unicode {
-		sf.fold = nonUnicodeFold
+		sf.fold = nonUnicodeFold()
 	}
 	rewritten, err := rewrite(pattern, sf)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -484,5 +485,6 @@ func jsCanonicalize(r rune) rune {
 	return u
 }
 
-// nonUnicodeFold is foldSplits computed once: it is read-only after package initialisation.
-var nonUnicodeFold = foldSplits()
+// nonUnicodeFold is foldSplits computed once, on first use (not at start-up: every command
+// links this package, and most never compile a case-insensitive pattern); read-only after.
+var nonUnicodeFold = sync.OnceValue(foldSplits)
