@@ -214,8 +214,13 @@ func (l *lineWriter) unverified(us []lint.Unverified) {
 func (l *lineWriter) errors(es []lint.RuleError) {
 	w := l.out
 	fmt.Fprintln(w, "  "+l.pal.err.Sprint("Could not run:"))
+	ruleW := 0
 	for _, e := range es {
-		fmt.Fprintf(w, "    %s  %s\n", oneLine(e.Rule), oneLine(e.Message))
+		ruleW = max(ruleW, displayWidth(oneLine(e.Rule)))
+	}
+	for _, e := range es {
+		r := oneLine(e.Rule)
+		fmt.Fprintf(w, "    %s  %s\n", padRight(r, r, ruleW), oneLine(e.Message))
 	}
 }
 

@@ -458,3 +458,18 @@ func FuzzWriters(f *testing.F) {
 		}
 	})
 }
+
+// TestLineCouldNotRunAlignment: the reasons of the rules that could not run start in one column.
+func TestLineCouldNotRunAlignment(t *testing.T) {
+	r := lint.Result{Files: []lint.FileResult{{Path: "a.md", Errors: []lint.RuleError{
+		{Rule: "Acme.Headline", Message: "no LLM provider is configured"},
+		{Rule: "Acme.Wordiness", Message: "no LLM provider is configured"},
+	}}}, Summary: lint.Summary{Files: 1, OperationalErrors: 2}}
+	out := string(render(t, FormatLine, Options{}, r))
+	want := "  Could not run:\n" +
+		"    Acme.Headline   no LLM provider is configured\n" +
+		"    Acme.Wordiness  no LLM provider is configured\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks\n%s\ngot:\n%s", want, out)
+	}
+}
