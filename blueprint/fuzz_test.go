@@ -1,8 +1,11 @@
 package blueprint
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"gopkg.in/yaml.v3"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
@@ -26,24 +30,56 @@ var fuzzBlueprintSeeds = []string{
 	`[{"prompt": "x", "weight": 11}]`,
 }
 
+// FuzzParse checks that no blueprint, YAML or JSON, makes Parse panic; that a rejected one gets
+// a *ParseError whose every diagnostic names the file and a line inside it; and that an accepted
+// one has unique prompt ids, weights in range and marshals. The seeds are the bundled examples and
+// every real Weval blueprint of the shared corpus, each also converted to JSON.
 func FuzzParse(f *testing.F) {
 	for i, s := range fuzzBlueprintSeeds {
 		f.Add([]byte(s), i%2 == 0)
 	}
-	if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), "examples/blueprints/capitals.yml")); err == nil {
-		f.Add(data, false)
+	examples, _ := filepath.Glob(filepath.Join(testutil.RepoRoot(f), "examples", "blueprints", "*.yml"))
+	for _, path := range examples {
+		if data, err := os.ReadFile(path); err == nil {
+			f.Add(data, false)
+		}
+	}
+	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 64<<10, ".yml", ".yaml") {
+		f.Add(sf.Data, false)
+		if js, ok := blueprintYAMLToJSON(sf.Data); ok {
+			f.Add(js, true)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, asJSON bool) {
 		file := "f.yml"
 		if asJSON {
 			file = "f.json"
 		}
+		lines := strings.Count(string(data), "\n") + 1
+		checkDiag := func(d Diagnostic) {
+			if d.File != file || !strings.HasPrefix(d.String(), file+":") || d.Message == "" {
+				t.Fatalf("diagnostic without the file or a message: %+v", d)
+			}
+			if d.Line < 0 || d.Line > lines {
+				t.Fatalf("diagnostic on line %d of a %d-line file: %v", d.Line, lines, d)
+			}
+		}
 		bp, err := Parse(data, ParseOptions{File: file})
 		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error message")
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != file || len(pe.Errors()) == 0 {
+				t.Fatalf("error %T %v is not a *ParseError naming %s with errors", err, err, file)
+			}
+			for _, d := range pe.Diagnostics {
+				checkDiag(d)
 			}
 			return
+		}
+		for _, d := range bp.Warnings {
+			checkDiag(d)
+			if d.Severity == SeverityError {
+				t.Fatalf("accepted with an error: %v", d)
+			}
 		}
 		if _, err := json.Marshal(bp); err != nil {
 			t.Fatalf("the parsed blueprint does not marshal: %v", err)
@@ -59,9 +95,49 @@ func FuzzParse(f *testing.F) {
 				if pt.Multiplier < 0.1 || pt.Multiplier > 10 {
 					t.Fatalf("multiplier %v out of range", pt.Multiplier)
 				}
+				if pt.Line < 0 || pt.Line > lines {
+					t.Fatalf("point on line %d of a %d-line file", pt.Line, lines)
+				}
 			}
 		}
 	})
+}
+
+// blueprintYAMLToJSON converts a multi-document YAML blueprint to the JSON form (the header's
+// fields and a prompts list), for JSON seeds; ok is false when the YAML does not convert.
+func blueprintYAMLToJSON(data []byte) (js []byte, ok bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []any
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if err == io.EOF {
+				break
+			}
+			return nil, false
+		}
+		if v != nil {
+			docs = append(docs, v)
+		}
+	}
+	if len(docs) == 0 {
+		return nil, false
+	}
+	out := docs[0]
+	if header, isMap := docs[0].(map[string]any); isMap && len(docs) > 1 {
+		var prompts []any
+		for _, d := range docs[1:] {
+			if list, isList := d.([]any); isList {
+				prompts = append(prompts, list...)
+			} else {
+				prompts = append(prompts, d)
+			}
+		}
+		header["prompts"] = prompts
+		out = header
+	}
+	js, err := json.Marshal(out)
+	return js, err == nil
 }
 
 func FuzzParseToolCalls(f *testing.F) {
