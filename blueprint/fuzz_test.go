@@ -250,3 +250,91 @@ func FuzzJSToLower(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePoints fuzzes the point syntax a `should` list is written in — plain criteria,
+// {$function: argument}, "$function" strings, {fn, arg}, $ref, weights, citations and nested
+// alternative paths — as parsed from YAML with line numbers, then scores every deterministic
+// function point that compiled on a fuzzed response. Errors are Diagnostics naming the file and a
+// line inside it (after LineOffset); a point that parsed scores within [0, 1] or reports an error.
+// The seeds are the should lists of the real Weval blueprints.
+func FuzzParsePoints(f *testing.F) {
+	for _, s := range []string{
+		"- plain criterion\n- $contains: x\n- - $matches: \"^a\"\n  - z\n",
+		"- {$icontains_word: ΣΑΣ, weight: 2, citation: src}\n- \"$is_json\"\n- {fn: word_count_between, arg: [1, 3]}\n",
+		"- {$ref: short}\n- {$ref: obj, weight: 0.5}\n- {text: t, weight: 11}\n- {\"$icontains: 'x'\": 1}\n",
+		"- $tool_args_match: {name: a, where: {x: 1}, normalizeWhitespace: true}\n- $tool_call_order: [a, b]\n",
+		"- $contains_at_least_n_of: [2, [a, b, c]]\n- $imatches_all_of: [\"(?i)x\", \"(\"]\n- $word_count_between: [.inf, 1]\n",
+		"- []\n- [[]]\n- ~\n- {}\n- {a: b, c: d}\n- {$contains: a, $matches: b}\n",
+	} {
+		f.Add([]byte(s), "TOOL_CALL {\"name\":\"a\",\"arguments\":{\"x\":1}}\nx Paraná ΣΑΣ")
+	}
+	for i, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 16<<10, ".yml") {
+		if i%3 == 0 { // a third of the small blueprints is plenty of syntax
+			for _, list := range shouldLists(sf.Data) {
+				f.Add(list, "A response that mentions the capital, Paris, in 12 words or so.")
+			}
+		}
+	}
+	defs := map[string]any{"short": "r.length < 10", "obj": map[string]any{"$contains": "x", "weight": 3.0}}
+	f.Fuzz(func(t *testing.T, data []byte, response string) {
+		var root yaml.Node
+		if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) == 0 {
+			return
+		}
+		const offset = 1
+		lines := strings.Count(string(data), "\n") + 1 + offset
+		r, errs := ParsePoints(root.Content[0], PointOptions{File: "rule.md", Owner: "P.R", OwnerKind: "rule", Defs: defs, LineOffset: offset})
+		for _, err := range errs {
+			var d Diagnostic
+			if !errors.As(err, &d) || d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Message == "" {
+				t.Fatalf("error %v is not a diagnostic naming rule.md and a line of %d", err, lines)
+			}
+		}
+		if errs != nil {
+			return
+		}
+		in := &evalInput{ctx: context.Background(), subject: &Subject{Text: response}, env: &Env{}}
+		for _, pt := range r.Points() {
+			if pt.Multiplier < 0.1 || pt.Multiplier > 10 || pt.Line < 0 || pt.Line > lines {
+				t.Fatalf("point %+v: multiplier or line out of range", pt)
+			}
+			switch pt.Fn {
+			case "", "js", "call", "factcheck":
+				continue // not a function, or needs a runtime or the network: tested on their own
+			}
+			if pt.prepErr != nil {
+				continue
+			}
+			if res := pt.impl(in); res.err == nil && (math.IsNaN(res.score) || res.score < 0 || res.score > 1) {
+				t.Fatalf("$%s(%v) on %q = %v", pt.Fn, pt.Args, response, res.score)
+			}
+		}
+	})
+}
+
+// shouldLists returns the should and should_not lists of a YAML blueprint's prompts, each
+// re-encoded as its own YAML document.
+func shouldLists(data []byte) [][]byte {
+	var out [][]byte
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc any
+		if err := dec.Decode(&doc); err != nil {
+			return out
+		}
+		prompts, _ := doc.([]any)
+		if m, ok := doc.(map[string]any); ok {
+			prompts, _ = m["prompts"].([]any)
+		}
+		for _, p := range prompts {
+			pm, _ := p.(map[string]any)
+			for _, key := range []string{"should", "should_not"} {
+				if list, ok := pm[key].([]any); ok {
+					if b, err := yaml.Marshal(list); err == nil {
+						out = append(out, b)
+					}
+				}
+			}
+		}
+	}
+}

@@ -416,11 +416,24 @@ func FuzzParseConfig(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// The bundled configs and every ini file of the real rule packs.
+	for _, name := range []string{"vectorlint.ini.example", "examples/vectorlint.ini"} {
+		if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), name)); err == nil {
+			f.Add(data)
+		}
+	}
+	for _, sf := range testutil.SharedFiles(f, "corpus/vectorlint-rules", 64<<10, ".ini", ".ini.example") {
+		f.Add(sf.Data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, ps := ParseConfig("/f/vectorlint.ini", data)
+		lines := strings.Count(string(data), "\n") + 1
 		for _, p := range ps {
-			if p.File != "/f/vectorlint.ini" {
+			if p.File != "/f/vectorlint.ini" || !strings.HasPrefix(p.Error(), "/f/vectorlint.ini") {
 				t.Fatalf("problem without the file: %v", p)
+			}
+			if p.Line < 0 || p.Line > lines {
+				t.Fatalf("problem on line %d of a %d-line file: %v", p.Line, lines, p)
 			}
 		}
 		if cfg == nil {
