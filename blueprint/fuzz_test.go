@@ -44,7 +44,9 @@ func FuzzParse(f *testing.F) {
 			f.Add(data, false)
 		}
 	}
-	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 64<<10, ".yml", ".yaml") {
+	// The small real blueprints (a few dozen): more would spend a short fuzzing run on the
+	// baseline; the conformance tests parse every one.
+	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 8<<10, ".yml", ".yaml") {
 		f.Add(sf.Data, false)
 		if js, ok := blueprintYAMLToJSON(sf.Data); ok {
 			f.Add(js, true)
@@ -268,11 +270,10 @@ func FuzzParsePoints(f *testing.F) {
 	} {
 		f.Add([]byte(s), "TOOL_CALL {\"name\":\"a\",\"arguments\":{\"x\":1}}\nx Paraná ΣΑΣ")
 	}
-	for i, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 16<<10, ".yml") {
-		if i%3 == 0 { // a third of the small blueprints is plenty of syntax
-			for _, list := range shouldLists(sf.Data) {
-				f.Add(list, "A response that mentions the capital, Paris, in 12 words or so.")
-			}
+	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 8<<10, ".yml") {
+		lists := shouldLists(sf.Data)
+		for _, list := range lists[:min(2, len(lists))] {
+			f.Add(list, "A response that mentions the capital, Paris, in 12 words or so.")
 		}
 	}
 	defs := map[string]any{"short": "r.length < 10", "obj": map[string]any{"$contains": "x", "weight": 3.0}}
