@@ -57,7 +57,7 @@ func FuzzParse(f *testing.F) {
 		if asJSON {
 			file = "f.json"
 		}
-		lines := strings.Count(string(data), "\n") + 1
+		lines := textLines(data)
 		checkDiag := func(d Diagnostic) {
 			if d.File != file || !strings.HasPrefix(d.String(), file+":") || d.Message == "" {
 				t.Fatalf("diagnostic without the file or a message: %+v", d)
@@ -283,7 +283,7 @@ func FuzzParsePoints(f *testing.F) {
 			return
 		}
 		const offset = 1
-		lines := strings.Count(string(data), "\n") + 1 + offset
+		lines := textLines(data) + offset
 		r, errs := ParsePoints(root.Content[0], PointOptions{File: "rule.md", Owner: "P.R", OwnerKind: "rule", Defs: defs, LineOffset: offset})
 		for _, err := range errs {
 			var d Diagnostic
@@ -338,4 +338,10 @@ func shouldLists(data []byte) [][]byte {
 			}
 		}
 	}
+}
+
+// textLines counts the lines of data as YAML and ini parsers do: "\n", "\r\n" and a lone "\r"
+// each end a line.
+func textLines(data []byte) int {
+	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
 }

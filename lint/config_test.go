@@ -427,7 +427,7 @@ func FuzzParseConfig(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, ps := ParseConfig("/f/vectorlint.ini", data)
-		lines := strings.Count(string(data), "\n") + 1
+		lines := textLines(data)
 		for _, p := range ps {
 			if p.File != "/f/vectorlint.ini" || !strings.HasPrefix(p.Error(), "/f/vectorlint.ini") {
 				t.Fatalf("problem without the file: %v", p)
@@ -491,4 +491,10 @@ func TestSettingsOutsideConfigFolder(t *testing.T) {
 	if fs := cfg.Settings("../other/a.md"); !reflect.DeepEqual(fs.RunRules, []string{"A"}) {
 		t.Errorf("outside file: %+v", fs)
 	}
+}
+
+// textLines counts the lines of data as YAML and ini parsers do: "\n", "\r\n" and a lone "\r"
+// each end a line.
+func textLines(data []byte) int {
+	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
 }

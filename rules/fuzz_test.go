@@ -38,7 +38,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, ps := Parse("fuzz.md", data)
-		lines := strings.Count(string(data), "\n") + 1
+		lines := textLines(data)
 		for _, p := range ps {
 			if p.File != "fuzz.md" || !strings.HasPrefix(p.Error(), "fuzz.md") {
 				t.Fatalf("problem without the file: %v", p)
@@ -76,4 +76,10 @@ func criteriaTargets(r *Rule) []*Target {
 		out = append(out, c.Target)
 	}
 	return out
+}
+
+// textLines counts the lines of data as YAML and ini parsers do: "\n", "\r\n" and a lone "\r"
+// each end a line.
+func textLines(data []byte) int {
+	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
 }
