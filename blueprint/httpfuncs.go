@@ -326,7 +326,7 @@ func serviceSecrets(rawURL string, svcHeaders map[string]string, lookup func(str
 			out = append(out, p, url.QueryEscape(p), basic)
 		}
 		for name, vs := range u.Query() {
-			if urlSecretParamRe.MatchString("?" + name + "=") {
+			if llm.IsSecretQueryParam(name) {
 				for _, v := range vs {
 					out = append(out, v, url.QueryEscape(v))
 				}

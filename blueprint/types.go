@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -171,19 +170,8 @@ func safeHeaders(headers map[string]string) map[string]string {
 	return out
 }
 
-// urlPasswordRe and urlSecretParamRe find the credentials a URL may carry: the password of its
-// user info, and the values of query parameters named like keys, tokens or signatures.
-var (
-	urlPasswordRe    = regexp.MustCompile(`(//[^/?#@:]*:)[^/?#@]*@`)
-	urlSecretParamRe = regexp.MustCompile(`([?&;][^=&#]*(?i:key|token|secret|sig|auth|pass|pwd|credential|session)[^=&#]*=)[^&#]*`)
-)
-
-// safeURL returns a URL as it may be printed or written to a result: its user-info password
-// and credential-like query values are "[redacted]". It works on URLs that do not parse too.
-func safeURL(s string) string {
-	s = urlPasswordRe.ReplaceAllString(s, "${1}[redacted]@")
-	return urlSecretParamRe.ReplaceAllString(s, "${1}[redacted]")
-}
+// safeURL returns a URL as it may be printed or written to a result (llm.RedactURL).
+func safeURL(s string) string { return llm.RedactURL(s) }
 
 // MarshalJSON writes the service with its credentials redacted (safeURL, safeHeaders), so a
 // result document or --print never holds one; ${VAR} references are kept as written.

@@ -47,6 +47,11 @@ const (
 	leakURLPassword = "urlpassLEAK0016"
 	leakURLQuery    = "urlqueryLEAK0017"
 	leakBadURLPass  = "badurlLEAK0018"
+	// In a .env line without "=", in base URLs and in the fact-check endpoint.
+	leakDotEnv       = "dotenvLEAK0019"
+	leakBaseURLPass  = "basepassLEAK0020"
+	leakBaseURLQuery = "basequeryLEAK0021"
+	leakFactcheck    = "factLEAK0022"
 )
 
 // echoCredentials answers every request with a 401 whose message repeats every credential the
@@ -168,14 +173,23 @@ func TestSecretsNeverLeak(t *testing.T) {
 		"    - $call: {service: checker, claim: \"{response}\"}\n" +
 		"    - $call: {url: \"http://user:" + leakURLPassword + "@" + svcHostPort + "/inline?token=" + leakURLQuery + "\", headers: {Authorization: \"Token ${CALL_KEY}\"}, max_retries: 0}\n" +
 		"    - $call: {url: \"http://user:" + leakURLPassword + "@" + svcHostPort + "/ok-status?sig=" + leakURLQuery + "\", headers: {X-Auth-Token: \"" + leakCallHeader + "\"}}\n" +
-		"    - $call: {url: \"http://user:" + leakBadURLPass + "@" + svcHostPort + ":99999/%zz\"}\n"
+		"    - $call: {url: \"http://user:" + leakBadURLPass + "@" + svcHostPort + ":99999/%zz\"}\n" +
+		"    - $factcheck: dates\n"
 	write("bp/secrets.yml", bp)
+	// A project whose .env has a key on a line without "=" (a syntax error that quotes the line).
+	dotenvProject := filepath.Join(root, "dotenv")
+	write("dotenv/vectorlint.ini", "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n")
+	write("dotenv/rules/Acme/wordiness.md", "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n")
+	write("dotenv/docs/a.md", "In order to start.\n")
+	write("dotenv/bp.yml", "- {id: p, prompt: Q, should: [x]}\n")
+	write("dotenv/.env", "OPENAI_BASE_URL=http://127.0.0.1:1/v1\nOPENAI_API_KEY "+leakDotEnv+"\n")
 
 	env := map[string]string{
 		"OPENAI_BASE_URL": good.URL, "OPENAI_MODEL": "m",
 		"PERPLEXITY_BASE_URL": echo.URL,
 		"MISTRAL_BASE_URL":    echo.URL, "OPENROUTER_BASE_URL": good.URL, "XAI_BASE_URL": echo.URL,
 		"GITHUB_STEP_SUMMARY": filepath.Join(root, "summary.md"),
+		"FACTCHECK_ENDPOINT_URL": svc.URL + "/fact?key=" + leakFactcheck,
 	}
 	for k, v := range leakEnv {
 		env[k] = v
@@ -215,6 +229,23 @@ func TestSecretsNeverLeak(t *testing.T) {
 		{"LLM_PROVIDER": "openai-compatible", "OPENAI_BASE_URL": echo.URL},
 	} {
 		runs = append(runs, run{"lint " + p["LLM_PROVIDER"], project, with(p), append([]string{"--no-cache"}, lintFlags...)})
+	}
+	// Base URLs carrying credentials: one that is not http(s) (a setting error quoting it), one
+	// that answers 404 (the query swallows the path).
+	for name, base := range map[string]string{
+		"bad scheme": "ftp://user:" + leakBaseURLPass + "@127.0.0.1/v1?api_key=" + leakBaseURLQuery,
+		"404":        "http://user:" + leakBaseURLPass + "@" + strings.TrimPrefix(echo.URL, "http://") + "?api_key=" + leakBaseURLQuery,
+	} {
+		e := with(map[string]string{"OPENAI_BASE_URL": base, "PERPLEXITY_BASE_URL": base})
+		runs = append(runs,
+			run{"lint base URL " + name, project, e, append([]string{"--no-cache"}, lintFlags...)},
+			run{"evaluate bias base URL " + name, project, e, []string{"evaluate", "bias", "--response", "a", "--dimension", "age", "--expected", "0", "--tolerance", "0.5", "--no-cache"}},
+			run{"blueprint base URL " + name, filepath.Join(root, "bp"), e, []string{"blueprint", "run", "secrets.yml", "--no-cache", "--models", "openai:x", "--out-dir", filepath.Join(root, "results-base")}},
+		)
+	}
+	for _, args := range [][]string{{"docs"}, {"validate"}, {"evaluate", "bias", "--response", "a", "--dimension", "age", "--expected", "0", "--tolerance", "0.5"},
+		{"blueprint", "run", "bp.yml", "--out-dir", filepath.Join(root, "results-dotenv")}} {
+		runs = append(runs, run{".env " + args[0], dotenvProject, map[string]string{}, args})
 	}
 	runs = append(runs,
 		run{"lint from cache", project, env, append([]string{"--output", "json"}, lintFlags...)},
