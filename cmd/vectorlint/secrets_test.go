@@ -188,7 +188,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 		"OPENAI_BASE_URL": good.URL, "OPENAI_MODEL": "m",
 		"PERPLEXITY_BASE_URL": echo.URL,
 		"MISTRAL_BASE_URL":    echo.URL, "OPENROUTER_BASE_URL": good.URL, "XAI_BASE_URL": echo.URL,
-		"GITHUB_STEP_SUMMARY": filepath.Join(root, "summary.md"),
+		"GITHUB_STEP_SUMMARY":    filepath.Join(root, "summary.md"),
 		"FACTCHECK_ENDPOINT_URL": svc.URL + "/fact?key=" + leakFactcheck,
 	}
 	for k, v := range leakEnv {
