@@ -217,6 +217,9 @@ func FuzzParseResponses(f *testing.F) {
 	f.Add([]byte(`{"promptId": "p", "model": "m", "response": "r"}` + "\n" + `{"promptId": "p", "model": "n", "turns": ["a"]}`))
 	f.Add([]byte(`{"responses": {"p": {"default": "x", "byModel": {"m": ["a", "b"]}}}}`))
 	f.Add([]byte("\n\n{}\n[]"))
+	if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), "examples", "blueprints", "capitals.responses.jsonl")); err == nil {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseResponses(data, "r")
 		if err != nil {
@@ -344,4 +347,35 @@ func shouldLists(data []byte) [][]byte {
 // each end a line.
 func textLines(data []byte) int {
 	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
+}
+
+// FuzzLoadCollections fuzzes a model collection file (NAME.json, a JSON list of model ids): it
+// loads as non-empty, normalised ids or fails with an error naming the file. The seeds are the
+// real collections of weval-org/configs.
+func FuzzLoadCollections(f *testing.F) {
+	f.Add([]byte(`["openai:gpt-4o", " anthropic : claude ", "ollama:qwen3:8b"]`))
+	f.Add([]byte(`["", "x"]`))
+	f.Add([]byte(`{"models": []}`))
+	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/models", 64<<10, ".json") {
+		f.Add(sf.Data)
+	}
+	dir := f.TempDir()
+	path := filepath.Join(dir, "CORE.json")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := LoadCollections(dir)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %q does not name %s", err, path)
+			}
+			return
+		}
+		for _, id := range c["CORE"] {
+			if id == "" || normaliseModelID(id) != id {
+				t.Fatalf("model id %q is empty or not normalised", id)
+			}
+		}
+	})
 }
