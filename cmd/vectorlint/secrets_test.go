@@ -310,6 +310,9 @@ func TestSecretsNeverLeak(t *testing.T) {
 			return err
 		}
 		written++
+		if leaks := findLeaks(path); leaks != nil {
+			t.Errorf("a file name shows credentials: %s", strings.Join(leaks, "\n"))
+		}
 		if leaks := findLeaks(string(data)); leaks != nil {
 			t.Errorf("%s shows credentials:\n%s", strings.TrimPrefix(path, root), strings.Join(leaks, "\n"))
 		}
