@@ -161,11 +161,9 @@ func (e Endpoint) secrets() []string {
 		if p, ok := u.User.Password(); ok && p != "" {
 			out = append(out, p)
 		}
-		for _, vs := range u.Query() {
-			for _, v := range vs {
-				if len(v) >= 8 {
-					out = append(out, v)
-				}
+		for name, vs := range u.Query() {
+			if IsSecretQueryParam(name) {
+				out = append(out, vs...)
 			}
 		}
 	}
