@@ -120,8 +120,9 @@ func callService(t *testing.T) *httptest.Server {
 // TestSecretsNeverLeak runs every command — lint in every output format with --verbose and
 // --show-prompt, validate, init, every evaluator, blueprint check, check --print and run with
 // its result document and HTML report, version — with fake credentials in every provider
-// variable, in custom model headers (${VAR} and literal) and in $call URLs and headers, against
-// fake providers that succeed, and that fail echoing the credentials they were sent. No
+// variable, in custom model headers (${VAR} and literal), in $call URLs and headers, in the
+// $factcheck endpoint, in base URLs and in a broken .env, against fake providers that succeed,
+// and that fail echoing the credentials they were sent. No
 // credential may appear, even in part, in stdout, stderr, the cache, the result document, the
 // HTML report, the step summary or any other file a command wrote.
 func TestSecretsNeverLeak(t *testing.T) {
