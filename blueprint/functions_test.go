@@ -12,6 +12,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
@@ -378,4 +379,67 @@ func TestEveryDocumentedFunctionExists(t *testing.T) {
 			t.Errorf("$%s (normalised %s) is documented but not a point function", name, normaliseFn(name))
 		}
 	}
+}
+
+// TestNegatedFunctionErrorsPassThrough: a not_* function whose base fails (here a regex that
+// exceeds the backtracking limit) fails with the same error, never scores 1 − 0; in a rubric
+// the point then scores 0 and carries the error (spec §3).
+func TestNegatedFunctionErrorsPassThrough(t *testing.T) {
+	text := strings.Repeat("a", 100000) + "!"
+	const pattern = `(a|a)*b`
+	for _, tc := range []struct {
+		fn   string
+		args any
+	}{
+		{"matches", pattern},
+		{"imatches", pattern},
+		{"matches_all_of", list("a", pattern)},
+		{"imatches_at_least_n_of", list(1.0, list(pattern))},
+	} {
+		_, baseErr := evalPoint(t, tc.fn, tc.args, text)
+		r, err := evalPoint(t, "not_"+tc.fn, tc.args, text)
+		if baseErr == nil || err == nil || err.Error() != baseErr.Error() || !errors.Is(err, jsregex.ErrTimeout) {
+			t.Errorf("not_%s: error %v (score %v), want the base's error %v", tc.fn, err, r.score, baseErr)
+		}
+	}
+	// The complement still holds when the base succeeds.
+	runFnCases(t, []fnCase{{"not_matches", `^a+!$`, text, 0}, {"not_matches", `b`, text, 1}})
+
+	r := rubricFromYAML(t, `[{$not_matches: "(a|a)*b"}, {$not_contains: "zzz"}]`, "")
+	cov := ScoreRubric(context.Background(), r, Subject{Text: text}, Env{})
+	pa := cov.PointAssessments[0]
+	if pa.CoverageExtent == nil || *pa.CoverageExtent != 0 || !strings.Contains(pa.Error, "too long to match") {
+		t.Errorf("failing not_ point: extent %v, error %q; want 0 with the error", deref(pa.CoverageExtent), pa.Error)
+	}
+	if cov.Score == nil || *cov.Score != 0.5 {
+		t.Errorf("rubric score %v, want 0.5 (the failing point counts 0)", deref(cov.Score))
+	}
+}
+
+// TestToolArgsMatchArrays: arrays in a where object match element by element from the start:
+// the call's array may be longer, not shorter, order matters, and elements may themselves be
+// partial objects (as Weval's matchesPartial, which walks an array's indices as keys).
+func TestToolArgsMatchArrays(t *testing.T) {
+	trace := `TOOL_CALL {"name":"send","arguments":{"to":["ann@x.org","bob@x.org"],"parts":[{"type":"text","body":"Hi  there"},{"type":"file","name":"a.pdf"}],"tags":[]}}`
+	where := func(w map[string]any, normalize bool) map[string]any {
+		return map[string]any{"name": "send", "where": w, "normalizeWhitespace": normalize}
+	}
+	runFnCases(t, []fnCase{
+		{"tool_args_match", where(map[string]any{"to": list("ann@x.org", "bob@x.org")}, false), trace, 1},
+		{"tool_args_match", where(map[string]any{"to": list("ann@x.org")}, false), trace, 1},                     // a prefix
+		{"tool_args_match", where(map[string]any{"to": list("bob@x.org")}, false), trace, 0},                     // position 0 differs
+		{"tool_args_match", where(map[string]any{"to": list("bob@x.org", "ann@x.org")}, false), trace, 0},        // order matters
+		{"tool_args_match", where(map[string]any{"to": list("ann@x.org", "bob@x.org", "c@x")}, false), trace, 0}, // longer than the call's
+		{"tool_args_match", where(map[string]any{"to": list()}, false), trace, 1},
+		{"tool_args_match", where(map[string]any{"tags": list("x")}, false), trace, 0},
+		{"tool_args_match", where(map[string]any{"to": "ann@x.org"}, false), trace, 0}, // a string is not an array
+		{"tool_args_match", where(map[string]any{"parts": "x"}, false), trace, 0},
+		{"tool_args_match", where(map[string]any{"tags": map[string]any{}}, false), trace, 0}, // an object is not an array
+		{"tool_args_match", where(map[string]any{"parts": list(map[string]any{"type": "text"})}, false), trace, 1},
+		{"tool_args_match", where(map[string]any{"parts": list(map[string]any{}, map[string]any{"name": "a.pdf"})}, false), trace, 1},
+		{"tool_args_match", where(map[string]any{"parts": list(map[string]any{"type": "file"})}, false), trace, 0},
+		{"tool_args_match", where(map[string]any{"parts": list(map[string]any{"body": "Hi there"})}, false), trace, 0},
+		{"tool_args_match", where(map[string]any{"parts": list(map[string]any{"body": "Hi there"})}, true), trace, 1}, // normalised inside arrays too
+		{"tool_args_match", where(map[string]any{"parts": list(list("text"))}, false), trace, 0},
+	})
 }

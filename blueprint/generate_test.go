@@ -395,3 +395,22 @@ func TestCustomModelSafeHeaders(t *testing.T) {
 		t.Error("SafeHeaders changed the model")
 	}
 }
+
+// TestGenerateOneSystemInAList: a systems list of one entry gives no [sp_idx:0] suffix, as in
+// Weval (it adds the suffix only when config.systems has more than one entry), and that one
+// system prompt replaces the prompt's own.
+func TestGenerateOneSystemInAList(t *testing.T) {
+	s := echoServer(t)
+	bp := parseTestBlueprint(t, "systems: [\"Be terse.\"]\n---\n- id: p\n  system: Be verbose.\n  prompt: Hi\n")
+	env := envOf(map[string]string{"OPENAI_API_KEY": "sk-test-1234567890", "OPENAI_BASE_URL": s.URL})
+	resp, err := Generate(context.Background(), bp, []Model{{ID: "openai:gpt"}}, GenerateOptions{Client: testClient(t), LookupEnv: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(resp.Models(), []string{"openai:gpt"}) {
+		t.Fatalf("models %q, want one variant without a suffix", resp.Models())
+	}
+	if turns, _ := resp.Turns("p", "openai:gpt"); !reflect.DeepEqual(turns, []string{`gpt at none [system "Be terse."] says: Hi`}) {
+		t.Errorf("turns %q", turns)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -282,19 +281,16 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 		return 0, "", false, fmt.Errorf("the service reported an error: %s", truncate(fmt.Sprint(e), 300))
 	}
 	raw, present := out["score"]
-	s, ok := raw.(float64)
-	if !ok {
+	r, kind := scoreResult(raw) // as $js: true/false → 1/0, numbers clamped to [0, 1]
+	if kind != validScore {
 		found := "no score"
 		if present {
 			found = describeArg(raw, true)
 		}
-		return 0, "", false, fmt.Errorf("expected a numeric score from %s, found %s", endpoint, found)
-	}
-	if s < 0 || s > 1 || math.IsNaN(s) {
-		return 0, "", false, fmt.Errorf("expected a score between 0 and 1 from %s, found %s", endpoint, formatJSNumber(s))
+		return 0, "", false, fmt.Errorf("expected a score (a number or a boolean) from %s, found %s", endpoint, found)
 	}
 	explain, _ = out["explain"].(string)
-	return s, truncate(explain, maxJSText), false, nil
+	return r.score, truncate(explain, maxJSText), false, nil
 }
 
 // serviceSecrets returns the credentials a service request carries, to remove from its

@@ -91,6 +91,35 @@ func TestCallNamedServiceRetries(t *testing.T) {
 	}
 }
 
+// TestCallScores: a service's score is read as $js's: true/false → 1/0, a number clamped to
+// [0, 1] (spec/blueprints.md §3).
+func TestCallScores(t *testing.T) {
+	for _, tt := range []struct {
+		answer string
+		want   float64
+	}{
+		{`{"score": 0.25}`, 0.25},
+		{`{"score": 2}`, 1},
+		{`{"score": 1e308}`, 1},
+		{`{"score": -0.5}`, 0},
+		{`{"score": true, "explain": "yes"}`, 1},
+		{`{"score": false}`, 0},
+	} {
+		f := &fakeService{t: t, answers: []answer{{200, tt.answer}}}
+		srv := httptest.NewServer(f)
+		r := callPoint(t, "call", map[string]any{"url": srv.URL}, Env{AllowNet: true}, Subject{Text: "x"})
+		srv.Close()
+		if r.err != nil || r.score != tt.want {
+			t.Errorf("%s: score %v, error %v; want %v", tt.answer, r.score, r.err, tt.want)
+		}
+		// The same value from $js scores the same.
+		js := callPoint(t, "js", "({score: "+strings.TrimSuffix(strings.SplitN(strings.SplitN(tt.answer, `"score": `, 2)[1], ",", 2)[0], "}")+"})", Env{}, Subject{Text: "x"})
+		if js.err != nil || js.score != tt.want {
+			t.Errorf("$js with %s: score %v, error %v; want %v", tt.answer, js.score, js.err, tt.want)
+		}
+	}
+}
+
 func TestCallErrors(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -103,8 +132,9 @@ func TestCallErrors(t *testing.T) {
 		{"unknown service", nil, map[string]any{"service": "nope"}, Env{AllowNet: true, Services: ServiceMap{"a": {URL: "http://x"}}},
 			`external service "nope" is not defined in externalServices (defined: a)`},
 		{"service error", []answer{{200, `{"error": "claim too long"}`}}, nil, Env{AllowNet: true}, "the service reported an error: claim too long"},
-		{"bad score", []answer{{200, `{"score": 2}`}}, nil, Env{AllowNet: true}, "expected a score between 0 and 1 from SRV/check, found 2"},
-		{"missing score", []answer{{200, `{"explain": "x"}`}}, nil, Env{AllowNet: true}, "expected a numeric score from SRV/check, found no score"},
+		{"score of another type", []answer{{200, `{"score": "0.5"}`}}, nil, Env{AllowNet: true}, `expected a score (a number or a boolean) from SRV/check, found the string "0.5"`},
+		{"null score", []answer{{200, `{"score": null}`}}, nil, Env{AllowNet: true}, `expected a score (a number or a boolean) from SRV/check, found null`},
+		{"missing score", []answer{{200, `{"explain": "x"}`}}, nil, Env{AllowNet: true}, "expected a score (a number or a boolean) from SRV/check, found no score"},
 		{"not JSON", []answer{{200, `<html>`}}, nil, Env{AllowNet: true}, `expected a JSON object {score, explain} from SRV/check, found "<html>"`},
 		{"404 is not retried", []answer{{404, "no such page"}}, nil, Env{AllowNet: true}, "HTTP 404 from SRV/check: no such page"},
 		{"500 after retries", []answer{{500, "down"}}, nil, Env{AllowNet: true}, "HTTP 500 from SRV/check: down"},

@@ -32,31 +32,71 @@ func compileJS(name, code string) (*goja.Program, error) {
 	return nil, fmt.Errorf("JavaScript does not compile: %s", truncate(err.Error(), 300))
 }
 
+// jsGrace is how long runJS waits, after interrupting a script at its time limit, for the
+// script to stop before it gives up on it.
+const jsGrace = 100 * time.Millisecond
+
 // runJS runs a compiled program in a fresh sandbox: no require, no I/O, no timers, a time
-// limit and a bounded call stack. bind sets the script's globals.
-func runJS(ctx context.Context, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (v goja.Value, err error) {
+// limit, a bounded call stack and size-checked built-ins (jsGuards). bind sets the script's
+// globals.
+//
+// The script runs on its own goroutine. At the time limit (or when ctx ends) it is
+// interrupted, which stops it at its next instruction; a built-in call still running then
+// (goja cannot interrupt one: spreading a ten-million-character string, say) is abandoned
+// after jsGrace, so the caller gets its error on time whatever the script does. The
+// abandoned goroutine ends when the built-in returns.
+func runJS(ctx context.Context, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (goja.Value, error) {
 	if timeout <= 0 {
 		timeout = DefaultJSTimeout
 	}
 	vm := goja.New()
 	vm.SetMaxCallStackSize(1000)
+	if _, err := vm.RunProgram(jsGuards); err != nil {
+		return nil, fmt.Errorf("JavaScript sandbox: %v", err)
+	}
 	if err := bind(vm); err != nil {
 		return nil, err
 	}
-	timer := time.AfterFunc(timeout, func() { vm.Interrupt(errJSTimeout) })
-	defer timer.Stop()
-	stop := context.AfterFunc(ctx, func() { vm.Interrupt(ctx.Err()) })
-	defer stop()
-	defer func() {
-		if r := recover(); r != nil {
-			v, err = nil, fmt.Errorf("JavaScript failed: %v", r)
+	type outcome struct {
+		v   goja.Value
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		defer func() {
+			if r := recover(); r != nil {
+				o = outcome{err: fmt.Errorf("JavaScript failed: %v", r)}
+			}
+			done <- o
+		}()
+		v, err := vm.RunProgram(prog)
+		if err != nil {
+			o.err = jsError(err, timeout)
+		} else {
+			o.v = v
 		}
 	}()
-	v, err = vm.RunProgram(prog)
-	if err != nil {
-		return nil, jsError(err, timeout)
+	limit := time.NewTimer(timeout)
+	defer limit.Stop()
+	stopped := fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-ctx.Done():
+		vm.Interrupt(ctx.Err())
+		stopped = ctx.Err()
+	case <-limit.C:
+		vm.Interrupt(errJSTimeout)
 	}
-	return v, nil
+	grace := time.NewTimer(jsGrace)
+	defer grace.Stop()
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-grace.C:
+		return nil, stopped
+	}
 }
 
 func jsError(err error, timeout time.Duration) error {
@@ -130,42 +170,60 @@ func jsResult(v goja.Value) fnResult {
 	if goja.IsNull(v) {
 		return errResult("the script returned null; expected a boolean, a number or {score, explain}")
 	}
-	switch x := v.Export().(type) {
-	case bool:
-		return boolResult(x)
-	case int64:
-		return fnResult{score: clamp01(float64(x))}
-	case float64:
-		if math.IsNaN(x) {
+	x := v.Export()
+	if r, kind := scoreResult(x); kind != notAScore {
+		if kind == nanScore {
 			return errResult("the script returned NaN; expected a boolean or a number")
 		}
-		return fnResult{score: clamp01(x)}
-	case map[string]any:
-		raw, ok := x["score"]
-		if !ok {
-			return errResult("the script returned an object without score; expected {score, explain}")
-		}
-		var r fnResult
-		switch s := raw.(type) {
-		case bool:
-			r = boolResult(s)
-		case int64:
-			r = fnResult{score: clamp01(float64(s))}
-		case float64:
-			if math.IsNaN(s) {
-				return errResult("the script returned score NaN")
-			}
-			r = fnResult{score: clamp01(s)}
-		default:
-			return errResult("the script returned a score of type %s; expected a boolean or a number", jsTypeName(raw))
-		}
-		if e, ok := x["explain"].(string); ok {
-			r.explain = truncate(e, maxJSText)
-		}
 		return r
-	default:
+	}
+	obj, ok := x.(map[string]any)
+	if !ok {
 		return errResult("the script returned a %s; expected a boolean, a number or {score, explain}", jsTypeName(x))
 	}
+	raw, ok := obj["score"]
+	if !ok {
+		return errResult("the script returned an object without score; expected {score, explain}")
+	}
+	r, kind := scoreResult(raw)
+	switch kind {
+	case nanScore:
+		return errResult("the script returned score NaN")
+	case notAScore:
+		return errResult("the script returned a score of type %s; expected a boolean or a number", jsTypeName(raw))
+	}
+	if e, ok := obj["explain"].(string); ok {
+		r.explain = truncate(e, maxJSText)
+	}
+	return r
+}
+
+// scoreKind says what scoreResult made of a value.
+type scoreKind int
+
+const (
+	validScore scoreKind = iota
+	nanScore             // a number that is NaN: an error, never a score
+	notAScore            // neither a boolean nor a number
+)
+
+// scoreResult turns the score a point function returned ($js's value or its score field,
+// $call's score field) into a result as spec/blueprints.md §3 says: true/false → 1/0, a number
+// clamped to [0, 1]. Both functions use it, so the same value scores the same whichever
+// returned it.
+func scoreResult(v any) (fnResult, scoreKind) {
+	switch x := v.(type) {
+	case bool:
+		return boolResult(x), validScore
+	case int64:
+		return fnResult{score: clamp01(float64(x))}, validScore
+	case float64:
+		if math.IsNaN(x) {
+			return fnResult{}, nanScore
+		}
+		return fnResult{score: clamp01(x)}, validScore
+	}
+	return fnResult{}, notAScore
 }
 
 func jsTypeName(v any) string {

@@ -249,8 +249,10 @@ func textBlock(s *Subject) (string, bool) {
 			continue
 		}
 		label := strings.ToUpper(m.Role)
-		if m.Role == "assistant" {
-			if i < len(s.Generated) && s.Generated[i] {
+		// Marks only when it is known which turns the model generated (Subject.Generated nil
+		// means unknown: calling every assistant turn "given" would misinform the judge).
+		if m.Role == "assistant" && len(s.Generated) == len(s.Messages) {
+			if s.Generated[i] {
 				label += " (generated)"
 			} else {
 				label += " (given in the prompt)"

@@ -340,3 +340,28 @@ func TestJudgesOf(t *testing.T) {
 		t.Error("a judge without a client was accepted")
 	}
 }
+
+// TestJudgeTranscriptLabels: in a multi-turn transcript an authored assistant turn is labelled
+// "(given in the prompt)" and a generated one "(generated)", so the judge scores only what the
+// model wrote; when it is unknown which turns were generated, no turn is labelled either way.
+func TestJudgeTranscriptLabels(t *testing.T) {
+	s := func(v string) *string { return &v }
+	msgs := []Message{{Role: "system", Content: s("Be brief.")}, {Role: "user", Content: s("Plan a trip.")},
+		{Role: "assistant", Content: s("Where to?")}, {Role: "user", Content: s("Japan.")},
+		{Role: "assistant", Content: s("Kyoto in spring.")}}
+	tests := []struct {
+		generated []bool
+		want      string
+	}{
+		{[]bool{false, false, false, false, true},
+			"[USER]\nPlan a trip.\n\n[ASSISTANT (given in the prompt)]\nWhere to?\n\n[USER]\nJapan.\n\n[ASSISTANT (generated)]\nKyoto in spring."},
+		{nil, "[USER]\nPlan a trip.\n\n[ASSISTANT]\nWhere to?\n\n[USER]\nJapan.\n\n[ASSISTANT]\nKyoto in spring."},
+	}
+	for _, tt := range tests {
+		subject := &Subject{Text: "Kyoto in spring.", Messages: msgs, Generated: tt.generated}
+		_, user := JudgePrompt(ApproachStandard, JudgeRequest{Criterion: "Names a city", Subject: subject}, false)
+		if !strings.Contains(user, "<TEXT>\n"+tt.want+"\n</TEXT>") {
+			t.Errorf("generated %v: user message\n%s\nwant the transcript\n%s", tt.generated, user, tt.want)
+		}
+	}
+}

@@ -147,8 +147,8 @@ func RunRougeLScoreEvaluator(response, groundTruth string, threshold float64) *B
 // given the number of violations found in it (by the linter, a model or a test fixture).
 //
 // Method: [scoring.ScoreDensity] with the text's [scoring.CountWords]: 10 minus strictness/10
-// points per 1% of violation density, clamped to 0–10, rounded to one decimal as the linter
-// shows it.
+// points per 1% of violation density, clamped to 0–10 (at most 9.9 with any violation: 10.0
+// means none), rounded to one decimal as the linter shows it.
 //
 // Granularity: Medium — violations counted against the whole text's words.
 //

@@ -73,6 +73,8 @@ func TestChecklistRules(t *testing.T) {
 		// Without a judge, Intro is scored on its deterministic point alone.
 		`  score Acme.Intro semi-objective 10.0`,
 		`  score Acme.Plain semi-objective 0.0`,
+		// ... and its text point is reported as not run.
+		`  error Acme.Intro: 1 LLM-judged point not judged: no LLM provider is configured`,
 		"docs/b.md",
 		`  1:1-1:1 warning Acme.Intro "" "target not found"`,
 		`  score Acme.Intro semi-objective 0.0`,

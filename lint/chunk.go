@@ -59,11 +59,15 @@ func SplitChunks(text string, offset, line int) []Chunk {
 		start    int // byte offset in text of the current chunk
 		end      int
 		curWords int
+		// startLine is the line of text[start]; lines are counted once, chunk by chunk
+		// (counting from the top for every chunk made long documents quadratic). Chunks
+		// never end between "\r" and "\n", so counting in pieces counts what Document does.
+		startLine = line
 	)
 	flush := func() {
 		if end > start {
-			chunks = append(chunks, Chunk{Text: text[start:end], Offset: offset + start,
-				Line: line + countLineBreaks(text[:start]), Words: curWords})
+			chunks = append(chunks, Chunk{Text: text[start:end], Offset: offset + start, Line: startLine, Words: curWords})
+			startLine += countLineBreaks(text[start:end])
 		}
 		start, curWords = end, 0
 	}

@@ -559,6 +559,15 @@ func (fs FileSettings) Rule(pack, id string) RuleSettings {
 // CheckConfig checks the configuration against the loaded packs: every pack named in RunRules
 // and every rule named by an override must exist. A typo must not silently change behaviour.
 func CheckConfig(cfg *Config, packs []*rules.Pack) rules.Problems {
+	return checkConfig(cfg, packs, func(string) bool { return false })
+}
+
+// checkConfig is CheckConfig for a project that already has problems: incomplete(pack) is true
+// for a pack that may be missing or have lost rules because of an error already reported (a
+// rule file that did not parse, an unreadable rules folder). Names of such packs, and rule ids
+// that could be in them, are not reported again as unknown: the first problem is the one to fix.
+// incomplete("") is true when packs may be missing altogether (the rules folder could not be read).
+func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) bool) rules.Problems {
 	var problems rules.Problems
 	byName := map[string]*rules.Pack{}
 	var names, builtin []string
@@ -586,17 +595,21 @@ func CheckConfig(cfg *Config, packs []*rules.Pack) rules.Problems {
 	}
 	for _, s := range cfg.Sections {
 		for _, name := range s.RunRules {
-			if byName[name] == nil {
+			if byName[name] == nil && !incomplete(name) {
 				problems = append(problems, rules.Problem{File: cfg.Path, Line: s.RunRulesLine, Field: "RunRules",
 					Message: fmt.Sprintf("unknown pack %q (%s)", name, found)})
 			}
 		}
 		for _, o := range s.Overrides {
 			if o.Pack == "" {
-				if !slices.ContainsFunc(packs, func(p *rules.Pack) bool { return p.Rule(o.Rule) != nil }) {
+				anyIncomplete := slices.ContainsFunc(packs, func(p *rules.Pack) bool { return incomplete(p.Name) }) || incomplete("")
+				if !anyIncomplete && !slices.ContainsFunc(packs, func(p *rules.Pack) bool { return p.Rule(o.Rule) != nil }) {
 					problems = append(problems, rules.Problem{File: cfg.Path, Line: o.Line, Field: o.Key,
 						Message: fmt.Sprintf("no pack has a rule with id %q", o.Rule)})
 				}
+				continue
+			}
+			if incomplete(o.Pack) {
 				continue
 			}
 			p := byName[o.Pack]

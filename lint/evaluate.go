@@ -40,11 +40,20 @@ type EvalOptions struct {
 	// Concurrency is the number of workers evaluating chunks at once across the whole run
 	// (DefaultConcurrency when 0).
 	Concurrency int
+	// NotRunReason says why the model is not configured when Client (or Judge) is nil: each
+	// rule that needed the model gets a RuleError with it on every file it applies to, so every
+	// output format shows which rules did not run and why (spec/linter.md §6). "" gives
+	// DefaultNotRunReason.
+	NotRunReason string
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have), one line each naming the file and rule. Calls are never concurrent. May
 	// be nil.
 	Warn func(string)
 }
+
+// DefaultNotRunReason is the RuleError message of a rule not run for want of a model when
+// EvalOptions.NotRunReason is empty.
+const DefaultNotRunReason = "no LLM provider is configured"
 
 // EvalStats tells what Evaluate could not do.
 type EvalStats struct {
@@ -88,8 +97,9 @@ func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileR
 				if u.Checklist != nil {
 					// Deterministic points need no model: a checklist always runs, and only
 					// its LLM-judged points wait for one.
-					if opts.Judge == nil {
+					if opts.Judge == nil && u.ModelCalls() > 0 {
 						stats.NotRun += u.ModelCalls()
+						r.unjudged += u.ModelCalls()
 					}
 					ur.results = make([]chunkResult, 1)
 					f.pending++
@@ -230,6 +240,8 @@ type ruleRun struct {
 	units []*unitRun
 	// notRun is set when the rule needs the model and none is configured.
 	notRun bool
+	// unjudged counts the LLM-judged checklist points left unjudged for want of a model.
+	unjudged int
 }
 
 type unitRun struct {
@@ -387,6 +399,7 @@ func (a *assembler) rule(r *ruleRun) {
 		a.keep(f)
 	}
 	if r.notRun {
+		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: a.notRunReason()})
 		return
 	}
 	for _, u := range r.units {
@@ -404,12 +417,28 @@ func (a *assembler) rule(r *ruleRun) {
 	}
 	switch {
 	case pr.Rule.Should != nil:
+		if r.unjudged > 0 {
+			// Deterministic points still score; the LLM-judged ones are reported as not run.
+			points := "1 LLM-judged point"
+			if r.unjudged != 1 {
+				points = fmt.Sprintf("%d LLM-judged points", r.unjudged)
+			}
+			a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: points + " not judged: " + a.notRunReason()})
+		}
 		a.checklist(r)
 	case pr.Rule.Type == rules.Subjective && len(pr.Rule.Criteria) > 0:
 		a.subjective(r)
 	default:
 		a.semiObjective(r)
 	}
+}
+
+// notRunReason is the message of a rule not run for want of a model.
+func (a *assembler) notRunReason() string {
+	if a.opts.NotRunReason != "" {
+		return a.opts.NotRunReason
+	}
+	return DefaultNotRunReason
 }
 
 // failure returns the first failed chunk's error, naming the chunk's lines when the rule made

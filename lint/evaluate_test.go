@@ -126,7 +126,8 @@ docs/bad.md
 }
 
 // TestEvaluateNotConfigured: without a client nothing is sent; deterministic findings and
-// scores are still produced and the calls not made are counted.
+// scores are still produced, the calls not made are counted, and each rule that needed the
+// model is reported as not run on the file.
 func TestEvaluateNotConfigured(t *testing.T) {
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/b.md"}})
@@ -142,9 +143,16 @@ func TestEvaluateNotConfigured(t *testing.T) {
   1:1-1:1 error Acme.Headline.Intro "" "target not found"
   1:1-1:1 error Acme.Summary "" "target not found"
   score Acme.Summary semi-objective 0.0
-  error Acme.Facts: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL`
+  error Acme.Facts: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL
+  error Acme.Headline: no LLM provider is configured
+  error Acme.Wordiness: no LLM provider is configured`
 	if g := renderResults(got); g != want {
 		t.Errorf("results:\n%s\nwant:\n%s", g, want)
+	}
+	// The command passes the reason, naming what to set.
+	got, _, err = evaluate(t, nil, plan, EvalOptions{NotRunReason: "set X"})
+	if err != nil || len(got) != 1 || len(got[0].Errors) != 3 || got[0].Errors[2] != (RuleError{Rule: "Acme.Wordiness", Message: "set X"}) {
+		t.Errorf("with a reason: %v, %+v", err, got)
 	}
 }
 

@@ -57,6 +57,12 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		proj     = &Project{}
 		problems rules.Problems
 	)
+	// Packs that an error already reported may have emptied or hidden: the configuration is
+	// still checked against the rest, so validate lists every problem at once.
+	var (
+		rulesUnreadable bool
+		incompletePacks = map[string]bool{}
+	)
 	if opts.StyleGuidePath != "" {
 		zeroConfig := opts.ConfigPath == "" && opts.RulesPath == ""
 		guide, ps, err := loadStyleGuide(opts.StyleGuidePath, zeroConfig)
@@ -64,6 +70,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 			return nil, err
 		}
 		problems = append(problems, ps...)
+		incompletePacks[rules.StyleGuidePackName] = ps.HasErrors()
 		proj.StyleGuide, proj.StyleGuidePath = guide, opts.StyleGuidePath
 		if zeroConfig {
 			proj.Config, proj.ZeroConfig = ZeroConfig(opts.StyleGuidePath), true
@@ -88,7 +95,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 				problems = append(problems, rules.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
 					Expected: "an existing folder of rule packs (relative to the config file's folder)",
 					Found:    fmt.Sprintf("%q, which is not a folder", cfg.RulesPathValue)})
-				rulesPath = ""
+				rulesPath, rulesUnreadable = "", true
 			}
 		}
 	}
@@ -100,17 +107,27 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 			}
 			problems = append(problems, rules.Problem{File: proj.Config.Path, Line: proj.Config.RulesPathLine,
 				Field: "RulesPath", Message: "cannot read the rules folder: " + err.Error()})
+			rulesUnreadable = true
 		}
 		proj.Packs = packs
 		problems = append(problems, ps...)
+		for _, p := range ps {
+			if p.Level != rules.LevelError {
+				continue
+			}
+			if rel, err := filepath.Rel(rulesPath, p.File); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+				incompletePacks[strings.SplitN(filepath.ToSlash(rel), "/", 2)[0]] = true
+			}
+		}
 	}
 	if proj.Config != nil {
 		var ps rules.Problems
 		proj.Packs, ps = addBuiltinPacks(proj.Packs, proj.StyleGuide != "", proj.ZeroConfig)
 		problems = append(problems, ps...)
 	}
-	if proj.Config != nil && !problems.HasErrors() {
-		problems = append(problems, CheckConfig(proj.Config, proj.Packs)...)
+	if proj.Config != nil {
+		incomplete := func(pack string) bool { return rulesUnreadable || incompletePacks[pack] }
+		problems = append(problems, checkConfig(proj.Config, proj.Packs, incomplete)...)
 	}
 	problems.Sort()
 	if problems.HasErrors() {

@@ -333,3 +333,48 @@ func TestCriterionSeverity(t *testing.T) {
 		t.Error("the configuration's override must apply to criteria")
 	}
 }
+
+// TestMissingCriterionTargetSeverity: a criterion's own required target that is missing is
+// reported at the criterion's severity when it sets one (spec §3 gives criteria a severity
+// field), else at the rule's (spec §4); a severity override in the configuration wins for both.
+func TestMissingCriterionTargetSeverity(t *testing.T) {
+	files := map[string]string{
+		"vectorlint.ini": "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n[loud.md]\nAcme.Guide.severity = error\n",
+		"styles/Acme/guide.md": "---\nid: Guide\nname: Guide\ntype: subjective\nseverity: warning\ncriteria:\n" +
+			"  - {id: Steps, name: Steps, target: {regex: '^## Steps$', required: true}}\n" +
+			"  - {id: Faq, name: Faq, severity: error, target: {regex: '^## FAQ$', required: true}}\n---\nRate the guide.\n",
+		"quiet.md": "# Guide\n",
+		"loud.md":  "# Guide\n",
+	}
+	dir, proj := loadTestProject(t, files)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"quiet.md", "loud.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range plan.Files {
+		for _, pr := range f.Rules {
+			for _, m := range pr.Findings() {
+				got[f.Path+" "+m.Rule] = m.Severity.String()
+			}
+		}
+	}
+	want := map[string]string{
+		"quiet.md Acme.Guide.Steps": "warning", // no severity of its own: the rule's
+		"quiet.md Acme.Guide.Faq":   "error",   // its own severity
+		"loud.md Acme.Guide.Steps":  "error",   // the configuration's override
+		"loud.md Acme.Guide.Faq":    "error",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("missing-target severities %v, want %v", got, want)
+	}
+	proj.Config.Sections[len(proj.Config.Sections)-1].Overrides[0].Severity = SeverityWarning
+	plan, _ = BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"loud.md"}})
+	for _, pr := range plan.Files[0].Rules {
+		for _, m := range pr.Findings() {
+			if m.Severity != SeverityWarning {
+				t.Errorf("override to warning: %s at %s", m.Rule, m.Severity)
+			}
+		}
+	}
+}

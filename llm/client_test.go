@@ -813,3 +813,51 @@ func TestUsageConvertsToLintUsage(t *testing.T) {
 		t.Fatalf("JSON differs: %s vs %s", a, b)
 	}
 }
+
+// deadlineRecorder forwards requests to the real transport and records each request's context
+// deadline.
+type deadlineRecorder struct {
+	mu        sync.Mutex
+	deadlines []time.Time
+	ok        []bool
+}
+
+func (d *deadlineRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	dl, ok := r.Context().Deadline()
+	d.mu.Lock()
+	d.deadlines, d.ok = append(d.deadlines, dl), append(d.ok, ok)
+	d.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestDefaultTimeout: a zero Config bounds each attempt by DefaultTimeout (120 s, spec §6),
+// seen as the deadline of the HTTP request's context; Request.Timeout overrides it. No test
+// waits for it: the deadline is checked against the clock readings around the call.
+func TestDefaultTimeout(t *testing.T) {
+	if llm.DefaultTimeout != 120*time.Second {
+		t.Fatalf("DefaultTimeout = %v, want 120s", llm.DefaultTimeout)
+	}
+	s := llmtest.Start(t)
+	s.SetDefault(llmtest.Text("fine"))
+	rec := &deadlineRecorder{}
+	c := newClient(t, llm.Config{HTTPClient: &http.Client{Transport: rec}})
+	for i, timeout := range []time.Duration{0, 7 * time.Second} {
+		req := userRequest(s, fmt.Sprintf("text %d", i))
+		req.Timeout = timeout
+		before := time.Now()
+		if _, err := c.Complete(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		after := time.Now()
+		want := timeout
+		if want == 0 {
+			want = llm.DefaultTimeout
+		}
+		if len(rec.ok) != i+1 || !rec.ok[i] {
+			t.Fatalf("request %d: no deadline on the request's context", i)
+		}
+		if dl := rec.deadlines[i]; dl.Before(before.Add(want)) || dl.After(after.Add(want)) {
+			t.Errorf("request %d: deadline %v after the call started, want %v", i, dl.Sub(before), want)
+		}
+	}
+}

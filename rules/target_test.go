@@ -29,6 +29,8 @@ func TestTargetFind(t *testing.T) {
 		{"group that did not take part", `(x)|y`, "", 1, "y", false, "", 0, 0},
 		{"empty group", `^#\s*(.*)$`, "mu", 1, "#\n", false, "", 0, 0},
 		{"CRLF line ends with m", `^(.+)$`, "mu", 1, "first\r\nsecond", true, "first", 0, 5},
+		{"y flag: the match must start at the beginning", `^#\s+(.+)$`, "my", 1, "intro\n# Title", false, "", 0, 0},
+		{"y flag: a match at the beginning", `^#\s+(.+)$`, "my", 1, "# Title\nbody", true, "Title", 2, 7},
 		{"whole text", `[\s\S]+`, "mu", 0, "ünïcödé\ntext", true, "ünïcödé\ntext", 0, 16},
 	}
 	for _, tt := range tests {

@@ -23,6 +23,12 @@ func TestScoreDensityReference(t *testing.T) {
 		{2, 31, 10, 3.5},
 		{2, 31, 20, 0.0},
 		{2, 31, 5, 6.8},
+		// 10.0 means no violations: a density too small to show is capped at 9.9.
+		{1, 10000, 10, 9.9},
+		{1, 1999, 10, 9.9},
+		{1, 2001, 10, 9.9},
+		{3, 1000000, 20, 9.9},
+		{1, 1000000, 0.1, 9.9},
 	}
 	for _, tt := range tests {
 		d, err := scoring.ScoreDensity(tt.violations, tt.words, tt.strictness)
@@ -54,6 +60,9 @@ func TestScoreDensityFields(t *testing.T) {
 		}},
 		{"no words counts as one", 1, 0, scoring.Lenient, scoring.Density{
 			Violations: 1, Words: 1, Strictness: 5, Density: 100, Raw: 0, Score: 0,
+		}},
+		{"capped below 10 with a violation", 1, 10000, scoring.Standard, scoring.Density{
+			Violations: 1, Words: 10000, Strictness: 10, Density: 0.01, Raw: 99.9, Score: 9.9,
 		}},
 		{"no violations", 0, 0, scoring.Standard, scoring.Density{
 			Violations: 0, Words: 1, Strictness: 10, Density: 0, Raw: 100, Score: 10,

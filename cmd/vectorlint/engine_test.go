@@ -439,7 +439,8 @@ func TestLintReplyContract(t *testing.T) {
 }
 
 // TestLintNoProvider: without a provider, deterministic findings are still reported, model
-// rules are not run, one message names what to set, and the exit code is 2.
+// rules are reported as not run on each file they apply to, in every output format, one message
+// names every way to configure a provider, and the exit code is 2.
 func TestLintNoProvider(t *testing.T) {
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
@@ -447,11 +448,16 @@ func TestLintNoProvider(t *testing.T) {
 		"or LLM_PROVIDER=azure-openai with AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_DEPLOYMENT_NAME, " +
 		"or LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY and ANTHROPIC_MODEL, or LLM_PROVIDER=gemini with GEMINI_API_KEY, " +
 		"or LLM_PROVIDER=openai-compatible with OPENAI_BASE_URL and OPENAI_MODEL (or --base-url and --model); in the environment or a .env file\n"
+	const notRun = "no LLM provider is configured (set OPENAI_API_KEY, or LLM_PROVIDER with that provider's settings)"
 	runVectorlint(t, dir, nil, "", "docs").expect(t, exitFailure, `docs/lenient/untitled.md
   1:1  warning  target not found  Acme.Headline
                 suggestion: Add a title.
   Scores below 10.0:
     Acme.Headline   0.0
+
+docs/titled.md
+  Could not run:
+    Acme.Headline  `+notRun+`
 
 docs/untitled.md
   1:1  error  target not found  Acme.Headline
@@ -460,8 +466,43 @@ docs/untitled.md
     Acme.Headline   0.0
 
 LLM usage: 0 calls, 0 input and 0 output tokens
+! 1 rule could not run
 ✖ 1 error and 1 warning in 3 files.
 `, notConfigured)
+	// Every format shows, per file, the rules not run and why, where it carries rules that
+	// could not run (formats without such a place write them to standard error).
+	js := runVectorlint(t, dir, nil, "", "--output", "json", "docs/titled.md")
+	var res struct {
+		Files []struct {
+			Path   string
+			Errors []struct{ Rule, Message string }
+		}
+		Summary struct{ OperationalErrors int }
+	}
+	if err := json.Unmarshal([]byte(js.stdout), &res); err != nil || js.code != exitFailure || js.stderr != notConfigured ||
+		len(res.Files) != 1 || len(res.Files[0].Errors) != 1 || res.Files[0].Errors[0].Rule != "Acme.Headline" ||
+		res.Files[0].Errors[0].Message != notRun || res.Summary.OperationalErrors != 1 {
+		t.Errorf("json: exit %d, %v, %+v\n%s", js.code, err, res, js.stderr)
+	}
+	for _, tc := range []struct{ format, stdout, stderr string }{
+		{"github", "::error file=docs/titled.md,title=Acme.Headline could not run::" + notRun + "\n" +
+			"::notice title=vectorlint::✓ 0 errors and 0 warnings in 1 file. 1 rule could not run.\n", ""},
+		{"sarif", `"text": "Acme.Headline could not run: ` + notRun + `"`, ""},
+		{"junit", `<error message="Acme.Headline could not run: ` + notRun + `" type="OperationalError">`, ""},
+		{"rdjson", `"diagnostics": []`, "vectorlint: docs/titled.md: Acme.Headline could not run: " + notRun + "\n"},
+		{"rdjsonl", "", "vectorlint: docs/titled.md: Acme.Headline could not run: " + notRun + "\n"},
+		{"vale-json", "{}\n", "vectorlint: docs/titled.md: Acme.Headline could not run: " + notRun + "\n"},
+	} {
+		r := runVectorlint(t, dir, nil, "", "--output", tc.format, "docs/titled.md")
+		if r.code != exitFailure || !strings.Contains(r.stdout, tc.stdout) || r.stderr != tc.stderr+notConfigured {
+			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant stdout containing %q", tc.format, r.code, r.stdout, r.stderr, tc.stdout)
+		}
+	}
+	// A provider chosen but incomplete is named with what it lacks.
+	partial := runVectorlint(t, dir, map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "k"}, "", "docs/titled.md")
+	if partial.code != exitFailure || !strings.Contains(partial.stdout, "    Acme.Headline  LLM provider anthropic is not fully configured: set ANTHROPIC_MODEL") {
+		t.Errorf("partial configuration: exit %d\n%s%s", partial.code, partial.stdout, partial.stderr)
+	}
 	// Nothing needs the model: the exit code follows the findings and --fail-on.
 	runVectorlint(t, dir, nil, "", "--output", "vale-json", "docs/untitled.md").expect(t, exitFindings, `{
   "docs/untitled.md": [

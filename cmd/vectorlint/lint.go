@@ -229,6 +229,8 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if setup.notConfigured == nil {
 		opts.Client = setup.client
 		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
+	} else {
+		opts.NotRunReason = notRunReason(setup.notConfigured)
 	}
 	if f.verbose {
 		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
@@ -273,6 +275,17 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		return exitFailure
 	}
 	return failOnExit(f.failOn, totals.Summary.Errors, totals.Summary.Warnings)
+}
+
+// notRunReason is the per-file message of a rule not run for want of a model: short (it is
+// repeated for every rule on every file; the message at the end of the run names every way
+// to configure a provider), yet naming what to set.
+func notRunReason(notConfigured error) string {
+	var nc *llm.NotConfiguredError
+	if errors.As(notConfigured, &nc) && nc.Provider == "" {
+		return "no LLM provider is configured (set OPENAI_API_KEY, or LLM_PROVIDER with that provider's settings)"
+	}
+	return notConfigured.Error()
 }
 
 // listSome joins the first n items and says how many more there are.

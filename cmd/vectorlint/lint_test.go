@@ -145,7 +145,8 @@ func TestLintBadConfigAndRules(t *testing.T) {
 	// Every problem at once, each with file and line; no file is linted.
 	runVectorlint(t, dir, nil, "", "--dry-run", "docs").expect(t, exitFailure, "",
 		"rules/Acme/broken.md:4: target.regex: expected a valid JavaScript regular expression, found \"(\" (missing closing ))\n"+
-			"vectorlint.ini:2: Concurency: unknown global key (did you mean \"Concurrency\"?)\n")
+			"vectorlint.ini:2: Concurency: unknown global key (did you mean \"Concurrency\"?)\n"+
+			"vectorlint.ini:4: RunRules: unknown pack \"Nope\" (packs found in RulesPath: Acme; built-in packs: VectorLint)\n")
 	delete(files, "rules/Acme/broken.md")
 	os.Remove(filepath.Join(dir, "rules", "Acme", "broken.md"))
 	writeTestTree(t, dir, map[string]string{"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme, Nope\n"})
@@ -219,4 +220,44 @@ Dry run, no LLM call made: 1 file, 1 LLM call, ~517 input tokens (estimated).
 `, "")
 	runVectorlint(t, dir, nil, "x", "--dry-run", "-").expect(t, exitFailure, "",
 		"vectorlint: -: reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)\n")
+}
+
+// TestLintColor: colour only on a terminal, never with --no-color or NO_COLOR (spec §7): not a
+// single escape code is written then.
+func TestLintColor(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	run := func(env map[string]string, args ...string) cliResult {
+		var stdout, stderr bytes.Buffer
+		a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir, stdoutIsTerminal: true,
+			lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+		code := a.run(context.Background(), args)
+		return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	}
+	tests := []struct {
+		name  string
+		env   map[string]string
+		args  []string
+		color bool
+	}{
+		{"terminal", nil, nil, true},
+		{"--no-color", nil, []string{"--no-color"}, false},
+		{"NO_COLOR", map[string]string{"NO_COLOR": "1"}, nil, false},
+		{"NO_COLOR set but empty", map[string]string{"NO_COLOR": ""}, nil, true},
+		{"both", map[string]string{"NO_COLOR": "true"}, []string{"--no-color"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(tt.env, append(tt.args, "docs/untitled.md")...)
+			if r.code != exitFindings {
+				t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if got := strings.Contains(r.stdout+r.stderr, "\x1b"); got != tt.color {
+				t.Errorf("escape codes written = %v, want %v:\n%q", got, tt.color, r.stdout)
+			}
+			if !tt.color && !strings.Contains(r.stdout, "1:1  error  target not found  Acme.Headline") {
+				t.Errorf("plain output:\n%s", r.stdout)
+			}
+		})
+	}
 }

@@ -117,6 +117,9 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)
 	}
+	if a.tuneLLM != nil {
+		a.tuneLLM(&cfg)
+	}
 	client, err := llm.New(cfg)
 	if err != nil {
 		return nil, "", err

@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // Exit codes shared by every subcommand (spec/linter.md §1).
@@ -38,6 +40,11 @@ type app struct {
 	// now is the clock (time.Now in production; nil means time.Now), so tests can assert
 	// timestamps and the file names derived from them exactly.
 	now func() time.Time
+	// tuneLLM, when set, adjusts the model client's configuration before it is built. Tests use
+	// it to shorten the per-attempt timeout and the backoff, so faults such as a hanging server
+	// can be exercised through the command without waiting the production 120 s; production
+	// leaves it nil.
+	tuneLLM func(*llm.Config)
 }
 
 // clock returns the app's clock.

@@ -142,3 +142,27 @@ func TestValidateUsage(t *testing.T) {
 		t.Errorf("no config: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// TestValidateListsAllProblems: an error in the configuration or in a rule file does not hide
+// the configuration's references to packs and rules that do not exist; a reference to a rule
+// in a pack with a rule file that failed to parse is not reported as unknown (the rule's own
+// error is the one to fix).
+func TestValidateListsAllProblems(t *testing.T) {
+	dir := t.TempDir()
+	files := lintProject()
+	files["vectorlint.ini"] = "RulesPath = rules\nColour = blue\n[**/*.md]\nRunRules = Acme, Acmee\n" +
+		"VectorLint.Wordyness.severity = error\nAcme.Broken = disabled\n"
+	files["rules/Acme/broken.md"] = "---\nid: Broken\nname: Broken\nseverity: critical\n---\nx\n"
+	writeTestTree(t, dir, files)
+	r := runVectorlint(t, dir, nil, "", "validate")
+	r.expect(t, exitFailure, `config: vectorlint.ini
+rules: rules
+pack Acme (1 rule)
+  Acme.Headline  subjective  error  rules/Acme/headline.md
+`+builtinListing+`✖ 4 errors and 0 warnings (2 packs, 9 valid rules).
+`, `rules/Acme/broken.md:4: severity: expected "error" or "warning", found "critical"
+vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold)
+vectorlint.ini:4: RunRules: unknown pack "Acmee" (packs found in RulesPath: Acme; built-in packs: VectorLint)
+vectorlint.ini:5: VectorLint.Wordyness.severity: pack VectorLint has no rule with id "Wordyness" (its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness)
+`)
+}

@@ -7,7 +7,13 @@
 //
 //   - "." never matches a line terminator (\n, \r, U+2028, U+2029) unless the s flag is set;
 //   - "^" and "$" with the m flag treat every line terminator as a line boundary (so CRLF
-//     documents work), and without it they match only at the very start and end of the input.
+//     documents work), and without it they match only at the very start and end of the input;
+//   - "\b" and "\B" use JavaScript's ASCII word characters;
+//   - syntax JavaScript rejects (inline flags "(?i)", comments "(?#…)", atomic groups "(?>…)",
+//     escapes such as \A with the u flag) is a syntax error, and without u an escaped letter
+//     JavaScript does not define is that letter (\A is "A", \Z is "Z");
+//   - case-insensitive matching without u follows JavaScript's Canonicalize (ſ does not match
+//     "s", the Kelvin sign does not match "k"); with u, Unicode simple case folding (they do).
 //
 // Matching is bounded in time: a pathological pattern returns ErrTimeout instead of hanging.
 // Positions are reported both in code points (runes) and in UTF-8 bytes.
@@ -49,6 +55,23 @@ type Regexp struct {
 	source string
 	flags  string
 	re     *regexp2.Regexp
+	// fold maps input runes to the sentinels the pattern was written with (see foldSplits);
+	// nil when the regex does not fold case without u.
+	fold map[rune]rune
+}
+
+// subject returns the text the engine searches: s itself, or s with the runes of r.fold
+// replaced by their sentinels (rune for rune, so rune offsets are unchanged).
+func (r *Regexp) subject(s string) (string, bool) {
+	if r.fold == nil || !strings.ContainsFunc(s, func(c rune) bool { _, ok := r.fold[c]; return ok }) {
+		return s, false
+	}
+	return strings.Map(func(c rune) rune {
+		if m, ok := r.fold[c]; ok {
+			return m
+		}
+		return c
+	}, s), true
 }
 
 // Span is the location of a match or capture group. Rune offsets count Unicode code points;
@@ -70,9 +93,12 @@ type Group struct {
 	Span
 }
 
-// ValidFlags lists the JavaScript regex flags this package accepts. "g", "y" and "d" only
-// affect iteration state and reporting in JavaScript; the first match from the start of the
-// input is the same with or without them, so they are accepted and otherwise ignored.
+// ValidFlags lists the JavaScript regex flags this package accepts. "g" and "d" only affect
+// iteration state and reporting in JavaScript; the first match from the start of the input is
+// the same with or without them, so they are accepted and otherwise ignored. "y" (sticky) makes
+// a match start exactly where the search starts: at position 0 of the searched text, and for
+// each further match of FindAllStringMatch where the previous one ended (lastIndex = 0, as a
+// fresh JavaScript regex has).
 const ValidFlags = "dgimsuvy"
 
 // Option changes how a regex is compiled.
@@ -93,9 +119,9 @@ func Compile(pattern, flags string, opts ...Option) (*Regexp, error) {
 		o(&cfg)
 	}
 	var (
-		options           = regexp2.ECMAScript
-		dotAll, multiline bool
-		seen              = map[rune]bool{}
+		options = regexp2.ECMAScript
+		sf      syntaxFlags
+		seen    = map[rune]bool{}
 	)
 	for _, f := range flags {
 		if !strings.ContainsRune(ValidFlags, f) {
@@ -108,27 +134,37 @@ func Compile(pattern, flags string, opts ...Option) (*Regexp, error) {
 		switch f {
 		case 'i':
 			options |= regexp2.IgnoreCase
+			sf.ignoreCase = true
 		case 'm':
-			multiline = true
+			sf.multiline = true
 		case 's':
-			dotAll = true
+			sf.dotAll = true
 		case 'u', 'v':
 			options |= regexp2.Unicode
+			sf.unicode = true
 		}
 	}
 	if seen['u'] && seen['v'] {
 		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: `flags "u" and "v" cannot be combined`}
 	}
-	rewritten, err := rewrite(pattern, dotAll, multiline)
+	if sf.ignoreCase && !sf.unicode {
+		sf.fold = nonUnicodeFold
+	}
+	rewritten, err := rewrite(pattern, sf)
 	if err != nil {
 		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: err.Error()}
+	}
+	if seen['y'] {
+		// regexp2's \G anchors at the position the search starts from (or the previous match
+		// ended at), which is JavaScript's lastIndex for a sticky regex.
+		rewritten = `\G(?:` + rewritten + `)`
 	}
 	re, err := regexp2.Compile(rewritten, options)
 	if err != nil {
 		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: cleanReason(err.Error())}
 	}
 	re.MatchTimeout = cfg.timeout
-	return &Regexp{source: pattern, flags: flags, re: re}, nil
+	return &Regexp{source: pattern, flags: flags, re: re, fold: sf.fold}, nil
 }
 
 // cleanReason drops regexp2's "error parsing regexp: " prefix and the repeated pattern.
@@ -154,7 +190,8 @@ func (r *Regexp) NumGroups() int { return len(r.re.GetGroupNumbers()) - 1 }
 
 // MatchString reports whether s contains a match.
 func (r *Regexp) MatchString(s string) (bool, error) {
-	ok, err := r.re.MatchString(s)
+	subject, _ := r.subject(s)
+	ok, err := r.re.MatchString(subject)
 	if err != nil {
 		return false, wrapMatchErr(err)
 	}
@@ -163,22 +200,24 @@ func (r *Regexp) MatchString(s string) (bool, error) {
 
 // FindStringMatch returns the first match in s, or nil when there is none.
 func (r *Regexp) FindStringMatch(s string) (*Match, error) {
-	m, err := r.re.FindStringMatch(s)
+	subject, mapped := r.subject(s)
+	m, err := r.re.FindStringMatch(subject)
 	if err != nil {
 		return nil, wrapMatchErr(err)
 	}
 	if m == nil {
 		return nil, nil
 	}
-	return convert(m), nil
+	return convert(m, s, mapped), nil
 }
 
 // FindAllStringMatch returns up to limit successive non-overlapping matches (all when limit < 0).
 func (r *Regexp) FindAllStringMatch(s string, limit int) ([]*Match, error) {
 	var out []*Match
-	m, err := r.re.FindStringMatch(s)
+	subject, mapped := r.subject(s)
+	m, err := r.re.FindStringMatch(subject)
 	for m != nil && (limit < 0 || len(out) < limit) {
-		out = append(out, convert(m))
+		out = append(out, convert(m, s, mapped))
 		m, err = r.re.FindNextMatch(m)
 	}
 	if err != nil {
@@ -187,19 +226,35 @@ func (r *Regexp) FindAllStringMatch(s string, limit int) ([]*Match, error) {
 	return out, nil
 }
 
-func convert(m *regexp2.Match) *Match {
+// convert turns regexp2's match into ours. When the engine searched a mapped copy of s (see
+// Regexp.subject), texts and byte offsets are taken from s by rune offset.
+func convert(m *regexp2.Match, s string, mapped bool) *Match {
 	groups := m.Groups()
 	out := &Match{Groups: make([]*Group, len(groups))}
+	var runeByte []int // byte offset of each rune of s, and len(s), when mapped
+	if mapped {
+		runeByte = make([]int, 0, len(s)+1)
+		for i := range s {
+			runeByte = append(runeByte, i)
+		}
+		runeByte = append(runeByte, len(s))
+	}
 	for i := range groups {
 		g := &groups[i]
 		if len(g.Captures) == 0 {
 			continue
 		}
-		bs, bl := g.ByteRange()
-		out.Groups[i] = &Group{
-			Text: g.String(),
-			Span: Span{RuneStart: g.RuneIndex, RuneEnd: g.RuneIndex + g.RuneLength, ByteStart: bs, ByteEnd: bs + bl},
+		span := Span{RuneStart: g.RuneIndex, RuneEnd: g.RuneIndex + g.RuneLength}
+		text := ""
+		if mapped {
+			span.ByteStart, span.ByteEnd = runeByte[span.RuneStart], runeByte[span.RuneEnd]
+			text = s[span.ByteStart:span.ByteEnd]
+		} else {
+			bs, bl := g.ByteRange()
+			span.ByteStart, span.ByteEnd = bs, bs+bl
+			text = g.String()
 		}
+		out.Groups[i] = &Group{Text: text, Span: span}
 	}
 	return out
 }
@@ -214,64 +269,6 @@ func wrapMatchErr(err error) error {
 		return ErrTimeout
 	}
 	return errors.New("regular expression match failed")
-}
-
-// lineTerminators is JavaScript's LineTerminator set as a class body.
-const lineTerminators = `\n\r\u2028\u2029`
-
-// rewrite adjusts the constructs where regexp2's ECMAScript mode differs from JavaScript.
-// It copies escapes and character classes verbatim and only touches ".", "^" and "$" at the
-// top level of the pattern.
-func rewrite(p string, dotAll, multiline bool) (string, error) {
-	var b strings.Builder
-	inClass := false
-	rs := []rune(p)
-	for i := 0; i < len(rs); i++ {
-		c := rs[i]
-		switch {
-		case c == '\\':
-			if i+1 >= len(rs) {
-				return "", errors.New(`\ at end of pattern`)
-			}
-			b.WriteRune(c)
-			b.WriteRune(rs[i+1])
-			i++
-		case inClass:
-			if c == ']' {
-				inClass = false
-			}
-			b.WriteRune(c)
-		case c == '[' && i+1 < len(rs) && rs[i+1] == ']':
-			// JavaScript: "[]" is an empty class that never matches (.NET would read "]" as a literal).
-			b.WriteString(`(?!)`)
-			i++
-		case c == '[' && i+2 < len(rs) && rs[i+1] == '^' && rs[i+2] == ']':
-			// JavaScript: "[^]" matches any character, line terminators included.
-			b.WriteString(`[\s\S]`)
-			i += 2
-		case c == '[':
-			inClass = true
-			b.WriteRune(c)
-		case c == '.' && !dotAll:
-			b.WriteString(`[^` + lineTerminators + `]`)
-		case c == '.' && dotAll:
-			b.WriteString(`[\s\S]`)
-		case c == '^' && multiline:
-			b.WriteString(`(?<![^` + lineTerminators + `])`)
-		case c == '^':
-			b.WriteString(`(?<![\s\S])`)
-		case c == '$' && multiline:
-			b.WriteString(`(?![^` + lineTerminators + `])`)
-		case c == '$':
-			b.WriteString(`(?![\s\S])`)
-		default:
-			b.WriteRune(c)
-		}
-	}
-	if inClass {
-		return "", errors.New("missing terminating ] for character class")
-	}
-	return b.String(), nil
 }
 
 // SplitInlineFlags accepts a leading inline-flag group such as "(?i)" or "(?ims)", which

@@ -94,6 +94,45 @@ func TestFindAll(t *testing.T) {
 	}
 }
 
+// TestSticky: the y flag anchors the match at the start of the searched text (and each further
+// match where the previous one ended), as a fresh JavaScript regex with lastIndex 0.
+func TestSticky(t *testing.T) {
+	tests := []struct {
+		pattern, flags, input string
+		want                  []string
+	}{
+		{`b`, "y", "ab", nil},
+		{`b`, "", "ab", []string{"b"}},
+		{`a`, "y", "ab", []string{"a"}},
+		{`^#\s+(.+)$`, "my", "intro\n# Title", nil},
+		{`^#\s+(.+)$`, "my", "# Title\nbody", []string{"# Title"}},
+		{`a|b`, "gy", "abxab", []string{"a", "b"}},
+		{`a|b`, "g", "abxab", []string{"a", "b", "a", "b"}},
+		{`\d+,?`, "y", "12,34 56", []string{"12,", "34"}},
+	}
+	for _, tc := range tests {
+		re, err := Compile(tc.pattern, tc.flags)
+		if err != nil {
+			t.Fatalf("Compile(%q, %q): %v", tc.pattern, tc.flags, err)
+		}
+		ms, err := re.FindAllStringMatch(tc.input, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, m.Groups[0].Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+			t.Errorf("/%s/%s on %q: matches %q, want %q", tc.pattern, tc.flags, tc.input, got, tc.want)
+		}
+		first, _ := re.FindStringMatch(tc.input)
+		if ok, _ := re.MatchString(tc.input); ok != (len(tc.want) > 0) || (first != nil) != ok {
+			t.Errorf("/%s/%s on %q: MatchString = %v, first match %v", tc.pattern, tc.flags, tc.input, ok, first)
+		}
+	}
+}
+
 func TestSyntaxErrors(t *testing.T) {
 	tests := []struct{ pattern, flags, wantSubstr string }{
 		{`(abc`, "", "invalid regular expression /(abc/"},
@@ -169,4 +208,156 @@ func FuzzCompile(f *testing.F) {
 			t.Fatalf("byte span text %q != group text %q", input[g.ByteStart:g.ByteEnd], g.Text)
 		}
 	})
+}
+
+// TestJavaScriptOnlySemantics covers where regexp2 departs from JavaScript: word boundaries are
+// ASCII, case folding without u follows Canonicalize (toUpperCase, never non-ASCII to ASCII),
+// and escapes JavaScript does not define are letters without u.
+func TestJavaScriptOnlySemantics(t *testing.T) {
+	tests := []struct {
+		name, pattern, flags, input string
+		want                        string // the match; "-" for none
+	}{
+		// \b and \B: JavaScript's word characters are [A-Za-z0-9_].
+		{"\\b before an accented letter", `\bé`, "", " é", "-"},
+		{"\\b after an accented letter", `é\b`, "u", "é ", "-"},
+		{"\\b between ASCII and accented", `a\b`, "", "aé", "a"},
+		{"\\b between ASCII letters", `a\b`, "", "ab", "-"},
+		{"\\B beside an accented letter", `\Bé`, "", " é", "é"},
+		{"\\B: ASCII then accented is a boundary", `\Bé`, "", "aé", "-"},
+		{"\\B at a space", `\B `, "", "é ", " "},
+		{"\\b word", `\bParaná\b`, "u", "Paranáense", "Paraná"},
+		{"[\\b] is backspace", `[\b]`, "", "a\bb", "\b"},
+		{"\\b with i and u: ſ is a word character", `a\b`, "iu", "a\u017f", "-"},
+		{"\\b with i without u: ſ is not", `a\b`, "i", "a\u017f", "a"},
+		{"\\b with i and u: Kelvin is a word character", `a\b`, "iu", "a\u212a", "-"},
+		{"\\W with i: not s", `\W`, "i", "sk!", "!"},
+		{"[\\W] with i: not s", `[\Wx]+`, "i", "sk!x", "!x"},
+		{"[\\W] with i and u: not ſ", `[\W]`, "iu", "\u017f\u212a!", "!"},
+		// Case folding.
+		{"s does not match ſ without u", `s`, "i", "\u017f", "-"},
+		{"S does not match ſ without u", `S`, "i", "\u017f", "-"},
+		{"ſ does not match s without u", `\u017f`, "i", "s", "-"},
+		{"ſ matches itself without u", `\u017f`, "i", "x\u017f", "\u017f"},
+		{"s matches ſ with u", `s`, "iu", "\u017f", "\u017f"},
+		{"ſ matches S with u", `\u{17f}`, "iu", "S", "S"},
+		{"k does not match Kelvin without u", `k`, "i", "\u212a", "-"},
+		{"Kelvin does not match K without u", `\u212A`, "i", "K", "-"},
+		{"literal Kelvin does not match k without u", "\u212a", "i", "k", "-"},
+		{"k matches Kelvin with u", `k`, "iu", "\u212a", "\u212a"},
+		{"class range without u", `[a-z]+`, "i", "OK\u212a", "OK"},
+		{"class range with u", `[a-z]+`, "iu", "OK\u212a", "OK\u212a"},
+		{"negated class without u", `[^a-z]`, "i", "k\u212a", "\u212a"},
+		{"range holding ſ keeps it without u", `[\u0100-\u017f]`, "i", "s\u017f", "\u017f"},
+		{"range around ſ", `[\u0100-\u0200]+`, "i", "s\u0180\u017f\u0101", "\u0180\u017f\u0101"},
+		{"range ending at Kelvin", `[\u2100-\u212a]+`, "i", "k\u212a", "\u212a"},
+		{"\\w with i without u", `\w+`, "i", "ss\u017fk\u212a", "ss"},
+		{"\\w with i and u", `\w+`, "iu", "ss\u017fk\u212a", "ss\u017fk\u212a"},
+		{"\\W with i and u leaves out ſ", `\W`, "iu", "\u017f\u212a!", "!"},
+		{"\\W with i without u", `\W`, "i", "s\u017f", "\u017f"},
+		{"Ohm sign is not omega without u", `\u03c9`, "i", "\u2126\u03a9", "\u03a9"},
+		{"Angstrom sign is not å without u", `å`, "i", "\u212b\u00c5", "\u00c5"},
+		{"ẞ is not ß without u", `ß`, "i", "\u1e9e", "-"},
+		{"ẞ is ß with u", `ß`, "iu", "\u1e9e", "\u1e9e"},
+		{"sigma forms fold", `σ`, "i", "ς", "ς"},
+		{"case-sensitive: no folding", `s`, "", "\u017fS", "-"},
+		// Escapes JavaScript does not define are the letter itself without u.
+		{"\\A is A", `\Ab`, "", "xAb", "Ab"},
+		{"\\Z is Z", `a\Z`, "", "aZ", "aZ"},
+		{"\\z is z", `a\z`, "", "az", "az"},
+		{"\\G is G", `\G`, "", "xG", "G"},
+		{"\\e is e", `\e`, "", "e", "e"},
+		{"\\a is a", `\a`, "", "a", "a"},
+		{"\\p is p without u", `\p{L}`, "", "p{L}", "p{L}"},
+		{"\\k is k without named groups", `\k`, "", "k", "k"},
+		{"\\x without digits is x", `\xg`, "", "xg", "xg"},
+		{"\\u without digits is u", `\u{2}`, "", "uu", "uu"},
+		{"identity escape of punctuation", `\-\!`, "", "-!", "-!"},
+		{"a literal [ in a class", `[[a]+`, "", "x[a[", "[a["},
+		{"lone \\c is a backslash", `\c1`, "", `\c1`, `\c1`},
+		{"\\cJ is LF", `a\cJb`, "", "a\nb", "a\nb"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			re, err := Compile(tc.pattern, tc.flags)
+			if err != nil {
+				t.Fatalf("Compile(%q, %q): %v", tc.pattern, tc.flags, err)
+			}
+			m, err := re.FindStringMatch(tc.input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := "-"
+			if m != nil {
+				got = m.Groups[0].Text
+			}
+			if got != tc.want {
+				t.Errorf("/%s/%s on %q = %q, want %q", tc.pattern, tc.flags, tc.input, got, tc.want)
+			}
+			if ok, _ := re.MatchString(tc.input); ok != (tc.want != "-") {
+				t.Errorf("MatchString = %v", ok)
+			}
+		})
+	}
+}
+
+// TestFoldedSpans: positions and texts of a match over runes the engine saw as sentinels are
+// those of the input.
+func TestFoldedSpans(t *testing.T) {
+	re, err := Compile(`(\u017f+)(x)`, "gi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := re.FindAllStringMatch("é\u017f\u017fX s\u017fx", -1)
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("%d matches, %v", len(ms), err)
+	}
+	if g := ms[0].Groups[1]; g.Text != "\u017f\u017f" || g.Span != (Span{RuneStart: 1, RuneEnd: 3, ByteStart: 2, ByteEnd: 6}) {
+		t.Errorf("group 1 = %q %+v", g.Text, g.Span)
+	}
+	if g := ms[1].Groups[0]; g.Text != "\u017fx" || g.Span != (Span{RuneStart: 6, RuneEnd: 8, ByteStart: 9, ByteEnd: 12}) {
+		t.Errorf("second match = %q %+v", g.Text, g.Span)
+	}
+}
+
+// TestNotJavaScriptSyntax: constructs of other regex dialects are errors, as in JavaScript.
+func TestNotJavaScriptSyntax(t *testing.T) {
+	tests := []struct{ pattern, flags, want string }{
+		{`(?i)abc`, "", `invalid group "(?i)": inline flags are not JavaScript regex syntax`},
+		{`a(?i)b`, "u", `invalid group "(?i)"`},
+		{`(?i:a)`, "", `invalid group "(?i:": inline flags`},
+		{`(?#note)a`, "", `invalid group "(?#": comments`},
+		{`(?>a)b`, "", `invalid group "(?>": atomic groups`},
+		{`(?P<n>a)`, "", `invalid group "(?P"`},
+		{`(?x`, "", `invalid group "(?x"`},
+		{`a++`, "", `nested repetition`},
+		{`a*+`, "", `nested repetition`},
+		{`a?+`, "", `nested repetition`},
+		{`a{2}+`, "", `nested repetition`},
+		{`\Aa`, "u", `invalid escape \A (with the u flag only syntax characters may be escaped)`},
+		{`a\Z`, "u", `invalid escape \Z`},
+		{`a\z`, "u", `invalid escape \z`},
+		{`\Ga`, "u", `invalid escape \G`},
+		{`\-`, "u", `invalid escape \-`},
+		{`[\B]`, "u", `invalid escape \B`},
+		{`\k`, "u", `invalid escape \k`},
+		{`(?<n>a)\k`, "", `invalid escape \k`},
+		{`\xZ`, "u", `invalid escape \x`},
+		{`\u{110000}`, "u", `invalid escape \u{…}`},
+		{`[z-a]`, "", `range in reverse order`},
+		{`[\d-z]`, "u", `invalid character class range`},
+	}
+	for _, tc := range tests {
+		_, err := Compile(tc.pattern, tc.flags)
+		var se *SyntaxError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Compile(%q, %q) error = %v, want a *SyntaxError containing %q", tc.pattern, tc.flags, err, tc.want)
+		}
+	}
+	// JavaScript syntax that looks similar still compiles.
+	for _, p := range []string{`(?:a)`, `(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?<year>\d+)\k<year>`, `a+?`, `a{2}?`, `[\-a]`, `\/`, `[\d-z]`} {
+		if _, err := Compile(p, ""); err != nil {
+			t.Errorf("Compile(%q): %v", p, err)
+		}
+	}
 }

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vectorlint/vectorlint/llm/llmtest"
+)
+
+// Tests that run vectorlint as a real process: the test binary re-executes itself as the
+// command (TestMain), so signals and concurrent processes are real without a separate build.
+
+// beMain is the environment variable that makes the test binary run main instead of tests.
+const beMain = "VECTORLINT_TEST_BE_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(beMain) == "1" {
+		main()
+		os.Exit(exitOK) // main exits itself; this is not reached
+	}
+	os.Exit(m.Run())
+}
+
+// vectorlintProcess prepares a vectorlint process in dir against srv.
+func vectorlintProcess(t *testing.T, dir string, srv *llmtest.Server, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	cmd.Env = []string{beMain + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	for k, v := range fakeEnv(srv) {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	return cmd, &stdout, &stderr
+}
+
+// waitExit waits for cmd and returns its exit code; a process still running after a long
+// grace is killed and the test fails (it would otherwise hang the suite).
+func waitExit(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatal("vectorlint did not stop")
+		return -1
+	}
+}
+
+// checkCacheEntries fails the test unless every file under the cache is a complete entry
+// stored under its own key, with no temporary file left; it returns the number of entries.
+func checkCacheEntries(t *testing.T, cache string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".tmp") || !strings.HasSuffix(name, ".json") {
+			t.Errorf("cache holds %s, which is not an entry", path)
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var e struct {
+			Key     string `json:"key"`
+			Content string `json:"content"`
+		}
+		if err := json.Unmarshal(data, &e); err != nil || e.Key != strings.TrimSuffix(name, ".json") || e.Content == "" {
+			t.Errorf("cache entry %s is incomplete (%v): %.80q", path, err, data)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// processProject is engineProject with more documents, so that runs overlap.
+func processProject() map[string]string {
+	files := engineProject()
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		files["docs/"+name+".md"] = strings.Replace(guideDoc, "café", "café "+name, 1)
+	}
+	return files
+}
+
+// TestCacheSharedByTwoProcesses runs two vectorlint processes on the same files with the same
+// cache folder at once: both succeed with the same results, the cache holds only complete
+// entries, and a third run is answered from it entirely.
+func TestCacheSharedByTwoProcesses(t *testing.T) {
+	// Slow replies and two requests at a time keep both processes busy together.
+	srv := llmtest.Start(t, llmtest.WithLatency(50*time.Millisecond))
+	scriptEngine(srv)
+	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
+	dir := t.TempDir()
+	writeTestTree(t, dir, processProject())
+	cache := filepath.Join(dir, "cache")
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for range 2 {
+		cmd, stdout, stderr := vectorlintProcess(t, dir, srv, "--output", "json", "--concurrency", "2", "--cache-dir", cache, "docs")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if t.Failed() {
+				t.Logf("stderr:\n%s", stderr)
+			}
+		})
+		cmds, outs = append(cmds, cmd), append(outs, stdout)
+	}
+	for i, cmd := range cmds {
+		if code := waitExit(t, cmd); code != exitFindings {
+			t.Errorf("process %d: exit %d, want 1", i, code)
+		}
+	}
+	var results [2]string
+	for i, out := range outs {
+		res := decodeJSON(t, out.String())
+		// Both processes called the server, so both wrote to the cache.
+		if len(res.Files) != 7 || res.Usage.Calls+res.Usage.CachedCalls != 21 || res.Usage.Calls == 0 {
+			t.Errorf("process %d: %d files, usage %+v", i, len(res.Files), res.Usage)
+		}
+		b, _ := json.Marshal(res.Files)
+		results[i] = string(b)
+	}
+	if results[0] != results[1] {
+		t.Errorf("the two processes disagree:\n%s\n%s", results[0], results[1])
+	}
+	// Seven bodies × two rules, and one headline all seven share.
+	if n := checkCacheEntries(t, cache); n != 15 {
+		t.Errorf("%d cache entries, want 15", n)
+	}
+	before := srv.Calls()
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	if res := decodeJSON(t, r.stdout); srv.Calls() != before || res.Usage.CachedCalls != 21 {
+		t.Errorf("third run: %d new calls, usage %+v", srv.Calls()-before, res.Usage)
+	}
+}
+
+// TestInterruptProcess sends SIGINT to a vectorlint process while a call hangs: it stops,
+// prints the files it finished, says which it did not, exits 2, and leaves only complete
+// entries in the cache.
+func TestInterruptProcess(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.On(llmtest.UserContains("Hang here"), llmtest.Hang())
+	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
+	dir := t.TempDir()
+	files := engineProject()
+	delete(files, "rules/Acme/strict.md")
+	delete(files, "rules/Acme/headline.md")
+	files["docs/a.md"] = "Fine.\n"
+	files["docs/b.md"] = "Hang here.\n"
+	files["docs/c.md"] = "Fine too.\n"
+	writeTestTree(t, dir, files)
+	cache := filepath.Join(dir, "cache")
+	cmd, stdout, stderr := vectorlintProcess(t, dir, srv, "--output", "json", "--concurrency", "1", "--cache-dir", cache, "docs")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		hung := false
+		for _, req := range srv.Requests() {
+			hung = hung || strings.Contains(req.LastUser(), "Hang here")
+		}
+		if hung {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the hanging request never arrived; stderr:\n%s", stderr)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd); code != exitFailure {
+		t.Errorf("exit %d, want 2", code)
+	}
+	res := decodeJSON(t, stdout.String())
+	if len(res.Files) != 1 || res.Files[0].Path != "docs/a.md" {
+		t.Errorf("files %+v, want only docs/a.md", res.Files)
+	}
+	if want := "vectorlint: interrupted: 3 files not finished and not reported: docs/b.md, docs/c.md, docs/guide.md\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+	if n := checkCacheEntries(t, cache); n != 1 {
+		t.Errorf("%d cache entries, want 1 (docs/a.md's call)", n)
+	}
+}
+
+// TestLintCorruptCache damages every cache entry in a different way (truncated, garbage,
+// empty, another entry's content): the next run treats each as a miss, calls the model again,
+// gives the same results, and replaces the entries so the run after is answered from the
+// cache.
+func TestLintCorruptCache(t *testing.T) {
+	srv := llmtest.Start(t)
+	scriptEngine(srv)
+	dir := t.TempDir()
+	writeTestTree(t, dir, engineProject())
+	cache := filepath.Join(dir, "cache")
+	first := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	var entries []string
+	_ = filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			entries = append(entries, path)
+		}
+		return nil
+	})
+	if len(entries) != 3 {
+		t.Fatalf("%d cache entries, want 3", len(entries))
+	}
+	valid, _ := os.ReadFile(entries[0])
+	for i, data := range [][]byte{
+		valid[:len(valid)/2],      // truncated
+		[]byte("\x00\x01garbage"), // not JSON
+		valid,                     // another entry's content under this name
+	} {
+		if err := os.WriteFile(entries[i], data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := srv.Calls()
+	second := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	if srv.Calls()-before != 3 || second.code != first.code {
+		t.Errorf("after damage: %d calls, exit %d; want 3 calls, exit %d\n%s", srv.Calls()-before, second.code, first.code, second.stderr)
+	}
+	a, b := decodeJSON(t, first.stdout), decodeJSON(t, second.stdout)
+	ja, _ := json.Marshal(a.Files)
+	jb, _ := json.Marshal(b.Files)
+	if string(ja) != string(jb) {
+		t.Errorf("results differ after the cache was damaged:\n%s\n%s", ja, jb)
+	}
+	if n := checkCacheEntries(t, cache); n != 3 {
+		t.Errorf("%d entries after the rewrite, want 3", n)
+	}
+	before = srv.Calls()
+	runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	if srv.Calls() != before {
+		t.Errorf("the damaged entries were not replaced: %d new calls", srv.Calls()-before)
+	}
+}

@@ -1,0 +1,488 @@
+package jsregex
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// lineTerminators is JavaScript's LineTerminator set as a class body.
+const lineTerminators = `\n\r\u2028\u2029`
+
+// jsWord is JavaScript's word character set for \b and \B: ASCII only. Under the i flag the
+// engine folds case in it, so with u it also holds ſ (U+017F) and the Kelvin sign (U+212A), as
+// JavaScript's WordCharacters do with u and i; without u those two are replaced by sentinels
+// in the input (see foldSplits) and stay non-word characters, as in JavaScript.
+const jsWord = `[A-Za-z0-9_]`
+
+// jsNotWordRanges is a class body for the characters that are not JavaScript word characters,
+// ſ (U+017F) and the Kelvin sign (U+212A) left out (see the \W escape).
+const jsNotWordRanges = "\\x00-/:-@\\[-^`{-\\u017E\\u0180-\\u2129\\u212B-\U0010FFFF"
+
+// Word boundaries with JavaScript's ASCII word characters (regexp2's \b uses Unicode letters).
+const (
+	jsWordBoundary    = `(?:(?<=` + jsWord + `)(?!` + jsWord + `)|(?<!` + jsWord + `)(?=` + jsWord + `))`
+	jsNotWordBoundary = `(?:(?<=` + jsWord + `)(?=` + jsWord + `)|(?<!` + jsWord + `)(?!` + jsWord + `))`
+)
+
+// syntaxFlags are the flags that change how a pattern is read.
+type syntaxFlags struct {
+	dotAll, multiline, ignoreCase, unicode bool
+	// fold maps runes to the sentinels that stand for them when the engine's case folding
+	// would equate them with runes JavaScript keeps apart (non-nil for i without u).
+	fold map[rune]rune
+}
+
+// rewriter translates a JavaScript pattern into regexp2's ECMAScript dialect, rejecting the
+// syntax JavaScript rejects and rewriting the constructs where regexp2 differs.
+type rewriter struct {
+	rs    []rune
+	i     int
+	f     syntaxFlags
+	named bool // the pattern has named groups: \k is a named back-reference
+	b     bytes.Buffer
+}
+
+// rewrite adjusts the constructs where regexp2's ECMAScript mode differs from JavaScript:
+//
+//   - ".", "^" and "$" (see the package comment);
+//   - "\b" and "\B" use ASCII word characters;
+//   - "[]" never matches and "[^]" matches anything;
+//   - without u, an escaped letter that JavaScript does not define is that letter (\A is "A";
+//     regexp2 would read an anchor), \p is "p"; with u it is a syntax error;
+//   - groups JavaScript does not have ("(?i)", "(?#…)", "(?>…)", "(?imsx:…)") are syntax errors;
+//   - with i and without u, runes the engine would fold together although JavaScript does not
+//     (ſ and s, the Kelvin sign and k, …) are replaced by sentinels (see foldSplits);
+//   - with i and u, \W excludes ſ and the Kelvin sign, as JavaScript's does.
+func rewrite(p string, f syntaxFlags) (string, error) {
+	w := &rewriter{rs: []rune(p), f: f, named: hasNamedGroups(p)}
+	for w.i < len(w.rs) {
+		if err := w.top(); err != nil {
+			return "", err
+		}
+	}
+	return w.b.String(), nil
+}
+
+// hasNamedGroups reports whether the pattern declares a named group "(?<name>".
+func hasNamedGroups(p string) bool {
+	for i := 0; i+3 < len(p); i++ {
+		if p[i] == '\\' {
+			i++
+			continue
+		}
+		if strings.HasPrefix(p[i:], "(?<") && p[i+3] != '=' && p[i+3] != '!' {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *rewriter) peek(k int) rune {
+	if w.i+k < len(w.rs) {
+		return w.rs[w.i+k]
+	}
+	return -1
+}
+
+// top consumes one element outside a character class.
+func (w *rewriter) top() error {
+	c := w.rs[w.i]
+	switch {
+	case c == '\\':
+		return w.escape(false)
+	case c == '[':
+		return w.class()
+	case c == '(' && w.peek(1) == '?':
+		if err := w.group(); err != nil {
+			return err
+		}
+		w.b.WriteString("(?")
+		w.i += 2
+		return nil
+	case c == '.' && !w.f.dotAll:
+		w.b.WriteString(`[^` + lineTerminators + `]`)
+	case c == '.':
+		w.b.WriteString(`[\s\S]`)
+	case c == '^' && w.f.multiline:
+		w.b.WriteString(`(?<![^` + lineTerminators + `])`)
+	case c == '^':
+		w.b.WriteString(`(?<![\s\S])`)
+	case c == '$' && w.f.multiline:
+		w.b.WriteString(`(?![^` + lineTerminators + `])`)
+	case c == '$':
+		w.b.WriteString(`(?![\s\S])`)
+	default:
+		w.literal(c)
+	}
+	w.i++
+	return nil
+}
+
+// group checks the "(?" at w.i: JavaScript has (?:, (?=, (?!, (?<=, (?<! and (?<name>.
+func (w *rewriter) group() error {
+	switch n := w.peek(2); {
+	case n == ':' || n == '=' || n == '!':
+		return nil
+	case n == '<' && (w.peek(3) == '=' || w.peek(3) == '!'):
+		return nil
+	case n == '<':
+		return nil // a named group; regexp2 checks the name
+	case n == '#':
+		return errors.New(`invalid group "(?#": comments are not JavaScript regex syntax`)
+	case n == '>':
+		return errors.New(`invalid group "(?>": atomic groups are not JavaScript regex syntax`)
+	case n == 'P':
+		return errors.New(`invalid group "(?P": write a named group as (?<name>…)`)
+	}
+	end := w.i + 2
+	for end < len(w.rs) && strings.ContainsRune("imnsx-", w.rs[end]) {
+		end++
+	}
+	if end > w.i+2 && end < len(w.rs) && (w.rs[end] == ')' || w.rs[end] == ':') {
+		return fmt.Errorf("invalid group %q: inline flags are not JavaScript regex syntax (use the regex's flags)", string(w.rs[w.i:end+1]))
+	}
+	return fmt.Errorf("invalid group %q", string(w.rs[w.i:min(w.i+3, len(w.rs))]))
+}
+
+// literal writes one pattern character, replaced by its sentinel when it has one.
+func (w *rewriter) literal(c rune) {
+	if s, ok := w.f.fold[c]; ok {
+		w.b.WriteRune(s)
+		return
+	}
+	w.b.WriteRune(c)
+}
+
+// isSyntaxChar reports JavaScript's SyntaxCharacter set (and "/"): the only characters an
+// identity escape may name with the u flag.
+func isSyntaxChar(c rune) bool { return strings.ContainsRune(`^$\.*+?()[]{}|/`, c) }
+
+// escape consumes the escape at w.i (a backslash) inside or outside a class. It writes the
+// regexp2 form and returns an error for escapes JavaScript rejects.
+func (w *rewriter) escape(inClass bool) error {
+	_, _, err := w.classEscape(inClass)
+	return err
+}
+
+// classEscape is escape that also returns the character the escape stands for, when it stands
+// for one character (for class ranges).
+func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
+	if w.i+1 >= len(w.rs) {
+		return 0, false, errors.New(`\ at end of pattern`)
+	}
+	n := w.rs[w.i+1]
+	u := w.f.unicode
+	verbatim := func(k int) { w.b.WriteString(string(w.rs[w.i : w.i+k])); w.i += k }
+	identity := func() (rune, bool, error) {
+		if u && !isSyntaxChar(n) && !(inClass && n == '-') {
+			return 0, false, fmt.Errorf(`invalid escape \%c (with the u flag only syntax characters may be escaped)`, n)
+		}
+		w.i += 2
+		if n < unicode.MaxASCII && !unicode.IsLetter(n) && !unicode.IsDigit(n) && n != '_' {
+			w.b.WriteByte('\\')
+			w.b.WriteRune(n)
+		} else {
+			w.literal(n)
+		}
+		return n, true, nil
+	}
+	switch n {
+	case 'd', 'D', 's', 'S', 'w':
+		verbatim(2)
+		return 0, false, nil
+	case 'W':
+		if w.f.ignoreCase {
+			// regexp2 folds the members of \W under i, so ſ and the Kelvin sign (non-word
+			// characters) would bring in "s" and "k". Spelt out without those two, the class is
+			// JavaScript's \W with u and i; without u, ſ and the Kelvin sign reach the engine as
+			// sentinels, which the last range holds.
+			if inClass {
+				w.b.WriteString(jsNotWordRanges)
+			} else {
+				w.b.WriteString("[" + jsNotWordRanges + "]")
+			}
+			w.i += 2
+			return 0, false, nil
+		}
+		verbatim(2)
+		return 0, false, nil
+	case 'b':
+		if inClass {
+			verbatim(2) // backspace
+			return '\b', true, nil
+		}
+		w.b.WriteString(jsWordBoundary)
+		w.i += 2
+		return 0, false, nil
+	case 'B':
+		if inClass {
+			return identity()
+		}
+		w.b.WriteString(jsNotWordBoundary)
+		w.i += 2
+		return 0, false, nil
+	case 't', 'n', 'v', 'f', 'r':
+		verbatim(2)
+		return map[rune]rune{'t': '\t', 'n': '\n', 'v': '\v', 'f': '\f', 'r': '\r'}[n], true, nil
+	case 'c':
+		if l := w.peek(2); l >= 0 && l < unicode.MaxASCII && unicode.IsLetter(l) {
+			verbatim(3)
+			return l % 32, true, nil
+		}
+		if u {
+			return 0, false, errors.New(`invalid escape \c (expected a letter after it)`)
+		}
+		w.b.WriteString(`\\`) // JavaScript reads a lone \c as a backslash and a "c"
+		w.i++
+		return '\\', true, nil
+	case 'x':
+		if v, ok := hexDigits(w.rs, w.i+2, 2); ok {
+			return w.codePoint(v, 4)
+		}
+		return identity()
+	case 'u':
+		if v, ok := hexDigits(w.rs, w.i+2, 4); ok {
+			return w.codePoint(v, 6)
+		}
+		if u && w.peek(2) == '{' {
+			end := slices.Index(w.rs[w.i+3:], '}')
+			if end > 0 {
+				if v, err := strconv.ParseUint(string(w.rs[w.i+3:w.i+3+end]), 16, 32); err == nil && v <= unicode.MaxRune {
+					return w.codePoint(rune(v), 4+end)
+				}
+			}
+			return 0, false, errors.New(`invalid escape \u{…} (expected 1 to 6 hex digits up to 10FFFF)`)
+		}
+		return identity()
+	case 'k':
+		if w.named || u {
+			if w.peek(2) != '<' {
+				return 0, false, errors.New(`invalid escape \k (expected \k<name>)`)
+			}
+			verbatim(2)
+			return 0, false, nil
+		}
+		return identity()
+	case 'p', 'P':
+		if u {
+			verbatim(2)
+			return 0, false, nil
+		}
+		return identity()
+	}
+	if n >= '0' && n <= '9' {
+		verbatim(2)
+		return 0, false, nil
+	}
+	return identity()
+}
+
+// codePoint writes the character an escape of length k at w.i stands for: the escape itself,
+// or the character's sentinel when it has one.
+func (w *rewriter) codePoint(v rune, k int) (rune, bool, error) {
+	if s, ok := w.f.fold[v]; ok {
+		w.b.WriteRune(s)
+	} else {
+		w.b.WriteString(string(w.rs[w.i : w.i+k]))
+	}
+	w.i += k
+	return v, true, nil
+}
+
+// hexDigits reads n hex digits at rs[i:].
+func hexDigits(rs []rune, i, n int) (rune, bool) {
+	if i+n > len(rs) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(rs[i:i+n]), 16, 32)
+	return rune(v), err == nil
+}
+
+// class consumes a character class starting at w.i ("[").
+func (w *rewriter) class() error {
+	if w.peek(1) == ']' {
+		// JavaScript: "[]" is an empty class that never matches (.NET would read "]" as a literal).
+		w.b.WriteString(`(?!)`)
+		w.i += 2
+		return nil
+	}
+	if w.peek(1) == '^' && w.peek(2) == ']' {
+		// JavaScript: "[^]" matches any character, line terminators included.
+		w.b.WriteString(`[\s\S]`)
+		w.i += 3
+		return nil
+	}
+	w.b.WriteByte('[')
+	w.i++
+	if w.peek(0) == '^' {
+		w.b.WriteByte('^')
+		w.i++
+	}
+	var extra []rune // sentinels of folded runes inside ranges
+	for {
+		if w.i >= len(w.rs) {
+			return errors.New("missing terminating ] for character class")
+		}
+		if w.rs[w.i] == ']' {
+			for _, s := range extra {
+				w.b.WriteRune(s)
+			}
+			w.b.WriteByte(']')
+			w.i++
+			return nil
+		}
+		start := w.b.Len()
+		lo, single, err := w.classAtom()
+		if err != nil {
+			return err
+		}
+		isRange := w.peek(0) == '-' && w.peek(1) != ']' && w.peek(1) >= 0
+		if !isRange {
+			continue
+		}
+		if !single {
+			if w.f.unicode {
+				return errors.New("invalid character class range (a class escape cannot be a range end)")
+			}
+			continue // "-" is then a literal, as in JavaScript
+		}
+		w.b.WriteByte('-')
+		w.i++
+		hi, single, err := w.classAtom()
+		if err != nil {
+			return err
+		}
+		if !single {
+			if w.f.unicode {
+				return errors.New("invalid character class range (a class escape cannot be a range end)")
+			}
+			continue
+		}
+		if lo > hi {
+			continue // regexp2 reports it
+		}
+		// A folded rune inside the range is cut out of it (the engine would fold it together
+		// with its ASCII partner) and its sentinel is added instead.
+		var cut []rune
+		for r := range w.f.fold {
+			if r >= lo && r <= hi {
+				cut = append(cut, r)
+			}
+		}
+		if len(cut) == 0 {
+			continue
+		}
+		slices.Sort(cut)
+		w.b.Truncate(start)
+		from := lo
+		for _, r := range cut {
+			if r > from {
+				w.b.WriteString(classChar(from) + "-" + classChar(r-1))
+			}
+			from = r + 1
+			if s := w.f.fold[r]; !slices.Contains(extra, s) {
+				extra = append(extra, s)
+			}
+		}
+		if from <= hi {
+			w.b.WriteString(classChar(from) + "-" + classChar(hi))
+		}
+	}
+}
+
+// classChar writes a range end as an escape (any rune is safe inside a class that way).
+func classChar(r rune) string {
+	if r <= 0xFFFF {
+		return fmt.Sprintf(`\u%04X`, r)
+	}
+	return string(r)
+}
+
+// classAtom consumes one class member: a character or an escape.
+func (w *rewriter) classAtom() (rune, bool, error) {
+	c := w.rs[w.i]
+	switch c {
+	case '\\':
+		return w.classEscape(true)
+	case '[':
+		// A literal "[" in JavaScript; .NET would read "[a-[b]]" as class subtraction.
+		w.b.WriteString(`\[`)
+		w.i++
+		return c, true, nil
+	}
+	w.literal(c)
+	w.i++
+	return c, true, nil
+}
+
+// foldSplits returns, for a case-insensitive regex without the u flag, the runes that
+// regexp2's case folding (Unicode simple case folding, which is what JavaScript does with u)
+// equates with runes JavaScript's Canonicalize keeps apart (it compares simple uppercase
+// mappings and never maps a non-ASCII character to an ASCII one): ſ (U+017F) and "s", the
+// Kelvin sign (U+212A) and "k", the Ångström sign and "å", the Ohm sign and "ω", ẞ and ß.
+// Each such rune maps to a sentinel, a private-use character of plane 15 that has no case:
+// the pattern and the input are both rewritten with them, so each only matches runes that
+// JavaScript treats as the same letter. Of each fold orbit, the largest JavaScript class (the
+// one with the ASCII letters) keeps its runes.
+func foldSplits() map[rune]rune {
+	out := map[rune]rune{}
+	seen := map[rune]bool{}
+	next := rune(0xF0000)
+	for _, cr := range unicode.CaseRanges {
+		for r := rune(cr.Lo); r <= rune(cr.Hi); r++ {
+			if seen[r] {
+				continue
+			}
+			orbit := []rune{r}
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				orbit = append(orbit, f)
+			}
+			groups := map[rune][]rune{}
+			var keys []rune
+			for _, o := range orbit {
+				seen[o] = true
+				k := jsCanonicalize(o)
+				if groups[k] == nil {
+					keys = append(keys, k)
+				}
+				groups[k] = append(groups[k], o)
+			}
+			if len(keys) < 2 {
+				continue
+			}
+			// Keep the largest class (ties: the one with the smallest rune); the others get
+			// sentinels.
+			slices.SortFunc(keys, func(a, b rune) int {
+				if d := len(groups[b]) - len(groups[a]); d != 0 {
+					return d
+				}
+				return int(slices.Min(groups[a]) - slices.Min(groups[b]))
+			})
+			for _, k := range keys[1:] {
+				for _, o := range groups[k] {
+					out[o] = next
+				}
+				next++
+			}
+		}
+	}
+	return out
+}
+
+// jsCanonicalize is JavaScript's Canonicalize(ch) for a case-insensitive regex without u, with
+// simple uppercase mappings.
+func jsCanonicalize(r rune) rune {
+	u := unicode.ToUpper(r)
+	if r >= 128 && u < 128 {
+		return r
+	}
+	return u
+}
+
+// nonUnicodeFold is foldSplits computed once: it is read-only after package initialisation.
+var nonUnicodeFold = foldSplits()
