@@ -1,8 +1,11 @@
 package blueprint
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"gopkg.in/yaml.v3"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
@@ -26,24 +30,58 @@ var fuzzBlueprintSeeds = []string{
 	`[{"prompt": "x", "weight": 11}]`,
 }
 
+// FuzzParse checks that no blueprint, YAML or JSON, makes Parse panic; that a rejected one gets
+// a *ParseError whose every diagnostic names the file and a line inside it; and that an accepted
+// one has unique prompt ids, weights in range and marshals. The seeds are the bundled examples and
+// every real Weval blueprint of the shared corpus, each also converted to JSON.
 func FuzzParse(f *testing.F) {
 	for i, s := range fuzzBlueprintSeeds {
 		f.Add([]byte(s), i%2 == 0)
 	}
-	if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), "examples/blueprints/capitals.yml")); err == nil {
-		f.Add(data, false)
+	examples, _ := filepath.Glob(filepath.Join(testutil.RepoRoot(f), "examples", "blueprints", "*.yml"))
+	for _, path := range examples {
+		if data, err := os.ReadFile(path); err == nil {
+			f.Add(data, false)
+		}
+	}
+	// The small real blueprints (a few dozen): more would spend a short fuzzing run on the
+	// baseline; the conformance tests parse every one.
+	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 8<<10, ".yml", ".yaml") {
+		f.Add(sf.Data, false)
+		if js, ok := blueprintYAMLToJSON(sf.Data); ok {
+			f.Add(js, true)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, asJSON bool) {
 		file := "f.yml"
 		if asJSON {
 			file = "f.json"
 		}
+		lines := textLines(data)
+		checkDiag := func(d Diagnostic) {
+			if d.File != file || !strings.HasPrefix(d.String(), file+":") || d.Message == "" {
+				t.Fatalf("diagnostic without the file or a message: %+v", d)
+			}
+			if d.Line < 0 || d.Line > lines {
+				t.Fatalf("diagnostic on line %d of a %d-line file: %v", d.Line, lines, d)
+			}
+		}
 		bp, err := Parse(data, ParseOptions{File: file})
 		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error message")
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.File != file || len(pe.Errors()) == 0 {
+				t.Fatalf("error %T %v is not a *ParseError naming %s with errors", err, err, file)
+			}
+			for _, d := range pe.Diagnostics {
+				checkDiag(d)
 			}
 			return
+		}
+		for _, d := range bp.Warnings {
+			checkDiag(d)
+			if d.Severity == SeverityError {
+				t.Fatalf("accepted with an error: %v", d)
+			}
 		}
 		if _, err := json.Marshal(bp); err != nil {
 			t.Fatalf("the parsed blueprint does not marshal: %v", err)
@@ -59,9 +97,49 @@ func FuzzParse(f *testing.F) {
 				if pt.Multiplier < 0.1 || pt.Multiplier > 10 {
 					t.Fatalf("multiplier %v out of range", pt.Multiplier)
 				}
+				if pt.Line < 0 || pt.Line > lines {
+					t.Fatalf("point on line %d of a %d-line file", pt.Line, lines)
+				}
 			}
 		}
 	})
+}
+
+// blueprintYAMLToJSON converts a multi-document YAML blueprint to the JSON form (the header's
+// fields and a prompts list), for JSON seeds; ok is false when the YAML does not convert.
+func blueprintYAMLToJSON(data []byte) (js []byte, ok bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var docs []any
+	for {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if err == io.EOF {
+				break
+			}
+			return nil, false
+		}
+		if v != nil {
+			docs = append(docs, v)
+		}
+	}
+	if len(docs) == 0 {
+		return nil, false
+	}
+	out := docs[0]
+	if header, isMap := docs[0].(map[string]any); isMap && len(docs) > 1 {
+		var prompts []any
+		for _, d := range docs[1:] {
+			if list, isList := d.([]any); isList {
+				prompts = append(prompts, list...)
+			} else {
+				prompts = append(prompts, d)
+			}
+		}
+		header["prompts"] = prompts
+		out = header
+	}
+	js, err := json.Marshal(out)
+	return js, err == nil
 }
 
 func FuzzParseToolCalls(f *testing.F) {
@@ -139,6 +217,9 @@ func FuzzParseResponses(f *testing.F) {
 	f.Add([]byte(`{"promptId": "p", "model": "m", "response": "r"}` + "\n" + `{"promptId": "p", "model": "n", "turns": ["a"]}`))
 	f.Add([]byte(`{"responses": {"p": {"default": "x", "byModel": {"m": ["a", "b"]}}}}`))
 	f.Add([]byte("\n\n{}\n[]"))
+	if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), "examples", "blueprints", "capitals.responses.jsonl")); err == nil {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ParseResponses(data, "r")
 		if err != nil {
@@ -171,6 +252,130 @@ func FuzzJSToLower(f *testing.F) {
 		}
 		if got := jsToLower(s); got != v.String() {
 			t.Fatalf("jsToLower(%q) = %q, JavaScript gives %q", s, got, v.String())
+		}
+	})
+}
+
+// FuzzParsePoints fuzzes the point syntax a `should` list is written in — plain criteria,
+// {$function: argument}, "$function" strings, {fn, arg}, $ref, weights, citations and nested
+// alternative paths — as parsed from YAML with line numbers, then scores every deterministic
+// function point that compiled on a fuzzed response. Errors are Diagnostics naming the file and a
+// line inside it (after LineOffset); a point that parsed scores within [0, 1] or reports an error.
+// The seeds are the should lists of the real Weval blueprints.
+func FuzzParsePoints(f *testing.F) {
+	for _, s := range []string{
+		"- plain criterion\n- $contains: x\n- - $matches: \"^a\"\n  - z\n",
+		"- {$icontains_word: ΣΑΣ, weight: 2, citation: src}\n- \"$is_json\"\n- {fn: word_count_between, arg: [1, 3]}\n",
+		"- {$ref: short}\n- {$ref: obj, weight: 0.5}\n- {text: t, weight: 11}\n- {\"$icontains: 'x'\": 1}\n",
+		"- $tool_args_match: {name: a, where: {x: 1}, normalizeWhitespace: true}\n- $tool_call_order: [a, b]\n",
+		"- $contains_at_least_n_of: [2, [a, b, c]]\n- $imatches_all_of: [\"(?i)x\", \"(\"]\n- $word_count_between: [.inf, 1]\n",
+		"- []\n- [[]]\n- ~\n- {}\n- {a: b, c: d}\n- {$contains: a, $matches: b}\n",
+	} {
+		f.Add([]byte(s), "TOOL_CALL {\"name\":\"a\",\"arguments\":{\"x\":1}}\nx Paraná ΣΑΣ")
+	}
+	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/blueprints", 8<<10, ".yml") {
+		lists := shouldLists(sf.Data)
+		for _, list := range lists[:min(2, len(lists))] {
+			f.Add(list, "A response that mentions the capital, Paris, in 12 words or so.")
+		}
+	}
+	defs := map[string]any{"short": "r.length < 10", "obj": map[string]any{"$contains": "x", "weight": 3.0}}
+	f.Fuzz(func(t *testing.T, data []byte, response string) {
+		var root yaml.Node
+		if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) == 0 {
+			return
+		}
+		const offset = 1
+		lines := textLines(data) + offset
+		r, errs := ParsePoints(root.Content[0], PointOptions{File: "rule.md", Owner: "P.R", OwnerKind: "rule", Defs: defs, LineOffset: offset})
+		for _, err := range errs {
+			var d Diagnostic
+			if !errors.As(err, &d) || d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Message == "" {
+				t.Fatalf("error %v is not a diagnostic naming rule.md and a line of %d", err, lines)
+			}
+		}
+		if errs != nil {
+			return
+		}
+		in := &evalInput{ctx: context.Background(), subject: &Subject{Text: response}, env: &Env{}}
+		for _, pt := range r.Points() {
+			if pt.Multiplier < 0.1 || pt.Multiplier > 10 || pt.Line < 0 || pt.Line > lines {
+				t.Fatalf("point %+v: multiplier or line out of range", pt)
+			}
+			switch pt.Fn {
+			case "", "js", "call", "factcheck":
+				continue // not a function, or needs a runtime or the network: tested on their own
+			}
+			if pt.prepErr != nil {
+				continue
+			}
+			if res := pt.impl(in); res.err == nil && (math.IsNaN(res.score) || res.score < 0 || res.score > 1) {
+				t.Fatalf("$%s(%v) on %q = %v", pt.Fn, pt.Args, response, res.score)
+			}
+		}
+	})
+}
+
+// shouldLists returns the should and should_not lists of a YAML blueprint's prompts, each
+// re-encoded as its own YAML document.
+func shouldLists(data []byte) [][]byte {
+	var out [][]byte
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc any
+		if err := dec.Decode(&doc); err != nil {
+			return out
+		}
+		prompts, _ := doc.([]any)
+		if m, ok := doc.(map[string]any); ok {
+			prompts, _ = m["prompts"].([]any)
+		}
+		for _, p := range prompts {
+			pm, _ := p.(map[string]any)
+			for _, key := range []string{"should", "should_not"} {
+				if list, ok := pm[key].([]any); ok {
+					if b, err := yaml.Marshal(list); err == nil {
+						out = append(out, b)
+					}
+				}
+			}
+		}
+	}
+}
+
+// textLines counts the lines of data as YAML and ini parsers do: "\n", "\r\n" and a lone "\r"
+// each end a line.
+func textLines(data []byte) int {
+	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
+}
+
+// FuzzLoadCollections fuzzes a model collection file (NAME.json, a JSON list of model ids): it
+// loads as non-empty, normalised ids or fails with an error naming the file. The seeds are the
+// real collections of weval-org/configs.
+func FuzzLoadCollections(f *testing.F) {
+	f.Add([]byte(`["openai:gpt-4o", " anthropic : claude ", "ollama:qwen3:8b"]`))
+	f.Add([]byte(`["", "x"]`))
+	f.Add([]byte(`{"models": []}`))
+	for _, sf := range testutil.SharedFiles(f, "corpus/weval-configs/models", 64<<10, ".json") {
+		f.Add(sf.Data)
+	}
+	dir := f.TempDir()
+	path := filepath.Join(dir, "CORE.json")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := LoadCollections(dir)
+		if err != nil {
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %q does not name %s", err, path)
+			}
+			return
+		}
+		for _, id := range c["CORE"] {
+			if id == "" || normaliseModelID(id) != id {
+				t.Fatalf("model id %q is empty or not normalised", id)
+			}
 		}
 	})
 }

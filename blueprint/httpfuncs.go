@@ -3,6 +3,7 @@ package blueprint
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // FactcheckEnv is the environment variable that names the $factcheck service's URL.
@@ -218,13 +221,15 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 	if client == nil {
 		client = http.DefaultClient
 	}
+	secrets := serviceSecrets(svc.URL, svc.Headers, in.env.LookupEnv)
 	for attempt := 0; ; attempt++ {
 		score, explain, retry, err := serviceAttempt(in.ctx, client, method, svc.URL, headers, payload, timeout)
 		if err == nil {
 			return score, explain, nil
 		}
 		if !retry || attempt >= retries {
-			return 0, "", err
+			// A service may quote the credentials it was sent in its error; never show them.
+			return 0, "", &redactedError{msg: llm.Redact(err.Error(), secrets...), err: err}
 		}
 		select {
 		case <-in.ctx.Done():
@@ -238,10 +243,11 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, endpoint, bytes.NewReader(payload))
-	endpoint = redactURL(endpoint) // from here on only for messages
 	if err != nil {
-		return 0, "", false, fmt.Errorf("invalid service URL: %w", err)
+		// The parse error quotes the URL: show it with its credentials redacted.
+		return 0, "", false, fmt.Errorf("invalid service URL %s: %w", safeURL(endpoint), unwrapURLError(err))
 	}
+	endpoint = redactURL(endpoint) // from here on only for messages
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
@@ -286,6 +292,57 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 	explain, _ = out["explain"].(string)
 	return r.score, truncate(explain, maxJSText), false, nil
 }
+
+// serviceSecrets returns the credentials a service request carries, to remove from its
+// errors: the values of ${VAR} references in its headers, the values of credential headers
+// (whole and word by word), the URL's password and its credential-like query values.
+func serviceSecrets(rawURL string, svcHeaders map[string]string, lookup func(string) (string, bool)) []string {
+	var out []string
+	for k, v := range svcHeaders {
+		for _, m := range envRefRe.FindAllStringSubmatch(v, -1) {
+			if lookup != nil {
+				if val, ok := lookup(m[1]); ok {
+					out = append(out, val)
+				}
+			}
+		}
+		if safe := safeHeaders(map[string]string{k: v}); safe[k] != v {
+			out = append(out, v)
+			for _, w := range strings.Fields(v) {
+				if len(w) >= 8 {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	if u, err := url.Parse(rawURL); err == nil {
+		if p, ok := u.User.Password(); ok {
+			// net/http sends user info as basic auth: a service may echo that header.
+			basic := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + p))
+			out = append(out, p, url.QueryEscape(p), basic)
+		}
+		for name, vs := range u.Query() {
+			if llm.IsSecretQueryParam(name) {
+				for _, v := range vs {
+					out = append(out, v, url.QueryEscape(v))
+				}
+			}
+		}
+	}
+	// Longest first, so a value is replaced whole before any word of it.
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// redactedError is a service error whose message has the request's credentials removed; it
+// still unwraps to the original error.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
 
 // redactURL keeps a URL's scheme, host and path for messages: query strings and user info
 // often carry keys.

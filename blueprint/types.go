@@ -146,12 +146,16 @@ func (c CustomModel) MarshalJSON() ([]byte, error) {
 // refers to the environment (${VAR}) is kept as written, since it holds no secret; a literal
 // value of a credential header (Authorization, Cookie, or a name with key, token, secret or
 // auth) is "[redacted]", and anything looking like an API key in another value too.
-func (c *CustomModel) SafeHeaders() map[string]string {
-	if len(c.Headers) == 0 {
+func (c *CustomModel) SafeHeaders() map[string]string { return safeHeaders(c.Headers) }
+
+// safeHeaders is CustomModel.SafeHeaders for any header map (a custom model's, a $call
+// service's).
+func safeHeaders(headers map[string]string) map[string]string {
+	if len(headers) == 0 {
 		return nil
 	}
-	out := make(map[string]string, len(c.Headers))
-	for k, v := range c.Headers {
+	out := make(map[string]string, len(headers))
+	for k, v := range headers {
 		literal := envRefRe.ReplaceAllString(v, "")
 		name := strings.ToLower(k)
 		credential := name == "cookie" || strings.Contains(name, "auth") || strings.Contains(name, "key") ||
@@ -162,6 +166,51 @@ func (c *CustomModel) SafeHeaders() map[string]string {
 		default:
 			out[k] = llm.Redact(v)
 		}
+	}
+	return out
+}
+
+// safeURL returns a URL as it may be printed or written to a result (llm.RedactURL).
+func safeURL(s string) string { return llm.RedactURL(s) }
+
+// MarshalJSON writes the service with its credentials redacted (safeURL, safeHeaders), so a
+// result document or --print never holds one; ${VAR} references are kept as written.
+func (s Service) MarshalJSON() ([]byte, error) {
+	type plain Service // no methods: avoids recursion
+	p := plain(s)
+	p.URL = safeURL(s.URL)
+	p.Headers = safeHeaders(s.Headers)
+	return marshalNoEscape(p)
+}
+
+// displayArgs returns the point's arguments as they may be shown: a $call's inline url and
+// headers with their credentials redacted; other arguments as they are.
+func (p *Point) displayArgs() any {
+	spec, ok := p.Args.(map[string]any)
+	if p.Fn != "call" || !ok {
+		return p.Args
+	}
+	out := make(map[string]any, len(spec))
+	for k, v := range spec {
+		out[k] = v
+	}
+	if u, ok := spec["url"].(string); ok {
+		out["url"] = safeURL(u)
+	}
+	if h, ok := spec["headers"].(map[string]any); ok {
+		strs := map[string]string{}
+		safe := make(map[string]any, len(h))
+		for k, v := range h {
+			if s, ok := v.(string); ok {
+				strs[k] = s
+			} else {
+				safe[k] = v
+			}
+		}
+		for k, v := range safeHeaders(strs) {
+			safe[k] = v
+		}
+		out["headers"] = safe
 	}
 	return out
 }
@@ -354,7 +403,7 @@ func (p *Point) MarshalJSON() ([]byte, error) {
 	if p.IsFunction() {
 		err = field("fn", p.Fn)
 		if err == nil && p.HasArgs {
-			err = field("fnArgs", p.Args)
+			err = field("fnArgs", p.displayArgs())
 		}
 	} else {
 		err = field("text", p.Text)
@@ -380,7 +429,7 @@ func (p *Point) KeyPointText() string {
 	}
 	args := "undefined"
 	if p.HasArgs {
-		args = canonicalJSON(p.Args)
+		args = canonicalJSON(p.displayArgs())
 	}
 	s := "Function: " + p.Fn + "(" + args + ")"
 	if p.Source != "" {

@@ -416,11 +416,24 @@ func FuzzParseConfig(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// The bundled configs and every ini file of the real rule packs.
+	for _, name := range []string{"vectorlint.ini.example", "examples/vectorlint.ini"} {
+		if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), name)); err == nil {
+			f.Add(data)
+		}
+	}
+	for _, sf := range testutil.SharedFiles(f, "corpus/vectorlint-rules", 64<<10, ".ini", ".ini.example") {
+		f.Add(sf.Data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, ps := ParseConfig("/f/vectorlint.ini", data)
+		lines := textLines(data)
 		for _, p := range ps {
-			if p.File != "/f/vectorlint.ini" {
+			if p.File != "/f/vectorlint.ini" || !strings.HasPrefix(p.Error(), "/f/vectorlint.ini") {
 				t.Fatalf("problem without the file: %v", p)
+			}
+			if p.Line < 0 || p.Line > lines {
+				t.Fatalf("problem on line %d of a %d-line file: %v", p.Line, lines, p)
 			}
 		}
 		if cfg == nil {
@@ -478,4 +491,10 @@ func TestSettingsOutsideConfigFolder(t *testing.T) {
 	if fs := cfg.Settings("../other/a.md"); !reflect.DeepEqual(fs.RunRules, []string{"A"}) {
 		t.Errorf("outside file: %+v", fs)
 	}
+}
+
+// textLines counts the lines of data as YAML and ini parsers do: "\n", "\r\n" and a lone "\r"
+// each end a line.
+func textLines(data []byte) int {
+	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
 }

@@ -74,7 +74,14 @@ func ParseDotEnv(name string, data []byte) (map[string]string, error) {
 		}
 		eq := strings.IndexByte(line, '=')
 		if eq < 0 {
-			return nil, &DotEnvError{File: name, Line: lineNo, Expected: "KEY=VALUE", Found: strconv.Quote(clip(Redact(line), 60))}
+			// The line may be a pasted key or "NAME value": show at most a variable name.
+			first := strings.Fields(line)[0]
+			rest := len(strings.TrimSpace(line[len(first):]))
+			found := fmt.Sprintf("a line of %d characters without '=' (not shown: it may be secret)", len(line))
+			if validEnvKey(first) && rest > 0 && Redact(first) == first {
+				found = fmt.Sprintf("%s and %d more characters (not shown: the value may be secret)", strconv.Quote(clip(first, 60)), rest)
+			}
+			return nil, &DotEnvError{File: name, Line: lineNo, Expected: "KEY=VALUE", Found: found}
 		}
 		key := strings.TrimSpace(line[:eq])
 		if !validEnvKey(key) {

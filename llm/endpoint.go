@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -148,13 +149,26 @@ func (e Endpoint) secrets() []string {
 	for _, v := range e.Headers {
 		if v != "" {
 			out = append(out, v)
+			// A server may quote the token of "Bearer <token>" alone.
+			for _, w := range strings.Fields(v) {
+				if len(w) >= 8 && w != v {
+					out = append(out, w)
+				}
+			}
 		}
 	}
-	if u, err := url.Parse(e.BaseURL); err == nil && u.User != nil {
+	if u, err := url.Parse(e.BaseURL); err == nil {
 		if p, ok := u.User.Password(); ok && p != "" {
 			out = append(out, p)
 		}
+		for name, vs := range u.Query() {
+			if IsSecretQueryParam(name) {
+				out = append(out, vs...)
+			}
+		}
 	}
+	// Longest first, so a value is replaced whole before any word of it.
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
 }
 

@@ -36,6 +36,25 @@ func Redact(s string, secrets ...string) string {
 	})
 }
 
+// urlPasswordRe and urlSecretParamRe find the credentials a URL may carry: the password of its
+// user info, and the values of query parameters named like keys, tokens or signatures.
+var (
+	urlPasswordRe    = regexp.MustCompile(`(//[^/?#@:]*:)[^/?#@]*@`)
+	urlSecretParamRe = regexp.MustCompile(`([?&;][^=&#]*(?i:key|token|secret|sig|auth|pass|pwd|credential|session)[^=&#]*=)[^&#]*`)
+)
+
+// RedactURL returns a URL as it may be printed: the password of its user info and the values
+// of query parameters named like credentials (key, token, sig, ...) are "[redacted]". It works
+// on text that does not parse as a URL too.
+func RedactURL(s string) string {
+	s = urlPasswordRe.ReplaceAllString(s, "${1}"+redacted+"@")
+	return urlSecretParamRe.ReplaceAllString(s, "${1}"+redacted)
+}
+
+// IsSecretQueryParam reports whether a URL query parameter's name looks like it holds a
+// credential (RedactURL redacts its value).
+func IsSecretQueryParam(name string) bool { return urlSecretParamRe.MatchString("?" + name + "=") }
+
 // ErrorKind classifies a failed call.
 type ErrorKind int
 

@@ -81,7 +81,7 @@ func ModelEndpoint(env LookupFunc, id string) (Endpoint, error) {
 	baseVar := strings.ToUpper(provider) + "_BASE_URL"
 	if v := get(baseVar); v != "" {
 		if err := checkBaseURL(v); err != nil {
-			return Endpoint{}, &SettingError{Source: baseVar, Expected: "an http or https URL", Found: v}
+			return Endpoint{}, &SettingError{Source: baseVar, Expected: "an http or https URL", Found: RedactURL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
 	}
@@ -121,7 +121,7 @@ func ResolveSearch(env LookupFunc) (Endpoint, error) {
 	}
 	if v := get("PERPLEXITY_BASE_URL"); v != "" {
 		if err := checkBaseURL(v); err != nil {
-			return Endpoint{}, &SettingError{Source: "PERPLEXITY_BASE_URL", Expected: "an http or https URL", Found: v}
+			return Endpoint{}, &SettingError{Source: "PERPLEXITY_BASE_URL", Expected: "an http or https URL", Found: RedactURL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
 	}

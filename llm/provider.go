@@ -213,7 +213,7 @@ func Resolve(env LookupFunc, config, flags Settings) (Endpoint, error) {
 
 	if baseURL != "" {
 		if err := checkBaseURL(baseURL); err != nil {
-			return Endpoint{}, &SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: baseURL}
+			return Endpoint{}, &SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: RedactURL(baseURL)}
 		}
 		ep.BaseURL = strings.TrimRight(baseURL, "/")
 	}

@@ -1,12 +1,17 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
-// FuzzParse checks that no rule file makes Parse panic, that every problem names the file, and
-// that a rule without errors is complete.
+// FuzzParse checks that no rule file makes Parse panic, that every problem names the file and a
+// line inside it, and that a rule without errors is complete. The seeds are the bundled example
+// pack and every Markdown file of the real VectorLint rule packs (rules and their test fixtures).
 func FuzzParse(f *testing.F) {
 	seeds := []string{
 		"",
@@ -22,11 +27,27 @@ func FuzzParse(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
+	examples, _ := filepath.Glob(filepath.Join(testutil.RepoRoot(f), "examples", "rules", "*", "*.md"))
+	for _, path := range examples {
+		if data, err := os.ReadFile(path); err == nil {
+			f.Add(data)
+		}
+	}
+	for _, sf := range testutil.SharedFiles(f, "corpus/vectorlint-rules", 64<<10, ".md") {
+		f.Add(sf.Data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, ps := Parse("fuzz.md", data)
+		lines := textLines(data)
 		for _, p := range ps {
 			if p.File != "fuzz.md" || !strings.HasPrefix(p.Error(), "fuzz.md") {
 				t.Fatalf("problem without the file: %v", p)
+			}
+			if p.Line < 0 || p.Line > lines {
+				t.Fatalf("problem on line %d of a %d-line file: %v", p.Line, lines, p)
+			}
+			if strings.TrimSpace(strings.TrimPrefix(p.Error(), "fuzz.md")) == ":" {
+				t.Fatalf("problem without a message: %+v", p)
 			}
 		}
 		if ps.HasErrors() {
@@ -55,4 +76,10 @@ func criteriaTargets(r *Rule) []*Target {
 		out = append(out, c.Target)
 	}
 	return out
+}
+
+// textLines counts the lines of data as YAML and ini parsers do: "\n", "\r\n" and a lone "\r"
+// each end a line.
+func textLines(data []byte) int {
+	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
 }
