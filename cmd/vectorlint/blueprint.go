@@ -231,6 +231,16 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: "+format+"\n", args...)
 		return exitFailure
 	}
+	// Ctrl-C: the replies already received are in the cache (each entry written whole), so the
+	// same command resumes where this one stopped; a partial result document would look
+	// like a finished run with failures, so none is written.
+	interrupted := func() int {
+		msg := "interrupted: no result written"
+		if !f.noCache {
+			msg += "; the replies received so far are cached, so running the same command again continues from there"
+		}
+		return fail("%s", msg)
+	}
 	if fs.NArg() != 1 {
 		return fail("expected one blueprint file, found %d arguments", fs.NArg())
 	}
@@ -394,6 +404,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 				progress.show("generating responses: %d/%d", generated, total)
 			}})
 		progress.clear()
+		if ctx.Err() != nil {
+			return interrupted()
+		}
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -402,6 +415,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 
 	res, err := blueprint.Run(ctx, bp, resp, opts)
 	progress.clear()
+	if ctx.Err() != nil {
+		return interrupted()
+	}
 	if err != nil {
 		return fail("%v", err)
 	}

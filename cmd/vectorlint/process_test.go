@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -267,5 +268,93 @@ func TestLintCorruptCache(t *testing.T) {
 	runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
 	if srv.Calls() != before {
 		t.Errorf("the damaged entries were not replaced: %d new calls", srv.Calls()-before)
+	}
+}
+
+// interruptBlueprint has function points only, so a run needs no judge.
+const interruptBlueprint = `title: Interrupt
+models: [openai:steady, openai:probe]
+---
+- id: capital
+  prompt: What is the capital of France?
+  should:
+    - $contains: Paris
+- id: river
+  prompt: Which river flows through Paris?
+  should:
+    - $icontains: seine
+`
+
+// TestInterruptBlueprintRun sends SIGINT to a real blueprint run while one generation call
+// hangs: it stops, says that no result was written, keeps only complete cache entries, and
+// the same command run again makes only the call that was cut off.
+func TestInterruptBlueprintRun(t *testing.T) {
+	srv := llmtest.Start(t)
+	var hanging atomic.Bool
+	hanging.Store(true)
+	hang := srv.On(llmtest.All(llmtest.ModelIs("probe"), llmtest.LastUserContains("river")), llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
+		if hanging.Load() {
+			return llmtest.Hang()
+		}
+		return faultGenerate(r)
+	}))
+	srv.SetDefault(llmtest.Dynamic(faultGenerate))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{"bp.yml": interruptBlueprint})
+	cache := filepath.Join(dir, "cache")
+	args := []string{"blueprint", "run", "bp.yml", "--cache-dir", cache, "--run-label", "I"}
+	cmd, stdout, stderr := vectorlintProcess(t, dir, srv, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the three other replies are cached and the fourth call hangs.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		entries := 0
+		_ = filepath.WalkDir(cache, func(_ string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasPrefix(d.Name(), ".") {
+				entries++
+			}
+			return nil
+		})
+		if hang.Hits() == 1 && entries == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("the run never reached 3 cached replies and a hanging call (%d entries, %d hangs); stderr:\n%s", entries, hang.Hits(), stderr)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd); code != exitFailure {
+		t.Errorf("exit %d, want 2", code)
+	}
+	want := "vectorlint blueprint run: interrupted: no result written; the replies received so far are cached, so running the same command again continues from there\n"
+	if got := stderr.String(); !strings.HasSuffix(got, want) {
+		t.Errorf("stderr %q, want it to end with %q", got, want)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q, want nothing", stdout)
+	}
+	if results, _ := filepath.Glob(filepath.Join(dir, ".results", "*", "*")); len(results) != 0 {
+		t.Errorf("result files %v after an interrupted run, want none", results)
+	}
+	if n := checkCacheEntries(t, cache); n != 3 {
+		t.Errorf("%d cache entries, want 3", n)
+	}
+
+	// Run again: only the call that was cut off is made.
+	hanging.Store(false)
+	before := len(srv.Requests())
+	cmd, _, stderr = vectorlintProcess(t, dir, srv, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd); code != exitOK {
+		t.Errorf("second run: exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	if n := len(srv.Requests()) - before; n != 1 {
+		t.Errorf("second run made %d calls, want 1", n)
 	}
 }
