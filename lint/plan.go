@@ -192,23 +192,23 @@ type FilePlan struct {
 	// Rules are sorted by rule id.
 	Rules []*PlannedRule
 
-	// lazy is how the file is read and planned (nil for a FilePlan made by hand, which is
-	// complete as it is); prepared tells whether Doc, Err and Rules are filled from it.
-	lazy     *lazyFile
+	// How the file is read and planned, kept small since a lazy plan holds one FilePlan per
+	// file for the whole run: env is nil for a FilePlan made by hand, which is complete as it
+	// is; the file is read from standard input, else from abs, else from env.dir joined with
+	// Path. prepared tells whether Doc, Err and Rules are filled.
+	env      *planEnv
+	set      *ruleSet
+	abs      string
+	stdin    bool
 	prepared bool
-}
-
-// lazyFile is what preparing a file needs: how to read it and the rules that apply to it.
-type lazyFile struct {
-	read func() ([]byte, error)
-	set  *ruleSet
-	env  *planEnv
 }
 
 // planEnv is what preparing any file of a plan needs.
 type planEnv struct {
 	cfg         *Config
 	searchModel bool
+	dir         string
+	readStdin   func() ([]byte, error)
 }
 
 // ruleSet is the rules that apply to the files matched by one combination of configuration
@@ -223,7 +223,7 @@ type ruleSet struct {
 
 // Prepared reports whether Doc, Err and Rules are filled: always, except for a file of a lazy
 // plan (PlanInput.Lazy) that was not prepared yet or was released by Evaluate.
-func (fp *FilePlan) Prepared() bool { return fp.lazy == nil || fp.prepared }
+func (fp *FilePlan) Prepared() bool { return fp.env == nil || fp.prepared }
 
 // Prepare reads the file and works out what each rule evaluates on it (Doc or Err, and Rules),
 // unless that is done. A file that cannot be read gets Err, an operational error. Standard input
@@ -233,8 +233,18 @@ func (fp *FilePlan) Prepare() {
 		return
 	}
 	fp.prepared = true
-	l := fp.lazy
-	data, err := l.read()
+	var (
+		data []byte
+		err  error
+	)
+	switch {
+	case fp.stdin:
+		data, err = fp.env.readStdin()
+	case fp.abs != "":
+		data, err = os.ReadFile(fp.abs)
+	default:
+		data, err = os.ReadFile(filepath.Join(fp.env.dir, filepath.FromSlash(fp.Path)))
+	}
 	if err != nil {
 		fp.Err = fmt.Errorf("%s: cannot read the file: %w", fp.Path, unwrapPathError(err))
 		return
@@ -246,9 +256,9 @@ func (fp *FilePlan) Prepare() {
 	}
 	fp.Doc = doc
 	targets := &targetCache{doc: doc}
-	fp.Rules = make([]*PlannedRule, 0, len(l.set.rules))
-	for i, r := range l.set.rules {
-		fp.Rules = append(fp.Rules, planRule(doc, r, l.set.settings[i], l.env.cfg, l.env.searchModel, targets))
+	fp.Rules = make([]*PlannedRule, 0, len(fp.set.rules))
+	for i, r := range fp.set.rules {
+		fp.Rules = append(fp.Rules, planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets))
 	}
 	slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
 }
@@ -256,7 +266,7 @@ func (fp *FilePlan) Prepare() {
 // release drops what Prepare filled, so the document, its units and chunks can be collected.
 // A FilePlan made by hand is left alone.
 func (fp *FilePlan) release() {
-	if fp.lazy == nil {
+	if fp.env == nil {
 		return
 	}
 	fp.Doc, fp.Err, fp.Rules, fp.prepared = nil, nil, nil, false
@@ -405,13 +415,14 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 
 	plan := &Plan{Config: cfg}
+	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir}
 	type source struct {
-		abs  string
-		read func() ([]byte, error)
+		abs   string
+		stdin bool
 	}
-	var sources []source
+	sources := make([]source, 0, len(files)+1)
 	for _, f := range files {
-		sources = append(sources, source{abs: f, read: func() ([]byte, error) { return os.ReadFile(f) }})
+		sources = append(sources, source{abs: f})
 	}
 	if stdinUsed {
 		name := in.StdinFilename
@@ -427,16 +438,16 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		// name found on disk: one result per path.
 		sources = slices.DeleteFunc(sources, func(s source) bool { return s.abs == abs })
 		read := false
-		sources = append(sources, source{abs: abs, read: func() ([]byte, error) {
+		env.readStdin = func() ([]byte, error) {
 			if read {
 				return nil, errors.New("standard input was read already")
 			}
 			read = true
 			return io.ReadAll(stdin)
-		}})
+		}
+		sources = append(sources, source{abs: abs, stdin: true})
 	}
 
-	env := &planEnv{cfg: cfg, searchModel: in.SearchModel}
 	sets := map[string]*ruleSet{}
 	for _, src := range sources {
 		path := displayPath(in.Dir, src.abs)
@@ -459,7 +470,13 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: set.skip})
 			continue
 		}
-		fp := &FilePlan{Path: path, RelPath: rel, lazy: &lazyFile{read: src.read, set: set, env: env}}
+		if rel == path {
+			rel = path // one string for both
+		}
+		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin}
+		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
+			fp.abs = src.abs // not derivable from the reported path
+		}
 		plan.Files = append(plan.Files, fp)
 		if !in.Lazy {
 			fp.Prepare()
