@@ -26,7 +26,7 @@ func streamProject(n int) map[string]string {
 }
 
 // testClient is a client of srv without retry delays, with the options evaluate sets.
-func testClient(t *testing.T, srv *llmtest.Server, opts EvalOptions) EvalOptions {
+func testClient(t testing.TB, srv *llmtest.Server, opts EvalOptions) EvalOptions {
 	t.Helper()
 	client, err := llm.New(llm.Config{BaseDelay: time.Millisecond, Concurrency: opts.Concurrency})
 	if err != nil {
