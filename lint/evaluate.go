@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
@@ -66,71 +67,106 @@ type EvalStats struct {
 
 // Evaluate runs a plan: every chunk of every unit of every rule on every file goes through one
 // pool of Concurrency workers, and each file's result is passed to emit, in the plan's (path)
-// order, as soon as it and every file before it are done, so output streams and memory stays
-// flat however many files there are.
+// order, as soon as it and every file before it are done, so output streams.
+//
+// Files are prepared (FilePlan.Prepare) as the pool reaches them: a lazy plan's file
+// (PlanInput.Lazy) is read and planned then, and released once its result is emitted, and at
+// most EvalWindow files are prepared but not yet emitted at any time, so memory stays flat
+// however many files there are. The model calls of a file wait for no later file.
 //
 // A rule that fails on a file (a call that failed after its retries, a reply that broke the
 // contract twice) is reported in that file's Errors; every other result is kept. When ctx ends,
-// the calls in flight stop, the files already finished are emitted, and the others are listed
-// in EvalStats.Incomplete; the error is then ctx's. An error from emit stops the run and is
-// returned.
+// the calls in flight stop, the files already finished (and the files that need no model call)
+// are emitted, and the others are listed in EvalStats.Incomplete; the error is then ctx's. An
+// error from emit stops the run and is returned.
 func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileResult) error) (EvalStats, error) {
+	return evaluateWith(ctx, plan, opts, evalHooks{}, emit)
+}
+
+// EvalWindow is the number of files Evaluate keeps prepared but not yet emitted, at most: 64, or
+// 4 × concurrency when that is more. It bounds how far the pool runs ahead of a slow file.
+func EvalWindow(concurrency int) int {
+	if concurrency <= 0 {
+		concurrency = DefaultConcurrency
+	}
+	return max(64, 4*concurrency)
+}
+
+// evalHooks let tests watch and bound Evaluate's window.
+type evalHooks struct {
+	// window replaces EvalWindow when it is more than 0.
+	window int
+	// prepared is called with the number of files prepared and not yet released, each time a
+	// file is prepared (from the producer) and released (from the collector).
+	prepared func(n int)
+}
+
+// fileEvent tells Evaluate's collector that a file was prepared (file set, with its index in
+// the plan) or that one of its chunks is done (chunkDone).
+type fileEvent struct {
+	index     int
+	file      *fileRun
+	chunkDone bool
+}
+
+func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(FileResult) error) (EvalStats, error) {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency
 	}
+	window := hooks.window
+	if window <= 0 {
+		window = EvalWindow(opts.Concurrency)
+	}
 	e := &evaluator{opts: opts}
-	var stats EvalStats
-	files := make([]*fileRun, len(plan.Files))
-	for i, fp := range plan.Files {
-		f := &fileRun{fp: fp}
-		for _, pr := range fp.Rules {
-			r := &ruleRun{pr: pr}
-			f.rules = append(f.rules, r)
-			if pr.Err != nil {
-				continue
-			}
-			for _, u := range pr.Units {
-				if !u.NeedsCall() {
-					continue
-				}
-				ur := &unitRun{unit: u, chunks: u.Chunks()}
-				if u.Checklist != nil {
-					// Deterministic points need no model: a checklist always runs, and only
-					// its LLM-judged points wait for one.
-					if opts.Judge == nil && u.ModelCalls() > 0 {
-						stats.NotRun += u.ModelCalls()
-						r.unjudged += u.ModelCalls()
-					}
-					ur.results = make([]chunkResult, 1)
-					f.pending++
-					r.units = append(r.units, ur)
-					continue
-				}
-				if opts.Client == nil {
-					stats.NotRun += len(ur.chunks)
-					r.notRun = true
-					continue
-				}
-				ur.results = make([]chunkResult, len(ur.chunks))
-				f.pending += len(ur.chunks)
-				r.units = append(r.units, ur)
-			}
+	var (
+		stats  EvalStats
+		live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
+		runs   = make([]*fileRun, len(plan.Files))
+		notRun int // written by the producer, read after it is done
+	)
+	prepare := func(i int) *fileRun {
+		fp := plan.Files[i]
+		f := &fileRun{fp: fp, release: !fp.Prepared()}
+		fp.Prepare()
+		if hooks.prepared != nil {
+			hooks.prepared(int(live.Add(1)))
 		}
-		files[i] = f
+		notRun += f.plan(opts)
+		return f
+	}
+	release := func(f *fileRun) {
+		if f.release {
+			f.fp.release()
+		}
+		if hooks.prepared != nil {
+			hooks.prepared(int(live.Add(-1)))
+		}
 	}
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	work := make(chan workItem)
-	done := make(chan *fileRun, opts.Concurrency)
+	events := make(chan fileEvent, opts.Concurrency)
+	slots := make(chan struct{}, window) // a file holds a slot from its preparing to its emitting
+	produced := make(chan struct{})
 	go func() {
+		defer close(produced)
 		defer close(work)
-		for _, f := range files {
+		for i := range plan.Files {
+			select {
+			case slots <- struct{}{}:
+			case <-runCtx.Done():
+				return
+			}
+			f := prepare(i)
+			// The collector learns of the file before any of its chunks is done: this send
+			// happens before the work items', and so before the workers' reports.
+			events <- fileEvent{index: i, file: f}
 			for _, r := range f.rules {
 				for _, u := range r.units {
-					for i := range u.chunks {
+					for c := range u.chunks {
 						select {
-						case work <- workItem{file: f, rule: r, unit: u, chunk: i}:
+						case work <- workItem{file: f, rule: r, unit: u, chunk: c}:
 						case <-runCtx.Done():
 							return
 						}
@@ -146,13 +182,14 @@ func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileR
 			defer wg.Done()
 			for it := range work {
 				it.unit.results[it.chunk] = e.runChunk(runCtx, it)
-				done <- it.file
+				events <- fileEvent{file: it.file, chunkDone: true}
 			}
 		}()
 	}
 	go func() {
+		<-produced
 		wg.Wait()
-		close(done)
+		close(events)
 	}()
 
 	var (
@@ -160,44 +197,55 @@ func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileR
 		emitErr error
 	)
 	send := func(f *fileRun) {
-		if emitErr != nil {
-			return
-		}
-		if err := emit(e.assemble(f)); err != nil {
-			emitErr = err
-			cancel()
-		}
-		for _, r := range f.rules { // release the replies (the producer still reads the rest)
-			for _, u := range r.units {
-				u.results = nil
+		if emitErr == nil {
+			if err := emit(e.assemble(f)); err != nil {
+				emitErr = err
+				cancel()
 			}
 		}
+		runs[next] = nil
+		release(f)
+		next++
 	}
 	flush := func() {
-		for next < len(files) && files[next].pending == 0 && !files[next].interrupted() {
-			send(files[next])
-			next++
+		for next < len(runs) && runs[next] != nil && runs[next].pending == 0 && !runs[next].interrupted() {
+			send(runs[next])
+			<-slots
 		}
 	}
-	flush()
-	for f := range done {
-		f.pending--
+	for ev := range events {
+		if ev.chunkDone {
+			ev.file.pending--
+		} else {
+			runs[ev.index] = ev.file
+		}
 		flush()
 	}
 	if emitErr != nil {
+		stats.NotRun = notRun
 		return stats, emitErr
 	}
-	for ; next < len(files); next++ {
-		f := files[next]
+	// The run was interrupted (the producer stopped early) or is complete. A file the producer
+	// did not reach is prepared now: one that needs no model call is still emitted.
+	for next < len(runs) {
+		f := runs[next]
+		if f == nil {
+			f = prepare(next)
+		}
 		if f.pending == 0 && !f.interrupted() {
 			send(f)
+			if emitErr != nil {
+				stats.NotRun = notRun
+				return stats, emitErr
+			}
 			continue
 		}
 		stats.Incomplete = append(stats.Incomplete, f.fp.Path)
+		runs[next] = nil
+		release(f)
+		next++
 	}
-	if emitErr != nil {
-		return stats, emitErr
-	}
+	stats.NotRun = notRun
 	if len(stats.Incomplete) > 0 {
 		if err := ctx.Err(); err != nil {
 			return stats, err
@@ -205,6 +253,45 @@ func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileR
 		return stats, context.Canceled
 	}
 	return stats, nil
+}
+
+// plan sets up the file's rule runs and chunks from its prepared plan and returns the model
+// calls that cannot be made for want of a model (EvalStats.NotRun).
+func (f *fileRun) plan(opts EvalOptions) (notRun int) {
+	for _, pr := range f.fp.Rules {
+		r := &ruleRun{pr: pr}
+		f.rules = append(f.rules, r)
+		if pr.Err != nil {
+			continue
+		}
+		for _, u := range pr.Units {
+			if !u.NeedsCall() {
+				continue
+			}
+			ur := &unitRun{unit: u, chunks: u.Chunks()}
+			if u.Checklist != nil {
+				// Deterministic points need no model: a checklist always runs, and only
+				// its LLM-judged points wait for one.
+				if opts.Judge == nil && u.ModelCalls() > 0 {
+					notRun += u.ModelCalls()
+					r.unjudged += u.ModelCalls()
+				}
+				ur.results = make([]chunkResult, 1)
+				f.pending++
+				r.units = append(r.units, ur)
+				continue
+			}
+			if opts.Client == nil {
+				notRun += len(ur.chunks)
+				r.notRun = true
+				continue
+			}
+			ur.results = make([]chunkResult, len(ur.chunks))
+			f.pending += len(ur.chunks)
+			r.units = append(r.units, ur)
+		}
+	}
+	return notRun
 }
 
 // evaluator holds what every work item shares.
@@ -219,6 +306,8 @@ type fileRun struct {
 	fp      *FilePlan
 	rules   []*ruleRun
 	pending int
+	// release is set when Evaluate prepared the file and so releases it after emitting it.
+	release bool
 }
 
 func (f *fileRun) interrupted() bool {

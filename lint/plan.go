@@ -160,10 +160,18 @@ type PlanInput struct {
 	// SearchModel tells whether a search model is configured for technical-accuracy rules
 	// (rules.SearchModelConfigured).
 	SearchModel bool
+	// Lazy leaves every file unread: BuildPlan then only finds the files, picks their
+	// configuration sections, rules and skip reasons, and sorts them; each FilePlan's Doc, Err
+	// and Rules are filled when it is prepared (FilePlan.Prepare). Evaluate prepares each file
+	// when its pool reaches it and releases it once its result is emitted, so a lint run's
+	// memory stays flat however many files there are. Without Lazy, BuildPlan prepares every
+	// file (as Plan.Prepare does), which a caller that shows the whole plan needs.
+	Lazy bool
 }
 
 // Plan is what a lint run will do: for each file, the rules that apply (after configuration
-// overrides) and, for each rule, the texts the model evaluates.
+// overrides) and, for each rule, the texts the model evaluates. The files of a lazy plan
+// (PlanInput.Lazy) are read and planned only when they are prepared.
 type Plan struct {
 	Config *Config
 	// Files are sorted by path.
@@ -183,6 +191,92 @@ type FilePlan struct {
 	Err error
 	// Rules are sorted by rule id.
 	Rules []*PlannedRule
+
+	// How the file is read and planned, kept small since a lazy plan holds one FilePlan per
+	// file for the whole run: env is nil for a FilePlan made by hand, which is complete as it
+	// is; the file is read from standard input, else from abs, else from env.dir joined with
+	// Path. prepared tells whether Doc, Err and Rules are filled.
+	env      *planEnv
+	set      *ruleSet
+	abs      string
+	stdin    bool
+	prepared bool
+}
+
+// planEnv is what preparing any file of a plan needs.
+type planEnv struct {
+	cfg         *Config
+	searchModel bool
+	dir         string
+	readStdin   func() ([]byte, error)
+}
+
+// ruleSet is the rules that apply to the files matched by one combination of configuration
+// sections, with the settings of each; files with the same sections share it.
+type ruleSet struct {
+	rules    []*rules.Rule
+	settings []RuleSettings
+	// skip says why no rule applies ("" when rules apply); err is an unknown pack in RunRules.
+	skip string
+	err  error
+}
+
+// Prepared reports whether Doc, Err and Rules are filled: always, except for a file of a lazy
+// plan (PlanInput.Lazy) that was not prepared yet or was released by Evaluate.
+func (fp *FilePlan) Prepared() bool { return fp.env == nil || fp.prepared }
+
+// Prepare reads the file and works out what each rule evaluates on it (Doc or Err, and Rules),
+// unless that is done. A file that cannot be read gets Err, an operational error. Standard input
+// is read once: preparing its FilePlan again after Evaluate released it gives an Err.
+func (fp *FilePlan) Prepare() {
+	if fp.Prepared() {
+		return
+	}
+	fp.prepared = true
+	var (
+		data []byte
+		err  error
+	)
+	switch {
+	case fp.stdin:
+		data, err = fp.env.readStdin()
+	case fp.abs != "":
+		data, err = os.ReadFile(fp.abs)
+	default:
+		data, err = os.ReadFile(filepath.Join(fp.env.dir, filepath.FromSlash(fp.Path)))
+	}
+	if err != nil {
+		fp.Err = fmt.Errorf("%s: cannot read the file: %w", fp.Path, unwrapPathError(err))
+		return
+	}
+	doc, err := NewDocument(fp.Path, data)
+	if err != nil {
+		fp.Err = err
+		return
+	}
+	fp.Doc = doc
+	targets := &targetCache{doc: doc}
+	fp.Rules = make([]*PlannedRule, 0, len(fp.set.rules))
+	for i, r := range fp.set.rules {
+		fp.Rules = append(fp.Rules, planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets))
+	}
+	slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
+}
+
+// release drops what Prepare filled, so the document, its units and chunks can be collected.
+// A FilePlan made by hand is left alone.
+func (fp *FilePlan) release() {
+	if fp.env == nil {
+		return
+	}
+	fp.Doc, fp.Err, fp.Rules, fp.prepared = nil, nil, nil, false
+}
+
+// Prepare prepares every file of the plan (FilePlan.Prepare), in path order.
+func (p *Plan) Prepare() {
+	for _, f := range p.Files {
+		f.Prepare()
+	}
 }
 
 // PlannedRule is one rule on one file, with the configuration applied.
@@ -284,7 +378,8 @@ const TargetNotFound = "target not found"
 
 // BuildPlan works out which rules apply to which files and what each evaluates. It fails
 // before any work for bad PATHs and for a project with errors; a file that cannot be read or a
-// rule that cannot run on a file is recorded in the plan (FilePlan.Err, PlannedRule.Err).
+// rule that cannot run on a file is recorded in the plan (FilePlan.Err, PlannedRule.Err). With
+// PlanInput.Lazy the files are not read yet: see there.
 func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	byName := map[string]*rules.Pack{}
 	for _, p := range packs {
@@ -320,13 +415,14 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 
 	plan := &Plan{Config: cfg}
+	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir}
 	type source struct {
-		abs  string
-		read func() ([]byte, error)
+		abs   string
+		stdin bool
 	}
-	var sources []source
+	sources := make([]source, 0, len(files)+1)
 	for _, f := range files {
-		sources = append(sources, source{abs: f, read: func() ([]byte, error) { return os.ReadFile(f) }})
+		sources = append(sources, source{abs: f})
 	}
 	if stdinUsed {
 		name := in.StdinFilename
@@ -341,9 +437,18 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		// The document on standard input (an editor's buffer) replaces the file of the same
 		// name found on disk: one result per path.
 		sources = slices.DeleteFunc(sources, func(s source) bool { return s.abs == abs })
-		sources = append(sources, source{abs: abs, read: func() ([]byte, error) { return io.ReadAll(stdin) }})
+		read := false
+		env.readStdin = func() ([]byte, error) {
+			if read {
+				return nil, errors.New("standard input was read already")
+			}
+			read = true
+			return io.ReadAll(stdin)
+		}
+		sources = append(sources, source{abs: abs, stdin: true})
 	}
 
+	sets := map[string]*ruleSet{}
 	for _, src := range sources {
 		path := displayPath(in.Dir, src.abs)
 		rel, err := filepath.Rel(cfg.Dir, src.abs)
@@ -357,58 +462,70 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
 			continue
 		}
-		settings := cfg.Settings(rel)
-		if reason := skipReason(settings); reason != "" {
-			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: reason})
+		set := resolveRules(cfg, byName, cfg.Settings(rel), sets)
+		if set.err != nil {
+			return nil, set.err
+		}
+		if set.skip != "" {
+			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: set.skip})
 			continue
 		}
-		var planned []*rules.Rule
-		var ruleSettings []RuleSettings
-		seenPack := map[string]bool{}
-		for _, name := range settings.RunRules {
-			if seenPack[name] {
-				continue
-			}
-			seenPack[name] = true
-			pack := byName[name]
-			if pack == nil {
-				return nil, fmt.Errorf("%s:%d: RunRules: unknown pack %q", cfg.Path, settings.RunRulesFrom.RunRulesLine, name)
-			}
-			for _, r := range pack.Rules {
-				rs := settings.Rule(pack.Name, r.ID)
-				if rs.Disabled {
-					continue
-				}
-				planned = append(planned, r)
-				ruleSettings = append(ruleSettings, rs)
-			}
+		if rel == path {
+			rel = path // one string for both
 		}
-		if len(planned) == 0 {
-			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: "every rule of " + strings.Join(settings.RunRules, ", ") + " is disabled for this file"})
-			continue
+		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin}
+		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
+			fp.abs = src.abs // not derivable from the reported path
 		}
-		fp := &FilePlan{Path: path, RelPath: rel}
 		plan.Files = append(plan.Files, fp)
-		data, err := src.read()
-		if err != nil {
-			fp.Err = fmt.Errorf("%s: cannot read the file: %w", path, unwrapPathError(err))
-			continue
+		if !in.Lazy {
+			fp.Prepare()
 		}
-		doc, err := NewDocument(path, data)
-		if err != nil {
-			fp.Err = err
-			continue
-		}
-		fp.Doc = doc
-		targets := &targetCache{doc: doc}
-		for i, r := range planned {
-			fp.Rules = append(fp.Rules, planRule(doc, r, ruleSettings[i], cfg, in.SearchModel, targets))
-		}
-		slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
 	}
 	slices.SortFunc(plan.Files, func(a, b *FilePlan) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(plan.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return plan, nil
+}
+
+// resolveRules returns the rules that apply to a file with the given settings, and their
+// settings, from sets when a file with the same sections was resolved before.
+func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet) *ruleSet {
+	var key strings.Builder // the matching sections, by identity
+	for _, s := range settings.Sections {
+		fmt.Fprintf(&key, "%p,", s)
+	}
+	if set, ok := sets[key.String()]; ok {
+		return set
+	}
+	set := &ruleSet{}
+	sets[key.String()] = set
+	if set.skip = skipReason(settings); set.skip != "" {
+		return set
+	}
+	seenPack := map[string]bool{}
+	for _, name := range settings.RunRules {
+		if seenPack[name] {
+			continue
+		}
+		seenPack[name] = true
+		pack := byName[name]
+		if pack == nil {
+			set.err = fmt.Errorf("%s:%d: RunRules: unknown pack %q", cfg.Path, settings.RunRulesFrom.RunRulesLine, name)
+			return set
+		}
+		for _, r := range pack.Rules {
+			rs := settings.Rule(pack.Name, r.ID)
+			if rs.Disabled {
+				continue
+			}
+			set.rules = append(set.rules, r)
+			set.settings = append(set.settings, rs)
+		}
+	}
+	if len(set.rules) == 0 {
+		set.skip = "every rule of " + strings.Join(settings.RunRules, ", ") + " is disabled for this file"
+	}
+	return set
 }
 
 // skipReason says why no rule applies to a file, or "" when rules apply.
@@ -566,7 +683,8 @@ func mergeUnit(units []*Unit, u *Unit, own bool) []*Unit {
 	return append(units, u)
 }
 
-// Count returns the numbers of deterministic findings at error and warning severity.
+// Count returns the numbers of deterministic findings at error and warning severity (of the
+// prepared files: every file unless the plan is lazy).
 func (p *Plan) Count() (errs, warnings int) {
 	for _, f := range p.Files {
 		for _, r := range f.Rules {
@@ -582,7 +700,8 @@ func (p *Plan) Count() (errs, warnings int) {
 	return errs, warnings
 }
 
-// OperationalErrors returns the files that could not be read and the rules that cannot run.
+// OperationalErrors returns the files that could not be read and the rules that cannot run (of
+// the prepared files: every file unless the plan is lazy).
 func (p *Plan) OperationalErrors() []error {
 	var out []error
 	for _, f := range p.Files {
@@ -599,7 +718,7 @@ func (p *Plan) OperationalErrors() []error {
 }
 
 // Calls returns the number of model calls the plan needs (one per chunk of each unit that
-// needs a call).
+// needs a call; of the prepared files: every file unless the plan is lazy).
 func (p *Plan) Calls() int {
 	n := 0
 	for _, f := range p.Files {

@@ -44,11 +44,13 @@ const dryRunTargetLines = 5
 // DryRun prints what a lint run would do, without calling a model: per file, the rules that
 // apply (with the effective severity and strictness), the text each would evaluate (a target
 // match, or the whole document), the "target not found" findings, and the estimated calls and
-// tokens; then totals.
+// tokens; then totals. The files of a lazy plan (lint.PlanInput.Lazy) are prepared as they are
+// printed.
 func DryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, error) {
 	p := &dryRunPrinter{w: w, opts: opts}
 	filesWithFindings := 0
 	for _, f := range plan.Files {
+		f.Prepare()
 		p.summary.Files++
 		if p.file(f) {
 			filesWithFindings++

@@ -122,6 +122,9 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		Stdin:         a.stdin,
 		StdinFilename: f.stdinFilename,
 		SearchModel:   searchErr == nil && rules.SearchModelConfigured(env),
+		// A lint run reads each file when the pool reaches it (memory flat in the number of
+		// files); the dry run prints the whole plan.
+		Lazy: !f.dryRun,
 	})
 	if err != nil {
 		a.printProblemsOrError(err)
