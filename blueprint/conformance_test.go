@@ -2,8 +2,6 @@ package blueprint
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -24,22 +22,10 @@ func corpus(t testing.TB) (dir string, files []corpusFile) {
 	t.Helper()
 	dir = filepath.Join(testutil.SharedDir(t), "corpus", "weval-configs")
 	root := filepath.Join(dir, "blueprints")
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		lower := strings.ToLower(path)
-		if d.IsDir() || !(strings.HasSuffix(lower, ".yml") || strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".json")) {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		files = append(files, corpusFile{rel: filepath.ToSlash(rel), data: data})
-		return nil
-	})
+	found, err := testutil.ReadFiles(root, root, 0, ".yml", ".yaml", ".json")
+	for _, f := range found {
+		files = append(files, corpusFile{rel: f.Path, data: f.Data})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,17 @@ func SharedFiles(t testing.TB, dir string, maxBytes int64, exts ...string) []Sha
 		}
 		return nil
 	}
+	out, err := ReadFiles(root, shared, maxBytes, exts...)
+	if err != nil {
+		t.Fatalf("reading %s: %v", root, err)
+	}
+	return out
+}
+
+// ReadFiles returns the files under root whose names end with one of exts (any file when none
+// is given) and whose size is at most maxBytes (no bound when maxBytes <= 0), in path order,
+// each with its path relative to base. The benchmark program reads the corpus with it too.
+func ReadFiles(root, base string, maxBytes int64, exts ...string) ([]SharedFile, error) {
 	var out []SharedFile
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -47,22 +58,19 @@ func SharedFiles(t testing.TB, dir string, maxBytes int64, exts ...string) []Sha
 			return nil
 		}
 		info, err := d.Info()
-		if err != nil || info.Size() > maxBytes {
+		if err != nil || (maxBytes > 0 && info.Size() > maxBytes) {
 			return err
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(shared, path)
+		rel, err := filepath.Rel(base, path)
 		if err != nil {
 			return err
 		}
 		out = append(out, SharedFile{Path: filepath.ToSlash(rel), Data: data})
 		return nil
 	})
-	if err != nil {
-		t.Fatalf("reading %s: %v", root, err)
-	}
-	return out
+	return out, err
 }

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
 // childFlag starts a child run: bench -child NAME SHARED.
@@ -66,23 +65,11 @@ type corpusFile struct {
 // corpusBlueprints reads every blueprint (.yml, .yaml, .json) of the shared corpus.
 func corpusBlueprints(shared string) ([]corpusFile, error) {
 	root := filepath.Join(shared, "corpus", "weval-configs", "blueprints")
-	var files []corpusFile
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		lower := strings.ToLower(path)
-		if d.IsDir() || !(strings.HasSuffix(lower, ".yml") || strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".json")) {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		files = append(files, corpusFile{rel: filepath.ToSlash(rel), data: data})
-		return nil
-	})
+	found, err := testutil.ReadFiles(root, root, 0, ".yml", ".yaml", ".json")
+	files := make([]corpusFile, len(found))
+	for i, f := range found {
+		files[i] = corpusFile{rel: f.Path, data: f.Data}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the blueprint corpus: %w", err)
 	}
