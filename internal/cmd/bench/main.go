@@ -40,6 +40,9 @@ type options struct {
 	verbose bool
 	// streamDocs overrides the document count of the memory scenario (0: 10,000).
 	streamDocs int
+	// knownMiss names (by a substring) a scenario whose miss is known and recorded in
+	// docs/benchmarks.md: it is still measured and shown as missed, but does not fail the run.
+	knownMiss string
 }
 
 func main() {
@@ -55,6 +58,7 @@ func main() {
 	fs.StringVar(&o.only, "run", "", "run only the scenarios whose name contains this text")
 	fs.IntVar(&o.tries, "tries", 1, "runs of a timed scenario before it counts as missing its target (the best run is kept)")
 	fs.BoolVar(&o.verbose, "v", false, "log each step to standard error")
+	fs.StringVar(&o.knownMiss, "known-miss", "", "a scenario (name substring) whose missed target is known and recorded in docs/benchmarks.md: shown, but not counted as a failure")
 	fs.IntVar(&o.streamDocs, "stream-docs", 0, "documents of the memory scenario (default 10000), to see how peak memory grows with them")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
@@ -127,18 +131,38 @@ func run(o options, stdout, stderr io.Writer) int {
 		return 2
 	}
 	printTable(stdout, results)
-	failed := 0
+	failed, known := 0, tolerated(results, o.knownMiss)
 	for _, r := range results {
 		if !r.met() {
 			failed++
 		}
 	}
+	failed -= len(known)
+	for _, r := range known {
+		fmt.Fprintf(stdout, "\nknown miss, not counted (docs/benchmarks.md): %s: %s\n", r.name, r.verdict())
+	}
 	if failed > 0 {
 		fmt.Fprintf(stdout, "\n%d of %d scenarios missed their target\n", failed, len(results))
 		return 1
 	}
+	if len(known) > 0 {
+		fmt.Fprintf(stdout, "\nevery other target met\n")
+		return 0
+	}
 	fmt.Fprintf(stdout, "\nevery target met\n")
 	return 0
+}
+
+// tolerated returns the results that missed their target but whose name contains knownMiss
+// (never an error: a scenario that could not run always fails).
+func tolerated(results []result, knownMiss string) []result {
+	var out []result
+	for _, r := range results {
+		if knownMiss != "" && r.err == nil && !r.met() && strings.Contains(r.name, knownMiss) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // result is one scenario's measurement and its verdict against the target.
