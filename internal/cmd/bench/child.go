@@ -7,10 +7,10 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/internal/corpusbench"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
@@ -106,65 +106,16 @@ func parseCorpus(files []corpusFile) childReport {
 }
 
 // scoreCorpus scores every function point of the corpus against a synthetic response per
-// prompt (spec/quality.md: ≤ 1 s in total): the prompt's ideal when it has one, else its last
-// message, followed by a tool call, so regexes, word lists, scripts and trace functions all run
-// on realistic text. It is the work of blueprint's BenchmarkScoreCorpusFunctionPoints.
+// prompt (spec/quality.md: ≤ 1 s in total), the work of blueprint's
+// BenchmarkScoreCorpusFunctionPoints (package corpusbench builds it for both).
 func scoreCorpus(files []corpusFile) childReport {
-	type job struct {
-		rubric  blueprint.Rubric
-		subject blueprint.Subject
+	in := make([]corpusbench.File, len(files))
+	for i, f := range files {
+		in[i] = corpusbench.File{Path: f.rel, Data: f.data}
 	}
-	var jobs []job
-	rep := childReport{Files: len(files)}
-	for _, f := range files {
-		bp, err := blueprint.Parse(f.data, blueprint.ParseOptions{File: f.rel})
-		if err != nil {
-			continue
-		}
-		rep.Parsed++
-		for _, p := range bp.Prompts {
-			var r blueprint.Rubric
-			for _, block := range []struct {
-				in  []blueprint.Entry
-				out *[]blueprint.Entry
-			}{{p.Rubric().Should, &r.Should}, {p.ShouldNot, &r.ShouldNot}} {
-				for _, e := range block.in {
-					if e.Point != nil && e.Point.IsFunction() {
-						*block.out = append(*block.out, e)
-						rep.Points++
-					} else if e.IsPath() {
-						var path []*blueprint.Point
-						for _, pt := range e.Path {
-							if pt.IsFunction() {
-								path = append(path, pt)
-								rep.Points++
-							}
-						}
-						if len(path) > 0 {
-							*block.out = append(*block.out, blueprint.Entry{Path: path})
-						}
-					}
-				}
-			}
-			if len(r.Should)+len(r.ShouldNot) == 0 {
-				continue
-			}
-			text := ""
-			if p.Ideal != nil {
-				text = *p.Ideal
-			} else if len(p.Messages) > 0 {
-				text = p.Messages[len(p.Messages)-1].Text()
-			}
-			text += "\n\nTOOL_CALL {\"name\":\"calculator\",\"arguments\":{\"expression\":\"(312*49)-777\"}}\nFINAL_ANSWER: B"
-			jobs = append(jobs, job{rubric: r, subject: blueprint.Subject{Text: strings.TrimSpace(text), PromptID: p.ID, ModelID: "bench:model"}})
-		}
-	}
-	rep.Jobs = len(jobs)
+	work := corpusbench.FunctionPoints(in)
+	rep := childReport{Files: len(files), Parsed: work.Parsed, Points: work.Points, Jobs: len(work.Jobs)}
 	ctx := context.Background()
-	rep.Wall = median(func() {
-		for _, j := range jobs {
-			_ = blueprint.ScoreRubric(ctx, j.rubric, j.subject, blueprint.Env{})
-		}
-	})
+	rep.Wall = median(func() { work.Score(ctx) })
 	return rep
 }
