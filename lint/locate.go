@@ -141,7 +141,9 @@ var lineNumberPrefix = regexp.MustCompile(`(?m)^[0-9]+\t`)
 // quoteCandidates returns the forms of a quote to look for, in order: as given (trimmed);
 // without copied line-number prefixes; without surrounding quotation marks.
 func quoteCandidates(q string) []string {
-	q = strings.TrimSpace(q)
+	// A quote is searched for byte by byte: a stray byte of a broken UTF-8 sequence would match
+	// inside a character of the document and give a span that cuts it.
+	q = strings.TrimSpace(strings.ToValidUTF8(q, "\uFFFD"))
 	if q == "" {
 		return nil
 	}
