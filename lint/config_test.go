@@ -390,7 +390,8 @@ func TestCorpusConfigs(t *testing.T) {
 	}
 }
 
-func writeTestFiles(t *testing.T, dir string, files map[string]string) {
+// writeTestFiles writes files (slash-separated paths) under dir; tests and benchmarks use it.
+func writeTestFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		path := filepath.Join(dir, filepath.FromSlash(name))

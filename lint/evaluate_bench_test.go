@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -35,15 +34,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		files[fmt.Sprintf("docs/d%03d.md", i)] = fmt.Sprintf("# Document %d\n\nWe act in order to ship the release on time.\n", i)
 	}
 	dir := b.TempDir()
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	writeTestFiles(b, dir, files)
 	proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 	if err != nil {
 		b.Fatal(err)

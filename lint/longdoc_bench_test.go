@@ -2,7 +2,6 @@ package lint
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -21,15 +20,7 @@ func BenchmarkEvaluateLongDocument(b *testing.B) {
 		"rules/Acme/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\ncriteria: [{id: Warmth, name: Warmth}]\n---\nRate the tone.\n",
 		"docs/long.md":       longText(20000),
 	}
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	writeTestFiles(b, dir, files)
 	srv := llmtest.Start(b)
 	srv.On(llmtest.SystemContains(`<rule name="Tone">`), llmtest.JSON(map[string]any{"criteria": []any{map[string]any{"id": "Warmth", "score": 3}}}))
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{

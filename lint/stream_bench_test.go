@@ -3,7 +3,6 @@ package lint
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -25,15 +24,7 @@ func BenchmarkEvaluateManyFiles(b *testing.B) {
 	for i := range n {
 		files[fmt.Sprintf("d/f%05d.md", i)] = fmt.Sprintf("File %05d says hello in order to test.\n", i)
 	}
-	for name, content := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	writeTestFiles(b, dir, files)
 	proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 	if err != nil {
 		b.Fatal(err)
