@@ -8,9 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 const opChat = "chat completion"
@@ -337,41 +334,73 @@ func messagesFor(req Request, format Format) []Message {
 	return append([]Message{{Role: RoleSystem, Content: instruction}}, msgs...)
 }
 
-// chatParams builds the SDK request body.
-func chatParams(req Request, format Format, msgs []Message) openai.ChatCompletionNewParams {
-	p := openai.ChatCompletionNewParams{Model: req.Endpoint.Model}
-	for _, m := range msgs {
-		switch m.Role {
-		case RoleSystem:
-			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
-		case RoleAssistant:
-			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
-		default:
-			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+// chatBody is the JSON body of a chat completion request, in the OpenAI wire format.
+type chatBody struct {
+	Model          string          `json:"model"`
+	Messages       []chatMessage   `json:"messages"`
+	Temperature    *float64        `json:"temperature,omitempty"`
+	MaxTokens      int             `json:"max_tokens,omitempty"`
+	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type responseFormat struct {
+	Type       string          `json:"type"`
+	JSONSchema *jsonSchemaSpec `json:"json_schema,omitempty"`
+}
+
+type jsonSchemaSpec struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Strict      bool   `json:"strict"`
+	Schema      any    `json:"schema"`
+}
+
+// chatRequestBody encodes the request body for req sent with format. Extra parameters are
+// added at the top level and win over the standard fields of the same name (the caller set
+// them on purpose). TestChatBodyMatchesSDK checks the encoding against openai-go's.
+func chatRequestBody(req Request, format Format, msgs []Message) ([]byte, error) {
+	b := chatBody{Model: req.Endpoint.Model, Temperature: temperature(req), MaxTokens: max(req.MaxTokens, 0)}
+	b.Messages = make([]chatMessage, len(msgs))
+	for i, m := range msgs {
+		role := m.Role
+		if role != RoleSystem && role != RoleAssistant {
+			role = RoleUser
 		}
-	}
-	if t := temperature(req); t != nil {
-		p.Temperature = openai.Float(*t)
-	}
-	if req.MaxTokens > 0 {
-		p.MaxTokens = openai.Int(int64(req.MaxTokens))
+		b.Messages[i] = chatMessage{Role: string(role), Content: m.Content}
 	}
 	switch format {
 	case FormatJSONSchema:
-		js := openai.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.Schema), Strict: openai.Bool(req.Schema.Strict),
-			Schema: req.Schema.Schema}
-		if req.Schema.Description != "" {
-			js.Description = openai.String(req.Schema.Description)
-		}
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{JSONSchema: js}}
+		b.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchemaSpec{
+			Name: schemaName(req.Schema), Description: req.Schema.Description, Strict: req.Schema.Strict, Schema: req.Schema.Schema}}
 	case FormatJSONObject:
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &openai.ResponseFormatJSONObjectParam{}}
+		b.ResponseFormat = &responseFormat{Type: "json_object"}
 	}
-	if len(req.Extra) > 0 {
-		p.SetExtraFields(req.Extra)
+	return withExtra(b, req.Extra)
+}
+
+// withExtra encodes v, a struct, with the extra top-level fields merged in.
+func withExtra(v any, extra map[string]any) ([]byte, error) {
+	data, err := json.Marshal(v)
+	if err != nil || len(extra) == 0 {
+		return data, err
 	}
-	return p
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	for k, x := range extra {
+		raw, err := json.Marshal(x)
+		if err != nil {
+			return nil, fmt.Errorf("extra parameter %q: %w", k, err)
+		}
+		fields[k] = raw
+	}
+	return json.Marshal(fields)
 }
 
 // callChat sends req to the server, with retries and the response-format fallback.
@@ -388,25 +417,24 @@ func (c *Client) callChat(ctx context.Context, req Request) (*Response, error) {
 	for {
 		format := c.effectiveFormat(ep, requested)
 		msgs := messagesFor(req, format)
-		params := chatParams(req, format, msgs)
+		body, err := chatRequestBody(req, format, msgs)
+		if err != nil {
+			return nil, &APIError{Op: opChat, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: Redact(err.Error(), secrets...)}
+		}
 		var resp *Response
 		attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
 			c.emit(Event{Kind: EventRequest, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model,
 				Attempt: attempt, Format: format, Messages: redactMessages(msgs, secrets)})
 			start := time.Now()
-			var res *http.Response
-			opts := append(requestOptions(ep), option.WithResponseBodyInto(&res))
-			if _, err := c.chat.New(actx, params, opts...); err != nil {
-				return err
-			}
-			if res == nil {
-				return &badResponseError{msg: "the server sent no reply"}
-			}
-			body, err := readBody(res)
+			res, err := c.post(actx, ep, "chat/completions", body)
 			if err != nil {
 				return err
 			}
-			r, err := parseChat(body)
+			reply, err := readBody(res)
+			if err != nil {
+				return err
+			}
+			r, err := parseChat(reply)
 			if err != nil {
 				return err
 			}

@@ -9,9 +9,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // Defaults of Config's zero fields (spec/linter.md §6).
@@ -57,6 +54,9 @@ type Config struct {
 	// OnEvent receives request/response metadata (--verbose, --show-prompt). It is called from
 	// the goroutines making calls, so it must be safe for concurrent use, and it should be fast.
 	OnEvent func(Event)
+	// UserAgent is the User-Agent header of every request (default "vectorlint"; the command
+	// passes "vectorlint/<version>").
+	UserAgent string
 	// Rand returns uniform numbers in [0, 1) for backoff jitter; nil uses math/rand/v2.
 	Rand func() float64
 }
@@ -68,8 +68,6 @@ type Config struct {
 type Client struct {
 	cfg    Config
 	http   *http.Client
-	chat   openai.ChatCompletionService
-	embeds openai.EmbeddingService
 	global chan struct{}
 	cache  *diskCache
 	usage  usageMeter
@@ -114,15 +112,10 @@ func New(cfg Config) (*Client, error) {
 		t.MaxIdleConns = max(cfg.Concurrency*4, 100)
 		hc = &http.Client{Transport: t}
 	}
-	// The SDK's own retries are off: retries, timeouts and their accounting are done here.
-	// The services are built directly (not with openai.NewClient) so that the SDK reads no
-	// environment variables.
-	opts := []option.RequestOption{option.WithHTTPClient(hc), option.WithMaxRetries(0)}
+	setDefault(&cfg.UserAgent, "vectorlint")
 	c := &Client{
 		cfg:     cfg,
 		http:    hc,
-		chat:    openai.NewChatCompletionService(opts...),
-		embeds:  openai.NewEmbeddingService(opts...),
 		global:  make(chan struct{}, cfg.Concurrency),
 		groups:  make(map[string]chan struct{}),
 		formats: make(map[string]Format),

@@ -115,6 +115,11 @@ func TestCompleteRequestAndReply(t *testing.T) {
 	if got := r.Header.Get("Authorization"); got != "Bearer "+testKey {
 		t.Fatalf("Authorization = %q", got)
 	}
+	for h, want := range map[string]string{"Content-Type": "application/json", "Accept": "application/json", "User-Agent": "vectorlint"} {
+		if got := r.Header.Get(h); got != want {
+			t.Errorf("%s = %q, want %q", h, got, want)
+		}
+	}
 	if u := c.Usage(); !reflect.DeepEqual(u, llm.Usage{Calls: 1, InputTokens: 22, OutputTokens: 3}) {
 		t.Fatalf("usage = %+v", u)
 	}
@@ -134,7 +139,7 @@ func TestCompleteSchemaRequest(t *testing.T) {
 		t.Fatalf("JSON %q format %s", resp.JSON, resp.Format)
 	}
 	got := string(s.Requests()[0].ResponseFormat)
-	want := `{"json_schema":{"name":"violations","strict":true,"schema":{"type":"object","properties":{"violations":{"type":"array"}},"required":["violations"],"additionalProperties":false}},"type":"json_schema"}`
+	want := `{"type":"json_schema","json_schema":{"name":"violations","strict":true,"schema":{"type":"object","properties":{"violations":{"type":"array"}},"required":["violations"],"additionalProperties":false}}}`
 	if got != want {
 		t.Fatalf("response_format:\n got %s\nwant %s", got, want)
 	}

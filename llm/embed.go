@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"sort"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 const opEmbed = "embeddings"
@@ -61,27 +57,24 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 		}
 	}
 	info := callInfo{op: opEmbed, ep: ep, timeout: c.cfg.Timeout, secrets: secrets}
-	params := openai.EmbeddingNewParams{Model: openai.EmbeddingModel(ep.Model),
-		Input:          openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: texts},
-		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat}
+	body, err := json.Marshal(embeddingsBody{Model: ep.Model, Input: texts, EncodingFormat: "float"})
+	if err != nil {
+		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: err.Error()}
+	}
 	var vecs [][]float64
 	var tokens TokenUsage
-	_, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
+	_, err = c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
 		c.emit(Event{Kind: EventRequest, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Attempt: attempt})
 		start := time.Now()
-		var res *http.Response
-		opts := append(requestOptions(ep), option.WithResponseBodyInto(&res))
-		if _, err := c.embeds.New(actx, params, opts...); err != nil {
-			return err
-		}
-		if res == nil {
-			return &badResponseError{msg: "the server sent no reply"}
-		}
-		body, err := readBody(res)
+		res, err := c.post(actx, ep, "embeddings", body)
 		if err != nil {
 			return err
 		}
-		v, t, err := parseEmbeddings(body, len(texts))
+		reply, err := readBody(res)
+		if err != nil {
+			return err
+		}
+		v, t, err := parseEmbeddings(reply, len(texts))
 		if err != nil {
 			return err
 		}
@@ -106,6 +99,14 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 		}
 	}
 	return vecs, nil
+}
+
+// embeddingsBody is the JSON body of an embeddings request. TestEmbeddingsBodyMatchesSDK
+// checks it against openai-go's encoding.
+type embeddingsBody struct {
+	Model          string   `json:"model"`
+	Input          []string `json:"input"`
+	EncodingFormat string   `json:"encoding_format"`
 }
 
 // parseEmbeddings decodes an embeddings body with exactly n vectors, ordered by their index.

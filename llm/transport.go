@@ -12,8 +12,6 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
-
-	"github.com/openai/openai-go/v3/option"
 )
 
 // Body size limits: an error body is only read for its message; a reply body is bounded so a
@@ -23,37 +21,44 @@ const (
 	maxReplyBody = 64 << 20
 )
 
-// requestOptions are the per-call SDK options for ep: base URL, credentials, headers, and a
-// middleware that turns HTTP error statuses into *statusError before the SDK interprets them
-// (so a non-JSON error body still yields its status and message).
-func requestOptions(ep Endpoint) []option.RequestOption {
-	opts := []option.RequestOption{option.WithBaseURL(ep.apiBase())}
-	if ep.Provider == ProviderAzureOpenAI {
-		if ep.APIVersion != "" {
-			opts = append(opts, option.WithQuery("api-version", ep.APIVersion))
+// post sends body to the operation op ("chat/completions", "embeddings") of ep and returns
+// the 2xx response, whose body the caller reads and closes. An error status becomes a
+// *statusError carrying the server's message, its Retry-After headers and OpenAI's
+// error.param, whatever the shape (or absence) of the error body.
+func (c *Client) post(ctx context.Context, ep Endpoint, op string, body []byte) (*http.Response, error) {
+	u, err := url.Parse(ep.apiBase() + op)
+	if err != nil {
+		return nil, err
+	}
+	if ep.Provider == ProviderAzureOpenAI && ep.APIVersion != "" {
+		q := u.Query()
+		q.Set("api-version", ep.APIVersion)
+		u.RawQuery = q.Encode()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	if ep.APIKey != "" {
+		if ep.Provider == ProviderAzureOpenAI {
+			req.Header.Set("api-key", string(ep.APIKey))
+		} else {
+			req.Header.Set("Authorization", "Bearer "+string(ep.APIKey))
 		}
-		if ep.APIKey != "" {
-			opts = append(opts, option.WithHeader("api-key", string(ep.APIKey)))
-		}
-	} else if ep.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(string(ep.APIKey)))
 	}
 	for k, v := range ep.Headers {
-		opts = append(opts, option.WithHeader(k, v))
+		req.Header.Set(k, v)
 	}
-	return append(opts, option.WithMiddleware(captureStatus))
-}
-
-// captureStatus is SDK middleware: an error status becomes a *statusError carrying the
-// server's message, Retry-After headers and OpenAI's error.param.
-func captureStatus(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	res, err := next(req)
+	res, err := c.http.Do(req)
 	if err != nil || res.StatusCode < 400 {
 		return res, err
 	}
 	defer res.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
-	msg, param := errorMessage(body)
+	errBody, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	msg, param := errorMessage(errBody)
 	return nil, &statusError{status: res.StatusCode, header: res.Header.Clone(), message: msg, param: param}
 }
 

@@ -113,6 +113,7 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		NoCache:     o.noCache,
 		Prices:      prices,
 		Proxy:       http.ProxyFromEnvironment,
+		UserAgent:   "vectorlint/" + versionString(),
 	}
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)
