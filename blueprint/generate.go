@@ -97,7 +97,7 @@ func Variants(bp *Blueprint, models []Model) []Variant {
 	return out
 }
 
-var spIdxRe = regexp.MustCompile(`\[sp_idx:(\d+)\]`)
+var spIdxRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[sp_idx:(\d+)\]`) })
 
 // systemPrompt returns the system prompt of a prompt run by a variant whose system index is
 // idx: the blueprint's idx-th system prompt when it gives a list (as the original does, the
@@ -118,7 +118,7 @@ func systemPrompt(bp *Blueprint, p *Prompt, idx int) *string {
 // systemIndexOf reads the [sp_idx:i] suffix of an effective model id (-1 without one), so
 // responses given for system variants are scored against their system prompt.
 func systemIndexOf(modelID string) int {
-	m := spIdxRe.FindStringSubmatch(modelID)
+	m := spIdxRe().FindStringSubmatch(modelID)
 	if m == nil {
 		return -1
 	}
@@ -274,7 +274,7 @@ func substituteHeaders(cm *CustomModel, env llm.LookupFunc) (map[string]string, 
 	out := make(map[string]string, len(cm.Headers))
 	var missing []string
 	for k, v := range cm.Headers {
-		out[k] = envRefRe.ReplaceAllStringFunc(v, func(ref string) string {
+		out[k] = envRefRe().ReplaceAllStringFunc(v, func(ref string) string {
 			name := ref[2 : len(ref)-1]
 			if env != nil {
 				if val, ok := env(name); ok {

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vectorlint/vectorlint/llm"
@@ -136,14 +137,16 @@ func prepareFactcheck(args any, has bool) (evaluator, error) {
 	}, nil
 }
 
-var templateRe = regexp.MustCompile(`\{(response|modelId|promptId|messages|promptText)\}`)
+var templateRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{(response|modelId|promptId|messages|promptText)\}`)
+})
 
 // substituteTemplates replaces {response}, {modelId}, {promptId}, {messages} (JSON) and
 // {promptText} (the last user message) in every string of v.
 func substituteTemplates(v any, s *Subject) any {
 	switch x := v.(type) {
 	case string:
-		return templateRe.ReplaceAllStringFunc(x, func(m string) string {
+		return templateRe().ReplaceAllStringFunc(x, func(m string) string {
 			switch m {
 			case "{response}":
 				return s.Text
@@ -174,7 +177,7 @@ func substituteTemplates(v any, s *Subject) any {
 	return v
 }
 
-var envRefRe = regexp.MustCompile(`\$\{([^}]+)\}`)
+var envRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]+)\}`) })
 
 // callService POSTs body to a service and reads {score, explain} or {error}. Network errors and
 // 5xx responses are retried. Header values may use ${VAR}; values never appear in errors.
@@ -182,7 +185,7 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 	headers := map[string]string{"Content-Type": "application/json"}
 	for k, v := range svc.Headers {
 		var missing string
-		val := envRefRe.ReplaceAllStringFunc(v, func(m string) string {
+		val := envRefRe().ReplaceAllStringFunc(v, func(m string) string {
 			name := m[2 : len(m)-1]
 			if in.env.LookupEnv != nil {
 				if s, ok := in.env.LookupEnv(name); ok {
@@ -299,7 +302,7 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 func serviceSecrets(rawURL string, svcHeaders map[string]string, lookup func(string) (string, bool)) []string {
 	var out []string
 	for k, v := range svcHeaders {
-		for _, m := range envRefRe.FindAllStringSubmatch(v, -1) {
+		for _, m := range envRefRe().FindAllStringSubmatch(v, -1) {
 			if lookup != nil {
 				if val, ok := lookup(m[1]); ok {
 					out = append(out, val)

@@ -114,8 +114,8 @@ func classScore(label string, experimental bool) (float64, bool) {
 }
 
 var (
-	classificationRe = regexp.MustCompile(`(?is)<classification>(.*?)</classification>`)
-	reflectionRe     = regexp.MustCompile(`(?is)<reflection>(.*?)</reflection>`)
+	classificationRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<classification>(.*?)</classification>`) })
+	reflectionRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<reflection>(.*?)</reflection>`) })
 )
 
 // normaliseLabel reads a class label leniently: surrounding space, quotes, backticks, stars
@@ -136,7 +136,7 @@ func normaliseLabel(s string) string {
 // error says what was expected and what was found; it is quoted back to the judge when it is
 // asked again.
 func ParseJudgeReply(reply string, experimental bool) (score float64, reflection string, err error) {
-	ms := classificationRe.FindAllStringSubmatch(reply, -1)
+	ms := classificationRe().FindAllStringSubmatch(reply, -1)
 	if len(ms) == 0 {
 		return 0, "", fmt.Errorf("expected the reply to hold <classification>CLASS_…</classification>, found %q", shorten(reply, 100))
 	}
@@ -150,7 +150,7 @@ func ParseJudgeReply(reply string, experimental bool) (score float64, reflection
 		}
 		return 0, "", fmt.Errorf("expected the classification to be one of %s, found %q", strings.Join(names, ", "), shorten(raw, 60))
 	}
-	if rs := reflectionRe.FindAllStringSubmatch(reply, -1); len(rs) > 0 {
+	if rs := reflectionRe().FindAllStringSubmatch(reply, -1); len(rs) > 0 {
 		reflection = strings.TrimSpace(rs[len(rs)-1][1])
 	}
 	return score, reflection, nil

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -167,7 +168,7 @@ func (e *SyntaxError) Error() string {
 
 // yamlLineRe extracts the line from gopkg.in/yaml.v3's syntax errors, which carry it only in
 // their text ("yaml: line 3: mapping values are not allowed in this context").
-var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // decodeYAML parses every document of a YAML stream. Empty documents are dropped.
 func decodeYAML(data []byte) ([]*node, error) {
@@ -200,7 +201,7 @@ func decodeYAML(data []byte) ([]*node, error) {
 
 func yamlSyntaxError(err error) error {
 	msg := err.Error()
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &SyntaxError{Format: "YAML", Line: line, Reason: m[2]}
 	}

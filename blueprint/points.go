@@ -6,6 +6,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // PointOptions control ParsePoints.
@@ -121,7 +122,7 @@ func (pp pointParser) block(v *node, name string) []Entry {
 }
 
 // quotedCallRe matches a string that is a function call written in quotes: "$icontains: 'x'".
-var quotedCallRe = regexp.MustCompile(`^\$[A-Za-z_]+\s*:`)
+var quotedCallRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$[A-Za-z_]+\s*:`) })
 
 // point parses one point; nil after an error.
 func (pp pointParser) point(v *node) *Point {
@@ -130,7 +131,7 @@ func (pp pointParser) point(v *node) *Point {
 		s := v.str
 		if strings.HasPrefix(s, "$") {
 			pt := &Point{Written: s[1:], Fn: normaliseFn(s[1:]), Multiplier: 1, Line: v.line}
-			if quotedCallRe.MatchString(s) {
+			if quotedCallRe().MatchString(s) {
 				pp.p.warnf(CodeQuotedFunction, v.line, pp.prompt,
 					"%s is a quoted function call: the quotes make it one string, which names a function %q that does not exist (the point scores 0); write it as a mapping without the outer quotes", quoteShort(s), pt.Fn)
 				pt.prepErr = &UnknownFunctionError{Name: pt.Written, Quoted: true}

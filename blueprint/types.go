@@ -156,7 +156,7 @@ func safeHeaders(headers map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(headers))
 	for k, v := range headers {
-		literal := envRefRe.ReplaceAllString(v, "")
+		literal := envRefRe().ReplaceAllString(v, "")
 		name := strings.ToLower(k)
 		credential := name == "cookie" || strings.Contains(name, "auth") || strings.Contains(name, "key") ||
 			strings.Contains(name, "token") || strings.Contains(name, "secret")

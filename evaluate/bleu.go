@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // bleuMaxOrder is BLEU-4: n-grams of 1 to 4 tokens, uniformly weighted.
@@ -90,13 +91,13 @@ func ngramCounts(tokens []string, n int) map[string]int {
 // The regular expressions of sacreBLEU's TokenizerRegexp, applied in order.
 var (
 	// Punctuation and symbols: { | } ~ [ \ ] ^ _ ` space ! " # $ % & ( ) * + : ; < = > ? @ /
-	tok13aSymbols = regexp.MustCompile(`([\{-\~\[-\x60 -\&\(-\+\:-\@\/])`)
+	tok13aSymbols = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([\{-\~\[-\x60 -\&\(-\+\:-\@\/])`) })
 	// Period and comma unless preceded by a digit.
-	tok13aPeriodBefore = regexp.MustCompile(`([^0-9])([\.,])`)
+	tok13aPeriodBefore = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([^0-9])([\.,])`) })
 	// Period and comma unless followed by a digit.
-	tok13aPeriodAfter = regexp.MustCompile(`([\.,])([^0-9])`)
+	tok13aPeriodAfter = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([\.,])([^0-9])`) })
 	// Dash when preceded by a digit.
-	tok13aDash = regexp.MustCompile(`([0-9])(-)`)
+	tok13aDash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([0-9])(-)`) })
 )
 
 // tokenize13a is sacreBLEU's Tokenizer13a applied to a segment as BLEU does (after rstrip).
@@ -110,9 +111,9 @@ func tokenize13a(s string) []string {
 	line = strings.ReplaceAll(line, "&lt;", "<")
 	line = strings.ReplaceAll(line, "&gt;", ">")
 	line = " " + line + " "
-	line = tok13aSymbols.ReplaceAllString(line, " ${1} ")
-	line = tok13aPeriodBefore.ReplaceAllString(line, "${1} ${2} ")
-	line = tok13aPeriodAfter.ReplaceAllString(line, " ${1} ${2}")
-	line = tok13aDash.ReplaceAllString(line, "${1} ${2} ")
+	line = tok13aSymbols().ReplaceAllString(line, " ${1} ")
+	line = tok13aPeriodBefore().ReplaceAllString(line, "${1} ${2} ")
+	line = tok13aPeriodAfter().ReplaceAllString(line, " ${1} ${2}")
+	line = tok13aDash().ReplaceAllString(line, "${1} ${2} ")
 	return pyFields(line)
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -136,7 +137,7 @@ func Locate(c Chunk, v Violation) (Span, LocateMethod) {
 
 // lineNumberPrefix matches the "N<TAB>" prefixes of the numbered text, which models sometimes
 // copy into their quotes.
-var lineNumberPrefix = regexp.MustCompile(`(?m)^[0-9]+\t`)
+var lineNumberPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[0-9]+\t`) })
 
 // quoteCandidates returns the forms of a quote to look for, in order: as given (trimmed);
 // without copied line-number prefixes; without surrounding quotation marks.
@@ -160,7 +161,7 @@ func quoteCandidates(q string) []string {
 		}
 		out = append(out, s)
 	}
-	unprefixed := lineNumberPrefix.ReplaceAllString(q, "")
+	unprefixed := lineNumberPrefix().ReplaceAllString(q, "")
 	add(unprefixed)
 	for _, pair := range [][2]string{{`"`, `"`}, {"'", "'"}, {"“", "”"}, {"‘", "’"}, {"`", "`"}} {
 		for _, s := range []string{q, unprefixed} {

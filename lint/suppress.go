@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Inline controls (spec/linter.md §7): HTML comments in Markdown, and the same words in MDX
@@ -15,12 +16,14 @@ import (
 //	<!-- vectorlint-enable Acme.Tone -->         this rule back on (also inside a disabled region)
 //	<!-- vectorlint-disable-next-line -->        every rule off on the next line
 //	<!-- vectorlint-disable-next-line Acme.X --> this rule off on the next line
-var controlComment = regexp.MustCompile(
-	`<!--\s*vectorlint-(disable-next-line|disable|enable)(?:\s+([^>]*?))?\s*-->` +
-		`|\{\s*/\*\s*vectorlint-(disable-next-line|disable|enable)(?:\s+(.*?))?\s*\*/\s*\}`)
+var controlComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(
+		`<!--\s*vectorlint-(disable-next-line|disable|enable)(?:\s+([^>]*?))?\s*-->` +
+			`|\{\s*/\*\s*vectorlint-(disable-next-line|disable|enable)(?:\s+(.*?))?\s*\*/\s*\}`)
+})
 
 // fenceLine matches the opening or closing line of a fenced code block.
-var fenceLine = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+var fenceLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(`{3,}|~{3,})") })
 
 // Suppressions are the inline controls of one document. The zero value suppresses nothing.
 type Suppressions struct {
@@ -45,7 +48,7 @@ func ParseSuppressions(doc *Document) *Suppressions {
 		return s
 	}
 	fences := fencedRanges(body)
-	for _, m := range controlComment.FindAllStringSubmatchIndex(body, -1) {
+	for _, m := range controlComment().FindAllStringSubmatchIndex(body, -1) {
 		if inRanges(fences, m[0]) {
 			continue
 		}
@@ -163,7 +166,7 @@ func fencedRanges(text string) [][2]int {
 			end += off + 1
 		}
 		line := text[off:end]
-		if m := fenceLine.FindStringSubmatch(line); m != nil {
+		if m := fenceLine().FindStringSubmatch(line); m != nil {
 			switch {
 			case open == "":
 				open, start = m[1], off

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -579,13 +580,13 @@ func contains(list []string, s string) bool {
 
 // yamlLineRE finds the line yaml.v3 puts in its syntax errors; yaml.v3 has no typed syntax
 // error, so its message is the only source of the line.
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // yamlErrorLine returns the line of a yaml.v3 error (0 when unknown) and its message without
 // the "yaml: line N:" prefix.
 func yamlErrorLine(err error) (int, string) {
 	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n, m[2]
 	}
