@@ -6,9 +6,10 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -34,10 +35,10 @@ type RubricLevel struct {
 }
 
 // rubricTagRE finds "<weight=N>" and "<score=N>" in a heading.
-var rubricTagRE = regexp.MustCompile(`<\s*(weight|score)\s*=\s*([^>]*?)\s*>`)
+var rubricTagRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<\s*(weight|score)\s*=\s*([^>]*?)\s*>`) })
 
 // numberingRE matches a leading "1." or "2)" numbering of a rubric heading.
-var numberingRE = regexp.MustCompile(`^\d+[.)]\s+`)
+var numberingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+[.)]\s+`) })
 
 // ParseRubric finds the rubric of a rule body with goldmark: every heading carrying a
 // "<weight=N>" tag starts a criterion, every heading carrying "<score=N>" is a level of the
@@ -45,7 +46,7 @@ var numberingRE = regexp.MustCompile(`^\d+[.)]\s+`)
 // It returns the criteria and warnings about malformed tags; path names the file in them.
 func ParseRubric(path, body string, bodyLine int) ([]RubricCriterion, Problems) {
 	src := []byte(body)
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	doc := newMarkdownParser().Parse(text.NewReader(src))
 	lines := strings.SplitAfter(body, "\n")
 	lineStarts := make([]int, len(lines))
 	off := 0
@@ -95,9 +96,9 @@ func ParseRubric(path, body string, bodyLine int) ([]RubricCriterion, Problems) 
 	}
 	for i, h := range headings {
 		fileLine := bodyLine + h.line
-		tag := rubricTagRE.FindStringSubmatch(h.text)
-		name := strings.TrimSpace(rubricTagRE.ReplaceAllString(h.text, ""))
-		name = numberingRE.ReplaceAllString(name, "")
+		tag := rubricTagRE().FindStringSubmatch(h.text)
+		name := strings.TrimSpace(rubricTagRE().ReplaceAllString(h.text, ""))
+		name = numberingRE().ReplaceAllString(name, "")
 		switch {
 		case tag != nil && tag[1] == "weight":
 			c := RubricCriterion{Name: name, Line: fileLine}
@@ -229,4 +230,13 @@ func (p *ruleParser) rubric(r *Rule) []RubricCriterion {
 	p.problems = append(p.problems, problems...)
 	p.problems = append(p.problems, checkRubric(p.path, rubric, r.Criteria)...)
 	return rubric
+}
+
+// newMarkdownParser returns goldmark's CommonMark parser, as goldmark.New().Parser() builds it,
+// without the root package: that would link goldmark's HTML renderer, which a rubric never
+// needs, into every start-up.
+func newMarkdownParser() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
 }

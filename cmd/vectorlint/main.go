@@ -45,6 +45,9 @@ type app struct {
 	// can be exercised through the command without waiting the production 120 s; production
 	// leaves it nil.
 	tuneLLM func(*llm.Config)
+	// handleSignals makes Ctrl-C and SIGTERM cancel a command's context (so the run stops
+	// promptly and prints what it has). Only main sets it: tests run commands in-process.
+	handleSignals bool
 }
 
 // clock returns the app's clock.
@@ -56,8 +59,6 @@ func (a *app) clock() func() time.Time {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vectorlint: cannot determine the working directory:", err)
@@ -72,8 +73,9 @@ func main() {
 		stdoutIsTerminal: isTerminal(os.Stdout),
 		stderrIsTerminal: isTerminal(os.Stderr),
 		now:              time.Now,
+		handleSignals:    true,
 	}
-	os.Exit(a.run(ctx, os.Args[1:]))
+	os.Exit(a.run(context.Background(), os.Args[1:]))
 }
 
 // isTerminal reports whether f is a character device (a terminal), without cgo.
@@ -92,6 +94,22 @@ func (a *app) getenv(key string) string {
 func (a *app) run(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
+		case "version":
+			return a.runVersion(args[1:])
+		case "help":
+			a.printUsage(a.stdout)
+			return exitOK
+		}
+	}
+	// Signal handling is set up only for commands that do work: it costs about a millisecond
+	// of start-up (docs/benchmarks.md), which version and help need not pay.
+	if a.handleSignals {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
+	if len(args) > 0 {
+		switch args[0] {
 		case "validate":
 			return a.runValidate(ctx, args[1:])
 		case "init":
@@ -100,11 +118,6 @@ func (a *app) run(ctx context.Context, args []string) int {
 			return a.runBlueprint(ctx, args[1:])
 		case "evaluate":
 			return a.runEvaluate(ctx, args[1:])
-		case "version":
-			return a.runVersion(args[1:])
-		case "help":
-			a.printUsage(a.stdout)
-			return exitOK
 		}
 	}
 	return a.runLint(ctx, args)
