@@ -3,8 +3,10 @@
 //
 // A Client talks to any OpenAI-compatible Chat Completions endpoint (OpenAI, Azure OpenAI,
 // Anthropic's and Gemini's OpenAI-compatible endpoints, OpenRouter, Ollama, vLLM, llama.cpp,
-// LM Studio…) through github.com/openai/openai-go. Each Request names its Endpoint (base URL,
-// key, model, headers), so one client serves many models while sharing:
+// LM Studio…) over net/http, in the wire format of the official SDK github.com/openai/openai-go
+// (tests compare the request bodies with the SDK's; the SDK itself is not linked, because it
+// cost every command about 5 ms of start-up: docs/benchmarks.md). Each Request names its
+// Endpoint (base URL, key, model, headers), so one client serves many models while sharing:
 //
 //   - retries: 408, 409, 429, 5xx, timeouts, dropped connections and unusable 2xx bodies are
 //     retried (4 attempts, exponential backoff with jitter, Retry-After honoured); other
