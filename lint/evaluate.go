@@ -226,9 +226,17 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 		return stats, emitErr
 	}
 	// The run was interrupted (the producer stopped early) or is complete. A file the producer
-	// did not reach is prepared now: one that needs no model call is still emitted.
+	// did not reach is emitted when it is already read (an eager plan) and needs no model
+	// call. One of a lazy plan is not read now: after Ctrl-C the run stops at once instead of
+	// reading what may be thousands of files, and it is listed as incomplete like the files
+	// whose calls were cut off.
 	for next < len(runs) {
 		f := runs[next]
+		if f == nil && !plan.Files[next].Prepared() {
+			stats.Incomplete = append(stats.Incomplete, plan.Files[next].Path)
+			next++
+			continue
+		}
 		if f == nil {
 			f = prepare(next)
 		}

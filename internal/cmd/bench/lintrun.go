@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -145,6 +146,10 @@ func (b *bench) lint(dir string, srv *llmtest.Server, args ...string) (lintRun, 
 func (b *bench) timeCommand(dir string, n int, args ...string) (med, fastest time.Duration, peak int64, err error) {
 	// Run 0 is a warm-up whose peak memory is watched; the n timed runs are not watched,
 	// because the watcher's reads of /proc compete with a child that lives only milliseconds.
+	// Earlier scenarios leave this process a large heap that the runtime would hand back to
+	// the system in the background, competing with the children on a small machine; hand it
+	// back now, before the clock starts.
+	debug.FreeOSMemory()
 	// The output goes to a file, as hyperfine sends it to /dev/null: a pipe would add the
 	// parent's copying goroutine and its wake-ups to every measurement.
 	out, err := os.CreateTemp(b.work, "startup-*.out")
