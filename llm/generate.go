@@ -349,7 +349,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 		if err != nil {
 			return err
 		}
-		setGenerateHeaders(hreq.Header, api, req.Endpoint)
+		setHeaders(hreq.Header, api, req.Endpoint, c.cfg.UserAgent)
 		res, err := c.http.Do(hreq)
 		if err != nil {
 			return err
@@ -402,21 +402,27 @@ func cacheURL(s string) string {
 	return u.String()
 }
 
-// setGenerateHeaders sets the content type, the key in the header the API expects, and the
-// endpoint's own headers (which win).
-func setGenerateHeaders(h http.Header, api API, ep Endpoint) {
+// setHeaders sets the content type, the User-Agent, the key in the header the API expects
+// (Azure OpenAI's api-key for its chat and completions), and the endpoint's own headers (which
+// win).
+func setHeaders(h http.Header, api API, ep Endpoint, userAgent string) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json")
+	h.Set("User-Agent", userAgent)
 	key := string(ep.APIKey)
-	switch api {
-	case APIAnthropic:
+	switch {
+	case api == APIAnthropic:
 		h.Set("anthropic-version", AnthropicVersion)
 		if key != "" {
 			h.Set("x-api-key", key)
 		}
-	case APIGemini:
+	case api == APIGemini:
 		if key != "" {
 			h.Set("x-goog-api-key", key)
+		}
+	case ep.Provider == ProviderAzureOpenAI:
+		if key != "" {
+			h.Set("api-key", key)
 		}
 	default:
 		if key != "" {

@@ -119,6 +119,9 @@ func TestGenerateShapes(t *testing.T) {
 			"/v1/messages", "x-api-key", nil},
 		{"gemini", llm.GenerateRequest{API: llm.APIGemini, Endpoint: llm.Endpoint{BaseURL: s.URL + "beta", Model: "gemini-x", APIKey: testKey}},
 			"/v1beta/models/gemini-x:generateContent", "x-goog-api-key", nil},
+		{"azure chat at a full URL", llm.GenerateRequest{URL: s.URL + "/chat/completions",
+			Endpoint: llm.Endpoint{Provider: llm.ProviderAzureOpenAI, Model: "gpt", APIKey: testKey}},
+			"/v1/chat/completions", "api-key", nil},
 	}
 	full := []llmtest.Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "Capital of France?"}}
 	for _, tt := range tests {
@@ -150,6 +153,12 @@ func TestGenerateShapes(t *testing.T) {
 			}
 			if strings.Contains(string(r.Body), testKey) {
 				t.Error("the key is in the request body")
+			}
+			if tt.authHeader != "Authorization" && r.Header.Get("Authorization") != "" {
+				t.Errorf("Authorization = %q as well as %s", r.Header.Get("Authorization"), tt.authHeader)
+			}
+			if got := r.Header.Get("User-Agent"); got != "vectorlint" {
+				t.Errorf("User-Agent = %q", got)
 			}
 			if tt.req.API == llm.APIAnthropic && r.Header.Get("anthropic-version") != llm.AnthropicVersion {
 				t.Errorf("anthropic-version = %q", r.Header.Get("anthropic-version"))

@@ -39,27 +39,15 @@ func (c *Client) post(ctx context.Context, ep Endpoint, op string, body []byte) 
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.cfg.UserAgent)
-	if ep.APIKey != "" {
-		if ep.Provider == ProviderAzureOpenAI {
-			req.Header.Set("api-key", string(ep.APIKey))
-		} else {
-			req.Header.Set("Authorization", "Bearer "+string(ep.APIKey))
-		}
-	}
-	for k, v := range ep.Headers {
-		req.Header.Set(k, v)
-	}
+	setHeaders(req.Header, APIChat, ep, c.cfg.UserAgent)
 	res, err := c.http.Do(req)
-	if err != nil || res.StatusCode < 400 {
-		return res, err
+	if err != nil {
+		return nil, err
 	}
-	defer res.Body.Close()
-	errBody, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
-	msg, param := errorMessage(errBody)
-	return nil, &statusError{status: res.StatusCode, header: res.Header.Clone(), message: msg, param: param}
+	if res.StatusCode >= 400 {
+		return nil, statusFrom(res)
+	}
+	return res, nil
 }
 
 // errorMessage extracts a short message from an error body in any of the shapes servers use:
