@@ -90,6 +90,17 @@ func scriptEngine(srv *llmtest.Server) {
 	srv.On(llmtest.SystemContains(`<rule name="Headline">`), llmtest.JSON(headlineReply()))
 }
 
+// startEngine starts a fake server scripted by scriptEngine and writes files into a new
+// project folder; it returns both.
+func startEngine(t *testing.T, files map[string]string, opts ...llmtest.Option) (*llmtest.Server, string) {
+	t.Helper()
+	srv := llmtest.Start(t, opts...)
+	scriptEngine(srv)
+	dir := t.TempDir()
+	writeTestTree(t, dir, files)
+	return srv, dir
+}
+
 // jsonResult is the part of the native JSON output tests look into.
 type jsonResult struct {
 	Files []struct {
@@ -151,10 +162,7 @@ func (r cliResult) noKey(t *testing.T) {
 // with ratings 1/2/4: criteria 1.0/4.0/10.0, rule 2.0), located quotes in code points and bytes,
 // the confidence threshold, unverified quotes and criterion severities.
 func TestLintScores(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
-	writeTestTree(t, dir, engineProject())
+	srv, dir := startEngine(t, engineProject())
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "docs")
 	r.noKey(t)
 	if r.code != exitFindings || r.stderr != "" {
@@ -242,10 +250,7 @@ func TestLintScores(t *testing.T) {
 // TestLintOutputFormats runs the same lint in every output format, each compared byte for byte
 // with its golden file.
 func TestLintOutputFormats(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
-	writeTestTree(t, dir, engineProject())
+	srv, dir := startEngine(t, engineProject())
 	summary := filepath.Join(dir, "step-summary.md")
 	for _, format := range []string{"line", "vale-json", "rdjson", "rdjsonl", "github", "sarif", "junit"} {
 		t.Run(format, func(t *testing.T) {
@@ -275,10 +280,7 @@ func TestLintOutputFormats(t *testing.T) {
 // TestLintCache runs twice over unchanged files: the second run makes no call and prints the same
 // results; --no-cache bypasses the cache; a changed file costs only its own calls.
 func TestLintCache(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
-	writeTestTree(t, dir, engineProject())
+	srv, dir := startEngine(t, engineProject())
 	cache := filepath.Join(t.TempDir(), "cache")
 	first := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
 	if first.code != exitFindings || srv.Calls() != 3 {
@@ -542,14 +544,11 @@ LLM usage: 0 calls, 0 input and 0 output tokens
 
 // TestLintFailOn checks --fail-on over real findings.
 func TestLintFailOn(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
 	files := engineProject()
 	// Only the warning-level strict rule runs on docs/warn/.
 	files["vectorlint.ini"] = "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n[warn/**]\nAcme.Wordiness = disabled\nAcme.Headline = disabled\n"
 	files["warn/guide.md"] = guideDoc
-	writeTestTree(t, dir, files)
+	srv, dir := startEngine(t, files)
 	cache := t.TempDir()
 	tests := []struct {
 		args []string
@@ -572,12 +571,9 @@ func TestLintFailOn(t *testing.T) {
 
 // TestLintStdin lints a document read from standard input, reported under --stdin-filename.
 func TestLintStdin(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
 	files := engineProject()
 	delete(files, "docs/guide.md")
-	writeTestTree(t, dir, files)
+	srv, dir := startEngine(t, files)
 	r := runVectorlint(t, dir, fakeEnv(srv), guideDoc, "--output", "json", "--stdin-filename", "docs/buffer.md", "-")
 	if r.code != exitFindings {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
@@ -639,14 +635,11 @@ func TestLintSuppressions(t *testing.T) {
 // TestLintConcurrency checks that the run never has more requests in flight than
 // --concurrency, and uses all of them.
 func TestLintConcurrency(t *testing.T) {
-	srv := llmtest.Start(t, llmtest.WithLatency(40*time.Millisecond))
-	scriptEngine(srv)
-	dir := t.TempDir()
 	files := engineProject()
 	for i := range 8 {
 		files[fmt.Sprintf("docs/g%02d.md", i)] = guideDoc
 	}
-	writeTestTree(t, dir, files)
+	srv, dir := startEngine(t, files, llmtest.WithLatency(40*time.Millisecond))
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--concurrency", "3", "docs")
 	if r.code != exitFindings {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
@@ -725,13 +718,10 @@ func TestLintChunks(t *testing.T) {
 // TestLintShowPromptAndVerbose checks that --show-prompt prints the exact messages of each call
 // (labelled with file and rule) and --verbose the request log, never the key.
 func TestLintShowPromptAndVerbose(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
 	files := engineProject()
 	delete(files, "rules/Acme/strict.md")
 	delete(files, "rules/Acme/headline.md")
-	writeTestTree(t, dir, files)
+	srv, dir := startEngine(t, files)
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--show-prompt", "docs")
 	r.noKey(t)
 	req := srv.Requests()[0]
@@ -882,10 +872,7 @@ func TestLintInterrupt(t *testing.T) {
 // terminal and --quiet is not given, that it is cleared at the end, and that results never
 // carry terminal codes when standard output is not a terminal.
 func TestLintProgress(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
-	writeTestTree(t, dir, engineProject())
+	srv, dir := startEngine(t, engineProject())
 	run := func(args ...string) cliResult {
 		var stdout, stderr bytes.Buffer
 		env := fakeEnv(srv)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
 func TestUserCacheDir(t *testing.T) {
@@ -63,14 +62,11 @@ func TestConfidenceThreshold(t *testing.T) {
 // TestLintConfidenceThreshold checks the threshold end to end: the ini sets it, the
 // environment (here through .env) overrides it.
 func TestLintConfidenceThreshold(t *testing.T) {
-	srv := llmtest.Start(t)
-	scriptEngine(srv)
-	dir := t.TempDir()
 	files := engineProject()
 	delete(files, "rules/Acme/strict.md")
 	delete(files, "rules/Acme/headline.md")
 	files["vectorlint.ini"] = "RulesPath = rules\nConfidenceThreshold = 0.95\n[**/*.md]\nRunRules = Acme\n"
-	writeTestTree(t, dir, files)
+	srv, dir := startEngine(t, files)
 	violations := func(env map[string]string) int {
 		t.Helper()
 		r := runVectorlint(t, dir, env, "", "--output", "json", "docs")
