@@ -13,7 +13,8 @@
 //     escapes such as \A with the u flag) is a syntax error, and without u an escaped letter
 //     JavaScript does not define is that letter (\A is "A", \Z is "Z");
 //   - case-insensitive matching without u follows JavaScript's Canonicalize (ſ does not match
-//     "s", the Kelvin sign does not match "k"); with u, Unicode simple case folding (they do).
+//     "s", the Kelvin sign does not match "k", ᾳ does not match ᾼ, a letter beyond U+FFFF
+//     matches only itself); with u, Unicode simple case folding (they do).
 //
 // Matching is bounded in time: a pathological pattern returns ErrTimeout instead of hanging.
 // Positions are reported both in code points (runes) and in UTF-8 bytes.

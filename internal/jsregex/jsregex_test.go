@@ -260,6 +260,18 @@ func TestJavaScriptOnlySemantics(t *testing.T) {
 		{"ẞ is not ß without u", `ß`, "i", "\u1e9e", "-"},
 		{"ẞ is ß with u", `ß`, "iu", "\u1e9e", "\u1e9e"},
 		{"sigma forms fold", `σ`, "i", "ς", "ς"},
+		// Canonicalize uses full uppercase mappings: ᾳ's is "ΑΙ", two letters, so without u ᾳ
+		// only matches itself (and ᾼ, whose uppercase is also "ΑΙ", only itself).
+		{"ᾳ is not ᾼ without u", `ᾳ`, "i", "ᾼ", "-"},
+		{"ᾼ is not ᾳ without u", `ᾼ`, "i", "ᾳ", "-"},
+		{"ᾀ is not ᾈ without u", "ᾀ", "i", "ᾈ", "-"},
+		{"ᾳ is ᾼ with u", `ᾳ`, "iu", "ᾼ", "ᾼ"},
+		{"ᾳ matches itself without u", `ᾳ`, "i", "ᾳ", "ᾳ"},
+		{"ά still folds without u", `ά`, "i", "Ά", "Ά"},
+		// Without u a letter outside the BMP is two surrogates, which have no case.
+		{"𐐨 is not 𐐀 without u", "𐐨", "i", "𐐀", "-"},
+		{"𐐨 matches itself without u", "𐐨", "i", "𐐨", "𐐨"},
+		{"𐐨 is 𐐀 with u", "𐐨", "iu", "𐐀", "𐐀"},
 		{"case-sensitive: no folding", `s`, "", "\u017fS", "-"},
 		// Escapes JavaScript does not define are the letter itself without u.
 		{"\\A is A", `\Ab`, "", "xAb", "Ab"},

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 	"slices"
 	"strconv"
 	"strings"
@@ -423,14 +425,16 @@ func (w *rewriter) classAtom() (rune, bool, error) {
 
 // foldSplits returns, for a case-insensitive regex without the u flag, the runes that
 // regexp2's case folding (Unicode simple case folding, which is what JavaScript does with u)
-// equates with runes JavaScript's Canonicalize keeps apart (it compares simple uppercase
-// mappings and never maps a non-ASCII character to an ASCII one): ſ (U+017F) and "s", the
-// Kelvin sign (U+212A) and "k", the Ångström sign and "å", the Ohm sign and "ω", ẞ and ß.
+// equates with runes JavaScript's Canonicalize keeps apart (see jsCanonicalizer): ſ (U+017F)
+// and "s", the Kelvin sign (U+212A) and "k", the Ångström sign and "å", the Ohm sign and "ω",
+// ẞ and ß, the Greek letters with ypogegrammeni and their prosgegrammeni forms (ᾳ and ᾼ),
+// and every pair of letters outside the Basic Multilingual Plane (𐐨 and 𐐀).
 // Each such rune maps to a sentinel, a private-use character of plane 15 that has no case:
 // the pattern and the input are both rewritten with them, so each only matches runes that
 // JavaScript treats as the same letter. Of each fold orbit, the largest JavaScript class (the
 // one with the ASCII letters) keeps its runes.
 func foldSplits() map[rune]rune {
+	jsCanonicalize := jsCanonicalizer()
 	out := map[rune]rune{}
 	seen := map[rune]bool{}
 	next := rune(0xF0000)
@@ -475,14 +479,27 @@ func foldSplits() map[rune]rune {
 	return out
 }
 
-// jsCanonicalize is JavaScript's Canonicalize(ch) for a case-insensitive regex without u, with
-// simple uppercase mappings.
-func jsCanonicalize(r rune) rune {
-	u := unicode.ToUpper(r)
-	if r >= 128 && u < 128 {
+// jsCanonicalizer returns JavaScript's Canonicalize(ch) for a case-insensitive regex without
+// u (ECMA-262 §22.2.2.7.3): the uppercase of ch by Unicode's full (default) case conversion,
+// unless that is not a single UTF-16 code unit or would map a non-ASCII character to an ASCII
+// one, in which case ch itself. So ß ("SS") and ᾳ ("ΑΙ") canonicalize to themselves, and so
+// does every rune outside the Basic Multilingual Plane: without u, JavaScript sees it as two
+// surrogates, which have no case. The function is not safe for concurrent use.
+func jsCanonicalizer() func(rune) rune {
+	upper := cases.Upper(language.Und)
+	return func(r rune) rune {
+		if r > 0xFFFF {
+			return r
+		}
+		full := []rune(upper.String(string(r)))
+		if len(full) != 1 || full[0] > 0xFFFF {
+			return r
+		}
+		if u := full[0]; r < 128 || u >= 128 {
+			return u
+		}
 		return r
 	}
-	return u
 }
 
 // nonUnicodeFold is foldSplits computed once, on first use (not at start-up: every command
