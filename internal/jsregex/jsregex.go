@@ -9,6 +9,7 @@
 //   - "^" and "$" with the m flag treat every line terminator as a line boundary (so CRLF
 //     documents work), and without it they match only at the very start and end of the input;
 //   - "\b" and "\B" use JavaScript's ASCII word characters;
+//   - modifier groups (ES2025: "(?i:…)", "(?-i:…)", "(?ms-i:…)") change i, m and s inside them;
 //   - syntax JavaScript rejects (inline flags "(?i)", comments "(?#…)", atomic groups "(?>…)",
 //     escapes such as \A with the u flag) is a syntax error, and without u an escaped letter
 //     JavaScript does not define is that letter (\A is "A", \Z is "Z");
@@ -151,7 +152,13 @@ func Compile(pattern, flags string, opts ...Option) (*Regexp, error) {
 	if sf.ignoreCase && !sf.unicode {
 		sf.fold = nonUnicodeFold()
 	}
-	rewritten, err := rewrite(pattern, sf)
+	rewritten, folds, err := rewrite(pattern, sf)
+	if err == nil && folds && !sf.unicode && sf.fold == nil {
+		// A modifier group "(?i:…)" folds case in part of the pattern: rewrite it again with
+		// the sentinels everywhere, as the input will have them.
+		sf.fold = nonUnicodeFold()
+		rewritten, _, err = rewrite(pattern, sf)
+	}
 	if err != nil {
 		return nil, &SyntaxError{Pattern: pattern, Flags: flags, Reason: err.Error()}
 	}

@@ -186,7 +186,7 @@ func TestSplitInlineFlags(t *testing.T) {
 }
 
 func FuzzCompile(f *testing.F) {
-	for _, s := range []string{`^#\s+(.+)$`, `[]a]`, `(?<=a)b`, `a.b`, `\u{1F600}`, `(a+)+$`, `[^\]]`, `\`} {
+	for _, s := range []string{`^#\s+(.+)$`, `[]a]`, `(?<=a)b`, `a.b`, `\u{1F600}`, `(a+)+$`, `[^\]]`, `\`, `(?i:a(?-i:b))`, `(?s-m:.$)x`} {
 		f.Add(s, "mu", "# Title\nbody é 😀")
 	}
 	f.Fuzz(func(t *testing.T, pattern, flags, input string) {
@@ -274,6 +274,22 @@ func TestJavaScriptOnlySemantics(t *testing.T) {
 		{"𐐨 is 𐐀 with u", "𐐨", "iu", "𐐀", "𐐀"},
 		{"case-sensitive: no folding", `s`, "", "\u017fS", "-"},
 		// Escapes JavaScript does not define are the letter itself without u.
+		// Modifier groups (ES2025) change i, m and s inside them.
+		{"(?i:) folds inside", `a(?i:b)c`, "", "xaBc", "aBc"},
+		{"(?i:) does not fold outside", `a(?i:b)c`, "", "ABC", "-"},
+		{"(?-i:) stops folding", `(?-i:a)b`, "i", "aB Ab", "aB"},
+		{"nested modifiers", `(?i:a(?-i:b)c)`, "", "AbC ABC", "AbC"},
+		{"(?s:.) matches a line break", `a(?s:.)b.`, "", "a\nb\n a\nbc", "a\nbc"},
+		{"(?-s:.) does not", `a(?-s:.)b`, "s", "a\nb axb", "axb"},
+		{"(?m:^) at a line start", `(?m:^b)`, "", "a\nb", "b"},
+		{"(?-m:$) only at the end", `.(?-m:$)`, "m", "xy\nz", "z"},
+		{"m outside (?-m:)", `.$`, "m", "xy\nz", "y"},
+		{"modifiers end with their group", `(?s:(a.)).`, "", "a\n\n a\nb", "a\nb"},
+		{"(?i:s) keeps ſ apart without u", `(?i:s)`, "", "\u017f", "-"},
+		{"(?i:s) folds S without u", `(?i:s)`, "", "\u017fS", "S"},
+		{"case-sensitive ſ beside (?i:)", `\u017f(?i:x)`, "", "sX \u017fX", "\u017fX"},
+		{"case-sensitive range beside (?i:)", `[\u0100-\u017f](?i:x)`, "", "sX \u017fx", "\u017fx"},
+		{"(?i:k) is the Kelvin sign with u", `(?i:k)`, "u", "\u212a", "\u212a"},
 		{"\\A is A", `\Ab`, "", "xAb", "Ab"},
 		{"\\Z is Z", `a\Z`, "", "aZ", "aZ"},
 		{"\\z is z", `a\z`, "", "az", "az"},
@@ -337,7 +353,11 @@ func TestNotJavaScriptSyntax(t *testing.T) {
 	tests := []struct{ pattern, flags, want string }{
 		{`(?i)abc`, "", `invalid group "(?i)": inline flags are not JavaScript regex syntax`},
 		{`a(?i)b`, "u", `invalid group "(?i)"`},
-		{`(?i:a)`, "", `invalid group "(?i:": inline flags`},
+		{`(?ii:a)`, "", `invalid group "(?ii:": the flag 'i' appears twice`},
+		{`(?i-i:a)`, "", `invalid group "(?i-i:": the flag 'i' appears twice`},
+		{`(?-:a)`, "", `invalid group "(?-:": a modifier group names at least one flag`},
+		{`(?x:a)`, "", `invalid group "(?x:": a modifier group can only change the flags i, m and s, found 'x'`},
+		{`(?i-m-s:a)`, "", `invalid group "(?i-m-s:": more than one "-"`},
 		{`(?#note)a`, "", `invalid group "(?#": comments`},
 		{`(?>a)b`, "", `invalid group "(?>": atomic groups`},
 		{`(?P<n>a)`, "", `invalid group "(?P"`},

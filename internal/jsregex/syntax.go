@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"golang.org/x/text/cases"
-	"golang.org/x/text/language"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/language"
 )
 
 // lineTerminators is JavaScript's LineTerminator set as a class body.
@@ -48,6 +49,9 @@ type rewriter struct {
 	f     syntaxFlags
 	named bool // the pattern has named groups: \k is a named back-reference
 	b     bytes.Buffer
+	// groups holds, for each group open at w.i, the flags to restore when it closes: nil for
+	// an ordinary group, the enclosing flags for a modifier group "(?i:…)".
+	groups []*syntaxFlags
 }
 
 // rewrite adjusts the constructs where regexp2's ECMAScript mode differs from JavaScript:
@@ -57,18 +61,24 @@ type rewriter struct {
 //   - "[]" never matches and "[^]" matches anything;
 //   - without u, an escaped letter that JavaScript does not define is that letter (\A is "A";
 //     regexp2 would read an anchor), \p is "p"; with u it is a syntax error;
-//   - groups JavaScript does not have ("(?i)", "(?#…)", "(?>…)", "(?imsx:…)") are syntax errors;
+//   - modifier groups "(?ims-ims:…)" (ES2025) change i, m and s inside them: "." "^" "$" are
+//     rewritten with the group's flags and i becomes regexp2's own "(?i:…)" / "(?-i:…)";
+//   - groups JavaScript does not have ("(?i)", "(?#…)", "(?>…)", "(?x:…)") are syntax errors;
 //   - with i and without u, runes the engine would fold together although JavaScript does not
 //     (ſ and s, the Kelvin sign and k, …) are replaced by sentinels (see foldSplits);
 //   - with i and u, \W excludes ſ and the Kelvin sign, as JavaScript's does.
-func rewrite(p string, f syntaxFlags) (string, error) {
+//
+// foldsSomewhere reports whether a modifier group turns i on (the sentinels of foldSplits are
+// then needed in the whole pattern, and in the input, even where case matters).
+func rewrite(p string, f syntaxFlags) (out string, foldsSomewhere bool, err error) {
 	w := &rewriter{rs: []rune(p), f: f, named: hasNamedGroups(p)}
 	for w.i < len(w.rs) {
 		if err := w.top(); err != nil {
-			return "", err
+			return "", false, err
 		}
+		foldsSomewhere = foldsSomewhere || w.f.ignoreCase
 	}
-	return w.b.String(), nil
+	return w.b.String(), foldsSomewhere, nil
 }
 
 // hasNamedGroups reports whether the pattern declares a named group "(?<name>".
@@ -101,12 +111,42 @@ func (w *rewriter) top() error {
 	case c == '[':
 		return w.class()
 	case c == '(' && w.peek(1) == '?':
-		if err := w.group(); err != nil {
+		mod, err := w.group()
+		if err != nil {
 			return err
 		}
-		w.b.WriteString("(?")
-		w.i += 2
+		if mod == nil {
+			w.groups = append(w.groups, nil)
+			w.b.WriteString("(?")
+			w.i += 2
+			return nil
+		}
+		saved := w.f
+		w.groups = append(w.groups, &saved)
+		w.f.dotAll = mod.set(w.f.dotAll, 's')
+		w.f.multiline = mod.set(w.f.multiline, 'm')
+		w.f.ignoreCase = mod.set(w.f.ignoreCase, 'i')
+		switch {
+		case strings.ContainsRune(mod.add, 'i'):
+			w.b.WriteString("(?i:")
+		case strings.ContainsRune(mod.remove, 'i'):
+			w.b.WriteString("(?-i:")
+		default:
+			w.b.WriteString("(?:")
+		}
+		w.i += mod.length
 		return nil
+	case c == '(':
+		w.groups = append(w.groups, nil)
+		w.b.WriteByte('(')
+	case c == ')':
+		if n := len(w.groups); n > 0 {
+			if saved := w.groups[n-1]; saved != nil {
+				w.f = *saved
+			}
+			w.groups = w.groups[:n-1]
+		}
+		w.b.WriteByte(')')
 	case c == '.' && !w.f.dotAll:
 		w.b.WriteString(`[^` + lineTerminators + `]`)
 	case c == '.':
@@ -126,30 +166,69 @@ func (w *rewriter) top() error {
 	return nil
 }
 
-// group checks the "(?" at w.i: JavaScript has (?:, (?=, (?!, (?<=, (?<! and (?<name>.
-func (w *rewriter) group() error {
+// modifiers is a modifier group "(?add-remove:" (ES2025).
+type modifiers struct {
+	add, remove string
+	length      int // runes from "(" to ":" included
+}
+
+// set returns flag's value inside the group, given its value outside.
+func (m *modifiers) set(outside bool, flag rune) bool {
+	switch {
+	case strings.ContainsRune(m.add, flag):
+		return true
+	case strings.ContainsRune(m.remove, flag):
+		return false
+	}
+	return outside
+}
+
+// group checks the "(?" at w.i: JavaScript has (?:, (?=, (?!, (?<=, (?<!, (?<name> and, since
+// ES2025, the modifier groups (?ims-ims:, which it returns (nil for the others).
+func (w *rewriter) group() (*modifiers, error) {
 	switch n := w.peek(2); {
 	case n == ':' || n == '=' || n == '!':
-		return nil
+		return nil, nil
 	case n == '<' && (w.peek(3) == '=' || w.peek(3) == '!'):
-		return nil
+		return nil, nil
 	case n == '<':
-		return nil // a named group; regexp2 checks the name
+		return nil, nil // a named group; regexp2 checks the name
 	case n == '#':
-		return errors.New(`invalid group "(?#": comments are not JavaScript regex syntax`)
+		return nil, errors.New(`invalid group "(?#": comments are not JavaScript regex syntax`)
 	case n == '>':
-		return errors.New(`invalid group "(?>": atomic groups are not JavaScript regex syntax`)
+		return nil, errors.New(`invalid group "(?>": atomic groups are not JavaScript regex syntax`)
 	case n == 'P':
-		return errors.New(`invalid group "(?P": write a named group as (?<name>…)`)
+		return nil, errors.New(`invalid group "(?P": write a named group as (?<name>…)`)
 	}
 	end := w.i + 2
 	for end < len(w.rs) && strings.ContainsRune("imnsx-", w.rs[end]) {
 		end++
 	}
-	if end > w.i+2 && end < len(w.rs) && (w.rs[end] == ')' || w.rs[end] == ':') {
-		return fmt.Errorf("invalid group %q: inline flags are not JavaScript regex syntax (use the regex's flags)", string(w.rs[w.i:end+1]))
+	if end == w.i+2 || end >= len(w.rs) || (w.rs[end] != ')' && w.rs[end] != ':') {
+		return nil, fmt.Errorf("invalid group %q", string(w.rs[w.i:min(w.i+3, len(w.rs))]))
 	}
-	return fmt.Errorf("invalid group %q", string(w.rs[w.i:min(w.i+3, len(w.rs))]))
+	text := string(w.rs[w.i : end+1])
+	if w.rs[end] == ')' {
+		return nil, fmt.Errorf("invalid group %q: inline flags are not JavaScript regex syntax (use the regex's flags, or a modifier group such as (?i:…))", text)
+	}
+	add, remove, dash := strings.Cut(string(w.rs[w.i+2:end]), "-")
+	if strings.Contains(remove, "-") {
+		return nil, fmt.Errorf("invalid group %q: more than one \"-\"", text)
+	}
+	if dash && add == "" && remove == "" {
+		return nil, fmt.Errorf("invalid group %q: a modifier group names at least one flag", text)
+	}
+	seen := map[rune]bool{}
+	for _, c := range add + remove {
+		if !strings.ContainsRune("ims", c) {
+			return nil, fmt.Errorf("invalid group %q: a modifier group can only change the flags i, m and s, found %q", text, c)
+		}
+		if seen[c] {
+			return nil, fmt.Errorf("invalid group %q: the flag %q appears twice", text, c)
+		}
+		seen[c] = true
+	}
+	return &modifiers{add: add, remove: remove, length: end + 1 - w.i}, nil
 }
 
 // literal writes one pattern character, replaced by its sentinel when it has one.
