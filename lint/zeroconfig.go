@@ -117,26 +117,31 @@ func loadStyleGuide(path string, zeroConfig bool) (string, rules.Problems, error
 // zero-config, which runs only the style guide) and StyleGuide when there is a style guide. A
 // user pack with a built-in pack's name replaces it, with a note.
 func addBuiltinPacks(packs []*rules.Pack, styleGuide, zeroConfig bool) ([]*rules.Pack, rules.Problems) {
-	var builtin []*rules.Pack
-	var problems rules.Problems
+	type builtin struct {
+		name string
+		load func() ([]*rules.Pack, rules.Problems)
+	}
+	var builtins []builtin
 	if !zeroConfig {
-		ps, probs := rules.BuiltinPacks()
-		builtin = append(builtin, ps...)
-		problems = append(problems, probs...)
+		builtins = append(builtins, builtin{rules.BuiltinPackName, rules.BuiltinPacks})
 	}
 	if styleGuide {
-		p, probs := rules.StyleGuidePack()
-		builtin = append(builtin, p)
-		problems = append(problems, probs...)
+		builtins = append(builtins, builtin{rules.StyleGuidePackName, func() ([]*rules.Pack, rules.Problems) {
+			p, probs := rules.StyleGuidePack()
+			return []*rules.Pack{p}, probs
+		}})
 	}
-	for _, b := range builtin {
-		i := slices.IndexFunc(packs, func(p *rules.Pack) bool { return p.Name == b.Name })
-		if i >= 0 {
+	var problems rules.Problems
+	for _, b := range builtins {
+		// A replaced pack is not even parsed: every lint run would pay for it.
+		if i := slices.IndexFunc(packs, func(p *rules.Pack) bool { return p.Name == b.name }); i >= 0 {
 			problems = append(problems, rules.Problem{File: packs[i].Dir, Level: rules.LevelNote,
-				Message: fmt.Sprintf("pack %s replaces the built-in pack of the same name", b.Name)})
+				Message: fmt.Sprintf("pack %s replaces the built-in pack of the same name", b.name)})
 			continue
 		}
-		packs = append(packs, b)
+		ps, probs := b.load()
+		packs = append(packs, ps...)
+		problems = append(problems, probs...)
 	}
 	slices.SortFunc(packs, func(a, b *rules.Pack) int { return strings.Compare(a.Name, b.Name) })
 	return packs, problems
