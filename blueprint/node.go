@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/vectorlint/vectorlint/internal/yamlerr"
 )
 
 // kind is the type of a decoded YAML/JSON value.
@@ -166,10 +166,6 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("invalid %s: %s", e.Format, e.Reason)
 }
 
-// yamlLineRe extracts the line from gopkg.in/yaml.v3's syntax errors, which carry it only in
-// their text ("yaml: line 3: mapping values are not allowed in this context").
-var yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
-
 // decodeYAML parses every document of a YAML stream. Empty documents are dropped.
 func decodeYAML(data []byte) ([]*node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -182,7 +178,8 @@ func decodeYAML(data []byte) ([]*node, error) {
 			break
 		}
 		if err != nil {
-			return nil, yamlSyntaxError(err)
+			line, msg := yamlerr.Split(err, data)
+			return nil, &SyntaxError{Format: "YAML", Line: line, Reason: msg}
 		}
 		if len(doc.Content) == 0 {
 			continue
@@ -197,15 +194,6 @@ func decodeYAML(data []byte) ([]*node, error) {
 		docs = append(docs, n)
 	}
 	return docs, nil
-}
-
-func yamlSyntaxError(err error) error {
-	msg := err.Error()
-	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &SyntaxError{Format: "YAML", Line: line, Reason: m[2]}
-	}
-	return &SyntaxError{Format: "YAML", Reason: strings.TrimPrefix(msg, "yaml: ")}
 }
 
 // fromYAML converts a yaml.v3 node, resolving aliases and merge keys.

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/internal/yamlerr"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -152,7 +153,10 @@ func ParseCoveragePoints(file string, data []byte) (blueprint.Rubric, error) {
 		if errors.Is(err, io.EOF) {
 			return blueprint.Rubric{}, fmt.Errorf("%s: expected a list of points (or should/should_not lists), found an empty file", file)
 		}
-		return blueprint.Rubric{}, fmt.Errorf("%s: expected YAML or JSON points: %v", file, err)
+		if line, msg := yamlerr.Split(err, data); line > 0 {
+			return blueprint.Rubric{}, fmt.Errorf("%s:%d: expected YAML or JSON points, found invalid YAML: %s", file, line, msg)
+		}
+		return blueprint.Rubric{}, fmt.Errorf("%s: expected YAML or JSON points, found invalid YAML: %v", file, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {

@@ -221,7 +221,7 @@ func TestParseCoveragePoints(t *testing.T) {
 		{"network functions", "- $contains: x\n- $call: {url: 'http://127.0.0.1:1/'}\n",
 			"points.yml:2: error: $call makes HTTP requests, which a coverage evaluation does not make (a blueprint run does, with --allow-net)", 0},
 		{"two documents", "- a\n---\n- b\n", "points.yml:3: expected one YAML document of points, found a second document", 0},
-		{"bad YAML", "- [a\n", "points.yml: expected YAML or JSON points: yaml: line 1: did not find expected ',' or ']'", 0},
+		{"bad YAML", "- [a\n", "points.yml:1: expected YAML or JSON points, found invalid YAML: did not find expected ',' or ']'", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

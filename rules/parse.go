@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/suggest"
+	"github.com/vectorlint/vectorlint/internal/yamlerr"
 )
 
 // ruleFields lists the frontmatter keys a rule may use, in documentation order.
@@ -90,7 +89,7 @@ func (p *ruleParser) parse(data []byte) *Rule {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm.Data, &doc); err != nil {
-		line, msg := yamlErrorLine(err)
+		line, msg := yamlerr.Split(err, fm.Data)
 		if line > 0 {
 			line += p.lineBase
 		} else {
@@ -576,21 +575,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// yamlLineRE finds the line yaml.v3 puts in its syntax errors; yaml.v3 has no typed syntax
-// error, so its message is the only source of the line.
-var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
-
-// yamlErrorLine returns the line of a yaml.v3 error (0 when unknown) and its message without
-// the "yaml: line N:" prefix.
-func yamlErrorLine(err error) (int, string) {
-	msg := err.Error()
-	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n, m[2]
-	}
-	return 0, strings.TrimPrefix(msg, "yaml: ")
 }
 
 // firstInvalidUTF8 returns the offset of the first byte that is not valid UTF-8.

@@ -161,8 +161,9 @@ func TestParseProblems(t *testing.T) {
 		{"unclosed", "---\nid: A\nname: B\n", []string{
 			`r.md:1: frontmatter: expected a closing "---" line after the frontmatter, found the end of the file`}},
 		{"invalid yaml", "---\nid: A\nname: [unclosed\n---\n", []string{
-			// yaml.v3 reports this parser error at the 0-based line of the flow sequence's start.
-			`r.md:2: frontmatter: expected valid YAML, found did not find expected ',' or ']'`}},
+			// yaml.v3 reports this parser error at the 0-based line of the flow sequence's start;
+			// internal/yamlerr makes it the 1-based line 3, where the "[" is.
+			`r.md:3: frontmatter: expected valid YAML, found did not find expected ',' or ']'`}},
 		{"not a mapping", "---\n- a\n- b\n---\n", []string{
 			`r.md:2: frontmatter: expected a mapping of fields (id: ..., name: ...), found a list`}},
 		{"empty frontmatter", "---\n---\nbody\n", []string{
