@@ -17,6 +17,10 @@
 //     "s", the Kelvin sign does not match "k", ᾳ does not match ᾼ, a letter beyond U+FFFF
 //     matches only itself); with u, Unicode simple case folding (they do).
 //
+// One difference is by design: without u, JavaScript sees a character beyond U+FFFF as two
+// UTF-16 code units, so a class or quantifier may take half of it; this package always matches
+// whole characters. TestAgainstNode compares the package with Node.js's RegExp.
+//
 // Matching is bounded in time: a pathological pattern returns ErrTimeout instead of hanging.
 // Positions are reported both in code points (runes) and in UTF-8 bytes.
 package jsregex

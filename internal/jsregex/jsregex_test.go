@@ -8,37 +8,40 @@ import (
 	"unicode/utf8"
 )
 
+// semanticsCases are shared with TestAgainstNode, which runs them in JavaScript too.
+var semanticsCases = []struct {
+	name, pattern, flags, input string
+	want                        string // "" means no match expected
+	wantMatch                   bool
+}{
+	{"dot excludes LF", `a.b`, "", "a\nb", "", false},
+	{"dot excludes CR", `a.b`, "", "a\rb", "", false},
+	{"dot excludes U+2028", `a.b`, "", "a\u2028b", "", false},
+	{"dotAll", `a.b`, "s", "a\nb", "a\nb", true},
+	{"dot in class is literal", `a[.]b`, "", "a.b", "a.b", true},
+	{"escaped dot", `a\.b`, "", "axb", "", false},
+	{"multiline caret after CRLF", `^b$`, "m", "a\r\nb\r\nc", "b", true},
+	{"multiline caret after CR", `^b$`, "m", "a\rb\rc", "b", true},
+	{"no m: caret only at start", `^b`, "", "a\nb", "", false},
+	{"no m: dollar not before final LF", `b$`, "", "ab\n", "", false},
+	{"dollar at end", `b$`, "", "ab", "b", true},
+	{"caret in class is negation", `[^a]+`, "", "aab", "b", true},
+	{"escaped caret", `\^x`, "", "a^x", "^x", true},
+	{"ignore case", `HELLO`, "i", "say hello", "hello", true},
+	{"unicode whitespace", `a\sb`, "", "a\u00a0b", "a\u00a0b", true},
+	{"digit is ASCII", `\d`, "u", "\u0663", "", false},
+	{"word is ASCII", `\w+`, "u", "é", "", false},
+	{"unicode property needs u", `\p{L}+`, "u", "Paraná!", "Paraná", true},
+	{"lookbehind", `(?<=\$)\d+`, "", "cost $42", "42", true},
+	{"named group", `(?<y>\d{4})`, "", "in 2024", "2024", true},
+	{"emoji code point", `\u{1F600}`, "u", "x😀", "😀", true},
+	{"H1 target", `^#\s+(.+)$`, "mu", "intro\n# Title here\nbody", "# Title here", true},
+	{"empty class never matches", `[]a]`, "", "xa]", "", false},
+	{"negated empty class matches anything", `a[^]b`, "", "a\nb", "a\nb", true},
+}
+
 func TestJavaScriptSemantics(t *testing.T) {
-	tests := []struct {
-		name, pattern, flags, input string
-		want                        string // "" means no match expected
-		wantMatch                   bool
-	}{
-		{"dot excludes LF", `a.b`, "", "a\nb", "", false},
-		{"dot excludes CR", `a.b`, "", "a\rb", "", false},
-		{"dot excludes U+2028", `a.b`, "", "a\u2028b", "", false},
-		{"dotAll", `a.b`, "s", "a\nb", "a\nb", true},
-		{"dot in class is literal", `a[.]b`, "", "a.b", "a.b", true},
-		{"escaped dot", `a\.b`, "", "axb", "", false},
-		{"multiline caret after CRLF", `^b$`, "m", "a\r\nb\r\nc", "b", true},
-		{"multiline caret after CR", `^b$`, "m", "a\rb\rc", "b", true},
-		{"no m: caret only at start", `^b`, "", "a\nb", "", false},
-		{"no m: dollar not before final LF", `b$`, "", "ab\n", "", false},
-		{"dollar at end", `b$`, "", "ab", "b", true},
-		{"caret in class is negation", `[^a]+`, "", "aab", "b", true},
-		{"escaped caret", `\^x`, "", "a^x", "^x", true},
-		{"ignore case", `HELLO`, "i", "say hello", "hello", true},
-		{"unicode whitespace", `a\sb`, "", "a\u00a0b", "a\u00a0b", true},
-		{"digit is ASCII", `\d`, "u", "\u0663", "", false},
-		{"word is ASCII", `\w+`, "u", "é", "", false},
-		{"unicode property needs u", `\p{L}+`, "u", "Paraná!", "Paraná", true},
-		{"lookbehind", `(?<=\$)\d+`, "", "cost $42", "42", true},
-		{"named group", `(?<y>\d{4})`, "", "in 2024", "2024", true},
-		{"emoji code point", `\u{1F600}`, "u", "x😀", "😀", true},
-		{"H1 target", `^#\s+(.+)$`, "mu", "intro\n# Title here\nbody", "# Title here", true},
-		{"empty class never matches", `[]a]`, "", "xa]", "", false},
-		{"negated empty class matches anything", `a[^]b`, "", "a\nb", "a\nb", true},
-	}
+	tests := semanticsCases
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			re, err := Compile(tc.pattern, tc.flags)
@@ -210,101 +213,111 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
+// jsOnlyCases are shared with TestAgainstNode, which runs them in JavaScript too.
+var jsOnlyCases = []struct {
+	name, pattern, flags, input string
+	want                        string // the match; "-" for none
+}{
+	// \b and \B: JavaScript's word characters are [A-Za-z0-9_].
+	{"\\b before an accented letter", `\bé`, "", " é", "-"},
+	{"\\b after an accented letter", `é\b`, "u", "é ", "-"},
+	{"\\b between ASCII and accented", `a\b`, "", "aé", "a"},
+	{"\\b between ASCII letters", `a\b`, "", "ab", "-"},
+	{"\\B beside an accented letter", `\Bé`, "", " é", "é"},
+	{"\\B: ASCII then accented is a boundary", `\Bé`, "", "aé", "-"},
+	{"\\B at a space", `\B `, "", "é ", " "},
+	{"\\b word", `\bParaná\b`, "u", "Paranáense", "Paraná"},
+	{"[\\b] is backspace", `[\b]`, "", "a\bb", "\b"},
+	{"\\b with i and u: ſ is a word character", `a\b`, "iu", "a\u017f", "-"},
+	{"\\b with i without u: ſ is not", `a\b`, "i", "a\u017f", "a"},
+	{"\\b with i and u: Kelvin is a word character", `a\b`, "iu", "a\u212a", "-"},
+	{"\\W with i: not s", `\W`, "i", "sk!", "!"},
+	{"[\\W] with i: not s", `[\Wx]+`, "i", "sk!x", "!x"},
+	{"[\\W] with i and u: not ſ", `[\W]`, "iu", "\u017f\u212a!", "!"},
+	// Case folding.
+	{"s does not match ſ without u", `s`, "i", "\u017f", "-"},
+	{"S does not match ſ without u", `S`, "i", "\u017f", "-"},
+	{"ſ does not match s without u", `\u017f`, "i", "s", "-"},
+	{"ſ matches itself without u", `\u017f`, "i", "x\u017f", "\u017f"},
+	{"s matches ſ with u", `s`, "iu", "\u017f", "\u017f"},
+	{"ſ matches S with u", `\u{17f}`, "iu", "S", "S"},
+	{"k does not match Kelvin without u", `k`, "i", "\u212a", "-"},
+	{"Kelvin does not match K without u", `\u212A`, "i", "K", "-"},
+	{"literal Kelvin does not match k without u", "\u212a", "i", "k", "-"},
+	{"k matches Kelvin with u", `k`, "iu", "\u212a", "\u212a"},
+	{"class range without u", `[a-z]+`, "i", "OK\u212a", "OK"},
+	{"class range with u", `[a-z]+`, "iu", "OK\u212a", "OK\u212a"},
+	{"negated class without u", `[^a-z]`, "i", "k\u212a", "\u212a"},
+	{"range holding ſ keeps it without u", `[\u0100-\u017f]`, "i", "s\u017f", "\u017f"},
+	{"range around ſ", `[\u0100-\u0200]+`, "i", "s\u0180\u017f\u0101", "\u0180\u017f\u0101"},
+	{"range ending at Kelvin", `[\u2100-\u212a]+`, "i", "k\u212a", "\u212a"},
+	{"\\w with i without u", `\w+`, "i", "ss\u017fk\u212a", "ss"},
+	{"\\w with i and u", `\w+`, "iu", "ss\u017fk\u212a", "ss\u017fk\u212a"},
+	{"\\W with i and u leaves out ſ", `\W`, "iu", "\u017f\u212a!", "!"},
+	{"\\W with i without u", `\W`, "i", "s\u017f", "\u017f"},
+	{"Ohm sign is not omega without u", `\u03c9`, "i", "\u2126\u03a9", "\u03a9"},
+	{"Angstrom sign is not å without u", `å`, "i", "\u212b\u00c5", "\u00c5"},
+	{"ẞ is not ß without u", `ß`, "i", "\u1e9e", "-"},
+	{"ẞ is ß with u", `ß`, "iu", "\u1e9e", "\u1e9e"},
+	{"sigma forms fold", `σ`, "i", "ς", "ς"},
+	// regexp2 folds a lone character only when it is Lu or Ll; JavaScript folds these too.
+	{"titlecase ǅ matches Ǆ", `ǅ`, "i", "xǄ", "Ǆ"},
+	{"titlecase ǅ matches ǆ with u", `\u01C5`, "iu", "xǆ", "ǆ"},
+	{"Roman numeral Ⅻ matches ⅻ", `Ⅻ`, "i", "xⅻ", "ⅻ"},
+	{"circled Ⓐ matches ⓐ", `Ⓐ`, "iu", "xⓐ", "ⓐ"},
+	{"U+0345 matches ι", `\u0345`, "i", "xι", "ι"},
+	{"titlecase in a class", `[ǅ]`, "i", "xǆ", "ǆ"},
+	// Canonicalize uses full uppercase mappings: ᾳ's is "ΑΙ", two letters, so without u ᾳ
+	// only matches itself (and ᾼ, whose uppercase is also "ΑΙ", only itself).
+	{"ᾳ is not ᾼ without u", `ᾳ`, "i", "ᾼ", "-"},
+	{"ᾼ is not ᾳ without u", `ᾼ`, "i", "ᾳ", "-"},
+	{"ᾀ is not ᾈ without u", "ᾀ", "i", "ᾈ", "-"},
+	{"ᾳ is ᾼ with u", `ᾳ`, "iu", "ᾼ", "ᾼ"},
+	{"ᾳ matches itself without u", `ᾳ`, "i", "ᾳ", "ᾳ"},
+	{"ά still folds without u", `ά`, "i", "Ά", "Ά"},
+	// Without u a letter outside the BMP is two surrogates, which have no case.
+	{"𐐨 is not 𐐀 without u", "𐐨", "i", "𐐀", "-"},
+	{"𐐨 matches itself without u", "𐐨", "i", "𐐨", "𐐨"},
+	{"𐐨 is 𐐀 with u", "𐐨", "iu", "𐐀", "𐐀"},
+	{"case-sensitive: no folding", `s`, "", "\u017fS", "-"},
+	// Escapes JavaScript does not define are the letter itself without u.
+	// Modifier groups (ES2025) change i, m and s inside them.
+	{"(?i:) folds inside", `a(?i:b)c`, "", "xaBc", "aBc"},
+	{"(?i:) does not fold outside", `a(?i:b)c`, "", "ABC", "-"},
+	{"(?-i:) stops folding", `(?-i:a)b`, "i", "aB Ab", "aB"},
+	{"nested modifiers", `(?i:a(?-i:b)c)`, "", "AbC ABC", "AbC"},
+	{"(?s:.) matches a line break", `a(?s:.)b.`, "", "a\nb\n a\nbc", "a\nbc"},
+	{"(?-s:.) does not", `a(?-s:.)b`, "s", "a\nb axb", "axb"},
+	{"(?m:^) at a line start", `(?m:^b)`, "", "a\nb", "b"},
+	{"(?-m:$) only at the end", `.(?-m:$)`, "m", "xy\nz", "z"},
+	{"m outside (?-m:)", `.$`, "m", "xy\nz", "y"},
+	{"modifiers end with their group", `(?s:(a.)).`, "", "a\n\n a\nb", "a\nb"},
+	{"(?i:s) keeps ſ apart without u", `(?i:s)`, "", "\u017f", "-"},
+	{"(?i:s) folds S without u", `(?i:s)`, "", "\u017fS", "S"},
+	{"case-sensitive ſ beside (?i:)", `\u017f(?i:x)`, "", "sX \u017fX", "\u017fX"},
+	{"case-sensitive range beside (?i:)", `[\u0100-\u017f](?i:x)`, "", "sX \u017fx", "\u017fx"},
+	{"(?i:k) is the Kelvin sign with u", `(?i:k)`, "u", "\u212a", "\u212a"},
+	{"\\A is A", `\Ab`, "", "xAb", "Ab"},
+	{"\\Z is Z", `a\Z`, "", "aZ", "aZ"},
+	{"\\z is z", `a\z`, "", "az", "az"},
+	{"\\G is G", `\G`, "", "xG", "G"},
+	{"\\e is e", `\e`, "", "e", "e"},
+	{"\\a is a", `\a`, "", "a", "a"},
+	{"\\p is p without u", `\p{L}`, "", "p{L}", "p{L}"},
+	{"\\k is k without named groups", `\k`, "", "k", "k"},
+	{"\\x without digits is x", `\xg`, "", "xg", "xg"},
+	{"\\u without digits is u", `\u{2}`, "", "uu", "uu"},
+	{"identity escape of punctuation", `\-\!`, "", "-!", "-!"},
+	{"a literal [ in a class", `[[a]+`, "", "x[a[", "[a["},
+	{"lone \\c is a backslash", `\c1`, "", `\c1`, `\c1`},
+	{"\\cJ is LF", `a\cJb`, "", "a\nb", "a\nb"},
+}
+
 // TestJavaScriptOnlySemantics covers where regexp2 departs from JavaScript: word boundaries are
 // ASCII, case folding without u follows Canonicalize (toUpperCase, never non-ASCII to ASCII),
 // and escapes JavaScript does not define are letters without u.
 func TestJavaScriptOnlySemantics(t *testing.T) {
-	tests := []struct {
-		name, pattern, flags, input string
-		want                        string // the match; "-" for none
-	}{
-		// \b and \B: JavaScript's word characters are [A-Za-z0-9_].
-		{"\\b before an accented letter", `\bé`, "", " é", "-"},
-		{"\\b after an accented letter", `é\b`, "u", "é ", "-"},
-		{"\\b between ASCII and accented", `a\b`, "", "aé", "a"},
-		{"\\b between ASCII letters", `a\b`, "", "ab", "-"},
-		{"\\B beside an accented letter", `\Bé`, "", " é", "é"},
-		{"\\B: ASCII then accented is a boundary", `\Bé`, "", "aé", "-"},
-		{"\\B at a space", `\B `, "", "é ", " "},
-		{"\\b word", `\bParaná\b`, "u", "Paranáense", "Paraná"},
-		{"[\\b] is backspace", `[\b]`, "", "a\bb", "\b"},
-		{"\\b with i and u: ſ is a word character", `a\b`, "iu", "a\u017f", "-"},
-		{"\\b with i without u: ſ is not", `a\b`, "i", "a\u017f", "a"},
-		{"\\b with i and u: Kelvin is a word character", `a\b`, "iu", "a\u212a", "-"},
-		{"\\W with i: not s", `\W`, "i", "sk!", "!"},
-		{"[\\W] with i: not s", `[\Wx]+`, "i", "sk!x", "!x"},
-		{"[\\W] with i and u: not ſ", `[\W]`, "iu", "\u017f\u212a!", "!"},
-		// Case folding.
-		{"s does not match ſ without u", `s`, "i", "\u017f", "-"},
-		{"S does not match ſ without u", `S`, "i", "\u017f", "-"},
-		{"ſ does not match s without u", `\u017f`, "i", "s", "-"},
-		{"ſ matches itself without u", `\u017f`, "i", "x\u017f", "\u017f"},
-		{"s matches ſ with u", `s`, "iu", "\u017f", "\u017f"},
-		{"ſ matches S with u", `\u{17f}`, "iu", "S", "S"},
-		{"k does not match Kelvin without u", `k`, "i", "\u212a", "-"},
-		{"Kelvin does not match K without u", `\u212A`, "i", "K", "-"},
-		{"literal Kelvin does not match k without u", "\u212a", "i", "k", "-"},
-		{"k matches Kelvin with u", `k`, "iu", "\u212a", "\u212a"},
-		{"class range without u", `[a-z]+`, "i", "OK\u212a", "OK"},
-		{"class range with u", `[a-z]+`, "iu", "OK\u212a", "OK\u212a"},
-		{"negated class without u", `[^a-z]`, "i", "k\u212a", "\u212a"},
-		{"range holding ſ keeps it without u", `[\u0100-\u017f]`, "i", "s\u017f", "\u017f"},
-		{"range around ſ", `[\u0100-\u0200]+`, "i", "s\u0180\u017f\u0101", "\u0180\u017f\u0101"},
-		{"range ending at Kelvin", `[\u2100-\u212a]+`, "i", "k\u212a", "\u212a"},
-		{"\\w with i without u", `\w+`, "i", "ss\u017fk\u212a", "ss"},
-		{"\\w with i and u", `\w+`, "iu", "ss\u017fk\u212a", "ss\u017fk\u212a"},
-		{"\\W with i and u leaves out ſ", `\W`, "iu", "\u017f\u212a!", "!"},
-		{"\\W with i without u", `\W`, "i", "s\u017f", "\u017f"},
-		{"Ohm sign is not omega without u", `\u03c9`, "i", "\u2126\u03a9", "\u03a9"},
-		{"Angstrom sign is not å without u", `å`, "i", "\u212b\u00c5", "\u00c5"},
-		{"ẞ is not ß without u", `ß`, "i", "\u1e9e", "-"},
-		{"ẞ is ß with u", `ß`, "iu", "\u1e9e", "\u1e9e"},
-		{"sigma forms fold", `σ`, "i", "ς", "ς"},
-		// Canonicalize uses full uppercase mappings: ᾳ's is "ΑΙ", two letters, so without u ᾳ
-		// only matches itself (and ᾼ, whose uppercase is also "ΑΙ", only itself).
-		{"ᾳ is not ᾼ without u", `ᾳ`, "i", "ᾼ", "-"},
-		{"ᾼ is not ᾳ without u", `ᾼ`, "i", "ᾳ", "-"},
-		{"ᾀ is not ᾈ without u", "ᾀ", "i", "ᾈ", "-"},
-		{"ᾳ is ᾼ with u", `ᾳ`, "iu", "ᾼ", "ᾼ"},
-		{"ᾳ matches itself without u", `ᾳ`, "i", "ᾳ", "ᾳ"},
-		{"ά still folds without u", `ά`, "i", "Ά", "Ά"},
-		// Without u a letter outside the BMP is two surrogates, which have no case.
-		{"𐐨 is not 𐐀 without u", "𐐨", "i", "𐐀", "-"},
-		{"𐐨 matches itself without u", "𐐨", "i", "𐐨", "𐐨"},
-		{"𐐨 is 𐐀 with u", "𐐨", "iu", "𐐀", "𐐀"},
-		{"case-sensitive: no folding", `s`, "", "\u017fS", "-"},
-		// Escapes JavaScript does not define are the letter itself without u.
-		// Modifier groups (ES2025) change i, m and s inside them.
-		{"(?i:) folds inside", `a(?i:b)c`, "", "xaBc", "aBc"},
-		{"(?i:) does not fold outside", `a(?i:b)c`, "", "ABC", "-"},
-		{"(?-i:) stops folding", `(?-i:a)b`, "i", "aB Ab", "aB"},
-		{"nested modifiers", `(?i:a(?-i:b)c)`, "", "AbC ABC", "AbC"},
-		{"(?s:.) matches a line break", `a(?s:.)b.`, "", "a\nb\n a\nbc", "a\nbc"},
-		{"(?-s:.) does not", `a(?-s:.)b`, "s", "a\nb axb", "axb"},
-		{"(?m:^) at a line start", `(?m:^b)`, "", "a\nb", "b"},
-		{"(?-m:$) only at the end", `.(?-m:$)`, "m", "xy\nz", "z"},
-		{"m outside (?-m:)", `.$`, "m", "xy\nz", "y"},
-		{"modifiers end with their group", `(?s:(a.)).`, "", "a\n\n a\nb", "a\nb"},
-		{"(?i:s) keeps ſ apart without u", `(?i:s)`, "", "\u017f", "-"},
-		{"(?i:s) folds S without u", `(?i:s)`, "", "\u017fS", "S"},
-		{"case-sensitive ſ beside (?i:)", `\u017f(?i:x)`, "", "sX \u017fX", "\u017fX"},
-		{"case-sensitive range beside (?i:)", `[\u0100-\u017f](?i:x)`, "", "sX \u017fx", "\u017fx"},
-		{"(?i:k) is the Kelvin sign with u", `(?i:k)`, "u", "\u212a", "\u212a"},
-		{"\\A is A", `\Ab`, "", "xAb", "Ab"},
-		{"\\Z is Z", `a\Z`, "", "aZ", "aZ"},
-		{"\\z is z", `a\z`, "", "az", "az"},
-		{"\\G is G", `\G`, "", "xG", "G"},
-		{"\\e is e", `\e`, "", "e", "e"},
-		{"\\a is a", `\a`, "", "a", "a"},
-		{"\\p is p without u", `\p{L}`, "", "p{L}", "p{L}"},
-		{"\\k is k without named groups", `\k`, "", "k", "k"},
-		{"\\x without digits is x", `\xg`, "", "xg", "xg"},
-		{"\\u without digits is u", `\u{2}`, "", "uu", "uu"},
-		{"identity escape of punctuation", `\-\!`, "", "-!", "-!"},
-		{"a literal [ in a class", `[[a]+`, "", "x[a[", "[a["},
-		{"lone \\c is a backslash", `\c1`, "", `\c1`, `\c1`},
-		{"\\cJ is LF", `a\cJb`, "", "a\nb", "a\nb"},
-	}
+	tests := jsOnlyCases
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			re, err := Compile(tc.pattern, tc.flags)
@@ -348,37 +361,43 @@ func TestFoldedSpans(t *testing.T) {
 	}
 }
 
+// notJavaScriptCases are shared with TestAgainstNode, which runs them in JavaScript too.
+var notJavaScriptCases = []struct{ pattern, flags, want string }{
+	{`(?i)abc`, "", `invalid group "(?i)": inline flags are not JavaScript regex syntax`},
+	{`a(?i)b`, "u", `invalid group "(?i)"`},
+	{`(?ii:a)`, "", `invalid group "(?ii:": the flag 'i' appears twice`},
+	{`(?i-i:a)`, "", `invalid group "(?i-i:": the flag 'i' appears twice`},
+	{`(?-:a)`, "", `invalid group "(?-:": a modifier group names at least one flag`},
+	{`(?x:a)`, "", `invalid group "(?x:": a modifier group can only change the flags i, m and s, found 'x'`},
+	{`(?i-m-s:a)`, "", `invalid group "(?i-m-s:": more than one "-"`},
+	{`(?#note)a`, "", `invalid group "(?#": comments`},
+	{`(?>a)b`, "", `invalid group "(?>": atomic groups`},
+	{`(?P<n>a)`, "", `invalid group "(?P"`},
+	{`(?x`, "", `invalid group "(?x"`},
+	{`a++`, "", `nested repetition`},
+	{`a*+`, "", `nested repetition`},
+	{`a?+`, "", `nested repetition`},
+	{`a{2}+`, "", `nested repetition`},
+	{`\Aa`, "u", `invalid escape \A (with the u flag only syntax characters may be escaped)`},
+	{`a\Z`, "u", `invalid escape \Z`},
+	{`a\z`, "u", `invalid escape \z`},
+	{`\Ga`, "u", `invalid escape \G`},
+	{`\-`, "u", `invalid escape \-`},
+	{`[\B]`, "u", `invalid escape \B`},
+	{`\k`, "u", `invalid escape \k`},
+	{`(?<n>a)\k`, "", `invalid escape \k`},
+	{`\xZ`, "u", `invalid escape \x`},
+	{`\u{110000}`, "u", `invalid escape \u{…}`},
+	{`[z-a]`, "", `range in reverse order`},
+	{`[\d-z]`, "u", `invalid character class range`},
+}
+
+// javaScriptLookalikes is JavaScript syntax that looks like notJavaScriptCases and compiles.
+var javaScriptLookalikes = []string{`(?:a)`, `(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?<year>\d+)\k<year>`, `a+?`, `a{2}?`, `[\-a]`, `\/`, `[\d-z]`, `(?i:a)`, `(?-i:a)`, `(?ms-i:a)`}
+
 // TestNotJavaScriptSyntax: constructs of other regex dialects are errors, as in JavaScript.
 func TestNotJavaScriptSyntax(t *testing.T) {
-	tests := []struct{ pattern, flags, want string }{
-		{`(?i)abc`, "", `invalid group "(?i)": inline flags are not JavaScript regex syntax`},
-		{`a(?i)b`, "u", `invalid group "(?i)"`},
-		{`(?ii:a)`, "", `invalid group "(?ii:": the flag 'i' appears twice`},
-		{`(?i-i:a)`, "", `invalid group "(?i-i:": the flag 'i' appears twice`},
-		{`(?-:a)`, "", `invalid group "(?-:": a modifier group names at least one flag`},
-		{`(?x:a)`, "", `invalid group "(?x:": a modifier group can only change the flags i, m and s, found 'x'`},
-		{`(?i-m-s:a)`, "", `invalid group "(?i-m-s:": more than one "-"`},
-		{`(?#note)a`, "", `invalid group "(?#": comments`},
-		{`(?>a)b`, "", `invalid group "(?>": atomic groups`},
-		{`(?P<n>a)`, "", `invalid group "(?P"`},
-		{`(?x`, "", `invalid group "(?x"`},
-		{`a++`, "", `nested repetition`},
-		{`a*+`, "", `nested repetition`},
-		{`a?+`, "", `nested repetition`},
-		{`a{2}+`, "", `nested repetition`},
-		{`\Aa`, "u", `invalid escape \A (with the u flag only syntax characters may be escaped)`},
-		{`a\Z`, "u", `invalid escape \Z`},
-		{`a\z`, "u", `invalid escape \z`},
-		{`\Ga`, "u", `invalid escape \G`},
-		{`\-`, "u", `invalid escape \-`},
-		{`[\B]`, "u", `invalid escape \B`},
-		{`\k`, "u", `invalid escape \k`},
-		{`(?<n>a)\k`, "", `invalid escape \k`},
-		{`\xZ`, "u", `invalid escape \x`},
-		{`\u{110000}`, "u", `invalid escape \u{…}`},
-		{`[z-a]`, "", `range in reverse order`},
-		{`[\d-z]`, "u", `invalid character class range`},
-	}
+	tests := notJavaScriptCases
 	for _, tc := range tests {
 		_, err := Compile(tc.pattern, tc.flags)
 		var se *SyntaxError
@@ -386,8 +405,7 @@ func TestNotJavaScriptSyntax(t *testing.T) {
 			t.Errorf("Compile(%q, %q) error = %v, want a *SyntaxError containing %q", tc.pattern, tc.flags, err, tc.want)
 		}
 	}
-	// JavaScript syntax that looks similar still compiles.
-	for _, p := range []string{`(?:a)`, `(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?<year>\d+)\k<year>`, `a+?`, `a{2}?`, `[\-a]`, `\/`, `[\d-z]`} {
+	for _, p := range javaScriptLookalikes {
 		if _, err := Compile(p, ""); err != nil {
 			t.Errorf("Compile(%q): %v", p, err)
 		}

@@ -52,6 +52,8 @@ type rewriter struct {
 	// groups holds, for each group open at w.i, the flags to restore when it closes: nil for
 	// an ordinary group, the enclosing flags for a modifier group "(?i:…)".
 	groups []*syntaxFlags
+	// inClass is set while a character class is being rewritten.
+	inClass bool
 }
 
 // rewrite adjusts the constructs where regexp2's ECMAScript mode differs from JavaScript:
@@ -237,7 +239,19 @@ func (w *rewriter) literal(c rune) {
 		w.b.WriteRune(s)
 		return
 	}
+	if w.caseOnlyInClass(c) {
+		w.b.WriteString("[" + string(c) + "]")
+		return
+	}
 	w.b.WriteRune(c)
+}
+
+// caseOnlyInClass reports whether c, outside a class under i, must be written as a class of
+// one to fold: regexp2 folds a lone character only when it is an upper- or lower-case letter,
+// and so missed the case partners of titlecase letters (ǅ), Roman numerals (Ⅰ), circled
+// letters (Ⓐ) and U+0345, which JavaScript matches (and which regexp2 does fold in a class).
+func (w *rewriter) caseOnlyInClass(c rune) bool {
+	return !w.inClass && w.f.ignoreCase && !unicode.IsUpper(c) && !unicode.IsLower(c) && unicode.SimpleFold(c) != c
 }
 
 // isSyntaxChar reports JavaScript's SyntaxCharacter set (and "/"): the only characters an
@@ -367,9 +381,12 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 // codePoint writes the character an escape of length k at w.i stands for: the escape itself,
 // or the character's sentinel when it has one.
 func (w *rewriter) codePoint(v rune, k int) (rune, bool, error) {
-	if s, ok := w.f.fold[v]; ok {
+	switch s, ok := w.f.fold[v]; {
+	case ok:
 		w.b.WriteRune(s)
-	} else {
+	case w.caseOnlyInClass(v):
+		w.b.WriteString("[" + string(w.rs[w.i:w.i+k]) + "]")
+	default:
 		w.b.WriteString(string(w.rs[w.i : w.i+k]))
 	}
 	w.i += k
@@ -401,6 +418,8 @@ func (w *rewriter) class() error {
 	}
 	w.b.WriteByte('[')
 	w.i++
+	w.inClass = true
+	defer func() { w.inClass = false }()
 	if w.peek(0) == '^' {
 		w.b.WriteByte('^')
 		w.i++
