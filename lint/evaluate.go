@@ -76,9 +76,10 @@ type EvalStats struct {
 //
 // A rule that fails on a file (a call that failed after its retries, a reply that broke the
 // contract twice) is reported in that file's Errors; every other result is kept. When ctx ends,
-// the calls in flight stop, the files already finished (and the files that need no model call)
-// are emitted, and the others are listed in EvalStats.Incomplete; the error is then ctx's. An
-// error from emit stops the run and is returned.
+// the calls in flight stop, the files already finished (and, of an eager plan, the files that
+// need no model call) are emitted, and the others are listed in EvalStats.Incomplete, unread if
+// the pool had not reached them; the error is then ctx's. An error from emit stops the run and
+// is returned.
 func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileResult) error) (EvalStats, error) {
 	return evaluateWith(ctx, plan, opts, evalHooks{}, emit)
 }
