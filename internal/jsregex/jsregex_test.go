@@ -363,6 +363,16 @@ func TestFoldedSpans(t *testing.T) {
 
 // notJavaScriptCases are shared with TestAgainstNode, which runs them in JavaScript too.
 var notJavaScriptCases = []struct{ pattern, flags, want string }{
+	{`^*a`, "", `nothing to repeat: "^" is an assertion`},
+	{`a$+`, "m", `nothing to repeat: "$" is an assertion`},
+	{`\b?a`, "", `nothing to repeat: "\b" is an assertion`},
+	{`a\B{1,2}`, "u", `nothing to repeat: "\B" is an assertion`},
+	{`(?<=a)?b`, "", `nothing to repeat: a lookbehind is an assertion`},
+	{`(?=a)*b`, "u", `nothing to repeat: a lookahead (with the u flag) is an assertion`},
+	{`a\1`, "u", `invalid escape \1 (a back-reference to group 1; the pattern has 0 capturing groups)`},
+	{`(a)\2`, "u", `invalid escape \2`},
+	{`[\1]`, "u", `invalid escape \1 in a class`},
+	{`\01`, "u", `invalid escape \01`},
 	{`(?i)abc`, "", `invalid group "(?i)": inline flags are not JavaScript regex syntax`},
 	{`a(?i)b`, "u", `invalid group "(?i)"`},
 	{`(?ii:a)`, "", `invalid group "(?ii:": the flag 'i' appears twice`},
@@ -393,7 +403,7 @@ var notJavaScriptCases = []struct{ pattern, flags, want string }{
 }
 
 // javaScriptLookalikes is JavaScript syntax that looks like notJavaScriptCases and compiles.
-var javaScriptLookalikes = []string{`(?:a)`, `(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?<year>\d+)\k<year>`, `a+?`, `a{2}?`, `[\-a]`, `\/`, `[\d-z]`, `(?i:a)`, `(?-i:a)`, `(?ms-i:a)`}
+var javaScriptLookalikes = []string{`(?=a)*b`, `a\1`, `(a)\1`, `(?<n>a)\k<n>`, `^a{2}`, `a{,2}`, `\b{`, `(?:a)`, `(?=a)`, `(?!a)`, `(?<=a)b`, `(?<!a)b`, `(?<year>\d+)\k<year>`, `a+?`, `a{2}?`, `[\-a]`, `\/`, `[\d-z]`, `(?i:a)`, `(?-i:a)`, `(?ms-i:a)`}
 
 // TestNotJavaScriptSyntax: constructs of other regex dialects are errors, as in JavaScript.
 func TestNotJavaScriptSyntax(t *testing.T) {
@@ -408,6 +418,16 @@ func TestNotJavaScriptSyntax(t *testing.T) {
 	for _, p := range javaScriptLookalikes {
 		if _, err := Compile(p, ""); err != nil {
 			t.Errorf("Compile(%q): %v", p, err)
+		}
+	}
+}
+
+// BenchmarkCompileIgnoreCase compiles a pattern with \S, \D and \W under i: regexp2 took some
+// 30 ms for each \S or \D with case folding on, so they are written with folding off.
+func BenchmarkCompileIgnoreCase(b *testing.B) {
+	for b.Loop() {
+		if _, err := Compile(`\S+\D\W`, "i"); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

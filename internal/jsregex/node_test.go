@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -123,6 +124,7 @@ func TestAgainstNode(t *testing.T) {
 		cases = append(cases, nodeCase{"lookalike " + p, p, "", "abc"})
 	}
 	cases = append(cases, foldCases()...)
+	cases = append(cases, randomCases(randomCount())...)
 
 	in, err := json.Marshal(cases)
 	if err != nil {
@@ -162,6 +164,14 @@ func TestAgainstNode(t *testing.T) {
 		t.Errorf("... and %d more differences", failures-20)
 	}
 	t.Logf("%d cases compared with %s (modifier groups: %v)", compared, node, reply.Modifiers)
+}
+
+// randomCount is the number of random cases: 3,000, or $JSREGEX_RANDOM_CASES.
+func randomCount() int {
+	if n, err := strconv.Atoi(os.Getenv("JSREGEX_RANDOM_CASES")); err == nil && n >= 0 {
+		return n
+	}
+	return 3000
 }
 
 // goResult is nodeResult for this package.

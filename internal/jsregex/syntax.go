@@ -49,11 +49,22 @@ type rewriter struct {
 	f     syntaxFlags
 	named bool // the pattern has named groups: \k is a named back-reference
 	b     bytes.Buffer
-	// groups holds, for each group open at w.i, the flags to restore when it closes: nil for
-	// an ordinary group, the enclosing flags for a modifier group "(?i:…)".
-	groups []*syntaxFlags
+	// groups holds a frame for each group open at w.i.
+	groups []groupFrame
 	// inClass is set while a character class is being rewritten.
 	inClass bool
+	// captures is the number of capturing groups in the pattern (for \N with u).
+	captures int
+	// assertion names the element just written when it is one JavaScript forbids a quantifier
+	// on ("^", "$", "\b", "\B", a lookbehind, and with u a lookahead); "" otherwise.
+	assertion string
+}
+
+// groupFrame is an open group: the flags to restore when it closes (nil but for a modifier
+// group "(?i:…)"), and what it is when a quantifier may not follow it.
+type groupFrame struct {
+	saved     *syntaxFlags
+	assertion string
 }
 
 // rewrite adjusts the constructs where regexp2's ECMAScript mode differs from JavaScript:
@@ -73,7 +84,7 @@ type rewriter struct {
 // foldsSomewhere reports whether a modifier group turns i on (the sentinels of foldSplits are
 // then needed in the whole pattern, and in the input, even where case matters).
 func rewrite(p string, f syntaxFlags) (out string, foldsSomewhere bool, err error) {
-	w := &rewriter{rs: []rune(p), f: f, named: hasNamedGroups(p)}
+	w := &rewriter{rs: []rune(p), f: f, named: hasNamedGroups(p), captures: countCaptures(p)}
 	for w.i < len(w.rs) {
 		if err := w.top(); err != nil {
 			return "", false, err
@@ -107,6 +118,11 @@ func (w *rewriter) peek(k int) rune {
 // top consumes one element outside a character class.
 func (w *rewriter) top() error {
 	c := w.rs[w.i]
+	after := w.assertion
+	w.assertion = ""
+	if after != "" && w.quantifierAt() {
+		return fmt.Errorf("nothing to repeat: %s is an assertion and cannot take a quantifier", after)
+	}
 	switch {
 	case c == '\\':
 		return w.escape(false)
@@ -118,13 +134,20 @@ func (w *rewriter) top() error {
 			return err
 		}
 		if mod == nil {
-			w.groups = append(w.groups, nil)
+			frame := groupFrame{}
+			switch n := w.peek(2); {
+			case n == '<' && (w.peek(3) == '=' || w.peek(3) == '!'):
+				frame.assertion = "a lookbehind"
+			case (n == '=' || n == '!') && w.f.unicode:
+				frame.assertion = "a lookahead (with the u flag)"
+			}
+			w.groups = append(w.groups, frame)
 			w.b.WriteString("(?")
 			w.i += 2
 			return nil
 		}
 		saved := w.f
-		w.groups = append(w.groups, &saved)
+		w.groups = append(w.groups, groupFrame{saved: &saved})
 		w.f.dotAll = mod.set(w.f.dotAll, 's')
 		w.f.multiline = mod.set(w.f.multiline, 'm')
 		w.f.ignoreCase = mod.set(w.f.ignoreCase, 'i')
@@ -139,14 +162,16 @@ func (w *rewriter) top() error {
 		w.i += mod.length
 		return nil
 	case c == '(':
-		w.groups = append(w.groups, nil)
+		w.groups = append(w.groups, groupFrame{})
 		w.b.WriteByte('(')
 	case c == ')':
 		if n := len(w.groups); n > 0 {
-			if saved := w.groups[n-1]; saved != nil {
-				w.f = *saved
+			frame := w.groups[n-1]
+			if frame.saved != nil {
+				w.f = *frame.saved
 			}
 			w.groups = w.groups[:n-1]
+			defer func() { w.assertion = frame.assertion }()
 		}
 		w.b.WriteByte(')')
 	case c == '.' && !w.f.dotAll:
@@ -155,12 +180,16 @@ func (w *rewriter) top() error {
 		w.b.WriteString(`[\s\S]`)
 	case c == '^' && w.f.multiline:
 		w.b.WriteString(`(?<![^` + lineTerminators + `])`)
+		w.assertion = `"^"`
 	case c == '^':
 		w.b.WriteString(`(?<![\s\S])`)
+		w.assertion = `"^"`
 	case c == '$' && w.f.multiline:
 		w.b.WriteString(`(?![^` + lineTerminators + `])`)
+		w.assertion = `"$"`
 	case c == '$':
 		w.b.WriteString(`(?![\s\S])`)
+		w.assertion = `"$"`
 	default:
 		w.literal(c)
 	}
@@ -288,7 +317,17 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 		return n, true, nil
 	}
 	switch n {
-	case 'd', 'D', 's', 'S', 'w':
+	case 'D', 'S':
+		if w.f.ignoreCase && !inClass {
+			// Their sets are closed under case folding, and regexp2 takes some 30 ms to
+			// compile them with case folding on: switched off, they compile in microseconds.
+			w.b.WriteString(`(?-i:\` + string(n) + `)`)
+			w.i += 2
+			return 0, false, nil
+		}
+		verbatim(2)
+		return 0, false, nil
+	case 'd', 's', 'w':
 		verbatim(2)
 		return 0, false, nil
 	case 'W':
@@ -300,7 +339,10 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 			if inClass {
 				w.b.WriteString(jsNotWordRanges)
 			} else {
-				w.b.WriteString("[" + jsNotWordRanges + "]")
+				// The set is closed under case folding (ſ and the Kelvin sign, whose partners
+				// are word characters, are left out), so folding is switched off: regexp2 takes
+				// some 15 ms to compile it with folding on.
+				w.b.WriteString("(?-i:[" + jsNotWordRanges + "])")
 			}
 			w.i += 2
 			return 0, false, nil
@@ -314,6 +356,7 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 		}
 		w.b.WriteString(jsWordBoundary)
 		w.i += 2
+		w.assertion = `"\b"`
 		return 0, false, nil
 	case 'B':
 		if inClass {
@@ -321,6 +364,7 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 		}
 		w.b.WriteString(jsNotWordBoundary)
 		w.i += 2
+		w.assertion = `"\B"`
 		return 0, false, nil
 	case 't', 'n', 'v', 'f', 'r':
 		verbatim(2)
@@ -371,11 +415,78 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 		}
 		return identity()
 	}
+	if n >= '0' && n <= '9' && u {
+		// Without u, JavaScript reads \N beyond the groups as an octal escape, as regexp2's
+		// ECMAScript mode does; with u it is an error, and so is \0 followed by a digit.
+		end := w.i + 1
+		for end < len(w.rs) && w.rs[end] >= '0' && w.rs[end] <= '9' {
+			end++
+		}
+		digits := string(w.rs[w.i+1 : end])
+		switch num, _ := strconv.Atoi(digits); {
+		case n == '0' && len(digits) > 1:
+			return 0, false, fmt.Errorf(`invalid escape \%s (with the u flag \0 cannot be followed by a digit)`, digits)
+		case n != '0' && inClass:
+			return 0, false, fmt.Errorf(`invalid escape \%s in a class (with the u flag a class cannot hold a back-reference)`, digits)
+		case n != '0' && num > w.captures:
+			return 0, false, fmt.Errorf(`invalid escape \%s (a back-reference to group %s; the pattern has %d capturing groups)`, digits, digits, w.captures)
+		}
+	}
 	if n >= '0' && n <= '9' {
 		verbatim(2)
 		return 0, false, nil
 	}
 	return identity()
+}
+
+// quantifierAt reports whether a quantifier starts at w.i: "*", "+", "?", or "{n}", "{n,}",
+// "{n,m}".
+func (w *rewriter) quantifierAt() bool {
+	switch w.rs[w.i] {
+	case '*', '+', '?':
+		return true
+	case '{':
+		j := w.i + 1
+		digits := func() int {
+			k := j
+			for j < len(w.rs) && w.rs[j] >= '0' && w.rs[j] <= '9' {
+				j++
+			}
+			return j - k
+		}
+		if digits() == 0 {
+			return false
+		}
+		if j < len(w.rs) && w.rs[j] == ',' {
+			j++
+			digits()
+		}
+		return j < len(w.rs) && w.rs[j] == '}'
+	}
+	return false
+}
+
+// countCaptures counts the capturing groups of a pattern: "(" not followed by "?", and named
+// groups "(?<name>", outside classes and escapes.
+func countCaptures(p string) int {
+	rs := []rune(p)
+	n := 0
+	inClass := false
+	for i := 0; i < len(rs); i++ {
+		switch c := rs[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			inClass = c != ']'
+		case c == '[':
+			inClass = true
+		case c == '(' && (i+1 >= len(rs) || rs[i+1] != '?'):
+			n++
+		case c == '(' && i+3 < len(rs) && rs[i+2] == '<' && rs[i+3] != '=' && rs[i+3] != '!':
+			n++
+		}
+	}
+	return n
 }
 
 // codePoint writes the character an escape of length k at w.i stands for: the escape itself,
