@@ -171,7 +171,7 @@ func (w *rewriter) top() error {
 				w.f = *frame.saved
 			}
 			w.groups = w.groups[:n-1]
-			defer func() { w.assertion = frame.assertion }()
+			w.assertion = frame.assertion
 		}
 		w.b.WriteByte(')')
 	case c == '.' && !w.f.dotAll:
