@@ -818,9 +818,12 @@ func runVectorlintContext(ctx context.Context, dir string, env map[string]string
 	return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }
 
-// TestLintInterrupt cancels a run while a call hangs: the files already finished are printed,
-// the others are reported as not finished, and the exit code is 2.
-func TestLintInterrupt(t *testing.T) {
+// startHangingProject starts a fake server on which every call answers no violation except
+// the one for docs/b.md ("Hang here."), which hangs until the client gives up, and writes the
+// engine project with only its Wordiness rule and docs/a.md, b.md and c.md added. It returns
+// both.
+func startHangingProject(t *testing.T) (*llmtest.Server, string) {
+	t.Helper()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.UserContains("Hang here"), llmtest.Hang())
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
@@ -832,6 +835,13 @@ func TestLintInterrupt(t *testing.T) {
 	files["docs/b.md"] = "Hang here.\n"
 	files["docs/c.md"] = "Fine too.\n"
 	writeTestTree(t, dir, files)
+	return srv, dir
+}
+
+// TestLintInterrupt cancels a run while a call hangs: the files already finished are printed,
+// the others are reported as not finished, and the exit code is 2.
+func TestLintInterrupt(t *testing.T) {
+	srv, dir := startHangingProject(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var (
 		wg sync.WaitGroup

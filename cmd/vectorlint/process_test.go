@@ -172,17 +172,7 @@ func TestCacheSharedByTwoProcesses(t *testing.T) {
 // prints the files it finished, says which it did not, exits 2, and leaves only complete
 // entries in the cache.
 func TestInterruptProcess(t *testing.T) {
-	srv := llmtest.Start(t)
-	srv.On(llmtest.UserContains("Hang here"), llmtest.Hang())
-	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
-	dir := t.TempDir()
-	files := engineProject()
-	delete(files, "rules/Acme/strict.md")
-	delete(files, "rules/Acme/headline.md")
-	files["docs/a.md"] = "Fine.\n"
-	files["docs/b.md"] = "Hang here.\n"
-	files["docs/c.md"] = "Fine too.\n"
-	writeTestTree(t, dir, files)
+	srv, dir := startHangingProject(t)
 	cache := filepath.Join(dir, "cache")
 	cmd, stdout, stderr := vectorlintProcess(t, dir, srv, "--output", "json", "--concurrency", "1", "--cache-dir", cache, "docs")
 	if err := cmd.Start(); err != nil {
