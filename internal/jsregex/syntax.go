@@ -645,8 +645,42 @@ func (w *rewriter) classAtom() (rune, bool, error) {
 func foldSplits() map[rune]rune {
 	jsCanonicalize := jsCanonicalizer()
 	out := map[rune]rune{}
-	seen := map[rune]bool{}
 	next := rune(0xF0000)
+	for orbit := range foldOrbits {
+		groups := map[rune][]rune{}
+		var keys []rune
+		for _, o := range orbit {
+			k := jsCanonicalize(o)
+			if groups[k] == nil {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], o)
+		}
+		if len(keys) < 2 {
+			continue
+		}
+		// Keep the largest class (ties: the one with the smallest rune); the others get
+		// sentinels.
+		slices.SortFunc(keys, func(a, b rune) int {
+			if d := len(groups[b]) - len(groups[a]); d != 0 {
+				return d
+			}
+			return int(slices.Min(groups[a]) - slices.Min(groups[b]))
+		})
+		for _, k := range keys[1:] {
+			for _, o := range groups[k] {
+				out[o] = next
+			}
+			next++
+		}
+	}
+	return out
+}
+
+// foldOrbits yields each orbit of Unicode simple case folding with more than one rune (k, K
+// and the Kelvin sign; ǆ, ǅ and Ǆ; …), once, in the order of unicode.CaseRanges.
+func foldOrbits(yield func([]rune) bool) {
+	seen := map[rune]bool{}
 	for _, cr := range unicode.CaseRanges {
 		for r := rune(cr.Lo); r <= rune(cr.Hi); r++ {
 			if seen[r] {
@@ -656,36 +690,14 @@ func foldSplits() map[rune]rune {
 			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 				orbit = append(orbit, f)
 			}
-			groups := map[rune][]rune{}
-			var keys []rune
 			for _, o := range orbit {
 				seen[o] = true
-				k := jsCanonicalize(o)
-				if groups[k] == nil {
-					keys = append(keys, k)
-				}
-				groups[k] = append(groups[k], o)
 			}
-			if len(keys) < 2 {
-				continue
-			}
-			// Keep the largest class (ties: the one with the smallest rune); the others get
-			// sentinels.
-			slices.SortFunc(keys, func(a, b rune) int {
-				if d := len(groups[b]) - len(groups[a]); d != 0 {
-					return d
-				}
-				return int(slices.Min(groups[a]) - slices.Min(groups[b]))
-			})
-			for _, k := range keys[1:] {
-				for _, o := range groups[k] {
-					out[o] = next
-				}
-				next++
+			if len(orbit) > 1 && !yield(orbit) {
+				return
 			}
 		}
 	}
-	return out
 }
 
 // jsCanonicalizer returns JavaScript's Canonicalize(ch) for a case-insensitive regex without
