@@ -166,3 +166,31 @@ func FuzzExpandEnv(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseAllowEnv: every name accepted is a variable name, and parsing the accepted names
+// again gives the same set.
+func FuzzParseAllowEnv(f *testing.F) {
+	for _, s := range []string{"A", "A,B", " a_1 , ,B", "1A", "A-B", "${A}", ",,", "Ä"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseAllowEnv([]string{s})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--allow-env: expected variable names") {
+				t.Fatalf("error %v does not name the flag", err)
+			}
+			return
+		}
+		var names []string
+		for name := range got {
+			if !validVarName(name) {
+				t.Fatalf("accepted %q", name)
+			}
+			names = append(names, name)
+		}
+		again, err := ParseAllowEnv([]string{strings.Join(names, ",")})
+		if err != nil || !reflect.DeepEqual(again, got) {
+			t.Fatalf("%v → %v, %v", got, again, err)
+		}
+	})
+}
