@@ -261,7 +261,7 @@ func expandEnv(s string, env llm.Vars, allow AllowEnv, where string) (string, []
 // or a zero Source when none is.
 func heldSource(sources []llm.Source) llm.Source {
 	for _, s := range sources {
-		if s.Origin != llm.OriginUnknown && s.Origin.UserChosen() {
+		if s.Origin.HeldByUser() {
 			return s
 		}
 	}

@@ -46,6 +46,10 @@ func (o Origin) UserChosen() bool {
 	return true
 }
 
+// HeldByUser reports whether a secret of this origin is the user's own: one from the process
+// environment or the user config. Such a secret goes only where Trust allows.
+func (o Origin) HeldByUser() bool { return o == OriginProcess || o == OriginUserConfig }
+
 // String names the origin in messages.
 func (o Origin) String() string {
 	switch o {

@@ -86,7 +86,7 @@ func IsLoopback(hostport string) bool {
 // and whose base URL a repository file chose (BaseURLSource) is checked: its host must be
 // loopback or in Hosts.
 func (t *Trust) Check(ep Endpoint) error {
-	if t == nil || !ep.KeySource.Origin.UserChosen() || ep.KeySource.Origin == OriginUnknown {
+	if t == nil || !ep.KeySource.Origin.HeldByUser() {
 		return nil
 	}
 	if ep.BaseURLSource.Origin.UserChosen() {
