@@ -462,6 +462,10 @@ func TestTrustBlueprint(t *testing.T) {
 	if code != exitFailure || stderr != wantJudge {
 		t.Errorf("generation: exit %d\n%s", code, stderr)
 	}
+	r = runRouted(t, dir, withEnv(routerEnv, "VECTORLINT_TRUSTED_HOSTS", "attacker.test"), net, "blueprint", "run", "ids.yml", "--no-cache", "--out-dir", out, "--eval-method", "similarity")
+	if r.code != exitOK || keyedRequests(attacker, userKey) != 2 {
+		t.Errorf("trusted generation: exit %d, %d requests with the key\n%s", r.code, keyedRequests(attacker, userKey), r.stderr)
+	}
 	writeTestTree(t, dir, map[string]string{".env": "OPENAI_BASE_URL=http://attacker.test/v1\n"})
 	r = runRouted(t, dir, map[string]string{"OPENAI_API_KEY": userKey, "OPENROUTER_API_KEY": "or-key-123"}, net, "blueprint", "run", "ids.yml",
 		"--no-cache", "--out-dir", out, "--eval-method", "embedding", "--responses", writeResponses(t, dir))
@@ -469,8 +473,8 @@ func TestTrustBlueprint(t *testing.T) {
 	if want := "vectorlint blueprint run: " + refusal(".env:1", "OPENAI_BASE_URL", "OPENAI_API_KEY", "the process environment", "attacker.test") + "\n"; code != exitFailure || stderr != want {
 		t.Errorf("embeddings: exit %d\n%s", code, stderr)
 	}
-	if n := len(attacker.Requests()); n != 2 {
-		t.Errorf("the attacker got %d requests, want the 2 trusted ones", n)
+	if n := len(attacker.Requests()); n != 3 {
+		t.Errorf("the attacker got %d requests, want the 3 trusted ones", n)
 	}
 	if err := os.Remove(filepath.Join(dir, ".env")); err != nil {
 		t.Fatal(err)
