@@ -41,10 +41,10 @@ func BenchmarkGenerateAndJudge(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := func(k string) (string, bool) {
+	env := llm.LookupFunc(func(k string) (string, bool) {
 		v, ok := map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": srv.URL, "OPENROUTER_API_KEY": "k", "OPENROUTER_BASE_URL": srv.URL}[k]
 		return v, ok
-	}
+	})
 	b.ReportAllocs()
 	for b.Loop() {
 		c, err := llm.New(llm.Config{Concurrency: 16})

@@ -134,9 +134,14 @@ type GenerateOptions struct {
 	// Client makes the calls: its cache, retries, overall concurrency limit and usage.
 	Client *llm.Client
 	// LookupEnv reads the providers' keys (<PROVIDER>_API_KEY), base URL overrides
-	// (<PROVIDER>_BASE_URL) and the ${VAR} references in custom model headers. The command
-	// passes its environment (with .env); nil means no variables.
-	LookupEnv llm.LookupFunc
+	// (<PROVIDER>_BASE_URL) and the ${VAR} references in custom models' urls and headers. The
+	// command passes its environment (with .env files, each value knowing its source); nil
+	// means no variables.
+	LookupEnv llm.Vars
+	// AllowEnv names the variables ${VAR} references may read (--allow-env); any other
+	// reference fails its model. The client's trust rule (llm.Config.Trust) then decides
+	// whether a custom model's url may receive a value the user holds.
+	AllowEnv AllowEnv
 	// ProviderConcurrency limits the calls in flight to one provider (DefaultProviderConcurrency
 	// when 0).
 	ProviderConcurrency int
@@ -150,6 +155,7 @@ type GenerateOptions struct {
 // target is how one model is called.
 type target struct {
 	custom *CustomModel
+	url    string // the custom model's url, its ${VAR} references expanded
 	ep     llm.Endpoint
 	api    llm.API
 	err    error
@@ -180,7 +186,7 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 	targets := map[string]target{}
 	for _, v := range variants {
 		if _, ok := targets[v.Model.ID]; !ok {
-			targets[v.Model.ID] = resolveTarget(v.Model, opts.LookupEnv, opts.ProviderConcurrency)
+			targets[v.Model.ID] = resolveTarget(bp, v.Model, opts)
 		}
 	}
 
@@ -232,64 +238,85 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 	return resp, nil
 }
 
-// CheckModel reports why a model cannot be called with the given environment (an unknown
-// provider, a key that is not set, a ${VAR} of a custom model header that is not set), or
-// nil. Generate records the same error for every prompt of such a model; the command uses
-// CheckModel to warn once.
-func CheckModel(m Model, env llm.LookupFunc) error {
-	return resolveTarget(m, env, 1).err
+// CheckModel reports why a model cannot be called with the options' environment (an unknown
+// provider, a key that is not set, a ${VAR} reference that is not allowed or not set, or an
+// endpoint the client's trust rule refuses: an *llm.UntrustedHostError), or nil. Generate
+// records the same error for every prompt of such a model; the command uses CheckModel to
+// warn once, or to stop before any call when the trust rule refuses a model.
+func CheckModel(bp *Blueprint, m Model, opts GenerateOptions) error {
+	if opts.ProviderConcurrency <= 0 {
+		opts.ProviderConcurrency = DefaultProviderConcurrency
+	}
+	return resolveTarget(bp, m, opts).err
 }
 
 // resolveTarget builds the endpoint of a model: a provider:model id through llm.ModelEndpoint,
-// a custom model from its url, modelName, inherit, format and headers.
-func resolveTarget(m Model, env llm.LookupFunc, limit int) target {
+// a custom model from its url, modelName, inherit, format and headers (${VAR} references
+// expanded as opts.AllowEnv allows). The client's trust rule checks the endpoint.
+func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
+	limit := opts.ProviderConcurrency
 	if m.Custom == nil {
-		ep, err := llm.ModelEndpoint(env, m.ID)
+		ep, err := llm.ModelEndpoint(opts.LookupEnv, m.ID)
 		if err != nil {
 			return target{err: err}
 		}
 		ep.MaxConcurrency = limit
+		if opts.Client != nil {
+			if err := opts.Client.CheckTrust(ep); err != nil {
+				return target{err: err}
+			}
+		}
 		return target{ep: ep, api: llm.APIChat}
 	}
 	cm := m.Custom
-	headers, err := substituteHeaders(cm, env)
+	what := fmt.Sprintf("custom model %q", cm.ID)
+	rawURL, urlUsed, err := expandEnv(cm.URL, opts.LookupEnv, opts.AllowEnv, "url of "+what)
+	if err != nil {
+		return target{err: err}
+	}
+	headers, headerUsed, err := expandHeaders(cm.Headers, opts.LookupEnv, opts.AllowEnv, what)
 	if err != nil {
 		return target{err: err}
 	}
 	group := "custom"
-	if u, err := url.Parse(cm.URL); err == nil && u.Host != "" {
+	if u, err := url.Parse(rawURL); err == nil && u.Host != "" {
 		group += " " + u.Host
 	}
 	ep := llm.Endpoint{Provider: llm.Provider(strings.ToLower(cm.Inherit)), Model: cm.ModelName, Headers: headers,
-		MaxConcurrency: limit, LimitGroup: group}
-	return target{custom: cm, ep: ep, api: llm.APIFor(cm.Inherit, cm.Format)}
+		MaxConcurrency: limit, LimitGroup: group, BaseURL: rawURL,
+		KeySource:     heldSource(append(headerUsed, urlUsed...)),
+		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.url()}}
+	if opts.Client != nil {
+		if err := opts.Client.CheckTrust(ep); err != nil {
+			return target{err: err}
+		}
+	}
+	// The request goes to the url itself (GenerateRequest.URL), not to a base URL plus a path.
+	ep.BaseURL = ""
+	return target{custom: cm, url: rawURL, ep: ep, api: llm.APIFor(cm.Inherit, cm.Format)}
 }
 
-// substituteHeaders replaces ${VAR} in a custom model's header values with the variable's
-// value. A variable that is not set is an error naming it (never its value).
-func substituteHeaders(cm *CustomModel, env llm.LookupFunc) (map[string]string, error) {
-	if len(cm.Headers) == 0 {
-		return nil, nil
+// expandHeaders expands the ${VAR} references of header values (see expandEnv), returning
+// the headers and the sources of the variables used.
+func expandHeaders(headers map[string]string, env llm.Vars, allow AllowEnv, what string) (map[string]string, []llm.Source, error) {
+	if len(headers) == 0 {
+		return nil, nil, nil
 	}
-	out := make(map[string]string, len(cm.Headers))
-	var missing []string
-	for k, v := range cm.Headers {
-		out[k] = envRefRe().ReplaceAllStringFunc(v, func(ref string) string {
-			name := ref[2 : len(ref)-1]
-			if env != nil {
-				if val, ok := env(name); ok {
-					return val
-				}
-			}
-			missing = append(missing, fmt.Sprintf("%s (in header %s)", name, k))
-			return ""
-		})
+	names := make([]string, 0, len(headers))
+	for k := range headers {
+		names = append(names, k)
 	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return nil, fmt.Errorf("custom model %q: environment variable %s not set", cm.ID, strings.Join(missing, ", "))
+	sort.Strings(names)
+	out := make(map[string]string, len(headers))
+	var used []llm.Source
+	for _, k := range names {
+		v, u, err := expandEnv(headers[k], env, allow, fmt.Sprintf("header %q of %s", k, what))
+		if err != nil {
+			return nil, nil, err
+		}
+		out[k], used = v, append(used, u...)
 	}
-	return out, nil
+	return out, used, nil
 }
 
 // generatePair generates the turns of one prompt for one variant.
@@ -317,7 +344,7 @@ func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t ta
 				MaxTokens: opts.MaxTokens, NoCache: noCache, Label: label})
 		} else {
 			cm := t.custom
-			req := llm.GenerateRequest{Endpoint: t.ep, URL: cm.URL, API: t.api, Messages: msgs, Temperature: v.Temperature,
+			req := llm.GenerateRequest{Endpoint: t.ep, URL: t.url, API: t.api, Messages: msgs, Temperature: v.Temperature,
 				MaxTokens: opts.MaxTokens, PromptFormat: cm.PromptFormat, ReasoningEffort: cm.ReasoningEffort,
 				ParameterMapping: cm.ParameterMapping, Parameters: cm.Parameters, NoCache: noCache, Label: label}
 			if cm.ThinkingBudget != nil {

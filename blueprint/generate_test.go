@@ -168,6 +168,7 @@ func TestGenerateFailures(t *testing.T) {
 	var mu sync.Mutex
 	done := map[string]bool{}
 	resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env,
+		AllowEnv: AllowEnv{"LOCAL_TOKEN": true, "OTHER": true},
 		OnPair: func(p, m string, err error) {
 			mu.Lock()
 			done[p+" "+m] = err == nil
@@ -185,8 +186,8 @@ func TestGenerateFailures(t *testing.T) {
 		"q2 xai:nokey":         "LLM provider xai is not fully configured: set XAI_API_KEY",
 		"q1 nope:model":        `model id "nope:model": expected a provider among anthropic, google, groq, mistral, ollama, openai, openrouter, together, xai, found "nope"`,
 		"q2 nope:model":        `model id "nope:model": expected a provider among anthropic, google, groq, mistral, ollama, openai, openrouter, together, xai, found "nope"`,
-		"q1 local:custom":      `custom model "local:custom": environment variable LOCAL_TOKEN (in header Authorization), OTHER (in header X-Other) not set`,
-		"q2 local:custom":      `custom model "local:custom": environment variable LOCAL_TOKEN (in header Authorization), OTHER (in header X-Other) not set`,
+		"q1 local:custom":      `header "Authorization" of custom model "local:custom" uses ${LOCAL_TOKEN}, which is not set`,
+		"q2 local:custom":      `header "Authorization" of custom model "local:custom" uses ${LOCAL_TOKEN}, which is not set`,
 	}
 	got := map[string]string{}
 	for _, p := range []string{"q1", "q2"} {
@@ -209,10 +210,10 @@ func TestGenerateFailures(t *testing.T) {
 	if len(done) != 12 || !done["q1 openai:gpt"] || done["q2 groq:flaky"] {
 		t.Errorf("OnPair saw %v", done)
 	}
-	if err := CheckModel(Model{ID: "xai:nokey"}, env); err == nil || err.Error() != "LLM provider xai is not fully configured: set XAI_API_KEY" {
+	if err := CheckModel(bp, Model{ID: "xai:nokey"}, GenerateOptions{LookupEnv: env}); err == nil || err.Error() != "LLM provider xai is not fully configured: set XAI_API_KEY" {
 		t.Errorf("CheckModel: %v", err)
 	}
-	if err := CheckModel(Model{ID: "openai:gpt"}, env); err != nil {
+	if err := CheckModel(bp, Model{ID: "openai:gpt"}, GenerateOptions{LookupEnv: env}); err != nil {
 		t.Errorf("CheckModel: %v", err)
 	}
 }
@@ -259,7 +260,7 @@ models:
   prompt: Capital of France?
 `)
 	env := envOf(map[string]string{"TOKEN": "tok-5678"})
-	resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env})
+	resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env, AllowEnv: AllowEnv{"TOKEN": true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func prepareFactcheck(args any, has bool) (evaluator, error) {
 		}
 		endpoint := ""
 		if in.env.LookupEnv != nil {
-			endpoint, _ = in.env.LookupEnv(FactcheckEnv)
+			endpoint, _ = in.env.LookupEnv.Lookup(FactcheckEnv)
 		}
 		if strings.TrimSpace(endpoint) == "" {
 			return errResult("$factcheck needs the fact-check service's URL in %s, which is not set", FactcheckEnv)
@@ -180,25 +180,28 @@ func substituteTemplates(v any, s *Subject) any {
 var envRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]+)\}`) })
 
 // callService POSTs body to a service and reads {score, explain} or {error}. Network errors and
-// 5xx responses are retried. Header values may use ${VAR}; values never appear in errors.
+// 5xx responses are retried. The url and header values may use ${VAR} for the variables
+// Env.AllowEnv names; a value the user holds goes only where Env.Trust allows. Values never
+// appear in errors.
 func callService(in *evalInput, svc Service, body map[string]any, defTimeout time.Duration) (float64, string, error) {
-	headers := map[string]string{"Content-Type": "application/json"}
-	for k, v := range svc.Headers {
-		var missing string
-		val := envRefRe().ReplaceAllStringFunc(v, func(m string) string {
-			name := m[2 : len(m)-1]
-			if in.env.LookupEnv != nil {
-				if s, ok := in.env.LookupEnv(name); ok {
-					return s
-				}
-			}
-			missing = name
-			return ""
-		})
-		if missing != "" {
-			return 0, "", fmt.Errorf("header %q uses ${%s}, which is not set", k, missing)
+	const where = "$call"
+	target, urlUsed, err := expandEnv(svc.URL, in.env.LookupEnv, in.env.AllowEnv, "url of "+where)
+	if err != nil {
+		return 0, "", err
+	}
+	expanded, headerUsed, err := expandHeaders(svc.Headers, in.env.LookupEnv, in.env.AllowEnv, where)
+	if err != nil {
+		return 0, "", err
+	}
+	if held := heldSource(append(headerUsed, urlUsed...)); held.Origin != llm.OriginUnknown {
+		ep := llm.Endpoint{BaseURL: target, KeySource: held, BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + where}}
+		if err := in.env.Trust.Check(ep); err != nil {
+			return 0, "", err
 		}
-		headers[k] = val
+	}
+	headers := map[string]string{"Content-Type": "application/json"}
+	for k, v := range expanded {
+		headers[k] = v
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
@@ -224,9 +227,16 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 	if client == nil {
 		client = http.DefaultClient
 	}
-	secrets := serviceSecrets(svc.URL, svc.Headers, in.env.LookupEnv)
+	secrets := serviceSecrets(target, svc.Headers, in.env.LookupEnv)
+	for _, s := range urlUsed {
+		// A variable expanded into the url is a credential too (a token in the path).
+		if v, ok := in.env.LookupEnv.Lookup(s.Name); ok && len(v) >= 4 {
+			secrets = append(secrets, v, url.QueryEscape(v), url.PathEscape(v))
+		}
+	}
+	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
 	for attempt := 0; ; attempt++ {
-		score, explain, retry, err := serviceAttempt(in.ctx, client, method, svc.URL, headers, payload, timeout)
+		score, explain, retry, err := serviceAttempt(in.ctx, client, method, target, headers, payload, timeout)
 		if err == nil {
 			return score, explain, nil
 		}
@@ -299,12 +309,12 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 // serviceSecrets returns the credentials a service request carries, to remove from its
 // errors: the values of ${VAR} references in its headers, the values of credential headers
 // (whole and word by word), the URL's password and its credential-like query values.
-func serviceSecrets(rawURL string, svcHeaders map[string]string, lookup func(string) (string, bool)) []string {
+func serviceSecrets(rawURL string, svcHeaders map[string]string, env llm.Vars) []string {
 	var out []string
 	for k, v := range svcHeaders {
 		for _, m := range envRefRe().FindAllStringSubmatch(v, -1) {
-			if lookup != nil {
-				if val, ok := lookup(m[1]); ok {
+			if env != nil {
+				if val, ok := env.Lookup(m[1]); ok {
 					out = append(out, val)
 				}
 			}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // fakeService records requests and answers with a scripted status and body.
@@ -55,12 +57,12 @@ func TestCallInlineURL(t *testing.T) {
 	subject := Subject{Text: "Paris", PromptID: "p1", ModelID: "m1", Messages: []Message{{Role: "user", Content: &q}}}
 	args := map[string]any{"url": srv.URL + "/check?token=SECRET", "claim": "{response} for {promptId} by {modelId}", "question": "{promptText}",
 		"headers": map[string]any{"Authorization": "Bearer ${SERVICE_KEY}"}}
-	env := Env{AllowNet: true, LookupEnv: func(k string) (string, bool) {
+	env := Env{AllowNet: true, AllowEnv: AllowEnv{"SERVICE_KEY": true}, LookupEnv: llm.LookupFunc(func(k string) (string, bool) {
 		if k == "SERVICE_KEY" {
 			return "s3cret", true
 		}
 		return "", false
-	}}
+	})}
 	r := callPoint(t, "call", args, env, subject)
 	if r.err != nil || r.score != 0.75 || r.explain != "mostly right" {
 		t.Fatalf("result = %+v", r)
@@ -138,8 +140,14 @@ func TestCallErrors(t *testing.T) {
 		{"not JSON", []answer{{200, `<html>`}}, nil, Env{AllowNet: true}, `expected a JSON object {score, explain} from SRV/check, found "<html>"`},
 		{"404 is not retried", []answer{{404, "no such page"}}, nil, Env{AllowNet: true}, "HTTP 404 from SRV/check: no such page"},
 		{"500 after retries", []answer{{500, "down"}}, nil, Env{AllowNet: true}, "HTTP 500 from SRV/check: down"},
-		{"missing header variable", nil, map[string]any{"url": "http://127.0.0.1:1", "headers": map[string]any{"X-Key": "${NOPE}"}}, Env{AllowNet: true},
-			`header "X-Key" uses ${NOPE}, which is not set`},
+		{"missing header variable", nil, map[string]any{"url": "http://127.0.0.1:1", "headers": map[string]any{"X-Key": "${NOPE}"}},
+			Env{AllowNet: true, AllowEnv: AllowEnv{"NOPE": true}}, `header "X-Key" of $call uses ${NOPE}, which is not set`},
+		{"header variable not allowed", nil, map[string]any{"url": "http://127.0.0.1:1", "headers": map[string]any{"X-Key": "${HOME}"}},
+			Env{AllowNet: true, LookupEnv: llm.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
+			`header "X-Key" of $call uses ${HOME}, which a blueprint may read only when the run names it: add --allow-env HOME if this blueprint may send that variable to its url`},
+		{"url variable not allowed", nil, map[string]any{"url": "http://127.0.0.1:1/${HOME}"},
+			Env{AllowNet: true, LookupEnv: llm.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
+			`url of $call uses ${HOME}, which a blueprint may read only when the run names it: add --allow-env HOME if this blueprint may send that variable to its url`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,12 +177,12 @@ func TestFactcheck(t *testing.T) {
 	f := &fakeService{t: t, answers: []answer{{200, `{"score": 0.5}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
-	lookup := func(k string) (string, bool) {
+	lookup := llm.LookupFunc(func(k string) (string, bool) {
 		if k == FactcheckEnv {
 			return srv.URL, true
 		}
 		return "", false
-	}
+	})
 	r := callPoint(t, "factcheck", "focus on dates", Env{AllowNet: true, LookupEnv: lookup}, Subject{Text: "It happened in 1948."})
 	if r.err != nil || r.score != 0.5 || r.explain != "No explanation provided." {
 		t.Fatalf("result = %+v", r)

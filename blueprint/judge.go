@@ -285,8 +285,9 @@ func promptBlock(s *Subject) string {
 type JudgeOptions struct {
 	// Client makes the calls (cache, retries, limits, usage).
 	Client *llm.Client
-	// LookupEnv reads the judges' provider keys and base URL overrides.
-	LookupEnv llm.LookupFunc
+	// LookupEnv reads the judges' provider keys and base URL overrides (each value knowing its
+	// source, for the client's trust rule).
+	LookupEnv llm.Vars
 	// Judges replace every other judge configuration (the command's --judge). When empty, the
 	// blueprint's evaluationConfig.llm-coverage.judges (or legacy judgeModels) are used, else
 	// DefaultJudges with BackupJudge.
@@ -337,8 +338,9 @@ func JudgesOf(bp *Blueprint) (judges []JudgeSpec, custom bool) {
 }
 
 // NewLLMJudge builds the judge of a blueprint run. Judges whose model cannot be reached (an
-// unknown provider, a key that is not set) are kept and fail on every point with that error;
-// Unavailable lists them so the command can warn once.
+// unknown provider, a key that is not set, an endpoint the client's trust rule refuses) are
+// kept and fail on every point with that error; Unavailable lists them so the command can warn
+// once (or stop, for a refused endpoint).
 func NewLLMJudge(bp *Blueprint, opts JudgeOptions) (*LLMJudge, error) {
 	if opts.Client == nil {
 		return nil, errors.New("blueprint: NewLLMJudge needs JudgeOptions.Client")
@@ -362,6 +364,9 @@ func NewLLMJudge(bp *Blueprint, opts JudgeOptions) (*LLMJudge, error) {
 			spec.Approach = ApproachHolistic
 		}
 		ep, err := llm.ModelEndpoint(opts.LookupEnv, spec.Model)
+		if err == nil {
+			err = opts.Client.CheckTrust(ep)
+		}
 		if err != nil {
 			return judgeTarget{spec: spec, err: err}
 		}

@@ -78,7 +78,8 @@ models:
 	want := &CustomModel{ID: "local:llama", URL: "http://localhost:11434/v1/chat/completions", ModelName: "llama3:instruct", Inherit: "openai",
 		Format: "completions", PromptFormat: "raw", Headers: map[string]string{"Authorization": "Bearer ${KEY}"},
 		Parameters: map[string]any{"max_tokens": 150.0, "stream": nil}, ParameterMapping: map[string]string{"temperature": "heat"},
-		ReasoningEffort: "high", ThinkingBudget: ptr(1024.0)}
+		ReasoningEffort: "high", ThinkingBudget: ptr(1024.0),
+		Lines: FieldLines{Object: 4, URL: 5, Headers: map[string]int{"Authorization": 10}}}
 	if !reflect.DeepEqual(cm, want) {
 		t.Errorf("custom model\n got %+v\nwant %+v", cm, want)
 	}

@@ -517,7 +517,7 @@ func (p *parser) customModel(v *node) *CustomModel {
 			p.warnf(CodeUnknownField, k.line, "", "unknown custom model field %q (ignored)", k.str)
 		}
 	}
-	cm := &CustomModel{}
+	cm := &CustomModel{Lines: fieldLines(v)}
 	ok := true
 	req := func(key string, dst *string) {
 		f := v.get(key)
@@ -758,10 +758,25 @@ func (p *parser) services(v *node) ServiceMap {
 	return out
 }
 
+// fieldLines records the lines of a definition's url and header values.
+func fieldLines(v *node) FieldLines {
+	l := FieldLines{Object: v.line}
+	if u := v.get("url"); u != nil {
+		l.URL = u.line
+	}
+	if h := v.get("headers"); h != nil && h.kind == mapKind {
+		l.Headers = make(map[string]int, len(h.keys))
+		for i, k := range h.keys {
+			l.Headers[k.str] = h.vals[i].line
+		}
+	}
+	return l
+}
+
 // serviceFromNode reads a service definition ({url, method, headers, timeout_ms, cache,
 // max_retries, retry_backoff_ms}); unknown keys are left to the caller.
 func serviceFromNode(v *node) (Service, error) {
-	var s Service
+	s := Service{Lines: fieldLines(v)}
 	u := v.get("url")
 	if u == nil || u.kind != stringKind || u.str == "" {
 		return s, fmt.Errorf("expected url to be a non-empty string, found %s", u.describe())

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // TestCallCredentialsShown checks how a $call point and a service with credentials are shown
@@ -52,8 +54,8 @@ func TestCallErrorRedacted(t *testing.T) {
 	zero := 0
 	svc := Service{URL: strings.Replace(srv.URL, "http://", "http://bot:pw123456@", 1) + "/c?api_key=querysecret1&lang=en",
 		Headers: map[string]string{"X-Token": "Bearer headersecret1", "X-Env": "${SVC_KEY}"}, MaxRetries: &zero}
-	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: "r"}, env: &Env{AllowNet: true,
-		LookupEnv: func(k string) (string, bool) { return map[string]string{"SVC_KEY": "envsecret12"}[k], k == "SVC_KEY" }}}
+	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: "r"}, env: &Env{AllowNet: true, AllowEnv: AllowEnv{"SVC_KEY": true},
+		LookupEnv: llm.LookupFunc(func(k string) (string, bool) { return map[string]string{"SVC_KEY": "envsecret12"}[k], k == "SVC_KEY" })}}
 	_, _, err := callService(in, svc, map[string]any{}, defaultServiceTimeout)
 	if err == nil {
 		t.Fatal("no error from a 403")

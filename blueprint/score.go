@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -86,9 +87,16 @@ type Env struct {
 	AllowNet bool
 	// HTTPClient makes those requests (http.DefaultClient when nil).
 	HTTPClient *http.Client
-	// LookupEnv reads variables for $factcheck (FACTCHECK_ENDPOINT_URL) and ${VAR} in service
-	// headers. The command passes its environment in; nil means no variables.
-	LookupEnv func(string) (string, bool)
+	// LookupEnv reads variables for $factcheck (FACTCHECK_ENDPOINT_URL) and the ${VAR}
+	// references of $call urls and headers. The command passes its environment in (each value
+	// knowing its source); nil means no variables.
+	LookupEnv llm.Vars
+	// AllowEnv names the variables ${VAR} references may read (--allow-env); any other
+	// reference fails its point.
+	AllowEnv AllowEnv
+	// Trust decides where a $call may send a value the user holds (process environment, user
+	// config): only to a loopback address or a trusted host. nil allows any host.
+	Trust *llm.Trust
 	// Services are the blueprint's externalServices, for $call.
 	Services ServiceMap
 	// Description is the blueprint's description, for holistic judges.

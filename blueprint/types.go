@@ -101,6 +101,34 @@ type Service struct {
 	// RetryBackoffMS is the first retry's delay; the n-th waits n times as long (default 1 s).
 	RetryBackoffMS int   `json:"retry_backoff_ms,omitempty"`
 	Cache          *bool `json:"cache,omitempty"`
+	// Lines locate the url and headers in the blueprint (zero for an inline $call, whose
+	// point's line is used instead).
+	Lines FieldLines `json:"-"`
+}
+
+// FieldLines are the lines of a custom model's or a service's url and header values, for
+// messages about their ${VAR} references (0 when unknown).
+type FieldLines struct {
+	// Object is the line the definition starts on.
+	Object  int
+	URL     int
+	Headers map[string]int
+}
+
+// header returns the line of a header's value, else the object's.
+func (l FieldLines) header(name string) int {
+	if n := l.Headers[name]; n > 0 {
+		return n
+	}
+	return l.Object
+}
+
+// url returns the line of the url, else the object's.
+func (l FieldLines) url() int {
+	if l.URL > 0 {
+		return l.URL
+	}
+	return l.Object
 }
 
 // ServiceMap maps service names to services.
@@ -228,6 +256,8 @@ type CustomModel struct {
 	ParameterMapping map[string]string `json:"parameterMapping,omitempty"`
 	ReasoningEffort  string            `json:"reasoningEffort,omitempty"`
 	ThinkingBudget   *float64          `json:"thinkingBudget,omitempty"`
+	// Lines locate the definition, its url and its headers in the blueprint.
+	Lines FieldLines `json:"-"`
 }
 
 // Prompt is one normalised prompt.

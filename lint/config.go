@@ -50,6 +50,9 @@ type Config struct {
 	Provider string
 	Model    string
 	BaseURL  string
+	// BaseURLLine is BaseURL's line (0 when not set), for the trust rule's messages: a base
+	// URL from a repository's config file may not receive the user's key (spec/trust.md §1).
+	BaseURLLine int
 	// Temperature is nil when not set.
 	Temperature *float64
 	// ConfidenceThreshold drops findings the model is less sure of (DefaultConfidenceThreshold).
@@ -260,7 +263,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 				add(line, name, "an http:// or https:// URL", strconv.Quote(value))
 				continue
 			}
-			cfg.BaseURL = value
+			cfg.BaseURL, cfg.BaseURLLine = value, line
 		case "Temperature":
 			t, err := strconv.ParseFloat(value, 64)
 			if err != nil || math.IsNaN(t) || t < 0 || t > 2 {

@@ -31,7 +31,7 @@ func TestParseConfigGlobals(t *testing.T) {
 	temp := 0.4
 	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
 		Concurrency: 4, DefaultSeverity: SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
-		BaseURL: "http://localhost:11434/v1#frag", Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true}
+		BaseURL: "http://localhost:11434/v1#frag", BaseURLLine: 8, Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}

@@ -207,6 +207,9 @@ func checkRequest(req Request) error {
 
 // chatKey is the cache key of req ("" when the cache is off for it).
 func (c *Client) chatKey(req Request) (string, error) {
+	if err := c.CheckTrust(req.Endpoint); err != nil {
+		return "", err
+	}
 	if err := checkRequest(req); err != nil {
 		return "", err
 	}

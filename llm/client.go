@@ -59,6 +59,9 @@ type Config struct {
 	UserAgent string
 	// Rand returns uniform numbers in [0, 1) for backoff jitter; nil uses math/rand/v2.
 	Rand func() float64
+	// Trust, when set, refuses every call whose endpoint it does not allow (see Trust.Check),
+	// before the cache or the network is touched; nil allows every endpoint.
+	Trust *Trust
 }
 
 // Client calls OpenAI-compatible Chat Completions and Embeddings endpoints with retries, a

@@ -22,17 +22,23 @@
 //   - usage: calls, cached calls, tokens and cost (Usage converts to lint.Usage).
 //
 // Resolve builds the linter's Endpoint from the environment variables of the original
-// VectorLint (LLM_PROVIDER, OPENAI_API_KEY, AZURE_OPENAI_*, ANTHROPIC_*, GEMINI_*…) and
-// LoadDotEnv adds a .env file. The package never reads the process environment or the working
-// directory itself, and API keys never appear in its errors, events or cache files.
+// VectorLint (LLM_PROVIDER, OPENAI_API_KEY, AZURE_OPENAI_*, ANTHROPIC_*, GEMINI_*…); LoadEnv
+// layers the project's .env.local and .env and the user config (~/.vectorlint/config.toml)
+// under the process environment, each value keeping its Source. Trust decides where a key may
+// be sent from those sources: a key the user holds goes to a base URL a repository file chose
+// only at a loopback address or a host in VECTORLINT_TRUSTED_HOSTS (Config.Trust makes the
+// client refuse every other call). The package never reads the process environment or the
+// working directory itself, and API keys never appear in its errors, events or cache files.
 //
 // Tests use package llmtest, a fake OpenAI-compatible server on a local port.
 //
 // Typical use:
 //
-//	env, err := llm.LoadDotEnv(dir, os.LookupEnv)
+//	env, err := llm.LoadEnv(llm.EnvOptions{Process: os.LookupEnv, Dir: configDir, UserConfig: llm.UserConfigPath(home)})
 //	ep, err := llm.Resolve(env, iniSettings, flagSettings)
-//	client, err := llm.New(llm.Config{Concurrency: 8, CacheDir: cacheDir})
+//	trust, err := llm.ParseTrustedHosts(os.Getenv(llm.TrustedHostsVar))
+//	if err := trust.Check(ep); err != nil { … } // a repository file redirects the user's key
+//	client, err := llm.New(llm.Config{Concurrency: 8, CacheDir: cacheDir, Trust: trust})
 //	resp, err := client.CompleteJSON(ctx, llm.Request{
 //		Endpoint: ep,
 //		Messages: []llm.Message{{Role: llm.RoleSystem, Content: rule}, {Role: llm.RoleUser, Content: text}},

@@ -1,18 +1,16 @@
 package llm
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
 
-// DotEnvError is a syntax error in a .env file, with its 1-based line.
+// DotEnvError is a problem with an environment file (.env, .env.local, the user config): a
+// syntax error with its 1-based line, or a file that may not be read.
 type DotEnvError struct {
-	File     string
+	File string
+	// Line is 0 when the problem is the whole file.
 	Line     int
 	Expected string
 	// Found describes what was there: quoted text, or a description such as "the end of the file".
@@ -20,49 +18,32 @@ type DotEnvError struct {
 }
 
 // Error names the file and line, what was expected and what was found. Values are never
-// quoted, since a .env file holds API keys.
+// quoted, since environment files hold API keys.
 func (e *DotEnvError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: expected %s, found %s", e.File, e.Expected, e.Found)
+	}
 	return fmt.Sprintf("%s:%d: expected %s, found %s", e.File, e.Line, e.Expected, e.Found)
-}
-
-// LoadDotEnv reads dir/.env and returns a lookup that answers from env first (the process
-// environment wins) and from the file second. A missing .env is not an error: env is returned
-// as it is. An unreadable or malformed file is an error naming the file and line.
-//
-// The syntax is that of the Node dotenv package the original VectorLint used: KEY=VALUE lines,
-// optional "export ", # comments, single-, double- or back-quoted values (double quotes expand
-// \n, \r, \t, \" and \\; quoted values may span lines), no variable expansion.
-func LoadDotEnv(dir string, env LookupFunc) (LookupFunc, error) {
-	name := filepath.Join(dir, ".env")
-	data, err := os.ReadFile(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return env, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	vars, err := ParseDotEnv(name, data)
-	if err != nil {
-		return nil, err
-	}
-	return func(key string) (string, bool) {
-		if env != nil {
-			if v, ok := env(key); ok {
-				return v, true
-			}
-		}
-		v, ok := vars[key]
-		return v, ok
-	}, nil
 }
 
 // ParseDotEnv parses the contents of a .env file; name is used in errors. A key given twice
 // keeps its last value.
+//
+// The syntax is that of the Node dotenv package the original VectorLint used: KEY=VALUE lines,
+// optional "export ", # comments, single-, double- or back-quoted values (double quotes expand
+// \n, \r, \t, \" and \\; quoted values may span lines), no variable expansion.
 func ParseDotEnv(name string, data []byte) (map[string]string, error) {
+	vars, _, err := parseDotEnv(name, data)
+	return vars, err
+}
+
+// parseDotEnv is ParseDotEnv that also returns the line each variable was (last) set on.
+func parseDotEnv(name string, data []byte) (map[string]string, map[string]int, error) {
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	text = strings.TrimPrefix(text, "\ufeff")
 	lines := strings.Split(text, "\n")
 	vars := make(map[string]string)
+	lineOf := make(map[string]int)
 	for i := 0; i < len(lines); i++ {
 		lineNo := i + 1
 		line := strings.TrimSpace(lines[i])
@@ -81,14 +62,15 @@ func ParseDotEnv(name string, data []byte) (map[string]string, error) {
 			if validEnvKey(first) && rest > 0 && Redact(first) == first {
 				found = fmt.Sprintf("%s and %d more characters (not shown: the value may be secret)", strconv.Quote(clip(first, 60)), rest)
 			}
-			return nil, &DotEnvError{File: name, Line: lineNo, Expected: "KEY=VALUE", Found: found}
+			return nil, nil, &DotEnvError{File: name, Line: lineNo, Expected: "KEY=VALUE", Found: found}
 		}
 		key := strings.TrimSpace(line[:eq])
 		if !validEnvKey(key) {
-			return nil, &DotEnvError{File: name, Line: lineNo,
+			return nil, nil, &DotEnvError{File: name, Line: lineNo,
 				Expected: "a variable name of letters, digits, '_', '.' or '-' before '='", Found: strconv.Quote(clip(Redact(key), 60))}
 		}
 		value := strings.TrimLeft(line[eq+1:], " \t")
+		lineOf[key] = lineNo
 		if value == "" {
 			vars[key] = ""
 			continue
@@ -104,12 +86,12 @@ func ParseDotEnv(name string, data []byte) (map[string]string, error) {
 				end = closingQuote(body, q)
 			}
 			if end < 0 {
-				return nil, &DotEnvError{File: name, Line: lineNo,
+				return nil, nil, &DotEnvError{File: name, Line: lineNo,
 					Expected: fmt.Sprintf("a closing %c quote for the value of %s", q, key), Found: "the end of the file"}
 			}
 			after := strings.TrimSpace(body[end+1:])
 			if after != "" && !strings.HasPrefix(after, "#") {
-				return nil, &DotEnvError{File: name, Line: i + 1,
+				return nil, nil, &DotEnvError{File: name, Line: i + 1,
 					Expected: "a comment or the end of the line after the quoted value of " + key,
 					Found:    fmt.Sprintf("%d more characters (not shown: the value may be secret)", len(after))}
 			}
@@ -127,7 +109,7 @@ func ParseDotEnv(name string, data []byte) (map[string]string, error) {
 			vars[key] = strings.TrimSpace(value)
 		}
 	}
-	return vars, nil
+	return vars, lineOf, nil
 }
 
 // closingQuote returns the index of the first unescaped q in s, or -1.

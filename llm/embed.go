@@ -18,6 +18,9 @@ const EmbedBatchSize = 128
 // operation (Endpoint.Model is the embedding model). Calls share the client's retries,
 // concurrency limits, cache and usage accounting with chat completions.
 func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]float64, error) {
+	if err := c.CheckTrust(ep); err != nil {
+		return nil, err
+	}
 	if err := checkBaseURL(ep.BaseURL); err != nil {
 		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest,
 			Message: fmt.Sprintf("expected an http(s) base URL, found %q", Redact(ep.BaseURL, ep.secrets()...))}

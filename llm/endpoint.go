@@ -74,6 +74,11 @@ type Endpoint struct {
 	LimitGroup string
 	// Prices, when set, replaces Config.Prices for calls to this endpoint.
 	Prices *Prices
+	// KeySource says where APIKey came from (for a blueprint's custom model: the variable its
+	// headers expand), BaseURLSource where BaseURL (or a GenerateRequest's URL) came from.
+	// Resolve, ModelEndpoint and ResolveSearch fill them; Trust.Check reads them. Zero values
+	// mean the calling program set the fields itself.
+	KeySource, BaseURLSource Source
 }
 
 // Host returns the host (and port) of the base URL, the part of an endpoint that is safe to show

@@ -294,6 +294,9 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 		return &APIError{Op: op, Host: ep.Host(), Model: ep.Model, Kind: KindRequest,
 			Message: Redact(fmt.Sprintf(format, a...), ep.secrets()...)}
 	}
+	if err := c.CheckTrust(ep); err != nil {
+		return nil, err
+	}
 	target := req.operationURL()
 	if err := checkBaseURL(target); err != nil {
 		return nil, bad("expected an http(s) URL, found %q", target)

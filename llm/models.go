@@ -59,8 +59,9 @@ func ParseModelID(id string) (provider, model string, err error) {
 // and key (<PROVIDER>_API_KEY; GOOGLE_API_KEY or GEMINI_API_KEY for google; none for ollama).
 // The endpoint has no temperature (generation sets one per variant) and LimitGroup is the
 // provider, so Endpoint.MaxConcurrency limits a whole provider. A missing key is a
-// *NotConfiguredError naming the variable.
-func ModelEndpoint(env LookupFunc, id string) (Endpoint, error) {
+// *NotConfiguredError naming the variable. KeySource and BaseURLSource say where the key and
+// the base URL came from (env's Source of the variables; the default base URL is built in).
+func ModelEndpoint(env Vars, id string) (Endpoint, error) {
 	provider, model, err := ParseModelID(id)
 	if err != nil {
 		return Endpoint{}, err
@@ -71,23 +72,23 @@ func ModelEndpoint(env LookupFunc, id string) (Endpoint, error) {
 			strings.Join(ModelProviders(), ", "), provider)
 	}
 	get := func(name string) string {
-		if env == nil {
-			return ""
-		}
-		v, _ := env(name)
+		v, _ := lookup(env, name)
 		return strings.TrimSpace(v)
 	}
-	ep := Endpoint{Provider: Provider(provider), Model: model, BaseURL: hp.baseURL, LimitGroup: provider}
+	ep := Endpoint{Provider: Provider(provider), Model: model, BaseURL: hp.baseURL, LimitGroup: provider,
+		BaseURLSource: Source{Origin: OriginDefault, Name: "the " + provider + " endpoint"}}
 	baseVar := strings.ToUpper(provider) + "_BASE_URL"
 	if v := get(baseVar); v != "" {
 		if err := checkBaseURL(v); err != nil {
 			return Endpoint{}, &SettingError{Source: baseVar, Expected: "an http or https URL", Found: RedactURL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
+		ep.BaseURLSource = sourceOf(env, baseVar)
 	}
 	for _, k := range hp.keys {
 		if v := get(k); v != "" {
 			ep.APIKey = Secret(v)
+			ep.KeySource = sourceOf(env, k)
 			break
 		}
 	}
@@ -106,16 +107,18 @@ const (
 // ResolveSearch builds the endpoint of the search-capable model that checks factual claims:
 // SEARCH_MODEL (default sonar-pro) at PERPLEXITY_BASE_URL (default Perplexity's API) with
 // PERPLEXITY_API_KEY. Without the key it is a *NotConfiguredError naming PERPLEXITY_API_KEY.
-func ResolveSearch(env LookupFunc) (Endpoint, error) {
+// KeySource and BaseURLSource say where the key and the base URL came from.
+func ResolveSearch(env Vars) (Endpoint, error) {
 	get := func(name string) string {
-		if env == nil {
-			return ""
-		}
-		v, _ := env(name)
+		v, _ := lookup(env, name)
 		return strings.TrimSpace(v)
 	}
 	ep := Endpoint{Provider: "perplexity", Model: DefaultSearchModel, BaseURL: DefaultPerplexityBaseURL,
-		APIKey: Secret(get("PERPLEXITY_API_KEY")), LimitGroup: "perplexity"}
+		APIKey: Secret(get("PERPLEXITY_API_KEY")), LimitGroup: "perplexity",
+		BaseURLSource: Source{Origin: OriginDefault, Name: "the perplexity endpoint"}}
+	if ep.APIKey != "" {
+		ep.KeySource = sourceOf(env, "PERPLEXITY_API_KEY")
+	}
 	if v := get("SEARCH_MODEL"); v != "" {
 		ep.Model = v
 	}
@@ -124,6 +127,7 @@ func ResolveSearch(env LookupFunc) (Endpoint, error) {
 			return Endpoint{}, &SettingError{Source: "PERPLEXITY_BASE_URL", Expected: "an http or https URL", Found: RedactURL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
+		ep.BaseURLSource = sourceOf(env, "PERPLEXITY_BASE_URL")
 	}
 	// A key is needed at Perplexity's own API; a search model served elsewhere (SEARCH_MODEL
 	// with PERPLEXITY_BASE_URL, e.g. a local server) may need none, as

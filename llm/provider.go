@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// LookupFunc reads an environment variable: os.LookupEnv in the command, a map in tests, or the
-// result of LoadDotEnv. The package never reads the process environment itself.
+// LookupFunc reads an environment variable: os.LookupEnv in the command, a map in tests. As a
+// Vars, every value it gives counts as coming from the process environment; an *Env knows
+// which values came from files. The package never reads the process environment itself.
 type LookupFunc func(key string) (string, bool)
 
 // Provider is a value of LLM_PROVIDER (spec/linter.md §6).
@@ -62,6 +63,10 @@ type Settings struct {
 	Model       string
 	BaseURL     string
 	Temperature *float64
+	// BaseURLFrom says where BaseURL was written: for the config file, its path and the key's
+	// line. Zero means "BaseURL in the config file" for config settings and "--base-url" for
+	// flag settings.
+	BaseURLFrom Source
 }
 
 // ErrNotConfigured is matched (errors.Is) by every *NotConfiguredError.
@@ -163,15 +168,12 @@ func varsOf(p Provider) providerVars {
 //
 // A provider that lacks required settings gives a *NotConfiguredError listing exactly what is
 // missing; a malformed value gives a *SettingError naming its source.
-func Resolve(env LookupFunc, config, flags Settings) (Endpoint, error) {
+//
+// The endpoint's KeySource and BaseURLSource record where the key and the base URL came from
+// (env's Source for variables), for Trust.Check.
+func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
 	get := func(name string) string {
-		if env == nil {
-			return ""
-		}
-		v, ok := env(name)
-		if !ok {
-			return ""
-		}
+		v, _ := lookup(env, name)
 		return strings.TrimSpace(v)
 	}
 	provider, err := resolveProvider(get, config, flags)
@@ -181,6 +183,9 @@ func Resolve(env LookupFunc, config, flags Settings) (Endpoint, error) {
 	vars := varsOf(provider)
 
 	ep := Endpoint{Provider: provider, APIKey: Secret(get(vars.key))}
+	if ep.APIKey != "" {
+		ep.KeySource = sourceOf(env, vars.key)
+	}
 	var missing []string
 
 	ep.Model, _ = pick(
@@ -194,6 +199,22 @@ func Resolve(env LookupFunc, config, flags Settings) (Endpoint, error) {
 		sourced{get(vars.baseURL), vars.baseURL},
 		sourced{config.BaseURL, "BaseURL in the config file"},
 		sourced{vars.defaultBaseURL, "default"})
+	switch baseSource {
+	case "--base-url":
+		ep.BaseURLSource = flags.BaseURLFrom
+		if ep.BaseURLSource.Origin == OriginUnknown {
+			ep.BaseURLSource = Source{Origin: OriginFlag, Name: "--base-url"}
+		}
+	case vars.baseURL:
+		ep.BaseURLSource = sourceOf(env, vars.baseURL)
+	case "BaseURL in the config file":
+		ep.BaseURLSource = config.BaseURLFrom
+		if ep.BaseURLSource.Origin == OriginUnknown {
+			ep.BaseURLSource = Source{Origin: OriginConfigFile, Name: "BaseURL"}
+		}
+	case "default":
+		ep.BaseURLSource = Source{Origin: OriginDefault, Name: "the " + string(provider) + " endpoint"}
+	}
 
 	if ep.APIKey == "" && keyRequired(provider, vars, baseURL) {
 		missing = append(missing, vars.key)

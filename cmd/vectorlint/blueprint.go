@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -68,8 +69,9 @@ func (a *app) blueprintCheck(args []string) int {
 	fs := blueprintFlagSet("vectorlint blueprint check", a.stderr)
 	printJSON := fs.Bool("print", false, "write each normalised blueprint as JSON to stdout (diagnostics go to stderr)")
 	collections := fs.String("collections", "", "folder of model collections (NAME.json); unresolvable placeholders such as CORE become errors")
+	allowEnvFlag := fs.StringSlice("allow-env", nil, "variables ${VAR} references may read, as for run (repeatable, comma-separated); any other reference is an error")
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint check FILE... [--print] [--collections DIR]")
+		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint check FILE... [--print] [--collections DIR] [--allow-env NAME]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -84,9 +86,13 @@ func (a *app) blueprintCheck(args []string) int {
 		fmt.Fprintln(a.stderr, "vectorlint blueprint check: expected one or more blueprint files, found none")
 		return exitFailure
 	}
+	allow, err := blueprint.ParseAllowEnv(*allowEnvFlag)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
+		return exitFailure
+	}
 	var colls blueprint.Collections
 	if *collections != "" {
-		var err error
 		if colls, err = blueprint.LoadCollections(a.blueprintPath(*collections)); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 			return exitFailure
@@ -114,6 +120,10 @@ func (a *app) blueprintCheck(args []string) int {
 			diags = []blueprint.Diagnostic{{File: file, Severity: blueprint.SeverityError, Code: blueprint.CodeInvalid, Message: err.Error()}}
 		default:
 			diags = bp.Warnings
+			if envDiags := blueprint.CheckEnvRefs(bp, blueprint.EnvRefs(bp), allow); envDiags != nil {
+				diags = append(append([]blueprint.Diagnostic(nil), diags...), envDiags...)
+				sortDiagnosticsByLine(diags)
+			}
 			if colls != nil {
 				if _, rerr := blueprint.ResolveModels(bp.Models, colls); rerr != nil {
 					diags = append(diags, blueprint.Diagnostic{File: file, Severity: blueprint.SeverityError, Code: blueprint.CodeCollection, Message: rerr.Error()})
@@ -192,7 +202,7 @@ const (
 type blueprintRunFlags struct {
 	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel string
 	allowNet, noCache                                                                bool
-	models, judges, evalMethods                                                      []string
+	models, judges, evalMethods, allowEnv                                            []string
 	concurrency, providerConcurrency                                                 int
 }
 
@@ -215,6 +225,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
 	fs.BoolVar(&f.allowNet, "allow-net", false, "let $call and $factcheck make HTTP requests")
+	fs.StringSliceVar(&f.allowEnv, "allow-env", nil, "let ${VAR} in custom models' and $call's urls and headers read these variables (repeatable, comma-separated)")
 	fs.StringVar(&f.collections, "collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint run FILE [flags]")
@@ -290,7 +301,16 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.String())
 	}
-	env, err := a.llmEnv()
+	allow, err := blueprint.ParseAllowEnv(f.allowEnv)
+	if err != nil {
+		return fail("%v", err)
+	}
+	// blueprint run uses no config file: .env files are read from the working directory.
+	env, err := a.llmEnv(a.dir)
+	if err != nil {
+		return fail("%v", err)
+	}
+	trust, err := a.trust()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -331,6 +351,32 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		}
 	}
 
+	// ${VAR} references the run would expand: custom models it generates with, and $call
+	// points when the network is allowed. Each must be named by --allow-env, and a value the
+	// user holds may go only to a trusted url; both are checked before any call.
+	var refs []blueprint.EnvRef
+	generating := map[string]bool{}
+	for _, m := range models {
+		generating[m.ID] = true
+	}
+	for _, r := range blueprint.EnvRefs(bp) {
+		if (r.Call && f.allowNet) || (!r.Call && generating[r.Model]) {
+			refs = append(refs, r)
+		}
+	}
+	if diags := blueprint.CheckEnvRefs(bp, refs, allow); len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(a.stderr, d.String())
+		}
+		return fail("%s: %s not allowed (--allow-env): no call made", file, pluralize(len(diags), "environment variable reference"))
+	}
+	if errs := blueprint.CheckEnvTrust(bp, refs, env, allow, trust); len(errs) > 0 {
+		for _, e := range errs[:len(errs)-1] {
+			fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", a.relErr(e))
+		}
+		return fail("%v", a.relErr(errs[len(errs)-1]))
+	}
+
 	progress := &blueprintProgress{w: a.stderr, on: a.stderrIsTerminal}
 
 	// One client for generation, judging and embeddings: one cache, one set of limits.
@@ -338,7 +384,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	client, _, err := a.newLLMClient(env, llmOptions{concurrency: concurrency, cacheDir: f.cacheDir, noCache: f.noCache})
+	client, _, err := a.newLLMClient(env.Lookup, llmOptions{concurrency: concurrency, cacheDir: f.cacheDir, noCache: f.noCache})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -352,8 +398,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		NoCoverage:    !methods["llm-coverage"],
 		Env: blueprint.Env{
 			AllowNet:   f.allowNet,
-			HTTPClient: &http.Client{},
+			HTTPClient: a.serviceClient(),
 			LookupEnv:  env,
+			AllowEnv:   allow,
+			Trust:      trust,
 		},
 	}
 	if methods["llm-coverage"] && blueprintHasTextPoints(bp) {
@@ -363,6 +411,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 			return fail("%v", err)
 		}
 		for _, e := range judge.Unavailable() {
+			var untrusted *llm.UntrustedHostError
+			if errors.As(e, &untrusted) {
+				return fail("%v", a.relErr(untrusted))
+			}
 			fmt.Fprintln(a.stderr, "warning: "+e.Error())
 		}
 		opts.Env.Judge = judge
@@ -382,27 +434,35 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 			if err != nil {
 				return fail("--eval-method embedding: the embeddings model %s cannot be used: %v (choose another with --embedding-model)", f.embeddingModel, err)
 			}
+			if err := client.CheckTrust(ep); err != nil {
+				return fail("%v", a.relErr(err))
+			}
 			ep.MaxConcurrency = f.providerConcurrency
 			opts.Similarity.Semantic = blueprintSemantic(evaluate.ModelEmbedder(client, ep))
 		}
 	}
 
+	genOpts := blueprint.GenerateOptions{Client: client, LookupEnv: env, AllowEnv: allow, ProviderConcurrency: f.providerConcurrency}
 	if resp == nil {
 		for _, m := range models {
-			if err := blueprint.CheckModel(m, env); err != nil {
+			if err := blueprint.CheckModel(bp, m, genOpts); err != nil {
+				var untrusted *llm.UntrustedHostError
+				if errors.As(err, &untrusted) {
+					return fail("%v", a.relErr(untrusted))
+				}
 				fmt.Fprintf(a.stderr, "warning: model %s cannot be called: %v\n", m.ID, err)
 			}
 		}
 		total := len(bp.Prompts) * len(blueprint.Variants(bp, models))
 		var mu sync.Mutex
 		generated := 0
-		resp, err = blueprint.Generate(ctx, bp, models, blueprint.GenerateOptions{Client: client, LookupEnv: env,
-			ProviderConcurrency: f.providerConcurrency, OnPair: func(string, string, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				generated++
-				progress.show("generating responses: %d/%d", generated, total)
-			}})
+		genOpts.OnPair = func(string, string, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			generated++
+			progress.show("generating responses: %d/%d", generated, total)
+		}
+		resp, err = blueprint.Generate(ctx, bp, models, genOpts)
 		progress.clear()
 		if ctx.Err() != nil {
 			return interrupted()
@@ -464,6 +524,22 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 			u.Calls, u.CachedCalls, u.InputTokens, u.OutputTokens)
 	}
 	return code
+}
+
+// serviceClient is the HTTP client of $call and $factcheck: the default transport (its proxy
+// from the process environment), or the test dial hook.
+func (a *app) serviceClient() *http.Client {
+	if a.dialContext == nil {
+		return &http.Client{}
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = a.dialContext
+	return &http.Client{Transport: t}
+}
+
+// sortDiagnosticsByLine orders diagnostics by line, keeping the order within a line.
+func sortDiagnosticsByLine(ds []blueprint.Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
 }
 
 // blueprintWriteHTML writes the HTML report atomically.

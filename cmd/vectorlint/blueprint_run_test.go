@@ -208,7 +208,7 @@ func TestBlueprintRunEndToEnd(t *testing.T) {
 	s := startE2EServers(t)
 	dir := writeBlueprintFiles(t, map[string]string{"e2e.yml": e2eBlueprint(s)})
 	cache := filepath.Join(dir, "cache")
-	args := []string{"blueprint", "run", "e2e.yml", "--run-label", "e2e", "--cache-dir", cache, "--html", "report/e2e.html"}
+	args := []string{"blueprint", "run", "e2e.yml", "--run-label", "e2e", "--cache-dir", cache, "--html", "report/e2e.html", "--allow-env", "PROXY_KEY"}
 	code, stdout, stderr := runBlueprintAt(t, dir, s.env(), args...)
 	if code != exitFailure {
 		t.Errorf("exit %d, want 2 (a model and a point failed)\nstderr %s", code, stderr)
@@ -317,7 +317,7 @@ func TestBlueprintRunOutputs(t *testing.T) {
 	env["TOGETHER_API_KEY"], env["TOGETHER_BASE_URL"] = "tg-SECRET-1234567", judge.URL
 	dir := writeBlueprintFiles(t, map[string]string{"e2e.yml": e2eBlueprint(s)})
 	code, stdout, stderr := runBlueprintAt(t, dir, env, "blueprint", "run", "e2e.yml", "--models", "proxy:claude", "--judge", "together : judge-x",
-		"--output", "json", "--no-cache", "--eval-method", "llm-coverage")
+		"--output", "json", "--no-cache", "--eval-method", "llm-coverage", "--allow-env", "PROXY_KEY")
 	if code != exitOK {
 		t.Fatalf("exit %d, want 0 (the one judge scores every point)\n%s", code, stderr)
 	}

@@ -303,7 +303,16 @@ func TestBlueprintRunAllowNet(t *testing.T) {
 	if body != nil {
 		t.Error("a request was made without --allow-net")
 	}
+	// With the network allowed, ${CHECK_KEY} must be named with --allow-env: nothing is sent
+	// before it is.
 	code, stdout, stderr := runBlueprintApp(t, dir, env, "blueprint", "run", "n.yml", "--responses", "r.jsonl", "--allow-net", "--output", "json")
+	wantErr := "n.yml:2: error: header \"X-Key\" of external service \"checker\" uses ${CHECK_KEY}, which a blueprint may read only when the run names it: " +
+		"add --allow-env CHECK_KEY if this blueprint may send that variable to its url\n" +
+		"vectorlint blueprint run: n.yml: 1 environment variable reference not allowed (--allow-env): no call made\n"
+	if code != exitFailure || stdout != "" || stderr != wantErr || body != nil {
+		t.Errorf("without --allow-env: exit %d, body %v\n%s\nstderr:\n%s\nwant:\n%s", code, body, stdout, stderr, wantErr)
+	}
+	code, stdout, stderr = runBlueprintApp(t, dir, env, "blueprint", "run", "n.yml", "--responses", "r.jsonl", "--allow-net", "--allow-env", "CHECK_KEY", "--output", "json")
 	if code != exitOK {
 		t.Fatalf("with --allow-net: exit %d\n%s\n%s", code, stdout, stderr)
 	}

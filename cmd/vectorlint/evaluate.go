@@ -254,7 +254,8 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 			return evaluate.RunCoverageEvaluator(nil, texts["response"], rubric, numbers["threshold"]), func() {}, exitOK
 		}
 	}
-	env, err := a.llmEnv()
+	// evaluate uses no config file: .env files are read from the working directory.
+	env, err := a.llmEnv(a.dir)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
@@ -263,8 +264,11 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 		// The endpoint's model is the embeddings model, so a local server needs no chat model.
 		model = f.embeddingModel
 	}
-	setup, err := a.setupLLM(env, llmOptions{
-		flags:    llm.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL},
+	eps, err := a.resolveEndpoints(env, llm.Settings{}, llm.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL}, false)
+	if err != nil {
+		return nil, nil, a.evaluateError(err)
+	}
+	setup, err := a.setupLLM(env, eps, llmOptions{
 		cacheDir: f.cacheDir,
 		noCache:  f.noCache,
 		verbose:  f.verbose,

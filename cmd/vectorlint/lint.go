@@ -110,18 +110,25 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	if f.verbose {
 		a.printProblems(proj.Warnings)
 	}
-	env, err := a.llmEnv()
+	env, err := a.llmEnv(a.projectEnvDir(proj))
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
-	_, searchErr := llm.ResolveSearch(env)
+	// Endpoints are resolved and checked against the trust rule before anything else, so a
+	// refused base URL stops a real run and a dry run alike, before any call.
+	eps, err := a.resolveEndpoints(env, configSettings(proj.Config),
+		llm.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL}, true)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
 	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{
 		Dir:           a.dir,
 		Paths:         paths,
 		Stdin:         a.stdin,
 		StdinFilename: f.stdinFilename,
-		SearchModel:   searchErr == nil && rules.SearchModelConfigured(env),
+		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
 		// A lint run reads each file when the pool reaches it (memory flat in the number of
 		// files); the dry run prints the whole plan.
 		Lazy: !f.dryRun,
@@ -133,7 +140,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 
 	if f.dryRun {
 		opts := report.DryRunOptions{Verbose: f.verbose}
-		if v, _ := env("INPUT_PRICE_PER_MILLION"); v != "" {
+		if v, _ := env.Lookup("INPUT_PRICE_PER_MILLION"); v != "" {
 			if price, err := strconv.ParseFloat(v, 64); err == nil && price >= 0 {
 				opts.InputPricePerMillion = &price
 			}
@@ -151,11 +158,11 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		}
 		return failOnExit(f.failOn, sum.Errors, sum.Warnings)
 	}
-	return a.evaluatePlan(ctx, &f, fs, proj, plan, env)
+	return a.evaluatePlan(ctx, &f, fs, proj, plan, env, eps)
 }
 
 // evaluatePlan evaluates a plan with the model and prints the results in the chosen format.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env llm.LookupFunc) int {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *llm.Env, eps llmEndpoints) int {
 	cfg := proj.Config
 	var (
 		errw   io.Writer = &syncWriter{w: a.stderr}
@@ -177,9 +184,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if fs.Changed("concurrency") {
 		concurrency = f.concurrency
 	}
-	setup, err := a.setupLLM(env, llmOptions{
-		config:      llm.Settings{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Temperature: cfg.Temperature},
-		flags:       llm.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL},
+	setup, err := a.setupLLM(env, eps, llmOptions{
 		concurrency: concurrency,
 		cacheDir:    f.cacheDir,
 		noCache:     f.noCache,
@@ -193,7 +198,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	}
 	defer setup.client.Close()
 	client = setup.client
-	threshold, err := confidenceThreshold(env, cfg)
+	threshold, err := confidenceThreshold(env.Lookup, cfg)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure

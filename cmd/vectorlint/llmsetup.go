@@ -15,18 +15,128 @@ import (
 	"github.com/vectorlint/vectorlint/llm"
 )
 
-// llmEnv is the environment model settings are read from: the process environment first, then
-// a .env file in the working directory.
-func (a *app) llmEnv() (llm.LookupFunc, error) {
-	return llm.LoadDotEnv(a.dir, a.lookupEnv)
+// llmEnv loads the environment model settings are read from (spec/trust.md §5): the process
+// environment, then .env.local and .env in dir — the folder of the config file that was found,
+// or the working directory when no config file is used — then the [env] table of the user
+// config, ~/.vectorlint/config.toml. Each value keeps its source for the trust rule.
+func (a *app) llmEnv(dir string) (*llm.Env, error) {
+	env, err := llm.LoadEnv(llm.EnvOptions{Process: a.lookupEnv, UserConfig: llm.UserConfigPath(a.homeDir()), Dir: dir})
+	if err != nil {
+		return nil, a.relErr(err)
+	}
+	return env, nil
+}
+
+// projectEnvDir is the folder of a project's .env files: its config file's, or the working
+// directory when there is no config file (zero-config, or validate --rules).
+func (a *app) projectEnvDir(proj *lint.Project) string {
+	if proj == nil || proj.Config == nil || proj.ZeroConfig {
+		return a.dir
+	}
+	return proj.Config.Dir
+}
+
+// homeDir is the user's home folder from the process environment ("" when unset): the user
+// config lives there.
+func (a *app) homeDir() string {
+	if runtime.GOOS == "windows" {
+		if h := a.getenv("USERPROFILE"); h != "" {
+			return h
+		}
+	}
+	return a.getenv("HOME")
+}
+
+// trust is the trust rule of the run: which hosts, besides the providers' own endpoints, base
+// URLs the user gave and loopback addresses, may receive a key the user holds. Its list comes
+// from VECTORLINT_TRUSTED_HOSTS in the process environment only.
+func (a *app) trust() (*llm.Trust, error) {
+	return llm.ParseTrustedHosts(a.getenv(llm.TrustedHostsVar))
+}
+
+// relErr shows the files an environment or trust error names relative to the working
+// directory, as every other message does.
+func (a *app) relErr(err error) error {
+	var de *llm.DotEnvError
+	if errors.As(err, &de) {
+		c := *de
+		c.File = a.rel(c.File)
+		return &c
+	}
+	var ue *llm.UntrustedHostError
+	if errors.As(err, &ue) {
+		c := *ue
+		c.Key.File, c.BaseURL.File = a.rel(c.Key.File), a.rel(c.BaseURL.File)
+		return &c
+	}
+	return err
+}
+
+// llmEndpoints are the linter's endpoints, resolved and checked against the trust rule before
+// any call.
+type llmEndpoints struct {
+	// endpoint is the linter's model; notConfigured (a *llm.NotConfiguredError) is set instead
+	// when no provider is configured, and the run makes no linter calls.
+	endpoint      llm.Endpoint
+	notConfigured error
+	// search is the search model of technical-accuracy rules (nil when not configured).
+	search *llm.Endpoint
+}
+
+// resolveEndpoints resolves the linter's endpoint from env, the config file's settings and the
+// flags, and (withSearch) the search model's, and checks each against the trust rule. A
+// setting with a bad value or a refused endpoint is an error; a provider that is not
+// configured is not (see llmEndpoints.notConfigured), since deterministic work still runs.
+func (a *app) resolveEndpoints(env *llm.Env, config, flags llm.Settings, withSearch bool) (llmEndpoints, error) {
+	var eps llmEndpoints
+	trust, err := a.trust()
+	if err != nil {
+		return eps, err
+	}
+	ep, err := llm.Resolve(env, config, flags)
+	switch {
+	case errors.Is(err, llm.ErrNotConfigured):
+		eps.notConfigured = err
+	case err != nil:
+		return eps, err
+	default:
+		if err := trust.Check(ep); err != nil {
+			return eps, a.relErr(err)
+		}
+		eps.endpoint = ep
+	}
+	if !withSearch {
+		return eps, nil
+	}
+	search, err := llm.ResolveSearch(env)
+	switch {
+	case errors.Is(err, llm.ErrNotConfigured):
+	case err != nil:
+		return eps, err
+	default:
+		if err := trust.Check(search); err != nil {
+			return eps, a.relErr(err)
+		}
+		eps.search = &search
+	}
+	return eps, nil
+}
+
+// configSettings are the LLM settings of a config file, with where BaseURL was written.
+func configSettings(cfg *lint.Config) llm.Settings {
+	if cfg == nil {
+		return llm.Settings{}
+	}
+	s := llm.Settings{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Temperature: cfg.Temperature}
+	if cfg.BaseURL != "" {
+		s.BaseURLFrom = llm.Source{Origin: llm.OriginConfigFile, Name: "BaseURL", File: cfg.Path, Line: cfg.BaseURLLine}
+	}
+	return s
 }
 
 // llmOptions are the choices, from the command line and the configuration, that shape the
 // model client. Commands fill what they have; zero values take the defaults.
 type llmOptions struct {
-	// config and flags are the Provider/Model/BaseURL/Temperature settings of vectorlint.ini and
-	// of --provider/--model/--base-url.
-	config, flags llm.Settings
 	// concurrency is the number of requests in flight (0: llm.DefaultConcurrency).
 	concurrency int
 	// cacheDir is --cache-dir ("" for the user cache folder); noCache is --no-cache.
@@ -43,40 +153,16 @@ type llmOptions struct {
 
 // llmSetup is the model client of a run and the endpoints it calls.
 type llmSetup struct {
+	llmEndpoints
 	client *llm.Client
-	// endpoint is the linter's model; notConfigured (a *llm.NotConfiguredError) is set instead
-	// when no provider is configured, and the run makes no linter calls.
-	endpoint      llm.Endpoint
-	notConfigured error
-	// search is the search model of technical-accuracy rules (nil when not configured).
-	search *llm.Endpoint
 	// cacheDir is the cache in use ("" when there is none).
 	cacheDir string
 }
 
-// setupLLM builds the client and resolves the endpoints from env (see llmEnv). A setting with a
-// bad value is an error; a provider that is not configured is not (see llmSetup.notConfigured),
-// since deterministic work still runs.
-func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
-	s := &llmSetup{}
-	ep, err := llm.Resolve(env, o.config, o.flags)
-	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
-		s.notConfigured = err
-	case err != nil:
-		return nil, err
-	default:
-		s.endpoint = ep
-	}
-	search, err := llm.ResolveSearch(env)
-	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
-	case err != nil:
-		return nil, err
-	default:
-		s.search = &search
-	}
-	client, cacheDir, err := a.newLLMClient(env, o)
+// setupLLM builds the client for endpoints already resolved and checked (resolveEndpoints).
+func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup, error) {
+	s := &llmSetup{llmEndpoints: eps}
+	client, cacheDir, err := a.newLLMClient(env.Lookup, o)
 	if err != nil {
 		return nil, err
 	}
@@ -90,11 +176,17 @@ func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
 // newLLMClient builds the model client of a command — the one place every command (lint,
 // evaluate, blueprint run) gets its client from, so they share one behaviour: the reply cache
 // (--cache-dir relative to the working directory, else the user cache folder from env; none with
-// --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from the environment, the
-// concurrency limit and the --verbose/--show-prompt event log. It returns the client and the
-// cache folder in use ("" when there is none).
+// --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from the process
+// environment (http.ProxyFromEnvironment reads the process's own variables, never a .env
+// file's), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the concurrency
+// limit and the --verbose/--show-prompt event log. It returns the client and the cache folder
+// in use ("" when there is none).
 func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, string, error) {
 	prices, err := llm.ResolvePrices(env)
+	if err != nil {
+		return nil, "", err
+	}
+	trust, err := a.trust()
 	if err != nil {
 		return nil, "", err
 	}
@@ -114,6 +206,12 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		Prices:      prices,
 		Proxy:       http.ProxyFromEnvironment,
 		UserAgent:   "vectorlint/" + versionString(),
+		Trust:       trust,
+	}
+	if a.dialContext != nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.Proxy, t.DialContext = cfg.Proxy, a.dialContext
+		cfg.HTTPClient = &http.Client{Transport: t}
 	}
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)

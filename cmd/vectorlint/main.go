@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -45,6 +46,11 @@ type app struct {
 	// can be exercised through the command without waiting the production 120 s; production
 	// leaves it nil.
 	tuneLLM func(*llm.Config)
+	// dialContext, when set, makes every network connection of the model client and of
+	// blueprint point functions ($call). Tests use it to route a host name such as
+	// attacker.test to a local server, so the trust rule is tested against a host that is not
+	// loopback; production leaves it nil (the standard dialer).
+	dialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// handleSignals makes Ctrl-C and SIGTERM cancel a command's context (so the run stops
 	// promptly and prints what it has). Only main sets it: tests run commands in-process.
 	handleSignals bool

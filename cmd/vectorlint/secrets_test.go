@@ -272,11 +272,12 @@ func TestSecretsNeverLeak(t *testing.T) {
 	runs = append(runs,
 		run{"blueprint check", bpDir, env, []string{"blueprint", "check", "secrets.yml"}},
 		run{"blueprint check --print", bpDir, env, []string{"blueprint", "check", "--print", "secrets.yml"}},
-		run{"blueprint run", bpDir, env, []string{"blueprint", "run", "secrets.yml", "--allow-net", "--cache-dir", cache,
+		run{"blueprint run", bpDir, env, []string{"blueprint", "run", "secrets.yml", "--allow-net", "--allow-env", "PROXY_KEY,CALL_KEY", "--cache-dir", cache,
 			"--html", filepath.Join(root, "report.html"), "--out-dir", filepath.Join(root, "results")}},
-		run{"blueprint run json", bpDir, env, []string{"blueprint", "run", "secrets.yml", "--allow-net", "--no-cache", "--output", "json",
+		run{"blueprint run json", bpDir, env, []string{"blueprint", "run", "secrets.yml", "--allow-net", "--allow-env", "PROXY_KEY", "--allow-env", "CALL_KEY", "--no-cache", "--output", "json",
 			"--out-dir", filepath.Join(root, "results-json"), "--eval-method", "llm-coverage,similarity,embedding"}},
-		run{"blueprint run without --allow-net", bpDir, env, []string{"blueprint", "run", "secrets.yml", "--cache-dir", cache, "--out-dir", filepath.Join(root, "results-nonet")}},
+		run{"blueprint run without --allow-net", bpDir, env, []string{"blueprint", "run", "secrets.yml", "--allow-env", "PROXY_KEY", "--cache-dir", cache, "--out-dir", filepath.Join(root, "results-nonet")}},
+		run{"blueprint, no --allow-env", bpDir, env, []string{"blueprint", "run", "secrets.yml", "--allow-net", "--no-cache", "--out-dir", filepath.Join(root, "results-noenv")}},
 	)
 
 	if err := os.MkdirAll(filepath.Join(root, "fresh"), 0o755); err != nil {
