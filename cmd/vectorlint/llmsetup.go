@@ -175,7 +175,8 @@ func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup,
 
 // newLLMClient builds the model client of a command — the one place every command (lint,
 // evaluate, blueprint run) gets its client from, so they share one behaviour: the reply cache
-// (--cache-dir relative to the working directory, else the user cache folder from env; none with
+// (--cache-dir relative to the working directory, else the user cache folder from the process
+// environment; none with
 // --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from the process
 // environment (http.ProxyFromEnvironment reads the process's own variables, never a .env
 // file's), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the concurrency
@@ -194,7 +195,9 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 	if !o.noCache {
 		cacheDir = o.cacheDir
 		if cacheDir == "" {
-			cacheDir = userCacheDir(func(k string) string { v, _ := env(k); return v }, runtime.GOOS)
+			// From the process environment only: a repository's .env must not choose where the
+			// tool writes (spec/trust.md §2), so XDG_CACHE_HOME or HOME set there are ignored.
+			cacheDir = userCacheDir(a.getenv, runtime.GOOS)
 		} else if !filepath.IsAbs(cacheDir) {
 			cacheDir = filepath.Join(a.dir, cacheDir)
 		}

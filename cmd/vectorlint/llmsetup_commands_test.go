@@ -10,27 +10,45 @@ import (
 )
 
 // TestCommandsShareClientSetup checks that blueprint run gets its client from the same setup as
-// lint and evaluate (newLLMClient): the default cache folder from XDG_CACHE_HOME — here given in
-// .env, which every command reads — so a second run is answered from the cache, and the price
-// variables, whose bad values are reported the same way.
+// lint and evaluate (newLLMClient): the default cache folder from XDG_CACHE_HOME in the process
+// environment, so a second run is answered from the cache, and the price variables, whose bad
+// values are reported the same way. XDG_CACHE_HOME in a repository's .env is ignored: a file in
+// the repository may not choose where the tool writes (spec/trust.md §2).
 func TestCommandsShareClientSetup(t *testing.T) {
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("Paris."))
+	planted := filepath.Join(t.TempDir(), "planted")
 	dir := writeBlueprintFiles(t, map[string]string{
 		"c.yml": "models: [openai:one]\n---\n- id: p\n  prompt: Capital?\n  should: [{$contains: Paris}]\n",
-		".env":  "XDG_CACHE_HOME=" + filepath.Join(t.TempDir(), "xdg") + "\n",
+		".env":  "XDG_CACHE_HOME=" + planted + "\n",
 	})
-	env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}
+	xdg := filepath.Join(t.TempDir(), "xdg")
+	env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL, "XDG_CACHE_HOME": xdg}
 	for run, wantCalls := range []int{1, 1} {
 		code, _, stderr := runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--eval-method", "llm-coverage")
 		if code != exitOK || srv.Calls() != wantCalls {
 			t.Fatalf("run %d: exit %d, %d calls (want %d)\n%s", run+1, code, srv.Calls(), wantCalls, stderr)
 		}
 	}
-	dotEnv, _ := os.ReadFile(filepath.Join(dir, ".env"))
-	cache := filepath.Join(string(dotEnv[len("XDG_CACHE_HOME="):len(dotEnv)-1]), "vectorlint")
-	if _, err := os.Stat(cache); err != nil {
-		t.Errorf("no cache folder under XDG_CACHE_HOME from .env: %v", err)
+	if _, err := os.Stat(filepath.Join(xdg, "vectorlint")); err != nil {
+		t.Errorf("no cache folder under the process's XDG_CACHE_HOME: %v", err)
+	}
+	if _, err := os.Stat(planted); !os.IsNotExist(err) {
+		t.Errorf("the cache went to XDG_CACHE_HOME from .env (%s): %v", planted, err)
+	}
+
+	// Without XDG_CACHE_HOME in the process environment, HOME decides, never the .env's value.
+	home := t.TempDir()
+	delete(env, "XDG_CACHE_HOME")
+	env["HOME"] = home
+	if code, _, stderr := runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--eval-method", "llm-coverage"); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".cache", "vectorlint")); err != nil {
+		t.Errorf("no cache folder under HOME/.cache: %v", err)
+	}
+	if _, err := os.Stat(planted); !os.IsNotExist(err) {
+		t.Errorf("the cache went to XDG_CACHE_HOME from .env (%s): %v", planted, err)
 	}
 
 	env["INPUT_PRICE_PER_MILLION"] = "cheap"
