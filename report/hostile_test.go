@@ -138,36 +138,13 @@ func TestHostileTextEveryFormat(t *testing.T) {
 	}
 }
 
-// parseAnnotation reads a line as the runner's TryParseV2 does (ActionCommand.cs): "::", the
-// command up to a space, comma-separated key=value properties up to the next "::", then the
-// data; properties and data unescaped with the runner's mappings, in its order.
-func parseAnnotation(line string) (command string, props map[string]string, data string, ok bool) {
-	if !strings.HasPrefix(line, "::") {
-		return "", nil, "", false
-	}
-	end := strings.Index(line[2:], "::")
-	if end < 0 {
-		return "", nil, "", false
-	}
-	info := line[2 : 2+end]
-	command, propStr, _ := strings.Cut(info, " ")
-	props = map[string]string{}
-	for _, kv := range strings.Split(propStr, ",") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			props[k] = strings.NewReplacer("%0D", "\r", "%0A", "\n", "%3A", ":", "%2C", ",", "%25", "%").Replace(v)
-		}
-	}
-	data = strings.NewReplacer("%0D", "\r", "%0A", "\n", "%25", "%").Replace(line[2+end+2:])
-	return command, props, data, true
-}
-
 // checkGitHubLines: every line is one of the tool's own annotations, for the right file, whose
 // title and message hold no command and no terminal escape, or a plain "vectorlint:" log line
 // the runner ignores.
 func checkGitHubLines(t *testing.T, out string, r lint.Result) {
 	t.Helper()
 	for _, line := range testutil.RunnerLines(out) {
-		command, props, data, ok := parseAnnotation(line)
+		command, props, data, ok := testutil.ParseWorkflowCommand(line)
 		if !ok {
 			if !strings.HasPrefix(line, "vectorlint: ") || testutil.IsWorkflowCommandLine(line) {
 				t.Errorf("github: a line that is not the tool's annotation: %q", line)

@@ -68,15 +68,17 @@ func Terminal(s string) string {
 // Human returns s escaped for a terminal as Terminal does and, when workflow is set (the command
 // sets it when GITHUB_ACTIONS=true), with every line a GitHub runner could read as a workflow
 // command made inert by a visible backslash: "\::" at a line's start, "##\[" anywhere. Since s
-// may be placed after other text, its start is treated as both a line's start and as following
-// "##", and a trailing ":" that could meet another is escaped too, so s cannot complete a command
-// with its neighbours. Compose whole lines before calling Human where the layout can move words
-// to a new line (wrapping): escape the laid-out text, or write it through NewHumanWriter.
+// may be placed after other text, its start is treated as a line's start (white space may
+// precede it) and a trailing ":" that could meet another is escaped too. The caller must not put
+// s directly after text that ends in '#' or before text that starts with '[' (the tool's own
+// separators are spaces and punctuation), and must compose whole lines before calling Human where
+// the layout can move words to a new line (wrapping): escape the laid-out text, or write it
+// through NewHumanWriter.
 func Human(s string, workflow bool) string {
 	if !workflow {
 		return Terminal(s)
 	}
-	e := engine{enc: encHuman, workflow: true, lineRule: true, hashes: 2}
+	e := engine{enc: encHuman, workflow: true, lineRule: true}
 	return string(e.finish(e.feed(nil, []byte(s), true)))
 }
 
@@ -100,8 +102,9 @@ func JSON(b []byte) []byte {
 // invalid UTF-8) as U+FFFD, and — so the document is safe to print under a GitHub runner and on a
 // terminal while it decodes to the same text — DEL, C1 controls and the format characters of
 // Dangerous as character references, the "[" of "##[" as &#91; and the first ":" of a line that
-// starts with "::" as &#58;. The text must not be placed in a CDATA section, where references are
-// not decoded.
+// starts with "::" as &#58;. Since the escapes cost nothing here, the start of s is treated as both
+// a line's start and as following "##". The text must not be placed in a CDATA section, where
+// references are not decoded.
 func XMLText(s string) string {
 	e := engine{enc: encXMLText, workflow: true, lineRule: true, hashes: 2}
 	return string(e.finish(e.feed(nil, []byte(s), true)))

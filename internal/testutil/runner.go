@@ -63,6 +63,38 @@ func WorkflowCommandLines(out string) []string {
 	return cmds
 }
 
+// ParseWorkflowCommand reads line as the runner's TryParseV2 does (ActionCommand.cs): "::"
+// (after white space), the command up to a space, comma-separated key=value properties up to the
+// next "::", then the data; properties and data unescaped with the runner's mappings, in its
+// order. ok is false when the line is not of that form.
+func ParseWorkflowCommand(line string) (command string, props map[string]string, data string, ok bool) {
+	line = strings.TrimLeftFunc(line, func(r rune) bool { return unicode.Is(unicode.White_Space, r) })
+	if !strings.HasPrefix(line, "::") {
+		return "", nil, "", false
+	}
+	end := strings.Index(line[2:], "::")
+	if end < 0 {
+		return "", nil, "", false
+	}
+	command, propStr, _ := strings.Cut(line[2:2+end], " ")
+	props = map[string]string{}
+	for _, kv := range strings.Split(propStr, ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			props[k] = unescape(v, "%0D", "\r", "%0A", "\n", "%3A", ":", "%2C", ",", "%25", "%")
+		}
+	}
+	data = unescape(line[2+end+2:], "%0D", "\r", "%0A", "\n", "%25", "%")
+	return command, props, data, true
+}
+
+// unescape replaces each (escape, text) pair in turn, as the runner's loop over its mappings.
+func unescape(s string, pairs ...string) string {
+	for i := 0; i < len(pairs); i += 2 {
+		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
+	}
+	return s
+}
+
 // TerminalHazard returns a description of the first thing in out that a terminal could act on,
 // or that hides or reorders text — a C0 control other than tab and LF, DEL, a C1 control, a bidi
 // embedding, override or isolate, a line or paragraph separator, an invisible format character
