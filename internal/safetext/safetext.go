@@ -289,9 +289,14 @@ func (e *engine) feedRest(out, in []byte, final bool) ([]byte, int) {
 	for i < len(in) {
 		c := in[i]
 		if c < utf8.RuneSelf && !e.special(c) && (e.st == body || !e.workflow) {
-			out = append(out, c) // the common case: a plain ASCII character in a line's body
+			// The common case: a run of plain ASCII characters in a line's body, copied at once.
+			j := i + 1
+			for j < len(in) && in[j] < utf8.RuneSelf && !e.special(in[j]) {
+				j++
+			}
+			out = append(out, in[i:j]...)
 			e.hashes = 0
-			i++
+			i = j
 			continue
 		}
 		if c < utf8.RuneSelf {
@@ -323,11 +328,12 @@ func (e *engine) feedRest(out, in []byte, final bool) ([]byte, int) {
 	return out, i
 }
 
-// special reports whether the ASCII byte c needs more than copying in the body of a line: a
-// control character, white space, one of the runner's ':' '#' '[', or an XML metacharacter.
+// special reports whether the ASCII byte c needs more than copying in the body of a line (past
+// its start, where white space and ':' matter): a control character, '#' or '[' (which may make
+// "##["), or an XML metacharacter.
 func (e *engine) special(c byte) bool {
 	switch c {
-	case ' ', ':', '#', '[', 0x7f:
+	case '#', '[', 0x7f:
 		return true
 	case '&', '<', '>', '"':
 		return e.enc == encXMLText || e.enc == encXMLAttr
