@@ -171,10 +171,10 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 			u := client.Usage()
 			return progress.Stats{Calls: u.Calls, CachedCalls: u.CachedCalls, Tokens: u.InputTokens + u.OutputTokens}
 		})
-		log := a.humanLog(bar)
-		errw = log
+		barLog := a.humanLog(bar)
+		errw = barLog
 		defer bar.Stop()
-		defer log.Flush()
+		defer barLog.Flush()
 	}
 	concurrency := cfg.Concurrency
 	if fs.Changed("concurrency") {
