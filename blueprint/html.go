@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/safetext"
 )
 
 //go:embed report.html.tmpl
@@ -26,13 +29,21 @@ func reportTemplate() (*template.Template, error) {
 // run): a heat-map of prompts × models with each cell's score, the per-model averages, the
 // failures and warnings, and for each cell its point assessments with reflections and judges,
 // the similarity to the ideal response and the response (or the whole conversation of a
-// multi-turn prompt). Everything from the blueprint and the models is HTML-escaped.
+// multi-turn prompt). Everything from the blueprint and the models is HTML-escaped, and, since
+// the page may be printed in a CI log, written so that no line of it is a GitHub workflow
+// command: the "[" of "##[" as &#91; and a line-leading ":" as &#58; (safetext.HTML; the
+// template's own script and style hold neither pattern, which TestWriteHTMLStaticText checks).
 func (r *Result) WriteHTML(w io.Writer) error {
 	t, err := reportTemplate()
 	if err != nil {
 		return fmt.Errorf("blueprint: the report template: %w", err)
 	}
-	return t.Execute(w, r.reportView())
+	var b bytes.Buffer
+	if err := t.Execute(&b, r.reportView()); err != nil {
+		return err
+	}
+	_, err = w.Write(safetext.HTML(b.Bytes()))
+	return err
 }
 
 type reportView struct {

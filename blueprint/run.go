@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -504,7 +505,13 @@ func firstErr(errs ...error) error {
 
 // JSON returns the result document, indented, with a final newline.
 func (r *Result) JSON() ([]byte, error) {
-	return marshalIndent(r)
+	b, err := marshalIndent(r)
+	if err != nil {
+		return nil, err
+	}
+	// The document holds prompts and replies; printed in a CI log (--output json, or cat), it
+	// must not carry a workflow command or a terminal escape. The decoded text is the same.
+	return safetext.JSON(b), nil
 }
 
 // marshalIndent encodes v as indented JSON without HTML escaping (as JSON.stringify), with a

@@ -7,34 +7,65 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/vectorlint/vectorlint/internal/safetext"
 )
+
+// TableOptions adjust WriteTableWith.
+type TableOptions struct {
+	// GitHubActions (the command sets it when GITHUB_ACTIONS=true) makes the table unable to
+	// hold a line a GitHub runner would act on as a workflow command: the blueprint's ids and
+	// titles and the models' error messages are untrusted text (see internal/safetext).
+	GitHubActions bool
+}
 
 // WriteTable writes the `line` output of a run: a table of prompts × models with each cell's
 // score (avgCoverageExtent), the per-model averages, and every failure.
 //
 // A cell shows "—" when the prompt × model has no result (see the failures), "n/a" when no
 // point could be evaluated, and a trailing "*" when some points were not evaluated.
-func (r *Result) WriteTable(w io.Writer) error {
+//
+// The text comes from the blueprint, the models and HTTP bodies: control, bidi and invisible
+// characters are shown as escapes (\x1b, \u202e) so nothing in it can act on a terminal.
+func (r *Result) WriteTable(w io.Writer) error { return r.WriteTableWith(w, TableOptions{}) }
+
+// WriteTableWith is WriteTable with options.
+func (r *Result) WriteTableWith(w io.Writer, opts TableOptions) error {
+	safe := safetext.NewHumanWriter(w, opts.GitHubActions)
+	err := r.writeTable(safe, opts)
+	if ferr := safe.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// writeTable writes the table to w, which escapes everything written to it; the cells and the
+// header fields are escaped here already, on one line, since the escapes are wider than the
+// characters they show and the columns must be measured on what is printed.
+func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
+	cell := func(s string) string {
+		return safetext.Human(strings.Join(strings.Fields(s), " "), opts.GitHubActions)
+	}
 	ew := &errWriter{w: w}
 	title := r.ConfigTitle
 	if title == "" || title == r.ConfigID {
-		fmt.Fprintf(ew, "Blueprint %s\n", r.ConfigID)
+		fmt.Fprintf(ew, "Blueprint %s\n", cell(r.ConfigID))
 	} else {
-		fmt.Fprintf(ew, "Blueprint %s (%s)\n", title, r.ConfigID)
+		fmt.Fprintf(ew, "Blueprint %s (%s)\n", cell(title), cell(r.ConfigID))
 	}
-	fmt.Fprintf(ew, "Run %s at %s: %d prompt%s × %d model%s\n\n", r.RunLabel, r.Timestamp,
+	fmt.Fprintf(ew, "Run %s at %s: %d prompt%s × %d model%s\n\n", cell(r.RunLabel), cell(r.Timestamp),
 		len(r.PromptIDs), plural(len(r.PromptIDs)), len(r.EffectiveModels), plural(len(r.EffectiveModels)))
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "PROMPT")
 	for _, m := range r.EffectiveModels {
-		fmt.Fprint(tw, "\t"+m)
+		fmt.Fprint(tw, "\t"+cell(m))
 	}
 	fmt.Fprintln(tw)
 	partial := false
 	coverage := slices.Contains(r.EvalMethodsUsed, "llm-coverage")
 	for _, p := range r.PromptIDs {
-		fmt.Fprint(tw, p)
+		fmt.Fprint(tw, cell(p))
 		for _, m := range r.EffectiveModels {
 			cell := "—"
 			if _, failed := r.Errors[p][m]; !coverage && !failed {

@@ -579,6 +579,62 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 		compareAccepted(t, got, want)
 	})
 
+	// The escapes that keep workflow commands and terminal controls out of the output
+	// (\u005b for the "[" of "##[", \u escapes for C1, bidi and invisible characters) are plain
+	// JSON: reviewdog reads the exact text back.
+	t.Run("hostile text", func(t *testing.T) {
+		h := fixture(t)
+		for i := range h.Files {
+			for j := range h.Files[i].Findings {
+				f := &h.Files[i].Findings[j]
+				f.Message = "::error::pwned ##[warning]x \u202eevil \u0085 #\u200d#[y] \x1b[31m"
+				if f.Fix != "" {
+					f.Fix = "##[fix] \u2066"
+				}
+			}
+		}
+		want := expectedDiagnostics(h)
+		for _, format := range []string{FormatRDJSON, FormatRDJSONL} {
+			in := render(t, format, Options{}, h)
+			if !bytes.Contains(in, []byte(`##\u005bwarning]`)) {
+				t.Fatalf("%s: the test needs the encoded form:\n%s", format, in)
+			}
+			out, err := runReviewdog(t, bin, dir, format, in)
+			if err != nil {
+				t.Fatalf("reviewdog rejected our %s: %v", format, err)
+			}
+			var got []accepted
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				if format == FormatRDJSONL {
+					var d rdDiagnostic
+					if err := json.Unmarshal([]byte(line), &d); err != nil {
+						t.Fatalf("unexpected reviewdog output line %q: %v", line, err)
+					}
+					a := accepted{path: d.Location.Path, severity: d.Severity, code: d.Code.Value, message: d.Message,
+						start: d.Location.Range.Start, end: d.Location.Range.End}
+					if len(d.Suggestions) > 0 {
+						a.suggestion = d.Suggestions[0].Text
+					}
+					got = append(got, a)
+					continue
+				}
+				m := reviewdogText.FindStringSubmatch(line)
+				if m == nil {
+					t.Fatalf("unexpected reviewdog output line: %q", line)
+				}
+				atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+				a := accepted{message: unquoteProto(t, m[1]), path: unquoteProto(t, m[2]),
+					start: rdPosition{atoi(m[3]), atoi(m[4])}, end: rdPosition{atoi(m[5]), atoi(m[6])},
+					severity: m[7], code: unquoteProto(t, m[8])}
+				if m[9] != "" {
+					a.suggestion = unquoteProto(t, m[9])
+				}
+				got = append(got, a)
+			}
+			compareAccepted(t, got, want)
+		}
+	})
+
 	t.Run("lowercase severity is rejected", func(t *testing.T) {
 		bad := bytes.Replace(render(t, FormatRDJSONL, Options{}, r), []byte(`"severity":"WARNING"`),
 			[]byte(`"severity":"warning"`), 1)

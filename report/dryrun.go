@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -18,6 +19,10 @@ type DryRunOptions struct {
 	Verbose bool
 	// InputPricePerMillion, when set (INPUT_PRICE_PER_MILLION), adds an estimated input cost.
 	InputPricePerMillion *float64
+	// GitHubActions (GITHUB_ACTIONS=true) makes the printed text, which quotes documents, rule
+	// names and file names, unable to hold a line a GitHub runner would act on as a workflow
+	// command (see Options.GitHubActions). Control characters are shown escaped either way.
+	GitHubActions bool
 }
 
 // DryRunSummary totals a dry run.
@@ -46,7 +51,21 @@ const dryRunTargetLines = 5
 // match, or the whole document), the "target not found" findings, and the estimated calls and
 // tokens; then totals. The files of a lazy plan (lint.PlanInput.Lazy) are prepared as they are
 // printed.
+//
+// Everything it prints is human text quoting untrusted input (document lines, target regexes,
+// paths, error messages), so all of it goes through a safetext human writer: control, bidi and
+// invisible characters are shown escaped, and with opts.GitHubActions no line can be read as a
+// workflow command.
 func DryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, error) {
+	safe := safetext.NewHumanWriter(w, opts.GitHubActions)
+	s, err := dryRun(safe, plan, opts)
+	if ferr := safe.Flush(); err == nil {
+		err = ferr
+	}
+	return s, err
+}
+
+func dryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, error) {
 	p := &dryRunPrinter{w: w, opts: opts}
 	filesWithFindings := 0
 	for _, f := range plan.Files {

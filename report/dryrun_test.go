@@ -164,3 +164,55 @@ func TestDryRunHelpers(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunHostile: a document's name and text, quoted by the dry run, cannot put a workflow
+// command (under GitHub Actions) or a terminal escape on the output.
+func TestDryRunHostile(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"vectorlint.ini": "RulesPath = rules\n[**]\nRunRules = Acme\n",
+		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\n" +
+			"target: {regex: '^#\\s+(.+)$', group: 1, required: true, suggestion: Add a title.}\n" +
+			"criteria:\n  - {id: Clarity, name: Clarity}\n---\nRate the headline.\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		"::error::x.md": "# ::error::title ##[warning]x\n::stop-commands::tok\n  ::error::indented\n" +
+			"\x1b]8;;https://evil.example\x07link\x1b]8;;\x07 \u202eevil \r over\n",
+		"a\x1b[2Jb.md": "no title ##[error]x\n",
+	}
+	writeFiles(t, dir, files)
+	proj, err := lint.LoadProject(lint.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{Dir: dir, Paths: []string{"::error::x.md", "a\x1b[2Jb.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gha := range []bool{false, true} {
+		var buf bytes.Buffer
+		if _, err := DryRun(&buf, plan, DryRunOptions{Verbose: true, GitHubActions: gha}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		noHazard(t, "dry run", out)
+		if gha {
+			noCommands(t, "dry run", out)
+			checkGolden(t, "hostile.golden", buf.Bytes())
+		} else if !strings.Contains(out, "::stop-commands::tok") {
+			t.Errorf("without GitHub Actions the text should be shown as it is:\n%s", out)
+		}
+	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -23,7 +24,9 @@ type githubWriter struct {
 }
 
 // escapeData escapes a workflow command's message the way GitHub's toolkit does (escapeData in
-// @actions/core): % first, then CR and LF.
+// @actions/core): % first, then CR and LF. The message is untrusted text shown to people, so
+// annotation first makes it safe as human text (safetext.Human with the runner's rules: control
+// characters escaped, no "##[").
 func escapeData(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }
@@ -35,7 +38,12 @@ func escapeProperty(s string) string {
 }
 
 // annotation builds `::command key=value,...::message` from ordered key/value pairs, leaving out
-// empty values.
+// empty values. The message and the title are human text, escaped with safetext.Human (control
+// characters shown as \x1b, a line-leading "::" as "\::", "##[" as "##\["); the runner cannot
+// decode any other escape, so the text changes visibly rather than meaning something else. The
+// file keeps its exact bytes (GitHub must find the file): the runner parses a line that starts
+// with "::" as this command before it looks for "##[" (ActionCommandManager tries TryParseV2
+// first), and GitHub's escaping keeps a name such as "::error::x.md" inside the property.
 func annotation(command string, props [][2]string, message string) string {
 	var b strings.Builder
 	b.WriteString("::")
@@ -45,14 +53,18 @@ func annotation(command string, props [][2]string, message string) string {
 		if p[1] == "" {
 			continue
 		}
+		v := p[1]
+		if p[0] == "title" {
+			v = safetext.Human(v, true)
+		}
 		b.WriteString(sep)
 		b.WriteString(p[0])
 		b.WriteByte('=')
-		b.WriteString(escapeProperty(p[1]))
+		b.WriteString(escapeProperty(v))
 		sep = ","
 	}
 	b.WriteString("::")
-	b.WriteString(escapeData(message))
+	b.WriteString(escapeData(safetext.Human(message, true)))
 	return b.String()
 }
 
@@ -89,8 +101,8 @@ func (g *githubWriter) File(fr lint.FileResult) error {
 			e.Message))
 	}
 	// Unverified quotes are not findings: a plain log line each, which cannot be mistaken for a
-	// command since it starts with "vectorlint:" and is kept on one line.
-	problems{w}.unverified(fr)
+	// command since it starts with "vectorlint:", is kept on one line and has no "##[".
+	problems{w: w, workflow: true}.unverified(fr)
 	if err := g.summarize(fr); err != nil {
 		return err
 	}
@@ -185,11 +197,13 @@ func (g *githubWriter) closeSummary(t Totals) error {
 	return nil
 }
 
-// markdownCell makes text safe inside a GitHub-flavoured Markdown table cell: Markdown and HTML
-// punctuation is backslash-escaped (CommonMark allows it before any ASCII punctuation), the
-// cell separator | included, and line breaks become <br>.
+// markdownCell makes text safe inside a GitHub-flavoured Markdown table cell: control,
+// bidi and invisible characters are shown as escapes (safetext.Terminal: a cell must not reorder
+// what the reader sees), Markdown and HTML punctuation is backslash-escaped (CommonMark allows it
+// before any ASCII punctuation), the cell separator | and the escapes' own backslashes included,
+// and line breaks become <br>.
 func markdownCell(s string) string {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	s = safetext.Terminal(s)
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -201,10 +215,6 @@ func markdownCell(s string) string {
 		case '\t':
 			b.WriteByte(' ')
 		default:
-			if r < 0x20 || r == 0x7f {
-				b.WriteRune('\uFFFD')
-				continue
-			}
 			b.WriteRune(r)
 		}
 	}

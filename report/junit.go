@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -206,37 +207,13 @@ func (j *junitWriter) Finish(t Totals) error {
 	return w.Flush()
 }
 
-// xmlText escapes character data: &, < and > as entities, CR as a character reference (a
-// parser would turn a raw CR into LF), and characters XML 1.0 cannot carry as U+FFFD.
-func xmlText(s string) string { return xmlEscape(s, false) }
+// xmlText escapes character data (safetext.XMLText): &, < and > as entities, CR as a character
+// reference (a parser would turn a raw CR into LF), characters XML 1.0 cannot carry as U+FFFD,
+// and what a terminal or a GitHub runner could act on (DEL, C1 and bidi characters, the "[" of
+// "##[", a line-leading ":") as character references, so the decoded text is exact. The
+// document has no CDATA section, where references would not be decoded.
+func xmlText(s string) string { return safetext.XMLText(s) }
 
 // xmlAttr escapes a double-quoted attribute value: as xmlText, plus the quote and the
 // whitespace characters a parser would normalise to spaces (tab, LF, CR).
-func xmlAttr(s string) string { return xmlEscape(s, true) }
-
-func xmlEscape(s string, attr bool) string {
-	var b strings.Builder
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '\r':
-			b.WriteString("&#xD;")
-		case attr && r == '"':
-			b.WriteString("&quot;")
-		case attr && r == '\n':
-			b.WriteString("&#xA;")
-		case attr && r == '\t':
-			b.WriteString("&#x9;")
-		case r == '\n' || r == '\t' || (r >= 0x20 && r <= 0xd7ff) || (r >= 0xe000 && r <= 0xfffd) || r >= 0x10000:
-			b.WriteRune(r)
-		default:
-			b.WriteRune('\uFFFD')
-		}
-	}
-	return b.String()
-}
+func xmlAttr(s string) string { return safetext.XMLAttr(s) }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -133,9 +134,12 @@ func (r *rdjsonWriter) Finish(Totals) error {
 
 // problems writes what a format has no place for, operational errors and unverified quotes, as
 // lines to Options.Problems (the command passes standard error), so nothing is lost silently.
-// Write errors there are ignored: they must not fail the report itself.
+// Each line is escaped as a whole (safetext.Human): no control character, and with workflow
+// (GITHUB_ACTIONS=true) nothing the runner would act on. Write errors there are ignored: they
+// must not fail the report itself.
 type problems struct {
-	w io.Writer
+	w        io.Writer
+	workflow bool
 }
 
 // report writes the file's operational errors, then its unverified quotes.
@@ -144,8 +148,8 @@ func (p problems) report(fr lint.FileResult) {
 		return
 	}
 	for _, e := range fr.Errors {
-		fmt.Fprintf(p.w, "vectorlint: %s: %s could not run: %s\n", oneLine(fr.Path), oneLine(e.Rule),
-			oneLine(e.Message))
+		p.line(fmt.Sprintf("vectorlint: %s: %s could not run: %s", oneLine(fr.Path), oneLine(e.Rule),
+			oneLine(e.Message)))
 	}
 	p.unverified(fr)
 }
@@ -157,7 +161,12 @@ func (p problems) unverified(fr lint.FileResult) {
 		if u.Line > 0 {
 			where += ":" + strconv.Itoa(u.Line)
 		}
-		fmt.Fprintf(p.w, "vectorlint: %s: %s: unverified quote %q (not counted): %s\n", where, oneLine(u.Rule),
-			oneLine(u.Quote), oneLine(u.Message))
+		p.line(fmt.Sprintf("vectorlint: %s: %s: unverified quote %q (not counted): %s", where, oneLine(u.Rule),
+			oneLine(u.Quote), oneLine(u.Message)))
 	}
+}
+
+// line writes one escaped line.
+func (p problems) line(s string) {
+	io.WriteString(p.w, safetext.Human(s, p.workflow)+"\n")
 }

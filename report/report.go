@@ -19,6 +19,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -50,6 +51,12 @@ type Options struct {
 	// formats that have no place for them (vale-json, rdjson, rdjsonl), so they are never lost;
 	// the command passes standard error. Nil discards them.
 	Problems io.Writer
+	// GitHubActions is set when the run is a GitHub Actions step (GITHUB_ACTIONS=true): the
+	// human-readable text of the line format and the Problems lines then cannot hold a line the
+	// runner would act on as a workflow command ("\::" and "##\[" instead, see
+	// internal/safetext). The machine formats encode such text whether or not it is set (their
+	// decoded text is exact either way), and the github format always escapes what it prints.
+	GitHubActions bool
 }
 
 // Totals closes a run: the counts over all files, the LLM usage and the files that were found but
@@ -105,19 +112,39 @@ func (e *UnknownFormatError) Error() string {
 }
 
 // New returns a Writer that prints the named format to w.
+//
+// Untrusted text (documents, model replies, rule names, file names) cannot act on the reader
+// (spec/trust.md §3): the line format shows control characters as escapes and, with
+// Options.GitHubActions, its whole output passes through a workflow-command filter; the JSON
+// formats are written through an encoder that writes the "[" of "##[" as \u005b and invisible
+// or control characters as \u escapes; junit encodes them as character references; the github
+// format escapes its messages and titles.
 func New(format string, w io.Writer, opts Options) (Writer, error) {
-	s := &stream{out: bufio.NewWriter(w)}
+	var escape *safetext.Writer
+	switch format {
+	case FormatJSON, FormatValeJSON, FormatRDJSON, FormatRDJSONL, FormatSARIF:
+		escape = safetext.NewJSONWriter(w)
+	case FormatLine:
+		if opts.GitHubActions {
+			// Fields are escaped for the terminal as they are laid out (colour codes must
+			// pass); a command can only be judged on the laid-out lines, since wrapping moves
+			// words to a line's start.
+			escape = safetext.NewWorkflowWriter(w)
+		}
+	}
+	s := &stream{out: newOutput(w, escape)}
+	probs := problems{w: opts.Problems, workflow: opts.GitHubActions}
 	switch format {
 	case FormatLine:
 		return newLineWriter(s, opts), nil
 	case FormatJSON:
 		return &jsonWriter{stream: s, opts: opts}, nil
 	case FormatValeJSON:
-		return &valeWriter{stream: s, problems: problems{opts.Problems}}, nil
+		return &valeWriter{stream: s, problems: probs}, nil
 	case FormatRDJSON:
-		return &rdjsonWriter{stream: s, problems: problems{opts.Problems}}, nil
+		return &rdjsonWriter{stream: s, problems: probs}, nil
 	case FormatRDJSONL:
-		return &rdjsonWriter{stream: s, problems: problems{opts.Problems}, lines: true}, nil
+		return &rdjsonWriter{stream: s, problems: probs, lines: true}, nil
 	case FormatGitHub:
 		return &githubWriter{stream: s, summaryPath: opts.StepSummaryPath}, nil
 	case FormatSARIF:
@@ -146,10 +173,35 @@ func Write(format string, w io.Writer, opts Options, r lint.Result) error {
 	return rw.Finish(Totals{Summary: r.Summary, Usage: r.Usage, Skipped: r.Skipped})
 }
 
+// output is a Writer's buffered output over the format's escaping layer (nil when the format
+// escapes each field itself). Flush empties both.
+type output struct {
+	*bufio.Writer
+	escape *safetext.Writer
+}
+
+func newOutput(w io.Writer, escape *safetext.Writer) *output {
+	if escape == nil {
+		return &output{Writer: bufio.NewWriter(w)}
+	}
+	return &output{Writer: bufio.NewWriter(escape), escape: escape}
+}
+
+// Flush writes the buffered output through the escaping layer and flushes that too.
+func (o *output) Flush() error {
+	if err := o.Writer.Flush(); err != nil {
+		return err
+	}
+	if o.escape != nil {
+		return o.escape.Flush()
+	}
+	return nil
+}
+
 // stream is the state every Writer shares: the buffered output, the order check and the
 // finished flag.
 type stream struct {
-	out      *bufio.Writer
+	out      *output
 	lastPath string
 	files    int
 	finished bool

@@ -1,47 +1,18 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
-	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/internal/safetext"
 )
 
-// terminalSafe makes text safe to print on a terminal: a tab becomes a space, CR LF and CR become
-// LF, and every other control character (ESC above all: a model's reply must not be able to move
-// the cursor or change colours) is shown as a visible escape such as \x1b. Invalid UTF-8 becomes
-// U+FFFD.
+// terminalSafe makes text safe to print on a terminal (safetext.Terminal: ESC above all, a
+// model's reply must not be able to move the cursor or change colours, and bidi overrides,
+// invisible characters and invalid UTF-8 are shown as escapes such as \x1b and \u202e), with CR
+// LF as LF and a tab as a space, so columns stay aligned.
 func terminalSafe(s string) string {
-	if isPlain(s) {
-		return s
-	}
-	var b strings.Builder
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		switch {
-		case r == '\n':
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// isPlain reports whether s is valid UTF-8 with no control character other than LF.
-func isPlain(s string) bool {
-	for _, r := range s {
-		if r == utf8.RuneError || (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) {
-			return false
-		}
-	}
-	return true
+	return strings.ReplaceAll(safetext.Terminal(s), "\t", " ")
 }
 
 // oneLine joins the lines of s with single spaces, for places that must stay on one line.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -98,9 +99,12 @@ func (a *app) blueprintCheck(args []string) int {
 			return exitFailure
 		}
 	}
-	diagOut := a.stdout
-	if *printJSON {
-		diagOut = a.stderr
+	// Diagnostics quote the blueprint: human text, escaped as a whole (stderr is already).
+	var diagOut io.Writer = a.stderr
+	if !*printJSON {
+		stdout := a.humanStdout()
+		defer stdout.Flush()
+		diagOut = stdout
 	}
 	invalid, warnings := 0, 0
 	for _, file := range files {
@@ -150,7 +154,7 @@ func (a *app) blueprintCheck(args []string) int {
 				invalid++
 				continue
 			}
-			if _, err := a.stdout.Write(out); err != nil {
+			if _, err := a.stdout.Write(safetext.JSON(out)); err != nil {
 				fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 				return exitFailure
 			}
@@ -377,7 +381,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		return fail("%v", a.relErr(errs[len(errs)-1]))
 	}
 
-	progress := &blueprintProgress{w: a.stderr, on: a.stderrIsTerminal}
+	progress := &blueprintProgress{w: a.term, on: a.stderrIsTerminal} // its own escape codes: unguarded
 
 	// One client for generation, judging and embeddings: one cache, one set of limits.
 	concurrency := f.concurrency
@@ -502,7 +506,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		}
 	}
 	if f.output == "json" {
-		doc, err := res.JSON()
+		doc, err := res.JSON() // encoded safe to print (blueprint.Result.JSON)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -511,13 +515,15 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		}
 		fmt.Fprintf(a.stderr, "result written to %s\n", shown)
 	} else {
-		if err := res.WriteTable(a.stdout); err != nil {
+		if err := res.WriteTableWith(a.stdout, blueprint.TableOptions{GitHubActions: a.githubActions}); err != nil {
 			return fail("%v", err)
 		}
-		fmt.Fprintf(a.stdout, "\nResult written to %s\n", shown)
+		stdout := a.humanStdout() // the result's path holds the blueprint's id
+		fmt.Fprintf(stdout, "\nResult written to %s\n", shown)
 		if htmlWritten {
-			fmt.Fprintf(a.stdout, "Report written to %s\n", f.html)
+			fmt.Fprintf(stdout, "Report written to %s\n", f.html)
 		}
+		stdout.Flush()
 	}
 	if u := client.Usage(); u.Calls+u.CachedCalls > 0 {
 		fmt.Fprintf(a.stderr, "model calls: %d (%d more from the cache), %d input + %d output tokens\n",

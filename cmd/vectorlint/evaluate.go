@@ -16,6 +16,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -213,10 +214,11 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.evaluateError(err)
 	}
+	// The result quotes the response and the reference (untrusted text).
 	if f.output == "line" {
-		fmt.Fprintln(a.stdout, result.Line())
+		fmt.Fprintln(a.stdout, safetext.Human(result.Line(), a.githubActions))
 	} else {
-		fmt.Fprintln(a.stdout, result.String())
+		fmt.Fprintf(a.stdout, "%s\n", safetext.JSON([]byte(result.String())))
 	}
 	if err := result.Err(); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)

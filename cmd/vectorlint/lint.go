@@ -139,7 +139,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	}
 
 	if f.dryRun {
-		opts := report.DryRunOptions{Verbose: f.verbose}
+		opts := report.DryRunOptions{Verbose: f.verbose, GitHubActions: a.githubActions}
 		if v, _ := env.Lookup("INPUT_PRICE_PER_MILLION"); v != "" {
 			if price, err := strconv.ParseFloat(v, 64); err == nil && price >= 0 {
 				opts.InputPricePerMillion = &price
@@ -170,15 +170,18 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		client *llm.Client // set once the client exists; read by the bar's redraws after Start
 	)
 	if a.stderrIsTerminal && !f.quiet && len(plan.Files) > 0 {
-		bar = progress.New(a.stderr, len(plan.Files), func() progress.Stats {
+		// The bar draws on the terminal itself; the log lines written through it are escaped.
+		bar = progress.New(a.term, len(plan.Files), func() progress.Stats {
 			if client == nil {
 				return progress.Stats{}
 			}
 			u := client.Usage()
 			return progress.Stats{Calls: u.Calls, CachedCalls: u.CachedCalls, Tokens: u.InputTokens + u.OutputTokens}
 		})
-		errw = bar
+		barLog := a.humanLog(bar)
+		errw = barLog
 		defer bar.Stop()
+		defer barLog.Flush()
 	}
 	concurrency := cfg.Concurrency
 	if fs.Changed("concurrency") {
@@ -208,13 +211,16 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		Color:    a.stdoutIsTerminal && !f.noColor && a.getenv("NO_COLOR") == "",
 		Verbose:  f.verbose,
 		Problems: errw,
-	}
-	if f.output == report.FormatGitHub {
-		ropts.StepSummaryPath = a.getenv("GITHUB_STEP_SUMMARY")
+		// The formats escape untrusted text themselves (spec/trust.md §3).
+		GitHubActions: a.githubActions,
 	}
 	stdout := a.stdout
+	if f.output == report.FormatGitHub {
+		ropts.StepSummaryPath = a.getenv("GITHUB_STEP_SUMMARY")
+		stdout = a.rawStdout // its annotations are workflow commands by design
+	}
 	if bar != nil && a.stdoutIsTerminal {
-		stdout = bar.Writer(a.stdout) // the same terminal: keep results and the bar apart
+		stdout = bar.Writer(stdout) // the same terminal: keep results and the bar apart
 	}
 	out, err := report.New(f.output, stdout, ropts)
 	if err != nil {

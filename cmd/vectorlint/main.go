@@ -54,6 +54,17 @@ type app struct {
 	// handleSignals makes Ctrl-C and SIGTERM cancel a command's context (so the run stops
 	// promptly and prints what it has). Only main sets it: tests run commands in-process.
 	handleSignals bool
+	// noStdoutNet turns off the workflow-command safety net on standard output, so tests can
+	// show that each format's own escaping is enough (output.go).
+	noStdoutNet bool
+
+	// Set by guardOutput for the command's run (output.go): guarded marks the copy whose
+	// stderr (and, under GitHub Actions, stdout) escape what is written to them;
+	// githubActions is GITHUB_ACTIONS=true; term and rawStdout are the unguarded streams.
+	guarded       bool
+	githubActions bool
+	term          io.Writer
+	rawStdout     io.Writer
 }
 
 // clock returns the app's clock.
@@ -97,7 +108,13 @@ func (a *app) getenv(key string) string {
 }
 
 // run dispatches to a subcommand; anything that is not a subcommand name is the lint command.
+// The command runs with guarded output streams (output.go).
 func (a *app) run(ctx context.Context, args []string) int {
+	if !a.guarded {
+		g, flush := a.guardOutput()
+		defer flush()
+		return g.run(ctx, args)
+	}
 	if len(args) > 0 {
 		switch args[0] {
 		case "version":

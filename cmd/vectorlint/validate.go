@@ -86,11 +86,14 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	}
 	problems.Sort()
 
+	// The listing quotes file and rule names: human text, escaped as a whole.
+	stdout := a.humanStdout()
+	defer stdout.Flush()
 	switch {
 	case proj.ZeroConfig:
-		fmt.Fprintf(a.stdout, "config: none (zero-config: every Markdown file is checked against %s)\n", a.rel(proj.StyleGuidePath))
+		fmt.Fprintf(stdout, "config: none (zero-config: every Markdown file is checked against %s)\n", a.rel(proj.StyleGuidePath))
 	case proj.Config != nil:
-		fmt.Fprintf(a.stdout, "config: %s\n", a.rel(proj.Config.Path))
+		fmt.Fprintf(stdout, "config: %s\n", a.rel(proj.Config.Path))
 	}
 	if proj.StyleGuidePath != "" {
 		size := "empty, ignored"
@@ -100,18 +103,18 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		if proj.StyleGuide != "" {
 			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.StyleGuide)))
 		}
-		fmt.Fprintf(a.stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
+		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
 	}
 	rulesPath := opts.RulesPath
 	if rulesPath == "" && proj.Config != nil {
 		rulesPath = proj.Config.RulesPath
 	}
 	if rulesPath != "" {
-		fmt.Fprintf(a.stdout, "rules: %s\n", a.rel(rulesPath))
+		fmt.Fprintf(stdout, "rules: %s\n", a.rel(rulesPath))
 	} else {
-		fmt.Fprintln(a.stdout, "rules: none (RulesPath is not set)")
+		fmt.Fprintln(stdout, "rules: none (RulesPath is not set)")
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, p := range proj.Packs {
 		origin := ""
 		if p.Builtin {
@@ -137,12 +140,12 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	scope := fmt.Sprintf("%s, %s", pluralize(len(proj.Packs), "pack"), pluralize(nRules, "valid rule"))
 	switch {
 	case nErr > 0:
-		fmt.Fprintf(a.stdout, "✖ %s and %s (%s).\n", pluralize(nErr, "error"), pluralize(nWarn, "warning"), scope)
+		fmt.Fprintf(stdout, "✖ %s and %s (%s).\n", pluralize(nErr, "error"), pluralize(nWarn, "warning"), scope)
 		return exitFailure
 	case nWarn > 0:
-		fmt.Fprintf(a.stdout, "✓ %s, no errors, %s.\n", scope, pluralize(nWarn, "warning"))
+		fmt.Fprintf(stdout, "✓ %s, no errors, %s.\n", scope, pluralize(nWarn, "warning"))
 	default:
-		fmt.Fprintf(a.stdout, "✓ %s, no problems.\n", scope)
+		fmt.Fprintf(stdout, "✓ %s, no problems.\n", scope)
 	}
 	return exitOK
 }
