@@ -74,6 +74,10 @@ type Endpoint struct {
 	LimitGroup string
 	// Prices, when set, replaces Config.Prices for calls to this endpoint.
 	Prices *Prices
+	// SettingNames name the settings the key, base URL and model come from, for the message
+	// of a failure one of them fixes (a 401 names the key's variable); empty fields fall back
+	// to the provider's environment variables.
+	SettingNames SettingNames
 }
 
 // Host returns the host (and port) of the base URL, the part of an endpoint that is safe to show
