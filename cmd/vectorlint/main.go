@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -78,11 +80,11 @@ func main() {
 	os.Exit(a.run(context.Background(), os.Args[1:]))
 }
 
-// isTerminal reports whether f is a character device (a terminal), without cgo.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether f is a terminal. Asking the terminal driver (x/term, no cgo) is
+// the only reliable test: a character device is not necessarily a terminal (/dev/null is one),
+// and treating /dev/null as a terminal drew progress bars and colour into nowhere and hid the
+// stall reports meant for CI logs.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // getenv returns the variable's value, or "" when it is unset.
 func (a *app) getenv(key string) string {
