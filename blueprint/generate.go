@@ -222,6 +222,13 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 			r := results[i][j]
 			if r.err != nil {
 				setCell(resp.failures, p.ID, v.ID, r.err.Error())
+				var se *llm.StopError
+				if errors.As(r.err, &se) {
+					if resp.stopped == nil {
+						resp.stopped = map[string]map[string]*llm.StopError{}
+					}
+					setCell(resp.stopped, p.ID, v.ID, se)
+				}
 				continue
 			}
 			setCell(resp.byPrompt, p.ID, v.ID, r.turns)
@@ -249,6 +256,7 @@ func resolveTarget(m Model, env llm.LookupFunc, limit int) target {
 			return target{err: err}
 		}
 		ep.MaxConcurrency = limit
+		ep.SettingNames.Model = "the model id " + m.ID + " (the blueprint's models, or --models)"
 		return target{ep: ep, api: llm.APIChat}
 	}
 	cm := m.Custom
@@ -261,7 +269,10 @@ func resolveTarget(m Model, env llm.LookupFunc, limit int) target {
 		group += " " + u.Host
 	}
 	ep := llm.Endpoint{Provider: llm.Provider(strings.ToLower(cm.Inherit)), Model: cm.ModelName, Headers: headers,
-		MaxConcurrency: limit, LimitGroup: group}
+		MaxConcurrency: limit, LimitGroup: group, SettingNames: llm.SettingNames{
+			Key:     "the headers of custom model " + cm.ID,
+			BaseURL: "the url of custom model " + cm.ID,
+			Model:   "the modelName of custom model " + cm.ID}}
 	return target{custom: cm, ep: ep, api: llm.APIFor(cm.Inherit, cm.Format)}
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+
+	"github.com/vectorlint/vectorlint/llm"
 )
 
 // Responses are model responses given to a run instead of generating them (`blueprint run
@@ -26,6 +28,8 @@ type Responses struct {
 	histories      map[string]map[string][]Message
 	generatedFlags map[string]map[string][]bool
 	failures       map[string]map[string]string
+	// stopped holds, for the failed pairs whose endpoint was stopped, the llm.StopError.
+	stopped map[string]map[string]*llm.StopError
 }
 
 func newResponses(file string) *Responses {
@@ -38,6 +42,11 @@ func newResponses(file string) *Responses {
 func (r *Responses) Failure(promptID, modelID string) (string, bool) {
 	msg, ok := r.failures[promptID][modelID]
 	return msg, ok
+}
+
+// stopOf returns the stopped endpoint behind a pair's failure, or nil.
+func (r *Responses) stopOf(promptID, modelID string) *llm.StopError {
+	return r.stopped[promptID][modelID]
 }
 
 // Generated reports whether the responses come from Generate rather than a file.

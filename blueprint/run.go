@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -39,6 +40,9 @@ type Result struct {
 	Warnings []string `json:"-"`
 	// evalErrors are evaluations that could not be done outside llm-coverage (similarity).
 	evalErrors []string
+	// stopped holds the pairs whose generation failed on a stopped endpoint (llm.StopError):
+	// the table reports those once per endpoint (Stops), not once per pair.
+	stopped map[string]map[string]*llm.StopError
 }
 
 // EvaluationResults holds the scores of a run.
@@ -193,6 +197,12 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		for _, m := range models {
 			if msg, failed := resp.Failure(p.ID, m); failed {
 				res.addError(p.ID, m, msg)
+				if se := resp.stopOf(p.ID, m); se != nil {
+					if res.stopped == nil {
+						res.stopped = map[string]map[string]*llm.StopError{}
+					}
+					setCell(res.stopped, p.ID, m, se)
+				}
 				continue
 			}
 			turns, ok := resp.Turns(p.ID, m)

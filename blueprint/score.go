@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -68,6 +69,8 @@ type JudgeResult struct {
 	Individual   []IndividualJudgement
 	// Warning notes a partial failure (some judges failed); it is added to the reflection.
 	Warning string
+	// stopped is set when every judge that failed was a stopped endpoint (llm.StopError).
+	stopped *llm.StopError
 }
 
 // IndividualJudgement is one judge's verdict within a consensus.
@@ -118,7 +121,15 @@ type PointAssessment struct {
 	Warning string `json:"warning,omitempty"`
 	// IsFunction tells deterministic points from LLM-judged ones.
 	IsFunction bool `json:"isFunction"`
+	// stop is the run-wide failure that kept the point from being judged (Error holds its
+	// text too); stopNote the one behind Warning when the point was judged by fewer judges.
+	stop, stopNote *llm.StopError
 }
+
+// Stopped returns the run-wide failure (a stopped endpoint, llm.StopError) that kept the point
+// from being judged, or nil: callers report such failures once for the run instead of once per
+// point.
+func (a PointAssessment) Stopped() *llm.StopError { return a.stop }
 
 // CoverageResult is the llm-coverage result of one prompt × model, in Weval's shape.
 type CoverageResult struct {
@@ -311,6 +322,7 @@ func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criter
 		a.NotEvaluated = true
 		a.Error = "judging failed: " + err.Error()
 		a.Reflection = "Not evaluated: " + a.Error
+		a.stop = onlyStops(err)
 		return
 	}
 	score := jr.Score
@@ -324,6 +336,7 @@ func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criter
 	if jr.Warning != "" {
 		a.Warning = jr.Warning
 		a.Reflection += "\n\nWARNING: " + jr.Warning
+		a.stopNote = jr.stopped
 	}
 	a.JudgeModelID = jr.JudgeModelID
 	a.IndividualJudgements = jr.Individual

@@ -190,10 +190,10 @@ const (
 
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
-	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel string
-	allowNet, noCache                                                                bool
-	models, judges, evalMethods                                                      []string
-	concurrency, providerConcurrency                                                 int
+	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
+	allowNet, noCache                                                                         bool
+	models, judges, evalMethods                                                               []string
+	concurrency, providerConcurrency                                                          int
 }
 
 // blueprintRun is "blueprint run FILE": generate (or read) responses, judge and score them,
@@ -214,6 +214,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.IntVar(&f.providerConcurrency, "provider-concurrency", blueprint.DefaultProviderConcurrency, "most model calls in flight to one provider at once")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
+	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage)
 	fs.BoolVar(&f.allowNet, "allow-net", false, "let $call and $factcheck make HTTP requests")
 	fs.StringVar(&f.collections, "collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
 	fs.Usage = func() {
@@ -262,6 +263,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	if f.providerConcurrency < 1 {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
+	}
+	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
+	if err != nil {
+		return fail("%v", err)
 	}
 	var judgeSpecs []blueprint.JudgeSpec
 	for _, j := range f.judges {
@@ -338,7 +343,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	client, _, err := a.newLLMClient(env, llmOptions{concurrency: concurrency, cacheDir: f.cacheDir, noCache: f.noCache})
+	client, _, err := a.newLLMClient(env, llmOptions{concurrency: concurrency, timeout: timeout, cacheDir: f.cacheDir,
+		noCache: f.noCache, log: &syncWriter{w: a.stderr}})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -383,6 +389,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 				return fail("--eval-method embedding: the embeddings model %s cannot be used: %v (choose another with --embedding-model)", f.embeddingModel, err)
 			}
 			ep.MaxConcurrency = f.providerConcurrency
+			ep.SettingNames.Model = "--embedding-model"
 			opts.Similarity.Semantic = blueprintSemantic(evaluate.ModelEmbedder(client, ep))
 		}
 	}
@@ -429,7 +436,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	shown := filepath.Join(f.outDir, res.ConfigID, res.FileName())
 	code := exitOK
-	if !res.Complete() {
+	stops := client.Stopped()
+	if !res.Complete() || len(stops) > 0 {
 		code = exitFailure
 	}
 	htmlWritten := false
@@ -458,6 +466,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		if htmlWritten {
 			fmt.Fprintf(a.stdout, "Report written to %s\n", f.html)
 		}
+	}
+	// Each stopped endpoint once (the table counts what it kept from being done).
+	for _, se := range stops {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", se)
 	}
 	if u := client.Usage(); u.Calls+u.CachedCalls > 0 {
 		fmt.Fprintf(a.stderr, "model calls: %d (%d more from the cache), %d input + %d output tokens\n",

@@ -86,8 +86,8 @@ func TestEvaluateSemanticSimilarityServerError(t *testing.T) {
 	r := runVectorlint(t, t.TempDir(), fakeEnv(srv), "", "evaluate", "semantic_similarity",
 		"--response", "a", "--ground-truth", "b", "--threshold", "0.5")
 	r.stderr = hostless(r.stderr, srv)
-	r.expect(t, exitFailure, "", "vectorlint evaluate: semantic similarity: embedding: llm: embeddings with text-embedding-3-small at HOST: "+
-		"HTTP 404 Not Found: The model does not exist\n")
+	r.expect(t, exitFailure, "", "vectorlint evaluate: semantic similarity: embedding: llm: HOST (openai) has no model text-embedding-3-small or no such endpoint: "+
+		"HTTP 404 Not Found: The model does not exist; check the model name in --embedding-model and the URL in --base-url or OPENAI_BASE_URL\n")
 	if strings.Contains(r.stderr, testAPIKey) {
 		t.Error("the key is in the output")
 	}

@@ -180,9 +180,10 @@ func TestLintFaults(t *testing.T) {
 			err: "llm: chat completion with test-model at HOST: HTTP 400 Bad Request: context too long"},
 		{name: "hang past the timeout, then success", replies: []llmtest.Reply{llmtest.Hang(), okProbe()},
 			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 2},
+		// A call with its retries is bounded by 3 × the timeout: the third attempt is cut short.
 		{name: "hang always", replies: []llmtest.Reply{llmtest.Hang()},
-			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 4, failed: probeA,
-			err: "llm: chat completion with test-model at HOST: no complete reply within 1s (4 attempts)"},
+			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 3, failed: probeA,
+			err: "llm: chat completion with test-model at HOST: no complete reply within 1s per attempt, and the call gave up at its limit of 3s (3 × the timeout) (3 attempts)"},
 		{name: "connection closed, then success", replies: []llmtest.Reply{llmtest.CloseConnection(), okProbe()}, hits: 2},
 		{name: "connection closed always", replies: []llmtest.Reply{llmtest.CloseConnection()}, hits: 4, failed: probeA,
 			err: "llm: chat completion with test-model at HOST: connection failed: the server closed the connection without replying (4 attempts)"},

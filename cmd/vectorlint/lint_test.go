@@ -166,7 +166,7 @@ func TestDryRunExample(t *testing.T) {
 	if r := runVectorlint(t, root, nil, "", "--config", "examples/vectorlint.ini", "--dry-run", "--fail-on", "warning", "examples/docs"); r.code != exitFindings {
 		t.Errorf("--fail-on warning: exit %d, want 1", r.code)
 	}
-	r = runVectorlint(t, root, map[string]string{"INPUT_PRICE_PER_MILLION": "2.5"}, "", "--config", "examples/vectorlint.ini", "--dry-run", "--verbose", "examples")
+	r = runVectorlint(t, root, map[string]string{"INPUT_PRICE_PER_MILLION": "2.5", "OUTPUT_PRICE_PER_MILLION": "10"}, "", "--config", "examples/vectorlint.ini", "--dry-run", "--verbose", "examples")
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("verbose: exit %d, stderr:\n%s", r.code, r.stderr)
 	}

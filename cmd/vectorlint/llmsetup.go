@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
@@ -29,6 +30,12 @@ type llmOptions struct {
 	config, flags llm.Settings
 	// concurrency is the number of requests in flight (0: llm.DefaultConcurrency).
 	concurrency int
+	// timeout bounds one attempt of a call (0: llm.DefaultTimeout); a call with its retries is
+	// bounded by llm.CallTimeoutFactor × that.
+	timeout time.Duration
+	// configFile tells whether the command reads vectorlint.ini, so that messages name its keys
+	// among the settings that fix a failure.
+	configFile bool
 	// cacheDir is --cache-dir ("" for the user cache folder); noCache is --no-cache.
 	cacheDir string
 	noCache  bool
@@ -36,8 +43,8 @@ type llmOptions struct {
 	// the messages of every call to log.
 	verbose    bool
 	showPrompt bool
-	// log receives those lines; it must be safe for concurrent use (a syncWriter or a progress
-	// bar).
+	// log receives those lines, and the stall reports (when standard error is not a
+	// terminal); it must be safe for concurrent use (a syncWriter or a progress bar).
 	log io.Writer
 }
 
@@ -52,11 +59,14 @@ type llmSetup struct {
 	search *llm.Endpoint
 	// cacheDir is the cache in use ("" when there is none).
 	cacheDir string
+	// prices are INPUT_/OUTPUT_PRICE_PER_MILLION (nil when not set).
+	prices *llm.Prices
 }
 
 // setupLLM builds the client and resolves the endpoints from env (see llmEnv). A setting with a
 // bad value is an error; a provider that is not configured is not (see llmSetup.notConfigured),
-// since deterministic work still runs.
+// since deterministic work still runs. It is the one place a run's model settings are checked:
+// a dry run calls it too, so that it fails exactly as the real run would.
 func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
 	s := &llmSetup{}
 	ep, err := llm.Resolve(env, o.config, o.flags)
@@ -66,6 +76,7 @@ func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
 	case err != nil:
 		return nil, err
 	default:
+		ep.SettingNames = llm.LinterSettingNames(ep.Provider, o.configFile)
 		s.endpoint = ep
 	}
 	search, err := llm.ResolveSearch(env)
@@ -81,6 +92,9 @@ func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
 		return nil, err
 	}
 	s.client, s.cacheDir = client, cacheDir
+	if s.prices, err = llm.ResolvePrices(env); err != nil { // checked by newLLMClient already
+		return nil, err
+	}
 	if cacheDir == "" && !o.noCache && o.verbose && s.notConfigured == nil {
 		fmt.Fprintln(o.log, "vectorlint: no user cache folder (HOME and XDG_CACHE_HOME are unset): replies are not cached; use --cache-dir")
 	}
@@ -91,8 +105,9 @@ func (a *app) setupLLM(env llm.LookupFunc, o llmOptions) (*llmSetup, error) {
 // evaluate, blueprint run) gets its client from, so they share one behaviour: the reply cache
 // (--cache-dir relative to the working directory, else the user cache folder from env; none with
 // --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from the environment, the
-// concurrency limit and the --verbose/--show-prompt event log. It returns the client and the
-// cache folder in use ("" when there is none).
+// concurrency limit, the timeout, the --verbose/--show-prompt event log and, when standard error
+// is not a terminal, the stall reports. It returns the client and the cache folder in use (""
+// when there is none).
 func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, string, error) {
 	prices, err := llm.ResolvePrices(env)
 	if err != nil {
@@ -109,6 +124,7 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 	}
 	cfg := llm.Config{
 		Concurrency: o.concurrency,
+		Timeout:     o.timeout,
 		CacheDir:    cacheDir,
 		NoCache:     o.noCache,
 		Prices:      prices,
@@ -117,6 +133,11 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 	}
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)
+	}
+	if !a.stderrIsTerminal && o.log != nil {
+		// In a CI log nothing else shows that a run waiting on a hung server is alive.
+		log := o.log
+		cfg.OnStall = func(s llm.Stall) { fmt.Fprintf(log, "vectorlint: %s\n", s) }
 	}
 	if a.tuneLLM != nil {
 		a.tuneLLM(&cfg)
@@ -201,6 +222,29 @@ func confidenceThreshold(env llm.LookupFunc, cfg *lint.Config) (float64, error) 
 		return cfg.ConfidenceThreshold, nil
 	}
 	return lint.DefaultConfidenceThreshold, nil
+}
+
+// timeoutFlag returns the value of a --timeout flag, checked (0 when not given).
+func timeoutFlag(value string, given bool) (time.Duration, error) {
+	if !given {
+		return 0, nil
+	}
+	d, err := llm.ParseTimeout(value)
+	if err != nil {
+		return 0, fmt.Errorf("--timeout: %w", err)
+	}
+	return d, nil
+}
+
+// timeoutUsage is the help of every command's --timeout flag.
+const timeoutUsage = "time limit of one model request, a `DURATION` such as 30s or 2m (a bare number is seconds); with all its retries a request gets 3 × that (default 60s)"
+
+// printRunErrors writes each run-wide failure once, with the rule runs (or other units) it kept
+// from completing.
+func printRunErrors(w io.Writer, prefix string, errs []lint.RunError) {
+	for _, e := range errs {
+		fmt.Fprintf(w, "%s: %s (%s not done)\n", prefix, e.Message, pluralize(e.NotRun, "rule run"))
+	}
 }
 
 // syncWriter serialises writes from concurrent goroutines.
