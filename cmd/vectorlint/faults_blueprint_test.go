@@ -220,3 +220,63 @@ func TestBlueprintFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestBlueprintRunWideFaults: an endpoint that is dead, or rejects the key, is reported once
+// for the run, in the table and on standard error, with what it kept from being done, not
+// once per prompt, model and point; the other endpoint's work is kept; the exit code is 2.
+func TestBlueprintRunWideFaults(t *testing.T) {
+	gen := llmtest.Start(t)
+	gen.SetDefault(llmtest.Dynamic(faultGenerate))
+	judge := llmtest.Start(t)
+	judge.SetDefault(llmtest.Dynamic(e2eJudge("judge", map[string]string{"Names the capital": "CLASS_FULLY_PRESENT", "Names the river": "CLASS_MOSTLY_PRESENT"})))
+	locked := llmtest.Start(t, llmtest.RequireAPIKey("sk-the-right-key-0123456789"))
+	closed := llmtest.ClosedURL(t)
+	closedHost := llm.Endpoint{BaseURL: closed}.Host()
+	tests := []struct {
+		name         string
+		genURL, jURL string
+		table, stop  string
+		requests     func() int // requests the failing endpoint received
+	}{
+		{name: "dead judge", genURL: gen.URL, jURL: closed,
+			// The function points still score; the judged ones are left out of the score.
+			table: "capital  1.00*          1.00*\nriver    1.00*          1.00*\nAVERAGE  1.00           1.00\n\n" +
+				"* some points were not evaluated; the score covers the evaluated points only.\n",
+			stop: "llm: cannot connect to " + closedHost + " (xai): connection refused (4 attempts); is a server running there? Check XAI_BASE_URL (4 points not judged)"},
+		{name: "generation key rejected", genURL: locked.URL, jURL: judge.URL,
+			table: "capital  —              —\nriver    —              —\nAVERAGE  n/a            n/a\n",
+			stop: "llm: " + llm.Endpoint{BaseURL: locked.URL}.Host() + " (openai) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided.; " +
+				"set OPENAI_API_KEY to a valid key (4 responses not generated)",
+			requests: locked.Calls},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeBlueprintFiles(t, map[string]string{"faults.yml": faultBlueprint})
+			env := map[string]string{"OPENAI_API_KEY": testAPIKey, "OPENAI_BASE_URL": tt.genURL,
+				"XAI_API_KEY": "xai-SECRET-judge-0123456789", "XAI_BASE_URL": tt.jURL}
+			var out, errOut bytes.Buffer
+			a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir,
+				lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+				now:       func() time.Time { return e2eNow },
+				tuneLLM:   func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 5*time.Millisecond }}
+			code := a.run(context.Background(), []string{"blueprint", "run", "faults.yml", "--no-cache", "--judge", "xai:judge", "--run-label", "F",
+				"--concurrency", "2"})
+			if code != exitFailure {
+				t.Errorf("exit %d, want 2", code)
+			}
+			want := "Blueprint Faults (faults)\nRun F at 2025-07-05T10-20-30-123Z: 2 prompts × 2 models\n\n" +
+				"PROMPT   openai:steady  openai:probe\n" + tt.table + "\n1 endpoint stopped:\n  " + tt.stop + "\n\n" +
+				"Result written to .results/faults/F_2025-07-05T10-20-30-123Z_comparison.json\n"
+			if out.String() != want {
+				t.Errorf("output\n%s\nwant\n%s", out.String(), want)
+			}
+			message := tt.stop[:strings.LastIndex(tt.stop, " (")]
+			if lines := strings.SplitAfter(errOut.String(), "\n"); lines[0] != "vectorlint blueprint run: "+message+"\n" || len(lines) > 3 {
+				t.Errorf("stderr:\n%s\nwant the stop once, then the usage line", errOut.String())
+			}
+			if tt.requests != nil && tt.requests() > 2 {
+				t.Errorf("%d requests, want at most the 2 in flight when the 401 came", tt.requests())
+			}
+		})
+	}
+}
