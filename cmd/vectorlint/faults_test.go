@@ -452,7 +452,9 @@ func TestLintHungServer(t *testing.T) {
 	env := fakeEnv(srv)
 	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir,
 		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-		tuneLLM:   func(c *llm.Config) { c.StallInterval = 700 * time.Millisecond }}
+		// The production backoff without its jitter (waits of 0.5 s and 1 s), so that the
+		// third attempt starts at 5.5 s and is cut short at 6 s.
+		tuneLLM: func(c *llm.Config) { c.StallInterval, c.Rand = 700*time.Millisecond, func() float64 { return 0 } }}
 	start := time.Now()
 	code := a.run(context.Background(), []string{"--no-cache", "--timeout", "2s", "docs"})
 	elapsed := time.Since(start)
