@@ -222,12 +222,11 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 			r := results[i][j]
 			if r.err != nil {
 				setCell(resp.failures, p.ID, v.ID, r.err.Error())
-				var se *llm.StopError
-				if errors.As(r.err, &se) {
+				if rw := runWide(r.err); rw != nil {
 					if resp.stopped == nil {
-						resp.stopped = map[string]map[string]*llm.StopError{}
+						resp.stopped = map[string]map[string]error{}
 					}
-					setCell(resp.stopped, p.ID, v.ID, se)
+					setCell(resp.stopped, p.ID, v.ID, rw)
 				}
 				continue
 			}

@@ -467,7 +467,7 @@ func (j *LLMJudge) JudgeText(ctx context.Context, req JudgeRequest) (JudgeResult
 	sum := 0.0
 	res := JudgeResult{Warning: warning}
 	if len(failed) > 0 {
-		res.stopped = onlyStops(&judgesFailedError{errs: judgementErrors(failed)})
+		res.stopped = onlyRunWide(&judgesFailedError{errs: judgementErrors(failed)})
 	}
 	names := make([]string, len(ok))
 	scores := make([]string, len(ok))
@@ -507,26 +507,39 @@ func judgementErrors(failed []judgement) []error {
 	return out
 }
 
-// onlyStops returns the first llm.StopError behind err when every failure err stands for is a
-// stopped endpoint (one judge's error, or all judges' through a *judgesFailedError), else nil:
-// such a failure is the run's, reported once, not the point's.
-func onlyStops(err error) *llm.StopError {
+// runWide returns the failure behind err that is a fact about the whole run rather than about
+// one prompt or point: a stopped endpoint (llm.StopError: refused, DNS, TLS, 401, 403, 404) or
+// a model that is not configured (llm.NotConfiguredError: a key not set). Else nil.
+func runWide(err error) error {
+	var se *llm.StopError
+	if errors.As(err, &se) {
+		return se
+	}
+	var nc *llm.NotConfiguredError
+	if errors.As(err, &nc) {
+		return nc
+	}
+	return nil
+}
+
+// onlyRunWide returns the run-wide failures behind err when every failure err stands for is
+// one (one judge's error, or all judges' through a *judgesFailedError), else nil: such
+// failures are the run's, reported once each, not the point's.
+func onlyRunWide(err error) []error {
 	errs := []error{err}
 	var jf *judgesFailedError
 	if errors.As(err, &jf) {
 		errs = jf.errs
 	}
-	var first *llm.StopError
+	var out []error
 	for _, e := range errs {
-		var se *llm.StopError
-		if !errors.As(e, &se) {
+		rw := runWide(e)
+		if rw == nil {
 			return nil
 		}
-		if first == nil {
-			first = se
-		}
+		out = append(out, rw)
 	}
-	return first
+	return out
 }
 
 // describeFailures lists the judges' errors, naming together the judges that failed the same

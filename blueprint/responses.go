@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-
-	"github.com/vectorlint/vectorlint/llm"
 )
 
 // Responses are model responses given to a run instead of generating them (`blueprint run
@@ -28,8 +26,8 @@ type Responses struct {
 	histories      map[string]map[string][]Message
 	generatedFlags map[string]map[string][]bool
 	failures       map[string]map[string]string
-	// stopped holds, for the failed pairs whose endpoint was stopped, the llm.StopError.
-	stopped map[string]map[string]*llm.StopError
+	// stopped holds, for the failed pairs whose failure is the run's (runWide), that failure.
+	stopped map[string]map[string]error
 }
 
 func newResponses(file string) *Responses {
@@ -44,8 +42,8 @@ func (r *Responses) Failure(promptID, modelID string) (string, bool) {
 	return msg, ok
 }
 
-// stopOf returns the stopped endpoint behind a pair's failure, or nil.
-func (r *Responses) stopOf(promptID, modelID string) *llm.StopError {
+// stopOf returns the run-wide failure behind a pair's failure (runWide), or nil.
+func (r *Responses) stopOf(promptID, modelID string) error {
 	return r.stopped[promptID][modelID]
 }
 

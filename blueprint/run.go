@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -40,9 +39,9 @@ type Result struct {
 	Warnings []string `json:"-"`
 	// evalErrors are evaluations that could not be done outside llm-coverage (similarity).
 	evalErrors []string
-	// stopped holds the pairs whose generation failed on a stopped endpoint (llm.StopError):
-	// the table reports those once per endpoint (Stops), not once per pair.
-	stopped map[string]map[string]*llm.StopError
+	// stopped holds the pairs whose generation failed for a reason of the whole run
+	// (runWide): the table reports those once per cause (Stops), not once per pair.
+	stopped map[string]map[string]error
 }
 
 // EvaluationResults holds the scores of a run.
@@ -199,7 +198,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 				res.addError(p.ID, m, msg)
 				if se := resp.stopOf(p.ID, m); se != nil {
 					if res.stopped == nil {
-						res.stopped = map[string]map[string]*llm.StopError{}
+						res.stopped = map[string]map[string]error{}
 					}
 					setCell(res.stopped, p.ID, m, se)
 				}

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-
-	"github.com/vectorlint/vectorlint/llm"
 )
 
 // WriteTable writes the `line` output of a run: a table of prompts × models with each cell's
@@ -81,7 +79,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 		}
 	}
 	if stops := r.Stops(); len(stops) > 0 {
-		fmt.Fprintf(ew, "\n%d endpoint%s stopped:\n", len(stops), plural(len(stops)))
+		fmt.Fprintf(ew, "\n%d model endpoint%s could not be used:\n", len(stops), plural(len(stops)))
 		for _, s := range stops {
 			fmt.Fprintf(ew, "  %s\n", s)
 		}
@@ -95,11 +93,12 @@ func (r *Result) WriteTable(w io.Writer) error {
 	return ew.err
 }
 
-// Stop is an endpoint whose calls were stopped during a run (llm.StopError: refused, DNS,
-// TLS, 401, 403, 404), with what it kept from being done. The table names it once instead of
-// once per prompt, model and point.
+// Stop is a model endpoint that could not be used during a run, with what that kept from being
+// done: its calls were stopped (llm.StopError: refused, DNS, TLS, 401, 403, 404), or it is not
+// configured (llm.NotConfiguredError: a key not set). The table names it once instead of once
+// per prompt, model and point.
 type Stop struct {
-	Err *llm.StopError
+	Err error
 	// Responses counts the prompt × model pairs not generated.
 	Responses int
 	// Points counts the points not judged; Partial the points judged by fewer judges than
@@ -123,18 +122,18 @@ func (s Stop) String() string {
 	return s.Err.Error() + " (" + strings.Join(parts, ", ") + ")"
 }
 
-// Stops lists the endpoints stopped during the run, in the order of the table (prompts, then
-// models), each once, with what it kept from being done. Failures and Notes leave out what
-// they count.
+// Stops lists the endpoints that could not be used during the run, in the order of the table
+// (prompts, then models), each cause once, with what it kept from being done. Failures and
+// Notes leave out what they count.
 func (r *Result) Stops() []Stop {
 	var out []Stop
-	index := map[*llm.StopError]int{}
-	at := func(se *llm.StopError) *Stop {
-		i, ok := index[se]
+	index := map[string]int{} // by message: two models of one provider without a key are one cause
+	at := func(err error) *Stop {
+		i, ok := index[err.Error()]
 		if !ok {
 			i = len(out)
-			index[se] = i
-			out = append(out, Stop{Err: se})
+			index[err.Error()] = i
+			out = append(out, Stop{Err: err})
 		}
 		return &out[i]
 	}
@@ -149,11 +148,19 @@ func (r *Result) Stops() []Stop {
 				continue
 			}
 			for _, a := range c.PointAssessments {
-				switch {
-				case a.stop != nil:
-					at(a.stop).Points++
-				case a.stopNote != nil:
-					at(a.stopNote).Partial++
+				// Each cause counts a point once, however many of its judges it failed.
+				seen := map[string]bool{}
+				for _, err := range a.stop {
+					if !seen[err.Error()] {
+						seen[err.Error()] = true
+						at(err).Points++
+					}
+				}
+				for _, err := range a.stopNote {
+					if !seen[err.Error()] {
+						seen[err.Error()] = true
+						at(err).Partial++
+					}
 				}
 			}
 		}

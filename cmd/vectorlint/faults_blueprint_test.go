@@ -265,7 +265,7 @@ func TestBlueprintRunWideFaults(t *testing.T) {
 				t.Errorf("exit %d, want 2", code)
 			}
 			want := "Blueprint Faults (faults)\nRun F at 2025-07-05T10-20-30-123Z: 2 prompts × 2 models\n\n" +
-				"PROMPT   openai:steady  openai:probe\n" + tt.table + "\n1 endpoint stopped:\n  " + tt.stop + "\n\n" +
+				"PROMPT   openai:steady  openai:probe\n" + tt.table + "\n1 model endpoint could not be used:\n  " + tt.stop + "\n\n" +
 				"Result written to .results/faults/F_2025-07-05T10-20-30-123Z_comparison.json\n"
 			if out.String() != want {
 				t.Errorf("output\n%s\nwant\n%s", out.String(), want)
