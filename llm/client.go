@@ -310,6 +310,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
 		if err == nil {
+			c.stops.markAnswered(info.scopes)
 			release()
 			return attempt, nil
 		}
@@ -317,6 +318,9 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 		cause := apiErr.Error() // without the attempt count, for the retry event
 		apiErr.Attempts = attempt
 		last = apiErr
+		if apiErr.Kind == KindHTTP || apiErr.Kind == KindBadResponse {
+			c.stops.markAnswered(info.scopes) // the server is there: its failures are the request's
+		}
 		// The outcome is settled while the slot is held, so that a stop is recorded before
 		// any queued call can take the slot.
 		var end error
@@ -327,11 +331,9 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 			end = c.final(info, c.outOfTime(apiErr, limit))
 		case !apiErr.Retryable() || attempt >= c.cfg.MaxAttempts:
 			end = c.final(info, apiErr)
-		case !suspected && apiErr.Kind == KindConnection:
-			if reason, _, _ := networkFailure(apiErr.err); reason != 0 {
-				suspected = true
-				defer c.stops.suspectHost(info.scopes)()
-			}
+		case !suspected && c.suspicious(info, apiErr):
+			suspected = true
+			defer c.stops.suspectHost(info.scopes)()
 		}
 		release()
 		if end != nil {
@@ -363,6 +365,19 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 			return attempt, c.final(info, c.outOfTime(apiErr, limit))
 		}
 	}
+}
+
+// suspicious reports whether a failed attempt may mean that the host is unusable: a network
+// failure that stops it when it persists, or a timeout at a host that has answered nothing.
+func (c *Client) suspicious(info callInfo, apiErr *APIError) bool {
+	switch apiErr.Kind {
+	case KindConnection:
+		reason, _, _ := networkFailure(apiErr.err)
+		return reason != 0
+	case KindTimeout:
+		return !c.stops.hasAnswered(info.scopes)
+	}
+	return false
 }
 
 // final is the error a call ends with: the *StopError of its scope when the failure stops the

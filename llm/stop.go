@@ -36,6 +36,9 @@ const (
 	StopForbidden
 	// StopNotFound: HTTP 404, the server has no such model or no such endpoint.
 	StopNotFound
+	// StopNoReply: a call timed out through all its attempts at a host that has answered no
+	// request of the run: the server accepts connections and never replies.
+	StopNoReply
 )
 
 // String names the reason as the JSON output and events show it.
@@ -53,6 +56,8 @@ func (r StopReason) String() string {
 		return "forbidden"
 	case StopNotFound:
 		return "not found"
+	case StopNoReply:
+		return "no reply"
 	}
 	return "unknown"
 }
@@ -108,6 +113,8 @@ func (e *StopError) Error() string {
 		fmt.Fprintf(&b, "%s refused access to model %s: %s", who, e.Model, e.status())
 	case StopNotFound:
 		fmt.Fprintf(&b, "%s has no model %s or no such endpoint: %s", who, e.Model, e.status())
+	case StopNoReply:
+		fmt.Fprintf(&b, "%s sends no reply: %s", who, e.Detail)
 	default:
 		fmt.Fprintf(&b, "%s: %s", who, e.Detail)
 	}
@@ -144,6 +151,8 @@ func (e *StopError) Cause() string {
 		return "TLS handshake with " + e.Host + " failed"
 	case StopNotFound:
 		return fmt.Sprintf("HTTP 404 Not Found for model %s at %s", e.Model, e.Host)
+	case StopNoReply:
+		return "no reply from " + e.Host
 	}
 	s := fmt.Sprintf("HTTP %d", e.Status)
 	if t := http.StatusText(e.Status); t != "" {
@@ -173,6 +182,8 @@ type SettingNames struct {
 	Key     string
 	BaseURL string
 	Model   string
+	// Timeout names the setting of the attempt timeout (default "--timeout").
+	Timeout string
 }
 
 // LinterSettingNames are the setting names of the linter's endpoint of provider p (see
@@ -186,8 +197,12 @@ func LinterSettingNames(p Provider, withConfig bool) SettingNames {
 		}
 		return flag + " or " + variable
 	}
-	return SettingNames{Key: vars.key, BaseURL: list("--base-url", vars.baseURL, "BaseURL"),
-		Model: list("--model", vars.model, "Model")}
+	n := SettingNames{Key: vars.key, BaseURL: list("--base-url", vars.baseURL, "BaseURL"),
+		Model: list("--model", vars.model, "Model"), Timeout: "--timeout"}
+	if withConfig {
+		n.Timeout = "--timeout or Timeout in vectorlint.ini"
+	}
+	return n
 }
 
 // settingNames fills the empty fields of the endpoint's SettingNames from its provider.
@@ -213,6 +228,7 @@ func settingNames(ep Endpoint) SettingNames {
 	setDefault(&n.Key, def.Key)
 	setDefault(&n.BaseURL, def.BaseURL)
 	setDefault(&n.Model, def.Model)
+	setDefault(&n.Timeout, "--timeout")
 	return n
 }
 
@@ -238,6 +254,8 @@ func fixFor(ep Endpoint, reason StopReason, tlsPlain bool) string {
 		return "check that the key in " + n.Key + " may use this model, or choose another with " + n.Model
 	case StopNotFound:
 		return "check the model name in " + n.Model + " and the URL in " + n.BaseURL
+	case StopNoReply:
+		return "check that the server works, or allow more time with " + n.Timeout
 	}
 	return ""
 }
@@ -286,7 +304,8 @@ func causeOf(err error) string {
 }
 
 // stopScopes are the keys under which a call's endpoint may be stopped: its host (network
-// failures: every endpoint at that scheme and host), its host and credentials (401 and 403:
+// failures, and a host that never replies: every endpoint at that scheme and host), its host
+// and credentials (401 and 403:
 // another key at the same host may work) and its base URL and model (404: another model may
 // exist). The credentials enter only as a hash, and only in memory.
 type stopScopes struct {
@@ -337,9 +356,31 @@ type stopBoard struct {
 	byScope map[string]*StopError
 	list    []*StopError
 	suspect map[string]int // host scope → calls retrying after a network failure
+	// answered holds the hosts (host scopes) that have answered a request of the run: a
+	// timeout at such a host is about that request, not about the host.
+	answered map[string]bool
 	// changed is closed (and replaced) whenever a scope stops or a host is cleared of
 	// suspicion, to wake the calls waiting for a concurrency slot or a verdict.
 	changed chan struct{}
+}
+
+// markAnswered records that the host of s answered a request (any status).
+func (b *stopBoard) markAnswered(s stopScopes) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.answered[s.host] {
+		if b.answered == nil {
+			b.answered = map[string]bool{}
+		}
+		b.answered[s.host] = true
+	}
+}
+
+// hasAnswered reports whether the host of s has answered a request of the run.
+func (b *stopBoard) hasAnswered(s stopScopes) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.answered[s.host]
 }
 
 // isSuspect reports whether calls to the host of s are waiting for a verdict.
@@ -448,6 +489,8 @@ func (c *Client) stopFor(info callInfo, apiErr *APIError) *StopError {
 			return nil
 		}
 		e.Detail = Redact(e.Detail, info.secrets...)
+	case apiErr.Kind == KindTimeout && !c.stops.hasAnswered(info.scopes):
+		e.Reason, e.Detail = StopNoReply, apiErr.Message
 	default:
 		return nil
 	}

@@ -382,7 +382,8 @@ func TestSettingNamesInFixes(t *testing.T) {
 		t.Errorf("no key: %v", err)
 	}
 	if got := llm.LinterSettingNames(llm.ProviderOpenAI, true); got != (llm.SettingNames{Key: "OPENAI_API_KEY",
-		BaseURL: "--base-url, OPENAI_BASE_URL or BaseURL in vectorlint.ini", Model: "--model, OPENAI_MODEL or Model in vectorlint.ini"}) {
+		BaseURL: "--base-url, OPENAI_BASE_URL or BaseURL in vectorlint.ini", Model: "--model, OPENAI_MODEL or Model in vectorlint.ini",
+		Timeout: "--timeout or Timeout in vectorlint.ini"}) {
 		t.Errorf("LinterSettingNames = %+v", got)
 	}
 }
@@ -527,5 +528,54 @@ func TestSuspectHostRecovers(t *testing.T) {
 		if !errors.Is(err, llm.ErrStopped) {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestStopNoReply: a server that accepts connections and answers nothing stops its host once
+// a call has timed out through all its attempts: the other calls wait for that verdict and
+// then fail at once. At a host that has answered before, a timeout is that request's failure.
+func TestStopNoReply(t *testing.T) {
+	s := llmtest.Start(t)
+	s.SetDefault(llmtest.Hang())
+	cfg := fastConfig()
+	cfg.Timeout, cfg.Concurrency = 50*time.Millisecond, 2
+	c := newClient(t, cfg)
+	errs := runCalls(c, 10, func(i int) llm.Request { return userRequest(s, fmt.Sprint(i)) })
+	stopped := c.Stopped()
+	if len(stopped) != 1 || stopped[0].Reason != llm.StopNoReply {
+		t.Fatalf("Stopped() = %v", stopped)
+	}
+	for _, err := range errs {
+		if !errors.Is(err, llm.ErrStopped) {
+			t.Fatalf("error %v", err)
+		}
+	}
+	host := hostOf(s.URL)
+	if got, want := stopped[0].Error(), "llm: "+host+" (openai-compatible) sends no reply: no complete reply within 50ms per attempt, "+
+		"and the call gave up at its limit of 150ms (3 × the timeout) (3 attempts); check that the server works, or allow more time with --timeout"; got != want {
+		t.Errorf("message\n got %s\nwant %s", got, want)
+	}
+	if got := stopped[0].Cause(); got != "no reply from "+host {
+		t.Errorf("cause %q", got)
+	}
+	if n := s.Calls(); n > 6 {
+		t.Errorf("%d requests, want at most 2 calls × 3 attempts", n)
+	}
+
+	// A host that answers: one request's timeout is its own.
+	s2 := llmtest.Start(t)
+	s2.On(llmtest.UserContains("slow"), llmtest.Hang())
+	s2.SetDefault(llmtest.Text("fine"))
+	c2 := newClient(t, cfg)
+	if _, err := c2.Complete(context.Background(), userRequest(s2, "quick")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c2.Complete(context.Background(), userRequest(s2, "slow"))
+	var apiErr *llm.APIError
+	if errors.Is(err, llm.ErrStopped) || !errors.As(err, &apiErr) || apiErr.Kind != llm.KindTimeout {
+		t.Fatalf("the slow request: %v", err)
+	}
+	if _, err := c2.Complete(context.Background(), userRequest(s2, "quick again")); err != nil || len(c2.Stopped()) != 0 {
+		t.Fatalf("after the slow request: %v, stopped %v", err, c2.Stopped())
 	}
 }

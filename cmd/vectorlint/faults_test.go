@@ -435,19 +435,24 @@ func TestLintRunWideFaultsAtScale(t *testing.T) {
 }
 
 // TestLintHungServer: a server that accepts the connection and never answers, with --timeout
-// 2s, ends in seconds (each attempt 2 s, the call with its retries at most 6 s); standard error,
-// not a terminal, says what is in flight while nothing finishes (the stall interval is set
-// short through the client's configuration). A timeout is that request's failure, not the
-// run's.
+// 2s, 10 files × 2 rules: the run ends in seconds (each attempt 2 s, a call with its retries
+// at most 6 s; a host that has answered nothing is stopped when the first calls give up, and
+// the others then fail at once); standard error, not a terminal, says what is in flight while
+// nothing finishes (the stall interval is set short through the client's configuration), then
+// names the failure once.
 func TestLintHungServer(t *testing.T) {
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Hang())
-	dir := t.TempDir()
-	writeTestTree(t, dir, map[string]string{
+	files := map[string]string{
 		"vectorlint.ini":    "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/one.md": "---\nid: One\nname: One\n---\nFlag problems.\n",
-		"docs/a.md":         "Some text.\n",
-	})
+		"rules/Acme/two.md": "---\nid: Two\nname: Two\n---\nFlag other problems.\n",
+	}
+	for i := range 10 {
+		files[fmt.Sprintf("docs/d%d.md", i)] = fmt.Sprintf("Some text %d.\n", i)
+	}
+	dir := t.TempDir()
+	writeTestTree(t, dir, files)
 	var stdout, stderr bytes.Buffer
 	env := fakeEnv(srv)
 	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir,
@@ -461,23 +466,26 @@ func TestLintHungServer(t *testing.T) {
 	if code != exitFailure || elapsed > 10*time.Second {
 		t.Fatalf("exit %d after %v", code, elapsed)
 	}
-	out := hostless(stdout.String(), srv)
-	if want := "docs/a.md\n  Could not run:\n    Acme.One  llm: chat completion with test-model at HOST: no complete reply within 2s per attempt, " +
-		"and the call gave up at its limit of 6s (3 × the timeout) (3 attempts)\n\n" +
-		"LLM usage: 0 calls, 0 input and 0 output tokens\n✖ 0 errors and 0 warnings in 1 file; 1 rule run could not complete.\n"; out != want {
+	if out, want := hostless(stdout.String(), srv), "LLM usage: 0 calls, 0 input and 0 output tokens\n"+
+		"✖ 0 errors and 0 warnings in 10 files; 20 rule runs could not complete (no reply from HOST).\n"; out != want {
 		t.Errorf("stdout\n%s\nwant\n%s", out, want)
 	}
 	lines := strings.Split(strings.TrimSuffix(hostless(stderr.String(), srv), "\n"), "\n")
-	if len(lines) < 2 || len(lines) > 9 {
-		t.Fatalf("stderr: %d lines, want a stall report about every 0.7s:\n%s", len(lines), stderr.String())
+	if len(lines) < 3 || len(lines) > 10 {
+		t.Fatalf("stderr: %d lines, want a stall report about every 0.7s and the failure:\n%s", len(lines), stderr.String())
 	}
-	for _, l := range lines {
-		if !strings.HasPrefix(l, "vectorlint: waiting for the model: 1 call in flight to HOST, the oldest for ") ||
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "vectorlint: waiting for the model: 8 calls in flight to HOST, the oldest for ") ||
 			!strings.Contains(l, "; none has finished for ") {
 			t.Errorf("stderr line %q", l)
 		}
 	}
-	if srv.Calls() != 3 {
-		t.Errorf("%d requests, want 3", srv.Calls())
+	if last, want := lines[len(lines)-1], "vectorlint: llm: HOST (openai) sends no reply: no complete reply within 2s per attempt, "+
+		"and the call gave up at its limit of 6s (3 × the timeout) (3 attempts); check that the server works, "+
+		"or allow more time with --timeout or Timeout in vectorlint.ini (20 rule runs not done)"; last != want {
+		t.Errorf("last stderr line\n%s\nwant\n%s", last, want)
+	}
+	if n := srv.Calls(); n > 24 {
+		t.Errorf("%d requests, want at most 8 calls × 3 attempts", n)
 	}
 }
