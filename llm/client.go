@@ -73,7 +73,8 @@ type Config struct {
 	// StallInterval, and again at most every StallInterval while that lasts: a run whose
 	// server hangs says so instead of going silent (the command prints it when standard
 	// error is not a terminal, where no progress bar shows that the run is alive). It is
-	// called from a timer goroutine.
+	// called from a timer goroutine, before any call in flight can finish: it must be quick
+	// and must not call the client.
 	OnStall func(Stall)
 	// StallInterval is that interval (default 30 s).
 	StallInterval time.Duration

@@ -100,18 +100,19 @@ func (f *flightBoard) finish(id uint64) {
 }
 
 // fire reports the calls in flight if nothing finished for the interval, and sets the next
-// check.
+// check. The report is made with the lock held, so that it happens before the next call
+// finishes: what the caller writes once its calls are done (a summary on the same stream)
+// comes after every report, without a lock of its own.
 func (f *flightBoard) fire() {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	if len(f.calls) == 0 {
-		f.mu.Unlock()
 		return
 	}
 	now := time.Now()
 	idle := now.Sub(f.progress)
 	if idle < f.interval { // progress came in after the timer was set
 		f.timer.Reset(f.interval - idle)
-		f.mu.Unlock()
 		return
 	}
 	s := Stall{Calls: len(f.calls), Idle: idle}
@@ -125,6 +126,5 @@ func (f *flightBoard) fire() {
 	}
 	sort.Strings(s.Hosts)
 	f.timer.Reset(f.interval)
-	f.mu.Unlock()
 	f.report(s)
 }

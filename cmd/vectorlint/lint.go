@@ -307,7 +307,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 
 	failed := totals.Summary.OperationalErrors > 0 || len(stats.RunErrors) > 0
 	// Each failure of the whole run once (not once per rule and file), naming what to fix.
-	printRunErrors(a.stderr, "vectorlint", stats.RunErrors)
+	printRunErrors(errw, "vectorlint", stats.RunErrors)
 	if interrupted {
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
 			pluralize(len(stats.Incomplete), "file"), listSome(stats.Incomplete, 5))
