@@ -43,9 +43,9 @@ type app struct {
 	// timestamps and the file names derived from them exactly.
 	now func() time.Time
 	// tuneLLM, when set, adjusts the model client's configuration before it is built. Tests use
-	// it to shorten the per-attempt timeout and the backoff, so faults such as a hanging server
-	// can be exercised through the command without waiting the production 120 s; production
-	// leaves it nil.
+	// it to shorten the backoff and the stall-report interval (llm.Config.StallInterval), so
+	// faults such as a hanging server can be exercised through the command without waiting the
+	// production delays; production leaves it nil.
 	tuneLLM func(*llm.Config)
 	// handleSignals makes Ctrl-C and SIGTERM cancel a command's context (so the run stops
 	// promptly and prints what it has). Only main sets it: tests run commands in-process.
