@@ -228,6 +228,12 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 			r := results[i][j]
 			if r.err != nil {
 				setCell(resp.failures, p.ID, v.ID, r.err.Error())
+				if rw := runWide(r.err); rw != nil {
+					if resp.stopped == nil {
+						resp.stopped = map[string]map[string]error{}
+					}
+					setCell(resp.stopped, p.ID, v.ID, rw)
+				}
 				continue
 			}
 			setCell(resp.byPrompt, p.ID, v.ID, r.turns)
@@ -266,6 +272,7 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 				return target{err: err}
 			}
 		}
+		ep.SettingNames.Model = "the model id " + m.ID + " (the blueprint's models, or --models)"
 		return target{ep: ep, api: llm.APIChat}
 	}
 	cm := m.Custom
@@ -285,7 +292,11 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 	ep := llm.Endpoint{Provider: llm.Provider(strings.ToLower(cm.Inherit)), Model: cm.ModelName, Headers: headers,
 		MaxConcurrency: limit, LimitGroup: group, BaseURL: rawURL,
 		KeySource:     heldSource(append(headerUsed, urlUsed...)),
-		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.url()}}
+		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.url()},
+		SettingNames: llm.SettingNames{
+			Key:     "the headers of custom model " + cm.ID,
+			BaseURL: "the url of custom model " + cm.ID,
+			Model:   "the modelName of custom model " + cm.ID}}
 	if opts.Client != nil {
 		if err := opts.Client.CheckTrust(ep); err != nil {
 			return target{err: err}

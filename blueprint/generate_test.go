@@ -179,8 +179,9 @@ func TestGenerateFailures(t *testing.T) {
 	}
 	host := strings.TrimPrefix(strings.TrimSuffix(bad.URL, "/v1"), "http://")
 	want := map[string]string{
-		"q1 openrouter:broken": "llm: chat completion with broken at " + host + ": HTTP 404 Not Found: The model broken does not exist",
-		"q2 openrouter:broken": "turn 1 of 2: llm: chat completion with broken at " + host + ": HTTP 404 Not Found: The model broken does not exist",
+		// A 404 stops the model: the second prompt fails with the same error, without a request.
+		"q1 openrouter:broken": "llm: " + host + " (openrouter) has no model broken or no such endpoint: HTTP 404 Not Found: The model broken does not exist; check the model name in the model id openrouter:broken (the blueprint's models, or --models) and the URL in OPENROUTER_BASE_URL",
+		"q2 openrouter:broken": "turn 1 of 2: " + "llm: " + host + " (openrouter) has no model broken or no such endpoint: HTTP 404 Not Found: The model broken does not exist; check the model name in the model id openrouter:broken (the blueprint's models, or --models) and the URL in OPENROUTER_BASE_URL",
 		"q2 groq:flaky":        `turn 1 of 2: the model returned an empty reply (finish reason "length")`,
 		"q1 xai:nokey":         "LLM provider xai is not fully configured: set XAI_API_KEY",
 		"q2 xai:nokey":         "LLM provider xai is not fully configured: set XAI_API_KEY",

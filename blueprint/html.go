@@ -102,6 +102,9 @@ func heatClass(score float64) string {
 func (r *Result) reportView() reportView {
 	v := reportView{Title: r.ConfigTitle, ConfigID: r.ConfigID, RunLabel: r.RunLabel, Timestamp: r.Timestamp,
 		Description: r.Description, Models: r.EffectiveModels, Failures: r.Failures(), Warnings: r.Notes()}
+	for _, s := range r.Stops() { // one line per unusable endpoint, as in the table
+		v.Failures = append(v.Failures, "model endpoint could not be used: "+s.String())
+	}
 	if v.Title == "" {
 		v.Title = r.ConfigID
 	}

@@ -371,6 +371,7 @@ func NewLLMJudge(bp *Blueprint, opts JudgeOptions) (*LLMJudge, error) {
 			return judgeTarget{spec: spec, err: err}
 		}
 		ep.MaxConcurrency = opts.ProviderConcurrency
+		ep.SettingNames.Model = "the judge id " + spec.Model + " (--judge, or the blueprint's judges)"
 		return judgeTarget{spec: spec, ep: ep}
 	}
 	for _, s := range specs {
@@ -462,13 +463,17 @@ func (j *LLMJudge) JudgeText(ctx context.Context, req JudgeRequest) (JudgeResult
 		if err := ctx.Err(); err != nil {
 			return JudgeResult{}, err
 		}
-		return JudgeResult{}, fmt.Errorf("all %d judges failed: %s", len(failed), describeFailures(failed))
+		return JudgeResult{}, &judgesFailedError{msg: fmt.Sprintf("all %d judges failed: %s", len(failed), describeFailures(failed)),
+			errs: judgementErrors(failed)}
 	}
 	if warning == "" && len(failed) > 0 {
 		warning = fmt.Sprintf("%d of %d judges failed (%s); the score is the consensus of the others", len(failed), len(got), describeFailures(failed))
 	}
 	sum := 0.0
 	res := JudgeResult{Warning: warning}
+	if len(failed) > 0 {
+		res.stopped = onlyRunWide(&judgesFailedError{errs: judgementErrors(failed)})
+	}
 	names := make([]string, len(ok))
 	scores := make([]string, len(ok))
 	for i, g := range ok {
@@ -486,6 +491,60 @@ func (j *LLMJudge) JudgeText(ctx context.Context, req JudgeRequest) (JudgeResult
 			len(ok), strings.Join(scores, ", "), strconv.FormatFloat(res.Score, 'f', 2, 64))
 	}
 	return res, nil
+}
+
+// judgesFailedError is a point every judge failed on: its text lists them, and it unwraps to
+// each judge's error (so errors.As finds an llm.StopError among them).
+type judgesFailedError struct {
+	msg  string
+	errs []error
+}
+
+func (e *judgesFailedError) Error() string   { return e.msg }
+func (e *judgesFailedError) Unwrap() []error { return e.errs }
+
+// judgementErrors are the errors of failed judgements.
+func judgementErrors(failed []judgement) []error {
+	out := make([]error, len(failed))
+	for i, f := range failed {
+		out[i] = f.err
+	}
+	return out
+}
+
+// runWide returns the failure behind err that is a fact about the whole run rather than about
+// one prompt or point: a stopped endpoint (llm.StopError: refused, DNS, TLS, 401, 403, 404) or
+// a model that is not configured (llm.NotConfiguredError: a key not set). Else nil.
+func runWide(err error) error {
+	var se *llm.StopError
+	if errors.As(err, &se) {
+		return se
+	}
+	var nc *llm.NotConfiguredError
+	if errors.As(err, &nc) {
+		return nc
+	}
+	return nil
+}
+
+// onlyRunWide returns the run-wide failures behind err when every failure err stands for is
+// one (one judge's error, or all judges' through a *judgesFailedError), else nil: such
+// failures are the run's, reported once each, not the point's.
+func onlyRunWide(err error) []error {
+	errs := []error{err}
+	var jf *judgesFailedError
+	if errors.As(err, &jf) {
+		errs = jf.errs
+	}
+	var out []error
+	for _, e := range errs {
+		rw := runWide(e)
+		if rw == nil {
+			return nil
+		}
+		out = append(out, rw)
+	}
+	return out
 }
 
 // describeFailures lists the judges' errors, naming together the judges that failed the same

@@ -204,6 +204,10 @@ func TestLLMJudgeConsensus(t *testing.T) {
 
 func TestLLMJudgeFailures(t *testing.T) {
 	ok := `<reflection>fine</reflection><classification>CLASS_MOSTLY_PRESENT</classification>`
+	// Both default judges ask at once and the 401 takes 50 ms, so both requests are in flight
+	// when it comes (a stop refuses new requests; it does not cancel those in flight).
+	slow401 := llmtest.Status(401, "")
+	slow401.Latency = 50 * time.Millisecond
 	tests := []struct {
 		name      string
 		custom    bool // judges set by the blueprint (no backup)
@@ -225,15 +229,16 @@ func TestLLMJudgeFailures(t *testing.T) {
 		{name: "custom judges all fail: no backup", custom: true,
 			primary: []llmtest.Reply{llmtest.Status(400, `{"error":{"message":"bad model"}}`)}, secondary: []llmtest.Reply{llmtest.Status(404, "")},
 			calls: [3]int{1, 1, 0},
-			err:   "all 2 judges failed: judge-a(openrouter:a): llm: chat completion with a at HOST_A: HTTP 400 Bad Request: bad model; judge-b(openrouter:b): llm: chat completion with b at HOST_A: HTTP 404 Not Found: Not Found"},
+			err:   "all 2 judges failed: judge-a(openrouter:a): llm: chat completion with a at HOST_A: HTTP 400 Bad Request: bad model; judge-b(openrouter:b): llm: HOST_A (openrouter) has no model b or no such endpoint: HTTP 404 Not Found: Not Found; check the model name in the judge id openrouter:b (--judge, or the blueprint's judges) and the URL in OPENROUTER_BASE_URL"},
 		{name: "default judges all fail: backup scores",
-			primary: []llmtest.Reply{llmtest.Status(401, "")}, backup: []llmtest.Reply{llmtest.Text(`<classification>CLASS_FULLY_PRESENT</classification>`)},
+			primary: []llmtest.Reply{slow401}, backup: []llmtest.Reply{llmtest.Text(`<classification>CLASS_FULLY_PRESENT</classification>`)},
 			score: 1, calls: [3]int{2, 0, 1},
-			warning: "every configured judge failed (holistic-qwen3-30b-a3b-instruct-2507(openrouter:qwen/qwen3-30b-a3b-instruct-2507): llm: chat completion with qwen/qwen3-30b-a3b-instruct-2507 at HOST_A: HTTP 401 Unauthorized: Unauthorized; holistic-openai-gpt-oss-120b(openrouter:openai/gpt-oss-120b): llm: chat completion with openai/gpt-oss-120b at HOST_A: HTTP 401 Unauthorized: Unauthorized); the backup judge backup-claude-3-5-haiku(anthropic:claude-3.5-haiku) scored this point"},
+			// A 401 stops the key at that host: both judges report the same error, together.
+			warning: "every configured judge failed (holistic-qwen3-30b-a3b-instruct-2507(openrouter:qwen/qwen3-30b-a3b-instruct-2507), holistic-openai-gpt-oss-120b(openrouter:openai/gpt-oss-120b): llm: HOST_A (openrouter) rejected the API key: HTTP 401 Unauthorized: Unauthorized; set OPENROUTER_API_KEY to a valid key); the backup judge backup-claude-3-5-haiku(anthropic:claude-3.5-haiku) scored this point"},
 		{name: "default judges and backup fail",
-			primary: []llmtest.Reply{llmtest.Status(401, "")}, backup: []llmtest.Reply{llmtest.Text("no idea")},
+			primary: []llmtest.Reply{slow401}, backup: []llmtest.Reply{llmtest.Text("no idea")},
 			calls: [3]int{2, 0, 2},
-			err:   `all 3 judges failed: holistic-qwen3-30b-a3b-instruct-2507(openrouter:qwen/qwen3-30b-a3b-instruct-2507): llm: chat completion with qwen/qwen3-30b-a3b-instruct-2507 at HOST_A: HTTP 401 Unauthorized: Unauthorized; holistic-openai-gpt-oss-120b(openrouter:openai/gpt-oss-120b): llm: chat completion with openai/gpt-oss-120b at HOST_A: HTTP 401 Unauthorized: Unauthorized; backup-claude-3-5-haiku(anthropic:claude-3.5-haiku): llm: reply of claude-3.5-haiku at HOST_B rejected after one retry: expected the reply to hold <classification>CLASS_…</classification>, found "no idea"; the reply began "no idea"`},
+			err:   `all 3 judges failed: holistic-qwen3-30b-a3b-instruct-2507(openrouter:qwen/qwen3-30b-a3b-instruct-2507), holistic-openai-gpt-oss-120b(openrouter:openai/gpt-oss-120b): llm: HOST_A (openrouter) rejected the API key: HTTP 401 Unauthorized: Unauthorized; set OPENROUTER_API_KEY to a valid key; backup-claude-3-5-haiku(anthropic:claude-3.5-haiku): llm: reply of claude-3.5-haiku at HOST_B rejected after one retry: expected the reply to hold <classification>CLASS_…</classification>, found "no idea"; the reply began "no idea"`},
 		{name: "one default judge fails: no backup",
 			primary: []llmtest.Reply{llmtest.Text(ok)}, backup: []llmtest.Reply{llmtest.Text(ok)},
 			score: 0.75, calls: [3]int{2, 0, 0}},

@@ -26,6 +26,8 @@ type Responses struct {
 	histories      map[string]map[string][]Message
 	generatedFlags map[string]map[string][]bool
 	failures       map[string]map[string]string
+	// stopped holds, for the failed pairs whose failure is the run's (runWide), that failure.
+	stopped map[string]map[string]error
 }
 
 func newResponses(file string) *Responses {
@@ -38,6 +40,11 @@ func newResponses(file string) *Responses {
 func (r *Responses) Failure(promptID, modelID string) (string, bool) {
 	msg, ok := r.failures[promptID][modelID]
 	return msg, ok
+}
+
+// stopOf returns the run-wide failure behind a pair's failure (runWide), or nil.
+func (r *Responses) stopOf(promptID, modelID string) error {
+	return r.stopped[promptID][modelID]
 }
 
 // Generated reports whether the responses come from Generate rather than a file.

@@ -40,6 +40,9 @@ type Result struct {
 	Warnings []string `json:"-"`
 	// evalErrors are evaluations that could not be done outside llm-coverage (similarity).
 	evalErrors []string
+	// stopped holds the pairs whose generation failed for a reason of the whole run
+	// (runWide): the table reports those once per cause (Stops), not once per pair.
+	stopped map[string]map[string]error
 }
 
 // EvaluationResults holds the scores of a run.
@@ -194,6 +197,12 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		for _, m := range models {
 			if msg, failed := resp.Failure(p.ID, m); failed {
 				res.addError(p.ID, m, msg)
+				if se := resp.stopOf(p.ID, m); se != nil {
+					if res.stopped == nil {
+						res.stopped = map[string]map[string]error{}
+					}
+					setCell(res.stopped, p.ID, m, se)
+				}
 				continue
 			}
 			turns, ok := resp.Turns(p.ID, m)

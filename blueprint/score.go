@@ -2,6 +2,7 @@ package blueprint
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -69,6 +70,9 @@ type JudgeResult struct {
 	Individual   []IndividualJudgement
 	// Warning notes a partial failure (some judges failed); it is added to the reflection.
 	Warning string
+	// stopped is set when every judge that failed did so for a reason of the whole run
+	// (runWide): those failures.
+	stopped []error
 }
 
 // IndividualJudgement is one judge's verdict within a consensus.
@@ -126,6 +130,22 @@ type PointAssessment struct {
 	Warning string `json:"warning,omitempty"`
 	// IsFunction tells deterministic points from LLM-judged ones.
 	IsFunction bool `json:"isFunction"`
+	// stop is the run-wide failure (runWide) that kept the point from being judged (Error
+	// holds its text too); stopNote the one behind Warning when the point was judged by fewer
+	// judges.
+	stop, stopNote []error
+}
+
+// Stopped returns the stopped endpoint (llm.StopError) that kept the point from being judged,
+// or nil: callers report such failures once for the run instead of once per point.
+func (a PointAssessment) Stopped() *llm.StopError {
+	for _, err := range a.stop {
+		var se *llm.StopError
+		if errors.As(err, &se) {
+			return se
+		}
+	}
+	return nil
 }
 
 // CoverageResult is the llm-coverage result of one prompt × model, in Weval's shape.
@@ -319,6 +339,7 @@ func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criter
 		a.NotEvaluated = true
 		a.Error = "judging failed: " + err.Error()
 		a.Reflection = "Not evaluated: " + a.Error
+		a.stop = onlyRunWide(err)
 		return
 	}
 	score := jr.Score
@@ -332,6 +353,7 @@ func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criter
 	if jr.Warning != "" {
 		a.Warning = jr.Warning
 		a.Reflection += "\n\nWARNING: " + jr.Warning
+		a.stopNote = jr.stopped
 	}
 	a.JudgeModelID = jr.JudgeModelID
 	a.IndividualJudgements = jr.Individual

@@ -109,6 +109,12 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 			fmt.Fprintf(ew, "  %s\n", line)
 		}
 	}
+	if stops := r.Stops(); len(stops) > 0 {
+		fmt.Fprintf(ew, "\n%d model endpoint%s could not be used:\n", len(stops), plural(len(stops)))
+		for _, s := range stops {
+			fmt.Fprintf(ew, "  %s\n", s)
+		}
+	}
 	if n := r.Notes(); len(n) > 0 {
 		fmt.Fprintf(ew, "\n%d warning%s:\n", len(n), plural(len(n)))
 		for _, line := range n {
@@ -118,8 +124,84 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 	return ew.err
 }
 
+// Stop is a model endpoint that could not be used during a run, with what that kept from being
+// done: its calls were stopped (llm.StopError: refused, DNS, TLS, 401, 403, 404), or it is not
+// configured (llm.NotConfiguredError: a key not set). The table names it once instead of once
+// per prompt, model and point.
+type Stop struct {
+	Err error
+	// Responses counts the prompt × model pairs not generated.
+	Responses int
+	// Points counts the points not judged; Partial the points judged by fewer judges than
+	// configured (the other judges' consensus scored them).
+	Points, Partial int
+}
+
+// String reads like "llm: cannot connect to …; … (2 responses not generated, 4 points not
+// judged)".
+func (s Stop) String() string {
+	var parts []string
+	if s.Responses > 0 {
+		parts = append(parts, fmt.Sprintf("%d response%s not generated", s.Responses, plural(s.Responses)))
+	}
+	if s.Points > 0 {
+		parts = append(parts, fmt.Sprintf("%d point%s not judged", s.Points, plural(s.Points)))
+	}
+	if s.Partial > 0 {
+		parts = append(parts, fmt.Sprintf("%d point%s judged by fewer judges", s.Partial, plural(s.Partial)))
+	}
+	return s.Err.Error() + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// Stops lists the endpoints that could not be used during the run, in the order of the table
+// (prompts, then models), each cause once, with what it kept from being done. Failures and
+// Notes leave out what they count.
+func (r *Result) Stops() []Stop {
+	var out []Stop
+	index := map[string]int{} // by message: two models of one provider without a key are one cause
+	at := func(err error) *Stop {
+		i, ok := index[err.Error()]
+		if !ok {
+			i = len(out)
+			index[err.Error()] = i
+			out = append(out, Stop{Err: err})
+		}
+		return &out[i]
+	}
+	for _, p := range r.PromptIDs {
+		for _, m := range r.EffectiveModels {
+			if se := r.stopped[p][m]; se != nil {
+				at(se).Responses++
+				continue
+			}
+			c := r.EvaluationResults.LLMCoverageScores[p][m]
+			if c == nil {
+				continue
+			}
+			for _, a := range c.PointAssessments {
+				// Each cause counts a point once, however many of its judges it failed.
+				seen := map[string]bool{}
+				for _, err := range a.stop {
+					if !seen[err.Error()] {
+						seen[err.Error()] = true
+						at(err).Points++
+					}
+				}
+				for _, err := range a.stopNote {
+					if !seen[err.Error()] {
+						seen[err.Error()] = true
+						at(err).Partial++
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Notes lists, one line each, points that were scored despite a partial failure: some of
-// their judges failed (see PointAssessment.Warning).
+// their judges failed (see PointAssessment.Warning). Judges whose endpoint was stopped are
+// left to Stops.
 func (r *Result) Notes() []string {
 	var out []string
 	for _, p := range r.PromptIDs {
@@ -129,7 +211,7 @@ func (r *Result) Notes() []string {
 				continue
 			}
 			for _, a := range c.PointAssessments {
-				if a.Warning != "" {
+				if a.Warning != "" && a.stopNote == nil {
 					out = append(out, fmt.Sprintf("%s × %s: %s: %s", p, m, shorten(a.KeyPointText, 80), a.Warning))
 				}
 			}
@@ -139,13 +221,16 @@ func (r *Result) Notes() []string {
 }
 
 // Failures lists, one line each, what could not be done: prompt × model pairs without a
-// result, points whose evaluation failed, and points not evaluated.
+// result, points whose evaluation failed, and points not evaluated. What a stopped endpoint
+// kept from being done is left to Stops.
 func (r *Result) Failures() []string {
 	var out []string
 	for _, p := range r.PromptIDs {
 		for _, m := range r.EffectiveModels {
 			if msg, ok := r.Errors[p][m]; ok {
-				out = append(out, fmt.Sprintf("%s × %s: %s", p, m, msg))
+				if r.stopped[p][m] == nil {
+					out = append(out, fmt.Sprintf("%s × %s: %s", p, m, msg))
+				}
 				continue
 			}
 			c := r.EvaluationResults.LLMCoverageScores[p][m]
@@ -157,6 +242,7 @@ func (r *Result) Failures() []string {
 				switch {
 				case a.NotEvaluated && a.Error == "":
 					noJudge++
+				case a.stop != nil: // reported by Stops
 				case a.Error != "":
 					out = append(out, fmt.Sprintf("%s × %s: %s: %s", p, m, shorten(a.KeyPointText, 80), a.Error))
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/yamlerr"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -93,8 +94,16 @@ func measureCoverage(ctx context.Context, judge blueprint.Judge, response string
 		return Measurement{}, fmt.Errorf("coverage: %w", err)
 	}
 	var failures []string
+	var stop *llm.StopError
+	stopped := 0
 	out := make([]CoveragePoint, 0, len(res.PointAssessments))
 	for _, pa := range res.PointAssessments {
+		if se := pa.Stopped(); se != nil {
+			// The judge's endpoint was stopped: said once below, not once per point.
+			stop = se
+			stopped++
+			continue
+		}
 		if pa.Error != "" || pa.CoverageExtent == nil {
 			why := pa.Error
 			if why == "" {
@@ -110,14 +119,38 @@ func measureCoverage(ctx context.Context, judge blueprint.Judge, response string
 		}
 		out = append(out, cp)
 	}
-	if len(failures) > 0 {
-		return Measurement{}, fmt.Errorf("coverage: %d of the %d points could not be evaluated: %s",
-			len(failures), len(res.PointAssessments), strings.Join(failures, "; "))
+	failed := len(failures) + stopped
+	if stop != nil {
+		points := "1 judged point"
+		if stopped != 1 {
+			points = fmt.Sprintf("%d judged points", stopped)
+		}
+		failures = append(failures, points+": "+stop.Error())
+	}
+	if failed > 0 {
+		return Measurement{}, &coverageError{msg: fmt.Sprintf("coverage: %d of the %d points could not be evaluated: %s",
+			failed, len(res.PointAssessments), strings.Join(failures, "; ")), stop: stop}
 	}
 	if res.Score == nil { // impossible once every point has a score; never report a made-up 0
 		return Measurement{}, errors.New("coverage: no point could be scored")
 	}
 	return Measurement{Score: *res.Score, Extra: []Field{{"coverage_points", out}}}, nil
+}
+
+// coverageError is a coverage that left points out; it unwraps to the stopped endpoint
+// (llm.StopError) behind them, if one was.
+type coverageError struct {
+	msg  string
+	stop *llm.StopError
+}
+
+func (e *coverageError) Error() string { return e.msg }
+
+func (e *coverageError) Unwrap() error {
+	if e.stop == nil {
+		return nil
+	}
+	return e.stop
 }
 
 // roundRatio rounds a 0–1 value as the evaluators record it.

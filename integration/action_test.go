@@ -371,7 +371,7 @@ func TestActionSteps(t *testing.T) {
 			name:   "no key: exit 2 and what to set",
 			inputs: map[string]string{},
 			code:   2,
-			stderr: "vectorlint: 3 model calls not made: no LLM provider is configured: set OPENAI_API_KEY",
+			stderr: "vectorlint: no LLM provider is configured: set OPENAI_API_KEY",
 		},
 		{
 			name:   "empty paths",

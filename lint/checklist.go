@@ -88,10 +88,19 @@ func (a *assembler) checklist(r *ruleRun) {
 	unit, cov := run.unit, run.results[0].coverage
 	points := pr.Rule.Should.Points()
 	var failures []string
+	var stop *llm.StopError
 	for i, pa := range cov.PointAssessments {
 		var pt *blueprint.Point
 		if i < len(points) {
 			pt = points[i]
+		}
+		if se := pa.Stopped(); se != nil {
+			// The judge's endpoint was stopped: counted once for the rule run, under the run
+			// error, not listed as the point's failure.
+			if stop == nil {
+				stop = se
+			}
+			continue
 		}
 		if pa.Error != "" {
 			failures = append(failures, fmt.Sprintf("%s: %s", pointSyntax(pt, pa), pa.Error))
@@ -116,6 +125,9 @@ func (a *assembler) checklist(r *ruleRun) {
 				Analysis: "Not met: " + pointSyntax(pt, pa), Match: match,
 				Start: a.doc.Position(start), End: a.doc.Position(end)})
 		}
+	}
+	if stop != nil {
+		a.stopped(stop)
 	}
 	if len(failures) > 0 {
 		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID,

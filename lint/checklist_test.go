@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,10 @@ func TestChecklistRules(t *testing.T) {
 	if stats.NotRun != 1 {
 		t.Errorf("NotRun = %d, want 1", stats.NotRun)
 	}
+	// ... and its text point makes the rule run incomplete, counted under the run error.
+	if want := "[{no LLM provider is configured no LLM provider is configured 1}]"; fmt.Sprint(stats.RunErrors) != want || got[0].NotRun != 1 {
+		t.Errorf("run errors %v, want %s; a.md not run %d", stats.RunErrors, want, got[0].NotRun)
+	}
 	want := strings.Join([]string{
 		"docs/a.md",
 		// A point that finds nothing to point at spans the first line of the evaluated text.
@@ -73,8 +78,6 @@ func TestChecklistRules(t *testing.T) {
 		// Without a judge, Intro is scored on its deterministic point alone.
 		`  score Acme.Intro semi-objective 10.0`,
 		`  score Acme.Plain semi-objective 0.0`,
-		// ... and its text point is reported as not run.
-		`  error Acme.Intro: 1 LLM-judged point not judged: no LLM provider is configured`,
 		"docs/b.md",
 		`  1:1-1:1 warning Acme.Intro "" "target not found"`,
 		`  score Acme.Intro semi-objective 0.0`,

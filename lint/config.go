@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/ini.v1"
@@ -60,6 +61,10 @@ type Config struct {
 	// ConfidenceThresholdSet tells whether the file sets ConfidenceThreshold (the environment
 	// variable CONFIDENCE_THRESHOLD overrides it either way).
 	ConfidenceThresholdSet bool
+	// Timeout bounds one attempt of a model call (llm.Config.Timeout; a call with its retries
+	// is bounded by 3 × that); 0 when not set (--timeout overrides it, llm.DefaultTimeout
+	// applies otherwise).
+	Timeout time.Duration
 
 	// Sections are the [GLOB] sections in file order.
 	Sections []*Section
@@ -190,7 +195,7 @@ func LoadConfig(path string) (*Config, error) {
 // globalKeys are the keys allowed before the first section.
 func globalKeys() []string {
 	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
-		"Temperature", "ConfidenceThreshold"}
+		"Temperature", "ConfidenceThreshold", "Timeout"}
 }
 
 // ParseConfig parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
@@ -278,6 +283,13 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 				continue
 			}
 			cfg.ConfidenceThreshold, cfg.ConfidenceThresholdSet = t, true
+		case "Timeout":
+			d, err := llm.ParseTimeout(value)
+			if err != nil {
+				add(line, name, "a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h", strconv.Quote(value))
+				continue
+			}
+			cfg.Timeout = d
 		case "ScanPaths":
 			problems = append(problems, rules.Problem{File: path, Line: line, Field: name,
 				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})

@@ -22,7 +22,8 @@ const FileErrorRule = "vectorlint"
 // EvalOptions configure Evaluate.
 type EvalOptions struct {
 	// Client makes the model calls. Nil means no model is configured: units that need the model
-	// are not run (EvalStats.NotRun counts their calls), and everything deterministic is.
+	// are not run (EvalStats.NotRun counts their calls, EvalStats.RunErrors says why once), and
+	// everything deterministic is.
 	Client *llm.Client
 	// Endpoint is the model that evaluates rules.
 	Endpoint llm.Endpoint
@@ -41,25 +42,29 @@ type EvalOptions struct {
 	// Concurrency is the number of workers evaluating chunks at once across the whole run
 	// (DefaultConcurrency when 0).
 	Concurrency int
-	// NotRunReason says why the model is not configured when Client (or Judge) is nil: each
-	// rule that needed the model gets a RuleError with it on every file it applies to, so every
-	// output format shows which rules did not run and why (spec/linter.md §6). "" gives
+	// NotConfigured says why the model is not configured when Client (or Judge) is nil (an
+	// *llm.NotConfiguredError naming the variables to set): it is the message of the one
+	// RunError that counts the rule runs that needed the model (spec/trust.md §5). Nil gives
 	// DefaultNotRunReason.
-	NotRunReason string
+	NotConfigured error
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have), one line each naming the file and rule. Calls are never concurrent. May
 	// be nil.
 	Warn func(string)
 }
 
-// DefaultNotRunReason is the RuleError message of a rule not run for want of a model when
-// EvalOptions.NotRunReason is empty.
+// DefaultNotRunReason is the cause of the RunError of rules not run for want of a model.
 const DefaultNotRunReason = "no LLM provider is configured"
 
 // EvalStats tells what Evaluate could not do.
 type EvalStats struct {
 	// NotRun counts the model calls not made because no model is configured.
 	NotRun int
+	// RunErrors are the failures of the whole run (no model configured, an endpoint stopped:
+	// llm.StopError), in the order the files that met them were emitted, each with the rule
+	// runs it kept from completing. The files' results count the same rule runs in NotRun
+	// and hold no RuleError for them.
+	RunErrors []RunError
 	// Incomplete lists, in path order, the files that were not emitted because the run was
 	// interrupted before their evaluation finished.
 	Incomplete []string
@@ -110,7 +115,7 @@ type fileEvent struct {
 	chunkDone bool
 }
 
-func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(FileResult) error) (EvalStats, error) {
+func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(FileResult) error) (stats EvalStats, err error) {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency
 	}
@@ -119,8 +124,8 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 		window = EvalWindow(opts.Concurrency)
 	}
 	e := &evaluator{opts: opts}
+	defer func() { stats.RunErrors = e.runErrors.list }()
 	var (
-		stats  EvalStats
 		live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
 		runs   = make([]*fileRun, len(plan.Files))
 		notRun int // written by the producer, read after it is done
@@ -306,6 +311,52 @@ func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 // evaluator holds what every work item shares.
 type evaluator struct {
 	opts EvalOptions
+	// runErrors collects the run-wide failures met while assembling files (assemble runs on
+	// the collecting goroutine only).
+	runErrors runErrorBook
+}
+
+// runErrorBook collects RunErrors in the order they are met, one per cause.
+type runErrorBook struct {
+	index map[any]int // *llm.StopError, notConfiguredKey or rules.ErrNoSearchModel → position in list
+	list  []RunError
+}
+
+// notConfiguredKey is the runErrorBook key of the rules not run for want of a model.
+type notConfiguredKey struct{}
+
+// count adds one rule run kept from completing by the failure key identifies.
+func (b *runErrorBook) count(key any, cause, message string) {
+	if b.index == nil {
+		b.index = map[any]int{}
+	}
+	i, ok := b.index[key]
+	if !ok {
+		i = len(b.list)
+		b.index[key] = i
+		b.list = append(b.list, RunError{Cause: cause, Message: message})
+	}
+	b.list[i].NotRun++
+}
+
+// notConfigured counts one rule run not done for want of a model.
+func (a *assembler) notConfigured() {
+	a.fr.NotRun++
+	cause, msg := DefaultNotRunReason, DefaultNotRunReason
+	var nc *llm.NotConfiguredError
+	if errors.As(a.opts.NotConfigured, &nc) && nc.Provider != "" {
+		cause = fmt.Sprintf("LLM provider %s is not fully configured", nc.Provider)
+	}
+	if a.opts.NotConfigured != nil {
+		msg = a.opts.NotConfigured.Error()
+	}
+	a.runErrors.count(notConfiguredKey{}, cause, msg)
+}
+
+// stopped counts one rule run kept from completing by a stopped endpoint.
+func (a *assembler) stopped(se *llm.StopError) {
+	a.fr.NotRun++
+	a.runErrors.count(se, se.Cause(), se.Error())
 }
 
 // fileRun is one file's evaluation in progress. pending is touched only by Evaluate's
@@ -453,7 +504,7 @@ func (e *evaluator) assemble(f *fileRun) FileResult {
 		fr.Errors = append(fr.Errors, RuleError{Rule: FileErrorRule, Message: msg})
 		return fr
 	}
-	a := &assembler{opts: e.opts, doc: f.fp.Doc, supp: ParseSuppressions(f.fp.Doc), fr: &fr}
+	a := &assembler{opts: e.opts, runErrors: &e.runErrors, doc: f.fp.Doc, supp: ParseSuppressions(f.fp.Doc), fr: &fr}
 	for _, r := range f.rules {
 		a.rule(r)
 	}
@@ -472,10 +523,11 @@ func (e *evaluator) assemble(f *fileRun) FileResult {
 
 // assembler builds one file's result.
 type assembler struct {
-	opts EvalOptions
-	doc  *Document
-	supp *Suppressions
-	fr   *FileResult
+	opts      EvalOptions
+	runErrors *runErrorBook
+	doc       *Document
+	supp      *Suppressions
+	fr        *FileResult
 }
 
 // keep adds a finding unless an inline control suppresses it; it reports whether it was added.
@@ -489,6 +541,12 @@ func (a *assembler) keep(f Finding) bool {
 
 func (a *assembler) rule(r *ruleRun) {
 	pr := r.pr
+	if errors.Is(pr.Err, rules.ErrNoSearchModel) {
+		// A fact about the run's settings, like a missing provider: counted, said once.
+		a.fr.NotRun++
+		a.runErrors.count(rules.ErrNoSearchModel, "no search model is configured", pr.Err.Error())
+		return
+	}
 	if pr.Err != nil {
 		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: pr.Err.Error()})
 		return
@@ -497,7 +555,7 @@ func (a *assembler) rule(r *ruleRun) {
 		a.keep(f)
 	}
 	if r.notRun {
-		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: a.notRunReason()})
+		a.notConfigured()
 		return
 	}
 	for _, u := range r.units {
@@ -510,18 +568,20 @@ func (a *assembler) rule(r *ruleRun) {
 		}
 	}
 	if err := r.failure(); err != nil {
+		var se *llm.StopError
+		if errors.As(err, &se) {
+			a.stopped(se)
+			return
+		}
 		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
 		return
 	}
 	switch {
 	case pr.Rule.Should != nil:
 		if r.unjudged > 0 {
-			// Deterministic points still score; the LLM-judged ones are reported as not run.
-			points := "1 LLM-judged point"
-			if r.unjudged != 1 {
-				points = fmt.Sprintf("%d LLM-judged points", r.unjudged)
-			}
-			a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: points + " not judged: " + a.notRunReason()})
+			// Deterministic points still score; the LLM-judged ones make the rule run
+			// incomplete, counted under the run error that names what to configure.
+			a.notConfigured()
 		}
 		a.checklist(r)
 	case pr.Rule.Type == rules.Subjective && len(pr.Rule.Criteria) > 0:
@@ -531,20 +591,18 @@ func (a *assembler) rule(r *ruleRun) {
 	}
 }
 
-// notRunReason is the message of a rule not run for want of a model.
-func (a *assembler) notRunReason() string {
-	if a.opts.NotRunReason != "" {
-		return a.opts.NotRunReason
-	}
-	return DefaultNotRunReason
-}
-
 // failure returns the first failed chunk's error, naming the chunk's lines when the rule made
-// more than one call on the file.
+// more than one call on the file. A stopped endpoint (llm.StopError) comes first, as is: the
+// rule could not complete for a reason of the whole run.
 func (r *ruleRun) failure() error {
 	calls := 0
 	for _, u := range r.units {
 		calls += len(u.chunks)
+		for _, res := range u.results {
+			if errors.Is(res.err, llm.ErrStopped) {
+				return res.err
+			}
+		}
 	}
 	for _, u := range r.units {
 		for i, res := range u.results {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // evaluate runs Evaluate against srv and returns the emitted results.
@@ -97,6 +98,10 @@ func TestEvaluatePlan(t *testing.T) {
 	if err != nil || stats.NotRun != 0 || len(stats.Incomplete) != 0 {
 		t.Fatalf("err %v, stats %+v", err, stats)
 	}
+	// Acme.Facts cannot run without a search model: said once for the run, counted per file.
+	if want := []RunError{{Cause: "no search model is configured", Message: rules.ErrNoSearchModel.Error(), NotRun: 2}}; fmt.Sprint(stats.RunErrors) != fmt.Sprint(want) {
+		t.Errorf("run errors %+v, want %+v", stats.RunErrors, want)
+	}
 	want := `docs/a.md
   1:1-1:1 error Acme.Headline.Intro "" "target not found"
   4:1-4:17 warning Acme.Headline.Tone "# Héllo 👋🏽 wörld" "Cold."
@@ -104,7 +109,6 @@ func TestEvaluatePlan(t *testing.T) {
   score Acme.Headline subjective 5.0 Clarity=3/7.0×2 Intro=0/0.0×1 Tone=1/1.0×1 Same=4/10.0×1
   score Acme.Summary semi-objective 10.0 (0 in 2 words, strictness 10)
   score Acme.Wordiness semi-objective 0.0 (1 in 8 words, strictness 10)
-  error Acme.Facts: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL
 docs/b.md
   1:1-1:1 error Acme.Headline "" "target not found"
   1:1-1:1 error Acme.Headline.Intro "" "target not found"
@@ -114,7 +118,6 @@ docs/b.md
   score Acme.Headline subjective 1.6 Clarity=0/0.0×2 Intro=0/0.0×1 Tone=2/4.0×1 Same=2/4.0×1
   score Acme.Summary semi-objective 0.0
   score Acme.Wordiness semi-objective 10.0 (0 in 3 words, strictness 20)
-  error Acme.Facts: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL
 docs/bad.md
   error vectorlint: 1:7: expected UTF-8 text, found a byte that is not UTF-8 (offset 6)`
 	if g := renderResults(got); g != want {
@@ -126,33 +129,44 @@ docs/bad.md
 }
 
 // TestEvaluateNotConfigured: without a client nothing is sent; deterministic findings and
-// scores are still produced, the calls not made are counted, and each rule that needed the
-// model is reported as not run on the file.
+// scores are still produced, the calls not made are counted, and the rules that needed the
+// model (or a search model) are counted under one run error each, not listed per file.
 func TestEvaluateNotConfigured(t *testing.T) {
 	dir, proj := loadTestProject(t, planFiles)
-	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/b.md"}})
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/a.md", "docs/b.md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, stats, err := evaluate(t, nil, plan, EvalOptions{})
-	if err != nil || stats.NotRun != plan.Calls() || stats.NotRun != 2 {
+	if err != nil || stats.NotRun != plan.Calls() {
 		t.Fatalf("err %v, stats %+v, plan calls %d", err, stats, plan.Calls())
 	}
 	want := `docs/b.md
   1:1-1:1 error Acme.Headline "" "target not found"
   1:1-1:1 error Acme.Headline.Intro "" "target not found"
   1:1-1:1 error Acme.Summary "" "target not found"
-  score Acme.Summary semi-objective 0.0
-  error Acme.Facts: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL
-  error Acme.Headline: no LLM provider is configured
-  error Acme.Wordiness: no LLM provider is configured`
-	if g := renderResults(got); g != want {
+  score Acme.Summary semi-objective 0.0`
+	if g := renderResults(got[1:]); g != want {
 		t.Errorf("results:\n%s\nwant:\n%s", g, want)
 	}
-	// The command passes the reason, naming what to set.
-	got, _, err = evaluate(t, nil, plan, EvalOptions{NotRunReason: "set X"})
-	if err != nil || len(got) != 1 || len(got[0].Errors) != 3 || got[0].Errors[2] != (RuleError{Rule: "Acme.Wordiness", Message: "set X"}) {
-		t.Errorf("with a reason: %v, %+v", err, got)
+	// Facts (no search model) comes first: rules run in id order.
+	wantErrs := []RunError{
+		{Cause: "no search model is configured", Message: rules.ErrNoSearchModel.Error(), NotRun: 2},
+		{Cause: "no LLM provider is configured", Message: "no LLM provider is configured", NotRun: 5},
+	}
+	if fmt.Sprint(stats.RunErrors) != fmt.Sprint(wantErrs) || got[0].NotRun != 4 || got[1].NotRun != 3 {
+		t.Errorf("run errors %+v, want %+v; not run per file %d, %d", stats.RunErrors, wantErrs, got[0].NotRun, got[1].NotRun)
+	}
+	for _, fr := range got {
+		if len(fr.Errors) != 0 {
+			t.Errorf("%s: errors %v: run errors are not listed per file", fr.Path, fr.Errors)
+		}
+	}
+	// The command passes the *llm.NotConfiguredError, naming what to set.
+	_, stats, err = evaluate(t, nil, plan, EvalOptions{NotConfigured: &llm.NotConfiguredError{Provider: "anthropic", Missing: []string{"ANTHROPIC_MODEL"}}})
+	if err != nil || len(stats.RunErrors) != 2 || stats.RunErrors[1].Cause != "LLM provider anthropic is not fully configured" ||
+		stats.RunErrors[1].Message != "LLM provider anthropic is not fully configured: set ANTHROPIC_MODEL" {
+		t.Errorf("with a reason: %v, %+v", err, stats.RunErrors)
 	}
 }
 
@@ -310,5 +324,72 @@ func TestEvaluateCancel(t *testing.T) {
 	}
 	if strings.Join(paths, " ") != "d/a.md d/c.md" || strings.Join(stats.Incomplete, " ") != "d/b.md" {
 		t.Errorf("emitted %v, incomplete %v", paths, stats.Incomplete)
+	}
+}
+
+// TestEvaluateStoppedEndpoint: the model server rejects the key. The first call stops the
+// endpoint; every rule that needed it is counted under one run error naming the cause and the
+// fix, no file lists it, deterministic results stay, and the checklist rule's judged point
+// (judged by the same endpoint) counts the same way. A 400 for one request stays that rule's
+// error on that file.
+func TestEvaluateStoppedEndpoint(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range checklistFiles {
+		files[k] = v
+	}
+	files["rules/Acme/words.md"] = "---\nid: Words\nname: Words\n---\nFind wordy phrases.\n"
+	dir, proj := loadTestProject(t, files)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t)
+	srv.SetDefault(llmtest.Status(401, `{"error":{"message":"Incorrect API key provided."}}`))
+	client, err := llm.New(llm.Config{BaseDelay: time.Millisecond, Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: srv.URL, Model: "test-model", APIKey: "sk-test-wrong-0123"}
+	got, stats, err := evaluate(t, nil, plan, EvalOptions{Client: client, Endpoint: ep, Judge: ModelJudge{Client: client, Endpoint: ep}, Concurrency: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Calls() != 1 {
+		t.Errorf("%d requests, want 1: none after the 401", srv.Calls())
+	}
+	host := strings.TrimPrefix(strings.TrimSuffix(srv.URL, "/v1"), "http://")
+	want := []RunError{{Cause: "HTTP 401 Unauthorized from " + host,
+		Message: "llm: " + host + " (openai) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided.; set OPENAI_API_KEY to a valid key",
+		NotRun:  3}} // a.md: Intro's judged point and Words; b.md: Words (Intro's target is missing)
+	if fmt.Sprint(stats.RunErrors) != fmt.Sprint(want) {
+		t.Errorf("run errors\n got %+v\nwant %+v", stats.RunErrors, want)
+	}
+	r := renderResults(got)
+	for _, fr := range got {
+		if len(fr.Errors) != 0 {
+			t.Errorf("%s lists errors %v", fr.Path, fr.Errors)
+		}
+	}
+	if got[0].NotRun != 2 || got[1].NotRun != 1 {
+		t.Errorf("not run per file: %d, %d", got[0].NotRun, got[1].NotRun)
+	}
+	// The deterministic results are kept: Plain's findings and score, Intro's deterministic point.
+	for _, w := range []string{`  6:19-6:26 error Acme.Plain "utilize" "Avoid \"utilize\"."`, "  score Acme.Intro semi-objective 10.0", "  score Acme.Plain semi-objective 0.0"} {
+		if !strings.Contains(r, w+"\n") {
+			t.Errorf("results:\n%s\nwant a line %q", r, w)
+		}
+	}
+
+	// A 400 about one request stays that rule's error on that file.
+	srv2 := llmtest.Start(t)
+	srv2.On(llmtest.All(llmtest.SystemContains(`<rule name="Words">`), llmtest.UserContains("baristas")),
+		llmtest.Status(400, `{"error":{"message":"context too long"}}`))
+	srv2.SetDefault(violationsOf())
+	got, stats, err = evaluate(t, srv2, plan, EvalOptions{Concurrency: 1})
+	if err != nil || len(stats.RunErrors) != 1 || stats.RunErrors[0].Cause != "no LLM provider is configured" {
+		t.Fatalf("err %v, run errors %+v (only the judge is missing)", err, stats.RunErrors)
+	}
+	if len(got[0].Errors) != 1 || got[0].Errors[0].Rule != "Acme.Words" || !strings.HasSuffix(got[0].Errors[0].Message, "HTTP 400 Bad Request: context too long") || len(got[1].Errors) != 0 {
+		t.Errorf("errors %v / %v", got[0].Errors, got[1].Errors)
 	}
 }

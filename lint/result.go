@@ -170,6 +170,21 @@ type RuleError struct {
 	Message string `json:"message"`
 }
 
+// RunError is a failure of the whole run rather than of one rule on one file: no model is
+// configured, or the model's endpoint refused the connection, could not be resolved or
+// reached over TLS, rejected the key, refused access or has no such model (an llm.StopError).
+// The rule runs it kept from completing are counted, never listed one by one: one cause,
+// reported once, instead of the same error on every rule of every file.
+type RunError struct {
+	// Cause is the failure in a few words: "connection refused to 127.0.0.1:9", "no LLM
+	// provider is configured".
+	Cause string `json:"cause"`
+	// Message is the whole message: the provider, the host, the cause and what to change.
+	Message string `json:"message"`
+	// NotRun is the number of rule runs (one rule on one file) it kept from completing.
+	NotRun int `json:"notRun"`
+}
+
 // FileResult is everything the run produced for one file.
 type FileResult struct {
 	Path       string       `json:"path"`
@@ -177,6 +192,9 @@ type FileResult struct {
 	Scores     []Score      `json:"scores"`
 	Unverified []Unverified `json:"unverified,omitempty"`
 	Errors     []RuleError  `json:"errors,omitempty"`
+	// NotRun counts the rules that could not complete on this file because of a RunError
+	// (the run's runErrors say why); their deterministic findings and scores are kept.
+	NotRun int `json:"notRun,omitempty"`
 }
 
 // Skipped is a file that was found but not linted, with the reason.
@@ -201,6 +219,9 @@ type Summary struct {
 	Warnings          int `json:"warnings"`
 	Unverified        int `json:"unverified"`
 	OperationalErrors int `json:"operationalErrors"`
+	// NotRun is the number of rule runs that could not complete because of the run's
+	// RunErrors (absent when none).
+	NotRun int `json:"notRun,omitempty"`
 }
 
 // Result is a whole lint run: every linted file sorted by path, the files skipped, totals and
@@ -209,6 +230,9 @@ type Result struct {
 	Version string       `json:"version"`
 	Files   []FileResult `json:"files"`
 	Skipped []Skipped    `json:"skipped,omitempty"`
-	Summary Summary      `json:"summary"`
-	Usage   Usage        `json:"usage"`
+	// RunErrors are the failures of the whole run, each with the count of rule runs it kept
+	// from completing (absent when none).
+	RunErrors []RunError `json:"runErrors,omitempty"`
+	Summary   Summary    `json:"summary"`
+	Usage     Usage      `json:"usage"`
 }

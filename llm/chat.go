@@ -457,7 +457,9 @@ func (c *Client) callChat(ctx context.Context, req Request) (*Response, error) {
 					Format: next, Err: err.Error()})
 				continue
 			}
-			c.emit(Event{Kind: EventFailure, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+			if totalAttempts > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
+				c.emit(Event{Kind: EventFailure, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+			}
 			return nil, err
 		}
 		c.usage.add(ep.Model, resp.Tokens, false, c.prices(ep))

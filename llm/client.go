@@ -11,15 +11,24 @@ import (
 	"time"
 )
 
-// Defaults of Config's zero fields (spec/linter.md §6).
+// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5).
 const (
 	DefaultConcurrency   = 8
-	DefaultTimeout       = 120 * time.Second
+	DefaultTimeout       = 60 * time.Second
 	DefaultMaxAttempts   = 4
 	DefaultBaseDelay     = 1 * time.Second
 	DefaultMaxDelay      = 30 * time.Second
 	DefaultMaxRetryAfter = 60 * time.Second
+	// DefaultStallInterval is how long no call may finish before Config.OnStall hears of the
+	// calls in flight.
+	DefaultStallInterval = 30 * time.Second
 )
+
+// CallTimeoutFactor bounds a whole call, all its attempts, backoff and Retry-After waits
+// included, to this many times the timeout of one attempt: a hung server costs a call at
+// most 3 minutes at the default timeout, not the 8 that 4 full attempts and their backoff
+// would take.
+const CallTimeoutFactor = 3
 
 // Config configures a Client. Zero fields take the defaults above, so Config{} is usable
 // (without a cache).
@@ -27,7 +36,8 @@ type Config struct {
 	// Concurrency is the most requests in flight at once across every call of the client
 	// (vectorlint.ini's Concurrency; default 8).
 	Concurrency int
-	// Timeout bounds each attempt, reply body included (default 120 s).
+	// Timeout bounds each attempt, reply body included (default 60 s). A call, with all its
+	// retries and waits, is bounded by CallTimeoutFactor × Timeout.
 	Timeout time.Duration
 	// MaxAttempts is the attempts per call, the first included (default 4).
 	MaxAttempts int
@@ -62,6 +72,15 @@ type Config struct {
 	// Trust, when set, refuses every call whose endpoint it does not allow (see Trust.Check),
 	// before the cache or the network is touched; nil allows every endpoint.
 	Trust *Trust
+	// OnStall, when set, is told about the calls in flight when none has finished for
+	// StallInterval, and again at most every StallInterval while that lasts: a run whose
+	// server hangs says so instead of going silent (the command prints it when standard
+	// error is not a terminal, where no progress bar shows that the run is alive). It is
+	// called from a timer goroutine, before any call in flight can finish: it must be quick
+	// and must not call the client.
+	OnStall func(Stall)
+	// StallInterval is that interval (default 30 s).
+	StallInterval time.Duration
 }
 
 // Client calls OpenAI-compatible Chat Completions and Embeddings endpoints with retries, a
@@ -74,6 +93,11 @@ type Client struct {
 	global chan struct{}
 	cache  *diskCache
 	usage  usageMeter
+
+	// stops are the endpoints no call may be started for any more (Stopped).
+	stops stopBoard
+	// flight tracks the calls in flight for stall reports.
+	flight flightBoard
 
 	mu      sync.Mutex
 	groups  map[string]chan struct{}
@@ -88,6 +112,7 @@ func New(cfg Config) (*Client, error) {
 	}{
 		{"Concurrency", cfg.Concurrency < 0}, {"Timeout", cfg.Timeout < 0}, {"MaxAttempts", cfg.MaxAttempts < 0},
 		{"BaseDelay", cfg.BaseDelay < 0}, {"MaxDelay", cfg.MaxDelay < 0}, {"MaxRetryAfter", cfg.MaxRetryAfter < 0},
+		{"StallInterval", cfg.StallInterval < 0},
 	} {
 		if f.bad {
 			return nil, fmt.Errorf("llm: Config.%s: expected a value ≥ 0, found a negative one", f.name)
@@ -99,6 +124,7 @@ func New(cfg Config) (*Client, error) {
 	setDefault(&cfg.BaseDelay, DefaultBaseDelay)
 	setDefault(&cfg.MaxDelay, DefaultMaxDelay)
 	setDefault(&cfg.MaxRetryAfter, DefaultMaxRetryAfter)
+	setDefault(&cfg.StallInterval, DefaultStallInterval)
 	if cfg.MaxDelay < cfg.BaseDelay {
 		cfg.MaxDelay = cfg.BaseDelay
 	}
@@ -123,6 +149,7 @@ func New(cfg Config) (*Client, error) {
 		groups:  make(map[string]chan struct{}),
 		formats: make(map[string]Format),
 	}
+	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
 	if cfg.CacheDir != "" {
 		c.cache = &diskCache{dir: cfg.CacheDir}
 	}
@@ -154,39 +181,87 @@ func (c *Client) emit(e Event) {
 
 // acquire takes a slot of the endpoint's group (when it has a limit), then a global slot. The
 // group comes first so that a call waiting for its provider holds no global slot other
-// providers could use. It returns when ctx ends.
-func (c *Client) acquire(ctx context.Context, ep Endpoint) (release func(), err error) {
+// providers could use. It returns when ctx ends, and with the scope's *StopError, at once and
+// without a slot, when the call's endpoint is stopped (before or while it waits). A fresh call
+// (no attempt made yet) to a host under suspicion waits for the verdict first, holding no slot
+// (stopBoard), so that the calls retrying can always get theirs.
+func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (release func(), err error) {
 	var group chan struct{}
-	if ep.MaxConcurrency > 0 {
+	if info.ep.MaxConcurrency > 0 {
 		c.mu.Lock()
-		key := ep.limitKey()
+		key := info.ep.limitKey()
 		group = c.groups[key]
 		if group == nil {
-			group = make(chan struct{}, ep.MaxConcurrency)
+			group = make(chan struct{}, info.ep.MaxConcurrency)
 			c.groups[key] = group
 		}
 		c.mu.Unlock()
-		select {
-		case group <- struct{}{}:
+	}
+	// blocked returns the scope's stop, or errWait when a fresh call must wait for a verdict.
+	blocked := func() error {
+		if se := c.stops.check(info.scopes); se != nil {
+			return se
+		}
+		if fresh && c.stops.isSuspect(info.scopes) {
+			return errWait
+		}
+		return nil
+	}
+	// take waits for a slot of sem; it returns errWait, without the slot, when the call must
+	// wait for a verdict.
+	take := func(sem chan struct{}, wake <-chan struct{}) error {
+		for {
+			select {
+			case sem <- struct{}{}:
+				// Check again with the slot held: a call that stops a scope records it before
+				// it releases its slot, so no call starts a request after that.
+				if err := blocked(); err != nil {
+					<-sem
+					return err
+				}
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-wake: // a scope stopped or a host was cleared: check again
+				if err := blocked(); err != nil {
+					return err
+				}
+				wake = c.stops.wait()
+			}
+		}
+	}
+	for {
+		wake := c.stops.wait()
+		err := blocked()
+		if err == nil && group != nil {
+			err = take(group, wake)
+		}
+		if err == nil {
+			if err = take(c.global, wake); err != nil && group != nil {
+				<-group
+			}
+		}
+		if err == nil {
+			return func() {
+				<-c.global
+				if group != nil {
+					<-group
+				}
+			}, nil
+		}
+		if err != errWait {
+			return nil, err
+		}
+		select { // wait for the verdict on the suspect host
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case <-wake:
 		}
 	}
-	select {
-	case c.global <- struct{}{}:
-	case <-ctx.Done():
-		if group != nil {
-			<-group
-		}
-		return nil, ctx.Err()
-	}
-	return func() {
-		<-c.global
-		if group != nil {
-			<-group
-		}
-	}, nil
 }
+
+// errWait tells acquire's loop that a fresh call must wait for the verdict on its host.
+var errWait = errors.New("wait for the verdict on the host")
 
 // attemptFunc makes one request within ctx (bounded by the attempt timeout).
 type attemptFunc func(ctx context.Context, attempt int) error
@@ -198,29 +273,75 @@ type callInfo struct {
 	ep      Endpoint
 	timeout time.Duration
 	secrets []string
+	// scopes are the endpoint's stop scopes (set by withRetries).
+	scopes stopScopes
 }
 
 // withRetries runs fn until it succeeds, fails in a way that is not retried, runs out of
-// attempts, or ctx ends. Every failure comes back as an *APIError.
+// attempts or of time (CallTimeoutFactor × the attempt timeout, counted from the first
+// attempt: waiting for a concurrency slot before it is not the call's fault), or ctx ends.
+// Every failure comes back as an *APIError, or as a *StopError when it is a fact about the
+// endpoint (then recorded, and every later call of its scope fails with it at once, without a
+// request; a call between retries stops too).
 func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc) (int, error) {
+	info.scopes = scopesOf(info.ep)
+	callCtx := ctx
+	limit := CallTimeoutFactor * info.timeout
+	var last *APIError // the previous attempt's failure
+	var deadline time.Time
+	suspected := false
 	for attempt := 1; ; attempt++ {
-		release, err := c.acquire(ctx, info.ep)
+		release, err := c.acquire(callCtx, info, attempt == 1)
 		if err != nil {
+			var se *StopError
+			switch {
+			case errors.As(err, &se):
+				return attempt - 1, se
+			case ctx.Err() == nil && last != nil: // the call's time ran out while it waited
+				return attempt - 1, c.final(info, c.outOfTime(last, limit))
+			}
 			return attempt - 1, c.canceled(info, attempt-1, err)
 		}
-		actx, cancel := context.WithTimeout(ctx, info.timeout)
+		if attempt == 1 {
+			var cancel context.CancelFunc
+			deadline = time.Now().Add(limit)
+			callCtx, cancel = context.WithDeadline(ctx, deadline)
+			defer cancel()
+			defer c.flight.finish(c.flight.start(info.ep.Host()))
+		}
+		actx, cancel := context.WithTimeout(callCtx, info.timeout)
 		err = fn(actx, attempt)
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		cancel()
-		release()
 		if err == nil {
+			c.stops.markAnswered(info.scopes)
+			release()
 			return attempt, nil
 		}
 		apiErr := c.classify(ctx, timedOut, info, err)
 		cause := apiErr.Error() // without the attempt count, for the retry event
 		apiErr.Attempts = attempt
-		if apiErr.Kind == KindCanceled || !apiErr.Retryable() || attempt >= c.cfg.MaxAttempts {
-			return attempt, apiErr
+		last = apiErr
+		if apiErr.Kind == KindHTTP || apiErr.Kind == KindBadResponse {
+			c.stops.markAnswered(info.scopes) // the server is there: its failures are the request's
+		}
+		// The outcome is settled while the slot is held, so that a stop is recorded before
+		// any queued call can take the slot.
+		var end error
+		switch {
+		case apiErr.Kind == KindCanceled:
+			end = apiErr
+		case callCtx.Err() != nil: // the attempt was cut short by the call's limit
+			end = c.final(info, c.outOfTime(apiErr, limit))
+		case !apiErr.Retryable() || attempt >= c.cfg.MaxAttempts:
+			end = c.final(info, apiErr)
+		case !suspected && c.suspicious(info, apiErr):
+			suspected = true
+			defer c.stops.suspectHost(info.scopes)()
+		}
+		release()
+		if end != nil {
+			return attempt, end
 		}
 		delay := backoff(attempt, c.cfg.BaseDelay, c.cfg.MaxDelay, c.cfg.Rand)
 		var se *statusError
@@ -230,17 +351,57 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 				if ra > c.cfg.MaxRetryAfter {
 					apiErr.Message += fmt.Sprintf(" (the server asks to wait %s, longer than the %s limit)",
 						ra.Round(time.Second), c.cfg.MaxRetryAfter)
-					return attempt, apiErr
+					return attempt, c.final(info, apiErr)
 				}
 				delay = ra
 			}
 		}
+		if time.Until(deadline) <= delay {
+			// Waiting would end the call anyway: give up now with what the server said.
+			return attempt, c.final(info, c.outOfTime(apiErr, limit))
+		}
 		c.emit(Event{Kind: EventRetry, Op: info.op, Label: info.label, Host: info.ep.Host(), Model: info.ep.Model,
 			Attempt: attempt, Status: apiErr.Status, Delay: delay, Err: cause})
-		if err := sleep(ctx, delay); err != nil {
-			return attempt, c.canceled(info, attempt, err)
+		if err := sleep(callCtx, delay); err != nil {
+			if ctx.Err() != nil {
+				return attempt, c.canceled(info, attempt, err)
+			}
+			return attempt, c.final(info, c.outOfTime(apiErr, limit))
 		}
 	}
+}
+
+// suspicious reports whether a failed attempt may mean that the host is unusable: a network
+// failure that stops it when it persists, or a timeout at a host that has answered nothing.
+func (c *Client) suspicious(info callInfo, apiErr *APIError) bool {
+	switch apiErr.Kind {
+	case KindConnection:
+		reason, _, _ := networkFailure(apiErr.err)
+		return reason != 0
+	case KindTimeout:
+		return !c.stops.hasAnswered(info.scopes)
+	}
+	return false
+}
+
+// final is the error a call ends with: the *StopError of its scope when the failure stops the
+// endpoint, else the failure itself.
+func (c *Client) final(info callInfo, apiErr *APIError) error {
+	if se := c.stopFor(info, apiErr); se != nil {
+		return se
+	}
+	return apiErr
+}
+
+// outOfTime marks a failure as the end of the call's time: an attempt cut short by it becomes a
+// timeout, and any other failure says that no time was left for another attempt.
+func (c *Client) outOfTime(e *APIError, limit time.Duration) *APIError {
+	if e.Kind == KindTimeout {
+		e.Message += fmt.Sprintf(" per attempt, and the call gave up at its limit of %s (%d × the timeout)", limit, CallTimeoutFactor)
+		return e
+	}
+	e.Message += fmt.Sprintf(" (no time left for another attempt within the call's limit of %s)", limit)
+	return e
 }
 
 func (c *Client) canceled(info callInfo, attempts int, err error) *APIError {

@@ -11,6 +11,11 @@
 //   - retries: 408, 409, 429, 5xx, timeouts, dropped connections and unusable 2xx bodies are
 //     retried (4 attempts, exponential backoff with jitter, Retry-After honoured); other
 //     statuses fail at once; every failure is an *APIError naming the host, model and status;
+//   - time limits: Config.Timeout (60 s) per attempt, CallTimeoutFactor × that per call with
+//     all its retries and waits; Config.OnStall hears of calls in flight when none finishes;
+//   - stops: a failure that is a fact about an endpoint (connection refused, DNS, TLS, no reply
+//     from a host that never answered, 401, 403, 404) is a *StopError, recorded for its scope;
+//     every later call of that scope fails at once with it, without a request (Stopped);
 //   - concurrency: at most Config.Concurrency requests in flight, plus optional per-endpoint
 //     limits (Endpoint.MaxConcurrency);
 //   - structured output: Request.Schema is sent as a strict json_schema response_format, and

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -66,7 +67,7 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 	}
 	var vecs [][]float64
 	var tokens TokenUsage
-	_, err = c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
+	attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
 		c.emit(Event{Kind: EventRequest, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Attempt: attempt})
 		start := time.Now()
 		res, err := c.post(actx, ep, "embeddings", body)
@@ -92,7 +93,9 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 		return nil
 	})
 	if err != nil {
-		c.emit(Event{Kind: EventFailure, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+		if attempts > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
+			c.emit(Event{Kind: EventFailure, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+		}
 		return nil, err
 	}
 	c.usage.add(ep.Model, tokens, false, c.prices(ep))

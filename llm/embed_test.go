@@ -96,7 +96,7 @@ func TestEmbedRetriesAndErrors(t *testing.T) {
 	s3 := llmtest.Start(t)
 	s3.On(llmtest.Any(), llmtest.Status(404, `{"error":{"message":"The model does not exist"}}`))
 	_, err = c2.Embed(context.Background(), endpointOf(s3), []string{"a"})
-	if err == nil || s3.EmbeddingCalls() != 1 || err.Error() != fmt.Sprintf("llm: embeddings with test-model at %s: HTTP 404 Not Found: The model does not exist", endpointOf(s3).Host()) {
+	if err == nil || s3.EmbeddingCalls() != 1 || err.Error() != fmt.Sprintf("llm: %s (openai-compatible) has no model test-model or no such endpoint: HTTP 404 Not Found: The model does not exist; check the model name in OPENAI_MODEL and the URL in OPENAI_BASE_URL", endpointOf(s3).Host()) {
 		t.Fatalf("404: %v after %d calls", err, s3.EmbeddingCalls())
 	}
 }

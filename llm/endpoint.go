@@ -79,6 +79,10 @@ type Endpoint struct {
 	// Resolve, ModelEndpoint and ResolveSearch fill them; Trust.Check reads them. Zero values
 	// mean the calling program set the fields itself.
 	KeySource, BaseURLSource Source
+	// SettingNames name the settings the key, base URL and model come from, for the message
+	// of a failure one of them fixes (a 401 names the key's variable); empty fields fall back
+	// to the provider's environment variables.
+	SettingNames SettingNames
 }
 
 // Host returns the host (and port) of the base URL, the part of an endpoint that is safe to show

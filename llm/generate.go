@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -377,7 +378,9 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 		return nil
 	})
 	if err != nil {
-		c.emit(Event{Kind: EventFailure, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+		if attempts > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
+			c.emit(Event{Kind: EventFailure, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+		}
 		return nil, err
 	}
 	c.usage.add(ep.Model, resp.Tokens, false, c.prices(ep))

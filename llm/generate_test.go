@@ -238,7 +238,7 @@ func TestGenerateErrors(t *testing.T) {
 		want    string
 	}{
 		{"401 echoing the key", llm.APIChat, []llmtest.Reply{llmtest.Status(401, `{"error":{"message":"Incorrect API key provided: `+testKey+` / `+secretHeader+`"}}`)}, 1,
-			"llm: chat completion with m at HOST: HTTP 401 Unauthorized: Incorrect API key provided: [redacted] / [redacted]"},
+			"llm: HOST rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided: [redacted] / [redacted]; set the API key to a valid key"},
 		{"anthropic error object", llm.APIAnthropic, []llmtest.Reply{llmtest.Status(400, `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: Field required"}}`)}, 1,
 			"llm: messages with m at HOST: HTTP 400 Bad Request: max_tokens: Field required"},
 		{"500 retried then ok", llm.APIGemini, []llmtest.Reply{llmtest.ServerError(), llmtest.Text("ok")}, 2, ""},

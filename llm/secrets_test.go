@@ -98,7 +98,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 	}
 	// The first error is the 401, with the server's message redacted but still readable.
 	host := strings.TrimPrefix(strings.TrimSuffix(s.URL, "/v1"), "http://")
-	if !strings.HasPrefix(texts[0], "llm: chat completion with test-model at "+host+": HTTP 401 Unauthorized: Incorrect API key provided: [redacted]. Headers: ") {
+	if !strings.HasPrefix(texts[0], "llm: "+host+" (openai-compatible) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided: [redacted]. Headers: ") {
 		t.Errorf("401 error text: %s", texts[0])
 	}
 }

@@ -123,6 +123,9 @@ func isTransportError(err error) bool {
 // causeText describes a transport failure without the request URL (which may carry
 // credentials in its query).
 func causeText(err error) string {
+	if reason, detail, _ := networkFailure(err); reason != 0 {
+		return detail
+	}
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return "the server closed the connection in the middle of the reply"

@@ -336,7 +336,7 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 			t.Errorf("finding %d spans lines but has col: GitHub rejects that", i)
 		}
 	}
-	if n := len(got); got[n-1].command != "notice" || !strings.HasPrefix(got[n-1].message, "✖ 3 errors and 2 warnings in 3 files.") {
+	if n := len(got); got[n-1].command != "notice" || !strings.HasPrefix(got[n-1].message, "✖ 3 errors and 2 warnings in 3 files; 1 rule run could not complete.") {
 		t.Errorf("last annotation %+v, want the totals notice", got[n-1])
 	}
 	var failed int

@@ -142,6 +142,25 @@ func cleanFixture() lint.Result {
 	}
 }
 
+// stoppedFixture is a run whose model server refused every connection: the deterministic
+// finding is kept, the rule runs that needed the model are counted per file and under the one
+// run error, and no file lists them.
+func stoppedFixture() lint.Result {
+	return lint.Result{
+		Version: "1.2.3",
+		Files: []lint.FileResult{
+			{Path: "docs/a.md", Findings: []lint.Finding{{Rule: "Acme.Intro", Severity: lint.SeverityWarning, Message: "target not found",
+				Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 1, ByteColumn: 1}}},
+				Scores: []lint.Score{{Rule: "Acme.Intro", Type: lint.SemiObjective}}, NotRun: 2},
+			{Path: "docs/b.md", Scores: []lint.Score{}, NotRun: 3},
+		},
+		RunErrors: []lint.RunError{{Cause: "connection refused to 127.0.0.1:9",
+			Message: "llm: cannot connect to 127.0.0.1:9 (openai): connection refused (4 attempts); is a server running there? Check --base-url, OPENAI_BASE_URL or BaseURL in vectorlint.ini",
+			NotRun:  5}},
+		Summary: lint.Summary{Files: 2, Warnings: 1, NotRun: 5},
+	}
+}
+
 func TestFixturePositions(t *testing.T) {
 	r := fixture(t)
 	f := r.Files[1].Findings

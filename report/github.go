@@ -114,7 +114,10 @@ func (g *githubWriter) Finish(t Totals) error {
 	if err := g.finish(); err != nil {
 		return err
 	}
-	msg := totalsLine(t.Summary)
+	for _, e := range t.RunErrors {
+		fmt.Fprintln(g.out, annotation("error", [][2]string{{"title", "vectorlint could not run"}}, runErrorText(e)))
+	}
+	msg := totalsLine(t)
 	if p := problemsLine(t.Summary); p != "" {
 		msg += " " + p + "."
 	}
@@ -183,9 +186,12 @@ func (g *githubWriter) closeSummary(t Totals) error {
 	if g.rows == 0 {
 		fmt.Fprint(w, "## vectorlint\n")
 	}
-	fmt.Fprintf(w, "\n%s\n", markdownCell(totalsLine(t.Summary)))
+	fmt.Fprintf(w, "\n%s\n", markdownCell(totalsLine(t)))
 	if p := problemsLine(t.Summary); p != "" {
 		fmt.Fprintf(w, "\n%s.\n", markdownCell(p))
+	}
+	for _, e := range t.RunErrors {
+		fmt.Fprintf(w, "\n**Could not run:** %s\n", markdownCell(runErrorText(e)))
 	}
 	err := w.Flush()
 	if cerr := g.summary.Close(); err == nil {

@@ -64,6 +64,12 @@ func TestGolden(t *testing.T) {
 		{"github.golden", FormatGitHub, Options{}, r},
 		{"sarif.golden", FormatSARIF, Options{}, r},
 		{"junit.golden", FormatJUnit, Options{}, r},
+		// A run whose model server could not be reached: the cause once, with the count.
+		{"line-stopped.golden", FormatLine, Options{}, stoppedFixture()},
+		{"json-stopped.golden", FormatJSON, Options{}, stoppedFixture()},
+		{"github-stopped.golden", FormatGitHub, Options{}, stoppedFixture()},
+		{"sarif-stopped.golden", FormatSARIF, Options{}, stoppedFixture()},
+		{"junit-stopped.golden", FormatJUnit, Options{}, stoppedFixture()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -81,6 +87,7 @@ func TestGoldenStepSummary(t *testing.T) {
 	}{
 		{"github-summary.golden", fixture(t)},
 		{"github-summary-clean.golden", cleanFixture()},
+		{"github-summary-stopped.golden", stoppedFixture()},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "summary.md")

@@ -56,7 +56,7 @@ func (j *jsonWriter) File(fr lint.FileResult) error {
 	return j.end()
 }
 
-// Finish closes "files" and writes "skipped" (when any), "summary" and "usage".
+// Finish closes "files" and writes "skipped" and "runErrors" (when any), "summary" and "usage".
 func (j *jsonWriter) Finish(t Totals) error {
 	if err := j.finish(); err != nil {
 		return err
@@ -70,6 +70,11 @@ func (j *jsonWriter) Finish(t Totals) error {
 	j.out.WriteString("]")
 	if len(t.Skipped) > 0 {
 		if err := j.field("skipped", t.Skipped); err != nil {
+			return err
+		}
+	}
+	if len(t.RunErrors) > 0 {
+		if err := j.field("runErrors", t.RunErrors); err != nil {
 			return err
 		}
 	}

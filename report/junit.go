@@ -193,6 +193,16 @@ func (j *junitWriter) Finish(t Totals) error {
 	}
 	j.header()
 	w := j.out
+	if len(t.RunErrors) > 0 {
+		// The run's own failures form a suite of their own, one errored case each.
+		fmt.Fprintf(w, "  <testsuite name=\"vectorlint\" tests=\"%d\" failures=\"0\" errors=\"%d\" skipped=\"0\">\n",
+			len(t.RunErrors), len(t.RunErrors))
+		for _, e := range t.RunErrors {
+			fmt.Fprintf(w, "    <testcase name=\"%s\" classname=\"vectorlint\">\n      <error message=\"%s\" type=\"RunError\">%s</error>\n    </testcase>\n",
+				xmlAttr(e.Cause), xmlAttr(e.Message), xmlText(runErrorText(e)))
+		}
+		w.WriteString("  </testsuite>\n")
+	}
 	if len(t.Skipped) > 0 {
 		fmt.Fprintf(w, "  <testsuite name=\"skipped files\" tests=\"%d\" failures=\"0\" errors=\"0\" skipped=\"%d\">\n",
 			len(t.Skipped), len(t.Skipped))

@@ -247,12 +247,12 @@ func (l *lineWriter) Finish(t Totals) error {
 	if p := problemsLine(t.Summary); p != "" {
 		fmt.Fprintln(w, l.pal.err.Sprint("! "+p))
 	}
-	line := totalsLine(t.Summary)
+	line := totalsLine(t)
 	mark, rest, _ := strings.Cut(line, " ")
-	if t.Summary.Errors+t.Summary.Warnings > 0 {
-		mark = l.pal.err.Sprint(mark)
-	} else {
+	if mark == "✓" {
 		mark = l.pal.ok.Sprint(mark)
+	} else {
+		mark = l.pal.err.Sprint(mark)
 	}
 	fmt.Fprintln(w, mark+" "+rest)
 	return l.out.Flush()

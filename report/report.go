@@ -59,12 +59,17 @@ type Options struct {
 	GitHubActions bool
 }
 
-// Totals closes a run: the counts over all files, the LLM usage and the files that were found but
-// not linted.
+// Totals closes a run: the counts over all files, the LLM usage, the files that were found but
+// not linted, and what kept the run from doing all its work.
 type Totals struct {
 	Summary lint.Summary
 	Usage   lint.Usage
 	Skipped []lint.Skipped
+	// RunErrors are the failures of the whole run (lint.EvalStats.RunErrors): each format
+	// names each once, with the count of rule runs it kept from completing.
+	RunErrors []lint.RunError
+	// Interrupted is the number of files left unfinished by an interruption (Ctrl-C).
+	Interrupted int
 }
 
 // Add counts one linted file into t.Summary: the file, its findings by severity, its unverified
@@ -81,6 +86,7 @@ func (t *Totals) Add(fr lint.FileResult) {
 	}
 	t.Summary.Unverified += len(fr.Unverified)
 	t.Summary.OperationalErrors += len(fr.Errors)
+	t.Summary.NotRun += fr.NotRun
 }
 
 // Format names accepted by New, in the order they are documented.
@@ -156,7 +162,7 @@ func New(format string, w io.Writer, opts Options) (Writer, error) {
 }
 
 // Write prints a whole lint.Result: New, File for each of r.Files, then Finish with r's summary,
-// usage and skipped files. r.Version, when set, replaces opts.Version.
+// usage, skipped files and run errors. r.Version, when set, replaces opts.Version.
 func Write(format string, w io.Writer, opts Options, r lint.Result) error {
 	if r.Version != "" {
 		opts.Version = r.Version
@@ -170,7 +176,7 @@ func Write(format string, w io.Writer, opts Options, r lint.Result) error {
 			return err
 		}
 	}
-	return rw.Finish(Totals{Summary: r.Summary, Usage: r.Usage, Skipped: r.Skipped})
+	return rw.Finish(Totals{Summary: r.Summary, Usage: r.Usage, Skipped: r.Skipped, RunErrors: r.RunErrors})
 }
 
 // output is a Writer's buffered output over the format's escaping layer (nil when the format
@@ -268,27 +274,52 @@ func plural(n int, singular, pluralForm string) string {
 }
 
 // totalsLine is the closing sentence of the line, github and step-summary outputs:
-// "✖ 2 errors and 1 warning in 3 files." or "✓ 0 errors and 0 warnings in 1 file.".
-func totalsLine(s lint.Summary) string {
+// "✖ 2 errors and 1 warning in 3 files." or "✓ 0 errors and 0 warnings in 1 file.". When some
+// work could not be done it says so, with the run-wide causes: "✖ 0 errors and 0 warnings in
+// 50 files; 400 rule runs could not complete (connection refused to 127.0.0.1:9).". The tick
+// is given only to a run with nothing to report and nothing left undone (exit code 0).
+func totalsLine(t Totals) string {
+	s := t.Summary
+	incomplete := s.OperationalErrors + s.NotRun
 	mark := "✓"
-	if s.Errors+s.Warnings > 0 {
+	if s.Errors+s.Warnings > 0 || !t.complete() {
 		mark = "✖"
 	}
-	return fmt.Sprintf("%s %s and %s in %s.", mark, plural(s.Errors, "error", "errors"),
+	line := fmt.Sprintf("%s %s and %s in %s", mark, plural(s.Errors, "error", "errors"),
 		plural(s.Warnings, "warning", "warnings"), plural(s.Files, "file", "files"))
+	if incomplete > 0 {
+		line += "; " + plural(incomplete, "rule run", "rule runs") + " could not complete"
+	}
+	if len(t.RunErrors) > 0 {
+		causes := make([]string, len(t.RunErrors))
+		for i, e := range t.RunErrors {
+			causes[i] = e.Cause
+		}
+		line += " (" + strings.Join(causes, "; ") + ")"
+	}
+	if t.Interrupted > 0 {
+		line += "; " + plural(t.Interrupted, "file", "files") + " not finished (interrupted)"
+	}
+	return line + "."
+}
+
+// complete reports whether the run did all its work.
+func (t Totals) complete() bool {
+	return t.Summary.OperationalErrors == 0 && t.Summary.NotRun == 0 && len(t.RunErrors) == 0 && t.Interrupted == 0
 }
 
 // problemsLine reports what the totals line does not count: quotes the model gave that are not
-// in the document, and rules that could not run. Empty when there are none.
+// in the document. Empty when there are none.
 func problemsLine(s lint.Summary) string {
-	var parts []string
 	if s.Unverified > 0 {
-		parts = append(parts, plural(s.Unverified, "unverified quote", "unverified quotes")+" (not counted)")
+		return plural(s.Unverified, "unverified quote", "unverified quotes") + " (not counted)"
 	}
-	if s.OperationalErrors > 0 {
-		parts = append(parts, plural(s.OperationalErrors, "rule", "rules")+" could not run")
-	}
-	return strings.Join(parts, "; ")
+	return ""
+}
+
+// runErrorText is a run error with what it cost: "MESSAGE (400 rule runs not done)".
+func runErrorText(e lint.RunError) string {
+	return fmt.Sprintf("%s (%s not done)", e.Message, plural(e.NotRun, "rule run", "rule runs"))
 }
 
 // messageWithSuggestion is the finding's message for formats with a single text field: the

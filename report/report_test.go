@@ -36,19 +36,28 @@ func TestNewUnknownFormat(t *testing.T) {
 }
 
 func TestTotalsLine(t *testing.T) {
+	refused := lint.RunError{Cause: "connection refused to 127.0.0.1:9", Message: "llm: cannot connect…", NotRun: 400}
 	tests := []struct {
-		summary lint.Summary
-		want    string
+		totals Totals
+		want   string
 	}{
-		{lint.Summary{Files: 1}, "✓ 0 errors and 0 warnings in 1 file."},
-		{lint.Summary{Files: 0}, "✓ 0 errors and 0 warnings in 0 files."},
-		{lint.Summary{Files: 2, Errors: 1}, "✖ 1 error and 0 warnings in 2 files."},
-		{lint.Summary{Files: 1, Warnings: 1}, "✖ 0 errors and 1 warning in 1 file."},
-		{lint.Summary{Files: 10, Errors: 3, Warnings: 12}, "✖ 3 errors and 12 warnings in 10 files."},
+		{Totals{Summary: lint.Summary{Files: 1}}, "✓ 0 errors and 0 warnings in 1 file."},
+		{Totals{Summary: lint.Summary{Files: 0}}, "✓ 0 errors and 0 warnings in 0 files."},
+		{Totals{Summary: lint.Summary{Files: 2, Errors: 1}}, "✖ 1 error and 0 warnings in 2 files."},
+		{Totals{Summary: lint.Summary{Files: 1, Warnings: 1}}, "✖ 0 errors and 1 warning in 1 file."},
+		{Totals{Summary: lint.Summary{Files: 10, Errors: 3, Warnings: 12}}, "✖ 3 errors and 12 warnings in 10 files."},
+		// Work left undone: no tick, and the line says what and why.
+		{Totals{Summary: lint.Summary{Files: 2, OperationalErrors: 1}}, "✖ 0 errors and 0 warnings in 2 files; 1 rule run could not complete."},
+		{Totals{Summary: lint.Summary{Files: 50, NotRun: 400}, RunErrors: []lint.RunError{refused}},
+			"✖ 0 errors and 0 warnings in 50 files; 400 rule runs could not complete (connection refused to 127.0.0.1:9)."},
+		{Totals{Summary: lint.Summary{Files: 3, Errors: 2, OperationalErrors: 1, NotRun: 5}, RunErrors: []lint.RunError{
+			{Cause: "no search model is configured", NotRun: 2}, {Cause: "HTTP 401 Unauthorized from api.openai.com", NotRun: 3}}},
+			"✖ 2 errors and 0 warnings in 3 files; 6 rule runs could not complete (no search model is configured; HTTP 401 Unauthorized from api.openai.com)."},
+		{Totals{Summary: lint.Summary{Files: 4}, Interrupted: 3}, "✖ 0 errors and 0 warnings in 4 files; 3 files not finished (interrupted)."},
 	}
 	for _, tt := range tests {
-		if got := totalsLine(tt.summary); got != tt.want {
-			t.Errorf("totalsLine(%+v) = %q, want %q", tt.summary, got, tt.want)
+		if got := totalsLine(tt.totals); got != tt.want {
+			t.Errorf("totalsLine(%+v) = %q, want %q", tt.totals, got, tt.want)
 		}
 	}
 }
@@ -60,8 +69,8 @@ func TestProblemsLine(t *testing.T) {
 	}{
 		{lint.Summary{}, ""},
 		{lint.Summary{Unverified: 1}, "1 unverified quote (not counted)"},
-		{lint.Summary{OperationalErrors: 2}, "2 rules could not run"},
-		{lint.Summary{Unverified: 3, OperationalErrors: 1}, "3 unverified quotes (not counted); 1 rule could not run"},
+		{lint.Summary{OperationalErrors: 2}, ""}, // the totals line says it
+		{lint.Summary{Unverified: 3, OperationalErrors: 1}, "3 unverified quotes (not counted)"},
 	}
 	for _, tt := range tests {
 		if got := problemsLine(tt.summary); got != tt.want {
@@ -144,7 +153,7 @@ func TestStreamOrder(t *testing.T) {
 // indented serialisation of the whole lint.Result, so the two can never drift apart.
 func TestJSONStreamsTheNativeDocument(t *testing.T) {
 	for name, r := range map[string]lint.Result{"fixture": fixture(t), "clean": cleanFixture(),
-		"no files": {Version: "1.2.3"}} {
+		"stopped": stoppedFixture(), "no files": {Version: "1.2.3"}} {
 		t.Run(name, func(t *testing.T) {
 			got := render(t, FormatJSON, Options{}, r)
 			// The writer turns missing lists into []: do the same before marshalling whole.

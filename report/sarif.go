@@ -223,6 +223,9 @@ func (s *sarifWriter) Finish(t Totals) error {
 				ArtifactLocation: sarifURI(sk.Path)}}},
 		})
 	}
+	for _, e := range t.RunErrors {
+		s.notifications = append(s.notifications, sarifNotification{Level: "error", Message: sarifText{Text: runErrorText(e)}})
+	}
 	if s.results > 0 {
 		s.out.WriteString("\n      ")
 	}
@@ -243,7 +246,7 @@ func (s *sarifWriter) Finish(t Totals) error {
 	}
 	s.out.Write(b)
 	inv := []sarifInvocation{{
-		ExecutionSuccessful:        !s.failed && t.Summary.OperationalErrors == 0,
+		ExecutionSuccessful:        !s.failed && t.complete(),
 		ToolExecutionNotifications: s.notifications,
 	}}
 	b, err = json.MarshalIndent(inv, "      ", "  ")

@@ -204,10 +204,10 @@ const (
 
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
-	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel string
-	allowNet, noCache                                                                bool
-	models, judges, evalMethods, allowEnv                                            []string
-	concurrency, providerConcurrency                                                 int
+	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
+	allowNet, noCache                                                                         bool
+	models, judges, evalMethods, allowEnv                                                     []string
+	concurrency, providerConcurrency                                                          int
 }
 
 // blueprintRun is "blueprint run FILE": generate (or read) responses, judge and score them,
@@ -228,6 +228,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.IntVar(&f.providerConcurrency, "provider-concurrency", blueprint.DefaultProviderConcurrency, "most model calls in flight to one provider at once")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
+	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage)
 	fs.BoolVar(&f.allowNet, "allow-net", false, "let $call and $factcheck make HTTP requests")
 	fs.StringSliceVar(&f.allowEnv, "allow-env", nil, "let ${VAR} in custom models' and $call's urls and headers read these variables (repeatable, comma-separated)")
 	fs.StringVar(&f.collections, "collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
@@ -277,6 +278,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	if f.providerConcurrency < 1 {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
+	}
+	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
+	if err != nil {
+		return fail("%v", err)
 	}
 	var judgeSpecs []blueprint.JudgeSpec
 	for _, j := range f.judges {
@@ -388,7 +393,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	client, _, err := a.newLLMClient(env.Lookup, llmOptions{concurrency: concurrency, cacheDir: f.cacheDir, noCache: f.noCache})
+	client, _, err := a.newLLMClient(env.Lookup, llmOptions{concurrency: concurrency, timeout: timeout, cacheDir: f.cacheDir,
+		noCache: f.noCache, log: &syncWriter{w: a.stderr}})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -442,6 +448,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 				return fail("%v", a.relErr(err))
 			}
 			ep.MaxConcurrency = f.providerConcurrency
+			ep.SettingNames.Model = "--embedding-model"
 			opts.Similarity.Semantic = blueprintSemantic(evaluate.ModelEmbedder(client, ep))
 		}
 	}
@@ -493,7 +500,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	shown := filepath.Join(f.outDir, res.ConfigID, res.FileName())
 	code := exitOK
-	if !res.Complete() {
+	stops := client.Stopped()
+	if !res.Complete() || len(stops) > 0 {
 		code = exitFailure
 	}
 	htmlWritten := false
@@ -524,6 +532,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 			fmt.Fprintf(stdout, "Report written to %s\n", f.html)
 		}
 		stdout.Flush()
+	}
+	// Each stopped endpoint once (the table counts what it kept from being done).
+	for _, se := range stops {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", se)
 	}
 	if u := client.Usage(); u.Calls+u.CachedCalls > 0 {
 		fmt.Fprintf(a.stderr, "model calls: %d (%d more from the cache), %d input + %d output tokens\n",

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -440,26 +441,23 @@ func TestLintReplyContract(t *testing.T) {
 	}
 }
 
-// TestLintNoProvider: without a provider, deterministic findings are still reported, model
-// rules are reported as not run on each file they apply to, in every output format, one message
-// names every way to configure a provider, and the exit code is 2.
+// TestLintNoProvider: without a provider, deterministic findings are still reported; the model
+// rules that could not run are not listed per file but counted under one run error, which
+// every output format names once, and one message on standard error names every way to
+// configure a provider; the exit code is 2 and no format shows a green tick.
 func TestLintNoProvider(t *testing.T) {
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
-	notConfigured := "vectorlint: 1 model call not made: no LLM provider is configured: set OPENAI_API_KEY for OpenAI, " +
+	const message = "no LLM provider is configured: set OPENAI_API_KEY for OpenAI, " +
 		"or LLM_PROVIDER=azure-openai with AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_DEPLOYMENT_NAME, " +
 		"or LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY and ANTHROPIC_MODEL, or LLM_PROVIDER=gemini with GEMINI_API_KEY, " +
-		"or LLM_PROVIDER=openai-compatible with OPENAI_BASE_URL and OPENAI_MODEL (or --base-url and --model); in the environment or a .env file\n"
-	const notRun = "no LLM provider is configured (set OPENAI_API_KEY, or LLM_PROVIDER with that provider's settings)"
+		"or LLM_PROVIDER=openai-compatible with OPENAI_BASE_URL and OPENAI_MODEL (or --base-url and --model); in the environment or a .env file"
+	notConfigured := "vectorlint: " + message + " (1 rule run not done)\n"
 	runVectorlint(t, dir, nil, "", "docs").expect(t, exitFailure, `docs/lenient/untitled.md
   1:1  warning  target not found  Acme.Headline
                 suggestion: Add a title.
   Scores below 10.0:
     Acme.Headline   0.0
-
-docs/titled.md
-  Could not run:
-    Acme.Headline  `+notRun+`
 
 docs/untitled.md
   1:1  error  target not found  Acme.Headline
@@ -468,41 +466,43 @@ docs/untitled.md
     Acme.Headline   0.0
 
 LLM usage: 0 calls, 0 input and 0 output tokens
-! 1 rule could not run
-✖ 1 error and 1 warning in 3 files.
+✖ 1 error and 1 warning in 3 files; 1 rule run could not complete (no LLM provider is configured).
 `, notConfigured)
-	// Every format shows, per file, the rules not run and why, where it carries rules that
-	// could not run (formats without such a place write them to standard error).
+	// Every format names the cause once, where it has a place for it (the others leave it to
+	// standard error, which always has it).
 	js := runVectorlint(t, dir, nil, "", "--output", "json", "docs/titled.md")
 	var res struct {
 		Files []struct {
 			Path   string
 			Errors []struct{ Rule, Message string }
+			NotRun int
 		}
-		Summary struct{ OperationalErrors int }
+		RunErrors []lint.RunError
+		Summary   struct{ OperationalErrors, NotRun int }
 	}
 	if err := json.Unmarshal([]byte(js.stdout), &res); err != nil || js.code != exitFailure || js.stderr != notConfigured ||
-		len(res.Files) != 1 || len(res.Files[0].Errors) != 1 || res.Files[0].Errors[0].Rule != "Acme.Headline" ||
-		res.Files[0].Errors[0].Message != notRun || res.Summary.OperationalErrors != 1 {
+		len(res.Files) != 1 || len(res.Files[0].Errors) != 0 || res.Files[0].NotRun != 1 || res.Summary.OperationalErrors != 0 ||
+		res.Summary.NotRun != 1 || fmt.Sprint(res.RunErrors) != fmt.Sprint([]lint.RunError{{Cause: "no LLM provider is configured", Message: message, NotRun: 1}}) {
 		t.Errorf("json: exit %d, %v, %+v\n%s", js.code, err, res, js.stderr)
 	}
-	for _, tc := range []struct{ format, stdout, stderr string }{
-		{"github", "::error file=docs/titled.md,title=Acme.Headline could not run::" + notRun + "\n" +
-			"::notice title=vectorlint::✓ 0 errors and 0 warnings in 1 file. 1 rule could not run.\n", ""},
-		{"sarif", `"text": "Acme.Headline could not run: ` + notRun + `"`, ""},
-		{"junit", `<error message="Acme.Headline could not run: ` + notRun + `" type="OperationalError">`, ""},
-		{"rdjson", `"diagnostics": []`, "vectorlint: docs/titled.md: Acme.Headline could not run: " + notRun + "\n"},
-		{"rdjsonl", "", "vectorlint: docs/titled.md: Acme.Headline could not run: " + notRun + "\n"},
-		{"vale-json", "{}\n", "vectorlint: docs/titled.md: Acme.Headline could not run: " + notRun + "\n"},
+	for _, tc := range []struct{ format, stdout string }{
+		{"github", "::error title=vectorlint could not run::" + message + " (1 rule run not done)\n" +
+			"::notice title=vectorlint::✖ 0 errors and 0 warnings in 1 file; 1 rule run could not complete (no LLM provider is configured).\n"},
+		{"sarif", `"text": "` + message + ` (1 rule run not done)"`},
+		{"junit", `<testcase name="no LLM provider is configured" classname="vectorlint">` + "\n" + `      <error message="` + message + `" type="RunError">`},
+		{"rdjson", `"diagnostics": []`},
+		{"rdjsonl", ""},
+		{"vale-json", "{}\n"},
 	} {
 		r := runVectorlint(t, dir, nil, "", "--output", tc.format, "docs/titled.md")
-		if r.code != exitFailure || !strings.Contains(r.stdout, tc.stdout) || r.stderr != tc.stderr+notConfigured {
+		if r.code != exitFailure || !strings.Contains(r.stdout, tc.stdout) || r.stderr != notConfigured {
 			t.Errorf("%s: exit %d, stdout:\n%s\nstderr:\n%s\nwant stdout containing %q", tc.format, r.code, r.stdout, r.stderr, tc.stdout)
 		}
 	}
 	// A provider chosen but incomplete is named with what it lacks.
 	partial := runVectorlint(t, dir, map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "k"}, "", "docs/titled.md")
-	if partial.code != exitFailure || !strings.Contains(partial.stdout, "    Acme.Headline  LLM provider anthropic is not fully configured: set ANTHROPIC_MODEL") {
+	if partial.code != exitFailure || !strings.HasSuffix(partial.stdout, "; 1 rule run could not complete (LLM provider anthropic is not fully configured).\n") ||
+		partial.stderr != "vectorlint: LLM provider anthropic is not fully configured: set ANTHROPIC_MODEL (or --model, or Model in vectorlint.ini) (1 rule run not done)\n" {
 		t.Errorf("partial configuration: exit %d\n%s%s", partial.code, partial.stdout, partial.stderr)
 	}
 	// Nothing needs the model: the exit code follows the findings and --fail-on.
@@ -761,12 +761,19 @@ func TestLintTechnicalAccuracy(t *testing.T) {
 		"docs/go.md": "Go 1.0 shipped in 2009 and generics arrived in 1.18.\n",
 	})
 	env := fakeEnv(srv)
-	// Without a search model the rule cannot run: exit 2, naming what to set.
+	// Without a search model the rule cannot run: exit 2, naming what to set, once.
 	r := runVectorlint(t, dir, env, "", "--output", "json", "docs")
 	res := decodeJSON(t, r.stdout)
-	if r.code != exitFailure || len(res.Files[0].Errors) != 1 ||
-		res.Files[0].Errors[0].Message != "evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL" {
-		t.Errorf("no search model: exit %d, %+v", r.code, res.Files)
+	const noSearch = "evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL"
+	if r.code != exitFailure || len(res.Files[0].Errors) != 0 || r.stderr != "vectorlint: "+noSearch+" (1 rule run not done)\n" ||
+		!strings.Contains(r.stdout, `"runErrors": [
+    {
+      "cause": "no search model is configured",
+      "message": "`+noSearch+`",
+      "notRun": 1
+    }
+  ]`) {
+		t.Errorf("no search model: exit %d, %+v\n%s", r.code, res.Files, r.stderr)
 	}
 	env["PERPLEXITY_BASE_URL"] = search.URL
 	env["PERPLEXITY_API_KEY"] = "pplx-test-key"

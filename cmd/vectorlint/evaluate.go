@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/pflag"
@@ -66,7 +67,7 @@ type evaluateMetric struct {
 
 // evaluateModelFlags returns the flags of the metrics that call a model, after first.
 func evaluateModelFlags(first string) []string {
-	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "verbose"}
+	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "verbose", "timeout"}
 }
 
 // evaluateMetricFlags returns the metric's flags, or false for an unknown metric.
@@ -92,6 +93,7 @@ type evaluateFlags struct {
 	response, groundTruth, threshold, output           string
 	dimension, expected, tolerance, points             string
 	provider, model, baseURL, embeddingModel, cacheDir string
+	timeout                                            string
 	noCache, verbose                                   bool
 }
 
@@ -115,6 +117,7 @@ func newEvaluateFlagSet(f *evaluateFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache `folder` (default: the user cache folder/vectorlint)")
 	fs.BoolVar(&f.verbose, "verbose", false, "log every model request, retry and cache hit on standard error")
+	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage)
 	return fs
 }
 
@@ -166,6 +169,10 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
 		return a.evaluateUsageError(fmt.Sprintf("--provider: expected one of %s, found %q", providerNames(), f.provider))
 	}
+	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
+	if err != nil {
+		return a.evaluateUsageError(err.Error())
+	}
 	numbers := map[string]float64{}
 	for _, n := range []struct{ name, value string }{{"threshold", f.threshold}, {"expected", f.expected}, {"tolerance", f.tolerance}} {
 		if !fs.Changed(n.name) {
@@ -204,7 +211,7 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 	default:
 		var cleanup func()
 		var code int
-		ev, cleanup, code = a.modelEvaluator(metric, &f, texts, numbers)
+		ev, cleanup, code = a.modelEvaluator(metric, &f, timeout, texts, numbers)
 		if ev == nil {
 			return code
 		}
@@ -230,7 +237,7 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 // modelEvaluator builds the evaluators that may call a model (semantic_similarity, bias,
 // coverage) on the model client every command shares (llmsetup.go). It returns nil and the
 // exit code when it cannot; cleanup releases the client.
-func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), code int) {
+func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), code int) {
 	var rubric blueprint.Rubric
 	if metric == "coverage" {
 		name := "--points"
@@ -271,6 +278,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 		return nil, nil, a.evaluateError(err)
 	}
 	setup, err := a.setupLLM(env, eps, llmOptions{
+		timeout:  timeout,
 		cacheDir: f.cacheDir,
 		noCache:  f.noCache,
 		verbose:  f.verbose,
@@ -287,6 +295,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 	response := texts["response"]
 	switch metric {
 	case "semantic_similarity":
+		setup.endpoint.SettingNames.Model = "--embedding-model"
 		ev = evaluate.RunSemanticSimilarityEvaluator(evaluate.ModelEmbedder(setup.client, setup.endpoint), response, texts["ground-truth"], numbers["threshold"])
 	case "bias":
 		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(setup.client, setup.endpoint),

@@ -86,8 +86,8 @@ func TestEvaluateSemanticSimilarityServerError(t *testing.T) {
 	r := runVectorlint(t, t.TempDir(), fakeEnv(srv), "", "evaluate", "semantic_similarity",
 		"--response", "a", "--ground-truth", "b", "--threshold", "0.5")
 	r.stderr = hostless(r.stderr, srv)
-	r.expect(t, exitFailure, "", "vectorlint evaluate: semantic similarity: embedding: llm: embeddings with text-embedding-3-small at HOST: "+
-		"HTTP 404 Not Found: The model does not exist\n")
+	r.expect(t, exitFailure, "", "vectorlint evaluate: semantic similarity: embedding: llm: HOST (openai) has no model text-embedding-3-small or no such endpoint: "+
+		"HTTP 404 Not Found: The model does not exist; check the model name in --embedding-model and the URL in --base-url or OPENAI_BASE_URL\n")
 	if strings.Contains(r.stderr, testAPIKey) {
 		t.Error("the key is in the output")
 	}
@@ -382,4 +382,25 @@ func TestEvaluateCoverageReadsNoModelSettings(t *testing.T) {
 	if r.code != exitFailure || !strings.Contains(r.stderr, ".env:1: expected KEY=VALUE") {
 		t.Errorf("text points with a broken .env: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// TestEvaluateRunWideFaults: a judge that rejects the key fails a coverage evaluation with one
+// message naming the fix, not one per point, and the first 401 ends the requests; --timeout
+// applies to the evaluators that call a model and is checked like every flag.
+func TestEvaluateRunWideFaults(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.RequireAPIKey("sk-the-right-key-0123456789"))
+	dir := t.TempDir()
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "evaluate", "coverage", "--response", "Paris is in France.",
+		"--points", "[Names Paris, Names France, Is short, Is polite, {$contains: Paris}]", "--threshold", "0.5", "--timeout", "30s")
+	r.stderr = hostless(r.stderr, srv)
+	r.expect(t, exitFailure, "", "vectorlint evaluate: coverage: 4 of the 5 points could not be evaluated: 4 judged points: "+
+		"llm: HOST (openai) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided.; set OPENAI_API_KEY to a valid key\n")
+	if srv.Calls() > 4 {
+		t.Errorf("%d requests", srv.Calls())
+	}
+	r = runVectorlint(t, dir, fakeEnv(srv), "", "evaluate", "bias", "--response", "x", "--dimension", "age", "--expected", "0", "--tolerance", "0.1", "--timeout", "never")
+	r.expect(t, exitFailure, "", "vectorlint evaluate: --timeout: expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found \"never\"\n"+
+		"Run \"vectorlint evaluate --help\" for usage.\n")
+	r = runVectorlint(t, dir, nil, "", "evaluate", "f1", "--response", "a", "--ground-truth", "a", "--threshold", "1", "--timeout", "5s")
+	r.expect(t, exitFailure, "", "vectorlint evaluate: --timeout does not apply to f1\nRun \"vectorlint evaluate --help\" for usage.\n")
 }

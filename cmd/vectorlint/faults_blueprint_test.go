@@ -166,7 +166,7 @@ func TestBlueprintFaults(t *testing.T) {
 			replies: []llmtest.Reply{llmtest.RateLimited("0.1"), llmtest.Text("Paris.")}, hits: 2, code: exitOK, want: allOK},
 		{name: "generation: 500 always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.ServerError()}, hits: 4, code: exitFailure, want: genFailed("HTTP 500 Internal Server Error: The server had an error while processing your request. (4 attempts)")},
 		{name: "generation: hang always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.Hang()},
-			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 4, code: exitFailure, want: genFailed("no complete reply within 1s (4 attempts)")},
+			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 3, code: exitFailure, want: genFailed("no complete reply within 1s per attempt, and the call gave up at its limit of 3s (3 × the timeout) (3 attempts)")},
 		{name: "generation: connection closed always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.CloseConnection()}, hits: 4, code: exitFailure, want: genFailed("connection failed: the server closed the connection without replying (4 attempts)")},
 		{name: "generation: truncated JSON always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.TruncatedJSON()}, hits: 4, code: exitFailure, want: genFailed("the server's reply is cut off after 134 bytes (truncated JSON) (4 attempts)")},
 		{name: "generation: a 1 MB reply", gen: true, match: probeCapital,
@@ -175,7 +175,7 @@ func TestBlueprintFaults(t *testing.T) {
 			hits: 3, code: exitOK, want: allOK},
 		{name: "judge: 500 always", match: judgeRiver, replies: []llmtest.Reply{llmtest.ServerError()}, hits: 8, code: exitFailure, want: judgeFailed("chat completion with judge at JUDGE: HTTP 500 Internal Server Error: The server had an error while processing your request. (4 attempts)")},
 		{name: "judge: hang always", match: judgeRiver, replies: []llmtest.Reply{llmtest.Hang()},
-			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 8, code: exitFailure, want: judgeFailed("chat completion with judge at JUDGE: no complete reply within 1s (4 attempts)")},
+			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 6, code: exitFailure, want: judgeFailed("chat completion with judge at JUDGE: no complete reply within 1s per attempt, and the call gave up at its limit of 3s (3 × the timeout) (3 attempts)")},
 		{name: "judge: malformed JSON always", match: judgeRiver, replies: []llmtest.Reply{llmtest.MalformedJSON()}, hits: 8, code: exitFailure, want: judgeFailed(`chat completion with judge at JUDGE: the server's reply is not valid JSON (invalid character ']' looking for beginning of value); it began "{\"id\":\"chatcmpl-malformed\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"…" (4 attempts)`)},
 		{name: "judge: connection closed mid-response always", match: judgeRiver, replies: []llmtest.Reply{llmtest.CloseMidResponse()}, hits: 8, code: exitFailure, want: judgeFailed("chat completion with judge at JUDGE: connection failed: the server closed the connection in the middle of the reply (4 attempts)")},
 		{name: "judge: no classification twice", match: judgeRiver, replies: []llmtest.Reply{llmtest.Text("It is fine, I suppose.")}, hits: 4, code: exitFailure, want: judgeFailed(`reply of judge at JUDGE rejected after one retry: expected the reply to hold <classification>CLASS_…</classification>, found "It is fine, I suppose."; the reply began "It is fine, I suppose."`)},
@@ -216,6 +216,66 @@ func TestBlueprintFaults(t *testing.T) {
 			}
 			if !strings.HasPrefix(r.stderr, "model calls: ") || strings.Count(r.stderr, "\n") != 1 {
 				t.Errorf("stderr %q, want only the usage line", r.stderr)
+			}
+		})
+	}
+}
+
+// TestBlueprintRunWideFaults: an endpoint that is dead, or rejects the key, is reported once
+// for the run, in the table and on standard error, with what it kept from being done, not
+// once per prompt, model and point; the other endpoint's work is kept; the exit code is 2.
+func TestBlueprintRunWideFaults(t *testing.T) {
+	gen := llmtest.Start(t)
+	gen.SetDefault(llmtest.Dynamic(faultGenerate))
+	judge := llmtest.Start(t)
+	judge.SetDefault(llmtest.Dynamic(e2eJudge("judge", map[string]string{"Names the capital": "CLASS_FULLY_PRESENT", "Names the river": "CLASS_MOSTLY_PRESENT"})))
+	locked := llmtest.Start(t, llmtest.RequireAPIKey("sk-the-right-key-0123456789"))
+	closed := llmtest.ClosedURL(t)
+	closedHost := llm.Endpoint{BaseURL: closed}.Host()
+	tests := []struct {
+		name         string
+		genURL, jURL string
+		table, stop  string
+		requests     func() int // requests the failing endpoint received
+	}{
+		{name: "dead judge", genURL: gen.URL, jURL: closed,
+			// The function points still score; the judged ones are left out of the score.
+			table: "capital  1.00*          1.00*\nriver    1.00*          1.00*\nAVERAGE  1.00           1.00\n\n" +
+				"* some points were not evaluated; the score covers the evaluated points only.\n",
+			stop: "llm: cannot connect to " + closedHost + " (xai): connection refused (4 attempts); is a server running there? Check XAI_BASE_URL (4 points not judged)"},
+		{name: "generation key rejected", genURL: locked.URL, jURL: judge.URL,
+			table: "capital  —              —\nriver    —              —\nAVERAGE  n/a            n/a\n",
+			stop: "llm: " + llm.Endpoint{BaseURL: locked.URL}.Host() + " (openai) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided.; " +
+				"set OPENAI_API_KEY to a valid key (4 responses not generated)",
+			requests: locked.Calls},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := writeBlueprintFiles(t, map[string]string{"faults.yml": faultBlueprint})
+			env := map[string]string{"OPENAI_API_KEY": testAPIKey, "OPENAI_BASE_URL": tt.genURL,
+				"XAI_API_KEY": "xai-SECRET-judge-0123456789", "XAI_BASE_URL": tt.jURL}
+			var out, errOut bytes.Buffer
+			a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir,
+				lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+				now:       func() time.Time { return e2eNow },
+				tuneLLM:   func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 5*time.Millisecond }}
+			code := a.run(context.Background(), []string{"blueprint", "run", "faults.yml", "--no-cache", "--judge", "xai:judge", "--run-label", "F",
+				"--concurrency", "2"})
+			if code != exitFailure {
+				t.Errorf("exit %d, want 2", code)
+			}
+			want := "Blueprint Faults (faults)\nRun F at 2025-07-05T10-20-30-123Z: 2 prompts × 2 models\n\n" +
+				"PROMPT   openai:steady  openai:probe\n" + tt.table + "\n1 model endpoint could not be used:\n  " + tt.stop + "\n\n" +
+				"Result written to .results/faults/F_2025-07-05T10-20-30-123Z_comparison.json\n"
+			if out.String() != want {
+				t.Errorf("output\n%s\nwant\n%s", out.String(), want)
+			}
+			message := tt.stop[:strings.LastIndex(tt.stop, " (")]
+			if lines := strings.SplitAfter(errOut.String(), "\n"); lines[0] != "vectorlint blueprint run: "+message+"\n" || len(lines) > 3 {
+				t.Errorf("stderr:\n%s\nwant the stop once, then the usage line", errOut.String())
+			}
+			if tt.requests != nil && tt.requests() > 2 {
+				t.Errorf("%d requests, want at most the 2 in flight when the 401 came", tt.requests())
 			}
 		})
 	}

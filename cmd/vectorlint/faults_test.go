@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -180,9 +184,10 @@ func TestLintFaults(t *testing.T) {
 			err: "llm: chat completion with test-model at HOST: HTTP 400 Bad Request: context too long"},
 		{name: "hang past the timeout, then success", replies: []llmtest.Reply{llmtest.Hang(), okProbe()},
 			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 2},
+		// A call with its retries is bounded by 3 × the timeout: the third attempt is cut short.
 		{name: "hang always", replies: []llmtest.Reply{llmtest.Hang()},
-			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 4, failed: probeA,
-			err: "llm: chat completion with test-model at HOST: no complete reply within 1s (4 attempts)"},
+			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 3, failed: probeA,
+			err: "llm: chat completion with test-model at HOST: no complete reply within 1s per attempt, and the call gave up at its limit of 3s (3 × the timeout) (3 attempts)"},
 		{name: "connection closed, then success", replies: []llmtest.Reply{llmtest.CloseConnection(), okProbe()}, hits: 2},
 		{name: "connection closed always", replies: []llmtest.Reply{llmtest.CloseConnection()}, hits: 4, failed: probeA,
 			err: "llm: chat completion with test-model at HOST: connection failed: the server closed the connection without replying (4 attempts)"},
@@ -282,4 +287,214 @@ func TestLintFaults(t *testing.T) {
 func okProbe() llmtest.Reply {
 	return llmtest.JSON(map[string]any{"violations": []any{
 		map[string]any{"quoted_text": "In order to", "line": 1, "message": `Say "to".`, "fix": "To"}}})
+}
+
+// runWideRun runs the fault project (2 files × 3 rules) with env and returns the result.
+func runWideRun(t *testing.T, env map[string]string, args ...string) cliResult {
+	t.Helper()
+	dir := t.TempDir()
+	writeTestTree(t, dir, faultProject())
+	var stdout, stderr bytes.Buffer
+	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir,
+		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		tuneLLM:   func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 5*time.Millisecond }}
+	code := a.run(context.Background(), append([]string{"--no-cache", "--concurrency", "2"}, append(args, "docs")...))
+	r := cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	r.noKey(t)
+	return r
+}
+
+// TestLintRunWideFaults is the fault table of failures that are facts about the whole run:
+// the server refuses the connection, its host does not resolve, TLS fails, it rejects the key,
+// refuses access, or has no such model. None of them gives a line per rule per file: stderr
+// holds one message naming the provider, host, cause and the setting that fixes it, the
+// report's last line names the cause with the count of rule runs not done, the exit code is
+// 2, and no request is started after the failure (at most the 2 in flight reached the server).
+func TestLintRunWideFaults(t *testing.T) {
+	plain := llmtest.Start(t)
+	untrusted := llmtest.Start(t, llmtest.WithTLS())
+	keyed := llmtest.Start(t, llmtest.RequireAPIKey("sk-the-right-key-0123456789"))
+	forbidden := llmtest.Start(t)
+	forbidden.SetDefault(llmtest.Status(403, `{"error":{"message":"Project does not have access to model test-model"}}`))
+	unknown := llmtest.Start(t)
+	unknown.SetDefault(llmtest.Status(404, `{"error":{"message":"The model test-model does not exist","code":"model_not_found"}}`))
+	closed := llmtest.ClosedURL(t)
+	const baseURLs = "--base-url, OPENAI_BASE_URL or BaseURL in vectorlint.ini"
+	tests := []struct {
+		name    string
+		baseURL string
+		srv     *llmtest.Server // counts the requests, when there is a server
+		message string          // HOST stands for the host of baseURL
+		cause   string
+	}{
+		{"connection refused", closed, nil,
+			"llm: cannot connect to HOST (openai): connection refused (4 attempts); is a server running there? Check " + baseURLs,
+			"connection refused to HOST"},
+		{"host that does not resolve", "http://api.vectorlint-test.invalid/v1", nil,
+			"llm: cannot resolve the host of HOST (openai): no such host api.vectorlint-test.invalid (4 attempts); check the host name in " + baseURLs + ", and the network",
+			"cannot resolve api.vectorlint-test.invalid"},
+		{"plain HTTP addressed with https", strings.Replace(plain.URL, "http://", "https://", 1), plain,
+			"llm: TLS handshake with HOST (openai) failed: the server answered in plain HTTP, not TLS (4 attempts); the server speaks plain HTTP: use an http:// URL in " + baseURLs,
+			"TLS handshake with HOST failed"},
+		{"untrusted certificate", untrusted.URL, untrusted,
+			"llm: TLS handshake with HOST (openai) failed: the server's certificate is not trusted: x509: certificate signed by unknown authority (4 attempts); " +
+				"check the URL in " + baseURLs + "; a server with a private certificate must have its authority trusted (SSL_CERT_FILE)",
+			"TLS handshake with HOST failed"},
+		{"401 wrong key", keyed.URL, keyed,
+			"llm: HOST (openai) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided.; set OPENAI_API_KEY to a valid key",
+			"HTTP 401 Unauthorized from HOST"},
+		{"403 forbidden", forbidden.URL, forbidden,
+			"llm: HOST (openai) refused access to model test-model: HTTP 403 Forbidden: Project does not have access to model test-model; " +
+				"check that the key in OPENAI_API_KEY may use this model, or choose another with --model, OPENAI_MODEL or Model in vectorlint.ini",
+			"HTTP 403 Forbidden from HOST"},
+		{"404 unknown model", unknown.URL, unknown,
+			"llm: HOST (openai) has no model test-model or no such endpoint: HTTP 404 Not Found: The model test-model does not exist; " +
+				"check the model name in --model, OPENAI_MODEL or Model in vectorlint.ini and the URL in " + baseURLs,
+			"HTTP 404 Not Found for model test-model at HOST"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"OPENAI_BASE_URL": tt.baseURL, "OPENAI_API_KEY": testAPIKey, "OPENAI_MODEL": "test-model"}
+			host := llm.Endpoint{BaseURL: tt.baseURL}.Host()
+			if strings.HasSuffix(host, ".invalid") {
+				// RFC 6761 reserves .invalid; without a resolver that says so the text differs.
+				var dnsErr *net.DNSError
+				if _, err := net.LookupHost(host); !errors.As(err, &dnsErr) || !dnsErr.IsNotFound {
+					t.Skipf("the resolver does not answer NXDOMAIN for %s (%v): this case needs one", host, err)
+				}
+			}
+			before := 0
+			if tt.srv != nil {
+				before = len(tt.srv.Requests())
+			}
+			r := runWideRun(t, env)
+			message := strings.ReplaceAll(tt.message, "HOST", host)
+			cause := strings.ReplaceAll(tt.cause, "HOST", host)
+			r.expect(t, exitFailure, "LLM usage: 0 calls, 0 input and 0 output tokens\n"+
+				"✖ 0 errors and 0 warnings in 2 files; 6 rule runs could not complete ("+cause+").\n",
+				"vectorlint: "+message+" (6 rule runs not done)\n")
+			if tt.srv != nil {
+				if n := len(tt.srv.Requests()) - before; n > 2 {
+					t.Errorf("the server got %d requests, want at most the 2 in flight", n)
+				}
+			}
+			// JSON: the cause once, at the top, with the count; no file lists it.
+			js := runWideRun(t, env, "--output", "json")
+			var res struct {
+				Files []struct {
+					Errors []lint.RuleError
+					NotRun int
+				}
+				RunErrors []lint.RunError
+				Summary   lint.Summary
+			}
+			if err := json.Unmarshal([]byte(js.stdout), &res); err != nil {
+				t.Fatal(err)
+			}
+			want := []lint.RunError{{Cause: cause, Message: message, NotRun: 6}}
+			if js.code != exitFailure || fmt.Sprint(res.RunErrors) != fmt.Sprint(want) || len(res.Files) != 2 ||
+				len(res.Files[0].Errors)+len(res.Files[1].Errors) != 0 || res.Files[0].NotRun != 3 || res.Summary.NotRun != 6 {
+				t.Errorf("json: exit %d, %+v", js.code, res)
+			}
+		})
+	}
+}
+
+// TestLintRunWideFaultsAtScale: 50 files × 8 rules (400 rule runs) against a closed port, with
+// the production retry settings, end in seconds with a handful of lines on stderr; against a
+// server that rejects the key, refuses access or lacks the model, no request is started
+// after the first failure (at most the Concurrency calls in flight reached the server).
+func TestLintRunWideFaultsAtScale(t *testing.T) {
+	files := map[string]string{"vectorlint.ini": "RulesPath = rules\nConcurrency = 8\n[**/*.md]\nRunRules = Acme\n"}
+	for i := range 8 {
+		files[fmt.Sprintf("rules/Acme/r%d.md", i)] = fmt.Sprintf("---\nid: R%d\nname: R%d\n---\nFlag problem %d.\n", i, i, i)
+	}
+	for i := range 50 {
+		files[fmt.Sprintf("docs/d%02d.md", i)] = fmt.Sprintf("Document %d says something.\n", i)
+	}
+	dir := t.TempDir()
+	writeTestTree(t, dir, files)
+	run := func(env map[string]string) (cliResult, time.Duration) {
+		var stdout, stderr bytes.Buffer
+		a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir,
+			lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+		start := time.Now()
+		code := a.run(context.Background(), []string{"--no-cache", "docs"})
+		return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}, time.Since(start)
+	}
+	closed := llmtest.ClosedURL(t)
+	r, elapsed := run(map[string]string{"OPENAI_BASE_URL": closed, "OPENAI_API_KEY": testAPIKey, "OPENAI_MODEL": "test-model"})
+	host := llm.Endpoint{BaseURL: closed}.Host()
+	if r.code != exitFailure || elapsed > 15*time.Second || strings.Count(r.stderr, "\n") > 5 {
+		t.Errorf("closed port: exit %d after %v, stderr (%d lines):\n%s", r.code, elapsed, strings.Count(r.stderr, "\n"), r.stderr)
+	}
+	if want := "✖ 0 errors and 0 warnings in 50 files; 400 rule runs could not complete (connection refused to " + host + ").\n"; !strings.HasSuffix(r.stdout, want) ||
+		strings.Count(r.stdout, "\n") != 2 {
+		t.Errorf("closed port: stdout\n%s\nwant the usage line and %q", r.stdout, want)
+	}
+
+	for _, status := range []int{401, 403, 404} {
+		srv := llmtest.Start(t)
+		srv.SetDefault(llmtest.Status(status, ""))
+		r, _ := run(fakeEnv(srv))
+		if r.code != exitFailure || srv.Calls() > 8 || strings.Count(r.stderr, "\n") != 1 || strings.Count(r.stdout, "\n") != 2 {
+			t.Errorf("%d: exit %d, %d requests (want at most 8), stdout:\n%s\nstderr:\n%s", status, r.code, srv.Calls(), r.stdout, r.stderr)
+		}
+	}
+}
+
+// TestLintHungServer: a server that accepts the connection and never answers, with --timeout
+// 2s, 10 files × 2 rules: the run ends in seconds (each attempt 2 s, a call with its retries
+// at most 6 s; a host that has answered nothing is stopped when the first calls give up, and
+// the others then fail at once); standard error, not a terminal, says what is in flight while
+// nothing finishes (the stall interval is set short through the client's configuration), then
+// names the failure once.
+func TestLintHungServer(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.SetDefault(llmtest.Hang())
+	files := map[string]string{
+		"vectorlint.ini":    "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/one.md": "---\nid: One\nname: One\n---\nFlag problems.\n",
+		"rules/Acme/two.md": "---\nid: Two\nname: Two\n---\nFlag other problems.\n",
+	}
+	for i := range 10 {
+		files[fmt.Sprintf("docs/d%d.md", i)] = fmt.Sprintf("Some text %d.\n", i)
+	}
+	dir := t.TempDir()
+	writeTestTree(t, dir, files)
+	var stdout, stderr bytes.Buffer
+	env := fakeEnv(srv)
+	a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir,
+		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		// The production backoff without its jitter (waits of 0.5 s and 1 s), so that the
+		// third attempt starts at 5.5 s and is cut short at 6 s.
+		tuneLLM: func(c *llm.Config) { c.StallInterval, c.Rand = 700*time.Millisecond, func() float64 { return 0 } }}
+	start := time.Now()
+	code := a.run(context.Background(), []string{"--no-cache", "--timeout", "2s", "docs"})
+	elapsed := time.Since(start)
+	if code != exitFailure || elapsed > 10*time.Second {
+		t.Fatalf("exit %d after %v", code, elapsed)
+	}
+	if out, want := hostless(stdout.String(), srv), "LLM usage: 0 calls, 0 input and 0 output tokens\n"+
+		"✖ 0 errors and 0 warnings in 10 files; 20 rule runs could not complete (no reply from HOST).\n"; out != want {
+		t.Errorf("stdout\n%s\nwant\n%s", out, want)
+	}
+	lines := strings.Split(strings.TrimSuffix(hostless(stderr.String(), srv), "\n"), "\n")
+	if len(lines) < 3 || len(lines) > 10 {
+		t.Fatalf("stderr: %d lines, want a stall report about every 0.7s and the failure:\n%s", len(lines), stderr.String())
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasPrefix(l, "vectorlint: waiting for the model: 8 calls in flight to HOST, the oldest for ") ||
+			!strings.Contains(l, "; none has finished for ") {
+			t.Errorf("stderr line %q", l)
+		}
+	}
+	if last, want := lines[len(lines)-1], "vectorlint: llm: HOST (openai) sends no reply: no complete reply within 2s per attempt, "+
+		"and the call gave up at its limit of 6s (3 × the timeout) (3 attempts); check that the server works, "+
+		"or allow more time with --timeout or Timeout in vectorlint.ini (20 rule runs not done)"; last != want {
+		t.Errorf("last stderr line\n%s\nwant\n%s", last, want)
+	}
+	if n := srv.Calls(); n > 24 {
+		t.Errorf("%d requests, want at most 8 calls × 3 attempts", n)
+	}
 }

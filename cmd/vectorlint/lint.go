@@ -42,6 +42,9 @@ type lintFlags struct {
 	quiet         bool
 	stdinFilename string
 	noColor       bool
+	timeout       string
+	// timeoutValue is --timeout, checked (0 when not given).
+	timeoutValue time.Duration
 }
 
 func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
@@ -56,11 +59,12 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (overrides BaseURL)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache folder (default: the user cache folder/vectorlint)")
+	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage+"; overrides Timeout in the config")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "show which rules run on which files, the text each evaluates and estimated tokens; no LLM call")
 	fs.BoolVar(&f.showPrompt, "show-prompt", false, "print the messages sent to the model")
 	fs.BoolVar(&f.verbose, "verbose", false, "more detail: skipped files, passing scores, rule warnings")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
-	fs.StringVar(&f.stdinFilename, "stdin-filename", "", "with PATH -, read the document from standard input; NAME picks the config section and is the reported path")
+	fs.StringVar(&f.stdinFilename, "stdin-filename", "", "read the document from standard input (PATH - or no PATH); NAME picks the config section and is the reported path")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
 	return fs
 }
@@ -94,6 +98,9 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		return a.usageError("vectorlint", err)
 	}
 	paths := fs.Args()
+	if len(paths) == 0 && f.stdinFilename != "" {
+		paths = []string{"-"} // --stdin-filename alone names the document on standard input
+	}
 	if len(paths) == 0 {
 		a.printLintUsage(a.stdout)
 		return exitOK
@@ -139,11 +146,18 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	}
 
 	if f.dryRun {
+		// Every setting a real run checks is checked here, by the same code, with the same
+		// messages: a dry run that passes means the settings are usable (whether the server
+		// answers is the one thing it cannot tell).
+		run, err := a.prepareLint(env, eps, proj, &f, fs, &syncWriter{w: a.stderr})
+		if err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+			return exitFailure
+		}
+		run.setup.client.Close()
 		opts := report.DryRunOptions{Verbose: f.verbose, GitHubActions: a.githubActions}
-		if v, _ := env.Lookup("INPUT_PRICE_PER_MILLION"); v != "" {
-			if price, err := strconv.ParseFloat(v, 64); err == nil && price >= 0 {
-				opts.InputPricePerMillion = &price
-			}
+		if p := run.setup.prices; p != nil {
+			opts.InputPricePerMillion = &p.InputPerMillion
 		}
 		sum, err := report.DryRun(a.stdout, plan, opts)
 		if err != nil {
@@ -161,9 +175,49 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	return a.evaluatePlan(ctx, &f, fs, proj, plan, env, eps)
 }
 
+// lintRun is what a lint run needs beyond its plan, with every setting checked.
+type lintRun struct {
+	setup       *llmSetup
+	threshold   float64
+	concurrency int
+}
+
+// prepareLint checks every setting of a lint run and builds its model client: the one path
+// both a real run and a dry run take, so that they fail alike (exit 2, the same message). log
+// receives the client's event log and stall reports.
+func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*lintRun, error) {
+	cfg := proj.Config
+	concurrency := cfg.Concurrency
+	if fs.Changed("concurrency") {
+		concurrency = f.concurrency
+	}
+	timeout := cfg.Timeout
+	if f.timeoutValue > 0 {
+		timeout = f.timeoutValue
+	}
+	setup, err := a.setupLLM(env, eps, llmOptions{
+		concurrency: concurrency,
+		timeout:     timeout,
+		configFile:  cfg.Path != "",
+		cacheDir:    f.cacheDir,
+		noCache:     f.noCache,
+		verbose:     f.verbose && !f.dryRun, // a dry run makes no call to log
+		showPrompt:  f.showPrompt,
+		log:         log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	threshold, err := confidenceThreshold(env.Lookup, cfg)
+	if err != nil {
+		setup.client.Close()
+		return nil, err
+	}
+	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency}, nil
+}
+
 // evaluatePlan evaluates a plan with the model and prints the results in the chosen format.
 func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *llm.Env, eps llmEndpoints) int {
-	cfg := proj.Config
 	var (
 		errw   io.Writer = &syncWriter{w: a.stderr}
 		bar    *progress.Bar
@@ -183,29 +237,14 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		defer bar.Stop()
 		defer barLog.Flush()
 	}
-	concurrency := cfg.Concurrency
-	if fs.Changed("concurrency") {
-		concurrency = f.concurrency
-	}
-	setup, err := a.setupLLM(env, eps, llmOptions{
-		concurrency: concurrency,
-		cacheDir:    f.cacheDir,
-		noCache:     f.noCache,
-		verbose:     f.verbose,
-		showPrompt:  f.showPrompt,
-		log:         errw,
-	})
+	run, err := a.prepareLint(env, eps, proj, f, fs, errw)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
+	setup := run.setup
 	defer setup.client.Close()
 	client = setup.client
-	threshold, err := confidenceThreshold(env.Lookup, cfg)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
-	}
 	ropts := report.Options{
 		Version:  versionString(),
 		Color:    a.stdoutIsTerminal && !f.noColor && a.getenv("NO_COLOR") == "",
@@ -236,15 +275,15 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	opts := lint.EvalOptions{
 		Endpoint:            setup.endpoint,
 		Search:              setup.search,
-		ConfidenceThreshold: threshold,
+		ConfidenceThreshold: run.threshold,
 		StyleGuide:          proj.StyleGuide,
-		Concurrency:         concurrency,
+		Concurrency:         run.concurrency,
 	}
 	if setup.notConfigured == nil {
 		opts.Client = setup.client
 		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
 	} else {
-		opts.NotRunReason = notRunReason(setup.notConfigured)
+		opts.NotConfigured = setup.notConfigured
 	}
 	if f.verbose {
 		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
@@ -270,16 +309,16 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	}
 	totals.Usage = lint.Usage(setup.client.Usage())
 	totals.Skipped = plan.Skipped
+	totals.RunErrors = stats.RunErrors
+	totals.Interrupted = len(stats.Incomplete)
 	if err := out.Finish(totals); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
 
-	failed := totals.Summary.OperationalErrors > 0
-	if stats.NotRun > 0 {
-		fmt.Fprintf(a.stderr, "vectorlint: %s not made: %v\n", pluralize(stats.NotRun, "model call"), setup.notConfigured)
-		failed = true
-	}
+	failed := totals.Summary.OperationalErrors > 0 || len(stats.RunErrors) > 0
+	// Each failure of the whole run once (not once per rule and file), naming what to fix.
+	printRunErrors(errw, "vectorlint", stats.RunErrors)
 	if interrupted {
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
 			pluralize(len(stats.Incomplete), "file"), listSome(stats.Incomplete, 5))
@@ -289,17 +328,6 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		return exitFailure
 	}
 	return failOnExit(f.failOn, totals.Summary.Errors, totals.Summary.Warnings)
-}
-
-// notRunReason is the per-file message of a rule not run for want of a model: short (it is
-// repeated for every rule on every file; the message at the end of the run names every way
-// to configure a provider), yet naming what to set.
-func notRunReason(notConfigured error) string {
-	var nc *llm.NotConfiguredError
-	if errors.As(notConfigured, &nc) && nc.Provider == "" {
-		return "no LLM provider is configured (set OPENAI_API_KEY, or LLM_PROVIDER with that provider's settings)"
-	}
-	return notConfigured.Error()
 }
 
 // listSome joins the first n items and says how many more there are.
@@ -327,7 +355,9 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if f.quiet && f.verbose {
 		return errors.New("--quiet and --verbose cannot be combined")
 	}
-	return nil
+	var err error
+	f.timeoutValue, err = timeoutFlag(f.timeout, fs.Changed("timeout"))
+	return err
 }
 
 // failOnExit maps finding counts to an exit code under --fail-on.

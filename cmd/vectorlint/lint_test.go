@@ -166,7 +166,7 @@ func TestDryRunExample(t *testing.T) {
 	if r := runVectorlint(t, root, nil, "", "--config", "examples/vectorlint.ini", "--dry-run", "--fail-on", "warning", "examples/docs"); r.code != exitFindings {
 		t.Errorf("--fail-on warning: exit %d, want 1", r.code)
 	}
-	r = runVectorlint(t, root, map[string]string{"INPUT_PRICE_PER_MILLION": "2.5"}, "", "--config", "examples/vectorlint.ini", "--dry-run", "--verbose", "examples")
+	r = runVectorlint(t, root, map[string]string{"INPUT_PRICE_PER_MILLION": "2.5", "OUTPUT_PRICE_PER_MILLION": "10"}, "", "--config", "examples/vectorlint.ini", "--dry-run", "--verbose", "examples")
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("verbose: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
@@ -220,6 +220,81 @@ Dry run, no LLM call made: 1 file, 1 LLM call, ~517 input tokens (estimated).
 `, "")
 	runVectorlint(t, dir, nil, "x", "--dry-run", "-").expect(t, exitFailure, "",
 		"vectorlint: -: reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)\n")
+}
+
+// TestStdinFilenameAlone: --stdin-filename NAME with no PATH reads the document from standard
+// input, as with the PATH -; with other paths and no -, it is a mistake.
+func TestStdinFilenameAlone(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	alone := runVectorlint(t, filepath.Join(dir, "docs"), nil, "# From the editor\n", "--dry-run", "--stdin-filename", "lenient/buffer.md")
+	dash := runVectorlint(t, filepath.Join(dir, "docs"), nil, "# From the editor\n", "--dry-run", "--stdin-filename", "lenient/buffer.md", "-")
+	if alone.code != exitOK || alone.stdout != dash.stdout || !strings.HasPrefix(alone.stdout, "lenient/buffer.md\n") || alone.stderr != "" {
+		t.Errorf("alone: exit %d\n%s%s\nwith -:\n%s", alone.code, alone.stdout, alone.stderr, dash.stdout)
+	}
+	// A real run: the document's missing title is reported under its name (no model needed).
+	r := runVectorlint(t, filepath.Join(dir, "docs"), nil, "No title here.\n", "--stdin-filename", "untitled-buffer.md")
+	if r.code != exitFindings || !strings.HasPrefix(r.stdout, "untitled-buffer.md\n  1:1  error  target not found  Acme.Headline\n") {
+		t.Errorf("real run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	runVectorlint(t, dir, nil, "x", "--stdin-filename", "a.md", "docs").expect(t, exitFailure, "",
+		"vectorlint: --stdin-filename names the document read from standard input: add the PATH -\nRun \"vectorlint --help\" for usage.\n")
+}
+
+// TestDryRunValidatesLikeARealRun: every setting a real run checks, a dry run checks the same
+// way (exit 2, the same message), before printing its plan: prices, the base URL, the
+// provider's settings, the timeout from the flag and from the config.
+func TestDryRunValidatesLikeARealRun(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	badTimeout := t.TempDir()
+	project := lintProject()
+	project["vectorlint.ini"] = "Timeout = soon\n" + project["vectorlint.ini"]
+	writeTestTree(t, badTimeout, project)
+	key := map[string]string{"OPENAI_API_KEY": testAPIKey}
+	with := func(extra map[string]string) map[string]string {
+		env := map[string]string{"OPENAI_API_KEY": testAPIKey}
+		for k, v := range extra {
+			env[k] = v
+		}
+		return env
+	}
+	tests := []struct {
+		name   string
+		dir    string
+		env    map[string]string
+		args   []string
+		stderr string
+	}{
+		{"an input price that is not a number", dir, with(map[string]string{"INPUT_PRICE_PER_MILLION": "abc", "OUTPUT_PRICE_PER_MILLION": "10"}), nil,
+			"vectorlint: INPUT_PRICE_PER_MILLION: expected a non-negative number, found \"abc\"\n"},
+		{"an input price without an output price", dir, with(map[string]string{"INPUT_PRICE_PER_MILLION": "2.5"}), nil,
+			"vectorlint: OUTPUT_PRICE_PER_MILLION: expected a price per million output tokens (INPUT_PRICE_PER_MILLION is set), found \"\"\n"},
+		{"a base URL that is not a URL", dir, with(map[string]string{"OPENAI_BASE_URL": "localhost:8080"}), nil,
+			"vectorlint: OPENAI_BASE_URL: expected an http or https URL such as http://localhost:11434/v1, found \"localhost:8080\"\n"},
+		{"a temperature out of range", dir, with(map[string]string{"OPENAI_TEMPERATURE": "7"}), nil,
+			"vectorlint: OPENAI_TEMPERATURE: expected a number between 0 and 2, found \"7\"\n"},
+		{"a confidence threshold out of range", dir, with(map[string]string{"CONFIDENCE_THRESHOLD": "2"}), nil,
+			"vectorlint: CONFIDENCE_THRESHOLD: expected a number from 0 to 1, found \"2\"\n"},
+		{"a bad --timeout", dir, key, []string{"--timeout", "0"},
+			"vectorlint: --timeout: expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found \"0\"\nRun \"vectorlint --help\" for usage.\n"},
+		{"a bad Timeout in the config", badTimeout, key, nil,
+			"vectorlint.ini:1: Timeout: expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found \"soon\"\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append(append([]string{}, tt.args...), "docs")
+			real := runVectorlint(t, tt.dir, tt.env, "", args...)
+			dry := runVectorlint(t, tt.dir, tt.env, "", append([]string{"--dry-run"}, args...)...)
+			real.expect(t, exitFailure, "", tt.stderr)
+			dry.expect(t, exitFailure, "", tt.stderr)
+		})
+	}
+	// Good settings: the dry run passes and shows the cost of the input from the price.
+	r := runVectorlint(t, dir, with(map[string]string{"INPUT_PRICE_PER_MILLION": "2.5", "OUTPUT_PRICE_PER_MILLION": "10"}), "", "--dry-run", "--timeout", "90", "docs")
+	if r.code != exitFindings || r.stderr != "" || !strings.Contains(r.stdout, "$") {
+		t.Errorf("good settings: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // TestLintColor: colour only on a terminal, never with --no-color or NO_COLOR (spec §7): not a

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
@@ -139,6 +140,12 @@ func configSettings(cfg *lint.Config) llm.Settings {
 type llmOptions struct {
 	// concurrency is the number of requests in flight (0: llm.DefaultConcurrency).
 	concurrency int
+	// timeout bounds one attempt of a call (0: llm.DefaultTimeout); a call with its retries is
+	// bounded by llm.CallTimeoutFactor × that.
+	timeout time.Duration
+	// configFile tells whether the command reads vectorlint.ini, so that messages name its keys
+	// among the settings that fix a failure.
+	configFile bool
 	// cacheDir is --cache-dir ("" for the user cache folder); noCache is --no-cache.
 	cacheDir string
 	noCache  bool
@@ -146,8 +153,8 @@ type llmOptions struct {
 	// the messages of every call to log.
 	verbose    bool
 	showPrompt bool
-	// log receives those lines; it must be safe for concurrent use (a syncWriter or a progress
-	// bar).
+	// log receives those lines, and the stall reports (when standard error is not a
+	// terminal); it must be safe for concurrent use (a syncWriter or a progress bar).
 	log io.Writer
 }
 
@@ -157,16 +164,26 @@ type llmSetup struct {
 	client *llm.Client
 	// cacheDir is the cache in use ("" when there is none).
 	cacheDir string
+	// prices are INPUT_/OUTPUT_PRICE_PER_MILLION (nil when not set).
+	prices *llm.Prices
 }
 
-// setupLLM builds the client for endpoints already resolved and checked (resolveEndpoints).
+// setupLLM builds the client for endpoints already resolved and checked (resolveEndpoints). It is
+// the one place a run's model settings are checked: a dry run calls it too, so that it fails
+// exactly as the real run would.
 func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup, error) {
 	s := &llmSetup{llmEndpoints: eps}
+	if s.notConfigured == nil {
+		s.endpoint.SettingNames = llm.LinterSettingNames(s.endpoint.Provider, o.configFile)
+	}
 	client, cacheDir, err := a.newLLMClient(env.Lookup, o)
 	if err != nil {
 		return nil, err
 	}
 	s.client, s.cacheDir = client, cacheDir
+	if s.prices, err = llm.ResolvePrices(env.Lookup); err != nil { // checked by newLLMClient already
+		return nil, err
+	}
 	if cacheDir == "" && !o.noCache && o.verbose && s.notConfigured == nil {
 		fmt.Fprintln(o.log, "vectorlint: no user cache folder (HOME and XDG_CACHE_HOME are unset): replies are not cached; use --cache-dir")
 	}
@@ -176,12 +193,12 @@ func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup,
 // newLLMClient builds the model client of a command — the one place every command (lint,
 // evaluate, blueprint run) gets its client from, so they share one behaviour: the reply cache
 // (--cache-dir relative to the working directory, else the user cache folder from the process
-// environment; none with
-// --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from the process
-// environment (http.ProxyFromEnvironment reads the process's own variables, never a .env
-// file's), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the concurrency
-// limit and the --verbose/--show-prompt event log. It returns the client and the cache folder
-// in use ("" when there is none).
+// environment; none with --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from
+// the process environment (http.ProxyFromEnvironment reads the process's own variables, never a
+// .env file's), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the
+// concurrency limit, the timeout, the --verbose/--show-prompt event log and, when standard error
+// is not a terminal, the stall reports. It returns the client and the cache folder in use (""
+// when there is none).
 func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, string, error) {
 	prices, err := llm.ResolvePrices(env)
 	if err != nil {
@@ -204,6 +221,7 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 	}
 	cfg := llm.Config{
 		Concurrency: o.concurrency,
+		Timeout:     o.timeout,
 		CacheDir:    cacheDir,
 		NoCache:     o.noCache,
 		Prices:      prices,
@@ -218,6 +236,11 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 	}
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)
+	}
+	if !a.stderrIsTerminal && o.log != nil {
+		// In a CI log nothing else shows that a run waiting on a hung server is alive.
+		log := o.log
+		cfg.OnStall = func(s llm.Stall) { fmt.Fprintf(log, "vectorlint: %s\n", s) }
 	}
 	if a.tuneLLM != nil {
 		a.tuneLLM(&cfg)
@@ -302,6 +325,29 @@ func confidenceThreshold(env llm.LookupFunc, cfg *lint.Config) (float64, error) 
 		return cfg.ConfidenceThreshold, nil
 	}
 	return lint.DefaultConfidenceThreshold, nil
+}
+
+// timeoutFlag returns the value of a --timeout flag, checked (0 when not given).
+func timeoutFlag(value string, given bool) (time.Duration, error) {
+	if !given {
+		return 0, nil
+	}
+	d, err := llm.ParseTimeout(value)
+	if err != nil {
+		return 0, fmt.Errorf("--timeout: %w", err)
+	}
+	return d, nil
+}
+
+// timeoutUsage is the help of every command's --timeout flag.
+const timeoutUsage = "time limit of one model request, a `DURATION` such as 30s or 2m (a bare number is seconds); with all its retries a request gets 3 × that (default 60s)"
+
+// printRunErrors writes each run-wide failure once, with the rule runs (or other units) it kept
+// from completing.
+func printRunErrors(w io.Writer, prefix string, errs []lint.RunError) {
+	for _, e := range errs {
+		fmt.Fprintf(w, "%s: %s (%s not done)\n", prefix, e.Message, pluralize(e.NotRun, "rule run"))
+	}
 }
 
 // syncWriter serialises writes from concurrent goroutines.

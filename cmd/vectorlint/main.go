@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -42,9 +44,9 @@ type app struct {
 	// timestamps and the file names derived from them exactly.
 	now func() time.Time
 	// tuneLLM, when set, adjusts the model client's configuration before it is built. Tests use
-	// it to shorten the per-attempt timeout and the backoff, so faults such as a hanging server
-	// can be exercised through the command without waiting the production 120 s; production
-	// leaves it nil.
+	// it to shorten the backoff and the stall-report interval (llm.Config.StallInterval), so
+	// faults such as a hanging server can be exercised through the command without waiting the
+	// production delays; production leaves it nil.
 	tuneLLM func(*llm.Config)
 	// dialContext, when set, makes every network connection of the model client and of
 	// blueprint point functions ($call). Tests use it to route a host name such as
@@ -95,11 +97,11 @@ func main() {
 	os.Exit(a.run(context.Background(), os.Args[1:]))
 }
 
-// isTerminal reports whether f is a character device (a terminal), without cgo.
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether f is a terminal. Asking the terminal driver (x/term, no cgo) is
+// the only reliable test: a character device is not necessarily a terminal (/dev/null is one),
+// and treating /dev/null as a terminal drew progress bars and colour into nowhere and hid the
+// stall reports meant for CI logs.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // getenv returns the variable's value, or "" when it is unset.
 func (a *app) getenv(key string) string {

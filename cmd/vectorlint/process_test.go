@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -22,12 +24,65 @@ import (
 // beMain is the environment variable that makes the test binary run main instead of tests.
 const beMain = "VECTORLINT_TEST_BE_MAIN"
 
+// reportTerminals is the environment variable that makes the test binary write, to the file
+// it names, what isTerminal says of its standard streams, and exit.
+const reportTerminals = "VECTORLINT_TEST_REPORT_TERMINALS"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(beMain) == "1" {
 		main()
 		os.Exit(exitOK) // main exits itself; this is not reached
 	}
+	if path := os.Getenv(reportTerminals); path != "" {
+		report := fmt.Sprintf("stdin %v, stdout %v, stderr %v", isTerminal(os.Stdin), isTerminal(os.Stdout), isTerminal(os.Stderr))
+		if err := os.WriteFile(path, []byte(report), 0o600); err != nil {
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
+}
+
+// TestTerminalDetection runs a process with /dev/null and a pipe as its standard streams:
+// neither is a terminal (/dev/null is a character device, which the old test took for one,
+// drawing progress bars into nowhere and hiding the stall lines meant for CI logs).
+func TestTerminalDetection(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	report := filepath.Join(t.TempDir(), "terminals")
+	for _, streams := range []struct {
+		name           string
+		stdout, stderr bool // true: /dev/null, false: a pipe
+	}{{"stdout /dev/null, stderr a pipe", true, false}, {"stdout a pipe, stderr /dev/null", false, true}} {
+		cmd := exec.Command(exe)
+		cmd.Env = []string{reportTerminals + "=" + report}
+		cmd.Stdin = devNull
+		var pipe bytes.Buffer // exec connects a buffer through a pipe
+		cmd.Stdout, cmd.Stderr = io.Writer(&pipe), io.Writer(&pipe)
+		if streams.stdout {
+			cmd.Stdout = devNull
+		}
+		if streams.stderr {
+			cmd.Stderr = devNull
+		}
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v", streams.name, err)
+		}
+		got, err := os.ReadFile(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != "stdin false, stdout false, stderr false" {
+			t.Errorf("%s: %s", streams.name, got)
+		}
+	}
 }
 
 // vectorlintProcess prepares a vectorlint process in dir against srv.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"log"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -108,6 +110,11 @@ func RejectJSONMode() Option { return func(s *Server) { s.rejectJSONMode = true 
 // token or an api-key header.
 func RequireAPIKey(key string) Option { return func(s *Server) { s.apiKey = key } }
 
+// WithTLS serves HTTPS with httptest's own certificate, which no client trusts unless told
+// to: the URL starts with https://, and a client without that certificate in its pool fails
+// the TLS handshake (for tests of TLS failures).
+func WithTLS() Option { return func(s *Server) { s.tls = true } }
+
 // WithEmbedder replaces the embedding function (default: a normalised hashed bag of words of
 // 64 dimensions, so texts sharing words have a higher cosine similarity).
 func WithEmbedder(f func(text string) []float64) Option { return func(s *Server) { s.embed = f } }
@@ -126,6 +133,7 @@ type Server struct {
 	rejectJSONMode bool
 	apiKey         string
 	embed          func(string) []float64
+	tls            bool
 
 	mu          sync.Mutex
 	def         Reply
@@ -143,7 +151,14 @@ func NewServer(opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
+	if s.tls {
+		s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.handle))
+		// Failed handshakes are what the option is for: keep them out of the test log.
+		s.srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+		s.srv.StartTLS()
+	} else {
+		s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
+	}
 	s.URL = s.srv.URL + "/v1"
 	return s
 }
@@ -154,6 +169,21 @@ func Start(t testing.TB, opts ...Option) *Server {
 	s := NewServer(opts...)
 	t.Cleanup(s.Close)
 	return s
+}
+
+// ClosedURL returns an API base URL ("http://127.0.0.1:PORT/v1") at which nothing listens: a
+// port that was just bound and released, so connecting to it is refused.
+func ClosedURL(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return "http://" + addr + "/v1"
 }
 
 // Close releases hanging requests and stops the server.

@@ -224,3 +224,24 @@ func TestLatencyAndInFlight(t *testing.T) {
 		t.Fatalf("max in flight %d, want 4", got)
 	}
 }
+
+// TestClosedURLAndTLS: nothing listens at ClosedURL; a WithTLS server speaks HTTPS with a
+// certificate only its own client trusts.
+func TestClosedURLAndTLS(t *testing.T) {
+	url := llmtest.ClosedURL(t)
+	if _, err := http.Post(url+"/chat/completions", "application/json", strings.NewReader("{}")); err == nil ||
+		!strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("ClosedURL: %v", err)
+	}
+	s := llmtest.Start(t, llmtest.WithTLS())
+	if !strings.HasPrefix(s.URL, "https://") {
+		t.Fatalf("URL %s", s.URL)
+	}
+	_, err := http.Post(s.URL+"/chat/completions", "application/json", strings.NewReader("{}"))
+	if err == nil || !strings.Contains(err.Error(), "certificate signed by unknown authority") {
+		t.Fatalf("an untrusting client: %v", err)
+	}
+	if s.Calls() != 0 {
+		t.Fatalf("%d calls", s.Calls())
+	}
+}
