@@ -16,6 +16,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/ini.v1"
 
+	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
@@ -165,7 +166,7 @@ func FindConfig(dir, flagValue, envValue string) (string, error) {
 // LoadConfig reads and parses a configuration file and checks that its RulesPath exists.
 // Problems (with file and line) are returned as rules.Problems.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, rules.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the configuration: %w", err)
 	}

@@ -98,7 +98,7 @@ func (a *app) blueprintCheck(args []string) int {
 	}
 	invalid, warnings := 0, 0
 	for _, file := range files {
-		data, err := os.ReadFile(a.blueprintPath(file))
+		data, err := blueprint.ReadFile(a.blueprintPath(file))
 		if err != nil {
 			fmt.Fprintf(diagOut, "%s: error: cannot read the file: %v\n", file, blueprintPathErr(err))
 			invalid++
@@ -272,7 +272,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: blueprint.ApproachHolistic})
 	}
 
-	data, err := os.ReadFile(a.blueprintPath(file))
+	data, err := blueprint.ReadFile(a.blueprintPath(file))
 	if err != nil {
 		return fail("cannot read %s: %v", file, blueprintPathErr(err))
 	}
@@ -305,7 +305,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	var models []blueprint.Model
 	var defaultModels, scoredModels []string
 	if f.responses != "" {
-		respData, err := os.ReadFile(a.blueprintPath(f.responses))
+		respData, err := blueprint.ReadFile(a.blueprintPath(f.responses))
 		if err != nil {
 			return fail("cannot read %s: %v", f.responses, blueprintPathErr(err))
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -330,7 +331,7 @@ func (a *app) textArg(flag, value string, stdinUsedBy *string) (string, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(a.dir, path)
 		}
-		b, err := os.ReadFile(path)
+		b, err := safefile.ReadFile(path, lint.MaxDocumentSize)
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
