@@ -16,6 +16,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -290,6 +291,11 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.String())
 	}
+	// Where the results go is checked before the first model call: finding an unusable folder
+	// after paid generation would waste the run.
+	if _, err := blueprint.PrepareOutDir(a.blueprintPath(f.outDir), bp.ID); err != nil {
+		return fail("--out-dir %s cannot hold the results: %v (no model was called)", f.outDir, err)
+	}
 	env, err := a.llmEnv()
 	if err != nil {
 		return fail("%v", err)
@@ -424,10 +430,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
-	if _, err := res.WriteFile(a.blueprintPath(f.outDir)); err != nil {
-		return fail("%v", err)
-	}
-	shown := filepath.Join(f.outDir, res.ConfigID, res.FileName())
+	// The results are shown even when they cannot be saved: the run was paid for.
+	_, writeErr := res.WriteFile(a.blueprintPath(f.outDir))
+	shown := filepath.Join(f.outDir, res.Folder(), res.FileName())
 	code := exitOK
 	if !res.Complete() {
 		code = exitFailure
@@ -449,12 +454,16 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		if _, err := a.stdout.Write(doc); err != nil {
 			return fail("%v", err)
 		}
-		fmt.Fprintf(a.stderr, "result written to %s\n", shown)
+		if writeErr == nil {
+			fmt.Fprintf(a.stderr, "result written to %s\n", shown)
+		}
 	} else {
 		if err := res.WriteTable(a.stdout); err != nil {
 			return fail("%v", err)
 		}
-		fmt.Fprintf(a.stdout, "\nResult written to %s\n", shown)
+		if writeErr == nil {
+			fmt.Fprintf(a.stdout, "\nResult written to %s\n", shown)
+		}
 		if htmlWritten {
 			fmt.Fprintf(a.stdout, "Report written to %s\n", f.html)
 		}
@@ -463,35 +472,25 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stderr, "model calls: %d (%d more from the cache), %d input + %d output tokens\n",
 			u.Calls, u.CachedCalls, u.InputTokens, u.OutputTokens)
 	}
+	if writeErr != nil {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", writeErr)
+		code = exitFailure
+	}
 	return code
 }
 
-// blueprintWriteHTML writes the HTML report atomically.
+// blueprintWriteHTML writes the HTML report atomically, with mode 0666 less the umask.
 func (a *app) blueprintWriteHTML(res *blueprint.Result, file string) error {
 	path := a.blueprintPath(file)
 	var b strings.Builder
 	if err := res.WriteHTML(&b); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*.html")
-	if err != nil {
+	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
-	}
-	_, werr := tmp.WriteString(b.String())
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(werr))
 	}
 	return nil
 }

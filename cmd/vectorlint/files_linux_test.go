@@ -184,3 +184,36 @@ func TestLintDocumentTooLarge(t *testing.T) {
 		t.Errorf("stdin: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestSpecialConfigAndBlueprintFiles puts a FIFO where vectorlint.ini is looked for, names
+// /proc/self/environ as the configuration, and gives FIFOs and /proc files as blueprints: each
+// is an error naming the file, and nothing blocks.
+func TestSpecialConfigAndBlueprintFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{"docs/a.md": "Text.\n"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "vectorlint.ini"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "b.yml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ini := filepath.Join(dir, "vectorlint.ini")
+	for _, tt := range []struct {
+		args   []string
+		stdout string
+		stderr string
+	}{
+		{[]string{"docs/a.md"}, "", "vectorlint: cannot read the configuration: read " + ini + ": a FIFO (named pipe), not a regular file\n"},
+		{[]string{"--config", "/proc/self/environ", "docs/a.md"}, "", "vectorlint: cannot read the configuration: read /proc/self/environ: a file of the proc pseudo-filesystem, not a regular file\n"},
+		{[]string{"blueprint", "check", "b.yml", "/proc/self/environ"}, "b.yml: error: cannot read the file: a FIFO (named pipe), not a regular file\n" +
+			"/proc/self/environ: error: cannot read the file: a file of the proc pseudo-filesystem, not a regular file\n" +
+			"checked 2 blueprints: 2 invalid, 0 warnings\n", ""},
+		{[]string{"blueprint", "run", "b.yml"}, "", "vectorlint blueprint run: cannot read b.yml: a FIFO (named pipe), not a regular file\n"},
+	} {
+		var r cliResult
+		withinTime(t, func() { r = runVectorlint(t, dir, nil, "", tt.args...) })
+		if r.code != exitFailure || r.stdout != tt.stdout || r.stderr != tt.stderr {
+			t.Errorf("%v: exit %d\nstdout %q\nwant   %q\nstderr %q\nwant   %q", tt.args, r.code, r.stdout, tt.stdout, r.stderr, tt.stderr)
+		}
+	}
+}
