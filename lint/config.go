@@ -58,6 +58,10 @@ type Config struct {
 	// ConfidenceThresholdSet tells whether the file sets ConfidenceThreshold (the environment
 	// variable CONFIDENCE_THRESHOLD overrides it either way).
 	ConfidenceThresholdSet bool
+	// CacheMaxSize caps the reply cache in bytes (0: no cap); CacheMaxSizeSet tells whether the
+	// file sets it (llm.DefaultCacheMaxSize applies when it does not).
+	CacheMaxSize    int64
+	CacheMaxSizeSet bool
 
 	// Sections are the [GLOB] sections in file order.
 	Sections []*Section
@@ -188,7 +192,8 @@ func LoadConfig(path string) (*Config, error) {
 // globalKeys are the keys allowed before the first section.
 func globalKeys() []string {
 	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
-		"Temperature", "ConfidenceThreshold"}
+		"Temperature", "ConfidenceThreshold",
+		"CacheMaxSize"}
 }
 
 // ParseConfig parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
@@ -276,6 +281,13 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 				continue
 			}
 			cfg.ConfidenceThreshold, cfg.ConfidenceThresholdSet = t, true
+		case "CacheMaxSize":
+			n, err := llm.ParseSize(value)
+			if err != nil {
+				add(line, name, "a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit)", strconv.Quote(value))
+				continue
+			}
+			cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true
 		case "ScanPaths":
 			problems = append(problems, rules.Problem{File: path, Line: line, Field: name,
 				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})

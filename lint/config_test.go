@@ -23,7 +23,8 @@ func problemLines(ps rules.Problems, dir string) []string {
 
 func TestParseConfigGlobals(t *testing.T) {
 	src := "\ufeff# comment\n; another\nRulesPath = styles  \nConcurrency=4\nDefaultSeverity = error\nProvider = openai-compatible\n" +
-		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\n"
+		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\n" +
+		"CacheMaxSize = 500MB\n"
 	cfg, ps := ParseConfig("/proj/vectorlint.ini", []byte(src))
 	if len(ps) != 0 {
 		t.Fatal(ps)
@@ -31,13 +32,14 @@ func TestParseConfigGlobals(t *testing.T) {
 	temp := 0.4
 	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
 		Concurrency: 4, DefaultSeverity: SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
-		BaseURL: "http://localhost:11434/v1#frag", Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true}
+		BaseURL: "http://localhost:11434/v1#frag", Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true,
+		CacheMaxSize: 500_000_000, CacheMaxSizeSet: true}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}
 	cfg, ps = ParseConfig("/proj/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n"))
 	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
-		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet {
+		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.CacheMaxSizeSet {
 		t.Errorf("defaults wrong: %+v %v", cfg, ps)
 	}
 	cfg, _ = ParseConfig("/proj/vectorlint.ini", []byte("RulesPath = /abs/rules\n"))
@@ -102,16 +104,18 @@ Provider = openia
 BaseURL = localhost:8080
 Temperature = hot
 ConfidenceThreshold = 1.5
+CacheMaxSize = lots
 `, []string{
 			`vectorlint.ini:2: Concurrency: expected a whole number of 1 or more, found "0"`,
 			`vectorlint.ini:3: DefaultSeverity: expected "error" or "warning", found "fatal"`,
 			`vectorlint.ini:4: Provider: expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found "openia"`,
 			`vectorlint.ini:5: BaseURL: expected an http:// or https:// URL, found "localhost:8080"`,
 			`vectorlint.ini:6: Temperature: expected a number from 0 to 2, found "hot"`,
-			`vectorlint.ini:7: ConfidenceThreshold: expected a number from 0 to 1, found "1.5"`}},
+			`vectorlint.ini:7: ConfidenceThreshold: expected a number from 0 to 1, found "1.5"`,
+			`vectorlint.ini:8: CacheMaxSize: expected a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit), found "lots"`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
-			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold)`}},
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, CacheMaxSize)`}},
 		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
 			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
 		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{
