@@ -192,6 +192,7 @@ const (
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
 	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel string
+	cacheMaxSize                                                                     string
 	allowNet, noCache                                                                bool
 	models, judges, evalMethods                                                      []string
 	concurrency, providerConcurrency                                                 int
@@ -215,6 +216,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.IntVar(&f.providerConcurrency, "provider-concurrency", blueprint.DefaultProviderConcurrency, "most model calls in flight to one provider at once")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", cacheMaxSizeUsage)
 	fs.BoolVar(&f.allowNet, "allow-net", false, "let $call and $factcheck make HTTP requests")
 	fs.StringVar(&f.collections, "collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
 	fs.Usage = func() {
@@ -344,7 +346,11 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	client, _, err := a.newLLMClient(env, llmOptions{concurrency: concurrency, cacheDir: f.cacheDir, noCache: f.noCache})
+	limit, err := resolveCacheCap(env, f.cacheMaxSize, fs.Changed("cache-max-size"), nil)
+	if err != nil {
+		return fail("%v", err)
+	}
+	client, _, err := a.newLLMClient(env, llmOptions{concurrency: concurrency, cacheDir: f.cacheDir, noCache: f.noCache, cacheCap: limit})
 	if err != nil {
 		return fail("%v", err)
 	}

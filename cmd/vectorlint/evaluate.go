@@ -66,7 +66,7 @@ type evaluateMetric struct {
 
 // evaluateModelFlags returns the flags of the metrics that call a model, after first.
 func evaluateModelFlags(first string) []string {
-	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "verbose"}
+	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "cache-max-size", "verbose"}
 }
 
 // evaluateMetricFlags returns the metric's flags, or false for an unknown metric.
@@ -92,6 +92,7 @@ type evaluateFlags struct {
 	response, groundTruth, threshold, output           string
 	dimension, expected, tolerance, points             string
 	provider, model, baseURL, embeddingModel, cacheDir string
+	cacheMaxSize                                       string
 	noCache, verbose                                   bool
 }
 
@@ -114,6 +115,7 @@ func newEvaluateFlagSet(f *evaluateFlags) *pflag.FlagSet {
 	fs.StringVar(&f.embeddingModel, "embedding-model", defaultEmbeddingModel, "semantic_similarity: the embeddings `model`, called at the provider's endpoint")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache `folder` (default: the user cache folder/vectorlint)")
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", cacheMaxSizeUsage)
 	fs.BoolVar(&f.verbose, "verbose", false, "log every model request, retry and cache hit on standard error")
 	return fs
 }
@@ -264,7 +266,12 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, texts map[string]s
 		// The endpoint's model is the embeddings model, so a local server needs no chat model.
 		model = f.embeddingModel
 	}
+	limit, err := resolveCacheCap(env, f.cacheMaxSize, f.cacheMaxSize != "", nil)
+	if err != nil {
+		return nil, nil, a.evaluateError(err)
+	}
 	setup, err := a.setupLLM(env, llmOptions{
+		cacheCap: limit,
 		flags:    llm.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL},
 		cacheDir: f.cacheDir,
 		noCache:  f.noCache,

@@ -36,6 +36,7 @@ type lintFlags struct {
 	baseURL       string
 	noCache       bool
 	cacheDir      string
+	cacheMaxSize  string
 	dryRun        bool
 	showPrompt    bool
 	verbose       bool
@@ -56,6 +57,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (overrides BaseURL)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache folder (default: the user cache folder/vectorlint)")
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $"+envCacheMaxSize+", else CacheMaxSize, else 1GB)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "show which rules run on which files, the text each evaluates and estimated tokens; no LLM call")
 	fs.BoolVar(&f.showPrompt, "show-prompt", false, "print the messages sent to the model")
 	fs.BoolVar(&f.verbose, "verbose", false, "more detail: skipped files, passing scores, rule warnings")
@@ -177,8 +179,14 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if fs.Changed("concurrency") {
 		concurrency = f.concurrency
 	}
+	limit, err := resolveCacheCap(env, f.cacheMaxSize, fs.Changed("cache-max-size"), cfg)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
 	setup, err := a.setupLLM(env, llmOptions{
 		config:      llm.Settings{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Temperature: cfg.Temperature},
+		cacheCap:    limit,
 		flags:       llm.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL},
 		concurrency: concurrency,
 		cacheDir:    f.cacheDir,

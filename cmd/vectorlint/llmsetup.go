@@ -32,6 +32,8 @@ type llmOptions struct {
 	// cacheDir is --cache-dir ("" for the user cache folder); noCache is --no-cache.
 	cacheDir string
 	noCache  bool
+	// cacheCap is the cache's size cap (resolveCacheCap).
+	cacheCap cacheCap
 	// verbose logs every request, response, retry and cache problem to log; showPrompt prints
 	// the messages of every call to log.
 	verbose    bool
@@ -108,12 +110,13 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		}
 	}
 	cfg := llm.Config{
-		Concurrency: o.concurrency,
-		CacheDir:    cacheDir,
-		NoCache:     o.noCache,
-		Prices:      prices,
-		Proxy:       http.ProxyFromEnvironment,
-		UserAgent:   "vectorlint/" + versionString(),
+		Concurrency:  o.concurrency,
+		CacheDir:     cacheDir,
+		NoCache:      o.noCache,
+		CacheMaxSize: o.cacheCap.limit,
+		Prices:       prices,
+		Proxy:        http.ProxyFromEnvironment,
+		UserAgent:    "vectorlint/" + versionString(),
 	}
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)
