@@ -177,6 +177,9 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		}
 	}
 	env := opts.Env
+	if env.JSPool == nil {
+		env.JSPool = NewJSPool() // one for the run: its watchdog sees every point scored at once
+	}
 	if env.Services == nil {
 		env.Services = bp.Services
 	}

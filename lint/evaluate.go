@@ -118,7 +118,7 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	if window <= 0 {
 		window = EvalWindow(opts.Concurrency)
 	}
-	e := &evaluator{opts: opts}
+	e := &evaluator{opts: opts, js: blueprint.NewJSPool()}
 	var (
 		stats  EvalStats
 		live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
@@ -306,6 +306,9 @@ func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 // evaluator holds what every work item shares.
 type evaluator struct {
 	opts EvalOptions
+	// js runs the $js points of checklists: one pool for the run, so its memory watchdog sees
+	// every point scored at once.
+	js *blueprint.JSPool
 }
 
 // fileRun is one file's evaluation in progress. pending is touched only by Evaluate's

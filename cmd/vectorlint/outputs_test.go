@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,5 +109,59 @@ func TestBlueprintRunResultsNotSaved(t *testing.T) {
 	want := "vectorlint blueprint run: cannot create the results folder: " + filepath.Join(dir, ".results", "c") + ": not a directory\n"
 	if !strings.HasSuffix(stderr, want) {
 		t.Errorf("stderr %q\nwant suffix %q", stderr, want)
+	}
+}
+
+// TestBlueprintRunJSMemory runs a blueprint whose $js points try to exhaust memory, one step at
+// a time and in one call: those points fail with the limit's message, every other point keeps
+// its score, and the result is written.
+func TestBlueprintRunJSMemory(t *testing.T) {
+	var bp, responses strings.Builder
+	bp.WriteString("models: [m:a]\n---\n")
+	attacks := map[string]string{
+		"grow": "const a = []; for (;;) a.push(new Uint8Array(16e6))",
+		"huge": "new ArrayBuffer(2**40)",
+	}
+	for _, id := range []string{"p1", "grow", "p2", "huge", "p3"} {
+		fmt.Fprintf(&bp, "- id: %s\n  prompt: Say hi.\n  should:\n    - $contains: hi\n    - $js: \"r.split(' ').length === 2\"\n", id)
+		if code, ok := attacks[id]; ok {
+			fmt.Fprintf(&bp, "    - $js: %q\n", code)
+		}
+		fmt.Fprintf(&responses, `{"promptId": %q, "model": "m:a", "response": "hi there"}`+"\n", id)
+	}
+	dir := writeBlueprintFiles(t, map[string]string{"c.yml": bp.String(), "r.jsonl": responses.String()})
+	code, stdout, stderr := runBlueprintAt(t, dir, nil, "blueprint", "run", "c.yml", "--responses", "r.jsonl", "--output", "json")
+	var res struct {
+		EvaluationResults struct {
+			LLMCoverageScores map[string]map[string]struct {
+				PointAssessments []struct {
+					CoverageExtent *float64 `json:"coverageExtent"`
+					Error          string   `json:"error"`
+				} `json:"pointAssessments"`
+			} `json:"llmCoverageScores"`
+		} `json:"evaluationResults"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("exit %d: %v\n%s", code, err, stderr)
+	}
+	want := map[string]string{
+		"grow": "JavaScript used more than 64 MiB of memory and was stopped",
+		"huge": "JavaScript threw: RangeError: ArrayBuffer: more than 67108864 bytes, the $js limit",
+	}
+	for id, byModel := range res.EvaluationResults.LLMCoverageScores {
+		for i, a := range byModel["m:a"].PointAssessments {
+			if i == 2 {
+				if a.Error != want[id] || *a.CoverageExtent != 0 {
+					t.Errorf("%s: the attack point scored %v with error %q, want %q", id, *a.CoverageExtent, a.Error, want[id])
+				}
+				continue
+			}
+			if a.Error != "" || a.CoverageExtent == nil || *a.CoverageExtent != 1 {
+				t.Errorf("%s point %d: %v %q", id, i, a.CoverageExtent, a.Error)
+			}
+		}
+	}
+	if len(res.EvaluationResults.LLMCoverageScores) != 5 || !strings.HasPrefix(stderr, "result written to .results/c/") {
+		t.Errorf("exit %d, %d prompts\n%s", code, len(res.EvaluationResults.LLMCoverageScores), stderr)
 	}
 }
