@@ -60,10 +60,6 @@ const jsGuardsSource = `(function (global) {
   function define(obj, name, fn) {
     obj[name] = fn;
   }
-  // named would give a wrapper the name and length of the built-in it replaces; it is kept as
-  // a marker only: two defineProperty calls per wrapper doubled the sandbox's set-up time, and
-  // no scoring script reads a built-in's name or length.
-  function named(fn) { return fn; }
   function lengthOf(o) {
     if (o === null || o === undefined) return 0;
     var n = Number(o.length);
@@ -73,10 +69,10 @@ const jsGuardsSource = `(function (global) {
   function wrap(obj, name, what, check) {
     var native = obj[name];
     if (typeof native !== 'function') return;
-    var fn = named(function () {
+    var fn = function () {
       check.call(this, arguments, what);
       return apply(native, this, arguments);
-    }, typeof name === 'symbol' ? '[' + name.description + ']' : name, native.length);
+    };
     define(obj, name, fn);
     return fn;
   }
@@ -103,31 +99,31 @@ const jsGuardsSource = `(function (global) {
   var TAP = getPrototypeOf(Uint8Array.prototype);
   var nativeRepeat = SP.repeat, nativePadStart = SP.padStart, nativePadEnd = SP.padEnd,
       nativeFill = AP.fill, nativeFrom = Array.from;
-  define(SP, 'repeat', named(function repeat(count) {
+  define(SP, 'repeat', function repeat(count) {
     var n = Math.floor(Number(count));
     if (n > 0 && String(this).length * n > max) tooLarge('String.prototype.repeat', 'characters');
     return apply(nativeRepeat, this, arguments);
-  }, 'repeat', 1));
-  define(SP, 'padStart', named(function padStart(length, fill) {
+  });
+  define(SP, 'padStart', function padStart(length, fill) {
     if (Number(length) > max) tooLarge('String.prototype.padStart', 'characters');
     return apply(nativePadStart, this, arguments);
-  }, 'padStart', 1));
-  define(SP, 'padEnd', named(function padEnd(length, fill) {
+  });
+  define(SP, 'padEnd', function padEnd(length, fill) {
     if (Number(length) > max) tooLarge('String.prototype.padEnd', 'characters');
     return apply(nativePadEnd, this, arguments);
-  }, 'padEnd', 1));
+  });
   [[AP, 'Array.prototype'], [TAP, '%%TypedArray%%.prototype']].forEach(function (p) {
     wrap(p[0], 'join', p[1] + '.join', function (args, what) { joinSize(this, args[0], what); });
     wrap(p[0], 'toLocaleString', p[1] + '.toLocaleString', function (args, what) { joinSize(this, ',', what); });
   });
-  define(AP, 'fill', named(function fill(value, start, end) {
+  define(AP, 'fill', function fill(value, start, end) {
     if (lengthOf(this) > max) tooLarge('Array.prototype.fill', 'elements');
     return apply(nativeFill, this, arguments);
-  }, 'fill', 1));
-  define(Array, 'from', named(function from(items, mapFn, thisArg) {
+  });
+  define(Array, 'from', function from(items, mapFn, thisArg) {
     if (items !== undefined && items !== null && Number(items.length) > max) tooLarge('Array.from', 'elements');
     return apply(nativeFrom, this, arguments);
-  }, 'from', 1));
+  });
   ['copyWithin', 'entries', 'every', 'filter', 'find', 'findIndex', 'findLast', 'findLastIndex', 'forEach', 'includes',
    'indexOf', 'keys', 'lastIndexOf', 'map', 'reduce', 'reduceRight', 'reverse', 'shift', 'slice', 'some', 'sort',
    'splice', 'toReversed', 'toSorted', 'toSpliced', 'unshift', 'values', 'with'].forEach(function (name) {
@@ -159,7 +155,7 @@ const jsGuardsSource = `(function (global) {
     if (flatSize(this, depth > 0 ? depth : 0) > max) tooLarge(what, 'elements');
   });
   var nativeFlatMap = AP.flatMap;
-  define(AP, 'flatMap', named(function flatMap(fn, thisArg) {
+  define(AP, 'flatMap', function flatMap(fn, thisArg) {
     if (lengthOf(this) > max) tooMany('Array.prototype.flatMap', max, 'elements');
     if (typeof fn !== 'function') return apply(nativeFlatMap, this, arguments);
     var count = 0;
@@ -169,12 +165,12 @@ const jsGuardsSource = `(function (global) {
       if (count > max) tooLarge('Array.prototype.flatMap', 'elements');
       return r;
     }]);
-  }, 'flatMap', 1));
+  });
 
   // The native iterators become JavaScript: each step of a spread or for-of is an instruction.
   function iterateInJS(proto) {
     var native = proto.next;
-    define(proto, 'next', named(function next() { return apply(native, this, arguments); }, 'next', 0));
+    define(proto, 'next', function next() { return apply(native, this, arguments); });
   }
   iterateInJS(getPrototypeOf([][Symbol.iterator]()));
   iterateInJS(getPrototypeOf(''[Symbol.iterator]()));
@@ -185,22 +181,22 @@ const jsGuardsSource = `(function (global) {
     if (list !== null && (typeof list === 'object' || typeof list === 'function') && lengthOf(list) > maxArgs) tooMany(what, maxArgs, 'arguments');
   }
   var nativeApply = Function.prototype.apply, nativeConstruct = Reflect.construct;
-  define(Function.prototype, 'apply', named(function (thisArg, list) {
+  define(Function.prototype, 'apply', function (thisArg, list) {
     argsLength('Function.prototype.apply', list);
     return apply(nativeApply, this, arguments);
-  }, 'apply', 2));
-  define(Reflect, 'apply', named(function (target, thisArg, list) {
+  });
+  define(Reflect, 'apply', function (target, thisArg, list) {
     argsLength('Reflect.apply', list);
     return apply(target, thisArg, list);
-  }, 'apply', 3));
-  define(Reflect, 'construct', named(function (target, list) {
+  });
+  define(Reflect, 'construct', function (target, list) {
     argsLength('Reflect.construct', list);
     return apply(nativeConstruct, undefined, arguments);
-  }, 'construct', 2));
+  });
 
   // Strings built from several: the characters are counted first.
   var nativeConcat = SP.concat;
-  define(SP, 'concat', named(function concat() {
+  define(SP, 'concat', function concat() {
     if (this === null || this === undefined) return apply(nativeConcat, this, arguments);
     var parts = [], total = String(this).length;
     for (var i = 0; i < arguments.length; i++) {
@@ -210,16 +206,16 @@ const jsGuardsSource = `(function (global) {
       parts.push(s);
     }
     return apply(nativeConcat, this, parts);
-  }, 'concat', 1));
+  });
   var nativeRaw = String.raw;
-  define(String, 'raw', named(function raw(strings) {
+  define(String, 'raw', function raw(strings) {
     var r = strings === null || strings === undefined ? strings : strings.raw;
     var n = lengthOf(r), total = 0;
     if (n > max) tooLarge('String.raw', 'characters');
     for (var i = 0; i < n && total <= max; i++) total += String(r[i]).length + (i + 1 < arguments.length ? String(arguments[i + 1]).length : 0);
     if (total > max) tooLarge('String.raw', 'characters');
     return apply(nativeRaw, this, arguments);
-  }, 'raw', 1));
+  });
   // global.__vlTemplate is what rewriteJS turns an untagged template literal into: the
   // substitutions are converted as a template converts them, then counted, then joined.
   defineProperty(global, '__vlTemplate', {value: function (strings) {
@@ -324,29 +320,29 @@ const jsGuardsSource = `(function (global) {
       return apply(native, this, arguments);
     };
   }
-  define(SP, 'replace', named(replaceGuard(SP.replace, 'String.prototype.replace', false), 'replace', 2));
-  define(SP, 'replaceAll', named(replaceGuard(SP.replaceAll, 'String.prototype.replaceAll', true), 'replaceAll', 2));
+  define(SP, 'replace', replaceGuard(SP.replace, 'String.prototype.replace', false));
+  define(SP, 'replaceAll', replaceGuard(SP.replaceAll, 'String.prototype.replaceAll', true));
   var RP = NativeRegExp.prototype, nativeRegExpReplace = RP[Symbol.replace];
-  define(RP, Symbol.replace, named(function (string, replacement) {
+  define(RP, Symbol.replace, function (string, replacement) {
     var rx = this;
     return apply(replaceGuard(function (p, r) { return apply(nativeRegExpReplace, rx, [this, r]); }, 'RegExp.prototype[Symbol.replace]', true),
       String(string), [rx, replacement]);
-  }, '[Symbol.replace]', 2));
+  });
 
   // Items created one per character or match: split asks for one more than the limit at most.
-  define(SP, 'split', named(function split(separator, limit) {
+  define(SP, 'split', function split(separator, limit) {
     var lim = limit === undefined ? 4294967295 : Number(limit) >>> 0;
     if (this === null || this === undefined || lim <= maxItems) return apply(nativeSplit, this, arguments);
     countMatches(String(this), separator, true, 'String.prototype.split', 'items');
     var parts = apply(nativeSplit, this, [separator, maxItems + 1]);
     if (parts.length > maxItems) tooMany('String.prototype.split', maxItems, 'items');
     return parts;
-  }, 'split', 2));
+  });
   function patternLength(what, p) {
     if (typeof p === 'string' && p.length > maxPattern) tooMany(what, maxPattern, 'characters of pattern');
   }
   var nativeMatch = SP.match;
-  define(SP, 'match', named(function match(regexp) {
+  define(SP, 'match', function match(regexp) {
     patternLength('String.prototype.match', regexp);
     if (this !== null && this !== undefined && regexp instanceof NativeRegExp && regexp.global && String(this).length >= maxItems) {
       var str = String(this), rx = new NativeRegExp(regexp.source, regexp.flags), n = 0, m;
@@ -356,7 +352,7 @@ const jsGuardsSource = `(function (global) {
       }
     }
     return apply(nativeMatch, this, arguments);
-  }, 'match', 1));
+  });
   wrap(SP, 'matchAll', 'String.prototype.matchAll', function (args, what) { patternLength(what, args[0]); });
   wrap(SP, 'search', 'String.prototype.search', function (args, what) { patternLength(what, args[0]); });
   ['encodeURI', 'encodeURIComponent', 'escape'].forEach(function (name) {
@@ -460,8 +456,8 @@ const jsGuardsSource = `(function (global) {
     seen.set(v, total);
     return total;
   }
-  define(JSON, 'stringify', named(function stringify(value, replacer, space) {
+  define(JSON, 'stringify', function stringify(value, replacer, space) {
     if (size(value, 0, new Map()) > max) tooLarge('JSON.stringify', 'characters');
     return apply(nativeStringify, JSON, arguments);
-  }, 'stringify', 3));
+  });
 })(this);`
