@@ -20,13 +20,14 @@ var errJSTimeout = errors.New("JavaScript time limit exceeded")
 
 // compileJS compiles a $js snippet: a bare expression or script (its completion value is the
 // result), or a function body using return, which is wrapped in a function when a plain
-// script would be a syntax error.
+// script would be a syntax error. Its template literals and object spread and rest are
+// rewritten into size-checked calls (rewriteJS).
 func compileJS(name, code string) (*goja.Program, error) {
-	prog, err := goja.Compile(name, code, false)
+	prog, err := compileGuarded(name, code)
 	if err == nil {
 		return prog, nil
 	}
-	if wrapped, werr := goja.Compile(name, "(function(){\n"+code+"\n})()", false); werr == nil {
+	if wrapped, werr := compileGuarded(name, "(function(){\n"+code+"\n})()"); werr == nil {
 		return wrapped, nil
 	}
 	return nil, fmt.Errorf("JavaScript does not compile: %s", truncate(err.Error(), 300))
@@ -36,67 +37,21 @@ func compileJS(name, code string) (*goja.Program, error) {
 // script to stop before it gives up on it.
 const jsGrace = 100 * time.Millisecond
 
-// runJS runs a compiled program in a fresh sandbox: no require, no I/O, no timers, a time
-// limit, a bounded call stack and size-checked built-ins (jsGuards). bind sets the script's
+// runJS runs a compiled program in a fresh sandbox: no require, no I/O, no timers, no code
+// built from strings, a time limit, a bounded call stack, size-checked built-ins (jsGuards)
+// and a memory budget (JSPool; pool may be nil for a pool of its own). bind sets the script's
 // globals.
 //
 // The script runs on its own goroutine. At the time limit (or when ctx ends) it is
 // interrupted, which stops it at its next instruction; a built-in call still running then
-// (goja cannot interrupt one: spreading a ten-million-character string, say) is abandoned
-// after jsGrace, so the caller gets its error on time whatever the script does. The
-// abandoned goroutine ends when the built-in returns.
-func runJS(ctx context.Context, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (goja.Value, error) {
-	if timeout <= 0 {
-		timeout = DefaultJSTimeout
+// (goja cannot interrupt one: sorting a long array, say) is abandoned after jsGrace, so the
+// caller gets its error on time whatever the script does. The abandoned goroutine ends when
+// the built-in returns.
+func runJS(ctx context.Context, pool *JSPool, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (goja.Value, error) {
+	if pool == nil {
+		pool = NewJSPool()
 	}
-	vm := goja.New()
-	vm.SetMaxCallStackSize(1000)
-	if _, err := vm.RunProgram(jsGuards()); err != nil {
-		return nil, fmt.Errorf("JavaScript sandbox: %v", err)
-	}
-	if err := bind(vm); err != nil {
-		return nil, err
-	}
-	type outcome struct {
-		v   goja.Value
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		var o outcome
-		defer func() {
-			if r := recover(); r != nil {
-				o = outcome{err: fmt.Errorf("JavaScript failed: %v", r)}
-			}
-			done <- o
-		}()
-		v, err := vm.RunProgram(prog)
-		if err != nil {
-			o.err = jsError(err, timeout)
-		} else {
-			o.v = v
-		}
-	}()
-	limit := time.NewTimer(timeout)
-	defer limit.Stop()
-	stopped := fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
-	select {
-	case o := <-done:
-		return o.v, o.err
-	case <-ctx.Done():
-		vm.Interrupt(ctx.Err())
-		stopped = ctx.Err()
-	case <-limit.C:
-		vm.Interrupt(errJSTimeout)
-	}
-	grace := time.NewTimer(jsGrace)
-	defer grace.Stop()
-	select {
-	case o := <-done:
-		return o.v, o.err
-	case <-grace.C:
-		return nil, stopped
-	}
+	return pool.run(ctx, prog, timeout, bind)
 }
 
 func jsError(err error, timeout time.Duration) error {
@@ -136,7 +91,7 @@ func prepareJS(args any, has bool) (evaluator, error) {
 		return nil, err
 	}
 	return func(in *evalInput) fnResult {
-		v, err := runJS(in.ctx, prog, in.env.JSTimeout, func(vm *goja.Runtime) error {
+		v, err := runJS(in.ctx, in.env.JSPool, prog, in.env.JSTimeout, func(vm *goja.Runtime) error {
 			s := in.subject
 			msgs := make([]any, len(s.Messages))
 			for i, m := range s.Messages {

@@ -98,7 +98,7 @@ func TestJSTimeLimitWhileABuiltinRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = runJS(context.Background(), prog, 0, func(vm *goja.Runtime) error {
+	_, err = runJS(context.Background(), nil, prog, 0, func(vm *goja.Runtime) error {
 		return vm.Set("block", func() {
 			<-release
 			close(returned)
@@ -120,7 +120,7 @@ func TestJSTimeLimitWhileABuiltinRuns(t *testing.T) {
 	cancel()
 	release2 := make(chan struct{})
 	defer close(release2)
-	_, err = runJS(ctx, prog, 0, func(vm *goja.Runtime) error {
+	_, err = runJS(ctx, nil, prog, 0, func(vm *goja.Runtime) error {
 		return vm.Set("block", func() { <-release2 })
 	})
 	if !errors.Is(err, context.Canceled) {

@@ -49,7 +49,7 @@ func LoadCollections(dir string) (Collections, error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		data, err := os.ReadFile(path)
+		data, err := ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("model collections: %w", err)
 		}

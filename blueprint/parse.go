@@ -4,12 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/safefile"
 )
 
 // ParseOptions control Parse.
@@ -24,9 +25,18 @@ type ParseOptions struct {
 	Format string
 }
 
+// MaxFileSize is the largest blueprint, responses file or model collection read, in bytes
+// (64 MiB).
+const MaxFileSize = 64 << 20
+
+// ReadFile reads a blueprint, responses or collection file: a regular file (never a FIFO, a
+// device or a /proc file, which could hang the run or hold secrets) of at most MaxFileSize
+// bytes. Errors are *fs.PathError values naming the path.
+func ReadFile(path string) ([]byte, error) { return safefile.ReadFile(path, MaxFileSize) }
+
 // ParseFile reads and parses a blueprint file; its id comes from path as given.
 func ParseFile(path string) (*Blueprint, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

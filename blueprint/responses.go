@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 )
 
@@ -52,7 +51,7 @@ func (r *Responses) Generated() bool { return r.generated }
 
 // LoadResponses reads a responses file.
 func LoadResponses(path string) (*Responses, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -6,14 +6,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -176,6 +181,9 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		}
 	}
 	env := opts.Env
+	if env.JSPool == nil {
+		env.JSPool = NewJSPool() // one for the run: its watchdog sees every point scored at once
+	}
 	if env.Services == nil {
 		env.Services = bp.Services
 	}
@@ -459,57 +467,130 @@ func FormatTimestamp(t time.Time) string {
 	return fmt.Sprintf("%s-%03dZ", t.Format("2006-01-02T15-04-05"), t.Nanosecond()/int(time.Millisecond))
 }
 
-// FileName returns the result file's name: <runLabel>_<timestamp>_comparison.json.
+// FileName returns the result file's name: <runLabel>_<timestamp>_comparison.json, with the
+// label made a safe file name (SafeFileName).
 func (r *Result) FileName() string {
-	return sanitizeFileName(r.RunLabel) + "_" + r.Timestamp + "_comparison.json"
+	return SafeFileName(r.RunLabel) + "_" + r.Timestamp + "_comparison.json"
 }
 
-func sanitizeFileName(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '/', '\\', ':', '*', '?', '"', '<', '>', '|', 0:
-			return '_'
+// Folder returns the name of the folder under the output folder that holds the result:
+// SafeFileName(ConfigID).
+func (r *Result) Folder() string { return SafeFileName(r.ConfigID) }
+
+// maxFileNameBytes bounds a name SafeFileName returns, below the 255 bytes file systems allow,
+// leaving room for the timestamp and suffix FileName adds.
+const maxFileNameBytes = 200
+
+// SafeFileName turns a blueprint id or run label into a name that is always exactly one file
+// name inside the folder it is joined to: "/" and "\" (and : * ? " < > |, which Windows
+// refuses) become "_"; NUL, control characters and bidirectional-text controls are dropped; a
+// run of dots becomes one dot and leading or trailing dots and spaces go, so neither "." nor ".."
+// can remain; at most 200 bytes are kept. A name that sanitises to nothing is "blueprint". A
+// blueprint file named "...yml" has the id "..", which would otherwise put its results beside
+// --out-dir instead of in it.
+func SafeFileName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|':
+			r = '_'
+		case unicode.IsControl(r) || isBidiControl(r):
+			continue
+		case r == '.' && strings.HasSuffix(b.String(), "."):
+			continue
 		}
-		return r
-	}, s)
+		if b.Len()+utf8.RuneLen(r) > maxFileNameBytes {
+			break
+		}
+		b.WriteRune(r)
+	}
+	name := strings.Trim(b.String(), ". ")
+	if name == "" {
+		return "blueprint"
+	}
+	return name
 }
 
-// WriteFile writes the result as indented JSON to <outDir>/<configId>/<FileName()>, atomically
-// (a temporary file renamed into place), and returns the path.
+// isBidiControl reports the invisible characters that reorder text on screen, which could make
+// a file name read as another.
+func isBidiControl(r rune) bool {
+	return r == 0x061C || r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// PrepareOutDir makes the folder the result of blueprint id will be written to,
+// <outDir>/<SafeFileName(id)>, and proves it usable by creating and removing a probe file in it.
+// Run it before the first model call: an output folder that is a file, cannot be created, is not
+// writable or resolves outside outDir (a link planted in the tree) is then found before any money
+// is spent. It returns the folder.
+func PrepareOutDir(outDir, id string) (string, error) {
+	dir := filepath.Join(outDir, SafeFileName(id))
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", unwrapPath(err)
+	}
+	if err := checkInside(outDir, dir); err != nil {
+		return "", err
+	}
+	if err := atomicfile.Probe(dir); err != nil {
+		return "", unwrapPath(err)
+	}
+	return dir, nil
+}
+
+// checkInside fails unless dir, once symbolic links are resolved, is inside outDir (resolved).
+func checkInside(outDir, dir string) error {
+	root, err := filepath.EvalSymlinks(outDir)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	resolved, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	if rel, err := filepath.Rel(root, resolved); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s resolves to %s, which is not inside the output folder %s", dir, resolved, root)
+	}
+	return nil
+}
+
+// unwrapPath keeps an *fs.PathError's path and reason but not its operation ("mkdir x: not a
+// directory" reads as "x: not a directory").
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// WriteFile writes the result as indented JSON to <outDir>/<Folder()>/<FileName()>, atomically
+// (a temporary file renamed into place) and with mode 0666 less the umask, and returns the
+// path. The folder is checked as PrepareOutDir checks it: the path is always inside outDir.
 func (r *Result) WriteFile(outDir string) (string, error) {
-	dir := filepath.Join(outDir, sanitizeFileName(r.ConfigID))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("cannot create the results folder: %w", err)
+	dir := filepath.Join(outDir, r.Folder())
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("cannot create the results folder: %w", unwrapPath(err))
+	}
+	if err := checkInside(outDir, dir); err != nil {
+		return "", fmt.Errorf("cannot write the result: %w", err)
 	}
 	data, err := r.JSON()
 	if err != nil {
 		return "", err
 	}
 	path := filepath.Join(dir, r.FileName())
-	tmp, err := os.CreateTemp(dir, ".tmp-*.json")
-	if err != nil {
-		return "", fmt.Errorf("cannot write the result: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("cannot write the result %s: %v", path, firstErr(werr, cerr))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("cannot write the result %s: %w", path, err)
+	if err := atomicfile.Write(path, data); err != nil {
+		return "", fmt.Errorf("cannot write the result %s: %w", path, unwrapPathErr(err))
 	}
 	return path, nil
 }
 
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
+// unwrapPathErr drops the path an *fs.PathError repeats (the message names the file already).
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
-	return nil
+	return err
 }
 
 // JSON returns the result document, indented, with a final newline.

@@ -107,6 +107,10 @@ type Env struct {
 	Description string
 	// JSTimeout bounds each $js run (DefaultJSTimeout when 0).
 	JSTimeout time.Duration
+	// JSPool runs the $js points and bounds their memory (JSMemoryBudget each). Points scored
+	// at the same time should share one, so its watchdog sees them all: Run makes one for the
+	// run, ScoreRubric one for its call when this is nil.
+	JSPool *JSPool
 }
 
 // PointAssessment is the verdict on one point, in Weval's result shape.
@@ -203,6 +207,9 @@ const NoJudgeReason = "Not evaluated: this is an LLM-judged point and no judge i
 // no score and is left out of the mean.
 func ScoreRubric(ctx context.Context, r Rubric, s Subject, env Env) CoverageResult {
 	points := flatten(r)
+	if env.JSPool == nil {
+		env.JSPool = NewJSPool()
+	}
 	res := CoverageResult{KeyPointsCount: len(points), PointAssessments: make([]PointAssessment, len(points))}
 	cps := make([]scoring.CoveragePoint, len(points))
 	in := &evalInput{ctx: ctx, subject: &s, env: &env}

@@ -184,7 +184,7 @@ func prepareToolArgsMatch(args any, has bool) (evaluator, error) {
 	switch w := spec["where"].(type) {
 	case string:
 		var err error
-		if prog, err = goja.Compile("where", "(function(args){ return ("+w+"\n); })("+whereArgs+")", false); err != nil {
+		if prog, err = compileGuarded("where", "(function(args){ return ("+w+"\n); })("+whereArgs+")"); err != nil {
 			return nil, fmt.Errorf("where: JavaScript does not compile: %s", truncate(err.Error(), 300))
 		}
 	case map[string]any:
@@ -230,7 +230,7 @@ const whereArgs = "__toolArgs"
 // runWhere evaluates a compiled where expression on one call's arguments; the result is
 // JavaScript truthiness.
 func runWhere(in *evalInput, prog *goja.Program, args any) (bool, error) {
-	v, err := runJS(in.ctx, prog, in.env.JSTimeout, func(vm *goja.Runtime) error { return vm.Set(whereArgs, args) })
+	v, err := runJS(in.ctx, in.env.JSPool, prog, in.env.JSTimeout, func(vm *goja.Runtime) error { return vm.Set(whereArgs, args) })
 	if err != nil {
 		return false, err
 	}

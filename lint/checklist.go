@@ -64,7 +64,7 @@ func (e *evaluator) scoreChecklist(ctx context.Context, it workItem) chunkResult
 	chunk := it.unit.chunks[it.chunk]
 	cov := blueprint.ScoreRubric(ctx, *pr.Rule.Should,
 		blueprint.Subject{Text: chunk.Text, PromptID: pr.ID},
-		blueprint.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body)})
+		blueprint.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js})
 	if ctx.Err() != nil {
 		return chunkResult{interrupted: true}
 	}

@@ -152,3 +152,34 @@ func TestChecklistPointErrorIsReported(t *testing.T) {
 		}
 	}
 }
+
+// TestChecklistJSMemory lints three files with a checklist whose $js point exhausts memory on
+// one of them (its text says so): that file's point fails with the budget's message, and the
+// others, scored by the same run's pool, keep their scores.
+func TestChecklistJSMemory(t *testing.T) {
+	files := map[string]string{
+		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/js.md": "---\nid: Js\nname: Js\nshould:\n" +
+			"  - $js: \"if (r.includes('GROW')) { const a = []; for (;;) a.push(new Uint8Array(16e6)) }; true\"\n  - $contains: fine\n---\nx\n",
+		"a.md": "All fine.\n", "b.md": "All fine. GROW\n", "c.md": "All fine.\n",
+	}
+	dir, proj := loadTestProject(t, files)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"a.md", "b.md", "c.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := evaluate(t, nil, plan, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := renderResults(got)
+	for _, w := range []string{"a.md\n  score Acme.Js semi-objective 10.0", "c.md\n  score Acme.Js semi-objective 10.0",
+		"error Acme.Js: checklist points could not be evaluated: $js: \"if (r.includes('GROW'))"} {
+		if !strings.Contains(r, w) {
+			t.Errorf("results:\n%s\nwant %q", r, w)
+		}
+	}
+	if !strings.Contains(r, "JavaScript used more than 64 MiB of memory and was stopped") {
+		t.Errorf("results:\n%s\nwant the memory budget's message", r)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/ini.v1"
 
+	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
@@ -65,6 +66,10 @@ type Config struct {
 	// is bounded by 3 × that); 0 when not set (--timeout overrides it, llm.DefaultTimeout
 	// applies otherwise).
 	Timeout time.Duration
+	// CacheMaxSize caps the reply cache in bytes (0: no cap); CacheMaxSizeSet tells whether the
+	// file sets it (llm.DefaultCacheMaxSize applies when it does not).
+	CacheMaxSize    int64
+	CacheMaxSizeSet bool
 
 	// Sections are the [GLOB] sections in file order.
 	Sections []*Section
@@ -173,7 +178,7 @@ func FindConfig(dir, flagValue, envValue string) (string, error) {
 // LoadConfig reads and parses a configuration file and checks that its RulesPath exists.
 // Problems (with file and line) are returned as rules.Problems.
 func LoadConfig(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, rules.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the configuration: %w", err)
 	}
@@ -195,7 +200,8 @@ func LoadConfig(path string) (*Config, error) {
 // globalKeys are the keys allowed before the first section.
 func globalKeys() []string {
 	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
-		"Temperature", "ConfidenceThreshold", "Timeout"}
+		"Temperature", "ConfidenceThreshold", "Timeout",
+		"CacheMaxSize"}
 }
 
 // ParseConfig parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
@@ -290,6 +296,13 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 				continue
 			}
 			cfg.Timeout = d
+		case "CacheMaxSize":
+			n, err := llm.ParseSize(value)
+			if err != nil {
+				add(line, name, "a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit)", strconv.Quote(value))
+				continue
+			}
+			cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true
 		case "ScanPaths":
 			problems = append(problems, rules.Problem{File: path, Line: line, Field: name,
 				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})

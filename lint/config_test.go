@@ -24,7 +24,8 @@ func problemLines(ps rules.Problems, dir string) []string {
 
 func TestParseConfigGlobals(t *testing.T) {
 	src := "\ufeff# comment\n; another\nRulesPath = styles  \nConcurrency=4\nDefaultSeverity = error\nProvider = openai-compatible\n" +
-		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\nTimeout = 90\n"
+		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\nTimeout = 90\n" +
+		"CacheMaxSize = 500MB\n"
 	cfg, ps := ParseConfig("/proj/vectorlint.ini", []byte(src))
 	if len(ps) != 0 {
 		t.Fatal(ps)
@@ -33,13 +34,13 @@ func TestParseConfigGlobals(t *testing.T) {
 	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
 		Concurrency: 4, DefaultSeverity: SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
 		BaseURL: "http://localhost:11434/v1#frag", BaseURLLine: 8, Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true,
-		Timeout: 90 * time.Second}
+		Timeout: 90 * time.Second, CacheMaxSize: 500_000_000, CacheMaxSizeSet: true}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}
 	cfg, ps = ParseConfig("/proj/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n"))
 	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
-		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.Timeout != 0 {
+		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.Timeout != 0 || cfg.CacheMaxSizeSet {
 		t.Errorf("defaults wrong: %+v %v", cfg, ps)
 	}
 	cfg, _ = ParseConfig("/proj/vectorlint.ini", []byte("RulesPath = /abs/rules\n"))
@@ -105,6 +106,7 @@ BaseURL = localhost:8080
 Temperature = hot
 ConfidenceThreshold = 1.5
 Timeout = 2 minutes
+CacheMaxSize = lots
 `, []string{
 			`vectorlint.ini:2: Concurrency: expected a whole number of 1 or more, found "0"`,
 			`vectorlint.ini:3: DefaultSeverity: expected "error" or "warning", found "fatal"`,
@@ -112,10 +114,11 @@ Timeout = 2 minutes
 			`vectorlint.ini:5: BaseURL: expected an http:// or https:// URL, found "localhost:8080"`,
 			`vectorlint.ini:6: Temperature: expected a number from 0 to 2, found "hot"`,
 			`vectorlint.ini:7: ConfidenceThreshold: expected a number from 0 to 1, found "1.5"`,
-			`vectorlint.ini:8: Timeout: expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found "2 minutes"`}},
+			`vectorlint.ini:8: Timeout: expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found "2 minutes"`,
+			`vectorlint.ini:9: CacheMaxSize: expected a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit), found "lots"`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
-			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout)`}},
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize)`}},
 		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
 			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
 		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{

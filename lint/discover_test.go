@@ -61,7 +61,7 @@ func TestDiscover(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Discover(root, tt.args, skip)
+			got, skipped, err := Discover(root, tt.args, skip)
 			if tt.err != "" {
 				var pe *PathError
 				if !errors.As(err, &pe) || err.Error() != tt.err {
@@ -79,9 +79,12 @@ func TestDiscover(t *testing.T) {
 			if !reflect.DeepEqual(rel, tt.want) {
 				t.Errorf("got %v\nwant %v", rel, tt.want)
 			}
+			if len(skipped) != 0 {
+				t.Errorf("skipped %v", skipped)
+			}
 		})
 	}
-	abs, err := Discover("/", []string{filepath.Join(root, "docs", "a.md")}, nil)
+	abs, _, err := Discover("/", []string{filepath.Join(root, "docs", "a.md")}, nil)
 	if err != nil || !reflect.DeepEqual(abs, []string{filepath.Join(root, "docs", "a.md")}) {
 		t.Errorf("absolute path: %v %v", abs, err)
 	}

@@ -123,7 +123,7 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	if window <= 0 {
 		window = EvalWindow(opts.Concurrency)
 	}
-	e := &evaluator{opts: opts}
+	e := &evaluator{opts: opts, js: blueprint.NewJSPool()}
 	defer func() { stats.RunErrors = e.runErrors.list }()
 	var (
 		live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
@@ -314,6 +314,9 @@ type evaluator struct {
 	// runErrors collects the run-wide failures met while assembling files (assemble runs on
 	// the collecting goroutine only).
 	runErrors runErrorBook
+	// js runs the $js points of checklists: one pool for the run, so its memory watchdog sees
+	// every point scored at once.
+	js *blueprint.JSPool
 }
 
 // runErrorBook collects RunErrors in the order they are met, one per cause.

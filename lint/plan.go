@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -78,7 +79,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	}
 	rulesPath := opts.RulesPath
 	if opts.ConfigPath != "" {
-		data, err := os.ReadFile(opts.ConfigPath)
+		data, err := safefile.ReadFile(opts.ConfigPath, rules.MaxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("cannot read the configuration: %w", err)
 		}
@@ -241,9 +242,9 @@ func (fp *FilePlan) Prepare() {
 	case fp.stdin:
 		data, err = fp.env.readStdin()
 	case fp.abs != "":
-		data, err = os.ReadFile(fp.abs)
+		data, err = safefile.ReadFile(fp.abs, MaxDocumentSize)
 	default:
-		data, err = os.ReadFile(filepath.Join(fp.env.dir, filepath.FromSlash(fp.Path)))
+		data, err = safefile.ReadFile(filepath.Join(fp.env.dir, filepath.FromSlash(fp.Path)), MaxDocumentSize)
 	}
 	if err != nil {
 		fp.Err = fmt.Errorf("%s: cannot read the file: %w", fp.Path, unwrapPathError(err))
@@ -390,6 +391,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 	var (
 		files     []string
+		notRead   []Skipped
 		stdinUsed bool
 	)
 	var args []string
@@ -407,14 +409,17 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		args = append(args, a)
 	}
 	if len(args) > 0 {
-		found, err := Discover(in.Dir, args, []string{cfg.RulesPath})
+		found, skipped, err := Discover(in.Dir, args, []string{cfg.RulesPath})
 		if err != nil {
 			return nil, err
 		}
 		files = found
+		for _, s := range skipped {
+			notRead = append(notRead, Skipped{Path: displayPath(in.Dir, s.Path), Reason: s.Reason})
+		}
 	}
 
-	plan := &Plan{Config: cfg}
+	plan := &Plan{Config: cfg, Skipped: notRead}
 	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir}
 	type source struct {
 		abs   string
@@ -443,7 +448,12 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 				return nil, errors.New("standard input was read already")
 			}
 			read = true
-			return io.ReadAll(stdin)
+			data, err := io.ReadAll(io.LimitReader(stdin, MaxDocumentSize+1))
+			if err == nil && len(data) > MaxDocumentSize {
+				// The rest is not read: standard input may never end.
+				return nil, &safefile.TooLargeError{Size: int64(len(data)), Limit: MaxDocumentSize, AtLeast: true}
+			}
+			return data, err
 		}
 		sources = append(sources, source{abs: abs, stdin: true})
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -86,7 +87,7 @@ func ZeroConfig(styleGuidePath string) *Config {
 // run (zero-config), else a warning (it is ignored). A long guide gets a warning
 // (StyleGuideTokenLimit).
 func loadStyleGuide(path string, zeroConfig bool) (string, rules.Problems, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, rules.MaxFileSize)
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot read the style guide: %w", err)
 	}

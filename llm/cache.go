@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -66,8 +67,23 @@ type cacheEntry struct {
 // entry's directory and are renamed into place, so a reader (in this or another process) sees
 // either no entry, an old complete entry or a new complete one. An entry that cannot be read or
 // decoded, or whose recorded key differs, is a miss and is replaced by the next write.
+//
+// The cache is capped at maxSize bytes (≤ 0: no cap), least recently used entries going first:
+// a hit sets its entry's modification time to now, so the time is the entry's last use. The
+// size is known without listing the folder on every write: the first write of the process
+// estimates it from a sample of the entry folders, later writes add their own bytes to that
+// count, and only when the count passes the cap is the folder listed and pruned (to
+// pruneTarget of the cap). Entries other processes add are seen at that listing; until then the
+// cap can be passed by what they wrote.
 type diskCache struct {
-	dir string
+	dir     string
+	maxSize int64
+
+	mu      sync.Mutex
+	counted bool // size is set: the folder's estimated or listed size, plus what this process wrote since
+	size    int64
+	// onPrune reports a prune the cap set off (or its error); nil for none.
+	onPrune func(PruneResult, error)
 }
 
 func (c *diskCache) path(key string) string {
@@ -92,6 +108,10 @@ func (c *diskCache) get(key, op string) (*cacheEntry, error) {
 	if e.Version != cacheVersion || e.Key != key || e.Op != op {
 		return nil, fmt.Errorf("cache entry %s does not match its key (version %d, op %q), treated as a miss", name, e.Version, e.Op)
 	}
+	// The entry was used now: least recently used entries are pruned first. A failure (a
+	// read-only cache) only makes the entry look older.
+	now := time.Now()
+	_ = os.Chtimes(name, now, now)
 	return &e, nil
 }
 
@@ -125,5 +145,54 @@ func (c *diskCache) put(key string, e *cacheEntry) error {
 		_ = os.Remove(tmp.Name())
 		return fmt.Errorf("writing cache entry %s: %w", name, err)
 	}
+	c.wrote(int64(len(data)))
 	return nil
+}
+
+// wrote counts n bytes written and prunes the cache when the count passes the cap. The first
+// write of the process estimates the folder's size from a sample (estimateCacheSize); only when
+// the count passes the cap is every entry listed, the exact size taken, and the least recently
+// used entries removed if it is over.
+func (c *diskCache) wrote(n int64) {
+	if c.maxSize <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.counted {
+		size, err := estimateCacheSize(c.dir)
+		if err != nil {
+			c.report(PruneResult{}, err)
+			return // estimated again at the next write
+		}
+		c.counted, c.size = true, size
+	} else {
+		c.size += n
+	}
+	if c.size <= c.maxSize {
+		return
+	}
+	files, err := scanCache(c.dir)
+	if err != nil {
+		c.report(PruneResult{}, err)
+		return
+	}
+	var total int64
+	for _, f := range files {
+		if f.isEntry {
+			total += f.size
+		}
+	}
+	if c.size = total; total <= c.maxSize {
+		return // the estimate was high
+	}
+	res, err := pruneFiles(files, PruneOptions{MaxSize: int64(float64(c.maxSize) * pruneTarget)})
+	c.size = res.RemainingBytes
+	c.report(res, err)
+}
+
+func (c *diskCache) report(res PruneResult, err error) {
+	if c.onPrune != nil {
+		c.onPrune(res, err)
+	}
 }

@@ -1,11 +1,16 @@
 package llm
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -81,4 +86,92 @@ func consistent(content string) bool {
 	}
 	unit := content[:bar+1]
 	return strings.Repeat(unit, len(content)/len(unit)) == content
+}
+
+// TestCacheEvictionUnderConcurrentUse runs four caches on one folder, as four processes would,
+// each with a cap of a few entries, writing and reading the same keys at once: prunes remove
+// entries under readers and writers, and every read is a complete entry or a miss, never an
+// error or a torn entry.
+func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
+	dir := t.TempDir()
+	const keys = 40
+	content := strings.Repeat("reply ", 100)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	var pruned atomic.Int64
+	for w := range 4 {
+		c := &diskCache{dir: dir, maxSize: 8 * 700, onPrune: func(res PruneResult, err error) {
+			if err != nil {
+				errs <- err
+			}
+			pruned.Add(int64(res.Removed))
+		}}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 300 {
+				key := fmt.Sprintf("%02x%062x", (i*7+w)%keys, (i*7+w)%keys)
+				if err := c.put(key, &cacheEntry{Op: "chat", Model: "m", Content: content + key}); err != nil {
+					errs <- err
+					return
+				}
+				e, err := c.get(fmt.Sprintf("%02x%062x", (i*3+w)%keys, (i*3+w)%keys), "chat")
+				if err != nil {
+					errs <- err
+					return
+				}
+				if e != nil && e.Content != content+e.Key {
+					errs <- fmt.Errorf("torn entry %s", e.Key)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if pruned.Load() == 0 {
+		t.Error("no entry was pruned: the cap was never passed")
+	}
+	info, err := ReadCacheInfo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each cache prunes only what it counts: the folder ends near the cap, not at 40 entries.
+	if info.Entries >= keys {
+		t.Errorf("%d entries remain", info.Entries)
+	}
+}
+
+// TestEstimateCacheSize checks the sampled estimate a process makes at its first write against
+// the real size: exact for a cache in fewer folders than the sample, close for a large one.
+func TestEstimateCacheSize(t *testing.T) {
+	dir := t.TempDir()
+	if est, err := estimateCacheSize(dir); err != nil || est != 0 {
+		t.Fatalf("empty cache: %d, %v", est, err)
+	}
+	c := &diskCache{dir: dir}
+	put := func(i int, size int) {
+		sum := sha256.Sum256([]byte(strconv.Itoa(i)))
+		if err := c.put(hex.EncodeToString(sum[:]), &cacheEntry{Op: "chat", Content: strings.Repeat("x", size)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		put(i, 500)
+	}
+	info, _ := ReadCacheInfo(dir)
+	if est, err := estimateCacheSize(dir); err != nil || est != info.Size {
+		t.Errorf("5 entries: estimate %d, size %d, %v", est, info.Size, err)
+	}
+	for i := 5; i < 5000; i++ {
+		put(i, 300+i%700)
+	}
+	info, _ = ReadCacheInfo(dir)
+	est, err := estimateCacheSize(dir)
+	if err != nil || est < info.Size*8/10 || est > info.Size*12/10 {
+		t.Errorf("5000 entries: estimate %d, size %d, %v", est, info.Size, err)
+	}
 }

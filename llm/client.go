@@ -53,6 +53,9 @@ type Config struct {
 	CacheDir string
 	// NoCache neither reads nor writes the cache (--no-cache).
 	NoCache bool
+	// CacheMaxSize caps the cache in bytes: past it, least recently used entries are removed
+	// (default DefaultCacheMaxSize, 1 GB; NoCacheLimit for none).
+	CacheMaxSize int64
 	// Prices, when set, make Usage report a cost (see ResolvePrices).
 	Prices *Prices
 	// HTTPClient replaces the client's own HTTP client (its Timeout should be 0: attempts are
@@ -151,7 +154,18 @@ func New(cfg Config) (*Client, error) {
 	}
 	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
 	if cfg.CacheDir != "" {
-		c.cache = &diskCache{dir: cfg.CacheDir}
+		limit := cfg.CacheMaxSize
+		if limit == 0 {
+			limit = DefaultCacheMaxSize
+		}
+		c.cache = &diskCache{dir: cfg.CacheDir, maxSize: limit, onPrune: func(res PruneResult, err error) {
+			e := Event{Kind: EventCachePruned, Detail: fmt.Sprintf("removed %s (%s), the least recently used, to stay under the cap of %s; %s (%s) remain",
+				CountEntries(res.Removed), FormatSize(res.RemovedBytes), FormatSize(limit), CountEntries(res.Remaining), FormatSize(res.RemainingBytes))}
+			if err != nil {
+				e.Err = "cache " + cfg.CacheDir + " could not be pruned: " + err.Error()
+			}
+			c.emit(e)
+		}}
 	}
 	return c, nil
 }

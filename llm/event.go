@@ -76,6 +76,10 @@ const (
 	EventCacheError
 	// EventFailure: the call failed for good (Err).
 	EventFailure
+	// EventCachePruned: a write took the cache past its cap (Config.CacheMaxSize) and least
+	// recently used entries were removed; Detail says how many, or Err why it failed. It belongs
+	// to no call: Op, Host and Model are empty.
+	EventCachePruned
 )
 
 // String names the kind as --verbose shows it.
@@ -97,6 +101,8 @@ func (k EventKind) String() string {
 		return "cache-error"
 	case EventFailure:
 		return "failure"
+	case EventCachePruned:
+		return "cache-pruned"
 	}
 	return "unknown"
 }
@@ -121,11 +127,19 @@ type Event struct {
 	Err      string
 	// Messages are the messages sent (EventRequest) or that would have been (EventCacheHit).
 	Messages []Message
+	// Detail describes an event that belongs to no call (EventCachePruned).
+	Detail string
 }
 
 // String is a one-line log entry, e.g.
 // "llm: response chat completion gpt-4o@api.openai.com attempt 1: 200 in 1.2s, 812+96 tokens".
 func (e Event) String() string {
+	if e.Kind == EventCachePruned {
+		if e.Err != "" {
+			return "llm: cache-pruned: " + e.Err
+		}
+		return "llm: cache-pruned: " + e.Detail
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "llm: %s %s %s@%s", e.Kind, e.Op, e.Model, e.Host)
 	if e.Label != "" {

@@ -8,7 +8,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/safefile"
 )
+
+// MaxFileSize is the largest rule file, configuration file (vectorlint.ini) or style guide
+// read, in bytes (10 MiB): a larger one is an error naming the file, not a run that runs out of
+// memory.
+const MaxFileSize = 10 << 20
 
 // LoadPacks reads every pack under rulesPath: each immediate subfolder is a pack, and every
 // ".md" file below it (recursively, skipping hidden entries) except README.md is a rule.
@@ -49,7 +56,7 @@ func LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 				Expected: "a name without '.' or ','", Found: fmt.Sprintf("%q", e.Name())})
 			continue
 		}
-		pack, ps, err := loadPack(e.Name(), path)
+		pack, ps, err := loadPack(e.Name(), path, rulesPath)
 		problems = append(problems, ps...)
 		if err != nil {
 			problems = append(problems, Problem{File: path, Message: "cannot read the pack: " + err.Error()})
@@ -62,13 +69,20 @@ func LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 	return packs, problems, nil
 }
 
-func loadPack(name, dir string) (*Pack, Problems, error) {
+// loadPack reads the rules of one pack folder. A rule file that is a symbolic link is read only
+// when its target is a regular file inside rulesPath: a rule's body is sent to the model, so a
+// link out of the tree (to a key file, to /proc/self/environ) must not become a rule.
+func loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
 	pack := &Pack{Name: name, Dir: dir}
 	var (
 		problems Problems
 		files    []string
 	)
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	inside, err := filepath.EvalSymlinks(rulesPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -78,9 +92,16 @@ func loadPack(name, dir string) (*Pack, Problems, error) {
 			}
 			return nil
 		}
-		if !d.IsDir() && isRuleFile(d.Name()) {
-			files = append(files, path)
+		if d.IsDir() || !isRuleFile(d.Name()) {
+			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if reason := linkOutside(path, inside); reason != "" {
+				problems = append(problems, Problem{File: path, Level: LevelWarning, Message: "ignored: " + reason})
+				return nil
+			}
+		}
+		files = append(files, path)
 		return nil
 	})
 	if err != nil {
@@ -89,9 +110,9 @@ func loadPack(name, dir string) (*Pack, Problems, error) {
 	slices.Sort(files)
 	seen := map[string]string{}
 	for _, path := range files {
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFile(path, MaxFileSize)
 		if err != nil {
-			problems = append(problems, Problem{File: path, Message: "cannot read the rule: " + err.Error()})
+			problems = append(problems, Problem{File: path, Message: "cannot read the rule: " + pathErrorReason(err)})
 			continue
 		}
 		r, ps := Parse(path, data)
@@ -113,6 +134,30 @@ func loadPack(name, dir string) (*Pack, Problems, error) {
 		problems = append(problems, Problem{File: dir, Level: LevelWarning, Message: fmt.Sprintf("pack %s has no rule files", name)})
 	}
 	return pack, problems, nil
+}
+
+// linkOutside returns why the symbolic link at path is not followed: its target is missing or
+// resolves outside the folder inside (resolved). "" when the link may be followed; what the
+// target is (a regular file or not) is checked when it is read.
+func linkOutside(path, inside string) string {
+	resolved, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "a symbolic link that cannot be followed (" + pathErrorReason(err) + ")"
+	}
+	rel, err := filepath.Rel(inside, resolved)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "a symbolic link to " + resolved + ", outside the rules folder " + inside + ": only links inside it are followed"
+	}
+	return ""
+}
+
+// pathErrorReason is err without the path an *fs.PathError repeats (the problem names the file).
+func pathErrorReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 func isHidden(name string) bool { return strings.HasPrefix(name, ".") }

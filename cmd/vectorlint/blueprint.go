@@ -17,6 +17,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -108,7 +109,7 @@ func (a *app) blueprintCheck(args []string) int {
 	}
 	invalid, warnings := 0, 0
 	for _, file := range files {
-		data, err := os.ReadFile(a.blueprintPath(file))
+		data, err := blueprint.ReadFile(a.blueprintPath(file))
 		if err != nil {
 			fmt.Fprintf(diagOut, "%s: error: cannot read the file: %v\n", file, blueprintPathErr(err))
 			invalid++
@@ -205,6 +206,7 @@ const (
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
 	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
+	cacheMaxSize                                                                              string
 	allowNet, noCache                                                                         bool
 	models, judges, evalMethods, allowEnv                                                     []string
 	concurrency, providerConcurrency                                                          int
@@ -229,6 +231,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
 	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage)
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", cacheMaxSizeUsage)
 	fs.BoolVar(&f.allowNet, "allow-net", false, "let $call and $factcheck make HTTP requests")
 	fs.StringSliceVar(&f.allowEnv, "allow-env", nil, "let ${VAR} in custom models' and $call's urls and headers read these variables (repeatable, comma-separated)")
 	fs.StringVar(&f.collections, "collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
@@ -292,7 +295,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: blueprint.ApproachHolistic})
 	}
 
-	data, err := os.ReadFile(a.blueprintPath(file))
+	data, err := blueprint.ReadFile(a.blueprintPath(file))
 	if err != nil {
 		return fail("cannot read %s: %v", file, blueprintPathErr(err))
 	}
@@ -314,6 +317,11 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	// Where the results go is checked before the first model call: finding an unusable folder
+	// after paid generation would waste the run.
+	if _, err := blueprint.PrepareOutDir(a.blueprintPath(f.outDir), bp.ID); err != nil {
+		return fail("--out-dir %s cannot hold the results: %v (no model was called)", f.outDir, err)
+	}
 	// blueprint run uses no config file: .env files are read from the working directory.
 	env, err := a.llmEnv(a.dir)
 	if err != nil {
@@ -334,7 +342,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	var models []blueprint.Model
 	var defaultModels, scoredModels []string
 	if f.responses != "" {
-		respData, err := os.ReadFile(a.blueprintPath(f.responses))
+		respData, err := blueprint.ReadFile(a.blueprintPath(f.responses))
 		if err != nil {
 			return fail("cannot read %s: %v", f.responses, blueprintPathErr(err))
 		}
@@ -393,8 +401,12 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
+	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), nil)
+	if err != nil {
+		return fail("%v", err)
+	}
 	client, _, err := a.newLLMClient(env.Lookup, llmOptions{concurrency: concurrency, timeout: timeout, cacheDir: f.cacheDir,
-		noCache: f.noCache, log: &syncWriter{w: a.stderr}})
+		noCache: f.noCache, cacheCap: limit, log: &syncWriter{w: a.stderr}})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -495,10 +507,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
-	if _, err := res.WriteFile(a.blueprintPath(f.outDir)); err != nil {
-		return fail("%v", err)
-	}
-	shown := filepath.Join(f.outDir, res.ConfigID, res.FileName())
+	// The results are shown even when they cannot be saved: the run was paid for.
+	_, writeErr := res.WriteFile(a.blueprintPath(f.outDir))
+	shown := filepath.Join(f.outDir, res.Folder(), res.FileName())
 	code := exitOK
 	stops := client.Stopped()
 	if !res.Complete() || len(stops) > 0 {
@@ -521,13 +532,17 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		if _, err := a.stdout.Write(doc); err != nil {
 			return fail("%v", err)
 		}
-		fmt.Fprintf(a.stderr, "result written to %s\n", shown)
+		if writeErr == nil {
+			fmt.Fprintf(a.stderr, "result written to %s\n", shown)
+		}
 	} else {
 		if err := res.WriteTableWith(a.stdout, blueprint.TableOptions{GitHubActions: a.githubActions}); err != nil {
 			return fail("%v", err)
 		}
 		stdout := a.humanStdout() // the result's path holds the blueprint's id
-		fmt.Fprintf(stdout, "\nResult written to %s\n", shown)
+		if writeErr == nil {
+			fmt.Fprintf(stdout, "\nResult written to %s\n", shown)
+		}
 		if htmlWritten {
 			fmt.Fprintf(stdout, "Report written to %s\n", f.html)
 		}
@@ -540,6 +555,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if u := client.Usage(); u.Calls+u.CachedCalls > 0 {
 		fmt.Fprintf(a.stderr, "model calls: %d (%d more from the cache), %d input + %d output tokens\n",
 			u.Calls, u.CachedCalls, u.InputTokens, u.OutputTokens)
+	}
+	if writeErr != nil {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", writeErr)
+		code = exitFailure
 	}
 	return code
 }
@@ -560,32 +579,18 @@ func sortDiagnosticsByLine(ds []blueprint.Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
 }
 
-// blueprintWriteHTML writes the HTML report atomically.
+// blueprintWriteHTML writes the HTML report atomically, with mode 0666 less the umask.
 func (a *app) blueprintWriteHTML(res *blueprint.Result, file string) error {
 	path := a.blueprintPath(file)
 	var b strings.Builder
 	if err := res.WriteHTML(&b); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*.html")
-	if err != nil {
+	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
-	}
-	_, werr := tmp.WriteString(b.String())
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(werr))
 	}
 	return nil
 }

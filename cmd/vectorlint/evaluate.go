@@ -17,6 +17,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
+	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
@@ -67,7 +68,7 @@ type evaluateMetric struct {
 
 // evaluateModelFlags returns the flags of the metrics that call a model, after first.
 func evaluateModelFlags(first string) []string {
-	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "verbose", "timeout"}
+	return []string{first, "provider", "base-url", "no-cache", "cache-dir", "cache-max-size", "verbose", "timeout"}
 }
 
 // evaluateMetricFlags returns the metric's flags, or false for an unknown metric.
@@ -94,6 +95,7 @@ type evaluateFlags struct {
 	dimension, expected, tolerance, points             string
 	provider, model, baseURL, embeddingModel, cacheDir string
 	timeout                                            string
+	cacheMaxSize                                       string
 	noCache, verbose                                   bool
 }
 
@@ -116,6 +118,7 @@ func newEvaluateFlagSet(f *evaluateFlags) *pflag.FlagSet {
 	fs.StringVar(&f.embeddingModel, "embedding-model", defaultEmbeddingModel, "semantic_similarity: the embeddings `model`, called at the provider's endpoint")
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache `folder` (default: the user cache folder/vectorlint)")
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", cacheMaxSizeUsage)
 	fs.BoolVar(&f.verbose, "verbose", false, "log every model request, retry and cache hit on standard error")
 	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage)
 	return fs
@@ -273,11 +276,16 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		// The endpoint's model is the embeddings model, so a local server needs no chat model.
 		model = f.embeddingModel
 	}
+	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, f.cacheMaxSize != "", nil)
+	if err != nil {
+		return nil, nil, a.evaluateError(err)
+	}
 	eps, err := a.resolveEndpoints(env, llm.Settings{}, llm.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL}, false)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
 	setup, err := a.setupLLM(env, eps, llmOptions{
+		cacheCap: limit,
 		timeout:  timeout,
 		cacheDir: f.cacheDir,
 		noCache:  f.noCache,
@@ -345,7 +353,7 @@ func (a *app) textArg(flag, value string, stdinUsedBy *string) (string, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(a.dir, path)
 		}
-		b, err := os.ReadFile(path)
+		b, err := safefile.ReadFile(path, lint.MaxDocumentSize)
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -108,27 +109,12 @@ Next steps:
 `
 
 // writeFileAtomic writes through a temporary file and a rename, so an interrupted init never
-// leaves a half-written file.
+// leaves a half-written file; the file gets mode 0666 less the umask, as an editor would give it.
 func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, data)
 }
 
 const initConfig = `# vectorlint configuration, written by "vectorlint init".

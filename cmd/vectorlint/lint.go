@@ -36,6 +36,7 @@ type lintFlags struct {
 	baseURL       string
 	noCache       bool
 	cacheDir      string
+	cacheMaxSize  string
 	dryRun        bool
 	showPrompt    bool
 	verbose       bool
@@ -60,6 +61,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache folder (default: the user cache folder/vectorlint)")
 	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage+"; overrides Timeout in the config")
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $"+envCacheMaxSize+", else CacheMaxSize, else 1GB)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "show which rules run on which files, the text each evaluates and estimated tokens; no LLM call")
 	fs.BoolVar(&f.showPrompt, "show-prompt", false, "print the messages sent to the model")
 	fs.BoolVar(&f.verbose, "verbose", false, "more detail: skipped files, passing scores, rule warnings")
@@ -195,7 +197,12 @@ func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f 
 	if f.timeoutValue > 0 {
 		timeout = f.timeoutValue
 	}
+	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), cfg)
+	if err != nil {
+		return nil, err
+	}
 	setup, err := a.setupLLM(env, eps, llmOptions{
+		cacheCap:    limit,
 		concurrency: concurrency,
 		timeout:     timeout,
 		configFile:  cfg.Path != "",

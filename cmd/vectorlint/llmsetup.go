@@ -149,6 +149,8 @@ type llmOptions struct {
 	// cacheDir is --cache-dir ("" for the user cache folder); noCache is --no-cache.
 	cacheDir string
 	noCache  bool
+	// cacheCap is the cache's size cap (resolveCacheCap).
+	cacheCap cacheCap
 	// verbose logs every request, response, retry and cache problem to log; showPrompt prints
 	// the messages of every call to log.
 	verbose    bool
@@ -220,14 +222,15 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		}
 	}
 	cfg := llm.Config{
-		Concurrency: o.concurrency,
-		Timeout:     o.timeout,
-		CacheDir:    cacheDir,
-		NoCache:     o.noCache,
-		Prices:      prices,
-		Proxy:       http.ProxyFromEnvironment,
-		UserAgent:   "vectorlint/" + versionString(),
-		Trust:       trust,
+		Concurrency:  o.concurrency,
+		Timeout:      o.timeout,
+		CacheDir:     cacheDir,
+		NoCache:      o.noCache,
+		CacheMaxSize: o.cacheCap.limit,
+		Prices:       prices,
+		Proxy:        http.ProxyFromEnvironment,
+		UserAgent:    "vectorlint/" + versionString(),
+		Trust:        trust,
 	}
 	if a.dialContext != nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()

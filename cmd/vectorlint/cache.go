@@ -1,0 +1,265 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+const cacheUsage = `Usage:
+  vectorlint cache info  [--cache-dir DIR] [--cache-max-size SIZE]
+  vectorlint cache prune [--cache-dir DIR] [--max-size SIZE] [--older-than DURATION]
+  vectorlint cache clear [--cache-dir DIR]
+
+The reply cache holds every model reply, so a second run over unchanged files makes no call.
+info shows its folder, entries, size, cap and the last use of its oldest and newest entries.
+prune removes the least recently used entries until the cache fits in SIZE (default: the cap),
+and with --older-than those not used for DURATION (30d, 12h, 90m). clear removes every entry.
+Only cache entries are ever removed; a folder that does not look like a vectorlint cache is
+refused. The cap: --cache-max-size, else $VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize in
+vectorlint.ini, else 1GB; 0 means no cap. Sizes: 500MB, 2GB, 1GiB or a number of bytes.
+
+Flags:
+`
+
+// envCacheMaxSize is the variable that sets the cache cap for every command.
+const envCacheMaxSize = "VECTORLINT_CACHE_MAX_SIZE"
+
+// cacheCap is the cache's size cap and where it comes from.
+type cacheCap struct {
+	// limit is as llm.Config.CacheMaxSize takes it: 0 for the default, llm.NoCacheLimit for none.
+	limit int64
+	// source says where it was set ("default" when nowhere).
+	source string
+}
+
+// bytes is the cap in bytes (0 for none).
+func (c cacheCap) bytes() int64 {
+	switch c.limit {
+	case 0:
+		return llm.DefaultCacheMaxSize
+	case llm.NoCacheLimit:
+		return 0
+	}
+	return c.limit
+}
+
+// resolveCacheCap works out the cap: the --cache-max-size flag (flagValue, when flagSet), else
+// VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize of cfg (nil when there is no configuration),
+// else the default.
+func resolveCacheCap(env llm.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (cacheCap, error) {
+	toLimit := func(n int64) int64 {
+		if n == 0 {
+			return llm.NoCacheLimit
+		}
+		return n
+	}
+	if flagSet {
+		n, err := llm.ParseSize(flagValue)
+		if err != nil {
+			return cacheCap{}, fmt.Errorf("--cache-max-size: %v", err)
+		}
+		return cacheCap{limit: toLimit(n), source: "--cache-max-size"}, nil
+	}
+	if v, ok := env(envCacheMaxSize); ok && strings.TrimSpace(v) != "" {
+		n, err := llm.ParseSize(v)
+		if err != nil {
+			return cacheCap{}, fmt.Errorf("%s: %v", envCacheMaxSize, err)
+		}
+		return cacheCap{limit: toLimit(n), source: envCacheMaxSize}, nil
+	}
+	if cfg != nil && cfg.CacheMaxSizeSet {
+		return cacheCap{limit: toLimit(cfg.CacheMaxSize), source: "CacheMaxSize in " + cfg.Path}, nil
+	}
+	return cacheCap{source: "default"}, nil
+}
+
+// cacheMaxSizeUsage is the help of the --cache-max-size flag of blueprint run and evaluate
+// (lint's adds vectorlint.ini's CacheMaxSize).
+const cacheMaxSizeUsage = "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $" + envCacheMaxSize + ", else 1GB)"
+
+// runCache is the "cache" command: info, prune and clear.
+func (a *app) runCache(args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(a.stderr, cacheUsage)
+		return exitFailure
+	}
+	sub := args[0]
+	switch sub {
+	case "info", "prune", "clear":
+	case "-h", "--help", "help":
+		fmt.Fprint(a.stdout, cacheUsage)
+		return exitOK
+	default:
+		fmt.Fprintf(a.stderr, "vectorlint cache: unknown command %q (expected info, prune or clear)\n\n%s", sub, cacheUsage)
+		return exitFailure
+	}
+	name := "vectorlint cache " + sub
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	cacheDir := fs.String("cache-dir", "", "the cache folder (default: the user cache folder/vectorlint)")
+	var maxSizeFlag, maxSize, olderThan string
+	switch sub {
+	case "info":
+		fs.StringVar(&maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+envCacheMaxSize+", else CacheMaxSize in vectorlint.ini, else 1GB)")
+	case "prune":
+		fs.StringVar(&maxSize, "max-size", "", "remove the least recently used entries until the cache fits in `SIZE` (default: the cap)")
+		fs.StringVar(&olderThan, "older-than", "", "remove the entries not used for `DURATION` (30d, 12h, 90m)")
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(a.stdout, cacheUsage+fs.FlagUsages())
+			return exitOK
+		}
+		return a.usageError(name, err)
+	}
+	if fs.NArg() > 0 {
+		return a.usageError(name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
+		return exitFailure
+	}
+	// The cap may come from VECTORLINT_CACHE_MAX_SIZE in a .env file of the working directory.
+	env, err := a.llmEnv(a.dir)
+	if err != nil {
+		return fail(err)
+	}
+	dir := *cacheDir
+	if dir == "" {
+		// The folder comes from the process environment only, as for every command that
+		// writes the cache (newLLMClient).
+		if dir = userCacheDir(a.getenv, runtime.GOOS); dir == "" {
+			return fail(errors.New("no user cache folder (HOME and XDG_CACHE_HOME are unset): give --cache-dir"))
+		}
+	} else {
+		dir = a.abs(dir)
+	}
+
+	switch sub {
+	case "info":
+		cfg, err := a.cacheConfig()
+		if err != nil {
+			return fail(err)
+		}
+		limit, err := resolveCacheCap(env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"), cfg)
+		if err != nil {
+			return fail(err)
+		}
+		info, err := llm.ReadCacheInfo(dir)
+		if err != nil {
+			return fail(err)
+		}
+		capText := "none (" + limit.source + ")"
+		if b := limit.bytes(); b > 0 {
+			capText = llm.FormatSize(b) + " (" + limit.source + ")"
+		}
+		fmt.Fprintf(a.stdout, "Folder:   %s\n", dir)
+		fmt.Fprintf(a.stdout, "Entries:  %d\n", info.Entries)
+		fmt.Fprintf(a.stdout, "Size:     %s (%d bytes)\n", llm.FormatSize(info.Size), info.Size)
+		fmt.Fprintf(a.stdout, "Cap:      %s\n", capText)
+		if info.Entries > 0 {
+			fmt.Fprintf(a.stdout, "Oldest:   %s (least recently used)\n", info.Oldest.UTC().Format(cacheTimeLayout))
+			fmt.Fprintf(a.stdout, "Newest:   %s (most recently used)\n", info.Newest.UTC().Format(cacheTimeLayout))
+		}
+		return exitOK
+	case "prune":
+		opts := llm.PruneOptions{Now: a.clock()()}
+		if maxSize != "" {
+			n, err := llm.ParseSize(maxSize)
+			if err != nil {
+				return fail(fmt.Errorf("--max-size: %v", err))
+			}
+			opts.MaxSize = n
+		} else {
+			cfg, err := a.cacheConfig()
+			if err != nil {
+				return fail(err)
+			}
+			limit, err := resolveCacheCap(env.Lookup, "", false, cfg)
+			if err != nil {
+				return fail(err)
+			}
+			opts.MaxSize = limit.bytes()
+		}
+		if olderThan != "" {
+			d, err := parseAge(olderThan)
+			if err != nil {
+				return fail(fmt.Errorf("--older-than: %v", err))
+			}
+			opts.OlderThan = d
+		}
+		res, err := llm.PruneCache(dir, opts)
+		return a.cacheRemoved(name, dir, res, err)
+	default: // clear
+		res, err := llm.ClearCache(dir)
+		return a.cacheRemoved(name, dir, res, err)
+	}
+}
+
+// cacheTimeLayout writes the last uses of entries.
+const cacheTimeLayout = "2006-01-02 15:04:05 UTC"
+
+// cacheRemoved reports what a prune or clear removed and what remains, then its error (some
+// entries could not be removed) or why it refused the folder.
+func (a *app) cacheRemoved(name, dir string, res llm.PruneResult, err error) int {
+	var nc *llm.NotACacheError
+	if !errors.As(err, &nc) {
+		fmt.Fprintf(a.stdout, "Removed %s (%s) from %s; %s (%s) remain.\n", llm.CountEntries(res.Removed), llm.FormatSize(res.RemovedBytes), dir,
+			llm.CountEntries(res.Remaining), llm.FormatSize(res.RemainingBytes))
+	}
+	if err != nil {
+		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// cacheConfig is the configuration lint would use here, for its CacheMaxSize; nil when there is
+// none. Only CacheMaxSize is looked at: the cache commands need no rules.
+func (a *app) cacheConfig() (*lint.Config, error) {
+	path, err := lint.FindConfig(a.dir, "", a.getenv("VECTORLINT_CONFIG"))
+	var nf *lint.ConfigNotFoundError
+	if errors.As(err, &nf) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	data, err := safefile.ReadFile(path, rules.MaxFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the configuration: %w", err)
+	}
+	cfg, problems := lint.ParseConfig(path, data)
+	for _, p := range problems {
+		if p.Field == "CacheMaxSize" {
+			return nil, p
+		}
+	}
+	return cfg, nil
+}
+
+// parseAge reads a duration as --older-than takes it: Go's (12h, 90m, 1h30m) or whole days (30d).
+func parseAge(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err == nil && n > 0 && n < 100_000 {
+			return time.Duration(n) * 24 * time.Hour, nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	return 0, fmt.Errorf("expected a duration such as 30d, 12h or 90m, found %q", s)
+}

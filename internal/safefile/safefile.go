@@ -1,0 +1,183 @@
+// Package safefile reads the files a run is given — documents, rule files, configuration,
+// blueprints — so that nothing but a regular file is ever read, and never more than a limit.
+//
+// On a pull request those files come from a stranger. A FIFO blocks the run the moment it is
+// opened, a device can be endless (/dev/zero) or have effects when opened, and a file of a
+// pseudo-filesystem such as /proc/self/environ holds the process's own secrets while looking
+// like an ordinary, empty file. So a path is stat'ed before it is opened (a FIFO or device is
+// never opened), opened without blocking (a FIFO swapped in after the stat cannot hang the
+// open), and the opened file is checked again (fstat, fstatfs) before a byte is read.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// NotRegularError reports a path that is not a regular file: a folder, a FIFO, a device, a
+// socket, or a file of a pseudo-filesystem such as /proc.
+type NotRegularError struct {
+	// What says what the path is instead ("a FIFO (named pipe)", "a file of the proc
+	// pseudo-filesystem (/proc)").
+	What string
+}
+
+// Error returns "<what>, not a regular file". The caller names the path (errors from this
+// package are wrapped in an *fs.PathError that does).
+func (e *NotRegularError) Error() string { return e.What + ", not a regular file" }
+
+// TooLargeError reports a file over the size limit of its kind.
+type TooLargeError struct {
+	Size, Limit int64
+	// AtLeast is set when reading stopped past the limit, so Size is only a lower bound (a
+	// stream, or a file that grew while it was read).
+	AtLeast bool
+}
+
+// Error says what was expected and what was found.
+func (e *TooLargeError) Error() string {
+	if e.AtLeast {
+		return fmt.Sprintf("too large: expected at most %s, found more", FormatSize(e.Limit))
+	}
+	return fmt.Sprintf("too large: expected at most %s, found %s", FormatSize(e.Limit), FormatSize(e.Size))
+}
+
+// FormatSize writes a byte count for messages: "10 MiB (10485760 bytes)" for whole mebibytes,
+// else "12345678 bytes".
+func FormatSize(n int64) string {
+	const mib = 1 << 20
+	if n >= mib && n%mib == 0 {
+		return fmt.Sprintf("%d MiB (%d bytes)", n/mib, n)
+	}
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Describe says what a file of the given mode is, for messages: "a folder", "a FIFO (named
+// pipe)", "a character device"…; "a regular file" for a regular file.
+func Describe(mode fs.FileMode) string {
+	switch {
+	case mode.IsRegular():
+		return "a regular file"
+	case mode.IsDir():
+		return "a folder"
+	case mode&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeCharDevice != 0:
+		return "a character device"
+	case mode&fs.ModeDevice != 0:
+		return "a block device"
+	case mode&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case mode&fs.ModeIrregular != 0:
+		return "a file of an unknown kind"
+	}
+	return "not a regular file"
+}
+
+// Check reports whether path (following symbolic links) is a regular file that may be read:
+// nil when it is, a *NotRegularError wrapped in an *fs.PathError when it is something else, and
+// the error of os.Stat when it cannot be looked at (missing, a loop of symbolic links). It opens
+// nothing, so it is safe on a FIFO or a device.
+func Check(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		// As os.ReadFile says it, which messages have always shown.
+		return &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
+	}
+	if !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: Describe(fi.Mode())}}
+	}
+	if what := pseudoFS(path); what != "" {
+		return &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: what}}
+	}
+	return nil
+}
+
+// ReadFile reads a regular file of at most limit bytes (no limit when limit ≤ 0). Anything
+// else — a FIFO, a device, a socket, a folder, a file of a pseudo-filesystem — is a
+// *NotRegularError and a file over the limit a *TooLargeError, each wrapped in an
+// *fs.PathError naming the path; nothing is read from them.
+func ReadFile(path string, limit int64) ([]byte, error) {
+	if err := Check(path); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Op == "stat" {
+			pe.Op = "open" // a missing file reads as it does with os.ReadFile
+		}
+		return nil, err
+	}
+	return readOpened(path, limit)
+}
+
+// readOpened opens path and reads it once the opened file is known to be regular. Check keeps
+// FIFOs and devices from being opened at all; openFlags (O_NONBLOCK) keeps one swapped in since
+// from blocking the open, and the fstat after it refuses it.
+func readOpened(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: Describe(fi.Mode())}}
+	}
+	if what := pseudoFSFile(f); what != "" {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: what}}
+	}
+	if limit > 0 && fi.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: fi.Size(), Limit: limit}}
+	}
+	size := fi.Size()
+	if limit > 0 {
+		size = min(size, limit)
+	}
+	// Read one byte more than the limit: a file that grew since the fstat is still caught.
+	r := io.Reader(f)
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	data := make([]byte, 0, size+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: int64(len(data)), Limit: limit, AtLeast: true}}
+	}
+	return data, nil
+}
+
+// PseudoFS names the pseudo-filesystem path is on ("a file of the proc pseudo-filesystem"), or
+// returns "" for an ordinary filesystem (and on systems without such filesystems). A folder walk
+// checks each folder it enters, so the files of /proc, /sys and the like are never listed.
+func PseudoFS(path string) string { return pseudoFS(path) }
+
+// IsNotRegular reports whether err is (or wraps) a *NotRegularError.
+func IsNotRegular(err error) bool {
+	var nr *NotRegularError
+	return errors.As(err, &nr)
+}
