@@ -9,6 +9,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // A checklist rule is a rule with a `should` list (spec/linter.md §3): its points are scored on
@@ -182,7 +183,7 @@ func pointSyntax(pt *blueprint.Point, pa blueprint.PointAssessment) string {
 }
 
 // startFinding is a finding spanning the first non-blank line of a unit's text.
-func (a *assembler) startFinding(rule string, sev Severity, msg, analysis string, u *Unit) Finding {
+func (a *assembler) startFinding(rule string, sev rules.Severity, msg, analysis string, u *Unit) Finding {
 	text := u.Text
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
 	end := start

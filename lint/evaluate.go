@@ -635,7 +635,7 @@ func (a *assembler) locator(rule string) *locator {
 
 // place returns the finding of violation v of chunk c, or false when it is dropped, a
 // duplicate, or unverified.
-func (l *locator) place(c Chunk, v Violation, sev Severity) (Finding, bool) {
+func (l *locator) place(c Chunk, v Violation, sev rules.Severity) (Finding, bool) {
 	if v.Confidence < l.a.opts.ConfidenceThreshold {
 		return Finding{}, false
 	}
@@ -741,7 +741,7 @@ func (a *assembler) subjective(r *ruleRun) {
 			a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
 			return
 		}
-		sev, _ := scoring.CriterionSeverity(rating, pr.CriterionSeverity(c), pr.Severity, SeverityWarning)
+		sev, _ := scoring.CriterionSeverity(rating, pr.CriterionSeverity(c), pr.Severity, rules.SeverityWarning)
 		id := pr.Rule.CriterionID(c)
 		loc := a.locator(id)
 		reported := 0
@@ -792,7 +792,7 @@ func (a *assembler) unitOf(pr *PlannedRule, r *ruleRun, c *rules.Criterion) (*Un
 
 // summaryFinding is the finding of a criterion rated 1 or 2 without violations: it spans the
 // first line of the evaluated text and carries the model's summary (of the lowest-rated chunk).
-func (a *assembler) summaryFinding(id string, sev Severity, c *rules.Criterion, rating int, cr *CriterionRating, u *Unit) Finding {
+func (a *assembler) summaryFinding(id string, sev rules.Severity, c *rules.Criterion, rating int, cr *CriterionRating, u *Unit) Finding {
 	msg, analysis := "", ""
 	if cr != nil {
 		msg, analysis = strings.TrimSpace(cr.Summary), strings.TrimSpace(cr.Reasoning)

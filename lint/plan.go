@@ -287,7 +287,7 @@ type PlannedRule struct {
 	ID string
 	// Severity and Strictness are the effective values: an override from the configuration,
 	// else the frontmatter, else DefaultSeverity / 10.
-	Severity   Severity
+	Severity   rules.Severity
 	Strictness float64
 	// SeverityOverridden is true when the configuration set the severity; it then applies to
 	// the rule's criteria too.
@@ -355,10 +355,9 @@ func (u *Unit) Chunks() []Chunk {
 
 // CriterionSeverity is the severity of a criterion's findings: the configuration's override for
 // the rule when there is one, else the criterion's own, else the rule's.
-func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) Severity {
-	if !pr.SeverityOverridden && c.Severity != "" {
-		s, _ := ParseSeverity(string(c.Severity))
-		return s
+func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) rules.Severity {
+	if !pr.SeverityOverridden && c.Severity != rules.SeverityUnset {
+		return c.Severity
 	}
 	return pr.Severity
 }
@@ -596,8 +595,8 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 // planRule works out one rule's units on a document.
 func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, searchModel bool, targets *targetCache) *PlannedRule {
 	pr := &PlannedRule{Rule: r, ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
-	if r.Severity != "" {
-		pr.Severity, _ = ParseSeverity(string(r.Severity))
+	if r.Severity != rules.SeverityUnset {
+		pr.Severity = r.Severity
 	}
 	if rs.Severity != nil {
 		pr.Severity, pr.SeverityOverridden = *rs.Severity, true
@@ -699,7 +698,7 @@ func (p *Plan) Count() (errs, warnings int) {
 	for _, f := range p.Files {
 		for _, r := range f.Rules {
 			for _, fd := range r.Findings() {
-				if fd.Severity == SeverityError {
+				if fd.Severity == rules.SeverityError {
 					errs++
 				} else {
 					warnings++

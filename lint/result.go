@@ -2,62 +2,11 @@ package lint
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 
+	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
 )
-
-// Severity is how a finding is reported. The zero value is invalid so a forgotten severity is
-// caught rather than silently reported as a warning.
-type Severity int
-
-// Severities in increasing order, so "at or above --fail-on" is a comparison.
-const (
-	SeverityInvalid Severity = iota
-	SeverityWarning
-	SeverityError
-)
-
-// ParseSeverity parses "error" or "warning".
-func ParseSeverity(s string) (Severity, error) {
-	switch s {
-	case "error":
-		return SeverityError, nil
-	case "warning":
-		return SeverityWarning, nil
-	}
-	return SeverityInvalid, fmt.Errorf("expected \"error\" or \"warning\", found %q", s)
-}
-
-// String returns "error" or "warning".
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	}
-	return "invalid"
-}
-
-// MarshalText writes the severity as "error" or "warning".
-func (s Severity) MarshalText() ([]byte, error) {
-	if s != SeverityError && s != SeverityWarning {
-		return nil, fmt.Errorf("invalid severity %d", int(s))
-	}
-	return []byte(s.String()), nil
-}
-
-// UnmarshalText reads "error" or "warning".
-func (s *Severity) UnmarshalText(b []byte) error {
-	v, err := ParseSeverity(string(b))
-	if err != nil {
-		return err
-	}
-	*s = v
-	return nil
-}
 
 // Position is a place in a document's original bytes (frontmatter included).
 // Line and Column are 1-based; Column counts Unicode code points. ByteColumn is the 1-based
@@ -74,7 +23,7 @@ type Position struct {
 type Finding struct {
 	// Rule is "Pack.RuleId", or "Pack.RuleId.CriterionId" for a subjective criterion.
 	Rule     string
-	Severity Severity
+	Severity rules.Severity
 	Message  string
 	// Suggestion is advice in prose; Fix is a drop-in replacement for Match (may be empty).
 	Suggestion string
@@ -88,19 +37,19 @@ type Finding struct {
 
 // findingJSON is the native JSON shape of a finding (spec/linter.md §7).
 type findingJSON struct {
-	Rule       string   `json:"rule"`
-	Severity   Severity `json:"severity"`
-	Message    string   `json:"message"`
-	Suggestion string   `json:"suggestion,omitempty"`
-	Fix        string   `json:"fix,omitempty"`
-	Match      string   `json:"match,omitempty"`
-	Line       int      `json:"line"`
-	Column     int      `json:"column"`
-	EndLine    int      `json:"endLine"`
-	EndColumn  int      `json:"endColumn"`
-	Offset     int      `json:"offset"`
-	EndOffset  int      `json:"endOffset"`
-	Analysis   string   `json:"analysis,omitempty"`
+	Rule       string         `json:"rule"`
+	Severity   rules.Severity `json:"severity"`
+	Message    string         `json:"message"`
+	Suggestion string         `json:"suggestion,omitempty"`
+	Fix        string         `json:"fix,omitempty"`
+	Match      string         `json:"match,omitempty"`
+	Line       int            `json:"line"`
+	Column     int            `json:"column"`
+	EndLine    int            `json:"endLine"`
+	EndColumn  int            `json:"endColumn"`
+	Offset     int            `json:"offset"`
+	EndOffset  int            `json:"endOffset"`
+	Analysis   string         `json:"analysis,omitempty"`
 }
 
 // MarshalJSON writes the native JSON shape with flat position fields.

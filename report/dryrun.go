@@ -135,7 +135,7 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 		for _, u := range r.Units {
 			if u.Missing != nil {
 				hasFindings = true
-				if u.Missing.Severity == lint.SeverityError {
+				if u.Missing.Severity == rules.SeverityError {
 					p.summary.Errors++
 				} else {
 					p.summary.Warnings++

@@ -21,6 +21,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Writer prints one run in one output format. Call File once per linted file, in increasing
@@ -78,9 +79,9 @@ func (t *Totals) Add(fr lint.FileResult) {
 	t.Summary.Files++
 	for _, f := range fr.Findings {
 		switch f.Severity {
-		case lint.SeverityError:
+		case rules.SeverityError:
 			t.Summary.Errors++
-		case lint.SeverityWarning:
+		case rules.SeverityWarning:
 			t.Summary.Warnings++
 		}
 	}
@@ -241,7 +242,7 @@ func (s *stream) begin(fr lint.FileResult) error {
 		return &OrderError{Path: fr.Path, Previous: s.lastPath}
 	}
 	for _, f := range fr.Findings {
-		if f.Severity != lint.SeverityError && f.Severity != lint.SeverityWarning {
+		if f.Severity != rules.SeverityError && f.Severity != rules.SeverityWarning {
 			return fmt.Errorf("report: %s:%d:%d: finding of rule %q: expected severity error or warning, found %d",
 				fr.Path, f.Start.Line, f.Start.Column, f.Rule, int(f.Severity))
 		}

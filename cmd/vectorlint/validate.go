@@ -122,8 +122,8 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		}
 		fmt.Fprintf(tw, "pack %s (%s%s)\n", p.Name, origin, pluralize(len(p.Rules), "rule"))
 		for _, r := range p.Rules {
-			sev := string(r.Severity)
-			if sev == "" {
+			sev := r.Severity.String()
+			if r.Severity == rules.SeverityUnset {
 				sev = "default severity"
 			}
 			kind := string(r.Type)
