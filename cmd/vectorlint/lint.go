@@ -20,11 +20,6 @@ import (
 	"github.com/vectorlint/vectorlint/rules"
 )
 
-// outputFormats are the values of --output (spec/linter.md §7).
-func outputFormats() []string {
-	return []string{"line", "json", "vale-json", "rdjson", "rdjsonl", "github", "sarif", "junit"}
-}
-
 // lintFlags holds every flag of the lint command (spec/linter.md §1).
 type lintFlags struct {
 	config        string
@@ -52,7 +47,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("vectorlint", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringVar(&f.config, "config", "", "configuration file (default: $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini here or in a parent folder)")
-	fs.StringVar(&f.output, "output", "line", "output format: "+strings.Join(outputFormats(), ", "))
+	fs.StringVar(&f.output, "output", "line", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or none")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "LLM requests in flight at once (default: Concurrency from the config, else 8)")
 	fs.StringVar(&f.provider, "provider", "", "LLM provider: "+providerNames()+" (default: $LLM_PROVIDER)")
@@ -350,8 +345,8 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if !slices.Contains([]string{"error", "warning", "none"}, f.failOn) {
 		return fmt.Errorf("--fail-on: expected error, warning or none, found %q", f.failOn)
 	}
-	if !slices.Contains(outputFormats(), f.output) {
-		return fmt.Errorf("--output: expected one of %s, found %q", strings.Join(outputFormats(), ", "), f.output)
+	if !slices.Contains(report.Formats(), f.output) {
+		return fmt.Errorf("--output: expected one of %s, found %q", strings.Join(report.Formats(), ", "), f.output)
 	}
 	if fs.Changed("concurrency") && f.concurrency < 1 {
 		return fmt.Errorf("--concurrency: expected a whole number of 1 or more, found %d", f.concurrency)
