@@ -283,6 +283,8 @@ func (p *Plan) Prepare() {
 // PlannedRule is one rule on one file, with the configuration applied.
 type PlannedRule struct {
 	Rule *rules.Rule
+	// Kind evaluates the rule (KindOf(Rule)).
+	Kind Kind
 	// ID is "Pack.RuleId".
 	ID string
 	// Severity and Strictness are the effective values: an override from the configuration,
@@ -324,21 +326,25 @@ type Unit struct {
 	// Missing is set when the target is required and did not match: no model call, score 0,
 	// and this "target not found" finding.
 	Missing *Finding
+
+	// kind is the kind of the unit's rule.
+	kind Kind
 }
 
 // NeedsCall reports whether the unit is evaluated (by the model, or by its checklist).
 func (u *Unit) NeedsCall() bool { return u.Missing == nil }
 
-// ModelCalls is the number of model calls the unit makes: one per chunk, or for a checklist one
-// per LLM-judged point (none when all its points are deterministic functions).
+// ModelCalls is the number of model calls the unit makes, as its rule's kind says: one per
+// chunk, or for a checklist one per LLM-judged point (none when all its points are
+// deterministic functions).
 func (u *Unit) ModelCalls() int {
 	switch {
 	case u.Missing != nil:
 		return 0
-	case u.Checklist != nil:
-		return textPoints(u.Checklist)
+	case u.kind == nil: // a Unit made by hand: evaluated as a semi-objective rule's
+		return len(u.Chunks())
 	}
-	return len(u.Chunks())
+	return u.kind.modelCalls(u)
 }
 
 // Chunks returns the chunks the model evaluates for this unit: none for a missing target, one
@@ -594,7 +600,7 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 
 // planRule works out one rule's units on a document.
 func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, searchModel bool, targets *targetCache) *PlannedRule {
-	pr := &PlannedRule{Rule: r, ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
+	pr := &PlannedRule{Rule: r, Kind: KindOf(r), ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
 	if r.Severity != rules.SeverityUnset {
 		pr.Severity = r.Severity
 	}
@@ -609,29 +615,13 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 		return pr
 	}
 
-	// Each criterion's effective target; a semi-objective rule (or one without criteria) is one
-	// unit with the rule's target.
-	type group struct {
-		criteria []*rules.Criterion
-		target   *rules.Target
-		own      bool // the target is the criterion's own, not the rule's
-	}
-	var groups []group
-	if r.Type == rules.Subjective && len(r.Criteria) > 0 {
-		for _, c := range r.Criteria {
-			t, own := r.Target, false
-			if c.Target != nil {
-				t, own = c.Target, true
-			}
-			groups = append(groups, group{criteria: []*rules.Criterion{c}, target: t, own: own})
-		}
-	} else {
-		groups = []group{{criteria: r.Criteria, target: r.Target}}
-	}
-
-	for _, g := range groups {
-		u := &Unit{Criteria: g.criteria, Target: g.target, NoSplit: r.EvaluateAs == rules.EvaluateDocument || r.Should != nil,
-			Checklist: r.Should}
+	// The kind groups the criteria by the text they evaluate: a semi-objective rule (or one
+	// without criteria) is one unit with the rule's target, a subjective rule's criteria may
+	// have targets of their own.
+	layout := pr.Kind.layout(r)
+	for _, g := range layout.groups {
+		u := &Unit{Criteria: g.criteria, Target: g.target, NoSplit: r.EvaluateAs == rules.EvaluateDocument || layout.whole,
+			Checklist: r.Should, kind: pr.Kind}
 		res := targetResult{}
 		if g.target != nil {
 			res = targets.find(g.target)

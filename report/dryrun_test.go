@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -111,12 +112,12 @@ func TestDryRunEstimate(t *testing.T) {
 	if r.ID != "Acme.Wordiness" {
 		t.Fatalf("rule %s", r.ID)
 	}
-	u := r.Units[0]
-	c := u.Chunks()[0]
-	// 2000 (instructions) + 20 ("Flag wordy phrases.\n") + "4\t# Café setup 🎉\n" (17)
-	// + "5\t\n" (3) + "6\tIn order to start, run it.\n" (29) = 2069 characters → 518 tokens.
-	if got := dryRunEstimate(r.Rule, u, c); got != 518 {
-		t.Errorf("estimate = %d, want 518", got)
+	// The rule's kind estimates: 2000 (instructions) + 20 ("Flag wordy phrases.\n") +
+	// "4\t# Café setup 🎉\n" (17) + "5\t\n" (3) + "6\tIn order to start, run it.\n" (29) = 2069
+	// characters → 518 tokens.
+	got := r.Kind.Estimate(r, r.Units[0])
+	if want := (lint.Estimate{Calls: 1, Tokens: 518, Lines: []string{"1 LLM call, ~518 tokens"}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("estimate = %+v, want %+v", got, want)
 	}
 }
 

@@ -126,11 +126,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 			if r.Severity == rules.SeverityUnset {
 				sev = "default severity"
 			}
-			kind := string(r.Type)
-			if r.Should != nil {
-				kind = "checklist"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), kind, sev, a.rel(r.Path))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), lint.KindOf(r).Name(), sev, a.rel(r.Path))
 		}
 	}
 	tw.Flush()
