@@ -189,6 +189,10 @@ type Result struct {
 	RunErrors []RunError `json:"runErrors,omitempty"`
 	Summary   Summary    `json:"summary"`
 	Usage     Usage      `json:"usage"`
+	// Interrupted lists, in path order, the files an interruption (Ctrl-C) left unfinished:
+	// not in Files, not reported. The JSON output has no place for it; the totals line and
+	// standard error say it.
+	Interrupted []string `json:"-"`
 }
 
 // FileErrorRule is the rule name of a file's RuleError when the file itself could not be read
