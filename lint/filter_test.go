@@ -19,7 +19,7 @@ func TestFilterDecisions(t *testing.T) {
 		return Violation{QuotedText: quote, Line: line, Message: "Say 'to'.", Confidence: conf}
 	}
 	viol := func(rule string, group int, vi Violation) proposal {
-		return violationProposal(rule, group, rules.SeverityWarning, chunk, vi)
+		return violationProposal(rule, group, rules.SeverityWarning, chunk, &vi)
 	}
 	summary := func(group int) proposal {
 		p := placedProposal(Finding{Rule: "Acme.S.C", Severity: rules.SeverityWarning, Message: "Flat.",

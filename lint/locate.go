@@ -17,7 +17,6 @@ func locate(doc *Document, props []proposal) {
 		p := &props[i]
 		v := p.violation
 		if v == nil {
-			p.located, p.finding = true, p.placed
 			continue
 		}
 		span, method := Locate(p.chunk, *v)

@@ -31,16 +31,15 @@ type proposal struct {
 	group    int
 	severity rules.Severity
 	// violation is a model's violation, reported on chunk; nil for a finding whose place is
-	// already known (placed).
+	// already known (a placed proposal: finding is set and located from the start).
 	violation *Violation
 	chunk     Chunk
-	placed    Finding
 	// fallback marks a placed finding that stands for its group only when none of the group's
 	// violations is reported (a low-rated criterion's summary).
 	fallback bool
 
-	// Set by the locate stage: whether the quote was found, and the finding there (for a
-	// placed proposal, the placed finding).
+	// Set by the locate stage for a violation: whether its quote was found, where, and the
+	// finding there.
 	located bool
 	span    Span
 	finding Finding
@@ -49,14 +48,14 @@ type proposal struct {
 	decision decision
 }
 
-// violationProposal proposes a model's violation, reported on chunk c, as a finding of rule.
-func violationProposal(rule string, group int, sev rules.Severity, c Chunk, v Violation) proposal {
-	return proposal{rule: rule, group: group, severity: sev, violation: &v, chunk: c}
+// violationProposal proposes a model's violation v, reported on chunk c, as a finding of rule.
+func violationProposal(rule string, group int, sev rules.Severity, c Chunk, v *Violation) proposal {
+	return proposal{rule: rule, group: group, severity: sev, violation: v, chunk: c}
 }
 
 // placedProposal proposes a finding whose place is known (a deterministic finding).
 func placedProposal(f Finding) proposal {
-	return proposal{rule: f.Rule, severity: f.Severity, placed: f}
+	return proposal{rule: f.Rule, severity: f.Severity, located: true, finding: f}
 }
 
 // issues are what a rule's replies show besides its findings: an error of the rule on the file,

@@ -59,8 +59,9 @@ func (semiObjective) propose(_ *Document, r *ruleRun) ([]proposal, issues) {
 	var props []proposal
 	for _, u := range r.units {
 		for i, c := range u.chunks {
-			for _, v := range u.results[i].violations {
-				props = append(props, violationProposal(r.pr.ID, 0, r.pr.Severity, c, v))
+			vs := u.results[i].violations
+			for k := range vs {
+				props = append(props, violationProposal(r.pr.ID, 0, r.pr.Severity, c, &vs[k]))
 			}
 		}
 	}

@@ -132,14 +132,16 @@ func (k subjective) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 				if rt.Criterion != cr.criterion {
 					continue
 				}
-				for _, v := range rt.Violations {
-					props = append(props, violationProposal(id, i, sev, cr.run.chunks[ci], v))
+				for k := range rt.Violations {
+					props = append(props, violationProposal(id, i, sev, cr.run.chunks[ci], &rt.Violations[k]))
 				}
 			}
 		}
 		if scoring.NeedsSummaryFinding(cr.rating, 0) {
 			f := startFinding(doc, id, sev, summaryMessage(cr), summaryAnalysis(cr), cr.unit)
-			props = append(props, proposal{rule: id, group: i, placed: f, fallback: true})
+			p := placedProposal(f)
+			p.group, p.fallback = i, true
+			props = append(props, p)
 		}
 	}
 	return props, issues{}
