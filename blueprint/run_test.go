@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,26 +14,12 @@ import (
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
 // fixedClock is the injected clock of the golden runs.
 func fixedClock() time.Time { return time.Date(2025, 7, 5, 10, 20, 30, 123_000_000, time.UTC) }
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output (go test -update rewrites it)\n got:\n%s", path, got)
-	}
+	testutil.Golden(t, filepath.Join("testdata", name), got)
 }
 
 func loadExample(t *testing.T) (*Blueprint, *Responses) {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
 // tableJudge is an in-test blueprint.Judge: it rates each criterion from a table and fails on
@@ -138,19 +138,7 @@ func TestCoverageEvaluatorGolden(t *testing.T) {
 				verdict = "assert: " + err.Error()
 			}
 			got := r.String() + "\n" + r.Line() + "\n" + verdict + "\n"
-			path := filepath.Join("testdata", "results", tt.name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("result differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
-			}
+			testutil.Golden(t, filepath.Join("testdata", "results", tt.name+".golden"), got)
 		})
 	}
 }

@@ -3,17 +3,14 @@ package evaluate
 import (
 	"context"
 	"errors"
-	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/scoring"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/results")
 
 // vectors is an in-test embedder: it returns the fixed vector of each text.
 func vectors(byText map[string][]float64) EmbedderFunc {
@@ -90,22 +87,7 @@ func TestEvaluatorsGolden(t *testing.T) {
 				verdict = "assert: " + err.Error()
 			}
 			got := r.String() + "\n" + r.Line() + "\n" + verdict + "\n"
-			path := filepath.Join("testdata", "results", tt.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("result differs from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
-			}
+			testutil.Golden(t, filepath.Join("testdata", "results", tt.name+".golden"), got)
 			// Assert agrees with the verdict.
 			if aerr := tt.ev.Assert(t.Context()); (aerr == nil) != r.Passed() {
 				t.Errorf("Assert() = %v but Passed() = %v", aerr, r.Passed())

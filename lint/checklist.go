@@ -3,12 +3,14 @@ package lint
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // A checklist rule is a rule with a `should` list (spec/linter.md §3): its points are scored on
@@ -57,48 +59,87 @@ func textPoints(r *blueprint.Rubric) int {
 	return n
 }
 
-// scoreChecklist scores one checklist unit (its whole text: points apply to the text as a
-// whole, so a checklist is never split into chunks).
-func (e *evaluator) scoreChecklist(ctx context.Context, it workItem) chunkResult {
-	pr := it.rule.pr
-	chunk := it.unit.chunks[it.chunk]
-	cov := blueprint.ScoreRubric(ctx, *pr.Rule.Should,
-		blueprint.Subject{Text: chunk.Text, PromptID: pr.ID},
-		blueprint.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js})
-	if ctx.Err() != nil {
-		return chunkResult{interrupted: true}
+// checklist is the kind of a rule with a `should` list (see above).
+type checklist struct{}
+
+func (checklist) Name() string { return "checklist" }
+
+func (k checklist) Describe(pr *PlannedRule) string { return k.Name() + ", " + pr.Severity.String() }
+
+// Estimate is nothing for deterministic points, and one judge call per LLM-judged point
+// (estimated as the judge instructions plus the evaluated text).
+func (checklist) Estimate(_ *PlannedRule, u *Unit) Estimate {
+	points, calls := len(u.Checklist.Points()), u.ModelCalls()
+	if calls == 0 {
+		return Estimate{Lines: []string{fmt.Sprintf("checklist of %s, all deterministic: no LLM call", countOf(points, "point"))}}
 	}
-	return chunkResult{coverage: &cov}
+	tokens := calls * ((estimateJudgeChars + utf8.RuneCountInString(u.Text) + 3) / 4)
+	return Estimate{Calls: calls, Tokens: tokens, Lines: []string{fmt.Sprintf("checklist of %s: %s for the judged points, ~%s tokens",
+		countOf(points, "point"), countOf(calls, "LLM call"), thousands(int64(tokens)))}}
 }
 
-// checklist reports a checklist rule: its coverage score and a finding for each point not fully
-// met, placed at what a "must not" point found, else at the start of the evaluated text.
-func (a *assembler) checklist(r *ruleRun) {
-	pr := r.pr
-	for _, u := range pr.Units {
-		if u.Missing != nil {
-			a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: SemiObjective, Score: 0})
-			return
-		}
+// estimateJudgeChars approximates the judge prompt around the text and the criterion (Weval's
+// judge instructions and class list).
+const estimateJudgeChars = 2500
+
+// layout is the rule's one unit, never split: points apply to the text as a whole.
+func (checklist) layout(r *rules.Rule) layout {
+	l := ruleLayout(r)
+	l.whole = true
+	return l
+}
+
+// modelCalls is one judge call per LLM-judged point.
+func (checklist) modelCalls(u *Unit) int { return textPoints(u.Checklist) }
+
+// runnable: a checklist always runs, since its deterministic points need no model; only its
+// LLM-judged points wait for a judge.
+func (k checklist) runnable(u *Unit, opts EvalOptions) (bool, int) {
+	if opts.Judge == nil {
+		return true, k.modelCalls(u)
 	}
-	if len(r.units) == 0 || len(r.units[0].results) == 0 || r.units[0].results[0].coverage == nil {
-		return
+	return true, 0
+}
+
+// prompt is nil: the judged points are sent with the Weval judge prompt (ModelJudge).
+func (checklist) prompt(PromptInput) []llm.Message { return nil }
+
+// call scores the unit's whole text by the rule's points.
+func (checklist) call(ctx context.Context, e *evaluator, j job) reply {
+	pr := j.rule
+	cov := blueprint.ScoreRubric(ctx, *pr.Rule.Should,
+		blueprint.Subject{Text: j.chunk.Text, PromptID: pr.ID},
+		blueprint.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js})
+	if ctx.Err() != nil {
+		return reply{interrupted: true}
+	}
+	return reply{coverage: &cov}
+}
+
+// propose proposes a finding for each point not fully met, placed at what a "must not" point
+// found, else at the start of the evaluated text. A point that could not be evaluated is the
+// rule's error; a judge whose endpoint was stopped is counted once, under the run error.
+func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
+	pr := r.pr
+	if r.missingTarget() || len(r.units) == 0 || len(r.units[0].results) == 0 || r.units[0].results[0].coverage == nil {
+		return nil, issues{}
 	}
 	run := r.units[0]
 	unit, cov := run.unit, run.results[0].coverage
 	points := pr.Rule.Should.Points()
-	var failures []string
-	var stop *llm.StopError
+	var (
+		props    []proposal
+		failures []string
+		is       issues
+	)
 	for i, pa := range cov.PointAssessments {
 		var pt *blueprint.Point
 		if i < len(points) {
 			pt = points[i]
 		}
 		if se := pa.Stopped(); se != nil {
-			// The judge's endpoint was stopped: counted once for the rule run, under the run
-			// error, not listed as the point's failure.
-			if stop == nil {
-				stop = se
+			if is.stopped == nil {
+				is.stopped = se
 			}
 			continue
 		}
@@ -114,31 +155,40 @@ func (a *assembler) checklist(r *ruleRun) {
 			places = pt.Occurrences(unit.Text)
 		}
 		if len(places) == 0 {
-			a.keep(a.startFinding(pr.ID, pr.Severity, checklistMessage(pt, pa), pa.Reflection, unit))
+			props = append(props, placedProposal(startFinding(doc, pr.ID, pr.Severity, checklistMessage(pt, pa), pa.Reflection, unit)))
 			continue
 		}
 		for _, p := range places {
 			start, end := unit.Offset+p[0], unit.Offset+p[1]
-			match := string(a.doc.Source[start:end])
-			a.keep(Finding{Rule: pr.ID, Severity: pr.Severity,
+			match := string(doc.Source[start:end])
+			props = append(props, placedProposal(Finding{Rule: pr.ID, Severity: pr.Severity,
 				Message:  fmt.Sprintf("Avoid %q.", match),
 				Analysis: "Not met: " + pointSyntax(pt, pa), Match: match,
-				Start: a.doc.Position(start), End: a.doc.Position(end)})
+				Start: doc.Position(start), End: doc.Position(end)}))
 		}
 	}
-	if stop != nil {
-		a.stopped(stop)
-	}
 	if len(failures) > 0 {
-		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID,
-			Message: "checklist points could not be evaluated: " + strings.Join(failures, "; ")})
+		is.err = errors.New("checklist points could not be evaluated: " + strings.Join(failures, "; "))
 	}
+	return props, is
+}
+
+// score is the coverage × 10 (0 when the required target is missing; none when nothing could
+// be evaluated: text points without a model are reported as not run).
+func (checklist) score(r *ruleRun, _ []proposal) (*Score, error) {
+	pr := r.pr
+	if r.missingTarget() {
+		return &Score{Rule: pr.ID, Type: SemiObjective, Score: 0}, nil
+	}
+	if len(r.units) == 0 || len(r.units[0].results) == 0 || r.units[0].results[0].coverage == nil {
+		return nil, nil
+	}
+	cov := r.units[0].results[0].coverage
 	if cov.Score == nil {
-		return // nothing could be evaluated (text points without a model): reported as not run
+		return nil, nil
 	}
 	coverage := *cov.AvgCoverageExtent
-	a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: SemiObjective, Score: Rounded1(*cov.Score * 10),
-		Coverage: &coverage})
+	return &Score{Rule: pr.ID, Type: SemiObjective, Score: Rounded1(*cov.Score * 10), Coverage: &coverage}, nil
 }
 
 // checklistMessage says which point is not met, and how far when it is graded.
@@ -182,7 +232,7 @@ func pointSyntax(pt *blueprint.Point, pa blueprint.PointAssessment) string {
 }
 
 // startFinding is a finding spanning the first non-blank line of a unit's text.
-func (a *assembler) startFinding(rule string, sev Severity, msg, analysis string, u *Unit) Finding {
+func startFinding(doc *Document, rule string, sev rules.Severity, msg, analysis string, u *Unit) Finding {
 	text := u.Text
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
 	end := start
@@ -191,7 +241,7 @@ func (a *assembler) startFinding(rule string, sev Severity, msg, analysis string
 	}
 	end = start + len(strings.TrimRight(text[start:end], " \t\f\v"))
 	return Finding{Rule: rule, Severity: sev, Message: msg, Analysis: analysis, Match: text[start:end],
-		Start: a.doc.Position(u.Offset + start), End: a.doc.Position(u.Offset + end)}
+		Start: doc.Position(u.Offset + start), End: doc.Position(u.Offset + end)}
 }
 
 var _ blueprint.Judge = ModelJudge{}

@@ -47,7 +47,7 @@ type Config struct {
 	// Concurrency is the number of LLM requests in flight (DefaultConcurrency when not set).
 	Concurrency int
 	// DefaultSeverity applies to rules whose frontmatter sets no severity (warning by default).
-	DefaultSeverity Severity
+	DefaultSeverity rules.Severity
 	// Provider, Model and BaseURL are "" when not set; environment and flags override them.
 	Provider string
 	Model    string
@@ -119,7 +119,7 @@ type Override struct {
 	Rule string
 	Kind OverrideKind
 	// Severity is set for OverrideSeverity, Strictness for OverrideStrictness.
-	Severity   Severity
+	Severity   rules.Severity
 	Strictness float64
 }
 
@@ -216,7 +216,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 		Path:                path,
 		Dir:                 filepath.Dir(path),
 		Concurrency:         DefaultConcurrency,
-		DefaultSeverity:     SeverityWarning,
+		DefaultSeverity:     rules.SeverityWarning,
 		ConfidenceThreshold: DefaultConfidenceThreshold,
 	}
 	scan := scanINI(path, data)
@@ -254,7 +254,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			}
 			cfg.Concurrency = n
 		case "DefaultSeverity":
-			s, err := ParseSeverity(value)
+			s, err := rules.ParseSeverity(value)
 			if err != nil {
 				add(line, name, `"error" or "warning"`, strconv.Quote(value))
 				continue
@@ -388,7 +388,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 			return o, &rules.Problem{Field: key, Expected: `"disabled" or "enabled"`, Found: strconv.Quote(value)}
 		}
 	case "severity":
-		s, err := ParseSeverity(value)
+		s, err := rules.ParseSeverity(value)
 		if err != nil {
 			return o, &rules.Problem{Field: key, Expected: `"error" or "warning"`, Found: strconv.Quote(value)}
 		}
@@ -549,7 +549,7 @@ func wildcards(glob string) int {
 type RuleSettings struct {
 	Disabled bool
 	// Severity and Strictness are nil when no override applies.
-	Severity   *Severity
+	Severity   *rules.Severity
 	Strictness *float64
 	// DisabledBy is the override that disabled the rule (for messages).
 	DisabledBy *Override

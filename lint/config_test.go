@@ -32,14 +32,14 @@ func TestParseConfigGlobals(t *testing.T) {
 	}
 	temp := 0.4
 	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
-		Concurrency: 4, DefaultSeverity: SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
+		Concurrency: 4, DefaultSeverity: rules.SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
 		BaseURL: "http://localhost:11434/v1#frag", BaseURLLine: 8, Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true,
 		Timeout: 90 * time.Second, CacheMaxSize: 500_000_000, CacheMaxSizeSet: true}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}
 	cfg, ps = ParseConfig("/proj/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n"))
-	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
+	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != rules.SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
 		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.Timeout != 0 || cfg.CacheMaxSizeSet {
 		t.Errorf("defaults wrong: %+v %v", cfg, ps)
 	}
@@ -76,10 +76,10 @@ Acme.Wordiness = Enabled
 	}
 	wantOverrides := []Override{
 		{Key: "Acme.Wordiness", Line: 4, Pack: "Acme", Rule: "Wordiness", Kind: OverrideDisabled},
-		{Key: "Acme.Headline.severity", Line: 5, Pack: "Acme", Rule: "Headline", Kind: OverrideSeverity, Severity: SeverityError},
+		{Key: "Acme.Headline.severity", Line: 5, Pack: "Acme", Rule: "Headline", Kind: OverrideSeverity, Severity: rules.SeverityError},
 		{Key: "Acme.Headline.strictness", Line: 6, Pack: "Acme", Rule: "Headline", Kind: OverrideStrictness, Strictness: 20},
 		{Key: "GrammarChecker.strictness", Line: 7, Rule: "GrammarChecker", Kind: OverrideStrictness, Strictness: 8},
-		{Key: "GrammarChecker.severity", Line: 8, Rule: "GrammarChecker", Kind: OverrideSeverity, Severity: SeverityWarning},
+		{Key: "GrammarChecker.severity", Line: 8, Rule: "GrammarChecker", Kind: OverrideSeverity, Severity: rules.SeverityWarning},
 	}
 	if !reflect.DeepEqual(s0.Overrides, wantOverrides) {
 		t.Errorf("overrides = %+v\nwant %+v", s0.Overrides, wantOverrides)
@@ -392,7 +392,7 @@ func TestCorpusConfigs(t *testing.T) {
 	if st := cfg.Settings("content/docs/x/a.md").Rule("Acme", "GrammarChecker").Strictness; st == nil || *st != 9 {
 		t.Errorf("docs strictness = %v", st)
 	}
-	if cfg.Concurrency != 4 || cfg.DefaultSeverity != SeverityWarning {
+	if cfg.Concurrency != 4 || cfg.DefaultSeverity != rules.SeverityWarning {
 		t.Errorf("globals: %+v", cfg)
 	}
 }

@@ -4,20 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/rules"
-	"github.com/vectorlint/vectorlint/scoring"
 )
-
-// FileErrorRule is the rule name of a file's RuleError when the file itself could not be read
-// (no rule ran on it).
-const FileErrorRule = "vectorlint"
 
 // EvalOptions configure Evaluate.
 type EvalOptions struct {
@@ -270,7 +262,9 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 }
 
 // plan sets up the file's rule runs and chunks from its prepared plan and returns the model
-// calls that cannot be made for want of a model (EvalStats.NotRun).
+// calls that cannot be made for want of a model (EvalStats.NotRun). The rule's kind says
+// whether a unit runs with these options: without a model, a checklist still scores its
+// deterministic points, other kinds do not run.
 func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 	for _, pr := range f.fp.Rules {
 		r := &ruleRun{pr: pr}
@@ -282,25 +276,15 @@ func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 			if !u.NeedsCall() {
 				continue
 			}
-			ur := &unitRun{unit: u, chunks: u.Chunks()}
-			if u.Checklist != nil {
-				// Deterministic points need no model: a checklist always runs, and only
-				// its LLM-judged points wait for one.
-				if opts.Judge == nil && u.ModelCalls() > 0 {
-					notRun += u.ModelCalls()
-					r.unjudged += u.ModelCalls()
-				}
-				ur.results = make([]chunkResult, 1)
-				f.pending++
-				r.units = append(r.units, ur)
-				continue
-			}
-			if opts.Client == nil {
-				notRun += len(ur.chunks)
+			run, missing := pr.Kind.runnable(u, opts)
+			notRun += missing
+			if !run {
 				r.notRun = true
 				continue
 			}
-			ur.results = make([]chunkResult, len(ur.chunks))
+			r.unjudged += missing
+			ur := &unitRun{unit: u, chunks: u.Chunks()}
+			ur.results = make([]reply, len(ur.chunks))
 			f.pending += len(ur.chunks)
 			r.units = append(r.units, ur)
 		}
@@ -308,7 +292,7 @@ func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 	return notRun
 }
 
-// evaluator holds what every work item shares.
+// evaluator holds what every work item and every file's result share.
 type evaluator struct {
 	opts EvalOptions
 	// runErrors collects the run-wide failures met while assembling files (assemble runs on
@@ -317,49 +301,6 @@ type evaluator struct {
 	// js runs the $js points of checklists: one pool for the run, so its memory watchdog sees
 	// every point scored at once.
 	js *blueprint.JSPool
-}
-
-// runErrorBook collects RunErrors in the order they are met, one per cause.
-type runErrorBook struct {
-	index map[any]int // *llm.StopError, notConfiguredKey or rules.ErrNoSearchModel → position in list
-	list  []RunError
-}
-
-// notConfiguredKey is the runErrorBook key of the rules not run for want of a model.
-type notConfiguredKey struct{}
-
-// count adds one rule run kept from completing by the failure key identifies.
-func (b *runErrorBook) count(key any, cause, message string) {
-	if b.index == nil {
-		b.index = map[any]int{}
-	}
-	i, ok := b.index[key]
-	if !ok {
-		i = len(b.list)
-		b.index[key] = i
-		b.list = append(b.list, RunError{Cause: cause, Message: message})
-	}
-	b.list[i].NotRun++
-}
-
-// notConfigured counts one rule run not done for want of a model.
-func (a *assembler) notConfigured() {
-	a.fr.NotRun++
-	cause, msg := DefaultNotRunReason, DefaultNotRunReason
-	var nc *llm.NotConfiguredError
-	if errors.As(a.opts.NotConfigured, &nc) && nc.Provider != "" {
-		cause = fmt.Sprintf("LLM provider %s is not fully configured", nc.Provider)
-	}
-	if a.opts.NotConfigured != nil {
-		msg = a.opts.NotConfigured.Error()
-	}
-	a.runErrors.count(notConfiguredKey{}, cause, msg)
-}
-
-// stopped counts one rule run kept from completing by a stopped endpoint.
-func (a *assembler) stopped(se *llm.StopError) {
-	a.fr.NotRun++
-	a.runErrors.count(se, se.Cause(), se.Error())
 }
 
 // fileRun is one file's evaluation in progress. pending is touched only by Evaluate's
@@ -386,212 +327,37 @@ func (f *fileRun) interrupted() bool {
 	return false
 }
 
+// ruleRun is one rule's evaluation on a file: the replies of its units' chunks.
 type ruleRun struct {
 	pr *PlannedRule
-	// units are the units that need a call.
+	// units are the units that run.
 	units []*unitRun
 	// notRun is set when the rule needs the model and none is configured.
 	notRun bool
-	// unjudged counts the LLM-judged checklist points left unjudged for want of a model.
+	// unjudged counts the model calls of units that run without them (a checklist's
+	// LLM-judged points without a judge).
 	unjudged int
 }
 
-type unitRun struct {
-	unit    *Unit
-	chunks  []Chunk
-	results []chunkResult
-}
-
-// chunkResult is the model's answer for one chunk.
-type chunkResult struct {
-	violations  []Violation
-	ratings     []CriterionRating
-	warnings    []string
-	coverage    *blueprint.CoverageResult
-	err         error
-	interrupted bool
-}
-
-type workItem struct {
-	file  *fileRun
-	rule  *ruleRun
-	unit  *unitRun
-	chunk int
-}
-
-// label names a call in events and --show-prompt: "docs/a.md Acme.Tone lines 12-40".
-func (it workItem) label() string {
-	l := it.file.fp.Path + " " + it.rule.pr.ID
-	if len(it.rule.units) > 1 || len(it.unit.chunks) > 1 {
-		c := it.unit.chunks[it.chunk]
-		l += " " + lineRange(c)
-	}
-	return l
-}
-
-// lineRange is "lines A-B" (or "line A") of a chunk.
-func lineRange(c Chunk) string {
-	last := c.Line + len(relLineStarts(c.Text)) - 1
-	if last <= c.Line {
-		return fmt.Sprintf("line %d", c.Line)
-	}
-	return fmt.Sprintf("lines %d-%d", c.Line, last)
-}
-
-// runChunk makes the model call(s) of one chunk.
-func (e *evaluator) runChunk(ctx context.Context, it workItem) chunkResult {
-	if ctx.Err() != nil {
-		return chunkResult{interrupted: true}
-	}
-	pr := it.rule.pr
-	if it.unit.unit.Checklist != nil {
-		return e.scoreChecklist(ctx, it)
-	}
-	chunk := it.unit.chunks[it.chunk]
-	in := PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: chunk.Text, Line: chunk.Line,
-		StyleGuide: e.opts.StyleGuide}
-	var res chunkResult
-	if pr.Rule.Evaluator == rules.EvaluatorTechnicalAccuracy {
-		rule, extra, err := e.gatherEvidence(ctx, it, chunk)
-		if err != nil {
-			return failed(ctx, err)
+// missingTarget reports whether a required target of the rule is missing on the file.
+func (r *ruleRun) missingTarget() bool {
+	for _, u := range r.pr.Units {
+		if u.Missing != nil {
+			return true
 		}
-		in.Rule, in.Extra = rule, extra
 	}
-	req := llm.Request{Endpoint: e.opts.Endpoint, Messages: BuildMessages(in), Label: it.label()}
-	var err error
-	if pr.Rule.Type == rules.Subjective && len(in.Criteria) > 0 {
-		req.Schema = CriteriaSchema(in.Criteria)
-		_, err = e.opts.Client.CompleteJSON(ctx, req, func(js string) error {
-			ratings, warnings, err := ParseCriteriaReply(js, in.Criteria)
-			if err != nil {
-				return err
-			}
-			res.ratings, res.warnings = ratings, warnings
-			return nil
-		})
-	} else {
-		req.Schema = ViolationsSchema()
-		_, err = e.opts.Client.CompleteJSON(ctx, req, func(js string) error {
-			vs, err := ParseViolationsReply(js)
-			if err != nil {
-				return err
-			}
-			res.violations = vs
-			return nil
-		})
-	}
-	if err != nil {
-		return failed(ctx, err)
-	}
-	return res
+	return false
 }
 
-// failed is the result of a chunk whose call failed: interrupted when the run was stopped,
-// else an operational error.
-func failed(ctx context.Context, err error) chunkResult {
-	var apiErr *llm.APIError
-	if ctx.Err() != nil || (errors.As(err, &apiErr) && apiErr.Kind == llm.KindCanceled) {
-		return chunkResult{interrupted: true}
-	}
-	return chunkResult{err: err}
-}
-
-// assemble turns a finished file's replies into its result: findings located, filtered and
-// sorted, scores, unverified quotes and errors.
-func (e *evaluator) assemble(f *fileRun) FileResult {
-	fr := FileResult{Path: f.fp.Path}
-	if f.fp.Err != nil {
-		// The file could not be read: no rule ran. The path is already the result's.
-		msg := strings.TrimSpace(strings.TrimPrefix(f.fp.Err.Error(), f.fp.Path+":"))
-		fr.Errors = append(fr.Errors, RuleError{Rule: FileErrorRule, Message: msg})
-		return fr
-	}
-	a := &assembler{opts: e.opts, runErrors: &e.runErrors, doc: f.fp.Doc, supp: ParseSuppressions(f.fp.Doc), fr: &fr}
-	for _, r := range f.rules {
-		a.rule(r)
-	}
-	sort.SliceStable(fr.Findings, func(i, j int) bool {
-		x, y := fr.Findings[i], fr.Findings[j]
-		if x.Start.Offset != y.Start.Offset {
-			return x.Start.Offset < y.Start.Offset
+// allTargetsMissing reports whether every unit of the rule has its required target missing
+// (a subjective rule's own target, shared by its criteria).
+func (r *ruleRun) allTargetsMissing() bool {
+	for _, u := range r.pr.Units {
+		if u.Missing == nil {
+			return false
 		}
-		if x.Rule != y.Rule {
-			return x.Rule < y.Rule
-		}
-		return x.End.Offset < y.End.Offset
-	})
-	return fr
-}
-
-// assembler builds one file's result.
-type assembler struct {
-	opts      EvalOptions
-	runErrors *runErrorBook
-	doc       *Document
-	supp      *Suppressions
-	fr        *FileResult
-}
-
-// keep adds a finding unless an inline control suppresses it; it reports whether it was added.
-func (a *assembler) keep(f Finding) bool {
-	if a.supp.Suppressed(f.Rule, f.Start.Offset, f.Start.Line) {
-		return false
 	}
-	a.fr.Findings = append(a.fr.Findings, f)
 	return true
-}
-
-func (a *assembler) rule(r *ruleRun) {
-	pr := r.pr
-	if errors.Is(pr.Err, rules.ErrNoSearchModel) {
-		// A fact about the run's settings, like a missing provider: counted, said once.
-		a.fr.NotRun++
-		a.runErrors.count(rules.ErrNoSearchModel, "no search model is configured", pr.Err.Error())
-		return
-	}
-	if pr.Err != nil {
-		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: pr.Err.Error()})
-		return
-	}
-	for _, f := range pr.Findings() {
-		a.keep(f)
-	}
-	if r.notRun {
-		a.notConfigured()
-		return
-	}
-	for _, u := range r.units {
-		for i, res := range u.results {
-			for _, w := range res.warnings {
-				if a.opts.Warn != nil {
-					a.opts.Warn(fmt.Sprintf("%s: %s (%s): %s", a.fr.Path, pr.ID, lineRange(u.chunks[i]), w))
-				}
-			}
-		}
-	}
-	if err := r.failure(); err != nil {
-		var se *llm.StopError
-		if errors.As(err, &se) {
-			a.stopped(se)
-			return
-		}
-		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
-		return
-	}
-	switch {
-	case pr.Rule.Should != nil:
-		if r.unjudged > 0 {
-			// Deterministic points still score; the LLM-judged ones make the rule run
-			// incomplete, counted under the run error that names what to configure.
-			a.notConfigured()
-		}
-		a.checklist(r)
-	case pr.Rule.Type == rules.Subjective && len(pr.Rule.Criteria) > 0:
-		a.subjective(r)
-	default:
-		a.semiObjective(r)
-	}
 }
 
 // failure returns the first failed chunk's error, naming the chunk's lines when the rule made
@@ -620,185 +386,17 @@ func (r *ruleRun) failure() error {
 	return nil
 }
 
-// locator places a rule's violations: it drops those under the confidence threshold, locates
-// the others, removes duplicates and lists the quotes it cannot find as unverified.
-type locator struct {
-	a     *assembler
-	rule  string
-	seen  map[Span]bool
-	quote map[[2]string]bool
+// unitRun is one unit's evaluation: a reply per chunk.
+type unitRun struct {
+	unit    *Unit
+	chunks  []Chunk
+	results []reply
 }
 
-func (a *assembler) locator(rule string) *locator {
-	return &locator{a: a, rule: rule, seen: map[Span]bool{}, quote: map[[2]string]bool{}}
-}
-
-// place returns the finding of violation v of chunk c, or false when it is dropped, a
-// duplicate, or unverified.
-func (l *locator) place(c Chunk, v Violation, sev Severity) (Finding, bool) {
-	if v.Confidence < l.a.opts.ConfidenceThreshold {
-		return Finding{}, false
-	}
-	span, method := Locate(c, v)
-	if method == NotLocated {
-		key := [2]string{v.QuotedText, v.Message}
-		if l.quote[key] {
-			return Finding{}, false
-		}
-		l.quote[key] = true
-		if v.Line > 0 && l.a.supp.Suppressed(l.rule, l.a.doc.LineStart(v.Line), v.Line) {
-			return Finding{}, false
-		}
-		l.a.fr.Unverified = append(l.a.fr.Unverified, Unverified{Rule: l.rule, Message: v.Message, Quote: v.QuotedText, Line: v.Line})
-		return Finding{}, false
-	}
-	if l.seen[span] {
-		return Finding{}, false
-	}
-	l.seen[span] = true
-	match := string(l.a.doc.Source[span.Start:span.End])
-	f := Finding{Rule: l.rule, Severity: sev, Message: v.Message, Suggestion: v.Suggestion, Fix: v.Fix,
-		Match: match, Analysis: v.Analysis, Start: l.a.doc.Position(span.Start), End: l.a.doc.Position(span.End)}
-	if f.Fix == match {
-		f.Fix = ""
-	}
-	return f, true
-}
-
-// semiObjective scores a rule by violation density over the whole evaluated text.
-func (a *assembler) semiObjective(r *ruleRun) {
-	pr := r.pr
-	strictness := pr.Strictness
-	for _, u := range pr.Units {
-		if u.Missing != nil {
-			a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: SemiObjective, Score: 0, Strictness: &strictness})
-			return
-		}
-	}
-	loc := a.locator(pr.ID)
-	count, words := 0, 0
-	for _, u := range r.units {
-		words += CountWords(u.unit.Text)
-		for i, c := range u.chunks {
-			for _, v := range u.results[i].violations {
-				if f, ok := loc.place(c, v, pr.Severity); ok && a.keep(f) {
-					count++
-				}
-			}
-		}
-	}
-	d, err := scoring.ScoreDensity(count, words, scoring.Strictness(strictness))
-	if err != nil {
-		a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
-		return
-	}
-	a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: SemiObjective, Score: Rounded1(d.Score),
-		Violations: &count, Words: &d.Words, Strictness: &strictness})
-}
-
-// subjective scores a rule from its criteria's ratings, aggregated over chunks, and reports
-// each criterion's violations (spec/linter.md §5).
-func (a *assembler) subjective(r *ruleRun) {
-	pr := r.pr
-	missing := true
-	for _, u := range pr.Units {
-		missing = missing && u.Missing != nil
-	}
-	if missing {
-		// The rule's own required target is missing: score 0, no criteria rated.
-		a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: Subjective, Score: 0})
-		return
-	}
-	var (
-		scores            []CriterionScore
-		weighted, weights float64
-	)
-	for _, c := range pr.Rule.Criteria {
-		unit, run := a.unitOf(pr, r, c)
-		weights += c.Weight
-		if unit == nil || unit.Missing != nil || run == nil {
-			scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: 0, Score: 0, Weight: c.Weight})
-			continue
-		}
-		var (
-			chunkRatings []scoring.ChunkRating
-			lowest       *CriterionRating
-		)
-		for i, res := range run.results {
-			for j := range res.ratings {
-				cr := &res.ratings[j]
-				if cr.Criterion != c {
-					continue
-				}
-				chunkRatings = append(chunkRatings, scoring.ChunkRating{Rating: cr.Rating, Words: run.chunks[i].Words})
-				if lowest == nil || cr.Rating < lowest.Rating {
-					lowest = cr
-				}
-			}
-		}
-		rating, err := scoring.AggregateRatings(chunkRatings)
-		if err != nil {
-			a.fr.Errors = append(a.fr.Errors, RuleError{Rule: pr.ID, Message: err.Error()})
-			return
-		}
-		sev, _ := scoring.CriterionSeverity(rating, pr.CriterionSeverity(c), pr.Severity, SeverityWarning)
-		id := pr.Rule.CriterionID(c)
-		loc := a.locator(id)
-		reported := 0
-		for i, res := range run.results {
-			for _, cr := range res.ratings {
-				if cr.Criterion != c {
-					continue
-				}
-				for _, v := range cr.Violations {
-					if f, ok := loc.place(run.chunks[i], v, sev); ok {
-						reported++
-						a.keep(f)
-					}
-				}
-			}
-		}
-		if scoring.NeedsSummaryFinding(rating, reported) {
-			a.keep(a.summaryFinding(id, sev, c, rating, lowest, unit))
-		}
-		normalized, _ := scoring.NormalizeRating(rating)
-		weighted += normalized * c.Weight
-		scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: rating, Score: Rounded1(normalized), Weight: c.Weight})
-	}
-	score := 0.0
-	if weights > 0 {
-		score = weighted / weights
-	}
-	a.fr.Scores = append(a.fr.Scores, Score{Rule: pr.ID, Type: Subjective, Score: Rounded1(score), Criteria: scores})
-}
-
-// unitOf returns the unit that evaluates criterion c and its run (nil when it made no call).
-func (a *assembler) unitOf(pr *PlannedRule, r *ruleRun, c *rules.Criterion) (*Unit, *unitRun) {
-	for _, u := range pr.Units {
-		for _, uc := range u.Criteria {
-			if uc != c {
-				continue
-			}
-			for _, run := range r.units {
-				if run.unit == u {
-					return u, run
-				}
-			}
-			return u, nil
-		}
-	}
-	return nil, nil
-}
-
-// summaryFinding is the finding of a criterion rated 1 or 2 without violations: it spans the
-// first line of the evaluated text and carries the model's summary (of the lowest-rated chunk).
-func (a *assembler) summaryFinding(id string, sev Severity, c *rules.Criterion, rating int, cr *CriterionRating, u *Unit) Finding {
-	msg, analysis := "", ""
-	if cr != nil {
-		msg, analysis = strings.TrimSpace(cr.Summary), strings.TrimSpace(cr.Reasoning)
-	}
-	if msg == "" {
-		msg = fmt.Sprintf("%s is rated %d of 4.", c.Name, rating)
-	}
-	return a.startFinding(id, sev, msg, analysis, u)
+// workItem is one chunk of the pool's work.
+type workItem struct {
+	file  *fileRun
+	rule  *ruleRun
+	unit  *unitRun
+	chunk int
 }

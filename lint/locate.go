@@ -8,6 +8,31 @@ import (
 	"unicode/utf8"
 )
 
+// locate is the locate stage (pipeline.go): it finds each proposed violation's quote in the
+// chunk the model evaluated (Locate) and makes the finding there, with the document's own text
+// as its match. A fix identical to the match is dropped (it would change nothing). A placed
+// proposal is already where it goes.
+func locate(doc *Document, props []proposal) {
+	for i := range props {
+		p := &props[i]
+		v := p.violation
+		if v == nil {
+			continue
+		}
+		span, method := Locate(p.chunk, *v)
+		if method == NotLocated {
+			continue
+		}
+		match := string(doc.Source[span.Start:span.End])
+		f := Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion, Fix: v.Fix,
+			Match: match, Analysis: v.Analysis, Start: doc.Position(span.Start), End: doc.Position(span.End)}
+		if f.Fix == match {
+			f.Fix = ""
+		}
+		p.located, p.span, p.finding = true, span, f
+	}
+}
+
 // LocateMethod says how a violation's quote was found in the text (spec/linter.md §6 order).
 type LocateMethod int
 

@@ -324,12 +324,12 @@ func TestLoadProjectProblems(t *testing.T) {
 func TestCriterionSeverity(t *testing.T) {
 	c := &rules.Criterion{ID: "C", Severity: rules.SeverityError}
 	plain := &rules.Criterion{ID: "P"}
-	pr := &PlannedRule{Severity: SeverityWarning}
-	if pr.CriterionSeverity(c) != SeverityError || pr.CriterionSeverity(plain) != SeverityWarning {
+	pr := &PlannedRule{Severity: rules.SeverityWarning}
+	if pr.CriterionSeverity(c) != rules.SeverityError || pr.CriterionSeverity(plain) != rules.SeverityWarning {
 		t.Error("criterion severity without override")
 	}
 	pr.SeverityOverridden = true
-	if pr.CriterionSeverity(c) != SeverityWarning {
+	if pr.CriterionSeverity(c) != rules.SeverityWarning {
 		t.Error("the configuration's override must apply to criteria")
 	}
 }
@@ -368,11 +368,11 @@ func TestMissingCriterionTargetSeverity(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("missing-target severities %v, want %v", got, want)
 	}
-	proj.Config.Sections[len(proj.Config.Sections)-1].Overrides[0].Severity = SeverityWarning
+	proj.Config.Sections[len(proj.Config.Sections)-1].Overrides[0].Severity = rules.SeverityWarning
 	plan, _ = BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"loud.md"}})
 	for _, pr := range plan.Files[0].Rules {
 		for _, m := range pr.Findings() {
-			if m.Severity != SeverityWarning {
+			if m.Severity != rules.SeverityWarning {
 				t.Errorf("override to warning: %s at %s", m.Rule, m.Severity)
 			}
 		}

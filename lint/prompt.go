@@ -58,17 +58,20 @@ type PromptInput struct {
 }
 
 // BuildMessages returns the system and user messages of one evaluation call (spec/linter.md
-// §6): the reviewer instructions for the rule's type, the rule body, the criteria, the style
-// guide; then the text with each line prefixed by its line number and a tab.
+// §6), as the rule's kind builds them: the reviewer instructions for the kind, the rule body,
+// the criteria, the style guide; then the text with each line prefixed by its line number and a
+// tab. It is nil for a checklist rule, whose points are judged with the Weval judge prompt.
 func BuildMessages(in PromptInput) []llm.Message {
+	return KindOf(in.Rule).prompt(in)
+}
+
+// buildMessages builds the messages of a call of a kind whose instructions (what to report and
+// the reply to give) are the given ones.
+func buildMessages(instructions string, in PromptInput) []llm.Message {
 	var b strings.Builder
 	b.WriteString(instructionsIntro)
 	b.WriteString("\n\n")
-	if in.Rule.Type == rules.Subjective {
-		b.WriteString(instructionsSubjective)
-	} else {
-		b.WriteString(instructionsSemiObjective)
-	}
+	b.WriteString(instructions)
 	b.WriteString("\n\n<rule name=\"")
 	b.WriteString(attrEscape(in.Rule.Name))
 	b.WriteString("\">\n")

@@ -2,41 +2,18 @@ package lint
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/rules"
 )
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
 
 // checkGolden compares got with testdata/name, or rewrites it under -update.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	testutil.Golden(t, filepath.Join("testdata", name), got)
 }
 
 // mustRule parses a rule file of pack Acme.

@@ -2,62 +2,16 @@ package lint
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sort"
 	"strconv"
+	"strings"
 
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
 )
-
-// Severity is how a finding is reported. The zero value is invalid so a forgotten severity is
-// caught rather than silently reported as a warning.
-type Severity int
-
-// Severities in increasing order, so "at or above --fail-on" is a comparison.
-const (
-	SeverityInvalid Severity = iota
-	SeverityWarning
-	SeverityError
-)
-
-// ParseSeverity parses "error" or "warning".
-func ParseSeverity(s string) (Severity, error) {
-	switch s {
-	case "error":
-		return SeverityError, nil
-	case "warning":
-		return SeverityWarning, nil
-	}
-	return SeverityInvalid, fmt.Errorf("expected \"error\" or \"warning\", found %q", s)
-}
-
-// String returns "error" or "warning".
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	}
-	return "invalid"
-}
-
-// MarshalText writes the severity as "error" or "warning".
-func (s Severity) MarshalText() ([]byte, error) {
-	if s != SeverityError && s != SeverityWarning {
-		return nil, fmt.Errorf("invalid severity %d", int(s))
-	}
-	return []byte(s.String()), nil
-}
-
-// UnmarshalText reads "error" or "warning".
-func (s *Severity) UnmarshalText(b []byte) error {
-	v, err := ParseSeverity(string(b))
-	if err != nil {
-		return err
-	}
-	*s = v
-	return nil
-}
 
 // Position is a place in a document's original bytes (frontmatter included).
 // Line and Column are 1-based; Column counts Unicode code points. ByteColumn is the 1-based
@@ -74,7 +28,7 @@ type Position struct {
 type Finding struct {
 	// Rule is "Pack.RuleId", or "Pack.RuleId.CriterionId" for a subjective criterion.
 	Rule     string
-	Severity Severity
+	Severity rules.Severity
 	Message  string
 	// Suggestion is advice in prose; Fix is a drop-in replacement for Match (may be empty).
 	Suggestion string
@@ -88,19 +42,19 @@ type Finding struct {
 
 // findingJSON is the native JSON shape of a finding (spec/linter.md §7).
 type findingJSON struct {
-	Rule       string   `json:"rule"`
-	Severity   Severity `json:"severity"`
-	Message    string   `json:"message"`
-	Suggestion string   `json:"suggestion,omitempty"`
-	Fix        string   `json:"fix,omitempty"`
-	Match      string   `json:"match,omitempty"`
-	Line       int      `json:"line"`
-	Column     int      `json:"column"`
-	EndLine    int      `json:"endLine"`
-	EndColumn  int      `json:"endColumn"`
-	Offset     int      `json:"offset"`
-	EndOffset  int      `json:"endOffset"`
-	Analysis   string   `json:"analysis,omitempty"`
+	Rule       string         `json:"rule"`
+	Severity   rules.Severity `json:"severity"`
+	Message    string         `json:"message"`
+	Suggestion string         `json:"suggestion,omitempty"`
+	Fix        string         `json:"fix,omitempty"`
+	Match      string         `json:"match,omitempty"`
+	Line       int            `json:"line"`
+	Column     int            `json:"column"`
+	EndLine    int            `json:"endLine"`
+	EndColumn  int            `json:"endColumn"`
+	Offset     int            `json:"offset"`
+	EndOffset  int            `json:"endOffset"`
+	Analysis   string         `json:"analysis,omitempty"`
 }
 
 // MarshalJSON writes the native JSON shape with flat position fields.
@@ -235,4 +189,168 @@ type Result struct {
 	RunErrors []RunError `json:"runErrors,omitempty"`
 	Summary   Summary    `json:"summary"`
 	Usage     Usage      `json:"usage"`
+	// Interrupted lists, in path order, the files an interruption (Ctrl-C) left unfinished:
+	// not in Files, not reported. The JSON output has no place for it; the totals line and
+	// standard error say it.
+	Interrupted []string `json:"-"`
+}
+
+// FileErrorRule is the rule name of a file's RuleError when the file itself could not be read
+// (no rule ran on it).
+const FileErrorRule = "vectorlint"
+
+// The result stage (pipeline.go): the file's result from each rule's decided proposals, issues
+// and score, and the failures of the whole run, counted once per cause across files.
+
+// resultBuilder builds one file's result.
+type resultBuilder struct {
+	e  *evaluator
+	fr FileResult
+}
+
+func (e *evaluator) newResult(path string) *resultBuilder {
+	return &resultBuilder{e: e, fr: FileResult{Path: path}}
+}
+
+// unreadable is the result of a file that could not be read: no rule ran. The path is already
+// the result's, so the message does not repeat it.
+func (b *resultBuilder) unreadable(err error) FileResult {
+	msg := strings.TrimSpace(strings.TrimPrefix(err.Error(), b.fr.Path+":"))
+	b.fr.Errors = append(b.fr.Errors, RuleError{Rule: FileErrorRule, Message: msg})
+	return b.fr
+}
+
+// cannotRun reports a rule that cannot run on the file (PlannedRule.Err). Without a search
+// model, that is a fact about the run's settings, like a missing provider: counted, said once.
+func (b *resultBuilder) cannotRun(pr *PlannedRule) {
+	if errors.Is(pr.Err, rules.ErrNoSearchModel) {
+		b.fr.NotRun++
+		b.e.runErrors.count(rules.ErrNoSearchModel, "no search model is configured", pr.Err.Error())
+		return
+	}
+	b.ruleError(pr.ID, pr.Err)
+}
+
+// completion reports what kept a rule's calls from completing, and whether its replies can be
+// used: not when the model is not configured or a call failed (a partial result would be
+// misleading). Warnings about the replies go to EvalOptions.Warn first.
+func (b *resultBuilder) completion(r *ruleRun) bool {
+	if r.notRun {
+		b.notConfigured()
+		return false
+	}
+	if warn := b.e.opts.Warn; warn != nil {
+		for _, u := range r.units {
+			for i, res := range u.results {
+				for _, w := range res.warnings {
+					warn(fmt.Sprintf("%s: %s (%s): %s", b.fr.Path, r.pr.ID, lineRange(u.chunks[i]), w))
+				}
+			}
+		}
+	}
+	if err := r.failure(); err != nil {
+		var se *llm.StopError
+		if errors.As(err, &se) {
+			b.stopped(se)
+		} else {
+			b.ruleError(r.pr.ID, err)
+		}
+		return false
+	}
+	if r.unjudged > 0 {
+		// What ran still scores; the calls that could not be made make the rule run
+		// incomplete, counted under the run error that names what to configure.
+		b.notConfigured()
+	}
+	return true
+}
+
+// rule adds a rule's reported findings and unverified quotes, its issues and its score.
+func (b *resultBuilder) rule(id string, props []proposal, is issues, score *Score, scoreErr error) {
+	for _, p := range props {
+		switch p.decision {
+		case reported:
+			b.fr.Findings = append(b.fr.Findings, p.finding)
+		case unverified:
+			v := p.violation
+			b.fr.Unverified = append(b.fr.Unverified, Unverified{Rule: p.rule, Message: v.Message, Quote: v.QuotedText, Line: v.Line})
+		}
+	}
+	if is.stopped != nil {
+		// The judge's endpoint was stopped: counted once for the rule run, under the run
+		// error, not listed as the rule's failure.
+		b.stopped(is.stopped)
+	}
+	if is.err != nil {
+		b.ruleError(id, is.err)
+	}
+	if scoreErr != nil {
+		b.ruleError(id, scoreErr)
+	}
+	if score != nil {
+		b.fr.Scores = append(b.fr.Scores, *score)
+	}
+}
+
+func (b *resultBuilder) ruleError(id string, err error) {
+	b.fr.Errors = append(b.fr.Errors, RuleError{Rule: id, Message: err.Error()})
+}
+
+// notConfigured counts one rule run not done for want of a model.
+func (b *resultBuilder) notConfigured() {
+	b.fr.NotRun++
+	opts := b.e.opts
+	cause, msg := DefaultNotRunReason, DefaultNotRunReason
+	var nc *llm.NotConfiguredError
+	if errors.As(opts.NotConfigured, &nc) && nc.Provider != "" {
+		cause = fmt.Sprintf("LLM provider %s is not fully configured", nc.Provider)
+	}
+	if opts.NotConfigured != nil {
+		msg = opts.NotConfigured.Error()
+	}
+	b.e.runErrors.count(notConfiguredKey{}, cause, msg)
+}
+
+// stopped counts one rule run kept from completing by a stopped endpoint.
+func (b *resultBuilder) stopped(se *llm.StopError) {
+	b.fr.NotRun++
+	b.e.runErrors.count(se, se.Cause(), se.Error())
+}
+
+// finish sorts the findings by position, then rule, then end, and returns the result.
+func (b *resultBuilder) finish() FileResult {
+	sort.SliceStable(b.fr.Findings, func(i, j int) bool {
+		x, y := b.fr.Findings[i], b.fr.Findings[j]
+		if x.Start.Offset != y.Start.Offset {
+			return x.Start.Offset < y.Start.Offset
+		}
+		if x.Rule != y.Rule {
+			return x.Rule < y.Rule
+		}
+		return x.End.Offset < y.End.Offset
+	})
+	return b.fr
+}
+
+// runErrorBook collects RunErrors in the order they are met, one per cause.
+type runErrorBook struct {
+	index map[any]int // *llm.StopError, notConfiguredKey or rules.ErrNoSearchModel → position in list
+	list  []RunError
+}
+
+// notConfiguredKey is the runErrorBook key of the rules not run for want of a model.
+type notConfiguredKey struct{}
+
+// count adds one rule run kept from completing by the failure key identifies.
+func (b *runErrorBook) count(key any, cause, message string) {
+	if b.index == nil {
+		b.index = map[any]int{}
+	}
+	i, ok := b.index[key]
+	if !ok {
+		i = len(b.list)
+		b.index[key] = i
+		b.list = append(b.list, RunError{Cause: cause, Message: message})
+	}
+	b.list[i].NotRun++
 }

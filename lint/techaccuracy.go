@@ -11,15 +11,54 @@ import (
 	"github.com/vectorlint/vectorlint/rules"
 )
 
+// technicalAccuracy is the kind of a rule with `evaluator: technical-accuracy` (spec/linter.md
+// §6): on each chunk, one call extracts the factual claims, the search model checks each, and
+// the rule then runs as its base kind (semi-objective or subjective) with the claims and the
+// evidence in its prompt. Everything else is the base kind's.
+type technicalAccuracy struct {
+	base Kind
+}
+
+func (k technicalAccuracy) Name() string                    { return k.base.Name() }
+func (k technicalAccuracy) Describe(pr *PlannedRule) string { return k.base.Describe(pr) }
+
+// Estimate is the base kind's: the claim extraction and the searches are not counted.
+func (k technicalAccuracy) Estimate(pr *PlannedRule, u *Unit) Estimate { return k.base.Estimate(pr, u) }
+
+func (k technicalAccuracy) layout(r *rules.Rule) layout { return k.base.layout(r) }
+func (k technicalAccuracy) modelCalls(u *Unit) int      { return k.base.modelCalls(u) }
+func (k technicalAccuracy) runnable(u *Unit, opts EvalOptions) (bool, int) {
+	return k.base.runnable(u, opts)
+}
+func (k technicalAccuracy) prompt(in PromptInput) []llm.Message { return k.base.prompt(in) }
+
+// call gathers the evidence, then makes the base kind's call with it.
+func (k technicalAccuracy) call(ctx context.Context, e *evaluator, j job) reply {
+	rule, extra, err := e.gatherEvidence(ctx, j)
+	if err != nil {
+		return failed(ctx, err)
+	}
+	j.prompt.Rule, j.prompt.Extra = rule, extra
+	return k.base.call(ctx, e, j)
+}
+
+func (k technicalAccuracy) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
+	return k.base.propose(doc, r)
+}
+
+func (k technicalAccuracy) score(r *ruleRun, props []proposal) (*Score, error) {
+	return k.base.score(r, props)
+}
+
 // gatherEvidence runs the first two steps of a technical-accuracy rule on a chunk: extract the
 // claims, check each with the search model. It returns the rule to run (its body with the
 // original VectorLint's {{claims}}, {{searchResults}} and {{content}} placeholders filled in,
 // when it has them) and the text to append to the system message otherwise.
-func (e *evaluator) gatherEvidence(ctx context.Context, it workItem, chunk Chunk) (*rules.Rule, string, error) {
+func (e *evaluator) gatherEvidence(ctx context.Context, j job) (*rules.Rule, string, error) {
 	if e.opts.Search == nil {
 		return nil, "", rules.ErrNoSearchModel
 	}
-	label := it.label()
+	label, chunk := j.label, j.chunk
 	var claims []Claim
 	_, err := e.opts.Client.CompleteJSON(ctx, llm.Request{
 		Endpoint: e.opts.Endpoint,
@@ -64,22 +103,22 @@ func (e *evaluator) gatherEvidence(ctx context.Context, it workItem, chunk Chunk
 	}
 
 	claimList, evidenceList := formatClaims(claims, evidence)
-	body := it.rule.pr.Rule.Body
+	body := j.rule.Rule.Body
 	if strings.Contains(body, "{{claims}}") || strings.Contains(body, "{{searchResults}}") {
-		r := *it.rule.pr.Rule
+		r := *j.rule.Rule
 		r.Body = strings.NewReplacer("{{claims}}", claimList, "{{searchResults}}", evidenceList,
 			"{{content}}", "(the text in the user message)").Replace(body)
 		return &r, "", nil
 	}
 	if len(claims) == 0 {
-		return it.rule.pr.Rule, "Claims to verify: none; the text makes no checkable factual claim.", nil
+		return j.rule.Rule, "Claims to verify: none; the text makes no checkable factual claim.", nil
 	}
 	var b strings.Builder
 	b.WriteString("Claims found in the text, each with the evidence a search returned:")
 	for i, c := range claims {
 		fmt.Fprintf(&b, "\n\n%d. %s%s\nEvidence: %s", i+1, c.Claim, claimWhere(c), oneParagraph(evidence[i]))
 	}
-	return it.rule.pr.Rule, b.String(), nil
+	return j.rule.Rule, b.String(), nil
 }
 
 // formatClaims renders the claims and the evidence as two numbered lists (for the original's

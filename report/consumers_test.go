@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Tests against what the real consumers of each format accept: the official SARIF schema,
@@ -501,7 +502,7 @@ type accepted struct {
 // as the only suggestion.
 func expectedDiagnostics(r lint.Result) []accepted {
 	paths, fs := allFindings(r)
-	severity := map[lint.Severity]string{lint.SeverityError: "ERROR", lint.SeverityWarning: "WARNING"}
+	severity := map[rules.Severity]string{rules.SeverityError: "ERROR", rules.SeverityWarning: "WARNING"}
 	var want []accepted
 	for i, f := range fs {
 		want = append(want, accepted{path: paths[i], severity: severity[f.Severity], code: f.Rule,

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
@@ -36,12 +35,6 @@ type DryRunSummary struct {
 	// OperationalErrors counts unreadable files and rules that cannot run.
 	OperationalErrors int
 }
-
-// DryRunInstructionChars is the allowance, in characters, for the built-in reviewer
-// instructions and the reply schema that every request carries besides the rule body and the
-// text. The token estimate of a call is ceil(characters / 4) of: this allowance, the rule body,
-// one line per criterion, and the evaluated text with each line prefixed "N<TAB>".
-const DryRunInstructionChars = 2000
 
 // dryRunTargetLines is how many lines of a target match are shown without --verbose.
 const dryRunTargetLines = 5
@@ -126,7 +119,7 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 	}
 	hasFindings := false
 	for _, r := range f.Rules {
-		p.printf("  %s (%s)\n", r.ID, dryRunRuleDetails(r))
+		p.printf("  %s (%s)\n", r.ID, r.Kind.Describe(r))
 		if r.Err != nil {
 			p.summary.OperationalErrors++
 			p.printf("    cannot run: %v\n", r.Err)
@@ -135,7 +128,7 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 		for _, u := range r.Units {
 			if u.Missing != nil {
 				hasFindings = true
-				if u.Missing.Severity == lint.SeverityError {
+				if u.Missing.Severity == rules.SeverityError {
 					p.summary.Errors++
 				} else {
 					p.summary.Warnings++
@@ -146,24 +139,10 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 				p.printf("         no LLM call%s\n", dryRunCriteria(u))
 				continue
 			}
-			p.unit(f.Doc, r.Rule, u)
+			p.unit(r, u)
 		}
 	}
 	return hasFindings
-}
-
-func dryRunRuleDetails(r *lint.PlannedRule) string {
-	if r.Rule.Should != nil {
-		return "checklist, " + r.Severity.String()
-	}
-	parts := []string{string(r.Rule.Type), r.Severity.String()}
-	if r.Rule.Type == rules.SemiObjective {
-		parts = append(parts, "strictness "+strconv.FormatFloat(r.Strictness, 'f', -1, 64))
-	}
-	if r.Rule.EvaluateAs == rules.EvaluateDocument {
-		parts = append(parts, "evaluateAs document")
-	}
-	return strings.Join(parts, ", ")
 }
 
 func dryRunCriteria(u *lint.Unit) string {
@@ -177,8 +156,9 @@ func dryRunCriteria(u *lint.Unit) string {
 	return "; criteria " + strings.Join(ids, ", ")
 }
 
-// unit prints what one unit evaluates and its estimated calls and tokens.
-func (p *dryRunPrinter) unit(doc *lint.Document, r *rules.Rule, u *lint.Unit) {
+// unit prints what one unit evaluates and, as the rule's kind estimates them, its calls and
+// tokens.
+func (p *dryRunPrinter) unit(r *lint.PlannedRule, u *lint.Unit) {
 	last := u.Line + dryRunLineCount(u.Text) - 1
 	lines := fmt.Sprintf("line %d", u.Line)
 	if last > u.Line {
@@ -197,47 +177,13 @@ func (p *dryRunPrinter) unit(doc *lint.Document, r *rules.Rule, u *lint.Unit) {
 	if !u.WholeDocument || p.opts.Verbose {
 		p.text(u.Text, u.Line)
 	}
-	if u.Checklist != nil {
-		p.checklist(u)
-		return
-	}
-	chunks := u.Chunks()
-	total := 0
-	for _, c := range chunks {
-		total += dryRunEstimate(r, u, c)
-	}
-	p.summary.Calls += len(chunks)
-	p.summary.Tokens += total
-	if len(chunks) == 1 {
-		p.printf("    1 LLM call, ~%s tokens\n", dryRunThousands(total))
-		return
-	}
-	p.printf("    %s, ~%s tokens:\n", dryRunPlural(len(chunks), "LLM call"), dryRunThousands(total))
-	for i, c := range chunks {
-		end := c.Line + dryRunLineCount(c.Text) - 1
-		p.printf("      chunk %d: lines %d-%d, %s, ~%s tokens\n", i+1, c.Line, end,
-			dryRunPlural(c.Words, "word"), dryRunThousands(dryRunEstimate(r, u, c)))
+	est := r.Kind.Estimate(r, u)
+	p.summary.Calls += est.Calls
+	p.summary.Tokens += est.Tokens
+	for _, l := range est.Lines {
+		p.printf("    %s\n", l)
 	}
 }
-
-// checklist prints what a checklist unit costs: nothing for deterministic points, one judge call
-// per LLM-judged point (estimated as the judge instructions plus the evaluated text).
-func (p *dryRunPrinter) checklist(u *lint.Unit) {
-	points, calls := len(u.Checklist.Points()), u.ModelCalls()
-	if calls == 0 {
-		p.printf("    checklist of %s, all deterministic: no LLM call\n", dryRunPlural(points, "point"))
-		return
-	}
-	tokens := calls * ((dryRunJudgeChars + utf8.RuneCountInString(u.Text) + 3) / 4)
-	p.summary.Calls += calls
-	p.summary.Tokens += tokens
-	p.printf("    checklist of %s: %s for the judged points, ~%s tokens\n", dryRunPlural(points, "point"),
-		dryRunPlural(calls, "LLM call"), dryRunThousands(tokens))
-}
-
-// dryRunJudgeChars approximates the judge prompt around the text and the criterion (Weval's
-// judge instructions and class list).
-const dryRunJudgeChars = 2500
 
 // text prints a unit's text with its line numbers, shortened unless verbose.
 func (p *dryRunPrinter) text(text string, first int) {
@@ -257,19 +203,6 @@ func (p *dryRunPrinter) text(text string, first int) {
 	if len(shown) < len(lines) {
 		p.printf("      … %s more (--verbose shows all)\n", dryRunPlural(len(lines)-len(shown), "line"))
 	}
-}
-
-// dryRunEstimate estimates one call's input tokens as ceil(characters / 4) of the instruction
-// allowance, the rule body, the criteria lines and the numbered text (see DryRunInstructionChars).
-func dryRunEstimate(r *rules.Rule, u *lint.Unit, c lint.Chunk) int {
-	chars := DryRunInstructionChars + utf8.RuneCountInString(r.Body)
-	for _, cr := range u.Criteria {
-		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
-	}
-	for i, l := range dryRunSplitLines(c.Text) {
-		chars += len(strconv.Itoa(c.Line+i)) + 1 + utf8.RuneCountInString(l) + 1
-	}
-	return (chars + 3) / 4
 }
 
 // dryRunSplitLines splits text into lines without their terminators ("\n", "\r\n" or "\r");

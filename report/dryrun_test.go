@@ -2,46 +2,21 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
 )
-
-// The -update flag rewrites golden files. It is registered only if another test file of the
-// package has not registered it already (flags may be defined once per test binary).
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // checkGolden compares got with testdata/dryrun/name, or rewrites it under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "dryrun", name)
-	if updateGolden() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	testutil.Golden(t, filepath.Join("testdata", "dryrun", name), got)
 }
 
 // longDoc is a document of three 250-word paragraphs (750 words: split into two chunks).
@@ -137,12 +112,12 @@ func TestDryRunEstimate(t *testing.T) {
 	if r.ID != "Acme.Wordiness" {
 		t.Fatalf("rule %s", r.ID)
 	}
-	u := r.Units[0]
-	c := u.Chunks()[0]
-	// 2000 (instructions) + 20 ("Flag wordy phrases.\n") + "4\t# Café setup 🎉\n" (17)
-	// + "5\t\n" (3) + "6\tIn order to start, run it.\n" (29) = 2069 characters → 518 tokens.
-	if got := dryRunEstimate(r.Rule, u, c); got != 518 {
-		t.Errorf("estimate = %d, want 518", got)
+	// The rule's kind estimates: 2000 (instructions) + 20 ("Flag wordy phrases.\n") +
+	// "4\t# Café setup 🎉\n" (17) + "5\t\n" (3) + "6\tIn order to start, run it.\n" (29) = 2069
+	// characters → 518 tokens.
+	got := r.Kind.Estimate(r, r.Units[0])
+	if want := (lint.Estimate{Calls: 1, Tokens: 518, Lines: []string{"1 LLM call, ~518 tokens"}}); !reflect.DeepEqual(got, want) {
+		t.Errorf("estimate = %+v, want %+v", got, want)
 	}
 }
 

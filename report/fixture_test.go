@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // The fixture: three linted documents and one skipped file, built so that every output format
@@ -67,21 +68,21 @@ func fixture(t testing.TB) lint.Result {
 		Path: naivePath,
 		Findings: []lint.Finding{
 			findingAt(t, naiveText, "Café guide 🚀", lint.Finding{
-				Rule: "Acme.Headline.ValueCommunication", Severity: lint.SeverityError,
+				Rule: "Acme.Headline.ValueCommunication", Severity: rules.SeverityError,
 				Message: `Headline states no benefit: say what readers gain, e.g. "50% faster"`,
 			}),
 			findingAt(t, naiveText, "in order to", lint.Finding{
-				Rule: "Acme.Wordiness", Severity: lint.SeverityError,
+				Rule: "Acme.Wordiness", Severity: rules.SeverityError,
 				Message:    `Wordy: "in order to" adds 100% more words, use "to"`,
 				Suggestion: `Replace "in order to" with "to".`, Fix: "to",
 				Analysis: "Three words where one does.",
 			}),
 			findingAt(t, naiveText, "utilize", lint.Finding{
-				Rule: "Acme.Jargon", Severity: lint.SeverityWarning,
+				Rule: "Acme.Jargon", Severity: rules.SeverityWarning,
 				Message: "Prefer plain words <use> & avoid jargon", Fix: "use",
 			}),
 			findingAt(t, naiveText, "spans\ntwo lines", lint.Finding{
-				Rule: "Acme.Flow", Severity: lint.SeverityWarning,
+				Rule: "Acme.Flow", Severity: rules.SeverityWarning,
 				Message:    "This sentence breaks\nacross lines, which reads badly.",
 				Suggestion: "Join the lines: one sentence, one line.",
 			}),
@@ -107,7 +108,7 @@ func fixture(t testing.TB) lint.Result {
 		Path:   cleanPath,
 		Scores: []lint.Score{semi("Acme.Passive", 10, 0, 3, 10), semi("Acme.Wordiness", 10, 0, 3, 10)},
 	}
-	intro := lint.Finding{Rule: "Acme.Intro", Severity: lint.SeverityError, Message: "target not found",
+	intro := lint.Finding{Rule: "Acme.Intro", Severity: rules.SeverityError, Message: "target not found",
 		Suggestion: "Add the required section.", Start: positionAt(setupText, 0), End: positionAt(setupText, 0)}
 	setup := lint.FileResult{
 		Path:     setupPath,
@@ -149,7 +150,7 @@ func stoppedFixture() lint.Result {
 	return lint.Result{
 		Version: "1.2.3",
 		Files: []lint.FileResult{
-			{Path: "docs/a.md", Findings: []lint.Finding{{Rule: "Acme.Intro", Severity: lint.SeverityWarning, Message: "target not found",
+			{Path: "docs/a.md", Findings: []lint.Finding{{Rule: "Acme.Intro", Severity: rules.SeverityWarning, Message: "target not found",
 				Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 1, ByteColumn: 1}}},
 				Scores: []lint.Score{{Rule: "Acme.Intro", Type: lint.SemiObjective}}, NotRun: 2},
 			{Path: "docs/b.md", Scores: []lint.Score{}, NotRun: 3},

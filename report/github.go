@@ -9,6 +9,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // githubWriter prints GitHub Actions workflow commands: one ::error or ::warning annotation per
@@ -73,7 +74,7 @@ func annotation(command string, props [][2]string, message string) string {
 // multi-line finding gives lines only.
 func findingAnnotation(path string, f lint.Finding) string {
 	command := "warning"
-	if f.Severity == lint.SeverityError {
+	if f.Severity == rules.SeverityError {
 		command = "error"
 	}
 	props := [][2]string{{"file", path}, {"line", strconv.Itoa(f.Start.Line)}}

@@ -2,34 +2,18 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the current output")
 
 // golden compares got with testdata/name, or rewrites the file with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test ./report -update after checking the change):\n--- got\n%s\n--- want\n%s",
-			path, got, want)
-	}
+	testutil.Golden(t, filepath.Join("testdata", name), got)
 }
 
 // render prints r in the format with opts.

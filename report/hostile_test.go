@@ -12,6 +12,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Untrusted text in every field of a result cannot reach the reader as a terminal escape or a
@@ -38,9 +39,9 @@ func hostileResult(path, s string) lint.Result {
 		Files: []lint.FileResult{{
 			Path: path,
 			Findings: []lint.Finding{
-				{Rule: s, Severity: lint.SeverityError, Message: s, Suggestion: s, Fix: s, Match: s, Analysis: s,
+				{Rule: s, Severity: rules.SeverityError, Message: s, Suggestion: s, Fix: s, Match: s, Analysis: s,
 					Start: start, End: end},
-				{Rule: "Pack." + s, Severity: lint.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
+				{Rule: "Pack." + s, Severity: rules.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
 					End: lint.Position{Line: 3, Column: 2, ByteColumn: 2, Offset: 20}},
 			},
 			Scores: []lint.Score{{Rule: "Pack." + s, Type: lint.Subjective, Score: 2, Criteria: []lint.CriterionScore{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // junitWriter prints JUnit XML: a <testsuite> per file, a <testcase> per rule that ran on it
@@ -135,7 +136,7 @@ func (j *junitWriter) failure(fs []lint.Finding) {
 	nerr, nwarn := 0, 0
 	var body strings.Builder
 	for i, f := range fs {
-		if f.Severity == lint.SeverityError {
+		if f.Severity == rules.SeverityError {
 			nerr++
 		} else {
 			nwarn++

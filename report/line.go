@@ -8,6 +8,7 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // maxMessageWidth is where the line output wraps messages and suggestions, so the rule column
@@ -126,7 +127,7 @@ func (l *lineWriter) findings(fs []lint.Finding) {
 	w := l.out
 	for _, r := range rows {
 		sev := l.pal.warn.Sprint(r.sev)
-		if r.sev == lint.SeverityError.String() {
+		if r.sev == rules.SeverityError.String() {
 			sev = l.pal.err.Sprint(r.sev)
 		}
 		fmt.Fprintf(w, "  %s  %s  %s  %s\n", padRight(r.loc, r.loc, locW), padRight(sev, r.sev, sevW),

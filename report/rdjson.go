@@ -8,6 +8,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // The reviewdog Diagnostic Format (proto/rdf/reviewdog.proto in reviewdog), as its protojson
@@ -70,7 +71,7 @@ func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 		Severity: "WARNING",
 		Code:     rdCode{Value: f.Rule},
 	}
-	if f.Severity == lint.SeverityError {
+	if f.Severity == rules.SeverityError {
 		d.Severity = "ERROR"
 	}
 	if withSource {

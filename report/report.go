@@ -21,6 +21,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Writer prints one run in one output format. Call File once per linted file, in increasing
@@ -74,19 +75,12 @@ type Totals struct {
 
 // Add counts one linted file into t.Summary: the file, its findings by severity, its unverified
 // quotes and its operational errors. A caller that streams files can build the totals with it.
-func (t *Totals) Add(fr lint.FileResult) {
-	t.Summary.Files++
-	for _, f := range fr.Findings {
-		switch f.Severity {
-		case lint.SeverityError:
-			t.Summary.Errors++
-		case lint.SeverityWarning:
-			t.Summary.Warnings++
-		}
-	}
-	t.Summary.Unverified += len(fr.Unverified)
-	t.Summary.OperationalErrors += len(fr.Errors)
-	t.Summary.NotRun += fr.NotRun
+func (t *Totals) Add(fr lint.FileResult) { t.Summary.Add(fr) }
+
+// TotalsOf returns the totals of a lint run (lint.Run's Result).
+func TotalsOf(r *lint.Result) Totals {
+	return Totals{Summary: r.Summary, Usage: r.Usage, Skipped: r.Skipped, RunErrors: r.RunErrors,
+		Interrupted: len(r.Interrupted)}
 }
 
 // Format names accepted by New, in the order they are documented.
@@ -161,8 +155,8 @@ func New(format string, w io.Writer, opts Options) (Writer, error) {
 	return nil, &UnknownFormatError{Format: format}
 }
 
-// Write prints a whole lint.Result: New, File for each of r.Files, then Finish with r's summary,
-// usage, skipped files and run errors. r.Version, when set, replaces opts.Version.
+// Write prints a whole lint.Result: New, File for each of r.Files, then Finish with r's totals
+// (TotalsOf). r.Version, when set, replaces opts.Version.
 func Write(format string, w io.Writer, opts Options, r lint.Result) error {
 	if r.Version != "" {
 		opts.Version = r.Version
@@ -176,7 +170,7 @@ func Write(format string, w io.Writer, opts Options, r lint.Result) error {
 			return err
 		}
 	}
-	return rw.Finish(Totals{Summary: r.Summary, Usage: r.Usage, Skipped: r.Skipped, RunErrors: r.RunErrors})
+	return rw.Finish(TotalsOf(&r))
 }
 
 // output is a Writer's buffered output over the format's escaping layer (nil when the format
@@ -241,7 +235,7 @@ func (s *stream) begin(fr lint.FileResult) error {
 		return &OrderError{Path: fr.Path, Previous: s.lastPath}
 	}
 	for _, f := range fr.Findings {
-		if f.Severity != lint.SeverityError && f.Severity != lint.SeverityWarning {
+		if f.Severity != rules.SeverityError && f.Severity != rules.SeverityWarning {
 			return fmt.Errorf("report: %s:%d:%d: finding of rule %q: expected severity error or warning, found %d",
 				fr.Path, f.Start.Line, f.Start.Column, f.Rule, int(f.Severity))
 		}

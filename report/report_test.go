@@ -16,6 +16,7 @@ import (
 	"github.com/fatih/color"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 func TestNewUnknownFormat(t *testing.T) {
@@ -111,7 +112,7 @@ func TestTotalsAdd(t *testing.T) {
 // TestStreamOrder checks the contract every format enforces: files in increasing path order,
 // valid severities, nothing after Finish, Finish once.
 func TestStreamOrder(t *testing.T) {
-	finding := lint.Finding{Rule: "A.B", Severity: lint.SeverityWarning, Message: "m",
+	finding := lint.Finding{Rule: "A.B", Severity: rules.SeverityWarning, Message: "m",
 		Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 2, ByteColumn: 2}}
 	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
@@ -131,7 +132,7 @@ func TestStreamOrder(t *testing.T) {
 				t.Errorf("duplicate path: %v", err)
 			}
 			bad := finding
-			bad.Severity = lint.SeverityInvalid
+			bad.Severity = rules.SeverityUnset
 			err = w.File(lint.FileResult{Path: "c.md", Findings: []lint.Finding{bad}})
 			if err == nil || err.Error() != `report: c.md:1:1: finding of rule "A.B": expected severity error or warning, found 0` {
 				t.Errorf("invalid severity: %v", err)
@@ -210,7 +211,7 @@ func TestLineColour(t *testing.T) {
 // TestLineTerminalSafety: text from a model cannot put escape codes on the terminal.
 func TestLineTerminalSafety(t *testing.T) {
 	r := lint.Result{Files: []lint.FileResult{{Path: "a\x1b[2J.md", Findings: []lint.Finding{{
-		Rule: "A.B", Severity: lint.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
+		Rule: "A.B", Severity: rules.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
 		Start: lint.Position{Line: 1, Column: 1}, End: lint.Position{Line: 1, Column: 2}}},
 		Errors: []lint.RuleError{{Rule: "A.C", Message: "boom\x1b]0;title\x07"}}}},
 		Summary: lint.Summary{Files: 1, Errors: 1, OperationalErrors: 1}}
@@ -229,8 +230,8 @@ func TestLineTerminalSafety(t *testing.T) {
 func TestLineAlignment(t *testing.T) {
 	// Wide characters count two cells: the rule column still lines up.
 	r := lint.Result{Files: []lint.FileResult{{Path: "a.md", Findings: []lint.Finding{
-		{Rule: "A.One", Severity: lint.SeverityError, Message: "漢字 wide", Start: lint.Position{Line: 1, Column: 1}},
-		{Rule: "A.Two", Severity: lint.SeverityWarning, Message: "narrow text", Start: lint.Position{Line: 12, Column: 10}},
+		{Rule: "A.One", Severity: rules.SeverityError, Message: "漢字 wide", Start: lint.Position{Line: 1, Column: 1}},
+		{Rule: "A.Two", Severity: rules.SeverityWarning, Message: "narrow text", Start: lint.Position{Line: 12, Column: 10}},
 	}}}, Summary: lint.Summary{Files: 1, Errors: 1, Warnings: 1}}
 	out := string(render(t, FormatLine, Options{}, r))
 	want := "a.md\n" +
@@ -424,7 +425,7 @@ func FuzzWriters(f *testing.F) {
 	f.Add("naïve 👋.md", "A.B.C", "", "", "", 1, 1, 1, 1)
 	f.Add("x\x1b.md", "", "\xff\x00\r", "\u2028", "\x1b[31m", 0, 0, -1, -1)
 	f.Fuzz(func(t *testing.T, path, rule, msg, sugg, fix string, line, col, endLine, endCol int) {
-		fr := lint.FileResult{Path: path, Findings: []lint.Finding{{Rule: rule, Severity: lint.SeverityWarning,
+		fr := lint.FileResult{Path: path, Findings: []lint.Finding{{Rule: rule, Severity: rules.SeverityWarning,
 			Message: msg, Suggestion: sugg, Fix: fix, Match: msg,
 			Start: lint.Position{Line: line, Column: col, ByteColumn: col},
 			End:   lint.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}},

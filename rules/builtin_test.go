@@ -54,7 +54,7 @@ func TestBuiltinRuleBodies(t *testing.T) {
 	for _, p := range append(packs, guide) {
 		for _, r := range p.Rules {
 			t.Run(r.FullID(), func(t *testing.T) {
-				if r.Target != nil || r.Severity == "" {
+				if r.Target != nil || r.Severity == SeverityUnset {
 					t.Errorf("target %v, severity %q: want no target and an explicit severity", r.Target, r.Severity)
 				}
 				if !strings.Contains(r.Body, "Do not flag") && !strings.Contains(r.Body, "Do not count") {

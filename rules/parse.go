@@ -141,8 +141,8 @@ func (p *ruleParser) parse(data []byte) *Rule {
 				r.Type = Type(s)
 			}
 		case "severity":
-			if s, ok := p.enum(v, "severity", string(SeverityError), string(SeverityWarning)); ok {
-				r.Severity = Severity(s)
+			if s, ok := p.enum(v, "severity", SeverityError.String(), SeverityWarning.String()); ok {
+				r.Severity, _ = ParseSeverity(s)
 			}
 		case "strictness":
 			if s, ok := p.strictness(v); ok {
@@ -500,8 +500,8 @@ func (p *ruleParser) criteria(v *yaml.Node) []*Criterion {
 			}
 		}
 		if n, ok := lookup(fs, "severity"); ok {
-			if s, ok := p.enum(n, field+".severity", string(SeverityError), string(SeverityWarning)); ok {
-				c.Severity = Severity(s)
+			if s, ok := p.enum(n, field+".severity", SeverityError.String(), SeverityWarning.String()); ok {
+				c.Severity, _ = ParseSeverity(s)
 			}
 		}
 		if good {

@@ -83,7 +83,7 @@ No benefit.
 	if c0.ID != "ValueCommunication" || c0.Name != "Value Communication" || c0.Weight != 12 || c0.Severity != SeverityError || c0.Line != 17 || c0.Target != nil {
 		t.Errorf("criteria[0] = %+v", c0)
 	}
-	if c1.ID != "CuriosityGap" || c1.Weight != 1 || c1.Severity != "" || c1.Target == nil || c1.Target.Flags != "i" || c1.Target.Required {
+	if c1.ID != "CuriosityGap" || c1.Weight != 1 || c1.Severity != SeverityUnset || c1.Target == nil || c1.Target.Flags != "i" || c1.Target.Required {
 		t.Errorf("criteria[1] = %+v", c1)
 	}
 	if r.Should != nil {

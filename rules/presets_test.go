@@ -241,7 +241,7 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 	type scripted struct {
 		v    presetViolation
 		rule string
-		sev  lint.Severity
+		sev  rules.Severity
 	}
 	var want []scripted
 	switch pr.Rule.Type {
@@ -280,7 +280,7 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 				t.Errorf("criterion result = %+v, want %+v", c.Criteria[i], wantCrit)
 			}
 			scored = append(scored, scoring.Criterion{Name: rc.Name, Weight: rc.Weight, Rating: got.Score})
-			sev, err := scoring.CriterionSeverity(got.Score, pr.CriterionSeverity(rc), pr.Severity, lint.SeverityWarning)
+			sev, err := scoring.CriterionSeverity(got.Score, pr.CriterionSeverity(rc), pr.Severity, rules.SeverityWarning)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@
 package rules
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/vectorlint/vectorlint/blueprint"
@@ -24,15 +25,65 @@ const (
 	Subjective    Type = "subjective"
 )
 
-// Severity is how a rule's findings are reported. The empty Severity means "not set": the
-// configuration's DefaultSeverity applies.
-type Severity string
+// Severity is how findings are reported: a warning or an error, in increasing order so that "at
+// or above --fail-on" is a comparison. It is one concept wherever it appears: a rule's or a
+// criterion's frontmatter, vectorlint.ini's DefaultSeverity and overrides, and the lint
+// package's findings.
+//
+// The zero value, SeverityUnset, means "not set": a rule without one gets the configuration's
+// DefaultSeverity, a criterion without one its rule's. A finding never carries it, so a forgotten
+// severity is caught (it cannot be marshalled, and the report formats reject it) rather than
+// silently reported as a warning.
+type Severity int
 
-// Severities a rule or criterion may declare.
+// Severities, in increasing order.
 const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
+	SeverityUnset Severity = iota
+	SeverityWarning
+	SeverityError
 )
+
+// ParseSeverity parses "error" or "warning".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return SeverityError, nil
+	case "warning":
+		return SeverityWarning, nil
+	}
+	return SeverityUnset, fmt.Errorf("expected \"error\" or \"warning\", found %q", s)
+}
+
+// String returns "error" or "warning" ("unset" for the zero value, "invalid" for any other).
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	case SeverityUnset:
+		return "unset"
+	}
+	return "invalid"
+}
+
+// MarshalText writes the severity as "error" or "warning"; any other value is an error.
+func (s Severity) MarshalText() ([]byte, error) {
+	if s != SeverityError && s != SeverityWarning {
+		return nil, fmt.Errorf("invalid severity %d", int(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText reads "error" or "warning".
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
 
 // Evaluator names the evaluation strategy of a rule.
 type Evaluator string
@@ -117,7 +168,7 @@ type Rule struct {
 	SpecVersion string
 	Evaluator   Evaluator
 	Type        Type
-	// Severity is "" when the frontmatter does not set it (DefaultSeverity applies).
+	// Severity is SeverityUnset when the frontmatter does not set it (DefaultSeverity applies).
 	Severity Severity
 	// Strictness is the resolved number (10 when not set).
 	Strictness float64
@@ -161,7 +212,7 @@ type Criterion struct {
 	Weight float64
 	// Target replaces the rule's target for this criterion when set.
 	Target *Target
-	// Severity is "" when not set (the rule's severity applies).
+	// Severity is SeverityUnset when not set (the rule's severity applies).
 	Severity Severity
 	// Line is the line of the criterion's entry in the rule file.
 	Line int

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -122,24 +122,24 @@ func TestAggregateRatingsErrors(t *testing.T) {
 func TestCriterionSeverity(t *testing.T) {
 	tests := []struct {
 		rating          int
-		criterion, rule lint.Severity
-		want            lint.Severity
+		criterion, rule rules.Severity
+		want            rules.Severity
 	}{
-		{1, lint.SeverityError, lint.SeverityWarning, lint.SeverityError},     // criterion's own
-		{1, lint.SeverityWarning, lint.SeverityError, lint.SeverityWarning},   // criterion's own
-		{1, lint.SeverityInvalid, lint.SeverityError, lint.SeverityError},     // unset: the rule's
-		{1, lint.SeverityInvalid, lint.SeverityWarning, lint.SeverityWarning}, // unset: the rule's
-		{2, lint.SeverityError, lint.SeverityError, lint.SeverityWarning},
-		{3, lint.SeverityError, lint.SeverityError, lint.SeverityWarning},
-		{4, lint.SeverityError, lint.SeverityError, lint.SeverityWarning},
+		{1, rules.SeverityError, rules.SeverityWarning, rules.SeverityError},   // criterion's own
+		{1, rules.SeverityWarning, rules.SeverityError, rules.SeverityWarning}, // criterion's own
+		{1, rules.SeverityUnset, rules.SeverityError, rules.SeverityError},     // unset: the rule's
+		{1, rules.SeverityUnset, rules.SeverityWarning, rules.SeverityWarning}, // unset: the rule's
+		{2, rules.SeverityError, rules.SeverityError, rules.SeverityWarning},
+		{3, rules.SeverityError, rules.SeverityError, rules.SeverityWarning},
+		{4, rules.SeverityError, rules.SeverityError, rules.SeverityWarning},
 	}
 	for _, tt := range tests {
-		got, err := scoring.CriterionSeverity(tt.rating, tt.criterion, tt.rule, lint.SeverityWarning)
+		got, err := scoring.CriterionSeverity(tt.rating, tt.criterion, tt.rule, rules.SeverityWarning)
 		if err != nil || got != tt.want {
 			t.Errorf("CriterionSeverity(%d, %v, %v) = %v, %v; want %v", tt.rating, tt.criterion, tt.rule, got, err, tt.want)
 		}
 	}
-	_, err := scoring.CriterionSeverity(5, lint.SeverityError, lint.SeverityError, lint.SeverityWarning)
+	_, err := scoring.CriterionSeverity(5, rules.SeverityError, rules.SeverityError, rules.SeverityWarning)
 	if want := "criterion severity: expected a rating from 1 to 4, found 5"; err == nil || err.Error() != want {
 		t.Errorf("rating 5: error = %v; want %q", err, want)
 	}

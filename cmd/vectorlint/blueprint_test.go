@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,19 +15,6 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
-
-// The -update flag rewrites golden files. Other test files of this package may define it too,
-// so it is defined here only when nobody did (package variables initialise before init runs).
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata")
-	}
-}
-
-func updateBlueprintGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // runBlueprintApp runs the command in-process in dir with the given environment.
 func runBlueprintApp(t *testing.T, dir string, env map[string]string, args ...string) (code int, stdout, stderr string) {
@@ -65,22 +51,7 @@ func writeBlueprintFiles(t *testing.T, files map[string]string) string {
 
 func checkBlueprintGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "blueprint", name)
-	if updateBlueprintGolden() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it)\n got:\n%s", path, got)
-	}
+	testutil.Golden(t, filepath.Join("testdata", "blueprint", name), got)
 }
 
 const checkFixture = `title: Mistakes

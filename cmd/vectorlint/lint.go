@@ -20,11 +20,6 @@ import (
 	"github.com/vectorlint/vectorlint/rules"
 )
 
-// outputFormats are the values of --output (spec/linter.md §7).
-func outputFormats() []string {
-	return []string{"line", "json", "vale-json", "rdjson", "rdjsonl", "github", "sarif", "junit"}
-}
-
 // lintFlags holds every flag of the lint command (spec/linter.md §1).
 type lintFlags struct {
 	config        string
@@ -52,7 +47,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs := pflag.NewFlagSet("vectorlint", pflag.ContinueOnError)
 	fs.SortFlags = false
 	fs.StringVar(&f.config, "config", "", "configuration file (default: $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini here or in a parent folder)")
-	fs.StringVar(&f.output, "output", "line", "output format: "+strings.Join(outputFormats(), ", "))
+	fs.StringVar(&f.output, "output", "line", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or none")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "LLM requests in flight at once (default: Concurrency from the config, else 8)")
 	fs.StringVar(&f.provider, "provider", "", "LLM provider: "+providerNames()+" (default: $LLM_PROVIDER)")
@@ -223,7 +218,8 @@ func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f 
 	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency}, nil
 }
 
-// evaluatePlan evaluates a plan with the model and prints the results in the chosen format.
+// evaluatePlan sets up the model client, the output and the progress bar, runs the plan
+// (lint.Run), prints the results in the chosen format and maps them to the exit code.
 func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *llm.Env, eps llmEndpoints) int {
 	var (
 		errw   io.Writer = &syncWriter{w: a.stderr}
@@ -279,13 +275,13 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	}
 
-	opts := lint.EvalOptions{
+	opts := lint.RunOptions{EvalOptions: lint.EvalOptions{
 		Endpoint:            setup.endpoint,
 		Search:              setup.search,
 		ConfidenceThreshold: run.threshold,
 		StyleGuide:          proj.StyleGuide,
 		Concurrency:         run.concurrency,
-	}
+	}, File: out.File}
 	if setup.notConfigured == nil {
 		opts.Client = setup.client
 		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
@@ -296,45 +292,28 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
 	}
 	if bar != nil {
-		bar.Start(100 * time.Millisecond)
+		opts.Progress = bar
 	}
-	var totals report.Totals
-	stats, evalErr := lint.Evaluate(ctx, plan, opts, func(fr lint.FileResult) error {
-		totals.Add(fr)
-		if bar != nil {
-			bar.Advance(1)
-		}
-		return out.File(fr)
-	})
-	if bar != nil {
-		bar.Stop()
-	}
-	interrupted := len(stats.Incomplete) > 0
-	if evalErr != nil && !interrupted {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", evalErr)
+	res, err := lint.Run(ctx, plan, opts)
+	if res == nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
-	totals.Usage = lint.Usage(setup.client.Usage())
-	totals.Skipped = plan.Skipped
-	totals.RunErrors = stats.RunErrors
-	totals.Interrupted = len(stats.Incomplete)
-	if err := out.Finish(totals); err != nil {
+	if err := out.Finish(report.TotalsOf(res)); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
 
-	failed := totals.Summary.OperationalErrors > 0 || len(stats.RunErrors) > 0
 	// Each failure of the whole run once (not once per rule and file), naming what to fix.
-	printRunErrors(errw, "vectorlint", stats.RunErrors)
-	if interrupted {
+	printRunErrors(errw, "vectorlint", res.RunErrors)
+	if n := len(res.Interrupted); n > 0 {
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
-			pluralize(len(stats.Incomplete), "file"), listSome(stats.Incomplete, 5))
-		failed = true
+			pluralize(n, "file"), listSome(res.Interrupted, 5))
 	}
-	if failed {
+	if !res.Complete() {
 		return exitFailure
 	}
-	return failOnExit(f.failOn, totals.Summary.Errors, totals.Summary.Warnings)
+	return failOnExit(f.failOn, res.Summary.Errors, res.Summary.Warnings)
 }
 
 // listSome joins the first n items and says how many more there are.
@@ -350,8 +329,8 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if !slices.Contains([]string{"error", "warning", "none"}, f.failOn) {
 		return fmt.Errorf("--fail-on: expected error, warning or none, found %q", f.failOn)
 	}
-	if !slices.Contains(outputFormats(), f.output) {
-		return fmt.Errorf("--output: expected one of %s, found %q", strings.Join(outputFormats(), ", "), f.output)
+	if !slices.Contains(report.Formats(), f.output) {
+		return fmt.Errorf("--output: expected one of %s, found %q", strings.Join(report.Formats(), ", "), f.output)
 	}
 	if fs.Changed("concurrency") && f.concurrency < 1 {
 		return fmt.Errorf("--concurrency: expected a whole number of 1 or more, found %d", f.concurrency)

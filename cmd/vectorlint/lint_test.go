@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,14 +10,6 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
-
-// The -update flag rewrites golden files. It is registered only if another test file of the
-// package has not registered it already (flags may be defined once per test binary).
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
 
 // cliResult is what one in-process run of the command produced.
 type cliResult struct {
@@ -44,20 +35,7 @@ func runVectorlint(t *testing.T, dir string, env map[string]string, stdin string
 // checkCLIGolden compares got with testdata/lint/name, or rewrites it under -update.
 func checkCLIGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "lint", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	testutil.Golden(t, filepath.Join("testdata", "lint", name), got)
 }
 
 // writeTestTree creates files (slash-separated paths relative to dir).

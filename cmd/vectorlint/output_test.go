@@ -12,6 +12,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
+	"github.com/vectorlint/vectorlint/report"
 )
 
 // Output a runner or terminal could act on (spec/trust.md §3), end to end: a pull request's
@@ -134,7 +135,7 @@ func contains(list []string, s string) bool {
 // with and without the stdout safety net (so the formats' own escaping is shown to be enough).
 func TestHostileLintEveryFormat(t *testing.T) {
 	srv, dir := startHostile(t)
-	for _, format := range outputFormats() {
+	for _, format := range report.Formats() {
 		for _, net := range []bool{false, true} {
 			env := fakeEnv(srv)
 			env["GITHUB_ACTIONS"] = "true"

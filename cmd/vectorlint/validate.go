@@ -122,15 +122,11 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		}
 		fmt.Fprintf(tw, "pack %s (%s%s)\n", p.Name, origin, pluralize(len(p.Rules), "rule"))
 		for _, r := range p.Rules {
-			sev := string(r.Severity)
-			if sev == "" {
+			sev := r.Severity.String()
+			if r.Severity == rules.SeverityUnset {
 				sev = "default severity"
 			}
-			kind := string(r.Type)
-			if r.Should != nil {
-				kind = "checklist"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), kind, sev, a.rel(r.Path))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), lint.KindOf(r).Name(), sev, a.rel(r.Path))
 		}
 	}
 	tw.Flush()

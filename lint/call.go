@@ -1,0 +1,87 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/llm"
+)
+
+// The call stage (pipeline.go): each chunk of each unit that runs is one job of Evaluate's
+// pool; its rule's kind builds the prompt, makes the call and reads the reply into a reply.
+
+// job is one call of the call stage: one chunk of one unit of a rule on a file.
+type job struct {
+	rule  *PlannedRule
+	unit  *Unit
+	chunk Chunk
+	// label names the call in events and --show-prompt.
+	label string
+	// prompt is what a model call evaluates; a kind may change it (technical accuracy adds
+	// the claims and evidence).
+	prompt PromptInput
+}
+
+// reply is what the call stage returns for one chunk: the model's violations (semi-objective),
+// its ratings of the unit's criteria (subjective) or a checklist's coverage; err when the call
+// failed after its retries, interrupted when the run was stopped first.
+type reply struct {
+	violations  []Violation
+	ratings     []CriterionRating
+	warnings    []string
+	coverage    *blueprint.CoverageResult
+	err         error
+	interrupted bool
+}
+
+// runChunk is the call stage of one work item.
+func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
+	if ctx.Err() != nil {
+		return reply{interrupted: true}
+	}
+	pr := it.rule.pr
+	chunk := it.unit.chunks[it.chunk]
+	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(),
+		prompt: PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: chunk.Text, Line: chunk.Line,
+			StyleGuide: e.opts.StyleGuide}}
+	return pr.Kind.call(ctx, e, j)
+}
+
+// complete makes a job's model call with messages and schema; read checks the reply's JSON and
+// keeps what it needs (a reply it rejects is retried once, with the problem quoted).
+func (e *evaluator) complete(ctx context.Context, j job, messages []llm.Message, schema *llm.Schema, read func(js string) error) error {
+	req := llm.Request{Endpoint: e.opts.Endpoint, Messages: messages, Label: j.label, Schema: schema}
+	_, err := e.opts.Client.CompleteJSON(ctx, req, read)
+	return err
+}
+
+// failed is the reply of a chunk whose call failed: interrupted when the run was stopped, else
+// an operational error.
+func failed(ctx context.Context, err error) reply {
+	var apiErr *llm.APIError
+	if ctx.Err() != nil || (errors.As(err, &apiErr) && apiErr.Kind == llm.KindCanceled) {
+		return reply{interrupted: true}
+	}
+	return reply{err: err}
+}
+
+// label names a call in events and --show-prompt: "docs/a.md Acme.Tone lines 12-40".
+func (it workItem) label() string {
+	l := it.file.fp.Path + " " + it.rule.pr.ID
+	if len(it.rule.units) > 1 || len(it.unit.chunks) > 1 {
+		c := it.unit.chunks[it.chunk]
+		l += " " + lineRange(c)
+	}
+	return l
+}
+
+// lineRange is "lines A-B" (or "line A") of a chunk.
+func lineRange(c Chunk) string {
+	last := c.Line + len(relLineStarts(c.Text)) - 1
+	if last <= c.Line {
+		return fmt.Sprintf("line %d", c.Line)
+	}
+	return fmt.Sprintf("lines %d-%d", c.Line, last)
+}

@@ -1,0 +1,178 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// Kind is how the rules of one kind are evaluated. Everything that differs between kinds is a
+// method here, so the plan, the stages of a file's result (pipeline.go) and the dry run ask a
+// rule's kind instead of switching on its fields, and a new kind is one file:
+//
+//	semiobjective.go  the model lists violations; the score falls with their density
+//	subjective.go     the model rates weighted criteria 1–4
+//	checklist.go      a `should` list of Weval points scored by the blueprint engine
+//	techaccuracy.go   claims checked with a search model first, then the rule's own kind
+//
+// The methods that the evaluation uses are unexported: kinds are defined in this package. A
+// rule's kind is KindOf(rule); a PlannedRule carries it.
+type Kind interface {
+	// Name is the kind as validate and --dry-run show it: "semi-objective", "subjective" or
+	// "checklist".
+	Name() string
+	// Describe is the dry run's summary of a planned rule: its kind and the settings that
+	// matter for it ("semi-objective, warning, strictness 10").
+	Describe(pr *PlannedRule) string
+	// Estimate is what evaluating a unit of the rule is expected to cost, for the dry run.
+	Estimate(pr *PlannedRule, u *Unit) Estimate
+
+	// layout says how the rule is laid out in units (the plan): which criteria are evaluated
+	// together on which target, and whether a long text may be split into chunks.
+	layout(r *rules.Rule) layout
+	// modelCalls is the number of model calls a unit (that has its text) makes.
+	modelCalls(u *Unit) int
+	// runnable says whether a unit is evaluated with these options, and how many of its model
+	// calls cannot be made (no client, or no judge).
+	runnable(u *Unit, opts EvalOptions) (run bool, notRun int)
+	// prompt builds the messages of one model call (nil for a kind that sends no prompt of its
+	// own).
+	prompt(in PromptInput) []llm.Message
+	// call is the call stage: it makes the calls of one chunk and reads the reply.
+	call(ctx context.Context, e *evaluator, j job) reply
+	// propose reads a rule's replies on a file into what they propose to report, in order:
+	// the locate stage's input. It also returns the problems the replies show.
+	propose(doc *Document, r *ruleRun) ([]proposal, issues)
+	// score is the score stage: the rule's score from its replies and the filter's decisions
+	// (nil when there is none to give).
+	score(r *ruleRun, props []proposal) (*Score, error)
+}
+
+// KindOf returns the kind that evaluates a rule: a checklist when it has a `should` list, a
+// subjective rule when it has criteria to rate, else a semi-objective one; a
+// technical-accuracy rule gathers its evidence first and is then evaluated by that kind.
+func KindOf(r *rules.Rule) Kind {
+	var k Kind
+	switch {
+	case r.Should != nil:
+		k = checklist{}
+	case r.Type == rules.Subjective && len(r.Criteria) > 0:
+		k = subjective{}
+	default:
+		k = semiObjective{}
+	}
+	if r.Evaluator == rules.EvaluatorTechnicalAccuracy {
+		k = technicalAccuracy{base: k}
+	}
+	return k
+}
+
+// layout is how a rule is laid out in units.
+type layout struct {
+	// groups are the criteria evaluated together, each on its effective target: one unit
+	// each, and one unit for the groups that select the same text.
+	groups []criteriaGroup
+	// whole keeps every unit's text in one piece (never split into chunks).
+	whole bool
+}
+
+// criteriaGroup is criteria evaluated on one target.
+type criteriaGroup struct {
+	criteria []*rules.Criterion
+	target   *rules.Target
+	// own is set when the target is the criterion's own, not the rule's.
+	own bool
+}
+
+// ruleLayout is the layout of a rule whose criteria (if any) only guide the model: one unit,
+// on the rule's target.
+func ruleLayout(r *rules.Rule) layout {
+	return layout{groups: []criteriaGroup{{criteria: r.Criteria, target: r.Target}}}
+}
+
+// modelRunnable is runnable for the kinds whose every call goes to the model: without a client
+// the unit is not evaluated.
+func modelRunnable(u *Unit, opts EvalOptions) (bool, int) {
+	if opts.Client == nil {
+		return false, len(u.Chunks())
+	}
+	return true, 0
+}
+
+// Estimate is what evaluating one unit is expected to cost: the model calls and their input
+// tokens, and the lines the dry run prints about them.
+type Estimate struct {
+	Calls  int
+	Tokens int
+	// Lines describe the calls, one line each, without the dry run's indentation: "1 LLM
+	// call, ~512 tokens", or a total and one indented line per chunk.
+	Lines []string
+}
+
+// EstimateInstructionChars is the allowance, in characters, for the built-in reviewer
+// instructions and the reply schema that every request carries besides the rule body and the
+// text. The token estimate of a call is ceil(characters / 4) of: this allowance, the rule body,
+// one line per criterion, and the evaluated text with each line prefixed "N<TAB>".
+const EstimateInstructionChars = 2000
+
+// chunkEstimate is the estimate of a unit sent to the model chunk by chunk, one call each.
+func chunkEstimate(r *rules.Rule, u *Unit) Estimate {
+	chunks := u.Chunks()
+	est := Estimate{Calls: len(chunks)}
+	tokens := make([]int, len(chunks))
+	for i, c := range chunks {
+		tokens[i] = callTokens(r, u, c)
+		est.Tokens += tokens[i]
+	}
+	if len(chunks) == 1 {
+		est.Lines = []string{"1 LLM call, ~" + thousands(int64(est.Tokens)) + " tokens"}
+		return est
+	}
+	est.Lines = append(est.Lines, fmt.Sprintf("%s, ~%s tokens:", countOf(len(chunks), "LLM call"), thousands(int64(est.Tokens))))
+	for i, c := range chunks {
+		end := c.Line + len(relLineStarts(c.Text)) - 1
+		est.Lines = append(est.Lines, fmt.Sprintf("  chunk %d: lines %d-%d, %s, ~%s tokens", i+1, c.Line, end,
+			countOf(c.Words, "word"), thousands(int64(tokens[i]))))
+	}
+	return est
+}
+
+// callTokens estimates one call's input tokens as ceil(characters / 4) of the instruction
+// allowance, the rule body, the criteria lines and the numbered text (see
+// EstimateInstructionChars).
+func callTokens(r *rules.Rule, u *Unit, c Chunk) int {
+	chars := EstimateInstructionChars + utf8.RuneCountInString(r.Body)
+	for _, cr := range u.Criteria {
+		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
+	}
+	starts := relLineStarts(c.Text)
+	for i, start := range starts {
+		line := c.Text[start:lineEndAt(c.Text, starts, i)]
+		line = line[:len(line)-lineBreakLen(line)]
+		chars += len(strconv.Itoa(c.Line+i)) + 1 + utf8.RuneCountInString(line) + 1
+	}
+	return (chars + 3) / 4
+}
+
+// lineBreakLen is the length of the line break that ends line ("\n", "\r\n", "\r" or none).
+func lineBreakLen(line string) int {
+	switch {
+	case len(line) >= 2 && line[len(line)-2:] == "\r\n":
+		return 2
+	case len(line) >= 1 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r'):
+		return 1
+	}
+	return 0
+}
+
+// countOf is "1 word", "2 words", "1,000 words".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return thousands(int64(n)) + " " + noun + "s"
+}

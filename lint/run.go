@@ -1,0 +1,103 @@
+package lint
+
+import (
+	"context"
+	"time"
+
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// Progress is told how a run advances: the command's progress bar (*progress.Bar of
+// internal/progress implements it) or an editor's status line. Start is called once before
+// the first call, Advance once per file whose result is out, and Stop once the last file is
+// done, before Run returns.
+type Progress interface {
+	// Start begins showing progress, refreshed every interval (the client's calls and tokens
+	// change between files).
+	Start(interval time.Duration)
+	// Advance counts files whose results are out.
+	Advance(files int)
+	// Stop ends the display.
+	Stop()
+}
+
+// RunOptions configure Run: the evaluation's settings, where each file's result goes, and
+// who is told of the progress.
+type RunOptions struct {
+	EvalOptions
+	// File receives each file's result, in path order, as soon as it and every file before it
+	// are done, so output streams (a report.Writer's File). An error from it stops the run.
+	// Nil keeps the results in the Result's Files instead.
+	File func(FileResult) error
+	// Progress, when set, is told of the run's progress.
+	Progress Progress
+}
+
+// progressInterval is how often the progress display refreshes.
+const progressInterval = 100 * time.Millisecond
+
+// Run lints a plan as the vectorlint command does, so Go programs and editors get the same
+// behaviour: every file goes through Evaluate (one pool of model calls, results in path order),
+// each result to opts.File or into the Result's Files, with progress through opts.Progress;
+// then the totals: the summary of every file, the model client's usage (all of its calls, so a
+// client shared between runs counts the earlier ones too), the files the plan skipped, the
+// failures of the whole run and the files an interruption left unfinished.
+//
+// When ctx ends, the calls in flight stop, the files already done are reported, the Result's
+// Interrupted lists the others, and the error is ctx's. Any other error (one from opts.File)
+// stops the run and is returned with a nil Result.
+func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Result, error) {
+	res := &Result{Skipped: plan.Skipped}
+	emit := func(fr FileResult) error {
+		res.Summary.Add(fr)
+		if opts.Progress != nil {
+			opts.Progress.Advance(1)
+		}
+		if opts.File != nil {
+			return opts.File(fr)
+		}
+		res.Files = append(res.Files, fr)
+		return nil
+	}
+	if opts.Progress != nil {
+		opts.Progress.Start(progressInterval)
+	}
+	stats, err := Evaluate(ctx, plan, opts.EvalOptions, emit)
+	if opts.Progress != nil {
+		opts.Progress.Stop()
+	}
+	if err != nil && len(stats.Incomplete) == 0 {
+		return nil, err
+	}
+	res.RunErrors, res.Interrupted = stats.RunErrors, stats.Incomplete
+	if opts.Client != nil {
+		res.Usage = Usage(opts.Client.Usage())
+	}
+	return res, err
+}
+
+// Add counts one file's result into the summary: the file, its findings by severity, its
+// unverified quotes, its operational errors and the rule runs it could not complete. A caller
+// that streams files builds the totals with it.
+func (s *Summary) Add(fr FileResult) {
+	s.Files++
+	for _, f := range fr.Findings {
+		switch f.Severity {
+		case rules.SeverityError:
+			s.Errors++
+		case rules.SeverityWarning:
+			s.Warnings++
+		}
+	}
+	s.Unverified += len(fr.Unverified)
+	s.OperationalErrors += len(fr.Errors)
+	s.NotRun += fr.NotRun
+}
+
+// Complete reports whether the run did all its work: every file was read and every rule ran
+// on it, no failure of the whole run, nothing left unfinished by an interruption. The command
+// exits 2 otherwise.
+func (r *Result) Complete() bool {
+	s := r.Summary
+	return s.OperationalErrors == 0 && s.NotRun == 0 && len(r.RunErrors) == 0 && len(r.Interrupted) == 0
+}
