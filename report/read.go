@@ -59,12 +59,12 @@ func ReadJSON(r io.Reader, name string) (*lint.Result, error) {
 	}
 	rd := &reader{name: name}
 	var doc struct {
-		Version   *string           `json:"version"`
+		Version   *string            `json:"version"`
 		Files     *[]json.RawMessage `json:"files"`
-		Skipped   json.RawMessage   `json:"skipped"`
-		RunErrors json.RawMessage   `json:"runErrors"`
-		Summary   json.RawMessage   `json:"summary"`
-		Usage     json.RawMessage   `json:"usage"`
+		Skipped   json.RawMessage    `json:"skipped"`
+		RunErrors json.RawMessage    `json:"runErrors"`
+		Summary   json.RawMessage    `json:"summary"`
+		Usage     json.RawMessage    `json:"usage"`
 	}
 	if err := rd.decode("", data, &doc); err != nil {
 		return nil, err
@@ -203,19 +203,19 @@ type fileJSON struct {
 
 // findingReadJSON is a finding in the json output.
 type findingReadJSON struct {
-	Rule       *string         `json:"rule"`
-	Severity   *string         `json:"severity"`
-	Message    *string         `json:"message"`
-	Suggestion string          `json:"suggestion"`
-	Fix        string          `json:"fix"`
-	Match      string          `json:"match"`
-	Line       *int            `json:"line"`
-	Column     *int            `json:"column"`
-	EndLine    *int            `json:"endLine"`
-	EndColumn  *int            `json:"endColumn"`
-	Offset     *int            `json:"offset"`
-	EndOffset  *int            `json:"endOffset"`
-	Analysis   string          `json:"analysis"`
+	Rule       *string `json:"rule"`
+	Severity   *string `json:"severity"`
+	Message    *string `json:"message"`
+	Suggestion string  `json:"suggestion"`
+	Fix        string  `json:"fix"`
+	Match      string  `json:"match"`
+	Line       *int    `json:"line"`
+	Column     *int    `json:"column"`
+	EndLine    *int    `json:"endLine"`
+	EndColumn  *int    `json:"endColumn"`
+	Offset     *int    `json:"offset"`
+	EndOffset  *int    `json:"endOffset"`
+	Analysis   string  `json:"analysis"`
 }
 
 func (rd *reader) file(field string, raw json.RawMessage) (lint.FileResult, error) {
