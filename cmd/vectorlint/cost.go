@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,7 @@ func (c *costFlags) check(fs *pflag.FlagSet, stdin bool) error {
 	}
 	if fs.Changed("max-cost") {
 		v, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(c.maxCost), "$"), 64)
-		if err != nil || v < 0 || v != v || v > 1e12 {
+		if err != nil || v < 0 || math.IsNaN(v) || v > 1e12 {
 			return fmt.Errorf("--max-cost: expected an amount of 0 or more such as 0.50, found %q", c.maxCost)
 		}
 		c.budget.MaxCost = &v
