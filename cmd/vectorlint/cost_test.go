@@ -436,3 +436,43 @@ func TestMergeErrors(t *testing.T) {
 	r := runVectorlint(t, dir, nil, "", "merge", "--output", "line", "one.json")
 	r.expect(t, exitOK, "LLM usage: 1 call, 10 input and 2 output tokens\n✓ 0 errors and 0 warnings in 1 file.\n", "")
 }
+
+// TestCacheKey checks the fingerprint the Action keys its cache with: the same for two
+// checkouts of one project, changed by a rule or the configuration, not by a document.
+func TestCacheKey(t *testing.T) {
+	key := func(dir string, args ...string) string {
+		t.Helper()
+		r := runVectorlint(t, dir, nil, "", append([]string{"cache", "key"}, args...)...)
+		if r.code != exitOK || r.stderr != "" || len(strings.TrimSpace(r.stdout)) != 64 {
+			t.Fatalf("cache key: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+		}
+		return r.stdout
+	}
+	a, b := t.TempDir(), t.TempDir()
+	writeTestTree(t, a, costProject())
+	writeTestTree(t, b, costProject())
+	first := key(a)
+	if key(b) != first {
+		t.Error("two checkouts of one project have different keys")
+	}
+	writeTestTree(t, b, map[string]string{"docs/a.md": "# A\n\nA new text.\n", "docs/z.md": "# Z\n"})
+	if key(b) != first {
+		t.Error("a document changed the key")
+	}
+	writeTestTree(t, b, map[string]string{"rules/Beta/tone.md": "---\nid: Tone\nname: Tone\n---\nFlag a curt tone.\n"})
+	second := key(b)
+	if second == first {
+		t.Error("a changed rule kept the key")
+	}
+	writeTestTree(t, b, map[string]string{"vectorlint.ini": costProject()["vectorlint.ini"] + "\n[docs/a.md]\nAcme.Wordiness = disabled\n"})
+	if key(b) == second {
+		t.Error("a changed configuration kept the key")
+	}
+	if key(b, "--config", filepath.Join(a, "vectorlint.ini")) != first {
+		t.Error("--config is not followed")
+	}
+	r := runVectorlint(t, t.TempDir(), nil, "", "cache", "key")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "no configuration found") {
+		t.Errorf("no project: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
