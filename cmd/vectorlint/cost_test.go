@@ -248,6 +248,12 @@ func TestChangedLinesJSON(t *testing.T) {
 	if !strings.Contains(r.stdout, "\"partial\": true") {
 		t.Errorf("json output:\n%s", r.stdout)
 	}
+	// The line output says so in the score's details.
+	r = runVectorlint(t, dir, fakeEnv(srv), "", "--changed-since", "HEAD", "--changed-lines", "docs")
+	if want := "Acme.Wordiness   9.0  4 violations in 410 words, strictness 10; partial: the changed lines' chunks only\n"; r.code != exitFindings ||
+		!strings.Contains(r.stdout, want) {
+		t.Errorf("line output lacks %q:\n%s", want, r.stdout)
+	}
 }
 
 func TestBudget(t *testing.T) {

@@ -146,6 +146,15 @@ func (b *bench) costScenarios(sz sizes) []scenario {
 				cost = fmt.Sprintf("$%.4f", *u.Cost)
 			}
 			r.note = fmt.Sprintf("%d files linted, %d input + %d output tokens, %s at $2.50/$10 per million", len(run.out.Files), u.InputTokens, u.OutputTokens, cost)
+			if !cached {
+				// What the budget check estimated before the run, for comparison.
+				plan, err := b.estimate(dir, srv, append([]string{"--no-cache"}, args...)...)
+				if err != nil {
+					r.err = err
+					return r
+				}
+				r.note += "; estimated before the run: " + plan
+			}
 			return r
 		}}
 	}
@@ -155,4 +164,24 @@ func (b *bench) costScenarios(sz sizes) []scenario {
 		row("--changed-since main --changed-lines", "the changed chunk only", 3*rules, false, "--changed-since", "main", "--changed-lines"),
 		row("--changed-since main, run again with its cache", "0 calls", 0, true, "--changed-since", "main"),
 	}
+}
+
+// estimate runs the binary with --max-calls 0 (over any budget with a call to make, so it
+// stops before the first) and returns the plan's figures it prints.
+func (b *bench) estimate(dir string, srv *llmtest.Server, args ...string) (string, error) {
+	cmd := exec.Command(b.bin, append(append([]string{"--max-calls", "0", "--quiet"}, args...), "docs")...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LLM_PROVIDER=openai", "OPENAI_API_KEY=sk-bench",
+		"OPENAI_BASE_URL=" + srv.URL, "OPENAI_MODEL=bench-model"}, costPrices...)
+	before := srv.Calls()
+	out, _ := cmd.CombinedOutput()
+	if srv.Calls() != before {
+		return "", fmt.Errorf("the budget check made %d calls", srv.Calls()-before)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if plan, ok := strings.CutPrefix(line, "vectorlint: the plan: "); ok {
+			return plan, nil
+		}
+	}
+	return "", fmt.Errorf("vectorlint --max-calls 0 printed no plan:\n%s", truncate(string(out), 2000))
 }
