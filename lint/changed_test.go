@@ -394,3 +394,73 @@ func TestChangedLinesAddedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestChangedLinesCriteriaAndDeletions covers the other cases of --changed-lines: a subjective
+// rule whose criteria have texts of their own (the one with a changed line is sent in part, the
+// other whole, so both are rated), a file whose only change deletes lines (no rule runs on it,
+// nothing is reported, no call), and the dry run's estimate naming the chunks sent.
+func TestChangedLinesCriteriaAndDeletions(t *testing.T) {
+	files := map[string]string{
+		"vectorlint.ini": "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n",
+		"styles/Acme/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\n" +
+			"criteria:\n" +
+			"  - {id: Title, name: Title, target: {regex: '^#\\s+(.+)$', group: 1}}\n" +
+			"  - {id: Body, name: Body, target: {regex: '^## Body\\n([\\s\\S]+)', group: 1}}\n" +
+			"---\nRate the tone.\n",
+		"long.md": "# Title\n\n## Body\n" + longDoc(20, nil)[len("# Long\n\n"):],
+		"cut.md":  "# Cut\n\nOne.\nTwo.\nThree.\n",
+	}
+	dir := t.TempDir()
+	testutil.GitInit(t, dir)
+	testutil.WriteFiles(t, dir, files)
+	testutil.GitCommitAll(t, dir, "base")
+	testutil.WriteFiles(t, dir, map[string]string{
+		"long.md": "# Title\n\n## Body\n" + longDoc(20, map[int]string{15: "Paragraph 15 is new and short.\nIt has two lines.\n\n"})[len("# Long\n\n"):],
+		"cut.md":  "# Cut\n\nOne.\nThree.\n",
+	})
+	plan, sel, err := planChanged(t, dir, dir, true, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := planPaths(plan); !reflect.DeepEqual(got, []string{"cut.md", "long.md"}) || sel.Changed != 2 {
+		t.Fatalf("files %v, selection %+v", got, sel)
+	}
+	plan.Prepare()
+	if n := len(plan.Files[0].Rules); n != 0 {
+		t.Errorf("cut.md: %d rules run; a deletion changes no line", n)
+	}
+	// long.md: the title's text is sent whole (1 call), the body's only in its changed chunk.
+	if got := plan.Calls(); got != 2 {
+		t.Errorf("plan.Calls() = %d, want 2", got)
+	}
+	est := plan.Files[1].Rules[0]
+	var lines []string
+	for _, u := range est.Units {
+		lines = append(lines, est.Kind.Estimate(est, u).Lines...)
+	}
+	if !strings.HasPrefix(strings.Join(lines, "\n"), "1 LLM call, ~") || !strings.Contains(strings.Join(lines, "\n"), "1 LLM call for the chunks holding a changed line, ~") {
+		t.Errorf("estimate lines:\n%s", strings.Join(lines, "\n"))
+	}
+
+	srv := llmtest.Start(t)
+	srv.SetDefault(llmtest.Reply{Func: func(r *llmtest.Request) llmtest.Reply {
+		id := "Title" // the title's text is "1\tTitle", the body's is paragraphs
+		if strings.Contains(r.LastUser(), "Paragraph") {
+			id = "Body"
+		}
+		return llmtest.JSON(map[string]any{"criteria": []any{map[string]any{"id": id, "score": 4, "summary": "Fine."}}})
+	}})
+	got, _, err := evaluate(t, srv, plan, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Calls() != 2 {
+		t.Errorf("%d calls, want 2", srv.Calls())
+	}
+	want := `cut.md
+long.md
+  score Acme.Tone subjective 10.0 Title=4/10.0×1 Body=4/10.0×1 partial`
+	if g := renderChanged(got); g != want {
+		t.Errorf("results:\n%s\nwant:\n%s", g, want)
+	}
+}
