@@ -141,14 +141,14 @@ A.B.C.D = x
 .Rule = disabled
 `, []string{
 			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
-			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
 			`vectorlint.ini:4: Acme.Wordiness: expected "disabled" or "enabled", found "off"`,
 			`vectorlint.ini:5: Acme.Wordiness.level: expected a rule setting ending in ".severity" or ".strictness", found "level"`,
 			`vectorlint.ini:6: Acme.Wordiness.severity: expected "error" or "warning", found "fatal"`,
 			`vectorlint.ini:7: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
 			`vectorlint.ini:8: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
-			`vectorlint.ini:9: A.B.C.D: unknown key (expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
-			`vectorlint.ini:10: .Rule: expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
+			`vectorlint.ini:9: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:10: .Rule: expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
 		{"bad glob", "[docs/[a-]\nRunRules = A\n", []string{
 			`vectorlint.ini:1: [docs/[a-]: expected a file glob such as **/*.md or docs/**/*.{md,mdx}, found "docs/[a-"`}},
 		{"multi-line value", "Model = `a\nb`\n", []string{

@@ -78,7 +78,7 @@ func (semiObjective) score(r *ruleRun, props []proposal) (*Score, error) {
 	}
 	count, words := reportedViolations(props), 0
 	for _, u := range r.units {
-		words += CountWords(u.unit.Text)
+		words += u.unit.Words()
 	}
 	d, err := scoring.ScoreDensity(count, words, scoring.Strictness(strictness))
 	if err != nil {

@@ -3,6 +3,8 @@ package scopes
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -68,6 +70,7 @@ func Find(src []byte, syn Syntax) (ss []Scope, err error) {
 		}
 		return ast.WalkContinue, nil
 	})
+	r.codeElements()
 	for _, s := range r.scopes {
 		if s.Start < 0 || s.End > len(src) || s.Start >= s.End {
 			return nil, &ParseError{Reason: fmt.Sprintf("the Markdown parser gave an impossible %s position %d-%d", s.Kind, s.Start, s.End)}
@@ -360,4 +363,46 @@ func cutLine(b []byte) (line, rest []byte, ok bool) {
 		j++
 	}
 	return b[:i], b[j:], true
+}
+
+// codeElements adds, as inline code, the content of the HTML or JSX elements that Vale ignores
+// by default (IgnoredScopes = code, tt): "<code>HTTPS_PROXY</code>" is code written as markup.
+// Their tags were recorded as HTML or MDX; an element is its opening tag up to the next
+// closing tag of the same name in the same paragraph (no blank line between).
+func (r *recorder) codeElements() {
+	tags := slices.Clone(r.scopes)
+	Sort(tags)
+	for i, open := range tags {
+		name := elementName(r.src[open.Start:open.End], false)
+		if open.Kind != HTML && open.Kind != MDX || (name != "code" && name != "tt") {
+			continue
+		}
+		for _, cl := range tags[i+1:] {
+			if bytes.Contains(r.src[open.End:cl.Start], []byte("\n\n")) || bytes.Contains(r.src[open.End:cl.Start], []byte("\r\n\r\n")) {
+				break
+			}
+			if (cl.Kind == HTML || cl.Kind == MDX) && elementName(r.src[cl.Start:cl.End], true) == name {
+				r.add(InlineCode, open.Start, cl.End, true)
+				break
+			}
+		}
+	}
+}
+
+// elementName returns the lower-case name of a tag ("<code class=x>" → "code"), of a closing
+// tag when closing is set ("</code>"), or "".
+func elementName(tag []byte, closing bool) string {
+	prefix := "<"
+	if closing {
+		prefix = "</"
+	}
+	rest, ok := bytes.CutPrefix(tag, []byte(prefix))
+	if !ok {
+		return ""
+	}
+	end := bytes.IndexFunc(rest, func(c rune) bool { return c == '>' || c == '/' || c == ' ' || c == '\t' || c == '\n' || c == '\r' })
+	if end <= 0 {
+		return ""
+	}
+	return strings.ToLower(string(rest[:end]))
 }

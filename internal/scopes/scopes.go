@@ -219,10 +219,14 @@ func Show(text string, base int, ss []Scope) (shown string, changed bool) {
 		touched = false
 	}
 	for i := 0; i < len(text); {
+		// The parts that start here: one placeholder, when one of them has it and no earlier
+		// part covers this byte.
+		covered, wrote := i < end, false
 		for next < len(parts) && parts[next].Start <= i {
 			p := parts[next]
-			if p.Placeholder && p.Start == i && i >= end {
+			if p.Placeholder && p.Start == i && !covered && !wrote {
 				line.WriteString(PlaceholderText)
+				wrote = true
 			}
 			end = max(end, p.End)
 			next++

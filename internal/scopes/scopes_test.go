@@ -64,6 +64,12 @@ func TestShow(t *testing.T) {
 			}
 		})
 	}
+	// A code element: its tags and content are one placeholder.
+	el := "Set <code>HTTPS_PROXY</code> first.\n"
+	es, _ := Find([]byte(el), SyntaxMarkdown)
+	if got, _ := Show(el, 0, es); got != "Set `…` first.\n" {
+		t.Errorf("Show(%q) = %q", el, got)
+	}
 	if got, changed := Show("no scopes here\n", 0, ss[:0]); got != "no scopes here\n" || changed {
 		t.Errorf("Show without scopes = %q, %v", got, changed)
 	}
