@@ -324,14 +324,14 @@ func (u *Unit) ModelText() string {
 func (u *Unit) Words() int { return CountWords(u.ModelText()) }
 
 // locateSkipped is the locate stage's second look at a quote in a document with skipped
-// scopes, given where Locate found it in the chunk's prose (m, span). A quote that was not found
-// there is tried without the placeholders the model was shown ("Run `…` to install"). Then the
-// quote is looked for in the file's own text: when it is there more exactly (on the line the
-// model gave, say, where the prose has it only ignoring case) or only there, and that place
-// holds no prose, the model copied it from a skipped scope (or guessed it from around one): it
-// is located there, and the filter drops it as ignored.
+// scopes, given where Locate found it in the chunk's prose (m, span). The prose comes first: a
+// quote found there exactly, ignoring case or normalised is reported there. A quote that was
+// not found is tried without the placeholders the model was shown ("Run `…` to install").
+// Then, for a quote not found or only found fuzzily, the file's own text: a quote found there
+// (more exactly) was copied from a skipped scope, or guessed from around one. It is located
+// there, and the filter drops it as ignored when that place holds no prose.
 func (d *Document) locateSkipped(c Chunk, v Violation, span Span, m LocateMethod) (Span, LocateMethod) {
-	if !d.masked() || m == LocatedOnLine {
+	if !d.masked() || (m != NotLocated && m != LocatedFuzzy) {
 		return span, m
 	}
 	if m == NotLocated && strings.Contains(v.QuotedText, scopes.PlaceholderText) {

@@ -88,7 +88,7 @@ func TestScopesFindings(t *testing.T) {
 	srv := llmtest.Start(t)
 	srv.SetDefault(violationsOf(
 		map[string]any{"quoted_text": "In order to", "line": 6, "message": "Say 'to'."},
-		map[string]any{"quoted_text": "in order to deploy", "line": 9, "message": "Code comment."},
+		map[string]any{"quoted_text": "# in order to deploy", "line": 9, "message": "Code comment."},
 		map[string]any{"quoted_text": "acme deploy --prod", "message": "Code."},
 		map[string]any{"quoted_text": "https://acme.example/status", "line": 13, "message": "A URL."},
 		map[string]any{"quoted_text": "run `…` first", "line": 6, "message": "Across a code span."},
@@ -108,7 +108,7 @@ func TestScopesFindings(t *testing.T) {
 docs/raw/guide.md
   6:1-6:12 warning Acme.Wordiness "In order to" "Say 'to'."
   6:26-6:44 warning Acme.Wordiness "acme deploy --prod" "Code."
-  9:3-9:21 warning Acme.Wordiness "in order to deploy" "Code comment."
+  9:1-9:21 warning Acme.Wordiness "# in order to deploy" "Code comment."
   13:18-13:36 warning Acme.Wordiness "in order to verify" "Say 'to verify'."
   13:42-13:69 warning Acme.Wordiness "https://acme.example/status" "A URL."
   score Acme.Wordiness semi-objective 0.0 (5 in 31 words, strictness 10)
