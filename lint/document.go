@@ -33,10 +33,12 @@ type Document struct {
 	lineStarts []int
 
 	// scopes are every scope of Body (skip.go), in Source's offsets, whatever is skipped;
-	// skipped are those SkipScopes chose, sorted, and prose is Body with them blanked.
-	scopes  []scopes.Scope
-	skipped []scopes.Scope
-	prose   string
+	// skipped are those SkipScopes chose, sorted by start (skippedEnd[i] is the largest end of
+	// skipped[:i+1]), and prose is Body with them blanked.
+	scopes     []scopes.Scope
+	skipped    []scopes.Scope
+	skippedEnd []int
+	prose      string
 }
 
 // InvalidUTF8Error reports a document that is not UTF-8 text.

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -254,8 +255,26 @@ func (d *Document) SkipScopes(s ScopeSettings) error {
 	}
 	scopes.Sort(skip)
 	d.skipped = skip
+	d.skippedEnd = make([]int, len(skip))
+	for i, sc := range skip {
+		d.skippedEnd[i] = sc.End
+		if i > 0 {
+			d.skippedEnd[i] = max(sc.End, d.skippedEnd[i-1])
+		}
+	}
 	d.prose = scopes.Mask(d.Body, d.BodyOffset, skip)
 	return nil
+}
+
+// skippedIn returns the skipped scopes that touch [start, end) of Source (and maybe a few
+// more), found by binary search: a long document's chunks each look at their own.
+func (d *Document) skippedIn(start, end int) []scopes.Scope {
+	i := sort.SearchInts(d.skippedEnd, start+1) // the first scope that may end after start
+	j := sort.Search(len(d.skipped), func(k int) bool { return d.skipped[k].Start >= end })
+	if i >= j {
+		return nil
+	}
+	return d.skipped[i:j]
 }
 
 // lineEnd is the offset of the end of the line offset is on, before its line break.
@@ -307,7 +326,7 @@ func (d *Document) modelText(text string, offset int) (shown string, placeholder
 	if d == nil || !d.masked() {
 		return text, false
 	}
-	shown, changed := scopes.Show(text, offset, d.skipped)
+	shown, changed := scopes.Show(text, offset, d.skippedIn(offset, offset+len(text)))
 	return shown, changed && strings.Contains(shown, scopes.PlaceholderText)
 }
 

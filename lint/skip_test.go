@@ -466,3 +466,68 @@ func TestSplitPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestScopesChunks: a long document is split in chunks of its prose (a code block counts no
+// words, so it may fall across a chunk boundary), and each chunk is sent with exactly the lines
+// of the document it covers, as the model gets them.
+func TestScopesChunks(t *testing.T) {
+	var doc strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&doc, "## Part %d\n\n", i)
+		for range 3 {
+			doc.WriteString("Run `acme deploy` in order to ship the app to the cloud, then check it at https://acme.example/s today.\n")
+		}
+		doc.WriteString("\n```sh\n# in order to deploy\nacme deploy --prod\n```\n\n")
+	}
+	files := map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFind wordy phrases.\n",
+		"docs/long.md":            doc.String(),
+	}
+	dir, proj := loadTestProject(t, files)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t)
+	srv.SetDefault(violationsOf(map[string]any{"quoted_text": "acme deploy --prod", "message": "Code."}))
+	got, _, err := evaluate(t, srv, plan, EvalOptions{ConfidenceThreshold: 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The oracle: fenced lines empty, code spans and URLs a placeholder.
+	var want []string
+	fenced := false
+	for i, l := range strings.Split(strings.TrimSuffix(doc.String(), "\n"), "\n") {
+		fence := strings.HasPrefix(l, "```")
+		switch {
+		case fenced || fence:
+			l = ""
+		default:
+			l = strings.ReplaceAll(strings.ReplaceAll(l, "`acme deploy`", "`…`"), "https://acme.example/s", "`…`")
+		}
+		fenced = fenced != fence
+		want = append(want, fmt.Sprintf("%d\t%s", i+1, l))
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d calls, want the document in several chunks", len(reqs))
+	}
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		for _, l := range strings.Split(r.LastUser(), "\n") {
+			n, _, _ := strings.Cut(l, "\t")
+			var i int
+			if _, err := fmt.Sscan(n, &i); err != nil || i < 1 || i > len(want) || want[i-1] != l || seen[n] {
+				t.Fatalf("line %q sent, want %q once", l, want[max(0, min(i, len(want))-1)])
+			}
+			seen[n] = true
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("%d of %d lines sent", len(seen), len(want))
+	}
+	if got[0].Ignored != len(reqs) || len(got[0].Findings) != 0 {
+		t.Errorf("ignored %d (want one per chunk, %d), findings %d", got[0].Ignored, len(reqs), len(got[0].Findings))
+	}
+}

@@ -81,17 +81,6 @@ func firstNonSpace(src []byte, seg text.Segment) int {
 	return i
 }
 
-// blankUntilLineEnd reports whether src holds only spaces and tabs from i to the end of its
-// line.
-func blankUntilLineEnd(src []byte, i int) bool {
-	for ; i < len(src) && src[i] != '\n' && src[i] != '\r'; i++ {
-		if src[i] != ' ' && src[i] != '\t' {
-			return false
-		}
-	}
-	return true
-}
-
 // --- ESM ---------------------------------------------------------------------------------
 
 // esmParser reads MDX's import and export statements: a line at the top level of the document,
