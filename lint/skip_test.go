@@ -199,11 +199,17 @@ func TestScopesInlineControls(t *testing.T) {
 		{"an HTML comment", "a.md", "<!-- vectorlint-disable -->\n\nIn order to.\n", 3, true},
 		{"an MDX comment", "a.mdx", "import A from 'a'\n\n{/* vectorlint-disable */}\n\nIn order to.\n", 5, true},
 		{"an MDX comment in a code span", "a.mdx", "Write `{/* vectorlint-disable */}`.\n\nIn order to.\n", 3, false},
+		// After nothing but imports, a disable covers the whole file (findings at 1:1 too).
+		{"a disable after MDX imports covers line 1", "a.mdx", "import A from 'a'\n\n{/* vectorlint-disable */}\n\nIn order to.\n", 1, true},
+		{"a disable after text does not", "a.mdx", "Text.\n\n{/* vectorlint-disable */}\n\nIn order to.\n", 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, err := NewDocument(tt.path, []byte(tt.src))
 			if err != nil {
+				t.Fatal(err)
+			}
+			if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
 				t.Fatal(err)
 			}
 			off := doc.LineStart(tt.line)

@@ -38,9 +38,10 @@ type suppressEvent struct {
 
 // ParseSuppressions finds the inline controls of a document. Comments inside code (code blocks
 // and code spans, as goldmark reads the document: the scopes of skip.go, whatever the
-// configuration skips) are examples, not controls, and are ignored. A disable comment with nothing but blank lines
-// (and frontmatter) before it covers the whole document, so that a comment on the first line
-// also silences findings reported at line 1, column 1.
+// configuration skips) are examples, not controls, and are ignored. A disable comment with
+// nothing but blank lines (and frontmatter, and skipped scopes such as MDX imports) before it
+// covers the whole document, so that a comment on the first line also silences findings
+// reported at line 1, column 1.
 func ParseSuppressions(doc *Document) *Suppressions {
 	s := &Suppressions{}
 	body := doc.Body
@@ -48,6 +49,7 @@ func ParseSuppressions(doc *Document) *Suppressions {
 		return s
 	}
 	code := doc.codeScopes()
+	prose := doc.Prose() // Body's offsets; MDX imports before a disable are not text before it
 	for _, m := range controlComment().FindAllStringSubmatchIndex(body, -1) {
 		if scopes.Contains(code, doc.BodyOffset+m[0]) {
 			continue
@@ -75,7 +77,7 @@ func ParseSuppressions(doc *Document) *Suppressions {
 			line := doc.Position(doc.BodyOffset+m[1]).Line + 1
 			s.nextLine[line] = append(s.nextLine[line], list)
 		case "disable":
-			if strings.TrimSpace(body[:m[0]]) == "" {
+			if strings.TrimSpace(prose[:m[0]]) == "" {
 				start = 0
 			}
 			s.events = append(s.events, suppressEvent{offset: start, disable: true, names: list})
