@@ -186,8 +186,8 @@ func Mask(text string, base int, ss []Scope) string {
 // written as PlaceholderText where it starts. Line breaks are kept as they are, so every line
 // keeps its number and every prose character its line; a line that lost bytes to a scope and
 // holds nothing but white space otherwise is sent empty (a code block's lines are empty
-// lines). changed reports whether anything was left out; when it is false, text is returned
-// as it is.
+// lines; one that would join a lone "\r" and a "\n" into "\r\n" keeps a space). changed
+// reports whether anything was left out; when it is false, text is returned as it is.
 func Show(text string, base int, ss []Scope) (shown string, changed bool) {
 	// The scopes that touch text, clipped to it, in order.
 	var parts []Scope
@@ -210,10 +210,16 @@ func Show(text string, base int, ss []Scope) (shown string, changed bool) {
 		end     = -1            // end of the union of the parts covering the current byte
 	)
 	out.Grow(len(text))
-	flush := func() {
+	// flush ends the current line before the line break next (0 at the end of the text).
+	flush := func(next byte) {
 		l := line.String()
-		if !touched || strings.TrimSpace(l) != "" {
+		switch {
+		case !touched || strings.TrimSpace(l) != "":
 			out.WriteString(l)
+		case next == '\n' && strings.HasSuffix(out.String(), "\r"):
+			// An empty line between a lone "\r" and a "\n" would join them into one line
+			// break ("\r\n"): it keeps a space.
+			out.WriteByte(' ')
 		}
 		line.Reset()
 		touched = false
@@ -233,7 +239,7 @@ func Show(text string, base int, ss []Scope) (shown string, changed bool) {
 		}
 		c := text[i]
 		if c == '\n' || c == '\r' {
-			flush()
+			flush(c)
 			out.WriteByte(c)
 			i++
 			continue
@@ -249,7 +255,7 @@ func Show(text string, base int, ss []Scope) (shown string, changed bool) {
 		line.WriteString(text[i : i+size])
 		i += size
 	}
-	flush()
+	flush(0)
 	return out.String(), true
 }
 

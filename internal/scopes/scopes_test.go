@@ -64,6 +64,10 @@ func TestShow(t *testing.T) {
 			}
 		})
 	}
+	// A line emptied between a lone "\r" and a "\n" keeps a space: "\r\n" would be one break.
+	if got, _ := Show("a\rb\nc\r\nd", 0, []Scope{{Start: 2, End: 3}, {Start: 4, End: 5}}); got != "a\r \n\r\nd" {
+		t.Errorf("Show kept %q", got)
+	}
 	// A code element: its tags and content are one placeholder.
 	el := "Set <code>HTTPS_PROXY</code> first.\n"
 	es, _ := Find([]byte(el), SyntaxMarkdown)
