@@ -205,7 +205,7 @@ func (d *Document) findScopes() {
 		if pe != nil {
 			reason = pe.Reason
 		}
-		d.ScopeError = fmt.Errorf("%s: %s: the %s markup could not be read as expected, so nothing in this file is skipped (code, URLs and markup are linted as prose)",
+		d.ScopeError = fmt.Errorf("%s: %s: the %s markup could not be read as expected, so its code, URLs and markup are linted as prose",
 			where, reason, scopes.SyntaxOf(d.Path))
 		return
 	}

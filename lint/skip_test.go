@@ -329,7 +329,7 @@ func TestScopesUnreadableMarkup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantWarn := "docs/a.mdx:10: an MDX expression whose { does not close in its paragraph: the MDX markup could not be read as expected, so nothing in this file is skipped (code, URLs and markup are linted as prose)"
+	wantWarn := "docs/a.mdx:10: an MDX expression whose { does not close in its paragraph: the MDX markup could not be read as expected, so its code, URLs and markup are linted as prose"
 	if len(warnings) != 1 || warnings[0] != wantWarn {
 		t.Errorf("warnings = %q, want %q", warnings, wantWarn)
 	}

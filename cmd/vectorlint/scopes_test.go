@@ -121,7 +121,7 @@ func TestLintScopesWarnings(t *testing.T) {
 	files := scopeProject()
 	files["docs/e.mdx"] = "# E\n\nThe {value is not closed.\n"
 	writeTestTree(t, dir, files)
-	const warning = "vectorlint: warning: docs/e.mdx:3: an MDX expression whose { does not close in its paragraph: the MDX markup could not be read as expected, so nothing in this file is skipped (code, URLs and markup are linted as prose)\n"
+	const warning = "vectorlint: warning: docs/e.mdx:3: an MDX expression whose { does not close in its paragraph: the MDX markup could not be read as expected, so its code, URLs and markup are linted as prose\n"
 	for _, args := range [][]string{{"--no-cache", "docs/e.mdx"}, {"--dry-run", "docs/e.mdx"}} {
 		r := runVectorlint(t, dir, fakeEnv(srv), "", args...)
 		if r.code != exitOK || r.stderr != warning {

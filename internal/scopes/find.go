@@ -92,6 +92,8 @@ type recorder struct {
 	// budget bounds the bytes the JSX and expression scanners may read for the whole document,
 	// so that hostile input (thousands of "<a b=" with no end) costs linear time.
 	budget int
+	// mathClose caches lastMathClose (0: not computed, -1: none).
+	mathClose int
 }
 
 // scanBudget is the scanners' budget for a text of n bytes.

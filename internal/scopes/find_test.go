@@ -90,6 +90,8 @@ func TestFind(t *testing.T) {
 		{"math: blocks and inline, prices are prose", SyntaxMarkdown,
 			"Let $x^2$ be; it costs $5 or $10, US$5 and $$a+b$$; \\$y$ too, $2 and $y$.\n\n$$\nE = mc^2\n$$\n\n$$ x $$\n",
 			"math \"$x^2$\" +\nmath \"$$a+b$$\" +\nmath \"$y$\" +\nmath \"$$\\n\"\nmath \"E = mc^2\\n\"\nmath \"$$\\n\"\nmath \"$$ x $$\\n\"\n"},
+		{"a $$ line that nothing closes is prose", SyntaxMarkdown,
+			"$$$ in savings, they said.\n\nMore prose.\n", ""},
 		{"TOML front matter", SyntaxMarkdown,
 			"+++\ntitle = \"x\"\n# not a heading\n+++\n\n# Title\n",
 			"frontmatter \"+++\\ntitle = \\\"x\\\"\\n# not a heading\\n+++\"\n"},

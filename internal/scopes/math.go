@@ -12,8 +12,10 @@ import (
 // for inline math so that prices are not math):
 //
 //   - a block: a line starting (after at most three spaces) with "$$", up to the next line
-//     that ends with "$$", or that line alone when it also ends with "$$" ("$$ x^2 $$"); a
-//     block that never closes runs to the end of its container, as a code fence does;
+//     that ends with "$$", or that line alone when it also ends with "$$" ("$$ x^2 $$"). A
+//     "$$" line that no later line closes is prose ("$$$ in savings"); one that a later line
+//     closes, but not in its container, runs to the end of the container, as a code fence
+//     does;
 //   - inline, on one line and at most 2 KiB: "$$…$$", or "$…$" where the opening "$" is
 //     followed by a character that is neither white space nor a digit, and the closing "$"
 //     follows a character that is not white space and is not followed by a digit (nor is it
@@ -22,6 +24,23 @@ import (
 
 // maxInlineMath is the longest inline math read.
 const maxInlineMath = 2 << 10
+
+// lastMathClose returns the offset just past the last line of the text that ends with "$$"
+// (0 when none), found once: a "$$" line after it opens no block.
+func (r *recorder) lastMathClose() int {
+	if r.mathClose == 0 {
+		r.mathClose = -1
+		for end := len(r.src); end > 0; {
+			start := bytes.LastIndexAny(r.src[:end], "\r\n") + 1
+			if bytes.HasSuffix(bytes.TrimSpace(r.src[start:end]), []byte("$$")) {
+				r.mathClose = end
+				break
+			}
+			end = max(start-1, 0)
+		}
+	}
+	return max(r.mathClose, 0)
+}
 
 // mathBlockParser reads $$ blocks.
 type mathBlockParser struct{ r *recorder }
@@ -40,6 +59,9 @@ func (p *mathBlockParser) Open(_ ast.Node, reader text.Reader, _ parser.Context)
 	n := &blockScope{}
 	body := bytes.TrimSpace(rest[2:])
 	n.closed = len(body) >= 2 && bytes.HasSuffix(body, []byte("$$"))
+	if !n.closed && p.r.lastMathClose() <= seg.Stop {
+		return nil, parser.NoChildren // no line closes it: prose that starts with "$$"
+	}
 	p.r.add(Math, seg.Start, seg.Stop, false)
 	reader.AdvanceToEOL()
 	return n, parser.NoChildren
