@@ -43,9 +43,10 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	}
 	pr := it.rule.pr
 	chunk := it.unit.chunks[it.chunk]
+	text, placeholders := it.file.fp.Doc.modelText(chunk.Text, chunk.Offset) // skipped scopes left out
 	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(),
-		prompt: PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: chunk.Text, Line: chunk.Line,
-			StyleGuide: e.opts.StyleGuide}}
+		prompt: PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: text, Line: chunk.Line,
+			Placeholders: placeholders, StyleGuide: e.opts.StyleGuide}}
 	return pr.Kind.call(ctx, e, j)
 }
 

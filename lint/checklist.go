@@ -73,7 +73,7 @@ func (checklist) Estimate(_ *PlannedRule, u *Unit) Estimate {
 	if calls == 0 {
 		return Estimate{Lines: []string{fmt.Sprintf("checklist of %s, all deterministic: no LLM call", countOf(points, "point"))}}
 	}
-	tokens := calls * ((estimateJudgeChars + utf8.RuneCountInString(u.Text) + 3) / 4)
+	tokens := calls * ((estimateJudgeChars + utf8.RuneCountInString(u.ModelText()) + 3) / 4)
 	return Estimate{Calls: calls, Tokens: tokens, Lines: []string{fmt.Sprintf("checklist of %s: %s for the judged points, ~%s tokens",
 		countOf(points, "point"), countOf(calls, "LLM call"), thousands(int64(tokens)))}}
 }
@@ -108,7 +108,7 @@ func (checklist) prompt(PromptInput) []llm.Message { return nil }
 func (checklist) call(ctx context.Context, e *evaluator, j job) reply {
 	pr := j.rule
 	cov := blueprint.ScoreRubric(ctx, *pr.Rule.Should,
-		blueprint.Subject{Text: j.chunk.Text, PromptID: pr.ID},
+		blueprint.Subject{Text: j.prompt.Text, PromptID: pr.ID},
 		blueprint.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js})
 	if ctx.Err() != nil {
 		return reply{interrupted: true}
@@ -240,7 +240,7 @@ func startFinding(doc *Document, rule string, sev rules.Severity, msg, analysis 
 		end++
 	}
 	end = start + len(strings.TrimRight(text[start:end], " \t\f\v"))
-	return Finding{Rule: rule, Severity: sev, Message: msg, Analysis: analysis, Match: text[start:end],
+	return Finding{Rule: rule, Severity: sev, Message: msg, Analysis: analysis, Match: string(doc.Source[u.Offset+start : u.Offset+end]),
 		Start: doc.Position(u.Offset + start), End: doc.Position(u.Offset + end)}
 }
 

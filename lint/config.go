@@ -89,6 +89,17 @@ type Section struct {
 	RunRulesLine int
 	// Overrides are the rule settings of the section in file order.
 	Overrides []Override
+	// SkippedScopes are the scope names of SkippedScopes (ScopeNames); HasSkippedScopes tells
+	// whether the section sets the key (an empty SkippedScopes lints everything).
+	SkippedScopes     []string
+	HasSkippedScopes  bool
+	SkippedScopesLine int
+	// BlockIgnores and TokenIgnores are the section's ignore patterns; Has… tells whether it
+	// sets the key (an empty value clears those of less specific sections).
+	BlockIgnores    []*IgnorePattern
+	HasBlockIgnores bool
+	TokenIgnores    []*IgnorePattern
+	HasTokenIgnores bool
 
 	glob  string // Pattern normalised for matching
 	index int    // order in the file
@@ -326,12 +337,33 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 		}
 		for _, k := range s.Keys() {
 			name, value, line := k.Name(), k.String(), scan.line(s.Name(), k.Name())
-			if name == "RunRules" {
+			switch name {
+			case "RunRules":
 				sec.HasRunRules, sec.RunRulesLine = true, line
 				for _, p := range strings.Split(value, ",") {
 					if p = strings.TrimSpace(p); p != "" {
 						sec.RunRules = append(sec.RunRules, p)
 					}
+				}
+				continue
+			case keySkippedScopes:
+				names, problem := parseSkippedScopes(path, value, line)
+				if problem != nil {
+					problems = append(problems, *problem)
+					continue
+				}
+				sec.SkippedScopes, sec.HasSkippedScopes, sec.SkippedScopesLine = names, true, line
+				continue
+			case keyBlockIgnores, keyTokenIgnores:
+				ps, problem := compileIgnores(path, name, value, line)
+				if problem != nil {
+					problems = append(problems, *problem)
+					continue
+				}
+				if name == keyBlockIgnores {
+					sec.BlockIgnores, sec.HasBlockIgnores = ps, true
+				} else {
+					sec.TokenIgnores, sec.HasTokenIgnores = ps, true
 				}
 				continue
 			}
@@ -355,7 +387,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 func parseOverride(key, value string) (Override, *rules.Problem) {
 	o := Override{Key: key}
 	parts := strings.Split(key, ".")
-	const forms = "RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness"
+	const forms = "RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness"
 	setting := ""
 	switch {
 	case len(parts) == 2 && (strings.EqualFold(parts[1], "severity") || strings.EqualFold(parts[1], "strictness")):
@@ -369,7 +401,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 		}
 	default:
 		msg := "unknown key (expected " + forms + ")"
-		if s := suggest.Closest(key, []string{"RunRules"}, 2); s != "" {
+		if s := suggest.Closest(key, []string{"RunRules", keySkippedScopes, keyBlockIgnores, keyTokenIgnores}, 2); s != "" {
 			msg = fmt.Sprintf("unknown key (did you mean %q?)", s)
 		}
 		return o, &rules.Problem{Field: key, Message: msg}

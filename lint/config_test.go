@@ -2,9 +2,11 @@ package lint
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -141,14 +143,14 @@ A.B.C.D = x
 .Rule = disabled
 `, []string{
 			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
-			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
 			`vectorlint.ini:4: Acme.Wordiness: expected "disabled" or "enabled", found "off"`,
 			`vectorlint.ini:5: Acme.Wordiness.level: expected a rule setting ending in ".severity" or ".strictness", found "level"`,
 			`vectorlint.ini:6: Acme.Wordiness.severity: expected "error" or "warning", found "fatal"`,
 			`vectorlint.ini:7: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
 			`vectorlint.ini:8: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
-			`vectorlint.ini:9: A.B.C.D: unknown key (expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
-			`vectorlint.ini:10: .Rule: expected RunRules, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
+			`vectorlint.ini:9: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:10: .Rule: expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
 		{"bad glob", "[docs/[a-]\nRunRules = A\n", []string{
 			`vectorlint.ini:1: [docs/[a-]: expected a file glob such as **/*.md or docs/**/*.{md,mdx}, found "docs/[a-"`}},
 		{"multi-line value", "Model = `a\nb`\n", []string{
@@ -453,6 +455,14 @@ func FuzzParseConfig(f *testing.F) {
 				if s.HasRunRules && s.RunRulesLine == 0 {
 					t.Fatalf("RunRules without a line: %+v", s)
 				}
+				if s.HasSkippedScopes && s.SkippedScopesLine == 0 {
+					t.Fatalf("SkippedScopes without a line: %+v", s)
+				}
+				for _, k := range cfg.Settings("docs/a.md").Scopes().Skipped {
+					if !slices.Contains(ScopeNames(), k) {
+						t.Fatalf("unknown scope %q accepted", k)
+					}
+				}
 			}
 		}
 	})
@@ -490,6 +500,19 @@ func TestRepoExampleConfig(t *testing.T) {
 		}
 		if !reflect.DeepEqual(fs.RunRules, tt.runRules) || rs.Disabled == tt.headlineOn || sev != tt.severity {
 			t.Errorf("%s: RunRules %v, Headline disabled=%v severity=%q", tt.path, fs.RunRules, rs.Disabled, sev)
+		}
+	}
+	// Skipped scopes: all by default; the API docs lint their code spans; content's Markdown has
+	// a shortcode block and Liquid tags ignored.
+	for path, want := range map[string]string{
+		"README.md":                 "code,inlinecode,urls,html,mdx,math,frontmatter 0 0",
+		"content/docs/api/users.md": "code,urls,html,mdx,math,frontmatter 1 1",
+		"content/blog/post.md":      "code,inlinecode,urls,html,mdx,math,frontmatter 1 1",
+		"content/blog/post.mdx":     "code,inlinecode,urls,html,mdx,math,frontmatter 0 0",
+	} {
+		s := cfg.Settings(path).Scopes()
+		if got := fmt.Sprintf("%s %d %d", strings.Join(s.Skipped, ","), len(s.BlockIgnores), len(s.TokenIgnores)); got != want {
+			t.Errorf("%s: scopes %s, want %s", path, got, want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/scopes"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -22,10 +23,22 @@ type Document struct {
 	Body string
 	// BodyOffset is the byte offset of Body in Source.
 	BodyOffset int
+	// ScopeError is set when the document's markup could not be read as expected (an MDX
+	// expression whose "{" never closes, a parser failure): nothing in it is skipped, and the
+	// run warns (EvalOptions.DocumentWarn). It names the file and line.
+	ScopeError error
 
 	// lineStarts[i] is the offset where line i+1 starts. Lines end at "\n", "\r\n" or a lone
 	// "\r", as in editors. A byte order mark is not part of line 1's columns.
 	lineStarts []int
+
+	// scopes are every scope of Body (skip.go), in Source's offsets, whatever is skipped;
+	// skipped are those SkipScopes chose, sorted by start (skippedEnd[i] is the largest end of
+	// skipped[:i+1]), and prose is Body with them blanked.
+	scopes     []scopes.Scope
+	skipped    []scopes.Scope
+	skippedEnd []int
+	prose      string
 }
 
 // InvalidUTF8Error reports a document that is not UTF-8 text.
@@ -39,8 +52,10 @@ func (e *InvalidUTF8Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: expected UTF-8 text, found a byte that is not UTF-8 (offset %d)", e.Path, e.Pos.Line, e.Pos.Column, e.Pos.Offset)
 }
 
-// NewDocument indexes a document. It fails only when src is not valid UTF-8: the model and
-// every position in the output assume text.
+// NewDocument indexes a document and finds the parts of it that are not prose (code, URLs,
+// markup; by its extension: Markdown, MDX or plain text). Nothing is skipped until SkipScopes
+// says what. It fails only when src is not valid UTF-8: the model and every position in the
+// output assume text.
 func NewDocument(path string, src []byte) (*Document, error) {
 	d := &Document{Path: path, Source: src, lineStarts: lineStarts(src)}
 	if !utf8.Valid(src) {
@@ -49,6 +64,7 @@ func NewDocument(path string, src []byte) (*Document, error) {
 	fm := rules.SplitFrontmatter(src)
 	d.BodyOffset = fm.BodyOffset
 	d.Body = string(src[fm.BodyOffset:])
+	d.findScopes()
 	return d, nil
 }
 

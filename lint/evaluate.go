@@ -43,6 +43,11 @@ type EvalOptions struct {
 	// does not have), one line each naming the file and rule. Calls are never concurrent. May
 	// be nil.
 	Warn func(string)
+	// DocumentWarn receives the problems of a document that do not stop its lint, one line
+	// each naming the file and line: a Markdown or MDX document whose markup could not be
+	// read as expected is linted whole (Document.ScopeError). Calls are never concurrent. May
+	// be nil; the command always prints them.
+	DocumentWarn func(string)
 }
 
 // DefaultNotRunReason is the cause of the RunError of rules not run for want of a model.

@@ -23,6 +23,9 @@ const (
 	// superseded: a fallback (a low-rated criterion's summary) whose criterion reports
 	// violations of its own.
 	superseded
+	// ignored: the quote lies inside a skipped scope (code, a URL, markup: spec/linter.md §9);
+	// counted in the file's result, not reported.
+	ignored
 )
 
 // filter decides on each of a rule's proposals, in order. Violations come first: under the
@@ -33,8 +36,9 @@ const (
 // silenced one included: the criterion did get findings), and any is silenced as a violation
 // is.
 //
-// Skipped scopes (spec/linter.md §9, issue 19) belong here too: a located finding whose span
-// lies in a skipped scope is dropped after the duplicate check, before the inline controls.
+// A located violation whose span holds no prose (it lies inside skipped scopes: spec/linter.md
+// §9) is ignored after the duplicate check, before the inline controls; it does not count for
+// its group, so a low-rated criterion whose only violations are in code keeps its summary.
 func (e *evaluator) filter(doc *Document, supp *Suppressions, props []proposal) {
 	type place struct {
 		rule string
@@ -73,6 +77,9 @@ func (e *evaluator) filter(doc *Document, supp *Suppressions, props []proposal) 
 			}
 		case seen[place{p.rule, p.span}]:
 			p.decision = duplicate
+		case doc.inSkipped(p.span):
+			seen[place{p.rule, p.span}] = true
+			p.decision = ignored
 		default:
 			seen[place{p.rule, p.span}] = true
 			groups[p.group] = true

@@ -146,16 +146,21 @@ func chunkEstimate(r *rules.Rule, u *Unit) Estimate {
 }
 
 // callTokens estimates one call's input tokens as ceil(characters / 4) of the instruction
-// allowance, the rule body, the criteria lines and the numbered text (see
+// allowance, the rule body, the criteria lines and the numbered text as the model is sent it
+// (skipped scopes left out, and the sentence on placeholders when it has some; see
 // EstimateInstructionChars).
 func callTokens(r *rules.Rule, u *Unit, c Chunk) int {
 	chars := EstimateInstructionChars + utf8.RuneCountInString(r.Body)
 	for _, cr := range u.Criteria {
 		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
 	}
-	starts := relLineStarts(c.Text)
+	text, placeholders := u.doc.modelText(c.Text, c.Offset)
+	if placeholders {
+		chars += 1 + utf8.RuneCountInString(instructionsPlaceholder)
+	}
+	starts := relLineStarts(text)
 	for i, start := range starts {
-		line := c.Text[start:lineEndAt(c.Text, starts, i)]
+		line := text[start:lineEndAt(text, starts, i)]
 		line = line[:len(line)-lineBreakLen(line)]
 		chars += len(strconv.Itoa(c.Line+i)) + 1 + utf8.RuneCountInString(line) + 1
 	}

@@ -20,6 +20,7 @@ func locate(doc *Document, props []proposal) {
 			continue
 		}
 		span, method := Locate(p.chunk, *v)
+		span, method = doc.locateSkipped(p.chunk, *v, span, method) // skipped scopes: skip.go
 		if method == NotLocated {
 			continue
 		}

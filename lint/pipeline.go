@@ -12,8 +12,8 @@ import (
 //	locate  locate.go  each violation's quote found in the chunk: a position in the file, or
 //	                   not located (unverified)
 //	filter  filter.go  a decision for each proposed finding: reported, or dropped for low
-//	                   confidence, as a duplicate, by an inline control (and skipped scopes:
-//	                   issue 19); quotes not located are listed as unverified
+//	                   confidence, as a duplicate, inside a skipped scope (skip.go), or by an
+//	                   inline control; quotes not located are listed as unverified
 //	score   score.go   each rule's score, from its replies and the filter's decisions
 //	result  result.go  the file's result: findings sorted, scores, unverified quotes, errors,
 //	                   and the run-wide failures counted once
@@ -72,6 +72,9 @@ func (e *evaluator) assemble(f *fileRun) FileResult {
 		return out.unreadable(f.fp.Err)
 	}
 	doc := f.fp.Doc
+	if doc.ScopeError != nil && e.opts.DocumentWarn != nil {
+		e.opts.DocumentWarn(doc.ScopeError.Error())
+	}
 	supp := ParseSuppressions(doc) // the inline controls the filter applies
 	for _, r := range f.rules {
 		e.rule(out, doc, supp, r)

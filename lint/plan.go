@@ -88,6 +88,8 @@ type ruleSet struct {
 	// skip says why no rule applies ("" when rules apply); err is an unknown pack in RunRules.
 	skip string
 	err  error
+	// scopes are what the files skip (spec/linter.md §9).
+	scopes ScopeSettings
 }
 
 // Prepared reports whether Doc, Err and Rules are filled: always, except for a file of a lazy
@@ -120,6 +122,10 @@ func (fp *FilePlan) Prepare() {
 	}
 	doc, err := NewDocument(fp.Path, data)
 	if err != nil {
+		fp.Err = err
+		return
+	}
+	if err := doc.SkipScopes(fp.set.scopes); err != nil {
 		fp.Err = err
 		return
 	}
@@ -281,7 +287,7 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 	if set, ok := sets[key.String()]; ok {
 		return set
 	}
-	set := &ruleSet{}
+	set := &ruleSet{scopes: settings.Scopes()}
 	sets[key.String()] = set
 	if set.skip = skipReason(settings); set.skip != "" {
 		return set

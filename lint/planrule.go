@@ -55,8 +55,10 @@ type Unit struct {
 	// and this "target not found" finding.
 	Missing *Finding
 
-	// kind is the kind of the unit's rule.
+	// kind is the kind of the unit's rule; doc its document (nil for a Unit made by hand),
+	// whose skipped scopes the model is not sent.
 	kind Kind
+	doc  *Document
 	// only, when set, keeps only the chunks that hold one of these lines (--changed-lines).
 	only gitdiff.Lines
 }
@@ -135,7 +137,7 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 			return r
 		}
 	}
-	m, found, err := t.Find(c.doc.Body)
+	m, found, err := t.Find(c.doc.Prose())
 	r := targetResult{target: t, match: m, found: found, err: err}
 	c.results = append(c.results, r)
 	return r
@@ -164,7 +166,7 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 	layout := pr.Kind.layout(r)
 	for _, g := range layout.groups {
 		u := &Unit{Criteria: g.criteria, Target: g.target, NoSplit: r.EvaluateAs == rules.EvaluateDocument || layout.whole,
-			Checklist: r.Should, kind: pr.Kind}
+			Checklist: r.Should, kind: pr.Kind, doc: doc}
 		res := targetResult{}
 		if g.target != nil {
 			res = targets.find(g.target)
@@ -188,7 +190,7 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 				Suggestion: g.target.EffectiveSuggestion(), Start: start, End: start}
 		default:
 			u.WholeDocument = true
-			u.Text = doc.Body
+			u.Text = doc.Prose()
 			u.Offset = doc.BodyOffset
 		}
 		if u.Missing == nil {

@@ -152,6 +152,9 @@ type FileResult struct {
 	// NotRun counts the rules that could not complete on this file because of a RunError
 	// (the run's runErrors say why); their deterministic findings and scores are kept.
 	NotRun int `json:"notRun,omitempty"`
+	// Ignored counts the violations the model reported inside skipped scopes (code, URLs,
+	// markup: spec/linter.md §9), dropped (absent when none).
+	Ignored int `json:"ignored,omitempty"`
 }
 
 // Skipped is a file that was found but not linted, with the reason.
@@ -179,6 +182,9 @@ type Summary struct {
 	// NotRun is the number of rule runs that could not complete because of the run's
 	// RunErrors (absent when none).
 	NotRun int `json:"notRun,omitempty"`
+	// Ignored is the number of violations dropped because they lie inside skipped scopes
+	// (absent when none).
+	Ignored int `json:"ignored,omitempty"`
 }
 
 // Result is a whole lint run: every linted file sorted by path, the files skipped, totals and
@@ -277,6 +283,8 @@ func (b *resultBuilder) rule(id string, props []proposal, is issues, score *Scor
 		case unverified:
 			v := p.violation
 			b.fr.Unverified = append(b.fr.Unverified, Unverified{Rule: p.rule, Message: v.Message, Quote: v.QuotedText, Line: v.Line})
+		case ignored:
+			b.fr.Ignored++
 		}
 	}
 	if is.stopped != nil {

@@ -92,6 +92,7 @@ func (s *Summary) Add(fr FileResult) {
 	s.Unverified += len(fr.Unverified)
 	s.OperationalErrors += len(fr.Errors)
 	s.NotRun += fr.NotRun
+	s.Ignored += fr.Ignored
 }
 
 // Complete reports whether the run did all its work: every file was read and every rule ran

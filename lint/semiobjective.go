@@ -78,8 +78,13 @@ func (semiObjective) score(r *ruleRun, props []proposal) (*Score, error) {
 	}
 	count, words := reportedViolations(props), 0
 	for _, u := range r.units {
-		for _, c := range u.chunks { // the chunks sent: all of the text, unless --changed-lines
-			words += c.Words
+		if u.unit.only == nil {
+			words += u.unit.Words() // the words the model is sent: skipped scopes do not count
+			continue
+		}
+		for _, c := range u.chunks { // --changed-lines: only the chunks sent count
+			shown, _ := u.unit.doc.modelText(c.Text, c.Offset)
+			words += CountWords(shown)
 		}
 	}
 	d, err := scoring.ScoreDensity(count, words, scoring.Strictness(strictness))

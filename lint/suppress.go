@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/vectorlint/vectorlint/internal/scopes"
 )
 
 // Inline controls (spec/linter.md §7): HTML comments in Markdown, and the same words in MDX
@@ -22,9 +24,6 @@ var controlComment = sync.OnceValue(func() *regexp.Regexp {
 			`|\{\s*/\*\s*vectorlint-(disable-next-line|disable|enable)(?:\s+(.*?))?\s*\*/\s*\}`)
 })
 
-// fenceLine matches the opening or closing line of a fenced code block.
-var fenceLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(`{3,}|~{3,})") })
-
 // Suppressions are the inline controls of one document. The zero value suppresses nothing.
 type Suppressions struct {
 	events   []suppressEvent
@@ -37,19 +36,22 @@ type suppressEvent struct {
 	names   []string // nil: every rule
 }
 
-// ParseSuppressions finds the inline controls of a document. Comments inside fenced code blocks
-// are examples, not controls, and are ignored. A disable comment with nothing but blank lines
-// (and frontmatter) before it covers the whole document, so that a comment on the first line
-// also silences findings reported at line 1, column 1.
+// ParseSuppressions finds the inline controls of a document. Comments inside code (code blocks
+// and code spans, as goldmark reads the document: the scopes of skip.go, whatever the
+// configuration skips) are examples, not controls, and are ignored. A disable comment with
+// nothing but blank lines (and frontmatter, and skipped scopes such as MDX imports) before it
+// covers the whole document, so that a comment on the first line also silences findings
+// reported at line 1, column 1.
 func ParseSuppressions(doc *Document) *Suppressions {
 	s := &Suppressions{}
 	body := doc.Body
 	if !strings.Contains(body, "vectorlint-") {
 		return s
 	}
-	fences := fencedRanges(body)
+	code := doc.codeScopes()
+	prose := doc.Prose() // Body's offsets; MDX imports before a disable are not text before it
 	for _, m := range controlComment().FindAllStringSubmatchIndex(body, -1) {
-		if inRanges(fences, m[0]) {
+		if scopes.Contains(code, doc.BodyOffset+m[0]) {
 			continue
 		}
 		kind, names := "", ""
@@ -75,7 +77,7 @@ func ParseSuppressions(doc *Document) *Suppressions {
 			line := doc.Position(doc.BodyOffset+m[1]).Line + 1
 			s.nextLine[line] = append(s.nextLine[line], list)
 		case "disable":
-			if strings.TrimSpace(body[:m[0]]) == "" {
+			if strings.TrimSpace(prose[:m[0]]) == "" {
 				start = 0
 			}
 			s.events = append(s.events, suppressEvent{offset: start, disable: true, names: list})
@@ -148,46 +150,4 @@ func matchName(names []string, rule string) int {
 // or a prefix of it at a dot ("Acme" covers "Acme.Tone", "Acme.Tone" covers "Acme.Tone.Clarity").
 func nameCovers(name, rule string) bool {
 	return rule == name || strings.HasPrefix(rule, name+".")
-}
-
-// fencedRanges returns the byte ranges of text inside fenced code blocks (fence lines
-// included). An unclosed fence runs to the end of the text.
-func fencedRanges(text string) [][2]int {
-	var (
-		out   [][2]int
-		open  string
-		start int
-	)
-	for off := 0; off < len(text); {
-		end := strings.IndexByte(text[off:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += off + 1
-		}
-		line := text[off:end]
-		if m := fenceLine().FindStringSubmatch(line); m != nil {
-			switch {
-			case open == "":
-				open, start = m[1], off
-			case m[1][0] == open[0] && len(m[1]) >= len(open) && strings.TrimSpace(line[strings.Index(line, m[1])+len(m[1]):]) == "":
-				out = append(out, [2]int{start, end})
-				open = ""
-			}
-		}
-		off = end
-	}
-	if open != "" {
-		out = append(out, [2]int{start, len(text)})
-	}
-	return out
-}
-
-func inRanges(ranges [][2]int, off int) bool {
-	for _, r := range ranges {
-		if off >= r[0] && off < r[1] {
-			return true
-		}
-	}
-	return false
 }

@@ -63,7 +63,7 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) (*rules.Rule, str
 	_, err := e.opts.Client.CompleteJSON(ctx, llm.Request{
 		Endpoint: e.opts.Endpoint,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: claimsInstructions},
-			{Role: llm.RoleUser, Content: NumberLines(chunk.Text, chunk.Line)}},
+			{Role: llm.RoleUser, Content: NumberLines(j.prompt.Text, chunk.Line)}},
 		Schema: ClaimsSchema(),
 		Label:  label + " claims",
 	}, func(js string) error {

@@ -164,7 +164,7 @@ func (p *dryRunPrinter) unit(r *lint.PlannedRule, u *lint.Unit) {
 	if last > u.Line {
 		lines = fmt.Sprintf("lines %d-%d", u.Line, last)
 	}
-	words := lint.CountWords(u.Text)
+	words := u.Words()
 	if u.WholeDocument {
 		what := "whole document"
 		if u.Target != nil {
@@ -175,7 +175,7 @@ func (p *dryRunPrinter) unit(r *lint.PlannedRule, u *lint.Unit) {
 		p.printf("    target %s, %s, %s%s\n", u.Target, lines, dryRunPlural(words, "word"), dryRunCriteria(u))
 	}
 	if !u.WholeDocument || p.opts.Verbose {
-		p.text(u.Text, u.Line)
+		p.text(u.ModelText(), u.Line)
 	}
 	est := r.Kind.Estimate(r, u)
 	p.summary.Calls += est.Calls

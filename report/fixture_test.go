@@ -103,6 +103,8 @@ func fixture(t testing.TB) lint.Result {
 			Quote: "leverage synergies", Line: 6}},
 		Errors: []lint.RuleError{{Rule: "Acme.Tone",
 			Message: `LLM call failed after 4 attempts: 503 Service Unavailable <html> & "retry"`}},
+		// Two quotes the model copied from code (skipped scopes, spec/linter.md §9).
+		Ignored: 2,
 	}
 	clean := lint.FileResult{
 		Path:   cleanPath,
@@ -174,7 +176,7 @@ func TestFixturePositions(t *testing.T) {
 	if f[3].Start.Line != 7 || f[3].End.Line != 8 {
 		t.Errorf("multi-line finding spans lines %d–%d, want 7–8", f[3].Start.Line, f[3].End.Line)
 	}
-	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1}) {
+	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1, Ignored: 2}) {
 		t.Errorf("summary = %+v", r.Summary)
 	}
 }

@@ -103,7 +103,7 @@ func TestTotalsAdd(t *testing.T) {
 	for _, fr := range fixture(t).Files {
 		tot.Add(fr)
 	}
-	want := lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1}
+	want := lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1, Ignored: 2}
 	if tot.Summary != want {
 		t.Errorf("Summary = %+v, want %+v", tot.Summary, want)
 	}

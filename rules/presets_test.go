@@ -219,13 +219,14 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 		t.Fatalf("rule %s: err %v, %d units", ruleID, pr.Err, len(pr.Units))
 	}
 	u := pr.Units[0]
-	if !u.WholeDocument || u.Text != string(f.Doc.Source) || u.Line != 1 || u.Offset != 0 {
+	// The whole document, with its code blanked (the samples have no frontmatter).
+	if !u.WholeDocument || u.Text != f.Doc.Prose() || len(u.Text) != len(f.Doc.Source) || u.Line != 1 || u.Offset != 0 {
 		t.Errorf("evaluated text: whole document %v, line %d, offset %d, text %q", u.WholeDocument, u.Line, u.Offset, u.Text)
 	}
 	if n := len(u.Chunks()); n != 1 {
 		t.Errorf("%d model calls, want 1", n)
 	}
-	if w := lint.CountWords(u.Text); w != c.Words {
+	if w := u.Words(); w != c.Words {
 		t.Errorf("words = %d, expected.json says %d", w, c.Words)
 	}
 	checkViolations := func(vs []presetViolation) {

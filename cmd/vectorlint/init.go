@@ -158,6 +158,12 @@ RunRules = VectorLint, Starter
 # VectorLint.Repetition.strictness = strict
 # Starter.Headline = disabled
 
+# Code, URLs, HTML, MDX syntax, math and TOML front matter are not prose: every rule skips them
+# (the model does not see them). List the kinds to skip, or leave it empty to lint everything:
+# SkippedScopes = code, inlinecode, urls, html, mdx, math, frontmatter
+# Vale-style regexes for more: BlockIgnores (whole lines) and TokenIgnores (inline).
+# TokenIgnores = \{%[^%]*%\}
+
 # An empty RunRules turns every rule off for matching files.
 [drafts/**]
 RunRules =

@@ -172,6 +172,11 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		for _, e := range plan.OperationalErrors() {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
 		}
+		for _, fp := range plan.Files {
+			if fp.Doc != nil && fp.Doc.ScopeError != nil {
+				fmt.Fprintf(a.stderr, "vectorlint: warning: %v\n", fp.Doc.ScopeError)
+			}
+		}
 		if sum.OperationalErrors > 0 {
 			return exitFailure
 		}
@@ -306,6 +311,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if f.verbose {
 		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
 	}
+	opts.DocumentWarn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
 	if bar != nil {
 		opts.Progress = bar
 	}

@@ -1,0 +1,377 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/jsregex"
+	"github.com/vectorlint/vectorlint/internal/scopes"
+	"github.com/vectorlint/vectorlint/internal/suggest"
+	"github.com/vectorlint/vectorlint/rules"
+)
+
+// Skipped scopes (spec/linter.md §9): the parts of a document that are not prose — code, URLs,
+// HTML, MDX syntax, math, front matter, and what BlockIgnores and TokenIgnores match — are
+// found once per document (internal/scopes, with goldmark's parser) and skipped by every check:
+//
+//   - Document.prose is the body with them blanked (same length, same line breaks): targets
+//     and checklist points run on it, units and chunks are cut from it, so no deterministic
+//     check can match inside them and every offset is still an offset into the file;
+//   - the model is sent each chunk as scopes.Show makes it (modelText): skipped bytes left
+//     out, every line where it was, "`…`" where a code span or a URL stood in a sentence;
+//   - a quote the model copied from a skipped scope is located in the file's own text and
+//     dropped by the filter as ignored (counted, in JSON, under "ignored").
+
+// ScopeNames are the names SkippedScopes accepts, in order; a section that does not set
+// SkippedScopes skips all of them.
+func ScopeNames() []string { return scopes.Names() }
+
+// ScopeSettings are what a file's lint skips: the scope names of the most specific matching
+// section that sets SkippedScopes (all of them when none does), and the BlockIgnores and
+// TokenIgnores patterns of every matching section.
+type ScopeSettings struct {
+	// Skipped are the names of the skipped scope kinds (ScopeNames); empty: none.
+	Skipped []string
+	// BlockIgnores match whole blocks (a match is widened to whole lines); TokenIgnores match
+	// inline spans.
+	BlockIgnores []*IgnorePattern
+	TokenIgnores []*IgnorePattern
+}
+
+// DefaultScopeSettings skip every scope kind and have no ignore patterns.
+func DefaultScopeSettings() ScopeSettings { return ScopeSettings{Skipped: ScopeNames()} }
+
+// IgnorePattern is one regex of BlockIgnores or TokenIgnores, in JavaScript syntax. A leading
+// inline-flag group as Vale's examples write ("(?s)", "(?i)", "(?m)") sets the flags.
+type IgnorePattern struct {
+	// Key is BlockIgnores or TokenIgnores; Source the pattern as written; File and Line where.
+	Key    string
+	Source string
+	File   string
+	Line   int
+	re     *jsregex.Regexp
+}
+
+// String is the pattern as written.
+func (p *IgnorePattern) String() string { return p.Source }
+
+// compileIgnores reads the value of a BlockIgnores or TokenIgnores key: patterns separated by
+// commas (a comma inside brackets, braces or parentheses, or escaped, is part of its pattern).
+func compileIgnores(file, key, value string, line int) ([]*IgnorePattern, *rules.Problem) {
+	var out []*IgnorePattern
+	for _, src := range splitPatterns(value) {
+		pattern, flags := jsregex.SplitInlineFlags(src)
+		re, err := jsregex.Compile(pattern, flags)
+		if err != nil {
+			reason := err.Error()
+			var se *jsregex.SyntaxError
+			if errors.As(err, &se) {
+				reason = se.Reason
+			}
+			return nil, &rules.Problem{File: file, Line: line, Field: key,
+				Expected: "JavaScript regular expressions separated by commas",
+				Found:    fmt.Sprintf("%s, which does not compile: %s", strconv.Quote(src), reason)}
+		}
+		out = append(out, &IgnorePattern{Key: key, Source: src, File: file, Line: line, re: re})
+	}
+	return out, nil
+}
+
+// splitPatterns splits a list of regexes at the commas outside brackets, braces and
+// parentheses and not escaped; spaces around each are trimmed and empty entries dropped.
+func splitPatterns(value string) []string {
+	var (
+		out   []string
+		depth int
+		class bool
+		start int
+	)
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	for i := 0; i < len(value); i++ {
+		switch c := value[i]; {
+		case c == '\\':
+			i++
+		case class:
+			class = c != ']'
+		case c == '[':
+			class = true
+		case c == '(' || c == '{':
+			depth++
+		case (c == ')' || c == '}') && depth > 0:
+			depth--
+		case c == ',' && depth == 0:
+			add(value[start:i])
+			start = i + 1
+		}
+	}
+	add(value[start:])
+	return out
+}
+
+// parseSkippedScopes reads the value of SkippedScopes: scope names separated by commas.
+func parseSkippedScopes(file, value string, line int) ([]string, *rules.Problem) {
+	var out []string
+	for _, name := range strings.Split(value, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		k, ok := scopes.ParseName(name)
+		if !ok {
+			expected := "scope names from " + strings.Join(ScopeNames(), ", ")
+			found := strconv.Quote(name)
+			switch s := suggest.Closest(name, ScopeNames(), 2); {
+			case s != "":
+				found += fmt.Sprintf(" (did you mean %q?)", s)
+			case valeTag(name):
+				found += " (a Vale HTML tag name; here fenced and indented code is \"code\", code spans \"inlinecode\")"
+			}
+			return nil, &rules.Problem{File: file, Line: line, Field: "SkippedScopes", Expected: expected, Found: found}
+		}
+		if n := k.Name(); !containsString(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// valeTag reports whether name is one of the HTML tags Vale's SkippedScopes and IgnoredScopes
+// name by default.
+func valeTag(name string) bool {
+	switch strings.ToLower(name) {
+	case "script", "style", "pre", "figure", "tt":
+		return true
+	}
+	return false
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Scopes returns what a file's lint skips: SkippedScopes from the most specific matching
+// section that sets it (every scope when none does); the BlockIgnores and TokenIgnores of
+// every matching section, least specific first, an empty value clearing those of the less
+// specific sections.
+func (fs FileSettings) Scopes() ScopeSettings {
+	s := DefaultScopeSettings()
+	for _, sec := range fs.Sections {
+		if sec.HasSkippedScopes {
+			s.Skipped = sec.SkippedScopes
+		}
+		if sec.HasBlockIgnores {
+			if len(sec.BlockIgnores) == 0 {
+				s.BlockIgnores = nil
+			}
+			s.BlockIgnores = append(s.BlockIgnores, sec.BlockIgnores...)
+		}
+		if sec.HasTokenIgnores {
+			if len(sec.TokenIgnores) == 0 {
+				s.TokenIgnores = nil
+			}
+			s.TokenIgnores = append(s.TokenIgnores, sec.TokenIgnores...)
+		}
+	}
+	return s
+}
+
+// findScopes finds the scopes of a new document's body (every kind; SkipScopes picks what is
+// skipped). A document whose markup cannot be read as expected keeps none and gets ScopeError.
+func (d *Document) findScopes() {
+	found, err := scopes.Find([]byte(d.Body), scopes.SyntaxOf(d.Path))
+	if err != nil {
+		var pe *scopes.ParseError
+		line := 0
+		if errors.As(err, &pe) && pe.Line > 0 {
+			line = d.Position(d.BodyOffset).Line + pe.Line - 1
+		}
+		where := d.Path
+		if line > 0 {
+			where += ":" + strconv.Itoa(line)
+		}
+		reason := err.Error()
+		if pe != nil {
+			reason = pe.Reason
+		}
+		d.ScopeError = fmt.Errorf("%s: %s: the %s markup could not be read as expected, so its code, URLs and markup are linted as prose",
+			where, reason, scopes.SyntaxOf(d.Path))
+		return
+	}
+	for i := range found {
+		found[i].Start += d.BodyOffset
+		found[i].End += d.BodyOffset
+	}
+	d.scopes = found
+}
+
+// SkipScopes sets what the lint of the document skips: the scopes of the kinds s names, and
+// the matches of its ignore patterns (run on the body). Targets, units and checklist points
+// then see the body with them blanked, and the model does not see them. A pattern that takes
+// too long is an error naming it and where it is set.
+func (d *Document) SkipScopes(s ScopeSettings) error {
+	kinds := map[scopes.Kind]bool{}
+	for _, n := range s.Skipped {
+		if k, ok := scopes.ParseName(n); ok {
+			kinds[k] = true
+		}
+	}
+	var skip []scopes.Scope
+	for _, sc := range d.scopes {
+		if kinds[sc.Kind] {
+			skip = append(skip, sc)
+		}
+	}
+	for _, list := range [][]*IgnorePattern{s.BlockIgnores, s.TokenIgnores} {
+		for _, p := range list {
+			ms, err := p.re.FindAllStringMatch(d.Body, -1)
+			if err != nil {
+				return fmt.Errorf("%s: %s %s (%s:%d): %w", d.Path, p.Key, strconv.Quote(p.Source), p.File, p.Line, err)
+			}
+			for _, m := range ms {
+				g := m.Groups[0]
+				start, end := g.ByteStart, g.ByteEnd
+				if start == end {
+					continue
+				}
+				sc := scopes.Scope{Kind: scopes.TokenIgnore, Start: d.BodyOffset + start, End: d.BodyOffset + end, Placeholder: true}
+				if p.Key == keyBlockIgnores {
+					sc = scopes.Scope{Kind: scopes.BlockIgnore, Start: d.LineStart(d.Position(sc.Start).Line), End: d.lineEnd(sc.End - 1)}
+				}
+				skip = append(skip, sc)
+			}
+		}
+	}
+	scopes.Sort(skip)
+	d.skipped = skip
+	d.skippedEnd = make([]int, len(skip))
+	for i, sc := range skip {
+		d.skippedEnd[i] = sc.End
+		if i > 0 {
+			d.skippedEnd[i] = max(sc.End, d.skippedEnd[i-1])
+		}
+	}
+	d.prose = scopes.Mask(d.Body, d.BodyOffset, skip)
+	return nil
+}
+
+// skippedIn returns the skipped scopes that touch [start, end) of Source (and maybe a few
+// more), found by binary search: a long document's chunks each look at their own.
+func (d *Document) skippedIn(start, end int) []scopes.Scope {
+	i := sort.SearchInts(d.skippedEnd, start+1) // the first scope that may end after start
+	j := sort.Search(len(d.skipped), func(k int) bool { return d.skipped[k].Start >= end })
+	if i >= j {
+		return nil
+	}
+	return d.skipped[i:j]
+}
+
+// lineEnd is the offset of the end of the line offset is on, before its line break.
+func (d *Document) lineEnd(offset int) int {
+	for offset < len(d.Source) && d.Source[offset] != '\n' && d.Source[offset] != '\r' {
+		offset++
+	}
+	return offset
+}
+
+// Prose is the body with the skipped scopes blanked (SkipScopes): the same length and line
+// breaks as Body, so its offsets are Body's. It is Body when nothing is skipped.
+func (d *Document) Prose() string {
+	if d.skipped == nil {
+		return d.Body
+	}
+	return d.prose
+}
+
+// masked reports whether the lint of the document skips anything.
+func (d *Document) masked() bool { return len(d.skipped) > 0 }
+
+// inSkipped reports whether a span of Source holds no prose: every byte of it that is not
+// white space lies in a skipped scope.
+func (d *Document) inSkipped(s Span) bool {
+	if !d.masked() || s.Start < d.BodyOffset || s.End > len(d.Source) || s.Start >= s.End {
+		return false
+	}
+	return strings.TrimSpace(d.prose[s.Start-d.BodyOffset:s.End-d.BodyOffset]) == "" &&
+		strings.TrimSpace(string(d.Source[s.Start:s.End])) != ""
+}
+
+// codeScopes returns the code blocks and code spans of the document, disjoint and sorted,
+// whatever is skipped: a control comment in them is an example, not a control.
+func (d *Document) codeScopes() []scopes.Scope {
+	var code []scopes.Scope
+	for _, s := range d.scopes {
+		if s.Kind == scopes.Code || s.Kind == scopes.InlineCode {
+			code = append(code, s)
+		}
+	}
+	return scopes.Union(code)
+}
+
+// modelText is the text the model is sent for the text of a unit or chunk (a piece of the
+// document's prose at offset): skipped scopes left out, lines kept. placeholders reports
+// whether it holds placeholders for them (text is returned as it is when nothing is skipped).
+func (d *Document) modelText(text string, offset int) (shown string, placeholders bool) {
+	if d == nil || !d.masked() {
+		return text, false
+	}
+	shown, changed := scopes.Show(text, offset, d.skippedIn(offset, offset+len(text)))
+	return shown, changed && strings.Contains(shown, scopes.PlaceholderText)
+}
+
+// ModelText is the unit's text as the model is sent it: the skipped scopes left out, every
+// line where it is in the file (what --dry-run shows).
+func (u *Unit) ModelText() string {
+	s, _ := u.doc.modelText(u.Text, u.Offset)
+	return s
+}
+
+// Words is the number of words of the unit's text as the model is sent it (ModelText), the
+// semi-objective score's denominator: skipped code and markup do not count, and a code span or
+// a URL inside a sentence counts as the one word it stands for.
+func (u *Unit) Words() int { return CountWords(u.ModelText()) }
+
+// locateSkipped is the locate stage's second look at a quote in a document with skipped
+// scopes, given where Locate found it in the chunk's prose (m, span). The prose comes first: a
+// quote found there exactly, ignoring case or normalised is reported there. A quote that was
+// not found is tried without the placeholders the model was shown ("Run `…` to install").
+// Then, for a quote not found or only found fuzzily, the file's own text: a quote found there
+// (more exactly) was copied from a skipped scope, or guessed from around one. It is located
+// there, and the filter drops it as ignored when that place holds no prose.
+func (d *Document) locateSkipped(c Chunk, v Violation, span Span, m LocateMethod) (Span, LocateMethod) {
+	if !d.masked() || (m != NotLocated && m != LocatedFuzzy) {
+		return span, m
+	}
+	if m == NotLocated && strings.Contains(v.QuotedText, scopes.PlaceholderText) {
+		w := v
+		w.QuotedText = strings.ReplaceAll(v.QuotedText, scopes.PlaceholderText, " ")
+		if s, wm := Locate(c, w); wm != NotLocated {
+			return s, wm
+		}
+	}
+	orig := c
+	orig.Text = string(d.Source[c.Offset : c.Offset+len(c.Text)])
+	os, om := Locate(orig, v)
+	if om != NotLocated && (m == NotLocated || (om < m && d.inSkipped(os))) {
+		return os, om
+	}
+	return span, m
+}
+
+// Config keys of skipped scopes in a section.
+const (
+	keySkippedScopes = "SkippedScopes"
+	keyBlockIgnores  = "BlockIgnores"
+	keyTokenIgnores  = "TokenIgnores"
+)
