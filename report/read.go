@@ -199,6 +199,7 @@ type fileJSON struct {
 	Unverified []lint.Unverified  `json:"unverified"`
 	Errors     []lint.RuleError   `json:"errors"`
 	NotRun     int                `json:"notRun"`
+	Ignored    int                `json:"ignored"`
 }
 
 // findingReadJSON is a finding in the json output.
@@ -232,8 +233,10 @@ func (rd *reader) file(field string, raw json.RawMessage) (lint.FileResult, erro
 		return lint.FileResult{}, rd.errorf(field+".scores", "a list of scores", "nothing")
 	case f.NotRun < 0:
 		return lint.FileResult{}, rd.errorf(field+".notRun", "a count of 0 or more", fmt.Sprint(f.NotRun))
+	case f.Ignored < 0:
+		return lint.FileResult{}, rd.errorf(field+".ignored", "a count of 0 or more", fmt.Sprint(f.Ignored))
 	}
-	fr := lint.FileResult{Path: *f.Path, Scores: *f.Scores, Unverified: f.Unverified, Errors: f.Errors, NotRun: f.NotRun}
+	fr := lint.FileResult{Path: *f.Path, Scores: *f.Scores, Unverified: f.Unverified, Errors: f.Errors, NotRun: f.NotRun, Ignored: f.Ignored}
 	for i, raw := range *f.Findings {
 		at := fmt.Sprintf("%s.findings[%d]", field, i)
 		var fj findingReadJSON

@@ -109,7 +109,7 @@ func TestReadJSONErrors(t *testing.T) {
 // TestReadJSONLaterFields reads a document with fields this version does not know (a later
 // version's): they are ignored.
 func TestReadJSONLaterFields(t *testing.T) {
-	doc := `{"version": "9", "files": [{"path": "a.md", "findings": [], "scores": [], "ignored": 3}], "summary": {"files": 1, "errors": 0, "warnings": 0, "unverified": 0, "operationalErrors": 0}, "usage": {"calls": 0, "cachedCalls": 0, "inputTokens": 0, "outputTokens": 0, "cost": null}, "extra": {"x": 1}}`
+	doc := `{"version": "9", "files": [{"path": "a.md", "findings": [], "scores": [], "reviewers": 3}], "summary": {"files": 1, "errors": 0, "warnings": 0, "unverified": 0, "operationalErrors": 0}, "usage": {"calls": 0, "cachedCalls": 0, "inputTokens": 0, "outputTokens": 0, "cost": null}, "extra": {"x": 1}}`
 	r, err := ReadJSON(strings.NewReader(doc), "later.json")
 	if err != nil || len(r.Files) != 1 || r.Files[0].Path != "a.md" {
 		t.Fatalf("%+v, %v", r, err)
