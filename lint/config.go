@@ -479,8 +479,11 @@ type FileSettings struct {
 	RelPath string
 	// Sections are the sections whose glob matches, least specific first.
 	Sections []*Section
-	// RunRules is the pack list of the most specific matching section that sets RunRules;
-	// RunRulesFrom is that section (nil when no matching section sets RunRules).
+	// RunRules are the packs of every matching section that sets RunRules, added up from the
+	// least specific section to the most specific one (as the original VectorLint's scan-path
+	// resolver does), each pack once; an explicit empty "RunRules =" clears the packs of the
+	// less specific sections (spec/linter.md §2). RunRulesFrom is the most specific matching
+	// section that sets RunRules (nil when none does).
 	RunRules     []string
 	RunRulesFrom *Section
 }
@@ -496,11 +499,32 @@ func (c *Config) Settings(relPath string) FileSettings {
 	}
 	sortSections(fs.Sections)
 	for _, s := range fs.Sections {
-		if s.HasRunRules {
-			fs.RunRules, fs.RunRulesFrom = s.RunRules, s
+		if !s.HasRunRules {
+			continue
+		}
+		fs.RunRulesFrom = s
+		if len(s.RunRules) == 0 {
+			fs.RunRules = nil // "RunRules =" turns off what less specific sections turned on
+			continue
+		}
+		for _, name := range s.RunRules {
+			if !slices.Contains(fs.RunRules, name) {
+				fs.RunRules = append(fs.RunRules, name)
+			}
 		}
 	}
 	return fs
+}
+
+// PackSection returns the most specific matching section whose RunRules names pack (nil when
+// none does), for messages about that pack.
+func (fs FileSettings) PackSection(pack string) *Section {
+	for i := len(fs.Sections) - 1; i >= 0; i-- {
+		if slices.Contains(fs.Sections[i].RunRules, pack) {
+			return fs.Sections[i]
+		}
+	}
+	return nil
 }
 
 // compareSpecificity orders sections from least to most specific (spec/linter.md §2): more

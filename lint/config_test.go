@@ -167,7 +167,8 @@ A.B.C.D = x
 }
 
 // TestConfigCascade checks which packs run and which rule settings apply for a set of paths:
-// the most specific section that sets RunRules wins; overrides merge, the most specific wins.
+// the packs of every matching section add up (an empty RunRules clears them); overrides merge,
+// the most specific wins.
 func TestConfigCascade(t *testing.T) {
 	src := `[**/*.md]
 RunRules = Acme
@@ -476,7 +477,7 @@ func TestRepoExampleConfig(t *testing.T) {
 		severity   string
 	}{
 		{"README.md", []string{"VectorLint", "Acme"}, true, ""},
-		{"content/blog/2024/post.md", []string{"Acme", "TechCorp"}, true, ""},
+		{"content/blog/2024/post.md", []string{"VectorLint", "Acme", "TechCorp"}, true, ""},
 		{"content/docs/api/generated/users.md", []string{"VectorLint", "Acme"}, false, "error"},
 		{"content/docs/api/generated/index.md", []string{"VectorLint", "Acme"}, true, "error"},
 		{"content/drafts/idea.md", nil, true, ""},

@@ -288,7 +288,11 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 		seenPack[name] = true
 		pack := byName[name]
 		if pack == nil {
-			set.err = fmt.Errorf("%s:%d: RunRules: unknown pack %q", cfg.Path, settings.RunRulesFrom.RunRulesLine, name)
+			line := settings.RunRulesFrom.RunRulesLine
+			if s := settings.PackSection(name); s != nil {
+				line = s.RunRulesLine
+			}
+			set.err = fmt.Errorf("%s:%d: RunRules: unknown pack %q", cfg.Path, line, name)
 			return set
 		}
 		for _, r := range pack.Rules {

@@ -143,7 +143,7 @@ RulesPath = rules
 # ConfidenceThreshold = 0.75
 
 # Sections: a glob matched against paths relative to this file (** and {a,b} allowed).
-# The most specific matching section that sets RunRules decides which packs run.
+# The packs of every matching section add up; rule settings of the most specific section win.
 #
 # VectorLint is built in: Wordiness, PassiveVoice, InclusiveLanguage, UnsupportedClaims,
 # Consistency, Capitalization, Repetition and AIPatterns. Starter is the example pack in
@@ -158,7 +158,7 @@ RunRules = VectorLint, Starter
 # VectorLint.Repetition.strictness = strict
 # Starter.Headline = disabled
 
-# An empty RunRules turns every rule off for matching files.
+# An empty RunRules turns every rule off for matching files (it clears the packs above).
 [drafts/**]
 RunRules =
 
