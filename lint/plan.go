@@ -296,7 +296,7 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 			return set
 		}
 		for _, r := range pack.Rules {
-			rs := settings.Rule(pack.Name, r.ID)
+			rs := settings.Rule(pack.Name, r.ID, r.Aliases...)
 			if rs.Disabled {
 				continue
 			}

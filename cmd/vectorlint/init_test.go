@@ -22,6 +22,7 @@ pack VectorLint (built-in, 8 rules)
   VectorLint.Repetition         semi-objective  warning  (built-in)/VectorLint/repetition.md
   VectorLint.UnsupportedClaims  semi-objective  warning  (built-in)/VectorLint/unsupported-claims.md
   VectorLint.Wordiness          semi-objective  warning  (built-in)/VectorLint/wordiness.md
+  aliases (the original VectorLint's ids): VectorLint.AIPattern = VectorLint.AIPatterns, VectorLint.Inclusivity = VectorLint.InclusiveLanguage
 ✓ 2 packs, 10 valid rules, no problems.
 `
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
@@ -127,6 +128,16 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 				sev = "default severity"
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), lint.KindOf(r).Name(), sev, a.rel(r.Path))
+		}
+		// The ids the original VectorLint gives these rules, which vectorlint.ini may use.
+		var aliases []string
+		for _, r := range p.Rules {
+			for _, id := range r.Aliases {
+				aliases = append(aliases, p.Name+"."+id+" = "+r.FullID())
+			}
+		}
+		if len(aliases) > 0 {
+			fmt.Fprintf(tw, "  aliases (the original VectorLint's ids): %s\n", strings.Join(aliases, ", "))
 		}
 	}
 	tw.Flush()

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vectorlint/vectorlint/llm/llmtest"
+)
+
+// Configurations, environments and command lines written for the original VectorLint
+// (TRocket-Labs/vectorlint) run here unchanged (spec/linter.md §1–§2, docs/migrating.md). Each
+// test names the file of the original it reproduces.
+
+// originalConfigExample is the "Complete Example" of the original's CONFIGURATION.md (v2.1.1),
+// byte for byte. It writes TechnicalAccuracy.threshold, a setting no version of the original
+// reads.
+const originalConfigExample = `# vectorlint.ini
+
+# [Global Settings]
+# Directory containing your rule packs (Required)
+RulesPath=.github/rules
+# Number of concurrent evaluations (Default: 4)
+Concurrency=4
+# Default severity for violations (Default: warning)
+DefaultSeverity=warning
+
+# [File Patterns]
+# Map file patterns to rule packs and apply overrides
+
+# All markdown files - run "Acme" rule pack
+[**/*.md]
+RunRules=Acme
+# Override strictness for the GrammarChecker rule
+GrammarChecker.strictness=7
+
+# Technical documentation - run "Acme" pack with higher standards
+[content/docs/**/*.md]
+RunRules=Acme
+# Higher strictness for docs
+GrammarChecker.strictness=9
+# Require a higher score for technical accuracy
+TechnicalAccuracy.threshold=8.0
+
+# Marketing content - run "TechCorp" pack
+[content/marketing/**/*.md]
+RunRules=TechCorp
+BrandVoice.strictness=8
+
+# Drafts - skip all rules
+[content/drafts/**/*.md]
+RunRules=
+`
+
+// originalExampleProject is originalConfigExample with the packs it names.
+func originalExampleProject() map[string]string {
+	return map[string]string{
+		"vectorlint.ini": originalConfigExample,
+		".github/rules/Acme/grammar-checker.md": "---\nid: GrammarChecker\nname: Grammar Checker\nseverity: error\n---\n" +
+			"Check this content for grammar issues.\n",
+		".github/rules/Acme/technical-accuracy.md": "---\nid: TechnicalAccuracy\nname: Technical Accuracy\ntype: subjective\n" +
+			"criteria: [{id: Accuracy, name: Accuracy}]\n---\nRate the accuracy.\n",
+		".github/rules/TechCorp/brand-voice.md": "---\nid: BrandVoice\nname: Brand Voice\n---\nCheck the brand voice.\n",
+		"content/docs/a.md":                     "# Install\n\nRun the installer.\n",
+	}
+}
+
+// thresholdWarning is the warning the example's TechnicalAccuracy.threshold gets.
+const thresholdWarning = `vectorlint.ini:26: warning: TechnicalAccuracy.threshold: vectorlint has no setting "threshold" for rule "TechnicalAccuracy" (a rule's settings are severity and strictness, and Pack.Rule = disabled or enabled); ignored` + "\n"
+
+// TestOriginalConfigExampleRuns: the original's own example configuration (CONFIGURATION.md)
+// validates and lints; the key that names no setting is one warning naming the key and its
+// line, printed by validate and, once, by a lint run without --verbose.
+func TestOriginalConfigExampleRuns(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.On(llmtest.SystemContains(`<rule name="Grammar Checker">`), llmtest.JSON(map[string]any{"violations": []any{}}))
+	srv.On(llmtest.SystemContains(`<rule name="Technical Accuracy">`), llmtest.JSON(map[string]any{"criteria": []any{
+		map[string]any{"id": "Accuracy", "name": "Accuracy", "score": 4, "summary": "Accurate.", "violations": []any{}}}}))
+	dir := t.TempDir()
+	writeTestTree(t, dir, originalExampleProject())
+
+	v := runVectorlint(t, dir, nil, "", "validate")
+	if v.code != exitOK || v.stderr != thresholdWarning || !strings.HasSuffix(v.stdout, "✓ 3 packs, 11 valid rules, no errors, 1 warning.\n") {
+		t.Errorf("validate: exit %d\n%s\nstderr:\n%s", v.code, v.stdout, v.stderr)
+	}
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "content/docs/a.md")
+	if r.code != exitOK || r.stderr != thresholdWarning {
+		t.Errorf("lint: exit %d, stderr:\n%s\nwant:\n%s", r.code, r.stderr, thresholdWarning)
+	}
+	if got := decodeJSON(t, r.stdout); len(got.Files) != 1 || len(got.Files[0].Scores) != 2 || srv.Calls() != 2 {
+		t.Errorf("lint: %d calls, output:\n%s", srv.Calls(), r.stdout)
+	}
+}
+
+// TestOverrideWarnings: override keys the original accepts and ignores are warnings naming the
+// key and its line (spec/linter.md §2); a value vectorlint cannot read for a setting it has,
+// and a misspelt global key, stay errors (exit 2, no call).
+func TestOverrideWarnings(t *testing.T) {
+	rulesFiles := map[string]string{
+		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\ncriteria: [{id: Clarity, name: Clarity}]\n---\nRate it.\n",
+		"rules/Acme/plain.md":    "---\nid: Plain\nname: Plain\nshould: [$not_icontains: utilize]\n---\nPlain words.\n",
+		"rules/Acme/wordy.md":    "---\nid: Wordy\nname: Wordy\n---\nFlag wordy phrases.\n",
+		"a.md":                   "# A\n\nText.\n",
+	}
+	tests := []struct {
+		name, ini string
+		code      int
+		stderr    string
+	}{
+		{name: "the original's documentation (docs/configuration-schema.mdx): Clarity.threshold",
+			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nClarity.threshold=9\n", code: exitOK,
+			stderr: `vectorlint.ini:4: warning: Clarity.threshold: vectorlint has no setting "threshold" for rule "Clarity" (a rule's settings are severity and strictness, and Pack.Rule = disabled or enabled); ignored` + "\n"},
+		{name: "the original's resolver test (tests/scanpaths-refactor.test.ts): Technical.enabled = true",
+			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nTechnical.enabled = true\n", code: exitOK,
+			stderr: `vectorlint.ini:4: warning: Technical.enabled: vectorlint has no setting "enabled" for rule "Technical": a rule is turned on or off with Pack.Rule = enabled or disabled; ignored` + "\n"},
+		{name: "strictness on a subjective rule and on a checklist rule",
+			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nAcme.Headline.strictness = strict\nPlain.strictness = 5\nWordy.strictness = 5\n", code: exitOK,
+			stderr: "vectorlint.ini:4: warning: Acme.Headline.strictness: strictness has no effect on Acme.Headline: a subjective rule is scored from its criteria's ratings; ignored\n" +
+				"vectorlint.ini:5: warning: Plain.strictness: strictness has no effect on Acme.Plain: a checklist rule is scored by the coverage of its points; ignored\n"},
+		{name: "a rule no pack has, an unknown pack, a setting with a typo",
+			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nAcme.Wordyy = disabled\nTechCorp.Voice.severity = error\nAcme.Wordy.severty = error\n", code: exitOK,
+			stderr: `vectorlint.ini:4: warning: Acme.Wordyy: pack Acme has no rule with id "Wordyy" (did you mean "Wordy"? its rules: Headline, Plain, Wordy); ignored` + "\n" +
+				`vectorlint.ini:5: warning: TechCorp.Voice.severity: unknown pack "TechCorp" (packs found in RulesPath: Acme; built-in packs: VectorLint); ignored` + "\n" +
+				`vectorlint.ini:6: warning: Acme.Wordy.severty: vectorlint has no setting "severty" for rule "Acme.Wordy" (a rule's settings are severity and strictness, and Pack.Rule = disabled or enabled) (did you mean "severity"?); ignored` + "\n"},
+		{name: "a bad value for a setting vectorlint has stays an error",
+			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nAcme.Wordy = off\nAcme.Wordy.severity = fatal\n", code: exitFailure,
+			stderr: `vectorlint.ini:4: Acme.Wordy: expected "disabled" or "enabled", found "off"` + "\n" +
+				`vectorlint.ini:5: Acme.Wordy.severity: expected "error" or "warning", found "fatal"` + "\n"},
+		{name: "a misspelt global key stays an error",
+			ini: "RulesPath = rules\nConcurrancy = 4\n[**/*.md]\nRunRules = Acme\n", code: exitFailure,
+			stderr: `vectorlint.ini:2: Concurrancy: unknown global key (did you mean "Concurrency"?)` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
+			srv.On(llmtest.SystemContains(`<rule name="Headline">`), llmtest.JSON(map[string]any{"criteria": []any{
+				map[string]any{"id": "Clarity", "name": "Clarity", "score": 4, "summary": "Clear.", "violations": []any{}}}}))
+			dir := t.TempDir()
+			writeTestTree(t, dir, rulesFiles)
+			writeTestTree(t, dir, map[string]string{"vectorlint.ini": tt.ini})
+			r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "a.md")
+			if r.code != tt.code || r.stderr != tt.stderr {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d, stderr:\n%s", r.code, r.stderr, tt.code, tt.stderr)
+			}
+			if tt.code == exitFailure && srv.Calls() != 0 {
+				t.Errorf("%d calls made by a run that cannot start", srv.Calls())
+			}
+		})
+	}
+}
+
+// TestOriginalPresetIDs: the ids of the original's presets (presets/VectorLint in its 2.4 and
+// later: AIPattern, Inclusivity) name the built-in rules vectorlint calls AIPatterns and
+// InclusiveLanguage; findings keep vectorlint's ids.
+func TestOriginalPresetIDs(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
+	srv.On(llmtest.SystemContains(`<rule name="Inclusive language">`), llmtest.JSON(map[string]any{"violations": []any{
+		map[string]any{"quoted_text": "chairman", "line": 3, "message": `Say "chair".`, "confidence": 0.9}}}))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini": "[**/*.md]\nRunRules = VectorLint\nVectorLint.AIPattern = disabled\nInclusivity.severity = warning\n",
+		"a.md":           "# Minutes\n\nThe chairman opened the meeting.\n",
+	})
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "a.md")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	got := decodeJSON(t, r.stdout)
+	if f := got.Files[0].Findings; len(f) != 1 || f[0].Rule != "VectorLint.InclusiveLanguage" || f[0].Severity != "warning" {
+		t.Errorf("findings: %+v", f)
+	}
+	for _, req := range srv.Requests() {
+		if strings.Contains(req.System(), `<rule name="AI-sounding patterns">`) {
+			t.Error("VectorLint.AIPattern = disabled did not turn VectorLint.AIPatterns off")
+		}
+	}
+	if n := len(got.Files[0].Scores); n != 7 || srv.Calls() != 7 {
+		t.Errorf("%d scores, %d calls; want 7 rules", n, srv.Calls())
+	}
+}
