@@ -1,9 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -175,5 +178,98 @@ func TestOriginalPresetIDs(t *testing.T) {
 	}
 	if n := len(got.Files[0].Scores); n != 7 || srv.Calls() != 7 {
 		t.Errorf("%d scores, %d calls; want 7 rules", n, srv.Calls())
+	}
+}
+
+// techAccuracyProject has the original's technical-accuracy rule (the shared corpus's
+// v2.1.1/rules/TinyRocket/technical-accuracy.md) with its placeholders written with spaces
+// inside the braces, and a semi-objective technical-accuracy rule.
+func techAccuracyProject(t *testing.T) map[string]string {
+	t.Helper()
+	orig, err := os.ReadFile(filepath.Join(testutil.SharedDir(t), "corpus", "vectorlint-rules", "v2.1.1", "rules", "TinyRocket", "technical-accuracy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaced := strings.NewReplacer("{{content}}", "{{ content }}", "{{claims}}", "{{  claims }}", "{{searchResults}}", "{{searchResults }}").Replace(string(orig))
+	return map[string]string{
+		"vectorlint.ini":                         "RulesPath = rules\n[**/*.md]\nRunRules = TinyRocket\n",
+		"rules/TinyRocket/technical-accuracy.md": spaced,
+		"rules/TinyRocket/facts.md":              "---\nid: Facts\nname: Facts\nevaluator: technical-accuracy\n---\nFlag claims the evidence contradicts.\n",
+		"docs/go.md":                             "Go 1.0 shipped in 2009.\n",
+		"docs/opinion.md":                        "Writing docs is fun.\n",
+	}
+}
+
+// TestTechnicalAccuracyPlaceholdersWithSpaces: "{{ claims }}" is a placeholder as "{{claims}}"
+// is, as the original's template renderer reads it ("should handle variables with whitespace in
+// placeholders", tests/template-renderer.test.ts; /\{\{(\s*[\w.]+\s*)\}\}/ in
+// src/prompts/template-renderer.ts).
+func TestTechnicalAccuracyPlaceholdersWithSpaces(t *testing.T) {
+	srv := llmtest.Start(t)
+	search := llmtest.Start(t)
+	srv.On(llmtest.All(llmtest.SystemContains("You extract factual claims"), llmtest.UserContains("2009")), llmtest.JSON(map[string]any{"claims": []any{
+		map[string]any{"claim": "Go 1.0 was released in 2009.", "quoted_text": "Go 1.0 shipped in 2009", "line": 1}}}))
+	srv.On(llmtest.SystemContains(`<rule name="Technical Accuracy">`), llmtest.JSON(map[string]any{"criteria": []any{
+		map[string]any{"id": "AccuracyRatio", "name": "Accuracy Ratio", "score": 1, "summary": "Wrong year.", "violations": []any{
+			map[string]any{"quoted_text": "2009", "line": 1, "message": "Go 1.0 was released in 2012."}}}}}))
+	srv.On(llmtest.SystemContains(`<rule name="Facts">`), llmtest.JSON(map[string]any{"violations": []any{}}))
+	search.On(llmtest.Any(), llmtest.Text("Contradicted: Go 1.0 was released in March 2012."))
+	dir := t.TempDir()
+	writeTestTree(t, dir, techAccuracyProject(t))
+	env := fakeEnv(srv)
+	env["PERPLEXITY_BASE_URL"], env["PERPLEXITY_API_KEY"] = search.URL, "pplx-test"
+	r := runVectorlint(t, dir, env, "", "--output", "json", "docs/go.md")
+	if r.code != exitFindings {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var system string
+	for _, req := range srv.Requests() {
+		if strings.Contains(req.System(), `<rule name="Technical Accuracy">`) {
+			system = req.System()
+		}
+	}
+	for _, want := range []string{
+		"**Content:**\n(the text in the user message)\n",
+		"**Claims to Verify:**\n1. Go 1.0 was released in 2009. (line 1: \"Go 1.0 shipped in 2009\")\n",
+		"**Search Evidence:**\n1. Go 1.0 was released in 2009.\nContradicted: Go 1.0 was released in March 2012.\n",
+	} {
+		if !strings.Contains(system, want) {
+			t.Errorf("the rule's prompt lacks %q:\n%s", want, system)
+		}
+	}
+	if strings.Contains(system, "{{") {
+		t.Errorf("a placeholder is left in the prompt:\n%s", system)
+	}
+}
+
+// TestTechnicalAccuracyNoClaims: a text without checkable claims costs one call per rule (the
+// extraction): no search and no second call, and the rule passes with a perfect score, as the
+// original's evaluator returns ("should return perfect score when no claims are found",
+// tests/scoring-types.test.ts of its v2.5.0; src/evaluators/accuracy-evaluator.ts).
+func TestTechnicalAccuracyNoClaims(t *testing.T) {
+	srv := llmtest.Start(t)
+	search := llmtest.Start(t)
+	srv.On(llmtest.SystemContains("You extract factual claims"), llmtest.JSON(map[string]any{"claims": []any{}}))
+	dir := t.TempDir()
+	writeTestTree(t, dir, techAccuracyProject(t))
+	env := fakeEnv(srv)
+	env["PERPLEXITY_BASE_URL"], env["PERPLEXITY_API_KEY"] = search.URL, "pplx-test"
+	r := runVectorlint(t, dir, env, "", "--output", "json", "docs/opinion.md")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	got := decodeJSON(t, r.stdout)
+	scores := got.Files[0].Scores
+	if len(scores) != 2 || scores[0].Rule != "TinyRocket.Facts" || scores[0].Score != 10 ||
+		scores[1].Rule != "TinyRocket.TechnicalAccuracy" || scores[1].Score != 10 || len(got.Files[0].Findings) != 0 {
+		t.Errorf("result: %+v", got.Files[0])
+	}
+	if srv.Calls() != 2 || search.Calls() != 0 {
+		t.Errorf("%d model calls and %d searches, want 2 claim extractions and no search", srv.Calls(), search.Calls())
+	}
+	for _, req := range srv.Requests() {
+		if !strings.Contains(req.System(), "You extract factual claims") {
+			t.Errorf("a call other than the claim extraction:\n%s", req.System())
+		}
 	}
 }
