@@ -273,3 +273,40 @@ func TestTechnicalAccuracyNoClaims(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyQuoteIsUnverified: a violation with an empty quoted_text is one unverified quote,
+// and the reply's other violations are kept and scored, as in the original: its locator finds
+// no place for an empty quote and the finding processor keeps the rest ("counts only verified
+// findings toward the score", tests/findings/processor.test.ts;
+// tests/findings/finding-evidence-verifier.test.ts). No retry, no error.
+func TestEmptyQuoteIsUnverified(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.On(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.JSON(map[string]any{"violations": []any{
+		map[string]any{"quoted_text": "", "line": 3, "message": "Vague wording.", "confidence": 0.9},
+		map[string]any{"quoted_text": "in order to", "line": 3, "message": `Say "to".`, "confidence": 0.9},
+	}}))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		"a.md":                    "# Setup\n\nRun setup in order to start.\n",
+	})
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "a.md")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	got := decodeJSON(t, r.stdout)
+	f := got.Files[0]
+	if len(f.Findings) != 1 || f.Findings[0].Match != "in order to" || f.Findings[0].Line != 3 ||
+		len(f.Unverified) != 1 || f.Unverified[0].Message != "Vague wording." || f.Unverified[0].Quote != "" ||
+		len(f.Errors) != 0 || got.Summary.Unverified != 1 || got.Summary.OperationalErrors != 0 {
+		t.Errorf("result: %+v, summary %+v", f, got.Summary)
+	}
+	// One violation in 8 words at standard strictness: the unverified quote does not count.
+	if len(f.Scores) != 1 || f.Scores[0].Score != 0 || *f.Scores[0].Violations != 1 || *f.Scores[0].Words != 8 {
+		t.Errorf("score: %+v", f.Scores)
+	}
+	if srv.Calls() != 1 {
+		t.Errorf("%d calls, want 1 (no retry)", srv.Calls())
+	}
+}
