@@ -310,3 +310,79 @@ func TestEmptyQuoteIsUnverified(t *testing.T) {
 		t.Errorf("%d calls, want 1 (no retry)", srv.Calls())
 	}
 }
+
+// TestAnthropicEnvironment reproduces the original's Anthropic settings (src/schemas/env-schemas.ts;
+// tests/env-parser.test.ts, "uses default values for optional Anthropic fields" and "validates
+// temperature ranges correctly for each provider") through the command and the request bodies
+// the server sees: the key alone works (a default model, max_tokens 4096), ANTHROPIC_MAX_TOKENS
+// sets max_tokens, and ANTHROPIC_TEMPERATURE above 1 stops the run before any call with an
+// error naming the variable.
+func TestAnthropicEnvironment(t *testing.T) {
+	tests := []struct {
+		name      string
+		env       map[string]string
+		code      int
+		stderr    string
+		model     string
+		maxTokens int64
+		temp      float64
+	}{
+		{name: "the key alone", env: map[string]string{}, code: exitOK, model: "claude-sonnet-4-5", maxTokens: 4096, temp: 0.2},
+		{name: "max tokens, model and temperature",
+			env:  map[string]string{"ANTHROPIC_MAX_TOKENS": "2048", "ANTHROPIC_MODEL": "claude-3-haiku-20240307", "ANTHROPIC_TEMPERATURE": "0.5"},
+			code: exitOK, model: "claude-3-haiku-20240307", maxTokens: 2048, temp: 0.5},
+		{name: "temperature above Anthropic's range", env: map[string]string{"ANTHROPIC_TEMPERATURE": "1.5"}, code: exitFailure,
+			stderr: `vectorlint: ANTHROPIC_TEMPERATURE: expected a number between 0 and 1 (Anthropic's range), found "1.5"` + "\n"},
+		{name: "max tokens not a number", env: map[string]string{"ANTHROPIC_MAX_TOKENS": "lots"}, code: exitFailure,
+			stderr: `vectorlint: ANTHROPIC_MAX_TOKENS: expected a whole number of tokens, 1 or more, found "lots"` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
+			dir := t.TempDir()
+			writeTestTree(t, dir, map[string]string{
+				"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+				"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+				"a.md":                    "# A\n\nText.\n",
+			})
+			env := map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": testAPIKey, "ANTHROPIC_BASE_URL": srv.URL}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			r := runVectorlint(t, dir, env, "", "--no-cache", "a.md")
+			if r.code != tt.code || (tt.code == exitFailure && r.stderr != tt.stderr) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d, stderr:\n%s", r.code, r.stderr, tt.code, tt.stderr)
+			}
+			r.noKey(t)
+			reqs := srv.Requests()
+			if tt.code == exitFailure {
+				if len(reqs) != 0 {
+					t.Errorf("%d calls made by a run that cannot start", len(reqs))
+				}
+				return
+			}
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			req := reqs[0]
+			if req.Model != tt.model || req.MaxTokens == nil || *req.MaxTokens != tt.maxTokens || req.Temperature == nil || *req.Temperature != tt.temp {
+				t.Errorf("request: model %q, max_tokens %v, temperature %v; want %q, %d, %v", req.Model, deref64(req.MaxTokens), derefF(req.Temperature),
+					tt.model, tt.maxTokens, tt.temp)
+			}
+		})
+	}
+}
+
+func deref64(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func derefF(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
