@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/rules"
@@ -26,6 +27,10 @@ type PlanInput struct {
 	// SearchModel tells whether a search model is configured for technical-accuracy rules
 	// (rules.SearchModelConfigured).
 	SearchModel bool
+	// SharedPrompt is the text sent with every model call besides the rule and the document:
+	// the project's directive and style guide, counted in the token estimates
+	// (PlannedRule.SharedChars).
+	SharedPrompt string
 	// Lazy leaves every file unread: BuildPlan then only finds the files, picks their
 	// configuration sections, rules and skip reasons, and sorts them; each FilePlan's Doc, Err
 	// and Rules are filled when it is prepared (FilePlan.Prepare). Evaluate prepares each file
@@ -73,6 +78,7 @@ type FilePlan struct {
 type planEnv struct {
 	cfg         *Config
 	searchModel bool
+	sharedChars int
 	dir         string
 	readStdin   func() ([]byte, error)
 }
@@ -124,7 +130,9 @@ func (fp *FilePlan) Prepare() {
 	targets := &targetCache{doc: doc}
 	fp.Rules = make([]*PlannedRule, 0, len(fp.set.rules))
 	for i, r := range fp.set.rules {
-		fp.Rules = append(fp.Rules, planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets))
+		pr := planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets)
+		pr.SharedChars = fp.env.sharedChars
+		fp.Rules = append(fp.Rules, pr)
 	}
 	slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
 }
@@ -188,7 +196,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 
 	plan := &Plan{Config: cfg, Skipped: notRead}
-	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir}
+	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, sharedChars: utf8.RuneCountInString(in.SharedPrompt)}
 	type source struct {
 		abs   string
 		stdin bool

@@ -1,12 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -385,4 +394,305 @@ func derefF(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// TestVersionFlags: -V and --version print a version number, as the original's
+// (commander's .version(), src/index.ts) do; never "dev" (spec/linter.md §1).
+func TestVersionFlags(t *testing.T) {
+	dir := t.TempDir()
+	want := "vectorlint " + sourceVersion + "\n"
+	for _, args := range [][]string{{"--version"}, {"-V"}, {"version"}, {"-V", "docs"}} {
+		runVectorlint(t, dir, nil, "", args...).expect(t, exitOK, want, "")
+	}
+	if sourceVersion == "dev" || !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(sourceVersion) {
+		t.Errorf("sourceVersion %q is not a version number", sourceVersion)
+	}
+	tests := []struct {
+		module, want string
+		ok           bool
+	}{
+		{"v1.2.3", "1.2.3", true},
+		{"v2.0.0-rc.1", "2.0.0-rc.1", true},
+		{"v1.2.3+incompatible", "1.2.3", true},
+		{"(devel)", "", false},
+		{"", "", false},
+		{"v0.0.0-20250102150405-abcdef123456", "", false},
+		{"v0.1.1-0.20250102150405-abcdef123456+dirty", "", false},
+		{"v1.2.4-rc.1.0.20250102150405-abcdef123456", "", false},
+	}
+	for _, tt := range tests {
+		if got, ok := releaseVersion(tt.module); got != tt.want || ok != tt.ok {
+			t.Errorf("releaseVersion(%q) = %q, %v; want %q, %v", tt.module, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestVerboseShortFlag: -v is --verbose, as in the original (src/cli/commands.ts:
+// .option('-v, --verbose')).
+func TestVerboseShortFlag(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, lintProject())
+	writeTestTree(t, dir, map[string]string{"notes.txt": "x\n"})
+	long := runVectorlint(t, dir, nil, "", "--dry-run", "--verbose", ".")
+	short := runVectorlint(t, dir, nil, "", "--dry-run", "-v", ".")
+	if long.code != exitFindings || short != long || !strings.Contains(short.stdout, "notes.txt\n  skipped: no section of vectorlint.ini matches\n") {
+		t.Errorf("-v: exit %d\n%s%s\n--verbose: exit %d\n%s%s", short.code, short.stdout, short.stderr, long.code, long.stdout, long.stderr)
+	}
+}
+
+// TestShowPromptTrunc: --show-prompt-trunc prints each message cut to 500 characters, marked
+// "... [truncated]", as the original's provider does (src/providers/vercel-ai-provider.ts).
+func TestShowPromptTrunc(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
+	dir := t.TempDir()
+	long := strings.Repeat("word ", 200) // 1,000 characters
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		"a.md":                    "# A\n\n" + long + "\n",
+	})
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "--show-prompt-trunc", "a.md")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	req := srv.Requests()[0]
+	wantUser := cutPrompt(req.LastUser(), 500)
+	if !strings.HasSuffix(wantUser, "\n... [truncated]") || utf8.RuneCountInString(strings.TrimSuffix(wantUser, "\n... [truncated]")) != 500 {
+		t.Fatalf("cutPrompt: %q", wantUser)
+	}
+	want := "── system\n" + cutPrompt(req.System(), 500) + "\n── user\n" + wantUser + "\n── end of prompt\n"
+	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, long) {
+		t.Errorf("stderr:\n%s\nwant it to contain:\n%s", r.stderr, want)
+	}
+	if cutPrompt("short", 500) != "short" || cutPrompt("héllo", 2) != "hé\n... [truncated]" {
+		t.Error("cutPrompt cuts by characters and only what is longer")
+	}
+}
+
+// TestProjectDirective: .vectorlint/directive.md is sent with every rule, with {{file_type}}
+// replaced by the file's extension, as the original does ("returns override from .vectorlint
+// when present", tests/directive-loader.test.ts; "replaces {{file_type}} with the extension when
+// provided", tests/request-builder.test.ts). It is found in the working directory, else beside
+// the configuration; validate shows it and --dry-run counts it.
+func TestProjectDirective(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
+	dir := t.TempDir()
+	const directive = "Review as a {{file_type}} page. Ignore code samples.\n"
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini":           "RulesPath = rules\n[**/*.{md,mdx}]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md":  "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		".vectorlint/directive.md": directive,
+		"docs/a.mdx":               "# A\n\nText.\n",
+		"docs/b.md":                "# B\n\nText.\n",
+	})
+	// From a subfolder, the directive beside the configuration is used.
+	r := runVectorlint(t, filepath.Join(dir, "docs"), fakeEnv(srv), "", "--no-cache", "a.mdx", "b.md")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var got []string
+	for _, req := range srv.Requests() {
+		sys := req.System()
+		i, j := strings.Index(sys, "<directive>"), strings.Index(sys, "</directive>")
+		if i < 0 || j < i || strings.Index(sys, `<rule name="Wordiness">`) < j {
+			t.Fatalf("no directive before the rule:\n%s", sys)
+		}
+		got = append(got, sys[i:j+len("</directive>")])
+	}
+	sort.Strings(got)
+	want := []string{"<directive>\nReview as a .md page. Ignore code samples.\n</directive>", "<directive>\nReview as a .mdx page. Ignore code samples.\n</directive>"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("directives sent: %q\nwant %q", got, want)
+	}
+
+	v := runVectorlint(t, dir, nil, "", "validate")
+	if v.code != exitOK || !strings.HasPrefix(v.stdout, "config: vectorlint.ini\ndirective: .vectorlint/directive.md (~13 tokens, sent with every rule)\nrules: rules\n") {
+		t.Errorf("validate: exit %d\n%s%s", v.code, v.stdout, v.stderr)
+	}
+
+	// The dry run's estimate counts it: 400 more characters are 100 more tokens per call.
+	tokens := func() string {
+		r := runVectorlint(t, dir, nil, "", "--dry-run", "docs/b.md")
+		return regexp.MustCompile(`~[\d,]+ input tokens`).FindString(r.stdout)
+	}
+	writeTestTree(t, dir, map[string]string{".vectorlint/directive.md": "x"})
+	before := tokens()
+	writeTestTree(t, dir, map[string]string{".vectorlint/directive.md": "x" + strings.Repeat("y", 400)})
+	after := tokens()
+	if before == "" || after == "" || before == after {
+		t.Fatalf("estimates %q and %q", before, after)
+	}
+	var b, a int
+	fmt.Sscanf(strings.TrimPrefix(before, "~"), "%d", &b)
+	fmt.Sscanf(strings.TrimPrefix(after, "~"), "%d", &a)
+	if a-b != 100 {
+		t.Errorf("the estimate grew by %d tokens, want 100 (%s, %s)", a-b, before, after)
+	}
+
+	// An empty directive is ignored, with a warning printed without --verbose.
+	writeTestTree(t, dir, map[string]string{".vectorlint/directive.md": "\n"})
+	r = runVectorlint(t, dir, nil, "", "--dry-run", "docs/b.md")
+	if r.code != exitOK || r.stderr != ".vectorlint/directive.md: warning: directive: empty file: no directive is sent; ignored\n" {
+		t.Errorf("empty directive: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestDebugJSON: --debug-json writes, per file and rule, the raw model output and the filter
+// stage's decision on each violation, in a new folder under .vectorlint/runs, as the original's
+// debug artifacts do (src/debug/run-artifact.ts: run_id, timestamp, file, model, prompt,
+// raw_model_output, filter_decisions, surfaced_violations; src/cli/commands.ts
+// --debug-json). The folder is named on standard error.
+func TestDebugJSON(t *testing.T) {
+	srv, dir := startEngine(t, engineProject())
+	start := time.Date(2025, 1, 2, 15, 4, 5, 0, time.UTC)
+	run := func() cliResult {
+		var stdout, stderr bytes.Buffer
+		env := fakeEnv(srv)
+		a := &app{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, dir: dir,
+			lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, now: func() time.Time { return start }}
+		code := a.run(context.Background(), []string{"--no-cache", "--debug-json", "--output", "json", "docs"})
+		return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}
+	}
+	r := run()
+	runDir := filepath.Join(dir, ".vectorlint", "runs", "20250102T150405.000Z")
+	if r.code != exitFindings || r.stderr != "vectorlint: debug JSON written to .vectorlint/runs/20250102T150405.000Z\n" {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	entries, err := os.ReadDir(runDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := "docs_guide.md.Acme.Headline.json docs_guide.md.Acme.StrictWordiness.json docs_guide.md.Acme.Wordiness.json"; strings.Join(names, " ") != want {
+		t.Errorf("files: %v\nwant %s", names, want)
+	}
+	data, err := os.ReadFile(filepath.Join(runDir, "docs_guide.md.Acme.Wordiness.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCLIGolden(t, "debug-json-wordiness.golden", string(data))
+	var rec lint.DebugRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	var decisions []string
+	for _, d := range rec.FilterDecisions {
+		decisions = append(decisions, d.Decision)
+	}
+	if got := strings.Join(decisions, " "); got != "kept kept low_confidence unverified" || len(rec.SurfacedViolations) != 2 ||
+		len(rec.RawModelOutput) != 1 || rec.Model == nil || rec.Model.Name != "test-model" {
+		t.Errorf("decisions %s, %d surfaced, %d outputs, model %+v", got, len(rec.SurfacedViolations), len(rec.RawModelOutput), rec.Model)
+	}
+	// The fenced reply is kept as the model wrote it (text, not JSON).
+	if data, _ := os.ReadFile(filepath.Join(runDir, "docs_guide.md.Acme.StrictWordiness.json")); !strings.Contains(string(data), "\"output\": \"```json\\n{") {
+		t.Errorf("the fenced reply is not kept as written:\n%s", data)
+	}
+	// A second run in the same millisecond gets a folder of its own.
+	if r := run(); r.code != exitFindings || r.stderr != "vectorlint: debug JSON written to .vectorlint/runs/20250102T150405.000Z-2\n" {
+		t.Errorf("second run: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+
+	// A repository that makes .vectorlint/runs a link out of the working directory stops the
+	// run before any call.
+	outside := t.TempDir()
+	other := t.TempDir()
+	writeTestTree(t, other, engineProject())
+	if err := os.MkdirAll(filepath.Join(other, ".vectorlint"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(other, ".vectorlint", "runs")); err != nil {
+		t.Fatal(err)
+	}
+	calls := srv.Calls()
+	r = runVectorlint(t, other, fakeEnv(srv), "", "--no-cache", "--debug-json", "docs")
+	resolvedOut, _ := filepath.EvalSymlinks(outside)
+	resolvedOther, _ := filepath.EvalSymlinks(other)
+	want := "vectorlint: --debug-json: " + filepath.Join(other, ".vectorlint", "runs") + " resolves to " + resolvedOut + ", which is not inside " + resolvedOther + "\n"
+	if r.code != exitFailure || r.stderr != want || srv.Calls() != calls {
+		t.Errorf("link out: exit %d, %d calls, stderr:\n%s\nwant:\n%s", r.code, srv.Calls()-calls, r.stderr, want)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written outside: %v", entries)
+	}
+}
+
+// TestInitQuickAndFull reproduces the original's init modes (tests/style-guide/init-command.test.ts:
+// "--quick: creates only VECTORLINT.md", "--full: creates both files", "respects existing files
+// without --force"): --quick writes only the style guide, after which every Markdown file is
+// checked against it (zero-config); --full writes the configuration, the example pack and the
+// guide.
+func TestInitQuickAndFull(t *testing.T) {
+	dir := t.TempDir()
+	runVectorlint(t, dir, nil, "", "init", "--quick").expect(t, exitOK, `created VECTORLINT.md
+
+Next steps:
+  edit VECTORLINT.md: your guidelines, one checkable statement each
+  vectorlint --dry-run README.md        see what is checked and the tokens it needs (no LLM call)
+  OPENAI_API_KEY=... vectorlint README.md   check README.md against VECTORLINT.md
+`, "")
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "VECTORLINT.md" {
+		t.Errorf("--quick wrote %v", entries)
+	}
+	writeTestTree(t, dir, map[string]string{"README.md": "# Hello\n"})
+	if r := runVectorlint(t, dir, nil, "", "--dry-run", "README.md"); r.code != exitOK || !strings.Contains(r.stdout, "StyleGuide.Compliance") {
+		t.Errorf("zero-config after --quick: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	runVectorlint(t, dir, nil, "", "init", "--quick").expect(t, exitFailure, "",
+		"vectorlint init: VECTORLINT.md already exists\nvectorlint init: nothing was written; use --force to overwrite\n")
+	runVectorlint(t, dir, nil, "", "init", "--quick", "--full").expect(t, exitFailure, "",
+		"vectorlint init: --quick writes only VECTORLINT.md: it cannot be combined with --full or --style-guide\nRun \"vectorlint init --help\" for usage.\n")
+
+	full := t.TempDir()
+	r := runVectorlint(t, full, nil, "", "init", "--full")
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, "created vectorlint.ini\ncreated rules/Starter/acronyms.md\ncreated rules/Starter/headline.md\ncreated VECTORLINT.md\n") {
+		t.Errorf("--full: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, f := range initFiles(initFull) {
+		if data, err := os.ReadFile(filepath.Join(full, filepath.FromSlash(f.path))); err != nil || string(data) != f.content {
+			t.Errorf("%s: not written as expected (%v)", f.path, err)
+		}
+	}
+	// --quick where a configuration is used says that the guide goes with its rules instead.
+	r = runVectorlint(t, filepath.Join(full, "rules"), nil, "", "init", "--quick")
+	if r.code != exitOK || r.stderr != "vectorlint init: note: "+filepath.Join(full, "vectorlint.ini")+
+		" applies here, so VECTORLINT.md is sent to the model with its rules instead of being checked on its own; add StyleGuide to its RunRules to check files against the guide\n" {
+		t.Errorf("--quick beside a configuration: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// TestGlobalConfigEnv checks the original's global configuration through the command
+// (tests/global-config.test.ts: "should load global config and inject env vars", "should NOT
+// overwrite existing env vars"): the [env] table of ~/.vectorlint/config.toml configures the
+// provider, and a variable of the process environment wins over it. (Where a project's .env
+// stands, the original's precedence differs on purpose: docs/migrating.md.)
+func TestGlobalConfigEnv(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
+	home, dir := t.TempDir(), t.TempDir()
+	writeTestTree(t, home, map[string]string{".vectorlint/config.toml": "[env]\nLLM_PROVIDER = \"openai\"\nOPENAI_API_KEY = \"" + testAPIKey + "\"\n" +
+		"OPENAI_BASE_URL = \"" + srv.URL + "\"\nOPENAI_MODEL = \"global-model\"\nOPENAI_TEMPERATURE = 0.5\n"})
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		"a.md":                    "# A\n\nText.\n",
+	})
+	for _, tt := range []struct {
+		env   map[string]string
+		model string
+	}{
+		{map[string]string{"HOME": home}, "global-model"},
+		{map[string]string{"HOME": home, "OPENAI_MODEL": "process-model"}, "process-model"},
+	} {
+		srv.Reset()
+		r := runVectorlint(t, dir, tt.env, "", "--no-cache", "a.md")
+		reqs := srv.Requests()
+		if r.code != exitOK || len(reqs) != 1 || reqs[0].Model != tt.model || reqs[0].Temperature == nil || *reqs[0].Temperature != 0.5 {
+			t.Errorf("env %v: exit %d, %d requests, stderr:\n%s", tt.env, r.code, len(reqs), r.stderr)
+		} else if reqs[0].Header.Get("Authorization") != "Bearer "+testAPIKey {
+			t.Errorf("the key from config.toml was not sent")
+		}
+	}
 }

@@ -38,7 +38,7 @@ Next steps:
   OPENAI_API_KEY=... vectorlint README.md
 `
 	runVectorlint(t, dir, nil, "", "init").expect(t, exitOK, created, "")
-	for _, f := range initFiles(false) {
+	for _, f := range initFiles(initConfigOnly) {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.path)))
 		if err != nil || string(data) != f.content {
 			t.Errorf("%s: not written as expected (%v)", f.path, err)
@@ -153,7 +153,7 @@ func TestInitRefusesHiddenConfig(t *testing.T) {
 	runVectorlint(t, dir, nil, "", "init", "extra").expect(t, exitFailure, "",
 		"vectorlint init: unexpected argument \"extra\"\nRun \"vectorlint init --help\" for usage.\n")
 	if r := runVectorlint(t, dir, nil, "", "init", "--help"); r.code != exitOK ||
-		!strings.HasPrefix(r.stdout, "Usage: vectorlint init [--force] [--style-guide]\n") || !strings.Contains(r.stdout, "--style-guide") {
+		!strings.HasPrefix(r.stdout, "Usage: vectorlint init [--quick | --full | --style-guide] [--force]\n") || !strings.Contains(r.stdout, "--style-guide") {
 		t.Errorf("help: exit %d\n%s", r.code, r.stdout)
 	}
 }

@@ -11,8 +11,9 @@ import (
 // a style guide and no configuration file) and loads it with its rule packs, built-in packs
 // included. Every command that lints goes through here, so discovery lives in one place.
 //
-// Two kinds of warning are printed whatever the verbosity: the style guide's size (the guide is
-// sent with every call, so its cost matters on every run) and the configuration's own (an
+// Two kinds of warning are printed whatever the verbosity: those of the style guide and the
+// project directive (they are sent with every call, so their cost matters on every run) and the
+// configuration's own (an
 // override that names no rule or no setting, a setting a rule has no use for: a configuration
 // written for the original VectorLint runs, but the user learns what it does not do;
 // spec/linter.md §1–2). Other warnings are the caller's to print.
@@ -27,7 +28,8 @@ func (a *app) loadProject(configFlag string) (*lint.Project, error) {
 	}
 	var always, others rules.Problems
 	for _, p := range proj.Warnings {
-		if p.Level == rules.LevelWarning && (p.File == proj.StyleGuidePath || proj.Config != nil && p.File == proj.Config.Path) {
+		if p.Level == rules.LevelWarning && p.File != "" && (p.File == proj.StyleGuidePath || p.File == proj.DirectivePath ||
+			proj.Config != nil && p.File == proj.Config.Path) {
 			always = append(always, p)
 		} else {
 			others = append(others, p)

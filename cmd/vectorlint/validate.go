@@ -19,8 +19,8 @@ import (
 
 const validateUsage = `Usage: vectorlint validate [--rules DIR] [--config FILE]
 
-Checks the configuration, the style guide (VECTORLINT.md) and every rule (frontmatter, targets,
-rubrics) without calling a model, lists the packs and rules (built-in packs included), and
+Checks the configuration, the style guide (VECTORLINT.md), the project directive
+(.vectorlint/directive.md) and every rule (frontmatter, targets, rubrics) without calling a model, lists the packs and rules (built-in packs included), and
 prints every problem with its file and line. Exit 0 when there is no error (warnings are
 allowed), 2 otherwise.
 
@@ -54,6 +54,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		if config != "" {
 			opts.ConfigPath = a.abs(config)
 			opts.StyleGuidePath = lint.FindStyleGuide(a.dir, opts.ConfigPath)
+			opts.DirectivePath = lint.FindDirective(a.dir, opts.ConfigPath)
 		}
 	} else {
 		found, err := lint.FindProject(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
@@ -105,6 +106,13 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.StyleGuide)))
 		}
 		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
+	}
+	if proj.DirectivePath != "" {
+		size := "empty, ignored"
+		if proj.Directive != "" {
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.Directive)))
+		}
+		fmt.Fprintf(stdout, "directive: %s (%s)\n", a.rel(proj.DirectivePath), size)
 	}
 	rulesPath := opts.RulesPath
 	if rulesPath == "" && proj.Config != nil {
