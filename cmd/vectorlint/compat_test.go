@@ -667,8 +667,8 @@ Next steps:
 // TestGlobalConfigEnv checks the original's global configuration through the command
 // (tests/global-config.test.ts: "should load global config and inject env vars", "should NOT
 // overwrite existing env vars"): the [env] table of ~/.vectorlint/config.toml configures the
-// provider, and a variable of the process environment wins over it. (Where a project's .env
-// stands, the original's precedence differs on purpose: docs/migrating.md.)
+// provider, and a variable of the process environment wins over it (src/index.ts: "CLI/Shell >
+// Local.env > Global Config").
 func TestGlobalConfigEnv(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
 	home, dir := t.TempDir(), t.TempDir()
