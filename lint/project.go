@@ -45,10 +45,10 @@ type ProjectOptions struct {
 	DirectivePath string
 }
 
-// LoadProject loads the configuration, every rule pack and the style guide, and checks them
-// against each other. All problems are collected before it gives up: when any is an error, it
-// returns them all (errors and warnings) as a rules.Problems error. Other errors are I/O
-// failures.
+// LoadProject loads the configuration, every rule pack, the style guide and the project
+// directive, and checks them against each other. All problems are collected before it gives
+// up: when any is an error, it returns them all (errors and warnings) as a rules.Problems
+// error. Other errors are I/O failures.
 //
 // A project with a configuration (a file, or zero-config) also gets the built-in packs
 // (rules.BuiltinPacks; rules.StyleGuidePack when there is a style guide), unless a pack of

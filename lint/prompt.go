@@ -62,8 +62,9 @@ type PromptInput struct {
 
 // BuildMessages returns the system and user messages of one evaluation call (spec/linter.md
 // §6), as the rule's kind builds them: the reviewer instructions for the kind, the project's
-// directive, the rule body, the criteria, the style guide; then the text with each line prefixed by its line number and a
-// tab. It is nil for a checklist rule, whose points are judged with the Weval judge prompt.
+// directive, the rule body, the criteria, the style guide; then the text with each line
+// prefixed by its line number and a tab. It is nil for a checklist rule, whose points are
+// judged with the Weval judge prompt.
 func BuildMessages(in PromptInput) []llm.Message {
 	return KindOf(in.Rule).prompt(in)
 }

@@ -22,23 +22,18 @@ import (
 
 // lintFlags holds every flag of the lint command (spec/linter.md §1).
 type lintFlags struct {
-	config       string
-	output       string
-	failOn       string
-	concurrency  int
-	provider     string
-	model        string
-	baseURL      string
-	noCache      bool
-	cacheDir     string
-	cacheMaxSize string
-	dryRun       bool
-	showPrompt   bool
-	// showPromptTrunc is --show-prompt-trunc: --show-prompt with each message cut.
-	showPromptTrunc bool
-	// debugJSON is --debug-json.
-	debugJSON     bool
-	version       bool
+	config        string
+	output        string
+	failOn        string
+	concurrency   int
+	provider      string
+	model         string
+	baseURL       string
+	noCache       bool
+	cacheDir      string
+	cacheMaxSize  string
+	dryRun        bool
+	showPrompt    bool
 	verbose       bool
 	quiet         bool
 	stdinFilename string
@@ -46,6 +41,12 @@ type lintFlags struct {
 	timeout       string
 	// timeoutValue is --timeout, checked (0 when not given).
 	timeoutValue time.Duration
+
+	// Flags of the original VectorLint's newest version (spec/linter.md §1): --version (-V),
+	// --show-prompt-trunc (--show-prompt with each message cut) and --debug-json.
+	version         bool
+	showPromptTrunc bool
+	debugJSON       bool
 }
 
 func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
