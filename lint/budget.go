@@ -81,7 +81,7 @@ func (c *PlanCost) addUnit(pr *PlannedRule, u *Unit, opts EvalOptions) {
 			c.Cached++
 			continue
 		}
-		c.InputTokens += int64(callTokens(pr.Rule, u, ch))
+		c.InputTokens += int64(callTokens(pr, u, ch))
 	}
 }
 

@@ -28,6 +28,8 @@ type job struct {
 // its ratings of the unit's criteria (subjective) or a checklist's coverage; err when the call
 // failed after its retries, interrupted when the run was stopped first.
 type reply struct {
+	// raw is the model's reply as it wrote it, kept only for --debug-json (EvalOptions.Debug).
+	raw         string
 	violations  []Violation
 	ratings     []CriterionRating
 	warnings    []string
@@ -46,16 +48,20 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	text, placeholders := it.file.fp.Doc.modelText(chunk.Text, chunk.Offset) // skipped scopes left out
 	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(),
 		prompt: PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: text, Line: chunk.Line,
-			Placeholders: placeholders, StyleGuide: e.opts.StyleGuide}}
+			Placeholders: placeholders, StyleGuide: e.opts.StyleGuide, Directive: directiveFor(e.opts.Directive, it.file.fp.Path)}}
 	return pr.Kind.call(ctx, e, j)
 }
 
 // complete makes a job's model call with messages and schema; read checks the reply's JSON and
-// keeps what it needs (a reply it rejects is retried once, with the problem quoted).
-func (e *evaluator) complete(ctx context.Context, j job, messages []llm.Message, schema *llm.Schema, read func(js string) error) error {
+// keeps what it needs (a reply it rejects is retried once, with the problem quoted). It returns
+// the accepted reply's text when the run keeps it (EvalOptions.Debug), else "".
+func (e *evaluator) complete(ctx context.Context, j job, messages []llm.Message, schema *llm.Schema, read func(js string) error) (string, error) {
 	req := llm.Request{Endpoint: e.opts.Endpoint, Messages: messages, Label: j.label, Schema: schema}
-	_, err := e.opts.Client.CompleteJSON(ctx, req, read)
-	return err
+	resp, err := e.opts.Client.CompleteJSON(ctx, req, read)
+	if err != nil || resp == nil || e.opts.Debug == nil {
+		return "", err
+	}
+	return resp.Content, nil
 }
 
 // failed is the reply of a chunk whose call failed: interrupted when the run was stopped, else

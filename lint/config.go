@@ -118,6 +118,11 @@ const (
 	OverrideSeverity
 	// OverrideStrictness sets a rule's strictness ("Pack.Rule.strictness = 20" or "= strict").
 	OverrideStrictness
+	// OverrideUnknown names a setting vectorlint does not have ("TechnicalAccuracy.threshold =
+	// 8.0", as the original's documentation writes, or "Pack.Rule.threshold = 8"). It changes
+	// nothing; the configuration check (CheckConfig) warns about it, or, for a two-part key
+	// that turns out to name a rule ("Pack.Rule = 8"), reports the value as an error.
+	OverrideUnknown
 )
 
 // Override is one rule setting in a section.
@@ -132,6 +137,10 @@ type Override struct {
 	// Severity is set for OverrideSeverity, Strictness for OverrideStrictness.
 	Severity   rules.Severity
 	Strictness float64
+	// Setting and Value are set for OverrideUnknown: the setting as written ("threshold"; ""
+	// for a two-part key, whose second part is then Rule) and the value.
+	Setting string
+	Value   string
 }
 
 // ConfigNotFoundError reports that discovery found nothing to run with: no configuration file
@@ -383,7 +392,10 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 }
 
 // parseOverride reads a rule setting key of a section: "Pack.Rule", "Pack.Rule.severity",
-// "Pack.Rule.strictness", "Rule.severity" or "Rule.strictness".
+// "Pack.Rule.strictness", "Rule.severity" or "Rule.strictness". A key of two or three parts
+// whose setting vectorlint does not have ("Rule.threshold", "Pack.Rule.threshold") is an
+// OverrideUnknown, which the configuration check turns into a warning: the original VectorLint
+// accepts any such key and its own documentation writes some.
 func parseOverride(key, value string) (Override, *rules.Problem) {
 	o := Override{Key: key}
 	parts := strings.Split(key, ".")
@@ -392,12 +404,19 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 	switch {
 	case len(parts) == 2 && (strings.EqualFold(parts[1], "severity") || strings.EqualFold(parts[1], "strictness")):
 		o.Rule, setting = parts[0], strings.ToLower(parts[1])
+	case len(parts) == 2 && !strings.EqualFold(value, "disabled") && !strings.EqualFold(value, "enabled") &&
+		strings.TrimSpace(parts[0]) != "" && strings.TrimSpace(parts[1]) != "":
+		// "Rule.threshold = 8.0", or "Pack.Rule = 8": which one, only the packs can tell.
+		o.Pack, o.Rule, o.Kind, o.Value = parts[0], parts[1], OverrideUnknown, value
+		return o, nil
 	case len(parts) == 2:
 		o.Pack, o.Rule = parts[0], parts[1]
 	case len(parts) == 3:
 		o.Pack, o.Rule, setting = parts[0], parts[1], strings.ToLower(parts[2])
-		if setting != "severity" && setting != "strictness" {
-			return o, &rules.Problem{Field: key, Expected: `a rule setting ending in ".severity" or ".strictness"`, Found: strconv.Quote(parts[2])}
+		if setting != "severity" && setting != "strictness" && strings.TrimSpace(o.Pack) != "" &&
+			strings.TrimSpace(o.Rule) != "" && strings.TrimSpace(parts[2]) != "" {
+			o.Kind, o.Setting, o.Value = OverrideUnknown, parts[2], value
+			return o, nil
 		}
 	default:
 		msg := "unknown key (expected " + forms + ")"
@@ -511,8 +530,11 @@ type FileSettings struct {
 	RelPath string
 	// Sections are the sections whose glob matches, least specific first.
 	Sections []*Section
-	// RunRules is the pack list of the most specific matching section that sets RunRules;
-	// RunRulesFrom is that section (nil when no matching section sets RunRules).
+	// RunRules are the packs of every matching section that sets RunRules, added up from the
+	// least specific section to the most specific one (as the original VectorLint's scan-path
+	// resolver does), each pack once; an explicit empty "RunRules =" clears the packs of the
+	// less specific sections (spec/linter.md §2). RunRulesFrom is the most specific matching
+	// section that sets RunRules (nil when none does).
 	RunRules     []string
 	RunRulesFrom *Section
 }
@@ -528,11 +550,32 @@ func (c *Config) Settings(relPath string) FileSettings {
 	}
 	sortSections(fs.Sections)
 	for _, s := range fs.Sections {
-		if s.HasRunRules {
-			fs.RunRules, fs.RunRulesFrom = s.RunRules, s
+		if !s.HasRunRules {
+			continue
+		}
+		fs.RunRulesFrom = s
+		if len(s.RunRules) == 0 {
+			fs.RunRules = nil // "RunRules =" turns off what less specific sections turned on
+			continue
+		}
+		for _, name := range s.RunRules {
+			if !slices.Contains(fs.RunRules, name) {
+				fs.RunRules = append(fs.RunRules, name)
+			}
 		}
 	}
 	return fs
+}
+
+// PackSection returns the most specific matching section whose RunRules names pack (nil when
+// none does), for messages about that pack.
+func (fs FileSettings) PackSection(pack string) *Section {
+	for i := len(fs.Sections) - 1; i >= 0; i-- {
+		if slices.Contains(fs.Sections[i].RunRules, pack) {
+			return fs.Sections[i]
+		}
+	}
+	return nil
 }
 
 // compareSpecificity orders sections from least to most specific (spec/linter.md §2): more
@@ -587,15 +630,16 @@ type RuleSettings struct {
 	DisabledBy *Override
 }
 
-// Rule merges the overrides of the matching sections for a rule: less specific sections first,
-// so the most specific one wins; within a section "Rule.x" applies before "Pack.Rule.x".
-func (fs FileSettings) Rule(pack, id string) RuleSettings {
+// Rule merges the overrides of the matching sections for a rule, named by its id or one of its
+// aliases (rules.Rule.Aliases): less specific sections first, so the most specific one wins;
+// within a section "Rule.x" applies before "Pack.Rule.x".
+func (fs FileSettings) Rule(pack, id string, aliases ...string) RuleSettings {
 	var rs RuleSettings
 	for _, s := range fs.Sections {
 		for _, qualified := range []bool{false, true} {
 			for i := range s.Overrides {
 				o := &s.Overrides[i]
-				if o.Rule != id || (o.Pack != "") != qualified || (qualified && o.Pack != pack) {
+				if (o.Rule != id && !slices.Contains(aliases, o.Rule)) || (o.Pack != "") != qualified || (qualified && o.Pack != pack) {
 					continue
 				}
 				switch o.Kind {
@@ -617,7 +661,9 @@ func (fs FileSettings) Rule(pack, id string) RuleSettings {
 }
 
 // CheckConfig checks the configuration against the loaded packs: every pack named in RunRules
-// and every rule named by an override must exist. A typo must not silently change behaviour.
+// must exist (an error: a typo must not silently change what runs), and every override must
+// name a rule and a setting it uses; an override that does not is a warning (overrides.go),
+// so that configurations written for the original VectorLint keep running.
 func CheckConfig(cfg *Config, packs []*rules.Pack) rules.Problems {
 	return checkConfig(cfg, packs, func(string) bool { return false })
 }
@@ -653,6 +699,7 @@ func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) 
 	if len(builtin) > 0 {
 		found += "; built-in packs: " + strings.Join(builtin, ", ")
 	}
+	overrides := &overrideChecker{cfg: cfg, packs: packs, byName: byName, found: found, incomplete: incomplete}
 	for _, s := range cfg.Sections {
 		for _, name := range s.RunRules {
 			if byName[name] == nil && !incomplete(name) {
@@ -661,31 +708,7 @@ func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) 
 			}
 		}
 		for _, o := range s.Overrides {
-			if o.Pack == "" {
-				anyIncomplete := slices.ContainsFunc(packs, func(p *rules.Pack) bool { return incomplete(p.Name) }) || incomplete("")
-				if !anyIncomplete && !slices.ContainsFunc(packs, func(p *rules.Pack) bool { return p.Rule(o.Rule) != nil }) {
-					problems = append(problems, rules.Problem{File: cfg.Path, Line: o.Line, Field: o.Key,
-						Message: fmt.Sprintf("no pack has a rule with id %q", o.Rule)})
-				}
-				continue
-			}
-			if incomplete(o.Pack) {
-				continue
-			}
-			p := byName[o.Pack]
-			if p == nil {
-				problems = append(problems, rules.Problem{File: cfg.Path, Line: o.Line, Field: o.Key,
-					Message: fmt.Sprintf("unknown pack %q (%s)", o.Pack, found)})
-				continue
-			}
-			if p.Rule(o.Rule) == nil {
-				ids := make([]string, len(p.Rules))
-				for i, r := range p.Rules {
-					ids[i] = r.ID
-				}
-				problems = append(problems, rules.Problem{File: cfg.Path, Line: o.Line, Field: o.Key,
-					Message: fmt.Sprintf("pack %s has no rule with id %q (its rules: %s)", o.Pack, o.Rule, strings.Join(ids, ", "))})
-			}
+			problems = append(problems, overrides.check(o)...)
 		}
 	}
 	return problems

@@ -134,8 +134,6 @@ CacheMaxSize = lots
 		{"section keys", `[**/*.md]
 RunRule = A
 Wordiness = disabled
-Acme.Wordiness = off
-Acme.Wordiness.level = error
 Acme.Wordiness.severity = fatal
 Acme.Wordiness.strictness = harsh
 Wordiness.strictness = 0
@@ -144,13 +142,11 @@ A.B.C.D = x
 `, []string{
 			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
 			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
-			`vectorlint.ini:4: Acme.Wordiness: expected "disabled" or "enabled", found "off"`,
-			`vectorlint.ini:5: Acme.Wordiness.level: expected a rule setting ending in ".severity" or ".strictness", found "level"`,
-			`vectorlint.ini:6: Acme.Wordiness.severity: expected "error" or "warning", found "fatal"`,
-			`vectorlint.ini:7: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
-			`vectorlint.ini:8: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
-			`vectorlint.ini:9: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
-			`vectorlint.ini:10: .Rule: expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
+			`vectorlint.ini:4: Acme.Wordiness.severity: expected "error" or "warning", found "fatal"`,
+			`vectorlint.ini:5: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
+			`vectorlint.ini:6: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
+			`vectorlint.ini:7: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:8: .Rule: expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
 		{"bad glob", "[docs/[a-]\nRunRules = A\n", []string{
 			`vectorlint.ini:1: [docs/[a-]: expected a file glob such as **/*.md or docs/**/*.{md,mdx}, found "docs/[a-"`}},
 		{"multi-line value", "Model = `a\nb`\n", []string{
@@ -169,7 +165,8 @@ A.B.C.D = x
 }
 
 // TestConfigCascade checks which packs run and which rule settings apply for a set of paths:
-// the most specific section that sets RunRules wins; overrides merge, the most specific wins.
+// the packs of every matching section add up (an empty RunRules clears them); overrides merge,
+// the most specific wins.
 func TestConfigCascade(t *testing.T) {
 	src := `[**/*.md]
 RunRules = Acme
@@ -330,7 +327,8 @@ func TestFindConfig(t *testing.T) {
 
 func TestCheckConfig(t *testing.T) {
 	packs := []*rules.Pack{
-		{Name: "Acme", Rules: []*rules.Rule{{Pack: "Acme", ID: "Wordiness"}, {Pack: "Acme", ID: "Headline"}}},
+		{Name: "Acme", Rules: []*rules.Rule{{Pack: "Acme", ID: "Wordiness"},
+			{Pack: "Acme", ID: "Headline", Type: rules.Subjective, Criteria: []*rules.Criterion{{ID: "Clarity"}}}}},
 		{Name: "TechCorp", Rules: []*rules.Rule{{Pack: "TechCorp", ID: "Voice"}}},
 	}
 	src := `RulesPath = rules
@@ -340,6 +338,10 @@ Acme.Wordines = disabled
 Acme2.Wordiness.severity = error
 Voice.strictness = 3
 Missing.strictness = 3
+Acme.Wordiness = off
+Acme.Wordiness.level = error
+Acme.Headline.strictness = 20
+Headline.severity = error
 `
 	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src))
 	if len(ps) != 0 {
@@ -348,9 +350,12 @@ Missing.strictness = 3
 	got := problemLines(CheckConfig(cfg, packs), "/p")
 	want := []string{
 		`vectorlint.ini:3: RunRules: unknown pack "Acme2" (packs found in RulesPath: Acme, TechCorp)`,
-		`vectorlint.ini:4: Acme.Wordines: pack Acme has no rule with id "Wordines" (its rules: Wordiness, Headline)`,
-		`vectorlint.ini:5: Acme2.Wordiness.severity: unknown pack "Acme2" (packs found in RulesPath: Acme, TechCorp)`,
-		`vectorlint.ini:7: Missing.strictness: no pack has a rule with id "Missing"`,
+		`vectorlint.ini:4: warning: Acme.Wordines: pack Acme has no rule with id "Wordines" (did you mean "Wordiness"? its rules: Wordiness, Headline); ignored`,
+		`vectorlint.ini:5: warning: Acme2.Wordiness.severity: unknown pack "Acme2" (packs found in RulesPath: Acme, TechCorp); ignored`,
+		`vectorlint.ini:7: warning: Missing.strictness: no pack has a rule with id "Missing"; ignored`,
+		`vectorlint.ini:8: Acme.Wordiness: expected "disabled" or "enabled", found "off"`,
+		`vectorlint.ini:9: warning: Acme.Wordiness.level: vectorlint has no setting "level" for rule "Acme.Wordiness" (a rule's settings are severity and strictness, and Pack.Rule = disabled or enabled); ignored`,
+		`vectorlint.ini:10: warning: Acme.Headline.strictness: strictness has no effect on Acme.Headline: a subjective rule is scored from its criteria's ratings; ignored`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -486,7 +491,7 @@ func TestRepoExampleConfig(t *testing.T) {
 		severity   string
 	}{
 		{"README.md", []string{"VectorLint", "Acme"}, true, ""},
-		{"content/blog/2024/post.md", []string{"Acme", "TechCorp"}, true, ""},
+		{"content/blog/2024/post.md", []string{"VectorLint", "Acme", "TechCorp"}, true, ""},
 		{"content/docs/api/generated/users.md", []string{"VectorLint", "Acme"}, false, "error"},
 		{"content/docs/api/generated/index.md", []string{"VectorLint", "Acme"}, true, "error"},
 		{"content/drafts/idea.md", nil, true, ""},

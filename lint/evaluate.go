@@ -31,6 +31,9 @@ type EvalOptions struct {
 	Judge blueprint.Judge
 	// StyleGuide is the project's style guide, sent with every rule ("" for none).
 	StyleGuide string
+	// Directive is the project's directive (DirectiveFileName), sent with every rule with its
+	// {{file_type}} replaced by the file's extension ("" for none).
+	Directive string
 	// Concurrency is the number of workers evaluating chunks at once across the whole run
 	// (DefaultConcurrency when 0).
 	Concurrency int
@@ -39,6 +42,10 @@ type EvalOptions struct {
 	// RunError that counts the rule runs that needed the model (spec/trust.md §5). Nil gives
 	// DefaultNotRunReason.
 	NotConfigured error
+	// Debug, when set, receives each rule's evaluation of each file that ran (--debug-json):
+	// the model's replies and the filter's decisions. Calls are never concurrent, in the order
+	// of the results.
+	Debug func(DebugRecord)
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have), one line each naming the file and rule. Calls are never concurrent. May
 	// be nil.

@@ -120,12 +120,12 @@ type Estimate struct {
 const EstimateInstructionChars = 2000
 
 // chunkEstimate is the estimate of a unit sent to the model chunk by chunk, one call each.
-func chunkEstimate(r *rules.Rule, u *Unit) Estimate {
+func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 	chunks := u.Chunks()
 	est := Estimate{Calls: len(chunks)}
 	tokens := make([]int, len(chunks))
 	for i, c := range chunks {
-		tokens[i] = callTokens(r, u, c)
+		tokens[i] = callTokens(pr, u, c)
 		est.Tokens += tokens[i]
 	}
 	if len(chunks) == 1 && u.only == nil {
@@ -146,11 +146,12 @@ func chunkEstimate(r *rules.Rule, u *Unit) Estimate {
 }
 
 // callTokens estimates one call's input tokens as ceil(characters / 4) of the instruction
-// allowance, the rule body, the criteria lines and the numbered text as the model is sent it
-// (skipped scopes left out, and the sentence on placeholders when it has some; see
+// allowance, what every call carries (the directive and style guide: PlannedRule.SharedChars),
+// the rule body, the criteria lines and the numbered text as the model is sent it (skipped
+// scopes left out, and the sentence on placeholders when it has some; see
 // EstimateInstructionChars).
-func callTokens(r *rules.Rule, u *Unit, c Chunk) int {
-	chars := EstimateInstructionChars + utf8.RuneCountInString(r.Body)
+func callTokens(pr *PlannedRule, u *Unit, c Chunk) int {
+	chars := EstimateInstructionChars + pr.SharedChars + utf8.RuneCountInString(pr.Rule.Body)
 	for _, cr := range u.Criteria {
 		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
 	}

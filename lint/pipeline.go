@@ -111,5 +111,8 @@ func (e *evaluator) rule(out *resultBuilder, doc *Document, supp *Suppressions, 
 	if ran {
 		score, err = pr.Kind.score(r, props)
 	}
+	if e.opts.Debug != nil && len(r.units) > 0 {
+		e.opts.Debug(e.debugRecord(doc, r, props))
+	}
 	out.rule(pr.ID, props, is, score, err)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/rules"
@@ -26,6 +27,10 @@ type PlanInput struct {
 	// SearchModel tells whether a search model is configured for technical-accuracy rules
 	// (rules.SearchModelConfigured).
 	SearchModel bool
+	// SharedPrompt is the text sent with every model call besides the rule and the document:
+	// the project's directive and style guide, counted in the token estimates
+	// (PlannedRule.SharedChars).
+	SharedPrompt string
 	// Lazy leaves every file unread: BuildPlan then only finds the files, picks their
 	// configuration sections, rules and skip reasons, and sorts them; each FilePlan's Doc, Err
 	// and Rules are filled when it is prepared (FilePlan.Prepare). Evaluate prepares each file
@@ -76,6 +81,7 @@ type FilePlan struct {
 type planEnv struct {
 	cfg         *Config
 	searchModel bool
+	sharedChars int
 	dir         string
 	readStdin   func() ([]byte, error)
 }
@@ -133,7 +139,9 @@ func (fp *FilePlan) Prepare() {
 	targets := &targetCache{doc: doc}
 	fp.Rules = make([]*PlannedRule, 0, len(fp.set.rules))
 	for i, r := range fp.set.rules {
-		fp.Rules = append(fp.Rules, planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets))
+		pr := planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets)
+		pr.SharedChars = fp.env.sharedChars
+		fp.Rules = append(fp.Rules, pr)
 	}
 	slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
 	if fp.changed != nil {
@@ -200,7 +208,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 
 	plan := &Plan{Config: cfg, Skipped: notRead}
-	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir}
+	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, sharedChars: utf8.RuneCountInString(in.SharedPrompt)}
 	type source struct {
 		abs   string
 		stdin bool
@@ -300,11 +308,15 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 		seenPack[name] = true
 		pack := byName[name]
 		if pack == nil {
-			set.err = fmt.Errorf("%s:%d: RunRules: unknown pack %q", cfg.Path, settings.RunRulesFrom.RunRulesLine, name)
+			line := settings.RunRulesFrom.RunRulesLine
+			if s := settings.PackSection(name); s != nil {
+				line = s.RunRulesLine
+			}
+			set.err = fmt.Errorf("%s:%d: RunRules: unknown pack %q", cfg.Path, line, name)
 			return set
 		}
 		for _, r := range pack.Rules {
-			rs := settings.Rule(pack.Name, r.ID)
+			rs := settings.Rule(pack.Name, r.ID, r.Aliases...)
 			if rs.Disabled {
 				continue
 			}

@@ -28,6 +28,10 @@ type PlannedRule struct {
 	// Err is set when the rule cannot run on this file (a target regex that timed out, a
 	// technical-accuracy rule without a search model): an operational error.
 	Err error
+	// SharedChars is the size, in characters, of what every call of the rule carries besides
+	// the rule and the text: the project's directive and style guide (PlanInput.SharedPrompt).
+	// The token estimates count it.
+	SharedChars int
 }
 
 // Unit is one text a rule evaluates, with the criteria evaluated on it. Criteria whose

@@ -22,6 +22,10 @@ type Project struct {
 	StyleGuide string
 	// StyleGuidePath is the file StyleGuide was read from ("" when there is none).
 	StyleGuidePath string
+	// Directive is the project's directive (DirectiveFileName), sent to the model with every
+	// rule; empty when there is none. DirectivePath is the file it was read from.
+	Directive     string
+	DirectivePath string
 	// ZeroConfig is true when no configuration file was found and Config was synthesized for
 	// the style guide alone (see ZeroConfig).
 	ZeroConfig bool
@@ -37,12 +41,14 @@ type ProjectOptions struct {
 	// ConfigPath and no RulesPath, the project is zero-config: every Markdown file is checked
 	// against the guide (see ZeroConfig).
 	StyleGuidePath string
+	// DirectivePath is the project's directive (DirectiveFileName), "" for none.
+	DirectivePath string
 }
 
-// LoadProject loads the configuration, every rule pack and the style guide, and checks them
-// against each other. All problems are collected before it gives up: when any is an error, it
-// returns them all (errors and warnings) as a rules.Problems error. Other errors are I/O
-// failures.
+// LoadProject loads the configuration, every rule pack, the style guide and the project
+// directive, and checks them against each other. All problems are collected before it gives
+// up: when any is an error, it returns them all (errors and warnings) as a rules.Problems
+// error. Other errors are I/O failures.
 //
 // A project with a configuration (a file, or zero-config) also gets the built-in packs
 // (rules.BuiltinPacks; rules.StyleGuidePack when there is a style guide), unless a pack of
@@ -72,6 +78,14 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		if zeroConfig {
 			proj.Config, proj.ZeroConfig = ZeroConfig(opts.StyleGuidePath), true
 		}
+	}
+	if opts.DirectivePath != "" {
+		directive, ps, err := loadDirective(opts.DirectivePath)
+		if err != nil {
+			return nil, err
+		}
+		problems = append(problems, ps...)
+		proj.Directive, proj.DirectivePath = directive, opts.DirectivePath
 	}
 	rulesPath := opts.RulesPath
 	if opts.ConfigPath != "" {

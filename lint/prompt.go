@@ -60,15 +60,19 @@ type PromptInput struct {
 	Placeholders bool
 	// StyleGuide is the project's style guide (VECTORLINT.md), "" when there is none.
 	StyleGuide string
+	// Directive is the project's directive (.vectorlint/directive.md) as sent for this file,
+	// "" when there is none.
+	Directive string
 	// Extra is appended to the system message after the rule (the claims and evidence of a
 	// technical-accuracy rule).
 	Extra string
 }
 
 // BuildMessages returns the system and user messages of one evaluation call (spec/linter.md
-// §6), as the rule's kind builds them: the reviewer instructions for the kind, the rule body,
-// the criteria, the style guide; then the text with each line prefixed by its line number and a
-// tab. It is nil for a checklist rule, whose points are judged with the Weval judge prompt.
+// §6), as the rule's kind builds them: the reviewer instructions for the kind, the project's
+// directive, the rule body, the criteria, the style guide; then the text with each line
+// prefixed by its line number and a tab. It is nil for a checklist rule, whose points are
+// judged with the Weval judge prompt.
 func BuildMessages(in PromptInput) []llm.Message {
 	return KindOf(in.Rule).prompt(in)
 }
@@ -84,6 +88,12 @@ func buildMessages(instructions string, in PromptInput) []llm.Message {
 	}
 	b.WriteString("\n\n")
 	b.WriteString(instructions)
+	if d := strings.TrimSpace(in.Directive); d != "" {
+		// Before the rule, as the original puts its directive before the rule body.
+		b.WriteString("\n\nThe project's directive for every review:\n<directive>\n")
+		b.WriteString(d)
+		b.WriteString("\n</directive>")
+	}
 	b.WriteString("\n\n<rule name=\"")
 	b.WriteString(attrEscape(in.Rule.Name))
 	b.WriteString("\">\n")

@@ -257,7 +257,12 @@ func parseViolations(path string, raw json.RawMessage) ([]Violation, error) {
 		}
 		v := Violation{Confidence: 1}
 		var ok bool
-		if v.QuotedText, ok = optionalString(fields["quoted_text"]); !ok || strings.TrimSpace(v.QuotedText) == "" {
+		// quoted_text is required, but one given empty (or null) is the model saying it has no
+		// words to point at: that violation cannot be located, so it is listed as unverified and
+		// the reply's other violations are kept, as the original does (its locator returns no
+		// place for an empty quote; tests/findings/finding-evidence-verifier.test.ts).
+		quote, present := fields["quoted_text"]
+		if v.QuotedText, ok = optionalString(quote); !present || !ok {
 			return nil, &ContractError{Path: p + ".quoted_text", Expected: "the exact words of the text that break the rule",
 				Found: describeField(fields, "quoted_text")}
 		}

@@ -24,8 +24,10 @@ func TestParseViolationsReply(t *testing.T) {
 		{"unknown fields", `{"violations":[{"quoted_text":"x","message":"m","extra":{"a":1}}],"notes":"hi"}`, `0 "x" ctx("", "") msg="m" sugg="" fix="" analysis="" conf=1`},
 		{"missing quote", `{"violations":[{"message":"m","line":2}]}`,
 			`error: violations[0].quoted_text: expected the exact words of the text that break the rule, found no quoted_text (fields: "line", "message")`},
-		{"empty quote", `{"violations":[{"quoted_text":"  ","message":"m"}]}`,
-			`error: violations[0].quoted_text: expected the exact words of the text that break the rule, found an empty string`},
+		// An empty or null quote is kept: it becomes an unverified quote, as in the original
+		// (tests/findings/finding-evidence-verifier.test.ts).
+		{"empty quote", `{"violations":[{"quoted_text":"  ","message":"m"},{"quoted_text":null,"message":"n"}]}`,
+			`0 "  " ctx("", "") msg="m" sugg="" fix="" analysis="" conf=1` + "\n" + `0 "" ctx("", "") msg="n" sugg="" fix="" analysis="" conf=1`},
 		{"quote not a string", `{"violations":[{"quoted_text":["a"],"message":"m"}]}`,
 			`error: violations[0].quoted_text: expected the exact words of the text that break the rule, found an array ["a"]`},
 		{"missing message", `{"violations":[{"quoted_text":"x"},{"quoted_text":"y","message":"m"}]}`,

@@ -25,7 +25,7 @@ func (k semiObjective) Describe(pr *PlannedRule) string {
 	return strings.Join(parts, ", ")
 }
 
-func (semiObjective) Estimate(pr *PlannedRule, u *Unit) Estimate { return chunkEstimate(pr.Rule, u) }
+func (semiObjective) Estimate(pr *PlannedRule, u *Unit) Estimate { return chunkEstimate(pr, u) }
 
 func (semiObjective) layout(r *rules.Rule) layout { return ruleLayout(r) }
 
@@ -40,7 +40,7 @@ func (semiObjective) prompt(in PromptInput) []llm.Message {
 // call asks for the chunk's violations ({"violations": [...]}).
 func (k semiObjective) call(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
-	err := e.complete(ctx, j, k.prompt(j.prompt), ViolationsSchema(), func(js string) error {
+	raw, err := e.complete(ctx, j, k.prompt(j.prompt), ViolationsSchema(), func(js string) error {
 		vs, err := ParseViolationsReply(js)
 		if err != nil {
 			return err
@@ -51,6 +51,7 @@ func (k semiObjective) call(ctx context.Context, e *evaluator, j job) reply {
 	if err != nil {
 		return failed(ctx, err)
 	}
+	res.raw = raw
 	return res
 }
 

@@ -28,7 +28,7 @@ func (k subjective) Describe(pr *PlannedRule) string {
 	return strings.Join(parts, ", ")
 }
 
-func (subjective) Estimate(pr *PlannedRule, u *Unit) Estimate { return chunkEstimate(pr.Rule, u) }
+func (subjective) Estimate(pr *PlannedRule, u *Unit) Estimate { return chunkEstimate(pr, u) }
 
 // layout puts each criterion on its effective target: its own, else the rule's.
 func (subjective) layout(r *rules.Rule) layout {
@@ -55,7 +55,7 @@ func (subjective) prompt(in PromptInput) []llm.Message {
 func (k subjective) call(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
 	criteria := j.prompt.Criteria
-	err := e.complete(ctx, j, k.prompt(j.prompt), CriteriaSchema(criteria), func(js string) error {
+	raw, err := e.complete(ctx, j, k.prompt(j.prompt), CriteriaSchema(criteria), func(js string) error {
 		ratings, warnings, err := ParseCriteriaReply(js, criteria)
 		if err != nil {
 			return err
@@ -66,6 +66,7 @@ func (k subjective) call(ctx context.Context, e *evaluator, j job) reply {
 	if err != nil {
 		return failed(ctx, err)
 	}
+	res.raw = raw
 	return res
 }
 

@@ -3,12 +3,14 @@ package lint
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/scoring"
 )
 
 // technicalAccuracy is the kind of a rule with `evaluator: technical-accuracy` (spec/linter.md
@@ -32,14 +34,35 @@ func (k technicalAccuracy) runnable(u *Unit, opts EvalOptions) (bool, int) {
 }
 func (k technicalAccuracy) prompt(in PromptInput) []llm.Message { return k.base.prompt(in) }
 
-// call gathers the evidence, then makes the base kind's call with it.
+// call gathers the evidence, then makes the base kind's call with it. A chunk that makes no
+// checkable claim has nothing to check: the rule's own call is skipped, and the chunk passes
+// (no violation; each criterion of a subjective rule rated 4), as the original's evaluator
+// returns a perfect result without it ("should return perfect score when no claims are found",
+// tests/scoring-types.test.ts of its v2.5.0).
 func (k technicalAccuracy) call(ctx context.Context, e *evaluator, j job) reply {
-	rule, extra, err := e.gatherEvidence(ctx, j)
+	claims, evidence, err := e.gatherEvidence(ctx, j)
 	if err != nil {
 		return failed(ctx, err)
 	}
-	j.prompt.Rule, j.prompt.Extra = rule, extra
+	if len(claims) == 0 {
+		return k.noClaims(j)
+	}
+	j.prompt.Rule, j.prompt.Extra = evidencePrompt(j.rule.Rule, claims, evidence)
 	return k.base.call(ctx, e, j)
+}
+
+// noClaims is the reply of a chunk without claims: no violation, and for a subjective rule
+// the best rating of each criterion of the call.
+func (k technicalAccuracy) noClaims(j job) reply {
+	if _, ok := k.base.(subjective); !ok {
+		return reply{}
+	}
+	res := reply{ratings: make([]CriterionRating, len(j.prompt.Criteria))}
+	for i, c := range j.prompt.Criteria {
+		res.ratings[i] = CriterionRating{Criterion: c, Rating: scoring.MaxRating,
+			Summary: "The text makes no checkable factual claim."}
+	}
+	return res
 }
 
 func (k technicalAccuracy) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
@@ -51,12 +74,10 @@ func (k technicalAccuracy) score(r *ruleRun, props []proposal) (*Score, error) {
 }
 
 // gatherEvidence runs the first two steps of a technical-accuracy rule on a chunk: extract the
-// claims, check each with the search model. It returns the rule to run (its body with the
-// original VectorLint's {{claims}}, {{searchResults}} and {{content}} placeholders filled in,
-// when it has them) and the text to append to the system message otherwise.
-func (e *evaluator) gatherEvidence(ctx context.Context, j job) (*rules.Rule, string, error) {
+// claims, check each with the search model. It returns the claims and, for each, the evidence.
+func (e *evaluator) gatherEvidence(ctx context.Context, j job) ([]Claim, []string, error) {
 	if e.opts.Search == nil {
-		return nil, "", rules.ErrNoSearchModel
+		return nil, nil, rules.ErrNoSearchModel
 	}
 	label, chunk := j.label, j.chunk
 	var claims []Claim
@@ -72,7 +93,7 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) (*rules.Rule, str
 		return err
 	})
 	if err != nil {
-		return nil, "", fmt.Errorf("extracting claims: %w", err)
+		return nil, nil, fmt.Errorf("extracting claims: %w", err)
 	}
 
 	evidence := make([]string, len(claims))
@@ -98,35 +119,34 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) (*rules.Rule, str
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
+	return claims, evidence, nil
+}
 
+// evidencePrompt returns the rule to run with the claims and their evidence: its body with the
+// original VectorLint's {{claims}}, {{searchResults}} and {{content}} placeholders filled in,
+// when it has them, else the rule and the text to append to the system message.
+func evidencePrompt(rule *rules.Rule, claims []Claim, evidence []string) (*rules.Rule, string) {
 	claimList, evidenceList := formatClaims(claims, evidence)
-	body := j.rule.Rule.Body
-	if strings.Contains(body, "{{claims}}") || strings.Contains(body, "{{searchResults}}") {
-		r := *j.rule.Rule
-		r.Body = strings.NewReplacer("{{claims}}", claimList, "{{searchResults}}", evidenceList,
-			"{{content}}", "(the text in the user message)").Replace(body)
-		return &r, "", nil
-	}
-	if len(claims) == 0 {
-		return j.rule.Rule, "Claims to verify: none; the text makes no checkable factual claim.", nil
+	if body, ok := fillPlaceholders(rule.Body, map[string]string{"claims": claimList, "searchResults": evidenceList,
+		"content": "(the text in the user message)"}); ok {
+		r := *rule
+		r.Body = body
+		return &r, ""
 	}
 	var b strings.Builder
 	b.WriteString("Claims found in the text, each with the evidence a search returned:")
 	for i, c := range claims {
 		fmt.Fprintf(&b, "\n\n%d. %s%s\nEvidence: %s", i+1, c.Claim, claimWhere(c), oneParagraph(evidence[i]))
 	}
-	return j.rule.Rule, b.String(), nil
+	return rule, b.String()
 }
 
 // formatClaims renders the claims and the evidence as two numbered lists (for the original's
 // placeholders).
 func formatClaims(claims []Claim, evidence []string) (string, string) {
-	if len(claims) == 0 {
-		return "(none: the text makes no checkable factual claim)", "(none)"
-	}
 	var c, e strings.Builder
 	for i, cl := range claims {
 		if i > 0 {
@@ -165,4 +185,29 @@ func oneParagraph(s string) string {
 		return "(no evidence returned)"
 	}
 	return strings.Join(kept, "\n")
+}
+
+// placeholder matches a template variable of the original VectorLint's rule bodies: "{{claims}}"
+// or, as its template renderer also accepts (src/prompts/template-renderer.ts), with spaces
+// inside the braces, "{{ claims }}".
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([\w.]+)\s*\}\}`) })
+
+// fillPlaceholders replaces each placeholder of body that names one of vars by its value. It
+// reports whether body names {{claims}} or {{searchResults}}: a rule written for the original's
+// technical-accuracy evaluator, whose body places the evidence itself. Placeholders of other
+// names are left as written.
+func fillPlaceholders(body string, vars map[string]string) (string, bool) {
+	evidence := false
+	filled := placeholder().ReplaceAllStringFunc(body, func(m string) string {
+		name := placeholder().FindStringSubmatch(m)[1]
+		v, ok := vars[name]
+		if !ok {
+			return m
+		}
+		if name == "claims" || name == "searchResults" {
+			evidence = true
+		}
+		return v
+	})
+	return filled, evidence
 }

@@ -32,8 +32,8 @@ const zeroConfigINI = "[" + ZeroConfigGlob + "]\nRunRules = " + rules.StyleGuide
 	"[**/" + StyleGuideFileName + "]\nRunRules =\n"
 
 // FindProject is discovery for every command that lints: the configuration file (FindConfig:
-// --config, $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini in dir or a parent) and
-// the style guide (FindStyleGuide). With no configuration file but a VECTORLINT.md in dir, the
+// --config, $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini in dir or a parent), the
+// style guide (FindStyleGuide) and the project directive (FindDirective). With no configuration file but a VECTORLINT.md in dir, the
 // project is zero-config: the options carry only StyleGuidePath. With neither, the error is a
 // *ConfigNotFoundError naming the files looked for.
 //
@@ -48,11 +48,12 @@ func FindProject(dir, configFlag, configEnv string) (ProjectOptions, error) {
 		if guide == "" {
 			return ProjectOptions{}, err
 		}
-		return ProjectOptions{StyleGuidePath: guide}, nil
+		return ProjectOptions{StyleGuidePath: guide, DirectivePath: FindDirective(dir, "")}, nil
 	case err != nil:
 		return ProjectOptions{}, err
 	}
-	return ProjectOptions{ConfigPath: cfgPath, StyleGuidePath: FindStyleGuide(dir, cfgPath)}, nil
+	return ProjectOptions{ConfigPath: cfgPath, StyleGuidePath: FindStyleGuide(dir, cfgPath),
+		DirectivePath: FindDirective(dir, cfgPath)}, nil
 }
 
 // FindStyleGuide returns the style guide of a project: VECTORLINT.md in dir (the working

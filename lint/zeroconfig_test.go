@@ -235,9 +235,26 @@ func TestBuiltinPacksInProject(t *testing.T) {
 				"rules/Acme/mine.md": userRule},
 			wantPacks: []string{"Acme (1 rule)", "VectorLint (built-in, 8 rules)"},
 			wantRules: []string{"Acme.Mine warning", "VectorLint.Wordiness warning"}},
-		{name: "an unknown built-in rule",
-			files:    map[string]string{"vectorlint.ini": "[**/*.md]\nRunRules = VectorLint\nVectorLint.Passive = disabled\n"},
-			wantErrs: []string{`vectorlint.ini:3: VectorLint.Passive: pack VectorLint has no rule with id "Passive" (its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness)`}},
+		{name: "an unknown built-in rule is a warning",
+			files:     map[string]string{"vectorlint.ini": "[**/*.md]\nRunRules = VectorLint\nVectorLint.Passive = disabled\nVectorLint.AIPatterns = disabled\n"},
+			wantPacks: []string{"VectorLint (built-in, 8 rules)"},
+			wantWarns: []string{`vectorlint.ini:3: warning: VectorLint.Passive: pack VectorLint has no rule with id "Passive" (its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness); ignored`},
+			wantRules: []string{"VectorLint.Capitalization warning", "VectorLint.Consistency warning",
+				"VectorLint.InclusiveLanguage error strictness=20", "VectorLint.PassiveVoice warning strictness=5", "VectorLint.Repetition warning",
+				"VectorLint.UnsupportedClaims warning", "VectorLint.Wordiness warning"}},
+		// The original VectorLint's preset ids (its presets/VectorLint since 2.4: AIPattern,
+		// Inclusivity) are aliases of the built-in rules; the presets it had in 2.2 and 2.3 and
+		// removed (Directness, PseudoAdvice) are warnings that say so.
+		{name: "the original's preset ids",
+			files: map[string]string{"vectorlint.ini": "[**/*.md]\nRunRules = VectorLint\nVectorLint.AIPattern = disabled\n" +
+				"Inclusivity.severity = warning\nVectorLint.Inclusivity.strictness = 5\nVectorLint.Directness = disabled\nPseudoAdvice.strictness = 50\n" +
+				"VectorLint.Capitalization = disabled\nVectorLint.Consistency = disabled\nVectorLint.Repetition = disabled\n" +
+				"VectorLint.UnsupportedClaims = disabled\nVectorLint.Wordiness = disabled\n"},
+			wantPacks: []string{"VectorLint (built-in, 8 rules)"},
+			wantWarns: []string{
+				"vectorlint.ini:6: warning: VectorLint.Directness: VectorLint.Directness is a preset of the original VectorLint 2.2 and 2.3, removed in its 2.4; vectorlint has no such rule; ignored",
+				"vectorlint.ini:7: warning: PseudoAdvice.strictness: PseudoAdvice is a preset of the original VectorLint 2.2 and 2.3, removed in its 2.4; vectorlint has no such rule; ignored"},
+			wantRules: []string{"VectorLint.InclusiveLanguage warning strictness=5", "VectorLint.PassiveVoice warning strictness=5"}},
 		{name: "StyleGuide needs a style guide",
 			files:    map[string]string{"vectorlint.ini": "[**/*.md]\nRunRules = VectorLint, StyleGuide\n"},
 			wantErrs: []string{`vectorlint.ini:2: RunRules: unknown pack "StyleGuide" (RulesPath is not set; built-in packs: VectorLint)`}},

@@ -222,7 +222,7 @@ func (c *Client) chatKey(req Request) (string, error) {
 	}
 	format := requestedFormat(req)
 	k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,
-		Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: req.MaxTokens, Extra: req.Extra}
+		Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: maxTokens(req), Extra: req.Extra}
 	if format != FormatText {
 		k.Format = string(format)
 	}
@@ -367,7 +367,7 @@ type jsonSchemaSpec struct {
 // added at the top level and win over the standard fields of the same name (the caller set
 // them on purpose). TestChatBodyMatchesSDK checks the encoding against openai-go's.
 func chatRequestBody(req Request, format Format, msgs []Message) ([]byte, error) {
-	b := chatBody{Model: req.Endpoint.Model, Temperature: temperature(req), MaxTokens: max(req.MaxTokens, 0)}
+	b := chatBody{Model: req.Endpoint.Model, Temperature: temperature(req), MaxTokens: maxTokens(req)}
 	b.Messages = make([]chatMessage, len(msgs))
 	for i, m := range msgs {
 		role := m.Role

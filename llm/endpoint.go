@@ -62,6 +62,10 @@ type Endpoint struct {
 	// Temperature is the default sampling temperature of calls to this endpoint; nil sends none
 	// (the server's default). Request.Temperature overrides it.
 	Temperature *float64
+	// MaxTokens, when positive, is the max_tokens of calls to this endpoint that set none
+	// (Request.MaxTokens overrides it): ANTHROPIC_MAX_TOKENS for the linter's Anthropic
+	// endpoint (Resolve).
+	MaxTokens int
 	// Headers are extra request headers (e.g. OpenRouter's HTTP-Referer). Their values are
 	// treated as secrets: redacted from errors and events, never part of cache keys.
 	Headers map[string]string
@@ -192,3 +196,11 @@ func (e Endpoint) limitKey() string {
 // formatKey identifies the (server, model) pair whose support for structured output is
 // remembered after a fallback.
 func (e Endpoint) formatKey() string { return e.operationURL("chat/completions") + "\x00" + e.Model }
+
+// maxTokens is the max_tokens of a chat request: its own, else its endpoint's (0: none sent).
+func maxTokens(req Request) int {
+	if req.MaxTokens > 0 {
+		return req.MaxTokens
+	}
+	return max(req.Endpoint.MaxTokens, 0)
+}

@@ -35,8 +35,17 @@ const (
 	DefaultOpenAIBaseURL    = "https://api.openai.com/v1"
 	DefaultOpenAIModel      = "gpt-4o"
 	DefaultAnthropicBaseURL = "https://api.anthropic.com/v1"
-	DefaultGeminiBaseURL    = "https://generativelanguage.googleapis.com/v1beta/openai"
-	DefaultGeminiModel      = "gemini-2.5-flash"
+	// DefaultAnthropicModel is the model when ANTHROPIC_MODEL is unset. The original
+	// VectorLint defaults to claude-3-sonnet-20240229, which Anthropic has retired (a request
+	// for it fails), so its current Sonnet alias stands in: a configuration that sets only
+	// LLM_PROVIDER=anthropic and ANTHROPIC_API_KEY works, as it does in the original.
+	DefaultAnthropicModel = "claude-sonnet-4-5"
+	// DefaultAnthropicMaxTokens is the max_tokens of Anthropic calls when
+	// ANTHROPIC_MAX_TOKENS is unset, the original VectorLint's default (Anthropic requires a
+	// limit on every reply).
+	DefaultAnthropicMaxTokens = 4096
+	DefaultGeminiBaseURL      = "https://generativelanguage.googleapis.com/v1beta/openai"
+	DefaultGeminiModel        = "gemini-2.5-flash"
 	// DefaultAzureAPIVersion is the api-version sent to Azure when AZURE_OPENAI_API_VERSION is
 	// unset: a generally available version that supports structured outputs.
 	DefaultAzureAPIVersion = "2024-10-21"
@@ -84,7 +93,7 @@ type NotConfiguredError struct {
 // noProviderMessage names every way to configure a provider.
 const noProviderMessage = "no LLM provider is configured: set OPENAI_API_KEY for OpenAI, " +
 	"or LLM_PROVIDER=azure-openai with AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_DEPLOYMENT_NAME, " +
-	"or LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY and ANTHROPIC_MODEL, " +
+	"or LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY, " +
 	"or LLM_PROVIDER=gemini with GEMINI_API_KEY, " +
 	"or LLM_PROVIDER=openai-compatible with OPENAI_BASE_URL and OPENAI_MODEL (or --base-url and --model); " +
 	"in the environment or a .env file"
@@ -129,6 +138,12 @@ type providerVars struct {
 	key, model, baseURL, temperature string
 	defaultModel, defaultBaseURL     string
 	keyRequired, modelRequired       bool
+	// maxTemperature is the highest temperature the provider accepts (2, Anthropic's 1).
+	maxTemperature float64
+	// maxTokens names the variable of the replies' token limit, and defaultMaxTokens its
+	// default ("" and 0: none, the server's default).
+	maxTokens        string
+	defaultMaxTokens int
 }
 
 // varsOf returns the environment names of a provider (a switch, not a map: no package-level
@@ -138,21 +153,25 @@ func varsOf(p Provider) providerVars {
 	case ProviderOpenAI:
 		return providerVars{key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
 			temperature: "OPENAI_TEMPERATURE", defaultModel: DefaultOpenAIModel, defaultBaseURL: DefaultOpenAIBaseURL,
-			keyRequired: true}
+			keyRequired: true, maxTemperature: 2}
 	case ProviderAzureOpenAI:
 		return providerVars{key: "AZURE_OPENAI_API_KEY", model: "AZURE_OPENAI_DEPLOYMENT_NAME",
-			baseURL: "AZURE_OPENAI_ENDPOINT", temperature: "AZURE_OPENAI_TEMPERATURE", keyRequired: true, modelRequired: true}
+			baseURL: "AZURE_OPENAI_ENDPOINT", temperature: "AZURE_OPENAI_TEMPERATURE", keyRequired: true, modelRequired: true,
+			maxTemperature: 2}
 	case ProviderAnthropic:
+		// Anthropic's temperature is 0 to 1 (the original VectorLint checks it too:
+		// src/schemas/env-schemas.ts).
 		return providerVars{key: "ANTHROPIC_API_KEY", model: "ANTHROPIC_MODEL", baseURL: "ANTHROPIC_BASE_URL",
-			temperature: "ANTHROPIC_TEMPERATURE", defaultBaseURL: DefaultAnthropicBaseURL, keyRequired: true, modelRequired: true}
+			temperature: "ANTHROPIC_TEMPERATURE", defaultModel: DefaultAnthropicModel, defaultBaseURL: DefaultAnthropicBaseURL,
+			keyRequired: true, maxTemperature: 1, maxTokens: "ANTHROPIC_MAX_TOKENS", defaultMaxTokens: DefaultAnthropicMaxTokens}
 	case ProviderGemini:
 		return providerVars{key: "GEMINI_API_KEY", model: "GEMINI_MODEL", baseURL: "GEMINI_BASE_URL",
 			temperature: "GEMINI_TEMPERATURE", defaultModel: DefaultGeminiModel, defaultBaseURL: DefaultGeminiBaseURL,
-			keyRequired: true}
+			keyRequired: true, maxTemperature: 2}
 	}
 	// ProviderOpenAICompatible.
 	return providerVars{key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
-		temperature: "OPENAI_TEMPERATURE", modelRequired: true}
+		temperature: "OPENAI_TEMPERATURE", modelRequired: true, maxTemperature: 2}
 }
 
 // Resolve chooses the linter's provider and builds its Endpoint from the environment (env),
@@ -245,11 +264,21 @@ func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
 		}
 	}
 
-	temp, err := resolveTemperature(get, vars.temperature, config, flags)
+	temp, err := resolveTemperature(get, vars, config, flags)
 	if err != nil {
 		return Endpoint{}, err
 	}
 	ep.Temperature = &temp
+	if vars.maxTokens != "" {
+		ep.MaxTokens = vars.defaultMaxTokens
+		if s := get(vars.maxTokens); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 {
+				return Endpoint{}, &SettingError{Source: vars.maxTokens, Expected: "a whole number of tokens, 1 or more", Found: s}
+			}
+			ep.MaxTokens = n
+		}
+	}
 	return ep, nil
 }
 
@@ -291,28 +320,40 @@ func resolveProvider(get func(string) string, config, flags Settings) (Provider,
 	return "", &NotConfiguredError{}
 }
 
-func resolveTemperature(get func(string) string, name string, config, flags Settings) (float64, error) {
+// resolveTemperature picks the temperature (the flag, else the provider's variable, else the
+// config) and checks it against the provider's range, naming where it came from.
+func resolveTemperature(get func(string) string, vars providerVars, config, flags Settings) (float64, error) {
+	limit := vars.maxTemperature
 	if flags.Temperature != nil {
-		return checkTemperature(*flags.Temperature, "--temperature")
+		return checkTemperature(*flags.Temperature, "--temperature", limit)
 	}
-	if s := get(name); s != "" {
+	if s := get(vars.temperature); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return 0, &SettingError{Source: name, Expected: "a number between 0 and 2", Found: s}
+			return 0, &SettingError{Source: vars.temperature, Expected: temperatureRange(limit), Found: s}
 		}
-		return checkTemperature(v, name)
+		return checkTemperature(v, vars.temperature, limit)
 	}
 	if config.Temperature != nil {
-		return checkTemperature(*config.Temperature, "Temperature in the config file")
+		return checkTemperature(*config.Temperature, "Temperature in the config file", limit)
 	}
 	return DefaultTemperature, nil
 }
 
-func checkTemperature(v float64, source string) (float64, error) {
-	if !(v >= 0 && v <= 2) { // also rejects NaN
-		return 0, &SettingError{Source: source, Expected: "a number between 0 and 2", Found: strconv.FormatFloat(v, 'g', -1, 64)}
+// checkTemperature checks v against 0..limit.
+func checkTemperature(v float64, source string, limit float64) (float64, error) {
+	if !(v >= 0 && v <= limit) { // also rejects NaN
+		return 0, &SettingError{Source: source, Expected: temperatureRange(limit), Found: strconv.FormatFloat(v, 'g', -1, 64)}
 	}
 	return v, nil
+}
+
+// temperatureRange says which temperatures a provider accepts.
+func temperatureRange(limit float64) string {
+	if limit == 1 {
+		return "a number between 0 and 1 (Anthropic's range)"
+	}
+	return "a number between 0 and " + strconv.FormatFloat(limit, 'g', -1, 64)
 }
 
 func checkBaseURL(s string) error {

@@ -86,19 +86,53 @@ func TestResolve(t *testing.T) {
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key,
 				"ANTHROPIC_MODEL": "claude-sonnet-4-5", "ANTHROPIC_TEMPERATURE": "1"},
 			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
-				Model: "claude-sonnet-4-5", Temperature: ptr(1.0)},
+				Model: "claude-sonnet-4-5", Temperature: ptr(1.0), MaxTokens: 4096},
+		},
+		// The original's environment (src/schemas/env-schemas.ts, tests/env-parser.test.ts):
+		// the key alone works, with a default model and ANTHROPIC_MAX_TOKENS of 4096;
+		// ANTHROPIC_TEMPERATURE is 0 to 1 ("validates temperature ranges correctly for each
+		// provider": 1.5 is rejected for Anthropic, accepted for OpenAI and Azure).
+		{
+			name: "anthropic with only a key (uses default values for optional Anthropic fields)",
+			env:  map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key},
+			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+				Model: llm.DefaultAnthropicModel, Temperature: ptr(0.2), MaxTokens: 4096},
 		},
 		{
-			name:    "anthropic without a model",
+			name: "anthropic max tokens (parses valid Anthropic environment variables)",
+			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MODEL": "claude-3-haiku-20240307",
+				"ANTHROPIC_MAX_TOKENS": "2048", "ANTHROPIC_TEMPERATURE": "0.5"},
+			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+				Model: "claude-3-haiku-20240307", Temperature: ptr(0.5), MaxTokens: 2048},
+		},
+		{
+			name:    "anthropic temperature above 1",
+			env:     map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_TEMPERATURE": "1.5"},
+			wantErr: `ANTHROPIC_TEMPERATURE: expected a number between 0 and 1 (Anthropic's range), found "1.5"`,
+		},
+		{
+			name:    "anthropic temperature above 1 from the config",
 			env:     map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key},
-			wantErr: "LLM provider anthropic is not fully configured: set ANTHROPIC_MODEL (or --model, or Model in vectorlint.ini)",
+			config:  llm.Settings{Temperature: ptr(1.2)},
+			wantErr: `Temperature in the config file: expected a number between 0 and 1 (Anthropic's range), found "1.2"`,
+		},
+		{
+			name: "openai temperature 1.5 is in range",
+			env:  map[string]string{"OPENAI_API_KEY": key, "OPENAI_TEMPERATURE": "1.5"},
+			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+				Model: "gpt-4o", Temperature: ptr(1.5)},
+		},
+		{
+			name:    "anthropic max tokens not a positive whole number",
+			env:     map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MAX_TOKENS": "0"},
+			wantErr: `ANTHROPIC_MAX_TOKENS: expected a whole number of tokens, 1 or more, found "0"`,
 		},
 		{
 			name: "anthropic base URL override",
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MODEL": "m",
 				"ANTHROPIC_BASE_URL": "https://proxy.example.com/anthropic/v1"},
 			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://proxy.example.com/anthropic/v1", APIKey: key,
-				Model: "m", Temperature: ptr(0.2)},
+				Model: "m", Temperature: ptr(0.2), MaxTokens: 4096},
 		},
 		{
 			name: "gemini defaults",
@@ -142,7 +176,7 @@ func TestResolve(t *testing.T) {
 			env:  map[string]string{"HOME": "/home/u"},
 			wantErr: "no LLM provider is configured: set OPENAI_API_KEY for OpenAI, or LLM_PROVIDER=azure-openai with " +
 				"AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_DEPLOYMENT_NAME, or LLM_PROVIDER=anthropic " +
-				"with ANTHROPIC_API_KEY and ANTHROPIC_MODEL, or LLM_PROVIDER=gemini with GEMINI_API_KEY, or " +
+				"with ANTHROPIC_API_KEY, or LLM_PROVIDER=gemini with GEMINI_API_KEY, or " +
 				"LLM_PROVIDER=openai-compatible with OPENAI_BASE_URL and OPENAI_MODEL (or --base-url and --model); " +
 				"in the environment or a .env file",
 		},
@@ -257,7 +291,7 @@ func TestResolveErrorTypes(t *testing.T) {
 	}
 	_, err = llm.Resolve(envOf(map[string]string{"LLM_PROVIDER": "anthropic"}), llm.Settings{}, llm.Settings{})
 	if !errors.As(err, &nc) || nc.Provider != llm.ProviderAnthropic ||
-		!reflect.DeepEqual(nc.Missing, []string{"ANTHROPIC_API_KEY", "ANTHROPIC_MODEL (or --model, or Model in vectorlint.ini)"}) {
+		!reflect.DeepEqual(nc.Missing, []string{"ANTHROPIC_API_KEY"}) {
 		t.Fatalf("anthropic: got %#v", err)
 	}
 	_, err = llm.Resolve(envOf(map[string]string{"LLM_PROVIDER": "x"}), llm.Settings{}, llm.Settings{})

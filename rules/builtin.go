@@ -81,8 +81,38 @@ func loadBuiltinPack(name string) (*Pack, Problems) {
 			continue
 		}
 		seen[r.ID] = e.Name()
+		r.Aliases = builtinAliases(name, r.ID)
 		pack.Rules = append(pack.Rules, r)
 	}
 	slices.SortFunc(pack.Rules, func(a, b *Rule) int { return strings.Compare(a.Path, b.Path) })
 	return pack, problems
+}
+
+// builtinAliases returns the ids the original VectorLint gives the presets that vectorlint's
+// built-in pack names differently (its presets/VectorLint, 2.2 and later), so configurations
+// written for it keep working: "VectorLint.AIPattern = disabled" turns VectorLint.AIPatterns
+// off. The other presets of the original have the same ids here.
+func builtinAliases(pack, id string) []string {
+	if pack != BuiltinPackName {
+		return nil
+	}
+	switch id {
+	case "AIPatterns":
+		return []string{"AIPattern"}
+	case "InclusiveLanguage":
+		return []string{"Inclusivity"}
+	}
+	return nil
+}
+
+// RetiredBuiltinRule says why a rule id that the built-in VectorLint pack does not have is
+// still known: the original VectorLint's presets 2.2 and 2.3 had Directness and PseudoAdvice,
+// which its 2.4 removed and vectorlint never had. It returns "" for any other id. A
+// configuration that names one gets a warning saying so, not an error (spec/linter.md §2).
+func RetiredBuiltinRule(id string) string {
+	switch id {
+	case "Directness", "PseudoAdvice":
+		return "a preset of the original VectorLint 2.2 and 2.3, removed in its 2.4; vectorlint has no such rule"
+	}
+	return ""
 }

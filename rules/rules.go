@@ -11,6 +11,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/vectorlint/vectorlint/blueprint"
@@ -145,10 +146,16 @@ type Pack struct {
 	Rules []*Rule
 }
 
-// Rule returns the pack's rule with the given frontmatter id, or nil.
+// Rule returns the pack's rule with the given frontmatter id, else the rule that has id as an
+// alias (Rule.Aliases), or nil.
 func (p *Pack) Rule(id string) *Rule {
 	for _, r := range p.Rules {
 		if r.ID == id {
+			return r
+		}
+	}
+	for _, r := range p.Rules {
+		if r.HasID(id) {
 			return r
 		}
 	}
@@ -164,6 +171,10 @@ type Rule struct {
 
 	ID   string
 	Name string
+	// Aliases are other ids vectorlint.ini may name the rule by: the ids the original
+	// VectorLint gave its presets where a built-in rule is named differently ("AIPattern" for
+	// VectorLint.AIPatterns). Only built-in rules have aliases; output always uses ID.
+	Aliases []string
 	// SpecVersion is recorded as written (a string or a number); it is not enforced.
 	SpecVersion string
 	Evaluator   Evaluator
@@ -188,6 +199,11 @@ type Rule struct {
 	BodyLine int
 	// Rubric holds the rubric criteria found in Body (empty when there is no rubric).
 	Rubric []RubricCriterion
+}
+
+// HasID reports whether id is the rule's id or one of its aliases.
+func (r *Rule) HasID(id string) bool {
+	return r.ID == id || slices.Contains(r.Aliases, id)
 }
 
 // FullID returns the rule id used in output: "Pack.RuleId" (or "RuleId" without a pack).

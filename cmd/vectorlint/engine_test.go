@@ -450,7 +450,7 @@ func TestLintNoProvider(t *testing.T) {
 	writeTestTree(t, dir, lintProject())
 	const message = "no LLM provider is configured: set OPENAI_API_KEY for OpenAI, " +
 		"or LLM_PROVIDER=azure-openai with AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_DEPLOYMENT_NAME, " +
-		"or LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY and ANTHROPIC_MODEL, or LLM_PROVIDER=gemini with GEMINI_API_KEY, " +
+		"or LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY, or LLM_PROVIDER=gemini with GEMINI_API_KEY, " +
 		"or LLM_PROVIDER=openai-compatible with OPENAI_BASE_URL and OPENAI_MODEL (or --base-url and --model); in the environment or a .env file"
 	notConfigured := "vectorlint: " + message + " (1 rule run not done)\n"
 	runVectorlint(t, dir, nil, "", "docs").expect(t, exitFailure, `docs/lenient/untitled.md
@@ -500,9 +500,10 @@ LLM usage: 0 calls, 0 input and 0 output tokens
 		}
 	}
 	// A provider chosen but incomplete is named with what it lacks.
-	partial := runVectorlint(t, dir, map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "k"}, "", "docs/titled.md")
-	if partial.code != exitFailure || !strings.HasSuffix(partial.stdout, "; 1 rule run could not complete (LLM provider anthropic is not fully configured).\n") ||
-		partial.stderr != "vectorlint: LLM provider anthropic is not fully configured: set ANTHROPIC_MODEL (or --model, or Model in vectorlint.ini) (1 rule run not done)\n" {
+	partial := runVectorlint(t, dir, map[string]string{"LLM_PROVIDER": "azure-openai", "AZURE_OPENAI_API_KEY": "k",
+		"AZURE_OPENAI_ENDPOINT": "https://x.openai.azure.com"}, "", "docs/titled.md")
+	if partial.code != exitFailure || !strings.HasSuffix(partial.stdout, "; 1 rule run could not complete (LLM provider azure-openai is not fully configured).\n") ||
+		partial.stderr != "vectorlint: LLM provider azure-openai is not fully configured: set AZURE_OPENAI_DEPLOYMENT_NAME (or --model, or Model in vectorlint.ini) (1 rule run not done)\n" {
 		t.Errorf("partial configuration: exit %d\n%s%s", partial.code, partial.stdout, partial.stderr)
 	}
 	// Nothing needs the model: the exit code follows the findings and --fail-on.

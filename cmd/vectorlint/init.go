@@ -14,13 +14,14 @@ import (
 	"github.com/vectorlint/vectorlint/lint"
 )
 
-const initUsage = `Usage: vectorlint init [--force] [--style-guide]
+const initUsage = `Usage: vectorlint init [--quick | --full | --style-guide] [--force]
 
 Writes a commented vectorlint.ini that runs the built-in VectorLint pack (docs/presets.md) and
 an example pack, rules/Starter, with one semi-objective and one subjective rule, into the
-current folder. With --style-guide, also writes a VECTORLINT.md style guide template: its text
-is sent to the model with every rule. Existing files are never overwritten unless --force is
-given.
+current folder. With --full (or --style-guide), also writes a VECTORLINT.md style guide
+template: its text is sent to the model with every rule. With --quick, writes only
+VECTORLINT.md: without a vectorlint.ini, every Markdown file is checked against it
+(zero-config). Existing files are never overwritten unless --force is given.
 
 Flags:
 `
@@ -31,26 +32,43 @@ type initFile struct {
 	content string
 }
 
+// initMode is what init writes: the configuration and example pack (initConfigOnly), those
+// and a style guide (initFull: --full or --style-guide), or only the style guide (initQuick:
+// --quick, for zero-config), as the original VectorLint's init --quick and --full do.
+type initMode int
+
+const (
+	initConfigOnly initMode = iota
+	initFull
+	initQuick
+)
+
 // initFiles returns the files init writes, in the order it writes them.
-func initFiles(styleGuide bool) []initFile {
+func initFiles(mode initMode) []initFile {
+	guide := initFile{lint.StyleGuideFileName, initStyleGuide}
+	if mode == initQuick {
+		return []initFile{guide}
+	}
 	files := []initFile{
 		{"vectorlint.ini", initConfig},
 		{"rules/Starter/acronyms.md", initAcronyms},
 		{"rules/Starter/headline.md", initHeadline},
 	}
-	if styleGuide {
-		files = append(files, initFile{lint.StyleGuideFileName, initStyleGuide})
+	if mode == initFull {
+		files = append(files, guide)
 	}
 	return files
 }
 
 // runInit is the "init" command.
 func (a *app) runInit(ctx context.Context, args []string) int {
-	var force, styleGuide bool
+	var force, styleGuide, full, quick bool
 	fs := pflag.NewFlagSet("vectorlint init", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&force, "force", false, "overwrite existing files")
-	fs.BoolVar(&styleGuide, "style-guide", false, "also write a VECTORLINT.md style guide template")
+	fs.BoolVar(&quick, "quick", false, "write only a VECTORLINT.md style guide template, for zero-config use")
+	fs.BoolVar(&full, "full", false, "write vectorlint.ini, the example pack and a VECTORLINT.md style guide template")
+	fs.BoolVar(&styleGuide, "style-guide", false, "the same as --full")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, initUsage+fs.FlagUsages())
@@ -61,9 +79,18 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	if fs.NArg() > 0 {
 		return a.usageError("vectorlint init", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
-	files := initFiles(styleGuide)
+	mode := initConfigOnly
+	switch {
+	case quick && (full || styleGuide):
+		return a.usageError("vectorlint init", errors.New("--quick writes only VECTORLINT.md: it cannot be combined with --full or --style-guide"))
+	case quick:
+		mode = initQuick
+	case full || styleGuide:
+		mode = initFull
+	}
+	files := initFiles(mode)
 	_, hiddenErr := os.Lstat(filepath.Join(a.dir, ".vectorlint.ini"))
-	hiddenConfig := hiddenErr == nil
+	hiddenConfig := hiddenErr == nil && mode != initQuick
 	if !force {
 		var existing []string
 		if hiddenConfig {
@@ -93,12 +120,29 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	if hiddenConfig {
 		fmt.Fprintln(a.stderr, "vectorlint init: note: .vectorlint.ini is read before vectorlint.ini; remove it to use the new file")
 	}
+	if mode == initQuick {
+		// Zero-config applies only where no configuration is found.
+		if cfg, err := lint.FindConfig(a.dir, "", a.getenv("VECTORLINT_CONFIG")); err == nil {
+			fmt.Fprintf(a.stderr, "vectorlint init: note: %s applies here, so %s is sent to the model with its rules instead of being checked on its own; add StyleGuide to its RunRules to check files against the guide\n",
+				a.rel(cfg), lint.StyleGuideFileName)
+		}
+		fmt.Fprintf(a.stdout, initQuickNextSteps, lint.StyleGuideFileName)
+		return exitOK
+	}
 	fmt.Fprint(a.stdout, initNextSteps)
-	if styleGuide {
+	if mode == initFull {
 		fmt.Fprintf(a.stdout, "  edit %s: its text goes to the model with every rule\n", lint.StyleGuideFileName)
 	}
 	return exitOK
 }
+
+// initQuickNextSteps is printed after init --quick (%s is the style guide's name).
+const initQuickNextSteps = `
+Next steps:
+  edit %[1]s: your guidelines, one checkable statement each
+  vectorlint --dry-run README.md        see what is checked and the tokens it needs (no LLM call)
+  OPENAI_API_KEY=... vectorlint README.md   check README.md against %[1]s
+`
 
 // initNextSteps is printed after the files init wrote.
 const initNextSteps = `
@@ -143,7 +187,7 @@ RulesPath = rules
 # ConfidenceThreshold = 0.75
 
 # Sections: a glob matched against paths relative to this file (** and {a,b} allowed).
-# The most specific matching section that sets RunRules decides which packs run.
+# The packs of every matching section add up; rule settings of the most specific section win.
 #
 # VectorLint is built in: Wordiness, PassiveVoice, InclusiveLanguage, UnsupportedClaims,
 # Consistency, Capitalization, Repetition and AIPatterns. Starter is the example pack in
@@ -164,7 +208,7 @@ RunRules = VectorLint, Starter
 # Vale-style regexes for more: BlockIgnores (whole lines) and TokenIgnores (inline).
 # TokenIgnores = \{%[^%]*%\}
 
-# An empty RunRules turns every rule off for matching files.
+# An empty RunRules turns every rule off for matching files (it clears the packs above).
 [drafts/**]
 RunRules =
 

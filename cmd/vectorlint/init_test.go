@@ -22,6 +22,7 @@ pack VectorLint (built-in, 8 rules)
   VectorLint.Repetition         semi-objective  warning  (built-in)/VectorLint/repetition.md
   VectorLint.UnsupportedClaims  semi-objective  warning  (built-in)/VectorLint/unsupported-claims.md
   VectorLint.Wordiness          semi-objective  warning  (built-in)/VectorLint/wordiness.md
+  aliases (the original VectorLint's ids): VectorLint.AIPattern = VectorLint.AIPatterns, VectorLint.Inclusivity = VectorLint.InclusiveLanguage
 ✓ 2 packs, 10 valid rules, no problems.
 `
 
@@ -37,7 +38,7 @@ Next steps:
   OPENAI_API_KEY=... vectorlint README.md
 `
 	runVectorlint(t, dir, nil, "", "init").expect(t, exitOK, created, "")
-	for _, f := range initFiles(false) {
+	for _, f := range initFiles(initConfigOnly) {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.path)))
 		if err != nil || string(data) != f.content {
 			t.Errorf("%s: not written as expected (%v)", f.path, err)
@@ -152,7 +153,7 @@ func TestInitRefusesHiddenConfig(t *testing.T) {
 	runVectorlint(t, dir, nil, "", "init", "extra").expect(t, exitFailure, "",
 		"vectorlint init: unexpected argument \"extra\"\nRun \"vectorlint init --help\" for usage.\n")
 	if r := runVectorlint(t, dir, nil, "", "init", "--help"); r.code != exitOK ||
-		!strings.HasPrefix(r.stdout, "Usage: vectorlint init [--force] [--style-guide]\n") || !strings.Contains(r.stdout, "--style-guide") {
+		!strings.HasPrefix(r.stdout, "Usage: vectorlint init [--quick | --full | --style-guide] [--force]\n") || !strings.Contains(r.stdout, "--style-guide") {
 		t.Errorf("help: exit %d\n%s", r.code, r.stdout)
 	}
 }

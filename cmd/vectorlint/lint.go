@@ -43,6 +43,12 @@ type lintFlags struct {
 	timeoutValue time.Duration
 	// The cost controls of spec/linter.md §11 (cost.go).
 	cost costFlags
+
+	// Flags of the original VectorLint's newest version (spec/linter.md §1): --version (-V),
+	// --show-prompt-trunc (--show-prompt with each message cut) and --debug-json.
+	version         bool
+	showPromptTrunc bool
+	debugJSON       bool
 }
 
 func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
@@ -61,7 +67,10 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $"+envCacheMaxSize+", else CacheMaxSize, else 1GB)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "show which rules run on which files, the text each evaluates and estimated tokens; no LLM call")
 	fs.BoolVar(&f.showPrompt, "show-prompt", false, "print the messages sent to the model")
-	fs.BoolVar(&f.verbose, "verbose", false, "more detail: skipped files, passing scores, rule warnings")
+	fs.BoolVar(&f.showPromptTrunc, "show-prompt-trunc", false, fmt.Sprintf("print the messages sent to the model, each cut to %d characters", promptPreviewChars))
+	fs.BoolVar(&f.debugJSON, "debug-json", false, "write each rule's raw model output and the decision on each violation, per file, as JSON files in a new folder under "+lint.DefaultDebugDir)
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "more detail: skipped files, passing scores, rule warnings")
+	fs.BoolVarP(&f.version, "version", "V", false, "print the version and exit")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.StringVar(&f.stdinFilename, "stdin-filename", "", "read the document from standard input (PATH - or no PATH); NAME picks the config section and is the reported path")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
@@ -93,6 +102,10 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 			return exitOK
 		}
 		return a.usageError("vectorlint", err)
+	}
+	if f.version {
+		a.printVersion()
+		return exitOK
 	}
 	if err := f.check(fs); err != nil {
 		return a.usageError("vectorlint", err)
@@ -136,6 +149,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		Stdin:         a.stdin,
 		StdinFilename: f.stdinFilename,
 		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
+		SharedPrompt:  proj.Directive + proj.StyleGuide,
 		// A lint run reads each file when the pool reaches it (memory flat in the number of
 		// files); the dry run prints the whole plan.
 		Lazy: !f.dryRun,
@@ -220,7 +234,8 @@ func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f 
 		cacheDir:    f.cacheDir,
 		noCache:     f.noCache,
 		verbose:     f.verbose && !f.dryRun, // a dry run makes no call to log
-		showPrompt:  f.showPrompt,
+		showPrompt:  f.showPrompt || f.showPromptTrunc,
+		promptLimit: promptLimit(f.showPromptTrunc),
 		log:         log,
 	})
 	if err != nil {
@@ -300,6 +315,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		Search:              setup.search,
 		ConfidenceThreshold: run.threshold,
 		StyleGuide:          proj.StyleGuide,
+		Directive:           proj.Directive,
 		Concurrency:         run.concurrency,
 	}, File: out.File}
 	if setup.notConfigured == nil {
@@ -315,6 +331,26 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if bar != nil {
 		opts.Progress = bar
 	}
+	var debugErr error
+	if f.debugJSON {
+		// The folder is made and proved writable before the first call.
+		w, err := a.debugWriter(setup.endpoint)
+		if err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", err)
+			return exitFailure
+		}
+		opts.Debug = func(rec lint.DebugRecord) {
+			rec.Prompt.Filename = a.rel(rec.Prompt.Filename)
+			if _, err := w.Write(rec); err != nil && debugErr == nil {
+				debugErr = err
+			}
+		}
+		defer func() {
+			if debugErr == nil {
+				fmt.Fprintf(a.stderr, "vectorlint: debug JSON written to %s\n", a.rel(w.Dir))
+			}
+		}()
+	}
 	res, err := lint.Run(ctx, plan, opts)
 	if res == nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
@@ -327,6 +363,10 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 
 	// Each failure of the whole run once (not once per rule and file), naming what to fix.
 	printRunErrors(errw, "vectorlint", res.RunErrors)
+	if debugErr != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", debugErr)
+		return exitFailure
+	}
 	if n := len(res.Interrupted); n > 0 {
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
 			pluralize(n, "file"), listSome(res.Interrupted, 5))
@@ -421,4 +461,11 @@ func providerNames() string {
 		names[i] = string(p)
 	}
 	return strings.Join(names, ", ")
+}
+
+// debugWriter creates the run's --debug-json folder under lint.DefaultDebugDir in the working
+// directory, as the original VectorLint does. The repository could have made that folder a
+// link to anywhere, so it must resolve inside the working directory.
+func (a *app) debugWriter(ep llm.Endpoint) (*lint.DebugWriter, error) {
+	return lint.NewDebugWriter(a.abs(lint.DefaultDebugDir), a.dir, a.clock()(), lint.DebugModel{Provider: string(ep.Provider), Name: ep.Model})
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
@@ -155,6 +156,9 @@ type llmOptions struct {
 	// the messages of every call to log.
 	verbose    bool
 	showPrompt bool
+	// promptLimit, when positive, cuts each message --show-prompt prints to that many
+	// characters (--show-prompt-trunc).
+	promptLimit int
 	// log receives those lines, and the stall reports (when standard error is not a
 	// terminal); it must be safe for concurrent use (a syncWriter or a progress bar).
 	log io.Writer
@@ -238,7 +242,7 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		cfg.HTTPClient = &http.Client{Transport: t}
 	}
 	if o.verbose || o.showPrompt {
-		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt)
+		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt, o.promptLimit)
 	}
 	if !a.stderrIsTerminal && o.log != nil {
 		// In a CI log nothing else shows that a run waiting on a hung server is alive.
@@ -289,8 +293,10 @@ func userCacheDir(getenv func(string) string, goos string) string {
 // eventPrinter returns the llm.Config.OnEvent that logs events (--verbose) and prints the
 // messages of each call (--show-prompt): once per message list actually sent (first attempts;
 // a format fallback or a retry after a rejected reply sends a new list) and for replies served
-// from the cache. Messages are already free of keys (the llm package redacts them).
-func eventPrinter(w io.Writer, verbose, showPrompt bool) func(llm.Event) {
+// from the cache. Messages are already free of keys (the llm package redacts them). A positive
+// limit cuts each message to that many characters (--show-prompt-trunc), marked as the
+// original VectorLint marks it.
+func eventPrinter(w io.Writer, verbose, showPrompt bool, limit int) func(llm.Event) {
 	return func(e llm.Event) {
 		var b strings.Builder
 		if verbose {
@@ -305,7 +311,7 @@ func eventPrinter(w io.Writer, verbose, showPrompt bool) func(llm.Event) {
 			}
 			fmt.Fprintf(&b, "── prompt: %s (%s at %s, %s)\n", e.Label, e.Model, e.Host, how)
 			for _, m := range e.Messages {
-				fmt.Fprintf(&b, "── %s\n%s\n", m.Role, strings.TrimRight(m.Content, "\n"))
+				fmt.Fprintf(&b, "── %s\n%s\n", m.Role, cutPrompt(strings.TrimRight(m.Content, "\n"), limit))
 			}
 			b.WriteString("── end of prompt\n")
 		}
@@ -363,4 +369,32 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// promptPreviewChars is how much of each message --show-prompt-trunc prints, as in the original
+// VectorLint (its first 500 characters of the prompt and of the content).
+const promptPreviewChars = 500
+
+// promptLimit is the eventPrinter limit for --show-prompt-trunc (0: whole messages).
+func promptLimit(trunc bool) int {
+	if trunc {
+		return promptPreviewChars
+	}
+	return 0
+}
+
+// cutPrompt keeps the first limit characters (code points) of s, followed by the original's
+// "... [truncated]" line when anything was cut; s whole when limit is not positive.
+func cutPrompt(s string, limit int) string {
+	if limit <= 0 || utf8.RuneCountInString(s) <= limit {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == limit {
+			return s[:i] + "\n... [truncated]"
+		}
+		n++
+	}
+	return s
 }

@@ -159,13 +159,13 @@ func (a *app) printUsage(w io.Writer) {
 Usage:
   vectorlint [flags] PATH...            lint files, directories (recursive) and globs
   vectorlint validate [--rules DIR]     check the config and every rule; no LLM calls
-  vectorlint init [--force]             write a starter vectorlint.ini and rule pack
+  vectorlint init [--quick|--full]      write a starter vectorlint.ini and rule pack (--quick: only VECTORLINT.md)
   vectorlint blueprint check FILE...    parse and check Weval blueprints
   vectorlint blueprint run FILE         generate, judge and score a blueprint
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
   vectorlint merge FILE.json...         join the json results of --shard jobs into one report
-  vectorlint version                    print the version
+  vectorlint version                    print the version (also --version, -V)
 
 Run "vectorlint --help" for the lint flags, "vectorlint COMMAND --help" for a command's flags.
 `)

@@ -11,8 +11,12 @@ import (
 // a style guide and no configuration file) and loads it with its rule packs, built-in packs
 // included. Every command that lints goes through here, so discovery lives in one place.
 //
-// A warning about the style guide's size is printed whatever the verbosity: the guide is sent
-// with every call, so its cost matters on every run. Other warnings are the caller's to print.
+// Two kinds of warning are printed whatever the verbosity: those of the style guide and the
+// project directive (they are sent with every call, so their cost matters on every run) and the
+// configuration's own (an
+// override that names no rule or no setting, a setting a rule has no use for: a configuration
+// written for the original VectorLint runs, but the user learns what it does not do;
+// spec/linter.md §1–2). Other warnings are the caller's to print.
 func (a *app) loadProject(configFlag string) (*lint.Project, error) {
 	opts, err := lint.FindProject(a.dir, configFlag, a.getenv("VECTORLINT_CONFIG"))
 	if err != nil {
@@ -22,15 +26,16 @@ func (a *app) loadProject(configFlag string) (*lint.Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	var guide, others rules.Problems
+	var always, others rules.Problems
 	for _, p := range proj.Warnings {
-		if p.File == proj.StyleGuidePath && p.Level == rules.LevelWarning {
-			guide = append(guide, p)
+		if p.Level == rules.LevelWarning && p.File != "" && (p.File == proj.StyleGuidePath || p.File == proj.DirectivePath ||
+			proj.Config != nil && p.File == proj.Config.Path) {
+			always = append(always, p)
 		} else {
 			others = append(others, p)
 		}
 	}
-	a.printProblems(guide)
+	a.printProblems(always)
 	proj.Warnings = others
 	return proj, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/pflag"
@@ -18,8 +19,8 @@ import (
 
 const validateUsage = `Usage: vectorlint validate [--rules DIR] [--config FILE]
 
-Checks the configuration, the style guide (VECTORLINT.md) and every rule (frontmatter, targets,
-rubrics) without calling a model, lists the packs and rules (built-in packs included), and
+Checks the configuration, the style guide (VECTORLINT.md), the project directive
+(.vectorlint/directive.md) and every rule (frontmatter, targets, rubrics) without calling a model, lists the packs and rules (built-in packs included), and
 prints every problem with its file and line. Exit 0 when there is no error (warnings are
 allowed), 2 otherwise.
 
@@ -53,6 +54,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		if config != "" {
 			opts.ConfigPath = a.abs(config)
 			opts.StyleGuidePath = lint.FindStyleGuide(a.dir, opts.ConfigPath)
+			opts.DirectivePath = lint.FindDirective(a.dir, opts.ConfigPath)
 		}
 	} else {
 		found, err := lint.FindProject(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
@@ -105,6 +107,13 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		}
 		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
 	}
+	if proj.DirectivePath != "" {
+		size := "empty, ignored"
+		if proj.Directive != "" {
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.Directive)))
+		}
+		fmt.Fprintf(stdout, "directive: %s (%s)\n", a.rel(proj.DirectivePath), size)
+	}
 	rulesPath := opts.RulesPath
 	if rulesPath == "" && proj.Config != nil {
 		rulesPath = proj.Config.RulesPath
@@ -127,6 +136,16 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 				sev = "default severity"
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), lint.KindOf(r).Name(), sev, a.rel(r.Path))
+		}
+		// The ids the original VectorLint gives these rules, which vectorlint.ini may use.
+		var aliases []string
+		for _, r := range p.Rules {
+			for _, id := range r.Aliases {
+				aliases = append(aliases, p.Name+"."+id+" = "+r.FullID())
+			}
+		}
+		if len(aliases) > 0 {
+			fmt.Fprintf(tw, "  aliases (the original VectorLint's ids): %s\n", strings.Join(aliases, ", "))
 		}
 	}
 	tw.Flush()

@@ -18,6 +18,7 @@ const builtinListing = `pack VectorLint (built-in, 8 rules)
   VectorLint.Repetition         semi-objective  warning  (built-in)/VectorLint/repetition.md
   VectorLint.UnsupportedClaims  semi-objective  warning  (built-in)/VectorLint/unsupported-claims.md
   VectorLint.Wordiness          semi-objective  warning  (built-in)/VectorLint/wordiness.md
+  aliases (the original VectorLint's ids): VectorLint.AIPattern = VectorLint.AIPatterns, VectorLint.Inclusivity = VectorLint.InclusiveLanguage
 `
 
 func TestValidateExample(t *testing.T) {
@@ -121,9 +122,9 @@ func TestValidateRulesWithConfig(t *testing.T) {
 	// --rules replaces RulesPath; with --config the configuration is checked against it.
 	r := runVectorlint(t, dir, nil, "", "validate", "--rules", "other", "--config", "vectorlint.ini")
 	r.expect(t, exitFailure, "config: vectorlint.ini\nrules: other\npack Beta (1 rule)\n  Beta.R  semi-objective  default severity  other/Beta/r.md\n"+
-		builtinListing+"✖ 2 errors and 0 warnings (2 packs, 9 valid rules).\n",
+		builtinListing+"✖ 1 error and 1 warning (2 packs, 9 valid rules).\n",
 		"vectorlint.ini:3: RunRules: unknown pack \"Acme\" (packs found in RulesPath: Beta; built-in packs: VectorLint)\n"+
-			"vectorlint.ini:5: Acme.Headline.severity: unknown pack \"Acme\" (packs found in RulesPath: Beta; built-in packs: VectorLint)\n")
+			"vectorlint.ini:5: warning: Acme.Headline.severity: unknown pack \"Acme\" (packs found in RulesPath: Beta; built-in packs: VectorLint); ignored\n")
 	runVectorlint(t, dir, nil, "", "validate", "--rules", "missing").expect(t, exitFailure, "",
 		"vectorlint validate: cannot read the rules folder: open "+filepath.Join(dir, "missing")+": no such file or directory\n")
 }
@@ -159,10 +160,10 @@ func TestValidateListsAllProblems(t *testing.T) {
 rules: rules
 pack Acme (1 rule)
   Acme.Headline  subjective  error  rules/Acme/headline.md
-`+builtinListing+`✖ 4 errors and 0 warnings (2 packs, 9 valid rules).
+`+builtinListing+`✖ 3 errors and 1 warning (2 packs, 9 valid rules).
 `, `rules/Acme/broken.md:4: severity: expected "error" or "warning", found "critical"
 vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize)
 vectorlint.ini:4: RunRules: unknown pack "Acmee" (packs found in RulesPath: Acme; built-in packs: VectorLint)
-vectorlint.ini:5: VectorLint.Wordyness.severity: pack VectorLint has no rule with id "Wordyness" (its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness)
+vectorlint.ini:5: warning: VectorLint.Wordyness.severity: pack VectorLint has no rule with id "Wordyness" (did you mean "Wordiness"? its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness); ignored
 `)
 }
