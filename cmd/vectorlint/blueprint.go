@@ -20,6 +20,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/scoring"
 )
 
 const blueprintUsage = `Usage:
@@ -445,10 +446,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		opts.Similarity = &blueprint.Similarity{}
 		if methods["similarity"] {
 			opts.Similarity.Metrics = []blueprint.SimilarityMetric{
-				{Name: "exact_match", Score: evaluate.ExactMatch},
-				{Name: "f1", Score: evaluate.F1},
-				{Name: "bleu", Score: evaluate.BLEU},
-				{Name: "rouge_l", Score: evaluate.RougeL},
+				{Name: "exact_match", Score: scoring.ExactMatch},
+				{Name: "f1", Score: scoring.F1},
+				{Name: "bleu", Score: scoring.BLEU},
+				{Name: "rouge_l", Score: scoring.RougeL},
 			}
 		}
 		if methods["embedding"] && blueprintHasIdeal(bp) {
@@ -658,7 +659,7 @@ func blueprintSemantic(emb evaluate.Embedder) func(ctx context.Context, ideal st
 		}
 		out := make([]float64, len(responses))
 		for i := range responses {
-			c, err := evaluate.Cosine(vecs[0], vecs[i+1])
+			c, err := scoring.Cosine(vecs[0], vecs[i+1])
 			if err != nil {
 				return nil, err
 			}

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Expected values for the evaluate package's metric tests.
+"""Expected values for the scoring package's metric tests.
 
 Each metric is re-implemented here step for step after its reference implementation, in plain
 Python 3 with no packages, so the expected numbers in metrics_test.go can be reproduced:
 
-  python3 evaluate/testdata/reference.py
+  python3 scoring/testdata/reference.py
 
 - exact match and F1: the official SQuAD v2.0 evaluation script (normalize_answer, compute_exact,
   compute_f1);

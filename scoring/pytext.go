@@ -1,12 +1,12 @@
-package evaluate
+package scoring
 
 import (
 	"strings"
 	"unicode"
 )
 
-// The reference implementations this package reproduces are Python programs; these helpers give
-// Go the Python string semantics they depend on.
+// The reference implementations of the text metrics (BLEU, ROUGE-L, SQuAD's exact match and F1)
+// are Python programs; these helpers give Go the Python string semantics they depend on.
 
 // isPySpace reports whether Python's str.isspace() is true for r: Unicode white space plus the
 // information separators U+001C–U+001F, which str.split() also splits on.

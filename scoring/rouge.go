@@ -1,4 +1,4 @@
-package evaluate
+package scoring
 
 import (
 	"context"
@@ -13,14 +13,15 @@ import (
 // score is their harmonic mean. Either text without tokens scores 0.
 //
 // The subsequence takes time proportional to the product of the token counts (seconds for two
-// texts of 30,000 tokens each); [RunRougeLScoreEvaluator] stops it when its context ends.
+// texts of 30,000 tokens each); [RougeLContext] stops it when its context ends.
 func RougeL(response, groundTruth string) float64 {
-	v, _ := rougeL(context.Background(), response, groundTruth)
+	v, _ := RougeLContext(context.Background(), response, groundTruth)
 	return v
 }
 
-// rougeL is RougeL that gives up with ctx's error when ctx ends.
-func rougeL(ctx context.Context, response, groundTruth string) (float64, error) {
+// RougeLContext is [RougeL] that gives up with ctx's error when ctx ends (the evaluate
+// package's RunRougeLScoreEvaluator uses it).
+func RougeLContext(ctx context.Context, response, groundTruth string) (float64, error) {
 	pred := rougeTokens(response)
 	target := rougeTokens(groundTruth)
 	if len(pred) == 0 || len(target) == 0 {
