@@ -1,4 +1,4 @@
-package blueprint
+package points
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 //go:build race
 
-package blueprint
+package points
 
 // raceEnabled: the race detector reserves terabytes of address space, so a child process
 // cannot be given an address-space limit.

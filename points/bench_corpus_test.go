@@ -1,4 +1,4 @@
-package blueprint_test
+package points_test
 
 import (
 	"context"
