@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
-	"sort"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/internal/jsregex"
-	"github.com/vectorlint/vectorlint/internal/suggest"
+	"github.com/vectorlint/vectorlint/internal/jsjson"
+	"github.com/vectorlint/vectorlint/points/internal/funcarg"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // evalInput is what a point function sees: the subject and the environment, with the
@@ -65,382 +63,211 @@ func errResult(format string, args ...any) fnResult {
 	return fnResult{err: fmt.Errorf(format, args...)}
 }
 
-// evaluator scores one subject. It is built once per point by a prepareFunc, with the
-// arguments validated and regexes and scripts compiled, and is safe for concurrent use.
+// evaluator scores one subject. It is built once per point by Prepare, from the argument
+// funcarg checked and decoded (regexes compiled, scripts compiled here), and is safe for
+// concurrent use.
 type evaluator func(in *evalInput) fnResult
 
-// prepareFunc validates a point's arguments and builds its evaluator.
-type prepareFunc func(args any, hasArgs bool) (evaluator, error)
-
-// registry maps every canonical function name to its preparation. Built once; never modified.
-var registry = buildRegistry()
-
-func buildRegistry() map[string]prepareFunc {
-	r := map[string]prepareFunc{
-		"contains":     substringFn(false, strings.Contains),
-		"icontains":    substringFn(true, strings.Contains),
-		"starts_with":  substringFn(false, strings.HasPrefix),
-		"istarts_with": substringFn(true, strings.HasPrefix),
-		"ends_with":    substringFn(false, strings.HasSuffix),
-		"iends_with":   substringFn(true, strings.HasSuffix),
-
-		"contains_any_of":         listFn(anyOf, substringMatcher(false)),
-		"icontains_any_of":        listFn(anyOf, substringMatcher(true)),
-		"contains_all_of":         listFn(allOf, substringMatcher(false)),
-		"icontains_all_of":        listFn(allOf, substringMatcher(true)),
-		"contains_at_least_n_of":  listFn(atLeastN, substringMatcher(false)),
-		"icontains_at_least_n_of": listFn(atLeastN, substringMatcher(true)),
-
-		"matches":                regexFn(false),
-		"imatches":               regexFn(true),
-		"matches_all_of":         listFn(allOf, regexMatcher(false)),
-		"imatches_all_of":        listFn(allOf, regexMatcher(true)),
-		"matches_at_least_n_of":  listFn(atLeastN, regexMatcher(false)),
-		"imatches_at_least_n_of": listFn(atLeastN, regexMatcher(true)),
-
-		"contains_word":  wordFn(false),
-		"icontains_word": wordFn(true),
-
-		"word_count_between": prepareWordCount,
-		"is_json":            prepareIsJSON,
-		"js":                 prepareJS,
-
-		"tool_called":             prepareToolCalled,
-		"tool_args_match":         prepareToolArgsMatch,
-		"tool_call_count_between": prepareToolCallCount,
-		"tool_call_order":         prepareToolCallOrder,
-
-		"call":      prepareCall,
-		"factcheck": prepareFactcheck,
+// Prepare compiles a function point so it can be scored: its function is looked up, its
+// argument checked, its regexes and scripts compiled. The compiled function is kept in
+// pt.Compiled, so a rubric whose points were prepared scores without compiling anything again
+// (ScoreRubric compiles a point that was not prepared each time it scores it). It returns why
+// the point cannot be evaluated: an *rubric.UnknownFunctionError or *rubric.FunctionError, with
+// the same words as rubric.Check, which checks all of this but scripts and $call services.
+// Text points need nothing: it returns nil.
+//
+// rubric.Options.Prepare takes it, so that a blueprint's or a list's points are compiled as
+// they are parsed and their problems reported in order with the parser's.
+func Prepare(pt *rubric.Point) error {
+	if !pt.IsFunction() {
+		return nil
 	}
-	for _, name := range []string{
-		"contains", "icontains", "starts_with", "istarts_with", "ends_with", "iends_with",
-		"contains_any_of", "icontains_any_of", "contains_all_of", "icontains_all_of",
-		"contains_at_least_n_of", "icontains_at_least_n_of",
-		"matches", "imatches", "matches_all_of", "imatches_all_of", "matches_at_least_n_of", "imatches_at_least_n_of",
-		"contains_word", "icontains_word", "tool_called",
-	} {
-		r["not_"+name] = negate(r[name])
+	if err := pt.Err(); err != nil {
+		return err
 	}
-	return r
-}
-
-// FunctionNames returns every point function name, sorted.
-func FunctionNames() []string {
-	out := make([]string, 0, len(registry))
-	for name := range registry {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// UnknownFunctionError reports a $name that is not a point function.
-type UnknownFunctionError struct {
-	// Name is the function name as written (without "$").
-	Name string
-	// Quoted is set when the point was a string such as "$icontains: 'x'".
-	Quoted bool
-}
-
-// Error names the function, with a suggestion or the quoting hint.
-func (e *UnknownFunctionError) Error() string {
-	if e.Quoted {
-		return fmt.Sprintf("unknown point function %q: \"$%s\" is a quoted function call; write it as a mapping without the outer quotes", "$"+e.Name, e.Name)
-	}
-	msg := fmt.Sprintf("unknown point function %q", "$"+e.Name)
-	if s := suggestFunction(normaliseFn(e.Name)); s != "" {
-		msg += fmt.Sprintf(" (did you mean $%s?)", s)
-	}
-	return msg
-}
-
-// FunctionError reports a function point whose arguments are invalid or whose regex or script
-// does not compile.
-type FunctionError struct {
-	Fn  string
-	Err error
-}
-
-// Error is "$fn: reason".
-func (e *FunctionError) Error() string { return "$" + e.Fn + ": " + e.Err.Error() }
-
-// Unwrap returns the underlying error.
-func (e *FunctionError) Unwrap() error { return e.Err }
-
-// suggestFunction returns the known function name closest to name, or "".
-func suggestFunction(name string) string {
-	return suggest.Closest(name, slices.Collect(maps.Keys(registry)), 3)
-}
-
-// prepare looks the point's function up and compiles it.
-func (p *Point) prepare() {
-	if !p.IsFunction() {
-		return
-	}
-	prep, ok := registry[p.Fn]
-	if !ok {
-		name := p.Written
-		if name == "" {
-			name = p.Fn
-		}
-		p.prepErr = &UnknownFunctionError{Name: name}
-		return
-	}
-	ev, err := prep(p.Args, p.HasArgs)
+	ev, err := compile(pt)
 	if err != nil {
-		p.prepErr = &FunctionError{Fn: p.Fn, Err: err}
-		return
+		return err
 	}
-	p.impl = ev
+	pt.Compiled = ev
+	return nil
 }
 
-// describeArg says what an argument is, for "expected X, found Y" messages.
-func describeArg(v any, has bool) string {
-	if !has {
-		return "no argument"
+// compile builds a function point's evaluator.
+func compile(pt *rubric.Point) (evaluator, error) {
+	if !funcarg.Known(pt.Fn) {
+		return nil, &rubric.UnknownFunctionError{Name: pt.Name()}
 	}
-	n, err := fromAny(v, 0)
-	if err != nil {
-		return fmt.Sprintf("%T", v)
-	}
-	return n.describe()
-}
-
-func argString(args any, has bool) (string, error) {
-	s, ok := args.(string)
-	if !ok {
-		return "", fmt.Errorf("expected a string argument, found %s", describeArg(args, has))
-	}
-	return s, nil
-}
-
-func argStrings(v any, what string) ([]string, error) {
-	list, ok := v.([]any)
-	if !ok {
-		return nil, fmt.Errorf("expected %s to be a list of strings, found %s", what, describeArg(v, true))
-	}
-	out := make([]string, len(list))
-	for i, item := range list {
-		s, ok := item.(string)
-		if !ok {
-			return nil, fmt.Errorf("expected item %d of %s to be a string, found %s", i+1, what, describeArg(item, true))
-		}
-		out[i] = s
-	}
-	return out, nil
-}
-
-func substringFn(fold bool, test func(s, sub string) bool) prepareFunc {
-	return func(args any, has bool) (evaluator, error) {
-		s, err := argString(args, has)
-		if err != nil {
-			return nil, err
-		}
-		if fold {
-			s = jsToLower(s)
-		}
-		return func(in *evalInput) fnResult {
-			t := in.text()
-			if fold {
-				t = in.lowerText()
+	f, err := funcarg.Parse(pt.Fn, pt.Args, pt.HasArgs)
+	if err == nil {
+		var ev evaluator
+		if ev, err = build(f.Arg); err == nil {
+			if f.Negated {
+				ev = negate(ev)
 			}
-			return boolResult(test(t, s))
-		}, nil
+			return ev, nil
+		}
+	}
+	return nil, &rubric.FunctionError{Fn: pt.Fn, Err: err}
+}
+
+// build makes the evaluator of a decoded argument: each type of funcarg is one family of
+// functions.
+func build(arg any) (evaluator, error) {
+	switch a := arg.(type) {
+	case funcarg.Text:
+		return textFn(a), nil
+	case funcarg.Match:
+		return matchFn(a), nil
+	case funcarg.List:
+		return listFn(a), nil
+	case funcarg.WordCount:
+		return wordCountFn(a), nil
+	case funcarg.IsJSON:
+		return isJSON, nil
+	case funcarg.Script:
+		return jsFn(a)
+	case funcarg.ToolCalled:
+		return toolCalledFn(a), nil
+	case funcarg.ToolCount:
+		return toolCountFn(a), nil
+	case funcarg.ToolOrder:
+		return toolOrderFn(a), nil
+	case funcarg.ToolArgs:
+		return toolArgsFn(a)
+	case funcarg.Call:
+		return callFn(a)
+	case funcarg.Factcheck:
+		return factcheckFn(a), nil
+	}
+	return nil, fmt.Errorf("no implementation for an argument of type %T", arg)
+}
+
+// textFn builds $contains, $starts_with, $ends_with, $contains_word and their i forms.
+func textFn(a funcarg.Text) evaluator {
+	s := a.S
+	if a.Fold {
+		s = jsToLower(s)
+	}
+	var test func(text, s string) bool
+	switch a.Op {
+	case funcarg.StartsWith:
+		test = strings.HasPrefix
+	case funcarg.EndsWith:
+		test = strings.HasSuffix
+	case funcarg.Word:
+		test = containsWord
+	default:
+		test = strings.Contains
+	}
+	return func(in *evalInput) fnResult {
+		t := in.text()
+		if a.Fold {
+			t = in.lowerText()
+		}
+		return boolResult(test(t, s))
 	}
 }
 
 // matcher tests one item of a list function.
 type matcher func(in *evalInput) (bool, error)
 
-type matcherFactory func(item string) (matcher, error)
+func substringMatcher(item string, fold bool) matcher {
+	if fold {
+		item = jsToLower(item)
+		return func(in *evalInput) (bool, error) { return strings.Contains(in.lowerText(), item), nil }
+	}
+	return func(in *evalInput) (bool, error) { return strings.Contains(in.text(), item), nil }
+}
 
-func substringMatcher(fold bool) matcherFactory {
-	return func(item string) (matcher, error) {
-		if fold {
-			item = jsToLower(item)
-			return func(in *evalInput) (bool, error) { return strings.Contains(in.lowerText(), item), nil }, nil
+// matchFn builds $matches and $imatches.
+func matchFn(a funcarg.Match) evaluator {
+	return func(in *evalInput) fnResult {
+		ok, err := a.Re.MatchString(in.text())
+		if err != nil {
+			return fnResult{err: err}
 		}
-		return func(in *evalInput) (bool, error) { return strings.Contains(in.text(), item), nil }, nil
+		return boolResult(ok)
 	}
 }
 
-// compileRegex compiles a pattern as `new RegExp(pattern, flags)` would, accepting a leading
-// inline flag group such as "(?i)".
-func compileRegex(pattern string, fold bool) (*jsregex.Regexp, error) {
-	rest, inline := jsregex.SplitInlineFlags(pattern)
-	flags := inline
-	if fold && !strings.Contains(flags, "i") {
-		flags += "i"
+// listFn builds the *_any_of, *_all_of and *_at_least_n_of functions.
+func listFn(a funcarg.List) evaluator {
+	matchers := make([]matcher, len(a.Items))
+	for i, item := range a.Items {
+		if a.Regexes != nil {
+			re := a.Regexes[i]
+			matchers[i] = func(in *evalInput) (bool, error) { return re.MatchString(in.text()) }
+		} else {
+			matchers[i] = substringMatcher(item, a.Fold)
+		}
 	}
-	return jsregex.Compile(rest, flags)
-}
-
-func regexMatcher(fold bool) matcherFactory {
-	return func(item string) (matcher, error) {
-		re, err := compileRegex(item, fold)
-		if err != nil {
-			return nil, err
-		}
-		return func(in *evalInput) (bool, error) { return re.MatchString(in.text()) }, nil
-	}
-}
-
-func regexFn(fold bool) prepareFunc {
-	return func(args any, has bool) (evaluator, error) {
-		s, err := argString(args, has)
-		if err != nil {
-			return nil, fmt.Errorf("expected a regular expression string, found %s", describeArg(args, has))
-		}
-		m, err := regexMatcher(fold)(s)
-		if err != nil {
-			return nil, err
-		}
-		return func(in *evalInput) fnResult {
+	return func(in *evalInput) fnResult {
+		found := 0
+		for _, m := range matchers {
 			ok, err := m(in)
 			if err != nil {
 				return fnResult{err: err}
 			}
-			return boolResult(ok)
-		}, nil
-	}
-}
-
-func wordFn(fold bool) prepareFunc {
-	return func(args any, has bool) (evaluator, error) {
-		w, err := argString(args, has)
-		if err != nil {
-			return nil, err
-		}
-		if fold {
-			w = jsToLower(w)
-		}
-		return func(in *evalInput) fnResult {
-			t := in.text()
-			if fold {
-				t = in.lowerText()
-			}
-			return boolResult(containsWord(t, w))
-		}, nil
-	}
-}
-
-type listMode int
-
-const (
-	anyOf listMode = iota
-	allOf
-	atLeastN
-)
-
-// listFn builds the *_any_of, *_all_of and *_at_least_n_of functions.
-func listFn(mode listMode, factory matcherFactory) prepareFunc {
-	return func(args any, has bool) (evaluator, error) {
-		n := 0.0
-		listArg := args
-		if mode == atLeastN {
-			pair, ok := args.([]any)
-			if !ok || len(pair) != 2 {
-				return nil, fmt.Errorf("expected [n, [item, ...]], found %s", describeArg(args, has))
-			}
-			if n, ok = pair[0].(float64); !ok {
-				return nil, fmt.Errorf("expected [n, [item, ...]] with a number n, found %s first", describeArg(pair[0], true))
-			}
-			listArg = pair[1]
-		}
-		if !has {
-			return nil, fmt.Errorf("expected a list of strings, found no argument")
-		}
-		items, err := argStrings(listArg, "the argument")
-		if err != nil {
-			return nil, err
-		}
-		matchers := make([]matcher, len(items))
-		for i, item := range items {
-			if matchers[i], err = factory(item); err != nil {
-				return nil, fmt.Errorf("item %d: %w", i+1, err)
-			}
-		}
-		return func(in *evalInput) fnResult {
-			found := 0
-			for _, m := range matchers {
-				ok, err := m(in)
-				if err != nil {
-					return fnResult{err: err}
-				}
-				if ok {
-					found++
-					if mode == anyOf {
-						break
-					}
+			if ok {
+				found++
+				if a.Mode == funcarg.AnyOf {
+					break
 				}
 			}
-			switch mode {
-			case anyOf:
-				return boolResult(found > 0)
-			case allOf:
-				if len(matchers) == 0 {
-					return fnResult{score: 1}
-				}
-				return fnResult{score: float64(found) / float64(len(matchers))}
-			default:
-				if n <= 0 {
-					return fnResult{score: 1}
-				}
-				return fnResult{score: math.Min(1, float64(found)/n)}
+		}
+		switch a.Mode {
+		case funcarg.AnyOf:
+			return boolResult(found > 0)
+		case funcarg.AllOf:
+			if len(matchers) == 0 {
+				return fnResult{score: 1}
 			}
-		}, nil
+			return fnResult{score: float64(found) / float64(len(matchers))}
+		default:
+			if a.N <= 0 {
+				return fnResult{score: 1}
+			}
+			return fnResult{score: math.Min(1, float64(found)/a.N)}
+		}
 	}
 }
 
 // negate builds not_<name>: booleans are negated, graded scores become 1 − score, errors pass
 // through.
-func negate(base prepareFunc) prepareFunc {
-	return func(args any, has bool) (evaluator, error) {
-		ev, err := base(args, has)
-		if err != nil {
-			return nil, err
-		}
-		return func(in *evalInput) fnResult {
-			r := ev(in)
-			if r.err != nil {
-				return r
-			}
-			return fnResult{score: 1 - r.score, boolean: r.boolean}
-		}, nil
-	}
-}
-
-func prepareWordCount(args any, has bool) (evaluator, error) {
-	pair, ok := args.([]any)
-	if ok && len(pair) == 2 {
-		lo, ok1 := pair[0].(float64)
-		hi, ok2 := pair[1].(float64)
-		if ok1 && ok2 && lo >= 0 && hi >= lo {
-			return func(in *evalInput) fnResult {
-				n := float64(wordCount(in.text()))
-				switch {
-				case n < lo:
-					return fnResult{score: n / lo, explain: fmt.Sprintf("%d words, fewer than the minimum %s.", int(n), formatJSNumber(lo))}
-				case n > hi:
-					if hi == 0 {
-						return fnResult{score: 0, explain: fmt.Sprintf("%d words, more than the maximum 0.", int(n))}
-					}
-					return fnResult{score: hi / n, explain: fmt.Sprintf("%d words, more than the maximum %s.", int(n), formatJSNumber(hi))}
-				}
-				return fnResult{score: 1, explain: fmt.Sprintf("%d words, within [%s, %s].", int(n), formatJSNumber(lo), formatJSNumber(hi))}
-			}, nil
-		}
-	}
-	return nil, fmt.Errorf("expected [min, max] with 0 ≤ min ≤ max, found %s", describeArg(args, has))
-}
-
-func prepareIsJSON(args any, has bool) (evaluator, error) {
+func negate(ev evaluator) evaluator {
 	return func(in *evalInput) fnResult {
-		t := strings.Trim(in.text(), " \t\r\n")
-		if t == "" || (t[0] != '{' && t[0] != '[') {
-			return boolResult(false)
+		r := ev(in)
+		if r.err != nil {
+			return r
 		}
-		return boolResult(json.Valid([]byte(t)))
-	}, nil
+		return fnResult{score: 1 - r.score, boolean: r.boolean}
+	}
+}
+
+// wordCountFn builds $word_count_between.
+func wordCountFn(a funcarg.WordCount) evaluator {
+	lo, hi := a.Min, a.Max
+	return func(in *evalInput) fnResult {
+		n := float64(wordCount(in.text()))
+		switch {
+		case n < lo:
+			return fnResult{score: n / lo, explain: fmt.Sprintf("%d words, fewer than the minimum %s.", int(n), jsjson.FormatNumber(lo))}
+		case n > hi:
+			if hi == 0 {
+				return fnResult{score: 0, explain: fmt.Sprintf("%d words, more than the maximum 0.", int(n))}
+			}
+			return fnResult{score: hi / n, explain: fmt.Sprintf("%d words, more than the maximum %s.", int(n), jsjson.FormatNumber(hi))}
+		}
+		return fnResult{score: 1, explain: fmt.Sprintf("%d words, within [%s, %s].", int(n), jsjson.FormatNumber(lo), jsjson.FormatNumber(hi))}
+	}
+}
+
+// isJSON is $is_json.
+func isJSON(in *evalInput) fnResult {
+	t := strings.Trim(in.text(), " \t\r\n")
+	if t == "" || (t[0] != '{' && t[0] != '[') {
+		return boolResult(false)
+	}
+	return boolResult(json.Valid([]byte(t)))
 }

@@ -14,18 +14,43 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/points/internal/funcarg"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
+
+// parsePoint reads fn(args) as the rubric parser reads {$fn: args} ("$fn" when args is nil),
+// its function prepared by the engine as a blueprint's are.
+func parsePoint(t testing.TB, fn string, args any) *rubric.Point {
+	t.Helper()
+	var raw any = "$" + fn
+	if args != nil {
+		raw = map[string]any{"$" + fn: args}
+	}
+	r, errs := rubric.Parse([]any{raw}, rubric.Options{Prepare: Prepare})
+	if len(errs) > 0 {
+		t.Fatalf("%s(%#v): %v", fn, args, errs)
+	}
+	return r.Points()[0]
+}
+
+// compiled returns the function Prepare compiled for a point.
+func compiled(t testing.TB, pt *rubric.Point) evaluator {
+	t.Helper()
+	if err := Prepare(pt); err != nil {
+		t.Fatalf("$%s: %v", pt.Fn, err)
+	}
+	return pt.Compiled.(evaluator)
+}
 
 // evalPoint prepares fn(args) and scores it against text.
 func evalPoint(t *testing.T, fn string, args any, text string) (fnResult, error) {
 	t.Helper()
-	pt := &Point{Written: fn, Fn: normaliseFn(fn), Args: args, HasArgs: args != nil, Multiplier: 1}
-	pt.prepare()
-	if pt.prepErr != nil {
-		return fnResult{}, pt.prepErr
+	pt := parsePoint(t, fn, args)
+	if err := pt.Err(); err != nil {
+		return fnResult{}, err
 	}
 	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: text, PromptID: "p1", ModelID: "m1"}, env: &Env{}}
-	r := pt.impl(in)
+	r := pt.Compiled.(evaluator)(in)
 	return r, r.err
 }
 
@@ -266,19 +291,17 @@ func TestJS(t *testing.T) {
 }
 
 func TestJSContextMessagesAndCancel(t *testing.T) {
-	pt := &Point{Fn: "js", Args: "context.messages.length === 2 && context.messages[1].content === 'Hi'", HasArgs: true, Multiplier: 1}
-	pt.prepare()
+	pt := &rubric.Point{Fn: "js", Args: "context.messages.length === 2 && context.messages[1].content === 'Hi'", HasArgs: true, Multiplier: 1}
 	hi, q := "Hi", "Q"
 	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: "Hi", Messages: []Message{{Role: "user", Content: &q}, {Role: "assistant", Content: &hi}}}, env: &Env{}}
-	if r := pt.impl(in); r.err != nil || r.score != 1 {
+	if r := compiled(t, pt)(in); r.err != nil || r.score != 1 {
 		t.Errorf("context.messages: %+v", r)
 	}
-	loop := &Point{Fn: "js", Args: "while (true) {}", HasArgs: true, Multiplier: 1}
-	loop.prepare()
+	loop := &rubric.Point{Fn: "js", Args: "while (true) {}", HasArgs: true, Multiplier: 1}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	in = &evalInput{ctx: ctx, subject: &Subject{}, env: &Env{JSTimeout: time.Hour}}
-	if r := loop.impl(in); !errors.Is(r.err, context.Canceled) {
+	if r := compiled(t, loop)(in); !errors.Is(r.err, context.Canceled) {
 		t.Errorf("cancelled run: error %v, want context.Canceled", r.err)
 	}
 }
@@ -375,8 +398,9 @@ func TestEveryDocumentedFunctionExists(t *testing.T) {
 		t.Fatalf("found only %d function names in the seeds", len(names))
 	}
 	for name := range names {
-		if _, ok := registry[normaliseFn(name)]; !ok {
-			t.Errorf("$%s (normalised %s) is documented but not a point function", name, normaliseFn(name))
+		pt := parsePoint(t, name, nil)
+		if !funcarg.Known(pt.Fn) {
+			t.Errorf("$%s (normalised %s) is documented but not a point function", name, pt.Fn)
 		}
 	}
 }
@@ -442,4 +466,34 @@ func TestToolArgsMatchArrays(t *testing.T) {
 		{"tool_args_match", where(map[string]any{"parts": list(map[string]any{"body": "Hi there"})}, true), trace, 1}, // normalised inside arrays too
 		{"tool_args_match", where(map[string]any{"parts": list(list("text"))}, false), trace, 0},
 	})
+}
+
+// TestEveryFunctionCompiles: every function the catalogue (funcarg) names, not_ forms
+// included, is built by the engine from a valid argument.
+func TestEveryFunctionCompiles(t *testing.T) {
+	samples := map[string]any{
+		"contains": "a", "icontains": "a", "starts_with": "a", "istarts_with": "a", "ends_with": "a", "iends_with": "a",
+		"contains_any_of": list("a"), "icontains_any_of": list("a"), "contains_all_of": list("a"), "icontains_all_of": list("a"),
+		"contains_at_least_n_of": list(1.0, list("a")), "icontains_at_least_n_of": list(1.0, list("a")),
+		"matches": "a+", "imatches": "a+", "matches_all_of": list("a+"), "imatches_all_of": list("a+"),
+		"matches_at_least_n_of": list(1.0, list("a+")), "imatches_at_least_n_of": list(1.0, list("a+")),
+		"contains_word": "a", "icontains_word": "a", "word_count_between": list(1.0, 2.0), "is_json": nil, "js": "true",
+		"tool_called": "t", "tool_args_match": map[string]any{"name": "t", "where": "args.x"}, "tool_call_count_between": list(0.0, 1.0),
+		"tool_call_order": list("t"), "call": map[string]any{"service": "s"}, "factcheck": nil,
+	}
+	names := rubric.FunctionNames()
+	if len(names) != len(samples)+21 { // 21 not_ forms
+		t.Errorf("%d functions, %d samples: %q", len(names), len(samples), names)
+	}
+	for _, name := range names {
+		arg, ok := samples[strings.TrimPrefix(name, "not_")]
+		if !ok {
+			t.Errorf("no sample argument for $%s", name)
+			continue
+		}
+		pt := &rubric.Point{Fn: name, Args: arg, HasArgs: arg != nil, Multiplier: 1}
+		if err := Prepare(pt); err != nil || pt.Compiled == nil {
+			t.Errorf("$%s: %v", name, err)
+		}
+	}
 }

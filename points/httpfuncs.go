@@ -16,7 +16,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/node"
+	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points/internal/funcarg"
 )
 
 // FactcheckEnv is the environment variable that names the $factcheck service's URL.
@@ -40,22 +43,17 @@ var ErrNetworkNotAllowed = errors.New("network access is off: run with --allow-n
 var callConfigKeys = map[string]bool{"service": true, "url": true, "method": true, "headers": true, "timeout_ms": true,
 	"cache": true, "max_retries": true, "retry_backoff_ms": true}
 
-func prepareCall(args any, has bool) (evaluator, error) {
-	spec, ok := args.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("expected {service: name} or {url: ...} with parameters, found %s", describeArg(args, has))
-	}
-	service, _ := spec["service"].(string)
+// callFn builds $call: an inline service is read once, the parameters are sent with the
+// response.
+func callFn(a funcarg.Call) (evaluator, error) {
+	spec, service := a.Spec, a.Service
 	var inline *Service
 	if service == "" {
-		if _, ok := spec["url"].(string); !ok {
-			return nil, fmt.Errorf("expected a service name (service: ...) or a URL (url: ...), found %s", describeArg(args, has))
-		}
-		n, err := fromAny(spec, 0)
+		n, err := node.FromAny(spec)
 		if err != nil {
 			return nil, err
 		}
-		s, err := serviceFromNode(n)
+		s, err := ParseService(n)
 		if err != nil {
 			return nil, err
 		}
@@ -103,15 +101,9 @@ func prepareCall(args any, has bool) (evaluator, error) {
 	}, nil
 }
 
-func prepareFactcheck(args any, has bool) (evaluator, error) {
-	instruction := ""
-	if has && args != nil {
-		s, ok := args.(string)
-		if !ok {
-			return nil, fmt.Errorf("expected an instruction string (such as \"focus on dates only\"), found %s", describeArg(args, has))
-		}
-		instruction = s
-	}
+// factcheckFn builds $factcheck.
+func factcheckFn(a funcarg.Factcheck) evaluator {
+	instruction := a.Instruction
 	return func(in *evalInput) fnResult {
 		if !in.env.AllowNet {
 			return fnResult{err: ErrNetworkNotAllowed}
@@ -134,7 +126,7 @@ func prepareFactcheck(args any, has bool) (evaluator, error) {
 			explain = "No explanation provided."
 		}
 		return fnResult{score: score, explain: explain}
-	}, nil
+	}
 }
 
 var templateRe = sync.OnceValue(func() *regexp.Regexp {
@@ -177,23 +169,21 @@ func substituteTemplates(v any, s *Subject) any {
 	return v
 }
 
-var envRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]+)\}`) })
-
 // callService POSTs body to a service and reads {score, explain} or {error}. Network errors and
 // 5xx responses are retried. The url and header values may use ${VAR} for the variables
 // Env.AllowEnv names; a value the user holds goes only where Env.Trust allows. Values never
 // appear in errors.
 func callService(in *evalInput, svc Service, body map[string]any, defTimeout time.Duration) (float64, string, error) {
 	const where = "$call"
-	target, urlUsed, err := expandEnv(svc.URL, in.env.LookupEnv, in.env.AllowEnv, "url of "+where)
+	target, urlUsed, err := ExpandEnv(svc.URL, in.env.LookupEnv, in.env.AllowEnv, "url of "+where)
 	if err != nil {
 		return 0, "", err
 	}
-	expanded, headerUsed, err := expandHeaders(svc.Headers, in.env.LookupEnv, in.env.AllowEnv, where)
+	expanded, headerUsed, err := ExpandHeaders(svc.Headers, in.env.LookupEnv, in.env.AllowEnv, where)
 	if err != nil {
 		return 0, "", err
 	}
-	if held := heldSource(append(headerUsed, urlUsed...)); held.Origin != llm.OriginUnknown {
+	if held := HeldSource(append(headerUsed, urlUsed...)); held.Origin != llm.OriginUnknown {
 		ep := llm.Endpoint{BaseURL: target, KeySource: held, BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + where}}
 		if err := in.env.Trust.Check(ep); err != nil {
 			return 0, "", err
@@ -258,7 +248,7 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 	req, err := http.NewRequestWithContext(ctx, method, endpoint, bytes.NewReader(payload))
 	if err != nil {
 		// The parse error quotes the URL: show it with its credentials redacted.
-		return 0, "", false, fmt.Errorf("invalid service URL %s: %w", safeURL(endpoint), unwrapURLError(err))
+		return 0, "", false, fmt.Errorf("invalid service URL %s: %w", redact.URL(endpoint), unwrapURLError(err))
 	}
 	endpoint = redactURL(endpoint) // from here on only for messages
 	for k, v := range headers {
@@ -288,7 +278,7 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 	}
 	var out map[string]any
 	if err := json.Unmarshal(data, &out); err != nil || out == nil {
-		return 0, "", false, fmt.Errorf("expected a JSON object {score, explain} from %s, found %s", endpoint, quoteShort(string(data)))
+		return 0, "", false, fmt.Errorf("expected a JSON object {score, explain} from %s, found %s", endpoint, node.QuoteShort(string(data)))
 	}
 	if e, ok := out["error"]; ok && e != nil && e != false && e != "" {
 		return 0, "", false, fmt.Errorf("the service reported an error: %s", truncate(fmt.Sprint(e), 300))
@@ -298,7 +288,7 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 	if kind != validScore {
 		found := "no score"
 		if present {
-			found = describeArg(raw, true)
+			found = funcarg.Describe(raw, true)
 		}
 		return 0, "", false, fmt.Errorf("expected a score (a number or a boolean) from %s, found %s", endpoint, found)
 	}
@@ -312,14 +302,14 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 func serviceSecrets(rawURL string, svcHeaders map[string]string, env llm.Vars) []string {
 	var out []string
 	for k, v := range svcHeaders {
-		for _, m := range envRefRe().FindAllStringSubmatch(v, -1) {
+		for _, m := range redact.EnvRef().FindAllStringSubmatch(v, -1) {
 			if env != nil {
 				if val, ok := env.Lookup(m[1]); ok {
 					out = append(out, val)
 				}
 			}
 		}
-		if safe := safeHeaders(map[string]string{k: v}); safe[k] != v {
+		if safe := redact.Headers(map[string]string{k: v}); safe[k] != v {
 			out = append(out, v)
 			for _, w := range strings.Fields(v) {
 				if len(w) >= 8 {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // fakeService records requests and answers with a scripted status and body.
@@ -41,12 +42,11 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func callPoint(t *testing.T, fn string, args any, env Env, s Subject) fnResult {
 	t.Helper()
-	pt := &Point{Fn: fn, Args: args, HasArgs: true, Multiplier: 1}
-	pt.prepare()
-	if pt.prepErr != nil {
-		t.Fatalf("prepare: %v", pt.prepErr)
+	pt := &rubric.Point{Fn: fn, Args: args, HasArgs: true, Multiplier: 1}
+	if err := Prepare(pt); err != nil {
+		t.Fatalf("prepare: %v", err)
 	}
-	return pt.impl(&evalInput{ctx: context.Background(), subject: &s, env: &env})
+	return pt.Compiled.(evaluator)(&evalInput{ctx: context.Background(), subject: &s, env: &env})
 }
 
 func TestCallInlineURL(t *testing.T) {
@@ -192,9 +192,8 @@ func TestFactcheck(t *testing.T) {
 	}
 
 	// The zero-argument form ("$factcheck") has no instruction.
-	pt := &Point{Fn: "factcheck", Multiplier: 1}
-	pt.prepare()
-	if res := pt.impl(&evalInput{ctx: context.Background(), subject: &Subject{Text: "x"}, env: &Env{AllowNet: true, LookupEnv: lookup}}); res.err != nil || f.lastBody["instruction"] != "" {
+	pt := &rubric.Point{Fn: "factcheck", Multiplier: 1}
+	if res := compiled(t, pt)(&evalInput{ctx: context.Background(), subject: &Subject{Text: "x"}, env: &Env{AllowNet: true, LookupEnv: lookup}}); res.err != nil || f.lastBody["instruction"] != "" {
 		t.Errorf("zero-argument factcheck: %+v body %v", res, f.lastBody)
 	}
 

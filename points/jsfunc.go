@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/vectorlint/vectorlint/points/internal/funcarg"
 )
 
 // DefaultJSTimeout bounds one $js evaluation (and one $tool_args_match "where" expression).
@@ -81,12 +83,9 @@ func truncate(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func prepareJS(args any, has bool) (evaluator, error) {
-	code, ok := args.(string)
-	if !ok {
-		return nil, fmt.Errorf("expected JavaScript code as a string, found %s", describeArg(args, has))
-	}
-	prog, err := compileJS("$js", code)
+// jsFn builds $js: the script is compiled once, and run in a fresh sandbox for each subject.
+func jsFn(a funcarg.Script) (evaluator, error) {
+	prog, err := compileJS("$js", a.Code)
 	if err != nil {
 		return nil, err
 	}

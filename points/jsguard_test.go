@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // TestJSGuardsKeepJavaScript runs ordinary uses of every built-in and syntax the sandbox checks
@@ -118,13 +120,12 @@ func TestJSGuardsRefuse(t *testing.T) {
 // must be what stops them.
 func evalPointSlow(t *testing.T, code string) (fnResult, error) {
 	t.Helper()
-	pt := &Point{Written: "js", Fn: "js", Args: code, HasArgs: true, Multiplier: 1}
-	pt.prepare()
-	if pt.prepErr != nil {
-		return fnResult{}, pt.prepErr
+	pt := &rubric.Point{Written: "js", Fn: "js", Args: code, HasArgs: true, Multiplier: 1}
+	if err := Prepare(pt); err != nil {
+		return fnResult{}, err
 	}
 	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: "", PromptID: "p1", ModelID: "m1"}, env: &Env{JSTimeout: 30 * time.Second}}
-	r := pt.impl(in)
+	r := pt.Compiled.(evaluator)(in)
 	return r, r.err
 }
 

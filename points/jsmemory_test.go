@@ -14,59 +14,70 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"gopkg.in/yaml.v3"
+
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
-// memoryBlueprint is a blueprint of eight prompts, each with two ordinary $js points and a
+// memoryPrompts are the rubrics of eight prompts, each with two ordinary $js points and a
 // $contains point; the prompt "attack" also has a point with the given code.
-func memoryBlueprint(t *testing.T, attack string) (*Blueprint, *Responses) {
+func memoryPrompts(t *testing.T, attack string) (ids []string, rubrics []rubric.Rubric) {
 	t.Helper()
-	var b, lines strings.Builder
-	b.WriteString("title: Memory\nmodels: [m:a]\n---\n")
 	for i := range 8 {
 		id := fmt.Sprintf("p%d", i)
 		if i == 3 {
 			id = "attack"
 		}
-		fmt.Fprintf(&b, "- id: %s\n  prompt: Say hello.\n  should:\n    - $js: \"r.split(' ').map(w => w.toUpperCase()).join('-') === 'HELLO-WORLD'\"\n"+
-			"    - $contains: hello\n    - $js: |\n        const seen = {...[1, 2]}; `${r}`.length === 11 && Object.keys(seen).length === 2\n", id)
+		var b strings.Builder
+		b.WriteString("- $js: \"r.split(' ').map(w => w.toUpperCase()).join('-') === 'HELLO-WORLD'\"\n" +
+			"- $contains: hello\n- $js: |\n    const seen = {...[1, 2]}; `${r}`.length === 11 && Object.keys(seen).length === 2\n")
 		if id == "attack" {
-			fmt.Fprintf(&b, "    - $js: |\n        %s\n", strings.ReplaceAll(attack, "\n", "\n        "))
+			fmt.Fprintf(&b, "- $js: |\n    %s\n", strings.ReplaceAll(attack, "\n", "\n    "))
 		}
-		fmt.Fprintf(&lines, `{"promptId": %q, "model": "m:a", "response": "hello world"}`+"\n", id)
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(b.String()), &n); err != nil {
+			t.Fatal(err)
+		}
+		r, errs := rubric.Parse(&n, rubric.Options{File: "memory.yml", Owner: id, Prepare: Prepare})
+		if errs != nil {
+			t.Fatal(errs)
+		}
+		ids, rubrics = append(ids, id), append(rubrics, r)
 	}
-	bp, err := Parse([]byte(b.String()), ParseOptions{File: "memory.yml"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := ParseResponses([]byte(lines.String()), "memory.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bp, resp
+	return ids, rubrics
 }
 
-// attackOutcome is what a run of memoryBlueprint gave: the attack point's error, and the
+// attackOutcome is what scoring memoryPrompts gave: the attack point's error, and the
 // problems of every other point (none when each scored 1).
 type attackOutcome struct {
 	Error  string   `json:"error"`
 	Others []string `json:"others"`
 }
 
+// runAttack scores the eight prompts' rubrics against "hello world" at the same time, with one
+// pool for all (as a blueprint run scores its prompt × model pairs).
 func runAttack(t *testing.T, attack string, timeout time.Duration) attackOutcome {
 	t.Helper()
-	bp, resp := memoryBlueprint(t, attack)
-	res, err := Run(context.Background(), bp, resp, RunOptions{Env: Env{JSTimeout: timeout}})
-	if err != nil {
-		t.Fatal(err)
+	ids, rubrics := memoryPrompts(t, attack)
+	env := Env{JSTimeout: timeout, JSPool: NewJSPool()}
+	covs := make([]CoverageResult, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			covs[i] = ScoreRubric(context.Background(), rubrics[i], Subject{Text: "hello world", PromptID: id, ModelID: "m:a"}, env)
+		}()
 	}
+	wg.Wait()
 	var out attackOutcome
-	for _, p := range bp.Prompts {
-		for i, a := range res.EvaluationResults.LLMCoverageScores[p.ID]["m:a"].PointAssessments {
+	for p, id := range ids {
+		for i, a := range covs[p].PointAssessments {
 			switch {
-			case p.ID == "attack" && i == 3:
+			case id == "attack" && i == 3:
 				out.Error = a.Error
 			case a.Error != "" || a.CoverageExtent == nil || *a.CoverageExtent != 1:
-				out.Others = append(out.Others, fmt.Sprintf("%s point %d: %v %s", p.ID, i, a.CoverageExtent, a.Error))
+				out.Others = append(out.Others, fmt.Sprintf("%s point %d: %v %s", id, i, a.CoverageExtent, a.Error))
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/jsregex"
+	"github.com/vectorlint/vectorlint/points/internal/funcarg"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // MaxOccurrences bounds how many places Occurrences reports for one point.
@@ -20,7 +22,7 @@ const MaxOccurrences = 100
 // arguments it cannot read. Case-insensitive forms are located with a case-insensitive
 // JavaScript regex, which agrees with the scoring's toLowerCase on all but a few exotic
 // characters; scoring never depends on this function.
-func (p *Point) Occurrences(text string) [][2]int {
+func Occurrences(p *rubric.Point, text string) [][2]int {
 	name, ok := strings.CutPrefix(p.Fn, "not_")
 	if !ok || !p.HasArgs {
 		return nil
@@ -123,7 +125,7 @@ func listItems(args any) []string {
 // occurrenceRegex builds the regex that finds one forbidden item.
 func occurrenceRegex(item string, fold, asRegex, word bool) (*jsregex.Regexp, error) {
 	if asRegex {
-		return compileRegex(item, fold)
+		return funcarg.CompileRegex(item, fold)
 	}
 	pattern := escapeJSRegex(item)
 	if word {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 func TestOccurrences(t *testing.T) {
@@ -28,12 +30,12 @@ func TestOccurrences(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r, errs := ParsePoints(yamlValue(t, "- "+tc.point), PointOptions{File: "t.yml"})
+			r, errs := rubric.Parse(yamlValue(t, "- "+tc.point), rubric.Options{File: "t.yml", Prepare: Prepare})
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
 			var got []string
-			for _, o := range r.Points()[0].Occurrences(text) {
+			for _, o := range Occurrences(r.Points()[0], text) {
 				got = append(got, text[o[0]:o[1]])
 			}
 			if !reflect.DeepEqual(got, tc.want) {

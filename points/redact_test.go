@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // TestCallCredentialsShown checks how a $call point and a service with credentials are shown
@@ -17,7 +19,7 @@ import (
 // values, and literal credential headers, are "[redacted]"; ${VAR} references and everything
 // else are kept as written.
 func TestCallCredentialsShown(t *testing.T) {
-	pt := &Point{Fn: "call", HasArgs: true, Multiplier: 1, Args: map[string]any{
+	pt := &rubric.Point{Fn: "call", HasArgs: true, Multiplier: 1, Args: map[string]any{
 		"url":     "https://bot:pw1234@svc.example/check?api_key=k123&lang=en",
 		"headers": map[string]any{"Authorization": "Bearer lit-token-123", "X-Key": "${CALL_KEY}", "Accept": "application/json"},
 		"claim":   "{response}",
@@ -35,7 +37,7 @@ func TestCallCredentialsShown(t *testing.T) {
 	}
 
 	svc := Service{URL: "http://svc.example/x?token=t0k3n&v=2", Headers: map[string]string{"X-Api-Key": "literal", "X-Env": "${K}"}}
-	b, err = marshalNoEscape(svc)
+	b, err = jsjson.Marshal(svc)
 	if want := `{"url":"http://svc.example/x?token=[redacted]&v=2","headers":{"X-Api-Key":"[redacted]","X-Env":"${K}"}}`; err != nil || string(b) != want {
 		t.Errorf("service:\n got %s (%v)\nwant %s", b, err, want)
 	}

@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -39,8 +41,9 @@ func (s *Subject) promptText() string {
 	return ""
 }
 
-// Judge scores LLM-judged (text) points. The judging package implements it with LLM judges;
-// without one, text points are reported as not evaluated and do not count.
+// Judge scores LLM-judged (text) points. Package blueprint implements it with LLM judges
+// (LLMJudge), the linter with its own model (lint.ModelJudge); without one, text points are
+// reported as not evaluated and do not count.
 type Judge interface {
 	JudgeText(ctx context.Context, req JudgeRequest) (JudgeResult, error)
 }
@@ -70,9 +73,9 @@ type JudgeResult struct {
 	Individual   []IndividualJudgement
 	// Warning notes a partial failure (some judges failed); it is added to the reflection.
 	Warning string
-	// stopped is set when every judge that failed did so for a reason of the whole run
-	// (runWide): those failures.
-	stopped []error
+	// Stopped is set when every judge that failed did so for a reason of the whole run
+	// (RunWideFailures): those failures, which the run reports once each.
+	Stopped []error
 }
 
 // IndividualJudgement is one judge's verdict within a consensus.
@@ -134,11 +137,19 @@ type PointAssessment struct {
 	Warning string `json:"warning,omitempty"`
 	// IsFunction tells deterministic points from LLM-judged ones.
 	IsFunction bool `json:"isFunction"`
-	// stop is the run-wide failure (runWide) that kept the point from being judged (Error
+	// stop is the run-wide failure (RunWide) that kept the point from being judged (Error
 	// holds its text too); stopNote the one behind Warning when the point was judged by fewer
 	// judges.
 	stop, stopNote []error
 }
+
+// Stops returns the run-wide failures (RunWide) that kept the point from being judged, or
+// nil; Error holds their text too. A run reports them once, not once per point.
+func (a PointAssessment) Stops() []error { return a.stop }
+
+// PartialStops returns the run-wide failures of the judges that failed when the point was
+// scored by the others (Warning says so), or nil.
+func (a PointAssessment) PartialStops() []error { return a.stopNote }
 
 // Stopped returns the stopped endpoint (llm.StopError) that kept the point from being judged,
 // or nil: callers report such failures once for the run instead of once per point.
@@ -174,15 +185,15 @@ func (r *CoverageResult) Complete() bool { return r.Errors == 0 && r.NotEvaluate
 
 // scoredPoint is a point with its place in the rubric.
 type scoredPoint struct {
-	pt     *Point
+	pt     *rubric.Point
 	block  scoring.CoverageBlock
 	path   int // 0 required, else entry index + 1
 	pathID string
 }
 
-func flatten(r Rubric) []scoredPoint {
+func flatten(r rubric.Rubric) []scoredPoint {
 	var out []scoredPoint
-	add := func(entries []Entry, block scoring.CoverageBlock, prefix string) {
+	add := func(entries []rubric.Entry, block scoring.CoverageBlock, prefix string) {
 		for i, e := range entries {
 			if e.Point != nil {
 				out = append(out, scoredPoint{pt: e.Point, block: block})
@@ -205,7 +216,7 @@ const NoJudgeReason = "Not evaluated: this is an LLM-judged point and no judge i
 // text point with env.Judge (or not at all), then the aggregate of spec §4. A point whose
 // evaluation fails scores 0 and carries the error; a text point that could not be judged has
 // no score and is left out of the mean.
-func ScoreRubric(ctx context.Context, r Rubric, s Subject, env Env) CoverageResult {
+func ScoreRubric(ctx context.Context, r rubric.Rubric, s Subject, env Env) CoverageResult {
 	points := flatten(r)
 	if env.JSPool == nil {
 		env.JSPool = NewJSPool()
@@ -280,15 +291,21 @@ func scoreFunction(in *evalInput, sp scoredPoint, a *PointAssessment, cp *scorin
 		a.Reflection = "Error: " + err.Error()
 		cp.Score = 0
 	}
-	if sp.pt.prepErr != nil {
-		fail(sp.pt.prepErr)
+	if err := sp.pt.Err(); err != nil {
+		fail(err)
 		return
 	}
-	if sp.pt.impl == nil {
-		fail(fmt.Errorf("$%s was not prepared", sp.pt.Fn))
-		return
+	ev, ok := sp.pt.Compiled.(evaluator)
+	if !ok {
+		// A point that was not prepared (a rubric built by hand, a rule loaded without the
+		// linter's project) is compiled for this scoring only.
+		var err error
+		if ev, err = compile(sp.pt); err != nil {
+			fail(err)
+			return
+		}
 	}
-	r := safeEval(in, sp.pt)
+	r := safeEval(in, sp.pt.Fn, ev)
 	if r.err != nil {
 		fail(r.err)
 		return
@@ -307,13 +324,13 @@ func scoreFunction(in *evalInput, sp scoredPoint, a *PointAssessment, cp *scorin
 }
 
 // safeEval runs a point function, turning a panic (a bug) into an error for that point only.
-func safeEval(in *evalInput, pt *Point) (r fnResult) {
+func safeEval(in *evalInput, fn string, ev evaluator) (r fnResult) {
 	defer func() {
 		if p := recover(); p != nil {
-			r = fnResult{err: fmt.Errorf("$%s failed unexpectedly: %v", pt.Fn, p)}
+			r = fnResult{err: fmt.Errorf("$%s failed unexpectedly: %v", fn, p)}
 		}
 	}()
-	return pt.impl(in)
+	return ev(in)
 }
 
 func functionReflection(fn string, r fnResult) string {
@@ -324,7 +341,7 @@ func functionReflection(fn string, r fnResult) string {
 	case r.boolean:
 		verdict = fmt.Sprintf("Function '%s' evaluated to false.", fn)
 	default:
-		verdict = fmt.Sprintf("Function '%s' scored %s.", fn, formatJSNumber(scoring.Round(r.score, 4)))
+		verdict = fmt.Sprintf("Function '%s' scored %s.", fn, jsjson.FormatNumber(scoring.Round(r.score, 4)))
 	}
 	if r.explain != "" {
 		if strings.HasPrefix(fn, "tool_") || strings.HasPrefix(fn, "not_tool_") || fn == "word_count_between" {
@@ -340,13 +357,13 @@ func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criter
 	jr, err := env.Judge.JudgeText(ctx, JudgeRequest{Criterion: sp.pt.Text, Citation: sp.pt.Citation, Inverted: inverted,
 		Subject: s, Criteria: criteria, Description: env.Description})
 	if err == nil && (math.IsNaN(jr.Score) || jr.Score < 0 || jr.Score > 1) {
-		err = fmt.Errorf("the judge returned the score %s, outside [0, 1]", formatJSNumber(jr.Score))
+		err = fmt.Errorf("the judge returned the score %s, outside [0, 1]", jsjson.FormatNumber(jr.Score))
 	}
 	if err != nil {
 		a.NotEvaluated = true
 		a.Error = "judging failed: " + err.Error()
 		a.Reflection = "Not evaluated: " + a.Error
-		a.stop = onlyRunWide(err)
+		a.stop = RunWideFailures(err)
 		return
 	}
 	score := jr.Score
@@ -360,7 +377,7 @@ func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criter
 	if jr.Warning != "" {
 		a.Warning = jr.Warning
 		a.Reflection += "\n\nWARNING: " + jr.Warning
-		a.stopNote = jr.stopped
+		a.stopNote = jr.Stopped
 	}
 	a.JudgeModelID = jr.JudgeModelID
 	a.IndividualJudgements = jr.Individual

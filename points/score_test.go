@@ -1,16 +1,18 @@
 package points
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // fakeJudge scores each criterion from a table; criteria not in it fail.
@@ -32,9 +34,11 @@ func (j *fakeJudge) JudgeText(_ context.Context, req JudgeRequest) (JudgeResult,
 		Individual: []IndividualJudgement{{JudgeModelID: "fake", CoverageExtent: s, Reflection: "r"}}}, nil
 }
 
-func rubricFromYAML(t *testing.T, should, shouldNot string) Rubric {
+// rubricFromYAML parses should and should_not blocks as a blueprint's prompt has them, the
+// functions prepared as they are parsed.
+func rubricFromYAML(t *testing.T, should, shouldNot string) rubric.Rubric {
 	t.Helper()
-	parse := func(src string) []Entry {
+	parse := func(src string) []rubric.Entry {
 		if src == "" {
 			return nil
 		}
@@ -42,13 +46,13 @@ func rubricFromYAML(t *testing.T, should, shouldNot string) Rubric {
 		if err := yaml.Unmarshal([]byte(src), &n); err != nil {
 			t.Fatal(err)
 		}
-		r, errs := ParsePoints(&n, PointOptions{File: "t.yml", Owner: "p"})
+		r, errs := rubric.Parse(&n, rubric.Options{File: "t.yml", Owner: "p", Prepare: Prepare})
 		if errs != nil {
 			t.Fatal(errs)
 		}
 		return r.Should
 	}
-	return Rubric{Should: parse(should), ShouldNot: parse(shouldNot)}
+	return rubric.Rubric{Should: parse(should), ShouldNot: parse(shouldNot)}
 }
 
 func TestScoreRubricSeedExamples(t *testing.T) {
@@ -125,10 +129,15 @@ func TestScoreRubricAssessmentsJSON(t *testing.T) {
 	judge := &fakeJudge{scores: map[string]float64{"Is rude": 0.25}}
 	r := rubricFromYAML(t, `[{$contains: "x", citation: "Rule 1"}, {$matches: "("}, "Unjudged", [{$icontains: "X"}, "Is rude"]]`, `["Is rude"]`)
 	res := ScoreRubric(context.Background(), r, Subject{Text: "x"}, Env{Judge: judge})
-	got, err := marshalIndent(res)
-	if err != nil {
+	// Encoded as a blueprint's result document encodes it (no HTML escaping, indented).
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res); err != nil {
 		t.Fatal(err)
 	}
+	got := buf.Bytes()
 	want := `{
   "keyPointsCount": 6,
   "avgCoverageExtent": 0.6,
@@ -213,41 +222,6 @@ func TestScoreRubricAssessmentsJSON(t *testing.T) {
 	}
 	if math.Abs(*res.Score-(1.75/3+0.625)/2) > 1e-15 {
 		t.Errorf("score = %.17g", *res.Score)
-	}
-}
-
-func TestImplicitToolPoints(t *testing.T) {
-	bp := mustParse(t, "t.yml", `
-- id: p
-  prompt: "Weather?"
-  requiredTools: [weather]
-  prohibitedTools: [delete]
-  maxCalls: 1
-  should:
-    - $tool_called: weather
-`)
-	r := bp.Prompts[0].Rubric()
-	text := "TOOL_CALL {\"name\":\"weather\",\"arguments\":{}}\nTOOL_CALL {\"name\":\"delete\",\"arguments\":{}}"
-	res := ScoreRubric(context.Background(), r, Subject{Text: text}, Env{})
-	var got []string
-	for _, a := range res.PointAssessments {
-		got = append(got, fmt.Sprintf("%s=%v", a.KeyPointText, *a.CoverageExtent))
-	}
-	want := `Function: tool_called("weather")=1 | requiredTools: Function: tool_called("weather")=1 | ` +
-		`prohibitedTools: Function: not_tool_called("delete")=0 | maxCalls: Function: tool_call_count_between([0,1])=0`
-	if strings.Join(got, " | ") != want {
-		t.Errorf("assessments\n got %s\nwant %s", strings.Join(got, " | "), want)
-	}
-	if *res.Score != 0.5 {
-		t.Errorf("score = %v", *res.Score)
-	}
-	// The implicit points are not part of the prompt's canonical form (its hash).
-	if strings.Contains(CanonicalPromptJSON(bp.Prompts[0]), "not_tool_called") {
-		t.Error("implicit points leaked into the canonical prompt")
-	}
-	b, _ := json.Marshal(bp.Prompts[0])
-	if strings.Contains(string(b), "not_tool_called") {
-		t.Error("implicit points leaked into the prompt's JSON")
 	}
 }
 

@@ -7,6 +7,10 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+
+	"github.com/vectorlint/vectorlint/internal/jsjson"
+	"github.com/vectorlint/vectorlint/internal/node"
+	"github.com/vectorlint/vectorlint/points/internal/funcarg"
 )
 
 // ToolCall is one call from a trace-only tool-use transcript.
@@ -53,7 +57,7 @@ func ParseToolCalls(text string) ([]ToolCall, []TraceIssue) {
 		dec := json.NewDecoder(bytes.NewReader([]byte(jsTrim(rest))))
 		var obj map[string]any
 		if err := dec.Decode(&obj); err != nil || dec.More() || obj == nil {
-			issues = append(issues, TraceIssue{lineNo, "expected a JSON object after TOOL_CALL, found " + quoteShort(jsTrim(rest))})
+			issues = append(issues, TraceIssue{lineNo, "expected a JSON object after TOOL_CALL, found " + node.QuoteShort(jsTrim(rest))})
 			continue
 		}
 		if _, err := dec.Token(); err == nil {
@@ -83,7 +87,7 @@ func traceNote(issues []TraceIssue) string {
 		}
 		parts = append(parts, is.String())
 	}
-	return fmt.Sprintf(" Ignored %d malformed TOOL_CALL line%s (%s).", len(issues), plural(len(issues)), strings.Join(parts, "; "))
+	return fmt.Sprintf(" Ignored %d malformed TOOL_CALL line%s (%s).", len(issues), node.Plural(len(issues)), strings.Join(parts, "; "))
 }
 
 func toolResult(ok bool, summary string, issues []TraceIssue) fnResult {
@@ -92,11 +96,9 @@ func toolResult(ok bool, summary string, issues []TraceIssue) fnResult {
 	return r
 }
 
-func prepareToolCalled(args any, has bool) (evaluator, error) {
-	name, ok := args.(string)
-	if !ok || name == "" {
-		return nil, fmt.Errorf("expected a tool name string, found %s", describeArg(args, has))
-	}
+// toolCalledFn builds $tool_called.
+func toolCalledFn(a funcarg.ToolCalled) evaluator {
+	name := a.Name
 	return func(in *evalInput) fnResult {
 		calls, issues := in.toolCalls()
 		n := 0
@@ -105,27 +107,13 @@ func prepareToolCalled(args any, has bool) (evaluator, error) {
 				n++
 			}
 		}
-		return toolResult(n > 0, fmt.Sprintf("Tool %q was called %d time%s.", name, n, plural(n)), issues)
-	}, nil
+		return toolResult(n > 0, fmt.Sprintf("Tool %q was called %d time%s.", name, n, node.Plural(n)), issues)
+	}
 }
 
-func prepareToolCallCount(args any, has bool) (evaluator, error) {
-	list, ok := args.([]any)
-	bad := fmt.Errorf("expected [min, max] or [min, max, toolName] with 0 ≤ min ≤ max, found %s", describeArg(args, has))
-	if !ok || len(list) < 2 || len(list) > 3 {
-		return nil, bad
-	}
-	lo, ok1 := list[0].(float64)
-	hi, ok2 := list[1].(float64)
-	if !ok1 || !ok2 || lo < 0 || hi < lo {
-		return nil, bad
-	}
-	name := ""
-	if len(list) == 3 {
-		if name, ok = list[2].(string); !ok {
-			return nil, bad
-		}
-	}
+// toolCountFn builds $tool_call_count_between.
+func toolCountFn(a funcarg.ToolCount) evaluator {
+	lo, hi, name := a.Min, a.Max, a.Name
 	return func(in *evalInput) fnResult {
 		calls, issues := in.toolCalls()
 		n := 0
@@ -139,15 +127,13 @@ func prepareToolCallCount(args any, has bool) (evaluator, error) {
 			what = fmt.Sprintf("calls of %q", name)
 		}
 		return toolResult(float64(n) >= lo && float64(n) <= hi,
-			fmt.Sprintf("%d %s; expected between %s and %s.", n, what, formatJSNumber(lo), formatJSNumber(hi)), issues)
-	}, nil
+			fmt.Sprintf("%d %s; expected between %s and %s.", n, what, jsjson.FormatNumber(lo), jsjson.FormatNumber(hi)), issues)
+	}
 }
 
-func prepareToolCallOrder(args any, has bool) (evaluator, error) {
-	names, err := argStrings(args, "the argument")
-	if err != nil || len(names) == 0 {
-		return nil, fmt.Errorf("expected a non-empty list of tool names, found %s", describeArg(args, has))
-	}
+// toolOrderFn builds $tool_call_order.
+func toolOrderFn(a funcarg.ToolOrder) evaluator {
+	names := a.Names
 	return func(in *evalInput) fnResult {
 		calls, issues := in.toolCalls()
 		idx := 0
@@ -161,36 +147,18 @@ func prepareToolCallOrder(args any, has bool) (evaluator, error) {
 			seq[i] = c.Name
 		}
 		return toolResult(idx == len(names), fmt.Sprintf("Calls in order: [%s]; expected %s in this order.", strings.Join(seq, ", "), strings.Join(names, " → ")), issues)
-	}, nil
+	}
 }
 
-func prepareToolArgsMatch(args any, has bool) (evaluator, error) {
-	spec, ok := args.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("expected {name, where, normalizeWhitespace?}, found %s", describeArg(args, has))
-	}
-	name, ok := spec["name"].(string)
-	if !ok || name == "" {
-		return nil, fmt.Errorf("expected {name, where} with a tool name string, found %s", describeArg(args, has))
-	}
-	normalize := false
-	if v, present := spec["normalizeWhitespace"]; present {
-		if normalize, ok = v.(bool); !ok {
-			return nil, fmt.Errorf("expected normalizeWhitespace to be true or false, found %s", describeArg(v, true))
-		}
-	}
+// toolArgsFn builds $tool_args_match; a where expression is compiled once.
+func toolArgsFn(a funcarg.ToolArgs) (evaluator, error) {
+	name, normalize, partial := a.Name, a.Normalize, a.Partial
 	var prog *goja.Program
-	var partial map[string]any
-	switch w := spec["where"].(type) {
-	case string:
+	if a.IsScript {
 		var err error
-		if prog, err = compileGuarded("where", "(function(args){ return ("+w+"\n); })("+whereArgs+")"); err != nil {
+		if prog, err = compileGuarded("where", "(function(args){ return ("+a.Script+"\n); })("+whereArgs+")"); err != nil {
 			return nil, fmt.Errorf("where: JavaScript does not compile: %s", truncate(err.Error(), 300))
 		}
-	case map[string]any:
-		partial = w
-	default:
-		return nil, fmt.Errorf("expected where to be an object (partial match) or a JavaScript expression over args, found %s", describeArg(spec["where"], spec["where"] != nil))
 	}
 	return func(in *evalInput) fnResult {
 		calls, issues := in.toolCalls()
@@ -216,7 +184,7 @@ func prepareToolArgsMatch(args any, has bool) (evaluator, error) {
 				return toolResult(true, fmt.Sprintf("A call of %q (line %d) satisfies the where expression.", name, c.Line), issues)
 			}
 		}
-		summary := fmt.Sprintf("None of %d call%s of %q has matching arguments.", seen, plural(seen), name)
+		summary := fmt.Sprintf("None of %d call%s of %q has matching arguments.", seen, node.Plural(seen), name)
 		if jsErr != nil {
 			summary += " The where expression failed on a call: " + jsErr.Error() + "."
 		}

@@ -6,7 +6,7 @@
 // (sacreBLEU), RougeL (rouge-score), Cosine of embeddings — which the evaluate package's
 // evaluators and blueprint runs' similarity both use.
 //
-// Nothing here calls a model, reads a file or keeps state: the linter, the blueprint engine and
+// Nothing here calls a model, reads a file or keeps state: the linter, the points engine and
 // the evaluate package call these functions with numbers and get numbers back, so the same input
 // always gives the same score.
 //

@@ -2,11 +2,11 @@ package rubric
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
-// Severity tells errors (the blueprint cannot be used) from warnings (authoring mistakes).
+// Severity tells errors (the rubric or blueprint cannot be used) from warnings (authoring
+// mistakes).
 type Severity int
 
 // Severities. The zero value is invalid so a forgotten severity is caught.
@@ -30,11 +30,11 @@ func (s Severity) String() string {
 // MarshalText writes the severity as "error" or "warning".
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// Warning codes, so callers and tests can tell mistakes apart without reading messages.
+// Diagnostic codes, so callers and tests can tell mistakes apart without reading messages.
+// Package blueprint adds the codes of its own file format.
 const (
 	CodeSyntax          = "syntax"            // the file is not valid YAML or JSON
 	CodeInvalid         = "invalid"           // a field has the wrong type or value
-	CodeIgnoredID       = "ignored-id"        // an id in the header (ids come from the path)
 	CodeUnknownField    = "unknown-field"     // a field this format does not define
 	CodeAliasConflict   = "alias-conflict"    // two aliases of one field (only the first is used)
 	CodeSinglePointPath = "single-point-path" // an alternative path with one point
@@ -42,19 +42,18 @@ const (
 	CodeQuotedFunction  = "quoted-function"   // "$fn: arg" written as one string
 	CodeUnknownFunction = "unknown-function"  // a $name that is not a point function
 	CodeBadFunction     = "bad-function"      // bad arguments, a regex or script that does not compile
-	CodeCollection      = "collection"        // a model collection that cannot be resolved
-	CodeDuplicateID     = "duplicate-id"      // two prompts with one id (the later is renamed)
 )
 
-// Diagnostic is one problem found in a blueprint.
+// Diagnostic is one problem found in a rubric, or in a blueprint (which reports its own
+// problems with this type too).
 type Diagnostic struct {
 	File string `json:"file"`
 	// Line is 1-based; 0 when unknown.
 	Line int `json:"line,omitempty"`
 	// Prompt is the prompt's id, "#N" (the N-th prompt) when it has none yet, "" for the header.
 	Prompt string `json:"prompt,omitempty"`
-	// OwnerKind names what Prompt is in messages when it is not a prompt (ParsePoints on a
-	// rule's should list: "rule"); "" means "prompt".
+	// OwnerKind names what Prompt is in messages when it is not a prompt (Parse on a rule's
+	// should list: "rule"); "" means "prompt".
 	OwnerKind string   `json:"ownerKind,omitempty"`
 	Severity  Severity `json:"severity"`
 	Code      string   `json:"code"`
@@ -82,38 +81,5 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// ParseError reports a blueprint that cannot be used. Diagnostics holds every error found and
-// the warnings too, in file order.
-type ParseError struct {
-	File        string
-	Diagnostics []Diagnostic
-}
-
-// Errors returns only the error diagnostics.
-func (e *ParseError) Errors() []Diagnostic {
-	var out []Diagnostic
-	for _, d := range e.Diagnostics {
-		if d.Severity == SeverityError {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// Error lists the error diagnostics, one a line.
-func (e *ParseError) Error() string {
-	errs := e.Errors()
-	if len(errs) == 0 {
-		return e.File + ": invalid blueprint"
-	}
-	lines := make([]string, len(errs))
-	for i, d := range errs {
-		lines[i] = d.String()
-	}
-	return strings.Join(lines, "\n")
-}
-
-// sortDiagnostics orders diagnostics by line, keeping the order found within a line.
-func sortDiagnostics(ds []Diagnostic) {
-	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
-}
+// Error makes a Diagnostic usable as an error.
+func (d Diagnostic) Error() string { return d.String() }
