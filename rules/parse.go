@@ -34,9 +34,13 @@ func criterionFields() []string {
 
 // Parse reads one rule file (path is used in problems) and validates it. It returns the rule,
 // with defaults applied, and every problem found; the rule is nil only when the file has no
-// usable frontmatter. A rule whose problems include errors must not be run.
-func Parse(path string, data []byte) (*Rule, Problems) {
-	p := &ruleParser{path: path}
+// usable frontmatter. A rule whose problems include errors must not be run. It is Loader{}.Parse:
+// a `should` list's scripts are not compiled (see Loader).
+func Parse(path string, data []byte) (*Rule, Problems) { return Loader{}.Parse(path, data) }
+
+// Parse reads one rule file as the package-level Parse does, with the loader's Prepare.
+func (l Loader) Parse(path string, data []byte) (*Rule, Problems) {
+	p := &ruleParser{path: path, prepare: l.Prepare}
 	r := p.parse(data)
 	p.problems.Sort()
 	return r, p.problems
@@ -46,6 +50,8 @@ type ruleParser struct {
 	path     string
 	lineBase int // file line of the frontmatter's first line, minus one
 	problems Problems
+	// prepare is Loader.Prepare.
+	prepare func(*rubric.Point) error
 }
 
 // add records a problem at a YAML node (line converted to the file's numbering).
@@ -195,9 +201,9 @@ func (p *ruleParser) parse(data []byte) *Rule {
 }
 
 // should parses a rule's `should` list with the rubric parser of the points engine (the same
-// point syntax and functions as Weval blueprints) and checks that the rule is one a checklist
-// can score: a semi-objective rule of the base evaluator without criteria. The parser checks
-// each function's name, argument and regexes; it cannot compile scripts, which need the engine.
+// point syntax and functions as Weval blueprints), its functions prepared by Loader.Prepare when
+// there is one, and checks that the rule is one a checklist can score: a semi-objective rule of
+// the base evaluator without criteria.
 func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node) *rubric.Rubric {
 	for _, field := range []string{"criteria", "type", "evaluator"} {
 		n, ok := present[field]
@@ -215,7 +221,7 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 		}
 	}
 	points, errs := rubric.Parse(v, rubric.Options{
-		File: p.path, Owner: r.ID, OwnerKind: "rule", LineOffset: p.lineBase})
+		File: p.path, Owner: r.ID, OwnerKind: "rule", LineOffset: p.lineBase, Prepare: p.prepare})
 	for _, err := range errs {
 		p.problems = append(p.problems, p.pointProblem(err, LevelError))
 	}

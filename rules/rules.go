@@ -179,7 +179,8 @@ type Rule struct {
 	// Should is the rule's `should` list (Weval points) as the rubric parser read it; nil when
 	// the rule has none. A rule with `should` is a checklist rule: the points engine scores it
 	// by its points (coverage × 10) instead of by the model's violations, and its body is
-	// context for the judge of its text points.
+	// context for the judge of its text points. The linter's project loading prepares its
+	// functions (points.Prepare) once.
 	Should *rubric.Rubric
 
 	// Body is the Markdown after the frontmatter: the instructions for the model.
