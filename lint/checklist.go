@@ -17,8 +17,8 @@ import (
 // A checklist rule is a rule with a `should` list (spec/linter.md §3): its points are scored on
 // the rule's evaluated text by the points engine (package points, which blueprints use too), so
 // deterministic `$` functions cost no model call, and LLM-judged text points are judged by the
-// linter's own model with the Weval judge prompt. The rule's score is the coverage × 10; each point that is not fully met is a
-// finding.
+// linter's own model with the Weval judge prompt. The rule's score is the coverage × 10; each
+// point that is not fully met is a finding.
 
 // ModelJudge judges a checklist's text points with one model: the Weval judge prompt
 // (holistic approach, 5-point scale), one retry on an unreadable reply.

@@ -111,8 +111,8 @@ type Env struct {
 	// JSTimeout bounds each $js run (DefaultJSTimeout when 0).
 	JSTimeout time.Duration
 	// JSPool runs the $js points and bounds their memory (JSMemoryBudget each). Points scored
-	// at the same time should share one, so its watchdog sees them all: Run makes one for the
-	// run, ScoreRubric one for its call when this is nil.
+	// at the same time should share one, so its watchdog sees them all: a blueprint run and a
+	// lint run make one each, ScoreRubric one for its call when this is nil.
 	JSPool *JSPool
 }
 
