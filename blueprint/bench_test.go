@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dop251/goja"
-
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 // BenchmarkParseCorpus parses every blueprint of the shared corpus once per iteration
@@ -58,25 +57,10 @@ func BenchmarkGenerateAndJudge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := Run(context.Background(), bp, resp, RunOptions{Env: Env{Judge: judge}})
+		res, err := Run(context.Background(), bp, resp, RunOptions{Env: points.Env{Judge: judge}})
 		if err != nil || !res.Complete() {
 			b.Fatalf("%v %q", err, res.Failures())
 		}
 		c.Close()
-	}
-}
-
-// BenchmarkJSPoint measures one $js evaluation: a fresh sandbox with its size checks (jsGuards),
-// the script, and the memory watchdog of its pool.
-func BenchmarkJSPoint(b *testing.B) {
-	pool := NewJSPool()
-	prog, err := compileJS("$js", "r.split(' ').length === 2")
-	if err != nil {
-		b.Fatal(err)
-	}
-	for b.Loop() {
-		if _, err := runJS(context.Background(), pool, prog, 0, func(vm *goja.Runtime) error { return vm.Set("r", "hello world") }); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 )
 
@@ -357,7 +358,7 @@ func (c *Comparison) verdict() string {
 	if c.Regressions == 0 {
 		return fmt.Sprintf("✓ No regression: no score fell by more than %s.", tol)
 	}
-	return fmt.Sprintf("✖ %d regression%s: a score fell by more than %s, or was lost.", c.Regressions, plural(c.Regressions), tol)
+	return fmt.Sprintf("✖ %d regression%s: a score fell by more than %s, or was lost.", c.Regressions, node.Plural(c.Regressions), tol)
 }
 
 // runName is "label (timestamp)" of a run.

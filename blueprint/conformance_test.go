@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // corpusFile is one blueprint of the shared corpus, read once.
@@ -72,7 +73,7 @@ func TestCorpusConformance(t *testing.T) {
 		}
 		prompts += len(bp.Prompts)
 		for _, w := range bp.Warnings {
-			if w.Code == CodeQuotedFunction {
+			if w.Code == rubric.CodeQuotedFunction {
 				quoted[f.rel]++
 			}
 		}
@@ -116,7 +117,7 @@ func TestCorpusNonAlternatingRoles(t *testing.T) {
 		}
 		var warned []string
 		for _, w := range bp.Warnings {
-			if w.Code == CodeInvalid && strings.Contains(w.Message, `are both "user": user and assistant turns should alternate`) {
+			if w.Code == rubric.CodeInvalid && strings.Contains(w.Message, `are both "user": user and assistant turns should alternate`) {
 				warned = append(warned, w.Prompt)
 			}
 		}

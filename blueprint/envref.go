@@ -3,52 +3,12 @@ package blueprint
 import (
 	"fmt"
 	"sort"
-	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
-
-// AllowEnv is the set of environment variables a blueprint's ${VAR} references may read: the
-// names given with --allow-env (spec/trust.md §1). Any other reference is an error before any
-// call, so a blueprint from someone else cannot send an API key from the environment to a
-// host it picked.
-type AllowEnv map[string]bool
-
-// ParseAllowEnv reads --allow-env values: each a variable name or a comma-separated list of
-// them (the flag is repeatable). A name that is not a variable name is an error naming it.
-func ParseAllowEnv(values []string) (AllowEnv, error) {
-	out := AllowEnv{}
-	for _, v := range values {
-		for _, name := range strings.Split(v, ",") {
-			name = strings.TrimSpace(name)
-			if name == "" {
-				continue
-			}
-			if !validVarName(name) {
-				return nil, fmt.Errorf("--allow-env: expected variable names such as OPENAI_API_KEY (letters, digits and _), found %q", name)
-			}
-			out[name] = true
-		}
-	}
-	return out, nil
-}
-
-// validVarName reports whether s is an environment variable name: a letter or "_" followed
-// by letters, digits and "_".
-func validVarName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
 
 // EnvRef is one ${VAR} reference at a place a blueprint run expands variables: a custom
 // model's url or header, a $call's or an externalServices entry's url or header. ${...} in
@@ -74,7 +34,7 @@ type EnvRef struct {
 // envRefs returns the names of the ${VAR} references in s, in order.
 func envRefNames(s string) []string {
 	var out []string
-	for _, m := range envRefRe().FindAllStringSubmatch(s, -1) {
+	for _, m := range redact.EnvRef().FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1])
 	}
 	return out
@@ -94,16 +54,16 @@ func EnvRefs(bp *Blueprint) []EnvRef {
 	}
 	// addDef adds the references of one definition's url and headers (sorted by name, then
 	// ordered by line below).
-	addDef := func(what, rawURL string, headers map[string]string, lines FieldLines, base EnvRef) {
-		base.URL, base.URLWhere, base.URLLine = rawURL, "url of "+what, lines.url()
-		add(rawURL, lines.url(), "url of "+what, base)
+	addDef := func(what, rawURL string, headers map[string]string, lines points.FieldLines, base EnvRef) {
+		base.URL, base.URLWhere, base.URLLine = rawURL, "url of "+what, lines.URLLine()
+		add(rawURL, lines.URLLine(), "url of "+what, base)
 		names := make([]string, 0, len(headers))
 		for k := range headers {
 			names = append(names, k)
 		}
 		sort.Strings(names)
 		for _, k := range names {
-			add(headers[k], lines.header(k), fmt.Sprintf("header %q of %s", k, what), base)
+			add(headers[k], lines.HeaderLine(k), fmt.Sprintf("header %q of %s", k, what), base)
 		}
 	}
 	for _, m := range bp.Models {
@@ -141,17 +101,11 @@ func EnvRefs(bp *Blueprint) []EnvRef {
 					}
 				}
 			}
-			addDef(fmt.Sprintf("$call in prompt %q", p.ID), rawURL, headers, FieldLines{Object: pt.Line}, EnvRef{Call: true})
+			addDef(fmt.Sprintf("$call in prompt %q", p.ID), rawURL, headers, points.FieldLines{Object: pt.Line}, EnvRef{Call: true})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
-}
-
-// notAllowedMessage says that a reference is not allowed and how to allow it.
-func notAllowedMessage(where, name string) string {
-	return fmt.Sprintf("%s uses ${%s}, which a blueprint may read only when the run names it: "+
-		"add --allow-env %s if this blueprint may send that variable to its url", where, name, name)
 }
 
 // CodeEnv marks a ${VAR} reference that --allow-env does not allow.
@@ -160,12 +114,12 @@ const CodeEnv = "env"
 // CheckEnvRefs returns an error diagnostic (code "env", with the line) for each reference
 // that allow does not name. `blueprint check` reports them; `blueprint run` stops on them
 // before any call.
-func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow AllowEnv) []Diagnostic {
-	var out []Diagnostic
+func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow points.AllowEnv) []rubric.Diagnostic {
+	var out []rubric.Diagnostic
 	for _, r := range refs {
 		if !allow[r.Name] {
-			out = append(out, Diagnostic{File: bp.File, Line: r.Line, Severity: SeverityError, Code: CodeEnv,
-				Message: notAllowedMessage(r.Where, r.Name)})
+			out = append(out, rubric.Diagnostic{File: bp.File, Line: r.Line, Severity: rubric.SeverityError, Code: CodeEnv,
+				Message: (&points.EnvNotAllowedError{Name: r.Name, Where: r.Where}).Error()})
 		}
 	}
 	return out
@@ -177,7 +131,7 @@ func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow AllowEnv) []Diagnostic {
 // the blueprint author's choice. It returns one *llm.UntrustedHostError for each url that
 // would receive one, naming the blueprint's file and the url's line. References that are not
 // allowed are CheckEnvRefs's to report and are skipped here.
-func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow AllowEnv, trust *llm.Trust) []error {
+func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow points.AllowEnv, trust *llm.Trust) []error {
 	var out []error
 	seen := map[string]bool{}
 	for _, r := range refs {
@@ -201,69 +155,12 @@ func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow AllowEnv, t
 
 // checkSend applies the trust rule to sending the value of a variable (from src) to rawURL, a
 // url written in the blueprint (its ${VAR} references expanded first).
-func checkSend(trust *llm.Trust, file, rawURL, where string, line int, src llm.Source, env llm.Vars, allow AllowEnv) error {
-	target, _, err := expandEnv(rawURL, env, allow, where)
+func checkSend(trust *llm.Trust, file, rawURL, where string, line int, src llm.Source, env llm.Vars, allow points.AllowEnv) error {
+	target, _, err := points.ExpandEnv(rawURL, env, allow, where)
 	if err != nil {
 		target = rawURL
 	}
 	ep := llm.Endpoint{BaseURL: target, KeySource: src,
 		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: where, File: file, Line: line}}
 	return trust.Check(ep)
-}
-
-// EnvNotAllowedError is a ${VAR} reference that the run does not allow (--allow-env).
-type EnvNotAllowedError struct {
-	// Name is the variable; Where the place of the reference.
-	Name, Where string
-}
-
-// Error names the variable, where it is used and the flag that allows it.
-func (e *EnvNotAllowedError) Error() string { return notAllowedMessage(e.Where, e.Name) }
-
-// expandEnv replaces the ${VAR} references of s (found at where) with the variables' values.
-// A variable that allow does not name is an *EnvNotAllowedError; one that is not set is an
-// error naming it (never a value). It returns the expanded text and the sources of the
-// variables used.
-func expandEnv(s string, env llm.Vars, allow AllowEnv, where string) (string, []llm.Source, error) {
-	if !strings.Contains(s, "${") {
-		return s, nil, nil
-	}
-	var used []llm.Source
-	var firstErr error
-	out := envRefRe().ReplaceAllStringFunc(s, func(ref string) string {
-		name := ref[2 : len(ref)-1]
-		if firstErr != nil {
-			return ""
-		}
-		if !allow[name] {
-			firstErr = &EnvNotAllowedError{Name: name, Where: where}
-			return ""
-		}
-		var val string
-		ok := false
-		if env != nil {
-			val, ok = env.Lookup(name)
-		}
-		if !ok {
-			firstErr = fmt.Errorf("%s uses ${%s}, which is not set", where, name)
-			return ""
-		}
-		used = append(used, env.Source(name))
-		return val
-	})
-	if firstErr != nil {
-		return "", nil, firstErr
-	}
-	return out, used, nil
-}
-
-// heldSource returns the first of sources the user holds (process environment, user config),
-// or a zero Source when none is.
-func heldSource(sources []llm.Source) llm.Source {
-	for _, s := range sources {
-		if s.Origin.HeldByUser() {
-			return s
-		}
-	}
-	return llm.Source{}
 }

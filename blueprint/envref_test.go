@@ -8,21 +8,8 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
 )
-
-func TestParseAllowEnv(t *testing.T) {
-	got, err := ParseAllowEnv([]string{"OPENAI_API_KEY", " A,B , ,_c1", "A"})
-	if err != nil || !reflect.DeepEqual(got, AllowEnv{"OPENAI_API_KEY": true, "A": true, "B": true, "_c1": true}) {
-		t.Fatalf("%v, %v", got, err)
-	}
-	for _, bad := range []string{"1A", "A-B", "${A}", "A B"} {
-		_, err := ParseAllowEnv([]string{bad})
-		want := `--allow-env: expected variable names such as OPENAI_API_KEY (letters, digits and _), found "` + bad + `"`
-		if err == nil || err.Error() != want {
-			t.Errorf("%q: %v", bad, err)
-		}
-	}
-}
 
 // envRefBlueprint has ${VAR} references at every place a run expands them, and ${...} in
 // places it never does (prompt text, $js code).
@@ -71,7 +58,7 @@ func TestEnvRefs(t *testing.T) {
 		t.Errorf("EnvRefs:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	diags := CheckEnvRefs(bp, EnvRefs(bp), AllowEnv{"PATH_PART": true, "ORG": true, "ORG2": true, "TOKEN": true})
+	diags := CheckEnvRefs(bp, EnvRefs(bp), points.AllowEnv{"PATH_PART": true, "ORG": true, "ORG2": true, "TOKEN": true})
 	var lines []string
 	for _, d := range diags {
 		lines = append(lines, d.String())
@@ -92,7 +79,7 @@ func TestCheckEnvTrust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow := AllowEnv{"PATH_PART": true, "OPENAI_API_KEY": true, "ORG": true, "ORG2": true, "TOKEN": true, "CALL_KEY": true}
+	allow := points.AllowEnv{"PATH_PART": true, "OPENAI_API_KEY": true, "ORG": true, "ORG2": true, "TOKEN": true, "CALL_KEY": true}
 	env := sourcedVars{
 		"OPENAI_API_KEY": {"sk-user", llm.Source{Origin: llm.OriginProcess, Name: "OPENAI_API_KEY"}},
 		"PATH_PART":      {"p", llm.Source{Origin: llm.OriginDotEnv, Name: "PATH_PART", File: ".env", Line: 1}},
@@ -132,65 +119,3 @@ type sourcedVars map[string]struct {
 
 func (v sourcedVars) Lookup(k string) (string, bool) { e, ok := v[k]; return e.value, ok }
 func (v sourcedVars) Source(k string) llm.Source     { return v[k].src }
-
-// FuzzExpandEnv: expansion never produces the value of a variable that is not allowed, and
-// names the variable, never a value, when it fails.
-func FuzzExpandEnv(f *testing.F) {
-	for _, s := range []string{"Bearer ${A}", "${B}", "${A}${B}", "${", "${}", "x${A", "${A}}", "$${A}", "${A B}"} {
-		f.Add(s)
-	}
-	env := llm.LookupFunc(func(k string) (string, bool) {
-		switch k {
-		case "A":
-			return "valueA", true
-		case "B":
-			return "SECRETB", true
-		}
-		return "", false
-	})
-	f.Fuzz(func(t *testing.T, s string) {
-		out, used, err := expandEnv(s, env, AllowEnv{"A": true}, "header")
-		if err != nil {
-			if strings.Contains(err.Error(), "SECRETB") || strings.Contains(err.Error(), "valueA") {
-				t.Fatalf("the error shows a value: %v", err)
-			}
-			return
-		}
-		if strings.Contains(out, "SECRETB") && !strings.Contains(s, "SECRETB") {
-			t.Fatalf("expanded a variable that is not allowed: %q → %q", s, out)
-		}
-		for _, u := range used {
-			if u.Name != "A" {
-				t.Fatalf("used %q", u.Name)
-			}
-		}
-	})
-}
-
-// FuzzParseAllowEnv: every name accepted is a variable name, and parsing the accepted names
-// again gives the same set.
-func FuzzParseAllowEnv(f *testing.F) {
-	for _, s := range []string{"A", "A,B", " a_1 , ,B", "1A", "A-B", "${A}", ",,", "Ä"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := ParseAllowEnv([]string{s})
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "--allow-env: expected variable names") {
-				t.Fatalf("error %v does not name the flag", err)
-			}
-			return
-		}
-		var names []string
-		for name := range got {
-			if !validVarName(name) {
-				t.Fatalf("accepted %q", name)
-			}
-			names = append(names, name)
-		}
-		again, err := ParseAllowEnv([]string{strings.Join(names, ",")})
-		if err != nil || !reflect.DeepEqual(again, got) {
-			t.Fatalf("%v → %v, %v", got, again, err)
-		}
-	})
-}

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 // DefaultMaxTokens is the max_tokens of every generated turn unless a custom model's
@@ -141,7 +141,7 @@ type GenerateOptions struct {
 	// AllowEnv names the variables ${VAR} references may read (--allow-env); any other
 	// reference fails its model. The client's trust rule (llm.Config.Trust) then decides
 	// whether a custom model's url may receive a value the user holds.
-	AllowEnv AllowEnv
+	AllowEnv points.AllowEnv
 	// ProviderConcurrency limits the calls in flight to one provider (DefaultProviderConcurrency
 	// when 0).
 	ProviderConcurrency int
@@ -192,7 +192,7 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 
 	type result struct {
 		turns     []string
-		history   []Message
+		history   []points.Message
 		generated []bool
 		err       error
 	}
@@ -228,7 +228,7 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 			r := results[i][j]
 			if r.err != nil {
 				setCell(resp.failures, p.ID, v.ID, r.err.Error())
-				if rw := runWide(r.err); rw != nil {
+				if rw := points.RunWide(r.err); rw != nil {
 					if resp.stopped == nil {
 						resp.stopped = map[string]map[string]error{}
 					}
@@ -277,11 +277,11 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 	}
 	cm := m.Custom
 	what := fmt.Sprintf("custom model %q", cm.ID)
-	rawURL, urlUsed, err := expandEnv(cm.URL, opts.LookupEnv, opts.AllowEnv, "url of "+what)
+	rawURL, urlUsed, err := points.ExpandEnv(cm.URL, opts.LookupEnv, opts.AllowEnv, "url of "+what)
 	if err != nil {
 		return target{err: err}
 	}
-	headers, headerUsed, err := expandHeaders(cm.Headers, opts.LookupEnv, opts.AllowEnv, what)
+	headers, headerUsed, err := points.ExpandHeaders(cm.Headers, opts.LookupEnv, opts.AllowEnv, what)
 	if err != nil {
 		return target{err: err}
 	}
@@ -291,8 +291,8 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 	}
 	ep := llm.Endpoint{Provider: llm.Provider(strings.ToLower(cm.Inherit)), Model: cm.ModelName, Headers: headers,
 		MaxConcurrency: limit, LimitGroup: group, BaseURL: rawURL,
-		KeySource:     heldSource(append(headerUsed, urlUsed...)),
-		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.url()},
+		KeySource:     points.HeldSource(append(headerUsed, urlUsed...)),
+		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.URLLine()},
 		SettingNames: llm.SettingNames{
 			Key:     "the headers of custom model " + cm.ID,
 			BaseURL: "the url of custom model " + cm.ID,
@@ -307,31 +307,8 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 	return target{custom: cm, url: rawURL, ep: ep, api: llm.APIFor(cm.Inherit, cm.Format)}
 }
 
-// expandHeaders expands the ${VAR} references of header values (see expandEnv), returning
-// the headers and the sources of the variables used.
-func expandHeaders(headers map[string]string, env llm.Vars, allow AllowEnv, what string) (map[string]string, []llm.Source, error) {
-	if len(headers) == 0 {
-		return nil, nil, nil
-	}
-	names := make([]string, 0, len(headers))
-	for k := range headers {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	out := make(map[string]string, len(headers))
-	var used []llm.Source
-	for _, k := range names {
-		v, u, err := expandEnv(headers[k], env, allow, fmt.Sprintf("header %q of %s", k, what))
-		if err != nil {
-			return nil, nil, err
-		}
-		out[k], used = v, append(used, u...)
-	}
-	return out, used, nil
-}
-
 // generatePair generates the turns of one prompt for one variant.
-func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t target, opts GenerateOptions) ([]string, []Message, []bool, error) {
+func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t target, opts GenerateOptions) ([]string, []points.Message, []bool, error) {
 	noCache := false
 	if bp.NoCache != nil {
 		noCache = *bp.NoCache

@@ -14,6 +14,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 func parseTestBlueprint(t *testing.T, src string) *Blueprint {
@@ -168,7 +169,7 @@ func TestGenerateFailures(t *testing.T) {
 	var mu sync.Mutex
 	done := map[string]bool{}
 	resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env,
-		AllowEnv: AllowEnv{"LOCAL_TOKEN": true, "OTHER": true},
+		AllowEnv: points.AllowEnv{"LOCAL_TOKEN": true, "OTHER": true},
 		OnPair: func(p, m string, err error) {
 			mu.Lock()
 			done[p+" "+m] = err == nil
@@ -261,7 +262,7 @@ models:
   prompt: Capital of France?
 `)
 	env := envOf(map[string]string{"TOKEN": "tok-5678"})
-	resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env, AllowEnv: AllowEnv{"TOKEN": true}})
+	resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env, AllowEnv: points.AllowEnv{"TOKEN": true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 // hostileBP is text a blueprint author or a model can put anywhere: workflow commands in every
@@ -42,7 +43,7 @@ func hostileRun(t *testing.T) *Result {
 	}
 	judge := &fakeJudge{scores: map[string]float64{"Names Paris": 1}}
 	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "::error::label", Now: fixedClock,
-		Env: Env{Judge: judge}})
+		Env: points.Env{Judge: judge}})
 	if err != nil {
 		t.Fatal(err)
 	}

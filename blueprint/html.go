@@ -12,7 +12,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/jsjson"
+	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 //go:embed report.html.tmpl
@@ -129,7 +132,7 @@ func (r *Result) reportView() reportView {
 		switch ctx := r.PromptContexts[id].(type) {
 		case string:
 			rp.PromptText = ctx
-		case []Message:
+		case []points.Message:
 			for _, m := range ctx {
 				text := m.Text()
 				if m.Content == nil {
@@ -148,7 +151,7 @@ func (r *Result) reportView() reportView {
 		if s, ok := r.EvaluationResults.PerModelScores[m]; ok && s.Average != nil {
 			c.Text = strconv.FormatFloat(*s.Average, 'f', 2, 64)
 			c.Class = heatClass(*s.Average)
-			c.Title = fmt.Sprintf("%s: average %s over %d prompt%s", m, c.Text, s.PromptCount, plural(s.PromptCount))
+			c.Title = fmt.Sprintf("%s: average %s over %d prompt%s", m, c.Text, s.PromptCount, node.Plural(s.PromptCount))
 		}
 		v.Averages = append(v.Averages, c)
 	}
@@ -177,7 +180,7 @@ func (r *Result) reportCell(p, m string, index int) reportCell {
 		}
 		sort.Strings(names)
 		for _, name := range names {
-			c.Similarity = append(c.Similarity, reportMetric{Name: name, Score: formatJSNumber(sims[name])})
+			c.Similarity = append(c.Similarity, reportMetric{Name: name, Score: jsjson.FormatNumber(sims[name])})
 		}
 	}
 	cov := r.EvaluationResults.LLMCoverageScores[p][m]
@@ -192,14 +195,14 @@ func (r *Result) reportCell(p, m string, index int) reportCell {
 	if cov.AvgCoverageExtent != nil {
 		c.Text = strconv.FormatFloat(*cov.AvgCoverageExtent, 'f', 2, 64)
 		c.Class = heatClass(*cov.AvgCoverageExtent)
-		c.Title = fmt.Sprintf("%s × %s: %s over %d point%s", p, m, c.Text, cov.KeyPointsCount, plural(cov.KeyPointsCount))
+		c.Title = fmt.Sprintf("%s × %s: %s over %d point%s", p, m, c.Text, cov.KeyPointsCount, node.Plural(cov.KeyPointsCount))
 	}
 	if cov.NotEvaluatedCount > 0 {
 		c.Text += "*"
 		c.Title += fmt.Sprintf(" (%d not evaluated)", cov.NotEvaluatedCount)
 	}
 	for _, a := range cov.PointAssessments {
-		pt := reportPoint{Text: a.KeyPointText, Path: a.PathID, Multiplier: formatJSNumber(a.Multiplier), Function: a.IsFunction,
+		pt := reportPoint{Text: a.KeyPointText, Path: a.PathID, Multiplier: jsjson.FormatNumber(a.Multiplier), Function: a.IsFunction,
 			Inverted: a.IsInverted, Reflection: a.Reflection, Error: a.Error, Score: "not evaluated", Class: "none"}
 		if a.Error != "" && strings.HasSuffix(a.Reflection, a.Error) {
 			pt.Reflection = ""
@@ -214,14 +217,14 @@ func (r *Result) reportCell(p, m string, index int) reportCell {
 			pt.Citation = citationText(a.Citation)
 		}
 		if a.CoverageExtent != nil {
-			pt.Score = formatJSNumber(*a.CoverageExtent)
+			pt.Score = jsjson.FormatNumber(*a.CoverageExtent)
 			pt.Class = heatClass(*a.CoverageExtent)
 		}
 		if len(a.IndividualJudgements) > 1 || a.JudgeModelID != "" && len(a.IndividualJudgements) == 0 {
 			pt.Judge = a.JudgeModelID
 		}
 		for _, j := range a.IndividualJudgements {
-			pt.Judgements = append(pt.Judgements, reportJudgement{Name: j.JudgeModelID, Score: formatJSNumber(j.CoverageExtent), Reflection: j.Reflection})
+			pt.Judgements = append(pt.Judgements, reportJudgement{Name: j.JudgeModelID, Score: jsjson.FormatNumber(j.CoverageExtent), Reflection: j.Reflection})
 		}
 		if len(a.IndividualJudgements) == 1 {
 			// One judge: its reflection is the point's; name the judge only.
@@ -234,7 +237,7 @@ func (r *Result) reportCell(p, m string, index int) reportCell {
 }
 
 // countTurns counts the non-system messages of a conversation.
-func countTurns(hist []Message) int {
+func countTurns(hist []points.Message) int {
 	n := 0
 	for _, m := range hist {
 		if m.Role != "system" {
@@ -247,7 +250,7 @@ func countTurns(hist []Message) int {
 // generatedTurns marks the messages of a stored conversation that were generated: the last
 // len(authored assistant: null + final) assistant turns that fill the prompt's gaps. It
 // rebuilds the conversation's shape from the prompt, since a result file stores only messages.
-func generatedTurns(hist []Message, bp *Blueprint, promptID string) []bool {
+func generatedTurns(hist []points.Message, bp *Blueprint, promptID string) []bool {
 	out := make([]bool, len(hist))
 	var p *Prompt
 	if bp != nil {

@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/points"
 )
 
 const xssPayload = `<script>alert("xss")</script><img src=x onerror=alert(1)>`
@@ -50,7 +52,7 @@ models: [m:good, m:bad]
 		t.Fatal(err)
 	}
 	judge := &fakeJudge{scores: map[string]float64{"Names Paris": 1, "Is rude": 0.25}}
-	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "html", Now: fixedClock, Env: Env{Judge: judge},
+	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "html", Now: fixedClock, Env: points.Env{Judge: judge},
 		Similarity: &Similarity{Metrics: []SimilarityMetric{{Name: "exact_match", Score: func(r, i string) float64 {
 			if r == i {
 				return 1

@@ -2,7 +2,6 @@ package blueprint
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 func envOf(m map[string]string) llm.LookupFunc {
@@ -28,106 +28,6 @@ func testClient(t *testing.T) *llm.Client {
 	}
 	t.Cleanup(c.Close)
 	return c
-}
-
-func TestParseJudgeReply(t *testing.T) {
-	tests := []struct {
-		reply        string
-		experimental bool
-		score        float64
-		reflection   string
-		err          string
-	}{
-		{"<reflection>Names Paris.</reflection><classification>CLASS_FULLY_PRESENT</classification>", false, 1, "Names Paris.", ""},
-		{"<reflection>r</reflection>\n<classification>\n  class_mostly_present \n</classification>", false, 0.75, "r", ""},
-		{"<classification>PARTIALLY_PRESENT</classification>", false, 0.5, "", ""},
-		{"<classification>slightly present</classification>", false, 0.25, "", ""},
-		{"<classification>`CLASS_ABSENT`.</classification>", false, 0, "", ""},
-		{"<classification>**Fully-Present**</classification>", false, 1, "", ""},
-		// The original Weval's 5-point labels.
-		{"<classification>CLASS_UNMET</classification>", false, 0, "", ""},
-		{"<classification>CLASS_PARTIALLY_MET</classification>", false, 0.25, "", ""},
-		{"<classification>CLASS_MODERATELY_MET</classification>", false, 0.5, "", ""},
-		{"<classification>CLASS_MAJORLY_MET</classification>", false, 0.75, "", ""},
-		{"<classification>exactly_met</classification>", false, 1, "", ""},
-		// The 9-point scale, and 5-point labels on it.
-		{"<classification>CLASS_UTTERLY_UNMET</classification>", true, 0, "", ""},
-		{"<classification>CLASS_TRACE</classification>", true, 0.125, "", ""},
-		{"<classification>CLASS_SLIGHT</classification>", true, 0.25, "", ""},
-		{"<classification>CLASS_PARTIAL</classification>", true, 0.375, "", ""},
-		{"<classification>CLASS_MODERATE</classification>", true, 0.5, "", ""},
-		{"<classification>CLASS_SUBSTANTIAL</classification>", true, 0.625, "", ""},
-		{"<classification>CLASS_MAJOR</classification>", true, 0.75, "", ""},
-		{"<classification>very nearly</classification>", true, 0.875, "", ""},
-		{"<classification>CLASS_EXACT</classification>", true, 1, "", ""},
-		{"<classification>CLASS_MOSTLY_PRESENT</classification>", true, 0.75, "", ""},
-		// A reasoning model quoting the format before answering: the last tags count.
-		{"I must reply <reflection>…</reflection><classification>ONE class</classification>.\n<reflection>Done.</reflection><CLASSIFICATION>CLASS_ABSENT</CLASSIFICATION>", false, 0, "Done.", ""},
-		{"The criterion is met.", false, 0, "", `expected the reply to hold <classification>CLASS_…</classification>, found "The criterion is met."`},
-		{"<classification>CLASS_VERY_NEARLY</classification>", false, 0, "", `expected the classification to be one of CLASS_ABSENT, CLASS_SLIGHTLY_PRESENT, CLASS_PARTIALLY_PRESENT, CLASS_MOSTLY_PRESENT, CLASS_FULLY_PRESENT, found "CLASS_VERY_NEARLY"`},
-		{"<classification>maybe</classification>", true, 0, "", `expected the classification to be one of CLASS_UTTERLY_UNMET, CLASS_TRACE, CLASS_SLIGHT, CLASS_PARTIAL, CLASS_MODERATE, CLASS_SUBSTANTIAL, CLASS_MAJOR, CLASS_VERY_NEARLY, CLASS_EXACT, found "maybe"`},
-	}
-	for _, tt := range tests {
-		score, refl, err := ParseJudgeReply(tt.reply, tt.experimental)
-		if tt.err != "" {
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("%q: error %v, want %s", tt.reply, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || score != tt.score || refl != tt.reflection {
-			t.Errorf("%q: %v %q %v, want %v %q", tt.reply, score, refl, err, tt.score, tt.reflection)
-		}
-	}
-}
-
-func FuzzParseJudgeReply(f *testing.F) {
-	for _, s := range []string{"<classification>CLASS_EXACT</classification>", "<reflection>x</reflection><classification>absent</classification>",
-		"<classification></classification>", "<classification>", "", "CLASS_FULLY_PRESENT"} {
-		f.Add(s, false)
-		f.Add(s, true)
-	}
-	f.Fuzz(func(t *testing.T, reply string, experimental bool) {
-		score, _, err := ParseJudgeReply(reply, experimental)
-		if err == nil && (score < 0 || score > 1) {
-			t.Fatalf("score %v outside [0, 1]", score)
-		}
-	})
-}
-
-// judgeSubject is a multi-turn conversation: a system prompt, an authored exchange, a
-// generated turn, a user turn and a final generated turn.
-func judgeSubject() *Subject {
-	s := func(v string) *string { return &v }
-	return &Subject{Text: "Which dates?\n\nKyoto in spring.", PromptID: "trip", ModelID: "m:x",
-		Messages: []Message{{Role: "system", Content: s("Be helpful.")}, {Role: "user", Content: s("Plan a trip.")},
-			{Role: "assistant", Content: s("Which dates?")}, {Role: "user", Content: s("April.")},
-			{Role: "assistant", Content: s("Kyoto in spring.")}},
-		Generated: []bool{false, false, true, false, true}}
-}
-
-func TestJudgePrompt(t *testing.T) {
-	s := func(v string) *string { return &v }
-	single := &Subject{Text: "Paris is the capital.", Messages: []Message{{Role: "user", Content: s("Capital of France?")}, {Role: "assistant", Content: s("Paris is the capital.")}},
-		Generated: []bool{false, true}}
-	req := JudgeRequest{Criterion: "Names Paris", Criteria: []string{"[should] Names Paris", "[should not] Is rude"}, Description: "Geography."}
-	var out strings.Builder
-	for _, tc := range []struct {
-		approach     string
-		subject      *Subject
-		experimental bool
-	}{
-		{ApproachStandard, single, false},
-		{ApproachPromptAware, single, false},
-		{ApproachHolistic, single, true},
-		{ApproachHolistic, judgeSubject(), false},
-	} {
-		r := req
-		r.Subject = tc.subject
-		system, user := JudgePrompt(tc.approach, r, tc.experimental)
-		fmt.Fprintf(&out, "===== %s (experimental %v, %d messages)\n--- system\n%s\n--- user\n%s", tc.approach, tc.experimental, len(tc.subject.Messages), system, user)
-	}
-	golden(t, "judge-prompts.txt", []byte(out.String()))
 }
 
 // judgeServer answers judge requests with the class the table gives for the criterion.
@@ -158,7 +58,7 @@ func TestLLMJudgeConsensus(t *testing.T) {
 	env := envOf(map[string]string{"GROQ_API_KEY": "k1", "GROQ_BASE_URL": a.URL, "XAI_API_KEY": "k2", "XAI_BASE_URL": b.URL,
 		"MISTRAL_API_KEY": "k3", "MISTRAL_BASE_URL": c.URL})
 	bp := &Blueprint{Evaluation: &EvalCfg{LLMCoverage: &LLMCoverageCfg{UseExperimentalScale: true, Judges: []JudgeSpec{
-		{ID: "j1", Model: "groq:g", Approach: ApproachStandard}, {Model: "xai:x", Approach: ApproachPromptAware}, {ID: "j3", Model: "mistral:m", Approach: ApproachHolistic}}}}}
+		{ID: "j1", Model: "groq:g", Approach: points.ApproachStandard}, {Model: "xai:x", Approach: points.ApproachPromptAware}, {ID: "j3", Model: "mistral:m", Approach: points.ApproachHolistic}}}}}
 	judge, err := NewLLMJudge(bp, JudgeOptions{Client: testClient(t), LookupEnv: env})
 	if err != nil {
 		t.Fatal(err)
@@ -167,13 +67,13 @@ func TestLLMJudgeConsensus(t *testing.T) {
 		t.Fatalf("backup %v experimental %v unavailable %v", judge.Backup(), judge.Experimental(), judge.Unavailable())
 	}
 	r := rubricFromYAML(t, `["Names Paris", {$contains: "Paris"}]`, `["Is rude"]`)
-	cov := ScoreRubric(context.Background(), r, Subject{Text: "Paris.", PromptID: "p", ModelID: "m"}, Env{Judge: judge})
+	cov := points.ScoreRubric(context.Background(), r, points.Subject{Text: "Paris.", PromptID: "p", ModelID: "m"}, points.Env{Judge: judge})
 	got := []any{deref(cov.PointAssessments[0].CoverageExtent), deref(cov.PointAssessments[2].CoverageExtent), deref(cov.AvgCoverageExtent)}
 	if want := []any{0.96, 0.04, 0.67}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("scores %v, want %v", got, want)
 	}
 	pa := cov.PointAssessments[0]
-	wantInd := []IndividualJudgement{
+	wantInd := []points.IndividualJudgement{
 		{JudgeModelID: "j1(groq:g)", CoverageExtent: 0.875, Reflection: "g on Names Paris"},
 		{JudgeModelID: "prompt-aware(xai:x)", CoverageExtent: 1, Reflection: "x on Names Paris"},
 		{JudgeModelID: "j3(mistral:m)", CoverageExtent: 1, Reflection: "m on Names Paris"},
@@ -264,13 +164,13 @@ func TestLLMJudgeFailures(t *testing.T) {
 			bp := &Blueprint{}
 			if tt.custom {
 				bp.Evaluation = &EvalCfg{LLMCoverage: &LLMCoverageCfg{Judges: []JudgeSpec{
-					{ID: "judge-a", Model: "openrouter:a", Approach: ApproachStandard}, {ID: "judge-b", Model: "openrouter:b", Approach: ApproachStandard}}}}
+					{ID: "judge-a", Model: "openrouter:a", Approach: points.ApproachStandard}, {ID: "judge-b", Model: "openrouter:b", Approach: points.ApproachStandard}}}}
 			}
 			judge, err := NewLLMJudge(bp, JudgeOptions{Client: testClient(t), LookupEnv: env})
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := judge.JudgeText(context.Background(), JudgeRequest{Criterion: "Is helpful", Subject: &Subject{Text: "Sure."}})
+			res, err := judge.JudgeText(context.Background(), points.JudgeRequest{Criterion: "Is helpful", Subject: &points.Subject{Text: "Sure."}})
 			hosts := strings.NewReplacer(strings.TrimPrefix(strings.TrimSuffix(router.URL, "/v1"), "http://"), "HOST_A",
 				strings.TrimPrefix(strings.TrimSuffix(backup.URL, "/v1"), "http://"), "HOST_B")
 			if tt.err != "" {
@@ -324,7 +224,7 @@ func TestJudgesOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := j.Judges(); !reflect.DeepEqual(got, []JudgeSpec{{Model: "ollama:llama3", Approach: ApproachHolistic}}) || j.Backup() != nil {
+	if got := j.Judges(); !reflect.DeepEqual(got, []JudgeSpec{{Model: "ollama:llama3", Approach: points.ApproachHolistic}}) || j.Backup() != nil {
 		t.Errorf("judges %+v backup %v", got, j.Backup())
 	}
 	// Judges that cannot be called are reported once, by name, with the variable to set.
@@ -343,30 +243,5 @@ func TestJudgesOf(t *testing.T) {
 	}
 	if _, err := NewLLMJudge(&Blueprint{}, JudgeOptions{}); err == nil {
 		t.Error("a judge without a client was accepted")
-	}
-}
-
-// TestJudgeTranscriptLabels: in a multi-turn transcript an authored assistant turn is labelled
-// "(given in the prompt)" and a generated one "(generated)", so the judge scores only what the
-// model wrote; when it is unknown which turns were generated, no turn is labelled either way.
-func TestJudgeTranscriptLabels(t *testing.T) {
-	s := func(v string) *string { return &v }
-	msgs := []Message{{Role: "system", Content: s("Be brief.")}, {Role: "user", Content: s("Plan a trip.")},
-		{Role: "assistant", Content: s("Where to?")}, {Role: "user", Content: s("Japan.")},
-		{Role: "assistant", Content: s("Kyoto in spring.")}}
-	tests := []struct {
-		generated []bool
-		want      string
-	}{
-		{[]bool{false, false, false, false, true},
-			"[USER]\nPlan a trip.\n\n[ASSISTANT (given in the prompt)]\nWhere to?\n\n[USER]\nJapan.\n\n[ASSISTANT (generated)]\nKyoto in spring."},
-		{nil, "[USER]\nPlan a trip.\n\n[ASSISTANT]\nWhere to?\n\n[USER]\nJapan.\n\n[ASSISTANT]\nKyoto in spring."},
-	}
-	for _, tt := range tests {
-		subject := &Subject{Text: "Kyoto in spring.", Messages: msgs, Generated: tt.generated}
-		_, user := JudgePrompt(ApproachStandard, JudgeRequest{Criterion: "Names a city", Subject: subject}, false)
-		if !strings.Contains(user, "<TEXT>\n"+tt.want+"\n</TEXT>") {
-			t.Errorf("generated %v: user message\n%s\nwant the transcript\n%s", tt.generated, user, tt.want)
-		}
 	}
 }

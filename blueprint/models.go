@@ -6,7 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/node"
 )
 
 // Collections maps collection placeholders ("CORE") to the model ids they stand for.
@@ -82,7 +85,7 @@ func (e *UnresolvedError) Error() string {
 		known = "defined: " + strings.Join(e.Known, ", ")
 	}
 	return fmt.Sprintf("model collection%s %s not found (%s); pass --collections DIR with NAME.json files, or list model ids",
-		plural(len(e.Names)), strings.Join(quoteAll(e.Names), ", "), known)
+		node.Plural(len(e.Names)), strings.Join(quoted(e.Names), ", "), known)
 }
 
 // ResolveModels replaces collection placeholders with their models, keeping the first
@@ -121,4 +124,13 @@ func ResolveModels(models []Model, c Collections) ([]Model, error) {
 		return nil, &UnresolvedError{Names: missing, Known: known}
 	}
 	return out, nil
+}
+
+// quoted quotes each name for a message.
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, s := range names {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/internal/jsjson"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 func TestIsCollection(t *testing.T) {
@@ -79,11 +82,11 @@ models:
 		Format: "completions", PromptFormat: "raw", Headers: map[string]string{"Authorization": "Bearer ${KEY}"},
 		Parameters: map[string]any{"max_tokens": 150.0, "stream": nil}, ParameterMapping: map[string]string{"temperature": "heat"},
 		ReasoningEffort: "high", ThinkingBudget: ptr(1024.0),
-		Lines: FieldLines{Object: 4, URL: 5, Headers: map[string]int{"Authorization": 10}}}
+		Lines: points.FieldLines{Object: 4, URL: 5, Headers: map[string]int{"Authorization": 10}}}
 	if !reflect.DeepEqual(cm, want) {
 		t.Errorf("custom model\n got %+v\nwant %+v", cm, want)
 	}
-	b, err := marshalNoEscape(bp.Models)
+	b, err := jsjson.Marshal(bp.Models)
 	if err != nil {
 		t.Fatal(err)
 	}

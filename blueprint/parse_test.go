@@ -1,13 +1,13 @@
 package blueprint
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"github.com/vectorlint/vectorlint/internal/jsjson"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // summary is a compact view of a parsed blueprint for comparisons.
@@ -199,7 +199,7 @@ point_defs:
     - text: "Full text"
       weight: 2.5
       citation: {title: "T"}
-    - point: "Point alias"
+    - point: "rubric.Point alias"
       multiplier: 0.5
     - fn: $imatch
       fnArgs: "x"
@@ -221,7 +221,7 @@ point_defs:
 	bp := mustParse(t, "p.yml", src)
 	var got []string
 	for _, e := range bp.Prompts[0].Should {
-		b, err := marshalNoEscape(e)
+		b, err := jsjson.Marshal(e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +235,7 @@ point_defs:
 		`{"text":"Criterion","multiplier":1,"citation":"Citation"}`,
 		`{"text":"Multi-line\ncriterion\n","multiplier":1,"citation":"Block citation"}`,
 		`{"text":"Full text","multiplier":2.5,"citation":{"title":"T"}}`,
-		`{"text":"Point alias","multiplier":0.5}`,
+		`{"text":"rubric.Point alias","multiplier":0.5}`,
 		`{"fn":"imatches","fnArgs":"x","multiplier":1}`,
 		`{"fn":"not_starts_with","fnArgs":"Sorry","multiplier":1}`,
 		`{"fn":"js","fnArgs":"r.length > 0","multiplier":3}`,
@@ -261,23 +261,6 @@ point_defs:
 	}
 }
 
-func TestNormaliseFn(t *testing.T) {
-	tests := map[string]string{
-		"contain": "contains", "contains": "contains", "contain_any_of": "contains_any_of", "contain_at_least_n_of": "contains_at_least_n_of",
-		"icontain": "icontains", "icontain_all_of": "icontains_all_of", "match": "matches", "match_all_of": "matches_all_of",
-		"imatch": "imatches", "imatch_all_of": "imatches_all_of", "imatch_at_least_n_of": "imatches_at_least_n_of",
-		"start_with": "starts_with", "istart_with": "istarts_with", "end_with": "ends_with", "iend_with": "iends_with",
-		"not_contain": "not_contains", "not_match": "not_matches", "not_imatch": "not_imatches", "not_start_with": "not_starts_with",
-		"not_icontain_word": "not_icontains_word", "expr": "js", "external": "call", "$js": "js", "contains_word": "contains_word",
-		"word_count_between": "word_count_between", "tool_called": "tool_called",
-	}
-	for in, want := range tests {
-		if got := normaliseFn(in); got != want {
-			t.Errorf("normaliseFn(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestIDFromPath(t *testing.T) {
 	tests := map[string]string{
 		"subdir/my-test.yml":          "subdir__my-test",
@@ -299,7 +282,7 @@ func TestIDFromPath(t *testing.T) {
 	}
 }
 
-func diagStrings(ds []Diagnostic) []string {
+func diagStrings(ds []rubric.Diagnostic) []string {
 	var out []string
 	for _, d := range ds {
 		out = append(out, d.String())
@@ -424,37 +407,5 @@ func TestHashedPromptWarningsNameTheHash(t *testing.T) {
 	want := []string{`h.yml:3: warning: prompt "` + bp.Prompts[0].ID + `": unknown point function "$nope"`}
 	if got := diagStrings(bp.Warnings); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
-func TestParsePoints(t *testing.T) {
-	var raw any
-	if err := json.Unmarshal([]byte(`["Is clear", {"$icontains": "thanks"}, {"$ref": "short"}, [{"$contains": "a"}, "b"]]`), &raw); err != nil {
-		t.Fatal(err)
-	}
-	r, errs := ParsePoints(raw, PointOptions{File: "rule.md", Owner: "Pack.Rule", Defs: map[string]any{"short": "r.length < 10"}})
-	if errs != nil {
-		t.Fatalf("errors: %v", errs)
-	}
-	if len(r.Should) != 4 || r.Should[2].Point.Fn != "js" || !r.Should[3].IsPath() {
-		t.Errorf("rubric = %+v", r.Should)
-	}
-	_, errs = ParsePoints([]any{map[string]any{"weight": 2.0}}, PointOptions{File: "rule.md", Owner: "Pack.Rule"})
-	want := `rule.md: error: prompt "Pack.Rule": expected a point ({$function: argument}, {"criterion": "citation"} or an object with text, point or fn), found a mapping with keys "weight"`
-	if len(errs) != 1 || errs[0].Error() != want {
-		t.Errorf("errors = %v\nwant %s", errs, want)
-	}
-}
-
-func TestParsePointsLineOffset(t *testing.T) {
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte("should:\n  - ok\n  - 5\n"), &n); err != nil {
-		t.Fatal(err)
-	}
-	list := n.Content[0].Content[1] // the value of should
-	_, errs := ParsePoints(list, PointOptions{File: "rule.md", Owner: "Pack.Rule", OwnerKind: "rule", LineOffset: 1})
-	want := `rule.md:4: error: rule "Pack.Rule": expected a point (a string, {$function: argument}, {"criterion": "citation"} or {text|fn, weight, citation}), found the number 5`
-	if len(errs) != 1 || errs[0].Error() != want {
-		t.Errorf("errors = %v\nwant %s", errs, want)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/vectorlint/vectorlint/internal/node"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 // Responses are model responses given to a run instead of generating them (`blueprint run
@@ -22,7 +25,7 @@ type Responses struct {
 	// the variant's system prompt) and which of their messages were generated, and the pairs
 	// whose generation failed.
 	generated      bool
-	histories      map[string]map[string][]Message
+	histories      map[string]map[string][]points.Message
 	generatedFlags map[string]map[string][]bool
 	failures       map[string]map[string]string
 	// stopped holds, for the failed pairs whose failure is the run's (runWide), that failure.
@@ -31,7 +34,7 @@ type Responses struct {
 
 func newResponses(file string) *Responses {
 	return &Responses{File: file, byPrompt: map[string]map[string][]string{}, defaults: map[string][]string{}, lines: map[string]int{},
-		histories: map[string]map[string][]Message{}, generatedFlags: map[string]map[string][]bool{}, failures: map[string]map[string]string{}}
+		histories: map[string]map[string][]points.Message{}, generatedFlags: map[string]map[string][]bool{}, failures: map[string]map[string]string{}}
 }
 
 // Failure returns why the generation of a prompt × model failed ("", false when it did not,
@@ -73,7 +76,7 @@ func ParseResponses(data []byte, file string) (*Responses, error) {
 		return nil, fmt.Errorf("%s: expected JSON Lines or fixtures JSON with responses, found an empty file", file)
 	}
 	if trimmed[0] == '{' {
-		if n, err := decodeJSON(trimmed); err == nil && n.kind == mapKind && n.get("responses") != nil {
+		if n, err := node.DecodeJSON(trimmed); err == nil && n.Kind == node.MapKind && n.Get("responses") != nil {
 			if err := r.fixtures(n, lineOffset(data, trimmed)); err != nil {
 				return nil, err
 			}
@@ -134,45 +137,45 @@ func (r *Responses) jsonLines(data []byte) error {
 			errs = append(errs, fmt.Errorf("%s: more errors not shown", r.File))
 			break
 		}
-		n, err := decodeJSON(raw)
+		n, err := node.DecodeJSON(raw)
 		if err != nil {
-			var se *SyntaxError
+			var se *node.SyntaxError
 			if errors.As(err, &se) {
 				err = r.errf(line, "expected a JSON object {\"promptId\", \"model\", \"response\"}: %s", se.Reason)
 			}
 			errs = append(errs, err)
 			continue
 		}
-		if n.kind != mapKind {
-			errs = append(errs, r.errf(line, "expected a JSON object {\"promptId\", \"model\", \"response\"}, found %s", n.describe()))
+		if n.Kind != node.MapKind {
+			errs = append(errs, r.errf(line, "expected a JSON object {\"promptId\", \"model\", \"response\"}, found %s", n.Describe()))
 			continue
 		}
-		prompt, ok1 := nonEmptyString(n.get("promptId"))
-		model, ok2 := nonEmptyString(n.get("model"))
+		prompt, ok1 := nonEmptyString(n.Get("promptId"))
+		model, ok2 := nonEmptyString(n.Get("model"))
 		if !ok1 {
-			errs = append(errs, r.errf(line, "expected \"promptId\" to be a non-empty string, found %s", n.get("promptId").describe()))
+			errs = append(errs, r.errf(line, "expected \"promptId\" to be a non-empty string, found %s", n.Get("promptId").Describe()))
 			continue
 		}
 		if !ok2 {
-			errs = append(errs, r.errf(line, "expected \"model\" to be a non-empty string, found %s", n.get("model").describe()))
+			errs = append(errs, r.errf(line, "expected \"model\" to be a non-empty string, found %s", n.Get("model").Describe()))
 			continue
 		}
-		resp, turns := n.get("response"), n.get("turns")
+		resp, turns := n.Get("response"), n.Get("turns")
 		var got []string
 		switch {
 		case resp != nil && turns != nil:
 			errs = append(errs, r.errf(line, "expected \"response\" or \"turns\", found both"))
 			continue
 		case resp != nil:
-			if resp.kind != stringKind {
-				errs = append(errs, r.errf(line, "expected \"response\" to be a string, found %s", resp.describe()))
+			if resp.Kind != node.StringKind {
+				errs = append(errs, r.errf(line, "expected \"response\" to be a string, found %s", resp.Describe()))
 				continue
 			}
-			got = []string{resp.str}
+			got = []string{resp.Str}
 		case turns != nil:
 			var err error
 			if got, err = stringList(turns); err != nil {
-				errs = append(errs, r.errf(line, "expected \"turns\" to be a non-empty list of strings, found %s", turns.describe()))
+				errs = append(errs, r.errf(line, "expected \"turns\" to be a non-empty list of strings, found %s", turns.Describe()))
 				continue
 			}
 		default:
@@ -192,77 +195,77 @@ func (r *Responses) jsonLines(data []byte) error {
 	return nil
 }
 
-func nonEmptyString(n *node) (string, bool) {
-	if n == nil || n.kind != stringKind || n.str == "" {
+func nonEmptyString(n *node.Node) (string, bool) {
+	if n == nil || n.Kind != node.StringKind || n.Str == "" {
 		return "", false
 	}
-	return n.str, true
+	return n.Str, true
 }
 
 // stringList reads a string (one turn) or a non-empty list of strings.
-func stringList(n *node) ([]string, error) {
-	if n.kind == stringKind {
-		return []string{n.str}, nil
+func stringList(n *node.Node) ([]string, error) {
+	if n.Kind == node.StringKind {
+		return []string{n.Str}, nil
 	}
-	if n.kind != listKind || len(n.list) == 0 {
+	if n.Kind != node.ListKind || len(n.Items) == 0 {
 		return nil, errors.New("not a list")
 	}
-	out := make([]string, len(n.list))
-	for i, item := range n.list {
-		if item.kind != stringKind {
+	out := make([]string, len(n.Items))
+	for i, item := range n.Items {
+		if item.Kind != node.StringKind {
 			return nil, errors.New("not a string")
 		}
-		out[i] = item.str
+		out[i] = item.Str
 	}
 	return out, nil
 }
 
-func (r *Responses) fixtures(n *node, offset int) error {
-	resp := n.get("responses")
-	if resp.kind != mapKind {
-		return r.errf(resp.line+offset, "expected \"responses\" to map prompt ids to {default, byModel}, found %s", resp.describe())
+func (r *Responses) fixtures(n *node.Node, offset int) error {
+	resp := n.Get("responses")
+	if resp.Kind != node.MapKind {
+		return r.errf(resp.Line+offset, "expected \"responses\" to map prompt ids to {default, byModel}, found %s", resp.Describe())
 	}
-	for i, k := range resp.keys {
-		prompt, v := k.str, resp.vals[i]
-		line := v.line + offset
-		if v.kind != mapKind {
-			return r.errf(line, "prompt %q: expected {\"default\": …, \"byModel\": {…}}, found %s", prompt, v.describe())
+	for i, k := range resp.Keys {
+		prompt, v := k.Str, resp.Vals[i]
+		line := v.Line + offset
+		if v.Kind != node.MapKind {
+			return r.errf(line, "prompt %q: expected {\"default\": …, \"byModel\": {…}}, found %s", prompt, v.Describe())
 		}
-		for _, kk := range v.keys {
-			if kk.str != "default" && kk.str != "byModel" {
-				return r.errf(kk.line+offset, "prompt %q: unknown key %q (expected \"default\" and \"byModel\")", prompt, kk.str)
+		for _, kk := range v.Keys {
+			if kk.Str != "default" && kk.Str != "byModel" {
+				return r.errf(kk.Line+offset, "prompt %q: unknown key %q (expected \"default\" and \"byModel\")", prompt, kk.Str)
 			}
 		}
 		if r.lines[prompt] == 0 {
 			r.lines[prompt] = line
 		}
-		if d := v.get("default"); d != nil {
+		if d := v.Get("default"); d != nil {
 			turns, err := stringList(d)
 			if err != nil {
-				return r.errf(d.line+offset, "prompt %q: expected \"default\" to be a string or a non-empty list of strings, found %s", prompt, d.describe())
+				return r.errf(d.Line+offset, "prompt %q: expected \"default\" to be a string or a non-empty list of strings, found %s", prompt, d.Describe())
 			}
 			r.defaults[prompt] = turns
 		}
-		if bm := v.get("byModel"); bm != nil {
-			if bm.kind != mapKind {
-				return r.errf(bm.line+offset, "prompt %q: expected \"byModel\" to map model ids to responses, found %s", prompt, bm.describe())
+		if bm := v.Get("byModel"); bm != nil {
+			if bm.Kind != node.MapKind {
+				return r.errf(bm.Line+offset, "prompt %q: expected \"byModel\" to map model ids to responses, found %s", prompt, bm.Describe())
 			}
-			for j, mk := range bm.keys {
-				turns, err := stringList(bm.vals[j])
+			for j, mk := range bm.Keys {
+				turns, err := stringList(bm.Vals[j])
 				if err != nil {
-					return r.errf(bm.vals[j].line+offset, "prompt %q, model %q: expected a string or a non-empty list of strings, found %s", prompt, mk.str, bm.vals[j].describe())
+					return r.errf(bm.Vals[j].Line+offset, "prompt %q, model %q: expected a string or a non-empty list of strings, found %s", prompt, mk.Str, bm.Vals[j].Describe())
 				}
-				if err := r.add(mk.line+offset, prompt, normaliseModelID(mk.str), turns); err != nil {
+				if err := r.add(mk.Line+offset, prompt, normaliseModelID(mk.Str), turns); err != nil {
 					return err
 				}
 			}
 		}
-		if v.get("default") == nil && v.get("byModel") == nil {
+		if v.Get("default") == nil && v.Get("byModel") == nil {
 			return r.errf(line, "prompt %q: expected \"default\" or \"byModel\", found neither", prompt)
 		}
 	}
-	if len(resp.keys) == 0 {
-		return r.errf(resp.line+offset, "expected at least one prompt under \"responses\", found none")
+	if len(resp.Keys) == 0 {
+		return r.errf(resp.Line+offset, "expected at least one prompt under \"responses\", found none")
 	}
 	return nil
 }

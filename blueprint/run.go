@@ -1,25 +1,17 @@
 package blueprint
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/internal/atomicfile"
-	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -36,11 +28,11 @@ type Result struct {
 	EffectiveModels []string   `json:"effectiveModels"`
 	PromptIDs       []string   `json:"promptIds"`
 	// PromptContexts holds the prompt text of a single-turn prompt, or its messages.
-	PromptContexts             map[string]any                  `json:"promptContexts"`
-	AllFinalAssistantResponses map[string]map[string]string    `json:"allFinalAssistantResponses"`
-	FullConversationHistories  map[string]map[string][]Message `json:"fullConversationHistories"`
-	Errors                     map[string]map[string]string    `json:"errors,omitempty"`
-	EvaluationResults          EvaluationResults               `json:"evaluationResults"`
+	PromptContexts             map[string]any                         `json:"promptContexts"`
+	AllFinalAssistantResponses map[string]map[string]string           `json:"allFinalAssistantResponses"`
+	FullConversationHistories  map[string]map[string][]points.Message `json:"fullConversationHistories"`
+	Errors                     map[string]map[string]string           `json:"errors,omitempty"`
+	EvaluationResults          EvaluationResults                      `json:"evaluationResults"`
 	// Warnings are problems with the input that did not stop the run (not serialised).
 	Warnings []string `json:"-"`
 	// evalErrors are evaluations that could not be done outside llm-coverage (similarity).
@@ -52,8 +44,8 @@ type Result struct {
 
 // EvaluationResults holds the scores of a run.
 type EvaluationResults struct {
-	LLMCoverageScores map[string]map[string]*CoverageResult `json:"llmCoverageScores"`
-	PerModelScores    map[string]ModelScore                 `json:"perModelScores"`
+	LLMCoverageScores map[string]map[string]*points.CoverageResult `json:"llmCoverageScores"`
+	PerModelScores    map[string]ModelScore                        `json:"perModelScores"`
 	// Similarity holds, for prompts with an ideal response, each model's final response
 	// compared with the ideal: metric name → score in [0, 1], rounded to 3 decimals.
 	Similarity map[string]map[string]map[string]float64 `json:"similarity,omitempty"`
@@ -76,7 +68,7 @@ type RunOptions struct {
 	// Now is the clock (time.Now when nil), injected so tests are exact.
 	Now func() time.Time
 	// Env is given to every point (judge, network permission, environment variables).
-	Env Env
+	Env points.Env
 	// Models restricts the run to these model ids (all the responses' models when empty).
 	Models []string
 	// DefaultModels are the models a fixtures "default" response applies to when no model
@@ -162,9 +154,9 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		PromptIDs:                  make([]string, 0, len(bp.Prompts)),
 		PromptContexts:             map[string]any{},
 		AllFinalAssistantResponses: map[string]map[string]string{},
-		FullConversationHistories:  map[string]map[string][]Message{},
+		FullConversationHistories:  map[string]map[string][]points.Message{},
 		EvaluationResults: EvaluationResults{
-			LLMCoverageScores: map[string]map[string]*CoverageResult{},
+			LLMCoverageScores: map[string]map[string]*points.CoverageResult{},
 			PerModelScores:    map[string]ModelScore{},
 		},
 	}
@@ -182,7 +174,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 	}
 	env := opts.Env
 	if env.JSPool == nil {
-		env.JSPool = NewJSPool() // one for the run: its watchdog sees every point scored at once
+		env.JSPool = points.NewJSPool() // one for the run: its watchdog sees every point scored at once
 	}
 	if env.Services == nil {
 		env.Services = bp.Services
@@ -196,7 +188,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 	type job struct {
 		p       *Prompt
 		model   string
-		subject Subject
+		subject points.Subject
 	}
 	var jobs []job
 	for _, p := range bp.Prompts {
@@ -228,14 +220,14 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 			}
 			setCell(res.AllFinalAssistantResponses, p.ID, m, turns[len(turns)-1])
 			setCell(res.FullConversationHistories, p.ID, m, history)
-			jobs = append(jobs, job{p: p, model: m, subject: Subject{Text: strings.Join(turns, "\n\n"), PromptID: p.ID, ModelID: m,
+			jobs = append(jobs, job{p: p, model: m, subject: points.Subject{Text: strings.Join(turns, "\n\n"), PromptID: p.ID, ModelID: m,
 				Messages: history, Generated: generated}})
 		}
 	}
 	if !opts.NoCoverage {
 		// Every prompt × model is scored at once: judge calls are bounded by the client's
 		// limits, not by the order of the pairs.
-		covs := make([]CoverageResult, len(jobs))
+		covs := make([]points.CoverageResult, len(jobs))
 		var wg sync.WaitGroup
 		slots := make(chan struct{}, maxPairsInFlight)
 		var mu sync.Mutex
@@ -246,7 +238,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 			go func() {
 				defer func() { <-slots }()
 				defer wg.Done()
-				covs[i] = ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
+				covs[i] = points.ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
 				if opts.OnScored != nil {
 					mu.Lock()
 					done++
@@ -332,7 +324,7 @@ func (p *Prompt) GeneratedTurns() int {
 // conversation builds the full history of a prompt × model from given turns (see
 // buildHistory), checking that there are as many turns as the prompt asks for. The system
 // prompt is the one the model's [sp_idx:i] suffix selects, if any.
-func conversation(bp *Blueprint, p *Prompt, model string, turns []string) ([]Message, []bool, error) {
+func conversation(bp *Blueprint, p *Prompt, model string, turns []string) ([]points.Message, []bool, error) {
 	want := p.GeneratedTurns()
 	if len(turns) != want {
 		if want == 1 {
@@ -347,10 +339,10 @@ func conversation(bp *Blueprint, p *Prompt, model string, turns []string) ([]Mes
 // buildHistory returns the full conversation of a prompt: the system prompt (unless the
 // messages hold one), the authored messages with each `assistant: null` filled by the next
 // generated turn, and a final generated turn; and which of its messages were generated.
-func buildHistory(system *string, p *Prompt, turns []string) ([]Message, []bool) {
-	var out []Message
+func buildHistory(system *string, p *Prompt, turns []string) ([]points.Message, []bool) {
+	var out []points.Message
 	var generated []bool
-	add := func(m Message, gen bool) {
+	add := func(m points.Message, gen bool) {
 		out = append(out, m)
 		generated = append(generated, gen)
 	}
@@ -362,14 +354,14 @@ func buildHistory(system *string, p *Prompt, turns []string) ([]Message, []bool)
 	}
 	if system != nil && !hasSystemMessage {
 		s := *system
-		add(Message{Role: "system", Content: &s}, false)
+		add(points.Message{Role: "system", Content: &s}, false)
 	}
 	next := 0
 	for _, m := range p.Messages {
 		if m.Role == "assistant" && m.Content == nil {
 			if next < len(turns) {
 				t := turns[next]
-				add(Message{Role: "assistant", Content: &t}, true)
+				add(points.Message{Role: "assistant", Content: &t}, true)
 			}
 			next++
 			continue
@@ -378,7 +370,7 @@ func buildHistory(system *string, p *Prompt, turns []string) ([]Message, []bool)
 	}
 	for ; next < len(turns); next++ {
 		t := turns[next]
-		add(Message{Role: "assistant", Content: &t}, true)
+		add(points.Message{Role: "assistant", Content: &t}, true)
 	}
 	return out, generated
 }
@@ -465,154 +457,4 @@ func ContentHash(bp *Blueprint) string {
 func FormatTimestamp(t time.Time) string {
 	t = t.UTC()
 	return fmt.Sprintf("%s-%03dZ", t.Format("2006-01-02T15-04-05"), t.Nanosecond()/int(time.Millisecond))
-}
-
-// FileName returns the result file's name: <runLabel>_<timestamp>_comparison.json, with the
-// label made a safe file name (SafeFileName).
-func (r *Result) FileName() string {
-	return SafeFileName(r.RunLabel) + "_" + r.Timestamp + "_comparison.json"
-}
-
-// Folder returns the name of the folder under the output folder that holds the result:
-// SafeFileName(ConfigID).
-func (r *Result) Folder() string { return SafeFileName(r.ConfigID) }
-
-// maxFileNameBytes bounds a name SafeFileName returns, below the 255 bytes file systems allow,
-// leaving room for the timestamp and suffix FileName adds.
-const maxFileNameBytes = 200
-
-// SafeFileName turns a blueprint id or run label into a name that is always exactly one file
-// name inside the folder it is joined to: "/" and "\" (and : * ? " < > |, which Windows
-// refuses) become "_"; NUL, control characters and bidirectional-text controls are dropped; a
-// run of dots becomes one dot and leading or trailing dots and spaces go, so neither "." nor ".."
-// can remain; at most 200 bytes are kept. A name that sanitises to nothing is "blueprint". A
-// blueprint file named "...yml" has the id "..", which would otherwise put its results beside
-// --out-dir instead of in it.
-func SafeFileName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|':
-			r = '_'
-		case unicode.IsControl(r) || isBidiControl(r):
-			continue
-		case r == '.' && strings.HasSuffix(b.String(), "."):
-			continue
-		}
-		if b.Len()+utf8.RuneLen(r) > maxFileNameBytes {
-			break
-		}
-		b.WriteRune(r)
-	}
-	name := strings.Trim(b.String(), ". ")
-	if name == "" {
-		return "blueprint"
-	}
-	return name
-}
-
-// isBidiControl reports the invisible characters that reorder text on screen, which could make
-// a file name read as another.
-func isBidiControl(r rune) bool {
-	return r == 0x061C || r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
-}
-
-// PrepareOutDir makes the folder the result of blueprint id will be written to,
-// <outDir>/<SafeFileName(id)>, and proves it usable by creating and removing a probe file in it.
-// Run it before the first model call: an output folder that is a file, cannot be created, is not
-// writable or resolves outside outDir (a link planted in the tree) is then found before any money
-// is spent. It returns the folder.
-func PrepareOutDir(outDir, id string) (string, error) {
-	dir := filepath.Join(outDir, SafeFileName(id))
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", unwrapPath(err)
-	}
-	if err := checkInside(outDir, dir); err != nil {
-		return "", err
-	}
-	if err := atomicfile.Probe(dir); err != nil {
-		return "", unwrapPath(err)
-	}
-	return dir, nil
-}
-
-// checkInside fails unless dir, once symbolic links are resolved, is inside outDir (resolved).
-func checkInside(outDir, dir string) error {
-	root, err := filepath.EvalSymlinks(outDir)
-	if err != nil {
-		return unwrapPath(err)
-	}
-	resolved, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return unwrapPath(err)
-	}
-	if rel, err := filepath.Rel(root, resolved); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s resolves to %s, which is not inside the output folder %s", dir, resolved, root)
-	}
-	return nil
-}
-
-// unwrapPath keeps an *fs.PathError's path and reason but not its operation ("mkdir x: not a
-// directory" reads as "x: not a directory").
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
-	}
-	return err
-}
-
-// WriteFile writes the result as indented JSON to <outDir>/<Folder()>/<FileName()>, atomically
-// (a temporary file renamed into place) and with mode 0666 less the umask, and returns the
-// path. The folder is checked as PrepareOutDir checks it: the path is always inside outDir.
-func (r *Result) WriteFile(outDir string) (string, error) {
-	dir := filepath.Join(outDir, r.Folder())
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", fmt.Errorf("cannot create the results folder: %w", unwrapPath(err))
-	}
-	if err := checkInside(outDir, dir); err != nil {
-		return "", fmt.Errorf("cannot write the result: %w", err)
-	}
-	data, err := r.JSON()
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, r.FileName())
-	if err := atomicfile.Write(path, data); err != nil {
-		return "", fmt.Errorf("cannot write the result %s: %w", path, unwrapPathErr(err))
-	}
-	return path, nil
-}
-
-// unwrapPathErr drops the path an *fs.PathError repeats (the message names the file already).
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// JSON returns the result document, indented, with a final newline.
-func (r *Result) JSON() ([]byte, error) {
-	b, err := marshalIndent(r)
-	if err != nil {
-		return nil, err
-	}
-	// The document holds prompts and replies; printed in a CI log (--output json, or cat), it
-	// must not carry a workflow command or a terminal escape. The decoded text is the same.
-	return safetext.JSON(b), nil
-}
-
-// marshalIndent encodes v as indented JSON without HTML escaping (as JSON.stringify), with a
-// final newline.
-func marshalIndent(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("cannot encode JSON: %w", err)
-	}
-	return buf.Bytes(), nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 )
 
@@ -54,7 +55,7 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 		fmt.Fprintf(ew, "Blueprint %s (%s)\n", cell(title), cell(r.ConfigID))
 	}
 	fmt.Fprintf(ew, "Run %s at %s: %d prompt%s × %d model%s\n\n", cell(r.RunLabel), cell(r.Timestamp),
-		len(r.PromptIDs), plural(len(r.PromptIDs)), len(r.EffectiveModels), plural(len(r.EffectiveModels)))
+		len(r.PromptIDs), node.Plural(len(r.PromptIDs)), len(r.EffectiveModels), node.Plural(len(r.EffectiveModels)))
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "PROMPT")
@@ -104,19 +105,19 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 		fmt.Fprintln(ew, "\n· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.")
 	}
 	if f := r.Failures(); len(f) > 0 {
-		fmt.Fprintf(ew, "\n%d failure%s:\n", len(f), plural(len(f)))
+		fmt.Fprintf(ew, "\n%d failure%s:\n", len(f), node.Plural(len(f)))
 		for _, line := range f {
 			fmt.Fprintf(ew, "  %s\n", line)
 		}
 	}
 	if stops := r.Stops(); len(stops) > 0 {
-		fmt.Fprintf(ew, "\n%d model endpoint%s could not be used:\n", len(stops), plural(len(stops)))
+		fmt.Fprintf(ew, "\n%d model endpoint%s could not be used:\n", len(stops), node.Plural(len(stops)))
 		for _, s := range stops {
 			fmt.Fprintf(ew, "  %s\n", s)
 		}
 	}
 	if n := r.Notes(); len(n) > 0 {
-		fmt.Fprintf(ew, "\n%d warning%s:\n", len(n), plural(len(n)))
+		fmt.Fprintf(ew, "\n%d warning%s:\n", len(n), node.Plural(len(n)))
 		for _, line := range n {
 			fmt.Fprintf(ew, "  %s\n", line)
 		}
@@ -142,13 +143,13 @@ type Stop struct {
 func (s Stop) String() string {
 	var parts []string
 	if s.Responses > 0 {
-		parts = append(parts, fmt.Sprintf("%d response%s not generated", s.Responses, plural(s.Responses)))
+		parts = append(parts, fmt.Sprintf("%d response%s not generated", s.Responses, node.Plural(s.Responses)))
 	}
 	if s.Points > 0 {
-		parts = append(parts, fmt.Sprintf("%d point%s not judged", s.Points, plural(s.Points)))
+		parts = append(parts, fmt.Sprintf("%d point%s not judged", s.Points, node.Plural(s.Points)))
 	}
 	if s.Partial > 0 {
-		parts = append(parts, fmt.Sprintf("%d point%s judged by fewer judges", s.Partial, plural(s.Partial)))
+		parts = append(parts, fmt.Sprintf("%d point%s judged by fewer judges", s.Partial, node.Plural(s.Partial)))
 	}
 	return s.Err.Error() + " (" + strings.Join(parts, ", ") + ")"
 }
@@ -181,13 +182,13 @@ func (r *Result) Stops() []Stop {
 			for _, a := range c.PointAssessments {
 				// Each cause counts a point once, however many of its judges it failed.
 				seen := map[string]bool{}
-				for _, err := range a.stop {
+				for _, err := range a.Stops() {
 					if !seen[err.Error()] {
 						seen[err.Error()] = true
 						at(err).Points++
 					}
 				}
-				for _, err := range a.stopNote {
+				for _, err := range a.PartialStops() {
 					if !seen[err.Error()] {
 						seen[err.Error()] = true
 						at(err).Partial++
@@ -211,7 +212,7 @@ func (r *Result) Notes() []string {
 				continue
 			}
 			for _, a := range c.PointAssessments {
-				if a.Warning != "" && a.stopNote == nil {
+				if a.Warning != "" && a.PartialStops() == nil {
 					out = append(out, fmt.Sprintf("%s × %s: %s: %s", p, m, shorten(a.KeyPointText, 80), a.Warning))
 				}
 			}
@@ -242,22 +243,27 @@ func (r *Result) Failures() []string {
 				switch {
 				case a.NotEvaluated && a.Error == "":
 					noJudge++
-				case a.stop != nil: // reported by Stops
+				case a.Stops() != nil: // reported by Stops
 				case a.Error != "":
 					out = append(out, fmt.Sprintf("%s × %s: %s: %s", p, m, shorten(a.KeyPointText, 80), a.Error))
 				}
 			}
 			if noJudge > 0 {
-				out = append(out, fmt.Sprintf("%s × %s: %d LLM-judged point%s not evaluated (no judge configured)", p, m, noJudge, plural(noJudge)))
+				out = append(out, fmt.Sprintf("%s × %s: %d LLM-judged point%s not evaluated (no judge configured)", p, m, noJudge, node.Plural(noJudge)))
 			}
 		}
 	}
 	return append(out, r.evalErrors...)
 }
 
+// shorten puts s on one line (runs of white space become one space) and cuts it to n
+// characters, for one-line messages.
 func shorten(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	return truncate(s, n)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
 
 // errWriter remembers the first write error so output code stays linear.

@@ -10,9 +10,10 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/yamlerr"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -34,14 +35,14 @@ type CoveragePoint struct {
 	Reflection string `json:"reflection,omitempty"`
 }
 
-// RunCoverageEvaluator checks how far a response meets a rubric of Weval points: the blueprint
+// RunCoverageEvaluator checks how far a response meets a rubric of Weval points: the points
 // engine's coverage score, exposed as an evaluator.
 //
 // Purpose: assert that a response does what it should (and nothing it should not) — names the
 // right facts, follows a format, avoids forbidden words — with points that are plain-language
 // criteria for a model judge or deterministic functions such as $contains and $matches.
 //
-// Method: [blueprint.ScoreRubric], exactly as a blueprint run scores a prompt: each function
+// Method: [points.ScoreRubric], exactly as a blueprint run scores a prompt: each function
 // point deterministically, each text point by judge; should_not points inverted; required points
 // and the best alternative path averaged, weighted by their multipliers (the seed's worked
 // examples give 0.425 and 0.875). The score is rounded to 3 decimals. A point that cannot be
@@ -50,16 +51,16 @@ type CoveragePoint struct {
 //
 // Granularity: High — point by point, weighted, with alternative paths.
 //
-// Inputs: a [blueprint.Judge] (nil when every point is a function), the response, the rubric
-// ([ParseCoveragePoints] reads one from YAML or JSON; [blueprint.ParsePoints] builds one block),
-// threshold (0–1).
+// Inputs: a [points.Judge] (nil when every point is a function), the response, the rubric
+// ([ParseCoveragePoints] reads one from YAML or JSON; [rubric.Parse] builds one block, its
+// functions best prepared with Options.Prepare set to [points.Prepare]), threshold (0–1).
 // Outputs: {"response", "threshold", "coverage_score": 0–1, "coverage_points": [{"point",
 // "score", "weight", "path", "inverted", "reflection"}…], "coverage_result"}.
-func RunCoverageEvaluator(judge blueprint.Judge, response string, rubric blueprint.Rubric, threshold float64) *BaseScoreEvaluator {
+func RunCoverageEvaluator(judge points.Judge, response string, r rubric.Rubric, threshold float64) *BaseScoreEvaluator {
 	return &BaseScoreEvaluator{
 		Inputs: []Field{{"response", response}},
 		Metric: func(ctx context.Context) (Measurement, error) {
-			return measureCoverage(ctx, judge, response, rubric)
+			return measureCoverage(ctx, judge, response, r)
 		},
 		Threshold:      threshold,
 		Min:            0,
@@ -72,24 +73,24 @@ func RunCoverageEvaluator(judge blueprint.Judge, response string, rubric bluepri
 }
 
 // measureCoverage scores the rubric and reports every point that could not be evaluated.
-func measureCoverage(ctx context.Context, judge blueprint.Judge, response string, rubric blueprint.Rubric) (Measurement, error) {
-	points := rubric.Points()
-	if len(points) == 0 {
+func measureCoverage(ctx context.Context, judge points.Judge, response string, r rubric.Rubric) (Measurement, error) {
+	pts := r.Points()
+	if len(pts) == 0 {
 		return Measurement{}, errors.New("coverage: expected at least one point, found none")
 	}
 	if judge == nil {
 		text := 0
-		for _, p := range points {
+		for _, p := range pts {
 			if !p.IsFunction() {
 				text++
 			}
 		}
 		if text > 0 {
-			return Measurement{}, fmt.Errorf("coverage: %d of the %d points are judged by a model: %w", text, len(points), ErrNoModel)
+			return Measurement{}, fmt.Errorf("coverage: %d of the %d points are judged by a model: %w", text, len(pts), ErrNoModel)
 		}
 	}
-	env := blueprint.Env{Judge: judge}
-	res := blueprint.ScoreRubric(ctx, rubric, blueprint.Subject{Text: response}, env)
+	env := points.Env{Judge: judge}
+	res := points.ScoreRubric(ctx, r, points.Subject{Text: response}, env)
 	if err := ctx.Err(); err != nil {
 		return Measurement{}, fmt.Errorf("coverage: %w", err)
 	}
@@ -179,17 +180,17 @@ func roundRatio(x float64) float64 {
 // and score 0; a check that can never pass is worth stopping for), and so is $call or
 // $factcheck, which need network access [RunCoverageEvaluator] does not give. Other authoring
 // mistakes (a one-point alternative path…) are in the returned Rubric's Warnings.
-func ParseCoveragePoints(file string, data []byte) (blueprint.Rubric, error) {
+func ParseCoveragePoints(file string, data []byte) (rubric.Rubric, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return blueprint.Rubric{}, fmt.Errorf("%s: expected a list of points (or should/should_not lists), found an empty file", file)
+			return rubric.Rubric{}, fmt.Errorf("%s: expected a list of points (or should/should_not lists), found an empty file", file)
 		}
 		if line, msg := yamlerr.Split(err, data); line > 0 {
-			return blueprint.Rubric{}, fmt.Errorf("%s:%d: expected YAML or JSON points, found invalid YAML: %s", file, line, msg)
+			return rubric.Rubric{}, fmt.Errorf("%s:%d: expected YAML or JSON points, found invalid YAML: %s", file, line, msg)
 		}
-		return blueprint.Rubric{}, fmt.Errorf("%s: expected YAML or JSON points, found invalid YAML: %v", file, err)
+		return rubric.Rubric{}, fmt.Errorf("%s: expected YAML or JSON points, found invalid YAML: %v", file, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -198,34 +199,34 @@ func ParseCoveragePoints(file string, data []byte) (blueprint.Rubric, error) {
 			line = extra.Content[0].Line
 		}
 		if err != nil {
-			return blueprint.Rubric{}, fmt.Errorf("%s: expected one YAML document: %v", file, err)
+			return rubric.Rubric{}, fmt.Errorf("%s: expected one YAML document: %v", file, err)
 		}
-		return blueprint.Rubric{}, fmt.Errorf("%s:%d: expected one YAML document of points, found a second document", file, line)
+		return rubric.Rubric{}, fmt.Errorf("%s:%d: expected one YAML document of points, found a second document", file, line)
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
-	var rubric blueprint.Rubric
+	var out rubric.Rubric
 	var problems []string
-	parse := func(n *yaml.Node, owner string) []blueprint.Entry {
-		r, errs := blueprint.ParsePoints(n, blueprint.PointOptions{File: file, Owner: owner, OwnerKind: "list"})
+	parse := func(n *yaml.Node, owner string) []rubric.Entry {
+		r, errs := rubric.Parse(n, rubric.Options{File: file, Owner: owner, OwnerKind: "list", Prepare: points.Prepare})
 		for _, err := range errs {
 			problems = append(problems, err.Error())
 		}
 		for _, d := range r.Warnings {
-			if d.Code == blueprint.CodeUnknownFunction || d.Code == blueprint.CodeBadFunction {
-				d.Severity = blueprint.SeverityError
+			if d.Code == rubric.CodeUnknownFunction || d.Code == rubric.CodeBadFunction {
+				d.Severity = rubric.SeverityError
 				problems = append(problems, d.String())
 				continue
 			}
-			rubric.Warnings = append(rubric.Warnings, d)
+			out.Warnings = append(out.Warnings, d)
 		}
 		return r.Should
 	}
 	switch root.Kind {
 	case yaml.SequenceNode:
-		rubric.Should = parse(root, "")
+		out.Should = parse(root, "")
 	case yaml.MappingNode:
 		seen := map[string]bool{}
 		for i := 0; i+1 < len(root.Content); i += 2 {
@@ -239,31 +240,31 @@ func ParseCoveragePoints(file string, data []byte) (blueprint.Rubric, error) {
 				seen[k.Value] = true
 				entries := parse(v, k.Value)
 				if k.Value == "should" {
-					rubric.Should = entries
+					out.Should = entries
 				} else {
-					rubric.ShouldNot = entries
+					out.ShouldNot = entries
 				}
 			default:
 				problems = append(problems, fmt.Sprintf("%s:%d: error: expected the key should or should_not, found %q", file, k.Line, k.Value))
 			}
 		}
 	default:
-		return blueprint.Rubric{}, fmt.Errorf("%s:%d: expected a list of points or a mapping with should/should_not lists, found %s",
+		return rubric.Rubric{}, fmt.Errorf("%s:%d: expected a list of points or a mapping with should/should_not lists, found %s",
 			file, root.Line, describeYAML(root))
 	}
-	for _, p := range rubric.Points() {
+	for _, p := range out.Points() {
 		if p.Fn == "call" || p.Fn == "factcheck" {
 			problems = append(problems, fmt.Sprintf("%s:%d: error: $%s makes HTTP requests, which a coverage evaluation does not make (a blueprint run does, with --allow-net)",
 				file, p.Line, p.Fn))
 		}
 	}
 	if len(problems) > 0 {
-		return blueprint.Rubric{}, errors.New(strings.Join(problems, "\n"))
+		return rubric.Rubric{}, errors.New(strings.Join(problems, "\n"))
 	}
-	if len(rubric.Points()) == 0 {
-		return blueprint.Rubric{}, fmt.Errorf("%s: expected at least one point, found none", file)
+	if len(out.Points()) == 0 {
+		return rubric.Rubric{}, fmt.Errorf("%s: expected at least one point, found none", file)
 	}
-	return rubric, nil
+	return out, nil
 }
 
 // describeYAML names a node's kind for "found …" messages.

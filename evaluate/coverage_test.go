@@ -8,20 +8,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
-// tableJudge is an in-test blueprint.Judge: it rates each criterion from a table and fails on
+// tableJudge is an in-test points.Judge: it rates each criterion from a table and fails on
 // the others. (The command's tests judge through a real model client and the fake server.)
 type tableJudge map[string]float64
 
-func (j tableJudge) JudgeText(_ context.Context, req blueprint.JudgeRequest) (blueprint.JudgeResult, error) {
+func (j tableJudge) JudgeText(_ context.Context, req points.JudgeRequest) (points.JudgeResult, error) {
 	s, ok := j[req.Criterion]
 	if !ok {
-		return blueprint.JudgeResult{}, errors.New("judge: no rating for " + req.Criterion)
+		return points.JudgeResult{}, errors.New("judge: no rating for " + req.Criterion)
 	}
-	return blueprint.JudgeResult{Score: s, Reflection: fmt.Sprintf("rated %v", s), JudgeModelID: "table"}, nil
+	return points.JudgeResult{Score: s, Reflection: fmt.Sprintf("rated %v", s), JudgeModelID: "table"}, nil
 }
 
 // seedJudge rates the points of the seed's two worked examples (seed 002, "How scores are
@@ -60,7 +61,7 @@ const (
 	functionText = "alpha beta gamma"
 )
 
-func mustPoints(t *testing.T, src string) blueprint.Rubric {
+func mustPoints(t *testing.T, src string) rubric.Rubric {
 	t.Helper()
 	r, err := ParseCoveragePoints("points.yml", []byte(src))
 	if err != nil {
@@ -72,7 +73,7 @@ func mustPoints(t *testing.T, src string) blueprint.Rubric {
 func TestCoverageEvaluator(t *testing.T) {
 	tests := []struct {
 		name      string
-		judge     blueprint.Judge
+		judge     points.Judge
 		response  string
 		points    string
 		threshold float64
@@ -146,8 +147,8 @@ func TestCoverageEvaluatorGolden(t *testing.T) {
 func TestCoverageEvaluatorErrors(t *testing.T) {
 	tests := []struct {
 		name      string
-		judge     blueprint.Judge
-		rubric    blueprint.Rubric
+		judge     points.Judge
+		rubric    rubric.Rubric
 		threshold float64
 		want      string
 		noModel   bool
@@ -158,7 +159,7 @@ func TestCoverageEvaluatorErrors(t *testing.T) {
 			"coverage: 1 of the 2 points could not be evaluated: Unknown point: judging failed: judge: no rating for Unknown point", false},
 		{"a function that fails", nil, mustPoints(t, "- $js: \"throw new Error('boom')\"\n- $contains: x\n"), 0.5,
 			"coverage: 1 of the 2 points could not be evaluated: Function: js(\"throw new Error('boom')\"): ", false},
-		{"no points", nil, blueprint.Rubric{}, 0.5, "coverage: expected at least one point, found none", false},
+		{"no points", nil, rubric.Rubric{}, 0.5, "coverage: expected at least one point, found none", false},
 		{"threshold out of range", nil, mustPoints(t, "- $contains: x\n"), 2,
 			"coverage score: threshold 2 out of range: expected a number from 0 to 1", false},
 	}

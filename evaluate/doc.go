@@ -11,9 +11,10 @@
 //   - Assert returns an [*AssertionError] saying which metric failed, its value and the threshold
 //     ("f1 score 0.42 below threshold 0.50"), and [Require] stops a Go test with it.
 //
-// The reference-based metrics are pure Go and reproduce published reference implementations:
-// [ExactMatch] and [F1] the official SQuAD v2.0 evaluation script, [BLEU] sacreBLEU's
-// sentence_bleu, [RougeL] Google's rouge-score. [RunSemanticSimilarityEvaluator] and
+// The reference-based metrics are the pure formulas of package scoring, which reproduce
+// published reference implementations: [scoring.ExactMatch] and [scoring.F1] the official SQuAD
+// v2.0 evaluation script, [scoring.BLEU] sacreBLEU's sentence_bleu, [scoring.RougeL] Google's
+// rouge-score (blueprint runs compare responses with ideal ones with the same functions). [RunSemanticSimilarityEvaluator] and
 // [RunBiasEvaluatorAgainstExpectedScore] need a model, reached through the small [Embedder] and
 // [Completer] interfaces (adapted to the llm package's client by [ModelEmbedder] and
 // [ModelCompleter]). [RunDensityScoreEvaluator] and [RunRubricScoreEvaluator] expose the

@@ -224,6 +224,18 @@ func TestEvaluateCanceled(t *testing.T) {
 	}
 }
 
+// TestRougeLEvaluatorStopsWhenCanceled: the ROUGE-L metric gives up when its context ends
+// (scoring.RougeLContext), and the evaluator names it.
+func TestRougeLEvaluatorStopsWhenCanceled(t *testing.T) {
+	long := strings.Repeat("word ", 1000)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := RunRougeLScoreEvaluator(long, long, 0.5).Metric(ctx)
+	if err == nil || err.Error() != "rouge_l score: context canceled" {
+		t.Errorf("metric error = %v", err)
+	}
+}
+
 func TestBaseScoreEvaluatorMisconfigured(t *testing.T) {
 	metric := func(context.Context) (Measurement, error) { return Measurement{Score: 1}, nil }
 	tests := []struct {

@@ -32,7 +32,7 @@ func pure(metric func(response, groundTruth string) float64, response, groundTru
 // Purpose: pass only a response that equals the expected answer, ignoring case, punctuation,
 // articles and spacing — for short factual answers, labels, names and numbers.
 //
-// Method: [ExactMatch], the SQuAD v2.0 exact-match metric: 1 when the normalised texts are
+// Method: [scoring.ExactMatch], the SQuAD v2.0 exact-match metric: 1 when the normalised texts are
 // equal, else 0. A threshold of 1 demands a match; any threshold above 0 does.
 //
 // Granularity: Low — all or nothing for the whole response.
@@ -43,7 +43,7 @@ func pure(metric func(response, groundTruth string) float64, response, groundTru
 func RunExactMatchEvaluator(response, groundTruth string, threshold float64) *BaseScoreEvaluator {
 	return &BaseScoreEvaluator{
 		Inputs:         referenceInputs(response, groundTruth),
-		Metric:         pure(ExactMatch, response, groundTruth),
+		Metric:         pure(scoring.ExactMatch, response, groundTruth),
 		Threshold:      threshold,
 		Min:            0,
 		Max:            1,
@@ -60,7 +60,7 @@ func RunExactMatchEvaluator(response, groundTruth string, threshold float64) *Ba
 // Purpose: grade a free-form answer against a reference answer by word overlap, giving partial
 // credit where exact match gives none.
 //
-// Method: [F1], the SQuAD v2.0 token F1: the harmonic mean of precision and recall of the
+// Method: [scoring.F1], the SQuAD v2.0 token F1: the harmonic mean of precision and recall of the
 // normalised words, rounded to 3 decimals (0.6666… is 0.667) and passing at or above the
 // threshold.
 //
@@ -71,7 +71,7 @@ func RunExactMatchEvaluator(response, groundTruth string, threshold float64) *Ba
 func RunF1ScoreEvaluator(response, groundTruth string, threshold float64) *BaseScoreEvaluator {
 	return &BaseScoreEvaluator{
 		Inputs:         referenceInputs(response, groundTruth),
-		Metric:         pure(F1, response, groundTruth),
+		Metric:         pure(scoring.F1, response, groundTruth),
 		Threshold:      threshold,
 		Min:            0,
 		Max:            1,
@@ -87,7 +87,7 @@ func RunF1ScoreEvaluator(response, groundTruth string, threshold float64) *BaseS
 // Purpose: grade translations, rewrites and templated text whose wording should follow the
 // reference, phrase by phrase.
 //
-// Method: [BLEU], sacreBLEU's sentence BLEU-4 (13a tokens, case-sensitive, uniform weights,
+// Method: [scoring.BLEU], sacreBLEU's sentence BLEU-4 (13a tokens, case-sensitive, uniform weights,
 // brevity penalty, "exp" smoothing for orders without matches, effective order) on a 0–1 scale,
 // rounded to 3 decimals.
 //
@@ -98,7 +98,7 @@ func RunF1ScoreEvaluator(response, groundTruth string, threshold float64) *BaseS
 func RunBleuScoreEvaluator(response, groundTruth string, threshold float64) *BaseScoreEvaluator {
 	return &BaseScoreEvaluator{
 		Inputs:         referenceInputs(response, groundTruth),
-		Metric:         pure(BLEU, response, groundTruth),
+		Metric:         pure(scoring.BLEU, response, groundTruth),
 		Threshold:      threshold,
 		Min:            0,
 		Max:            1,
@@ -114,7 +114,7 @@ func RunBleuScoreEvaluator(response, groundTruth string, threshold float64) *Bas
 // Purpose: grade summaries and paraphrases that should cover the reference's content in a
 // similar order without copying its phrases.
 //
-// Method: [RougeL], Google rouge-score's ROUGE-L F-measure (longest common subsequence of
+// Method: [scoring.RougeL], Google rouge-score's ROUGE-L F-measure (longest common subsequence of
 // lower-cased ASCII letter-and-digit tokens, no stemming), rounded to 3 decimals.
 //
 // Granularity: Medium — the whole token sequence, gaps allowed.
@@ -125,7 +125,7 @@ func RunRougeLScoreEvaluator(response, groundTruth string, threshold float64) *B
 	return &BaseScoreEvaluator{
 		Inputs: referenceInputs(response, groundTruth),
 		Metric: func(ctx context.Context) (Measurement, error) {
-			v, err := rougeL(ctx, response, groundTruth)
+			v, err := scoring.RougeLContext(ctx, response, groundTruth)
 			if err != nil {
 				return Measurement{}, fmt.Errorf("rouge_l score: %w", err)
 			}

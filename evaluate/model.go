@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/scoring"
 )
 
 // Embedder turns texts into embedding vectors, one per text in order — an OpenAI-compatible
@@ -42,31 +44,6 @@ func (f CompleterFunc) CompleteJSON(ctx context.Context, system, user string) (s
 // ErrNoModel is returned by an evaluator that needs a model and was given none.
 var ErrNoModel = errors.New("needs a model: none configured")
 
-// Cosine returns the cosine similarity of two vectors, from −1 to 1. Vectors of different
-// lengths, empty or zero vectors and non-finite components are errors.
-func Cosine(a, b []float64) (float64, error) {
-	if len(a) != len(b) {
-		return 0, fmt.Errorf("cosine: expected vectors of the same length, found %d and %d", len(a), len(b))
-	}
-	if len(a) == 0 {
-		return 0, errors.New("cosine: expected non-empty vectors, found empty ones")
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if math.IsNaN(dot+na+nb) || math.IsInf(dot+na+nb, 0) {
-		return 0, errors.New("cosine: expected finite vector components, found NaN or infinity")
-	}
-	if na == 0 || nb == 0 {
-		return 0, errors.New("cosine: expected non-zero vectors, found a zero vector")
-	}
-	c := dot / (math.Sqrt(na) * math.Sqrt(nb))
-	return min(max(c, -1), 1), nil // rounding can push |c| a hair past 1
-}
-
 // RunSemanticSimilarityEvaluator checks that a response means what the reference means,
 // whatever its wording.
 //
@@ -74,7 +51,7 @@ func Cosine(a, b []float64) (float64, error) {
 // wording may differ from the reference entirely.
 //
 // Method: both texts are embedded in one call to the embedder and the score is the cosine
-// similarity of the two vectors ([Cosine]), rounded to 3 decimals. How high a cosine counts as
+// similarity of the two vectors ([scoring.Cosine]), rounded to 3 decimals. How high a cosine counts as
 // "the same meaning" depends on the embedding model; calibrate the threshold on known pairs.
 //
 // Granularity: High — continuous, meaning-level.
@@ -96,7 +73,7 @@ func RunSemanticSimilarityEvaluator(embedder Embedder, response, groundTruth str
 			if len(vectors) != 2 {
 				return Measurement{}, fmt.Errorf("semantic similarity: expected 2 embeddings from the model, found %d", len(vectors))
 			}
-			c, err := Cosine(vectors[0], vectors[1])
+			c, err := scoring.Cosine(vectors[0], vectors[1])
 			if err != nil {
 				return Measurement{}, fmt.Errorf("semantic similarity: embeddings from the model: %w", err)
 			}

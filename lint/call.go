@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 // The call stage (pipeline.go): each chunk of each unit that runs is one job of Evaluate's
@@ -33,7 +33,7 @@ type reply struct {
 	violations  []Violation
 	ratings     []CriterionRating
 	warnings    []string
-	coverage    *blueprint.CoverageResult
+	coverage    *points.CoverageResult
 	err         error
 	interrupted bool
 }

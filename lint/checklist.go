@@ -8,16 +8,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
 // A checklist rule is a rule with a `should` list (spec/linter.md §3): its points are scored on
-// the rule's evaluated text by the blueprint engine, so deterministic `$` functions cost no
-// model call, and LLM-judged text points are judged by the linter's own model with the Weval
-// judge prompt. The rule's score is the coverage × 10; each point that is not fully met is a
-// finding.
+// the rule's evaluated text by the points engine (package points, which blueprints use too), so
+// deterministic `$` functions cost no model call, and LLM-judged text points are judged by the
+// linter's own model with the Weval judge prompt. The rule's score is the coverage × 10; each
+// point that is not fully met is a finding.
 
 // ModelJudge judges a checklist's text points with one model: the Weval judge prompt
 // (holistic approach, 5-point scale), one retry on an unreadable reply.
@@ -26,30 +27,30 @@ type ModelJudge struct {
 	Endpoint llm.Endpoint
 }
 
-// JudgeText implements blueprint.Judge.
-func (j ModelJudge) JudgeText(ctx context.Context, req blueprint.JudgeRequest) (blueprint.JudgeResult, error) {
-	system, user := blueprint.JudgePrompt("holistic", req, false)
-	var res blueprint.JudgeResult
+// JudgeText implements points.Judge.
+func (j ModelJudge) JudgeText(ctx context.Context, req points.JudgeRequest) (points.JudgeResult, error) {
+	system, user := points.JudgePrompt("holistic", req, false)
+	var res points.JudgeResult
 	_, err := j.Client.CompleteChecked(ctx, llm.Request{
 		Endpoint: j.Endpoint,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
 		Label:    "judge " + req.Subject.PromptID,
 	}, func(content string) error {
-		score, reflection, err := blueprint.ParseJudgeReply(content, false)
+		score, reflection, err := points.ParseJudgeReply(content, false)
 		if err != nil {
 			return err
 		}
-		res = blueprint.JudgeResult{Score: score, Reflection: reflection, JudgeModelID: j.Endpoint.Model}
+		res = points.JudgeResult{Score: score, Reflection: reflection, JudgeModelID: j.Endpoint.Model}
 		return nil
 	})
 	if err != nil {
-		return blueprint.JudgeResult{}, err
+		return points.JudgeResult{}, err
 	}
 	return res, nil
 }
 
 // textPoints counts a rubric's LLM-judged points.
-func textPoints(r *blueprint.Rubric) int {
+func textPoints(r *rubric.Rubric) int {
 	n := 0
 	for _, p := range r.Points() {
 		if !p.IsFunction() {
@@ -107,9 +108,9 @@ func (checklist) prompt(PromptInput) []llm.Message { return nil }
 // call scores the unit's whole text by the rule's points.
 func (checklist) call(ctx context.Context, e *evaluator, j job) reply {
 	pr := j.rule
-	cov := blueprint.ScoreRubric(ctx, *pr.Rule.Should,
-		blueprint.Subject{Text: j.prompt.Text, PromptID: pr.ID},
-		blueprint.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js})
+	cov := points.ScoreRubric(ctx, *pr.Rule.Should,
+		points.Subject{Text: j.prompt.Text, PromptID: pr.ID},
+		points.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js})
 	if ctx.Err() != nil {
 		return reply{interrupted: true}
 	}
@@ -126,16 +127,16 @@ func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 	}
 	run := r.units[0]
 	unit, cov := run.unit, run.results[0].coverage
-	points := pr.Rule.Should.Points()
+	pts := pr.Rule.Should.Points()
 	var (
 		props    []proposal
 		failures []string
 		is       issues
 	)
 	for i, pa := range cov.PointAssessments {
-		var pt *blueprint.Point
-		if i < len(points) {
-			pt = points[i]
+		var pt *rubric.Point
+		if i < len(pts) {
+			pt = pts[i]
 		}
 		if se := pa.Stopped(); se != nil {
 			if is.stopped == nil {
@@ -152,7 +153,7 @@ func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 		}
 		var places [][2]int
 		if pt != nil && !pa.IsInverted {
-			places = pt.Occurrences(unit.Text)
+			places = points.Occurrences(pt, unit.Text)
 		}
 		if len(places) == 0 {
 			props = append(props, placedProposal(startFinding(doc, pr.ID, pr.Severity, checklistMessage(pt, pa), pa.Reflection, unit)))
@@ -192,7 +193,7 @@ func (checklist) score(r *ruleRun, _ []proposal) (*Score, error) {
 }
 
 // checklistMessage says which point is not met, and how far when it is graded.
-func checklistMessage(pt *blueprint.Point, pa blueprint.PointAssessment) string {
+func checklistMessage(pt *rubric.Point, pa points.PointAssessment) string {
 	verb := "Not met"
 	if pa.IsInverted {
 		verb = "Should not be present"
@@ -209,7 +210,7 @@ const maxPointSyntax = 80
 
 // pointSyntax writes a point the way rule authors write it: "$fn: args" for a function (args as
 // JSON, shortened), the text for an LLM-judged point.
-func pointSyntax(pt *blueprint.Point, pa blueprint.PointAssessment) string {
+func pointSyntax(pt *rubric.Point, pa points.PointAssessment) string {
 	if pt == nil || !pt.IsFunction() {
 		return strings.TrimSpace(pa.KeyPointText)
 	}
@@ -244,4 +245,4 @@ func startFinding(doc *Document, rule string, sev rules.Severity, msg, analysis 
 		Start: doc.Position(u.Offset + start), End: doc.Position(u.Offset + end)}
 }
 
-var _ blueprint.Judge = ModelJudge{}
+var _ points.Judge = ModelJudge{}

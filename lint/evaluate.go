@@ -7,8 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
 )
 
 // EvalOptions configure Evaluate.
@@ -28,7 +28,7 @@ type EvalOptions struct {
 	// Judge judges the LLM-judged points of checklist rules (rules with `should`); nil leaves
 	// them not evaluated (counted in EvalStats.NotRun) while deterministic points still score.
 	// The command passes a ModelJudge on the same endpoint.
-	Judge blueprint.Judge
+	Judge points.Judge
 	// StyleGuide is the project's style guide, sent with every rule ("" for none).
 	StyleGuide string
 	// Directive is the project's directive (DirectiveFileName), sent with every rule with its
@@ -127,7 +127,7 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	if window <= 0 {
 		window = EvalWindow(opts.Concurrency)
 	}
-	e := &evaluator{opts: opts, js: blueprint.NewJSPool()}
+	e := &evaluator{opts: opts, js: points.NewJSPool()}
 	defer func() { stats.RunErrors = e.runErrors.list }()
 	var (
 		live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
@@ -312,7 +312,7 @@ type evaluator struct {
 	runErrors runErrorBook
 	// js runs the $js points of checklists: one pool for the run, so its memory watchdog sees
 	// every point scored at once.
-	js *blueprint.JSPool
+	js *points.JSPool
 }
 
 // fileRun is one file's evaluation in progress. pending is touched only by Evaluate's

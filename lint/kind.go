@@ -16,7 +16,7 @@ import (
 //
 //	semiobjective.go  the model lists violations; the score falls with their density
 //	subjective.go     the model rates weighted criteria 1–4
-//	checklist.go      a `should` list of Weval points scored by the blueprint engine
+//	checklist.go      a `should` list of Weval points scored by the points engine
 //	techaccuracy.go   claims checked with a search model first, then the rule's own kind
 //
 // The methods that the evaluation uses are unexported: kinds are defined in this package. A

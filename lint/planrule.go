@@ -3,8 +3,8 @@ package lint
 import (
 	"slices"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
+	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -52,9 +52,9 @@ type Unit struct {
 	Line   int
 	// NoSplit is set for rules with evaluateAs: document, and for checklists.
 	NoSplit bool
-	// Checklist is the rule's compiled `should` list when the rule is a checklist: its points are
-	// scored on Text by the blueprint engine, and only its LLM-judged points call the model.
-	Checklist *blueprint.Rubric
+	// Checklist is the rule's `should` list when the rule is a checklist: its points are scored
+	// on Text by the points engine, and only its LLM-judged points call the model.
+	Checklist *rubric.Rubric
 	// Missing is set when the target is required and did not match: no model call, score 0,
 	// and this "target not found" finding.
 	Missing *Finding

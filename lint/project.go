@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -48,7 +49,9 @@ type ProjectOptions struct {
 // LoadProject loads the configuration, every rule pack, the style guide and the project
 // directive, and checks them against each other. All problems are collected before it gives
 // up: when any is an error, it returns them all (errors and warnings) as a rules.Problems
-// error. Other errors are I/O failures.
+// error. Other errors are I/O failures. Rules are parsed with the points engine (a
+// rules.Loader with points.Prepare), so a checklist rule's functions are compiled once, as it
+// is loaded, and a script that does not compile is a problem of the rule like any other.
 //
 // A project with a configuration (a file, or zero-config) also gets the built-in packs
 // (rules.BuiltinPacks; rules.StyleGuidePack when there is a style guide), unless a pack of
@@ -59,6 +62,11 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	var (
 		proj     = &Project{}
 		problems rules.Problems
+		// The points engine compiles each function point of a `should` list as it is parsed:
+		// a rule whose script does not compile is an error of that rule, reported at its line
+		// with its other problems, and the compiled functions are kept for scoring. Package
+		// rules itself links only the engine's parser.
+		ruleLoader = rules.Loader{Prepare: points.Prepare}
 	)
 	// Packs that an error already reported may have emptied or hidden: the configuration is
 	// still checked against the rest, so validate lists every problem at once.
@@ -111,7 +119,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		}
 	}
 	if rulesPath != "" {
-		packs, ps, err := rules.LoadPacks(rulesPath)
+		packs, ps, err := ruleLoader.LoadPacks(rulesPath)
 		if err != nil {
 			if opts.RulesPath != "" {
 				return nil, fmt.Errorf("cannot read the rules folder: %w", err)
@@ -133,7 +141,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	}
 	if proj.Config != nil {
 		var ps rules.Problems
-		proj.Packs, ps = addBuiltinPacks(proj.Packs, proj.StyleGuide != "", proj.ZeroConfig)
+		proj.Packs, ps = addBuiltinPacks(ruleLoader, proj.Packs, proj.StyleGuide != "", proj.ZeroConfig)
 		problems = append(problems, ps...)
 	}
 	if proj.Config != nil {

@@ -85,7 +85,7 @@ type Score struct {
 	Words      *int             `json:"words,omitempty"`
 	Strictness *float64         `json:"strictness,omitempty"`
 	Criteria   []CriterionScore `json:"criteria,omitempty"`
-	// Coverage is set for a rule's `should` list scored by the blueprint engine (0–1).
+	// Coverage is set for a rule's `should` list scored by the points engine (0–1).
 	Coverage *float64 `json:"coverage,omitempty"`
 	// Partial is set when the score was computed from part of the rule's text: with
 	// --changed-lines, only the chunks that hold a changed line were sent to the model.

@@ -116,20 +116,20 @@ func loadStyleGuide(path string, zeroConfig bool) (string, rules.Problems, error
 }
 
 // addBuiltinPacks adds the built-in packs to the user's packs: VectorLint (except in
-// zero-config, which runs only the style guide) and StyleGuide when there is a style guide. A
-// user pack with a built-in pack's name replaces it, with a note.
-func addBuiltinPacks(packs []*rules.Pack, styleGuide, zeroConfig bool) ([]*rules.Pack, rules.Problems) {
+// zero-config, which runs only the style guide) and StyleGuide when there is a style guide,
+// parsed by loader. A user pack with a built-in pack's name replaces it, with a note.
+func addBuiltinPacks(loader rules.Loader, packs []*rules.Pack, styleGuide, zeroConfig bool) ([]*rules.Pack, rules.Problems) {
 	type builtin struct {
 		name string
 		load func() ([]*rules.Pack, rules.Problems)
 	}
 	var builtins []builtin
 	if !zeroConfig {
-		builtins = append(builtins, builtin{rules.BuiltinPackName, rules.BuiltinPacks})
+		builtins = append(builtins, builtin{rules.BuiltinPackName, loader.BuiltinPacks})
 	}
 	if styleGuide {
 		builtins = append(builtins, builtin{rules.StyleGuidePackName, func() ([]*rules.Pack, rules.Problems) {
-			p, probs := rules.StyleGuidePack()
+			p, probs := loader.StyleGuidePack()
 			return []*rules.Pack{p}, probs
 		}})
 	}

@@ -4,61 +4,25 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
-)
 
-// keyPattern matches text that looks like an API key or credential even when it is not one the
-// client was given: OpenAI/Anthropic/OpenRouter style "sk-…" keys, Google "AIza…" keys, bearer
-// tokens and "api-key: …" / "key=…" pairs.
-var keyPattern = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`sk-[A-Za-z0-9_\-]{8,}|AIza[0-9A-Za-z_\-]{20,}|(?i:\bbearer\s+)[A-Za-z0-9._~+/=\-]{8,}|(?i:\b(?:api[-_]?key|x-api-key|key|token|access_token)["']?\s*[:=]\s*["']?)[^\s"'&,;]{8,}`)
-})
+	"github.com/vectorlint/vectorlint/internal/redact"
+)
 
 // Redact replaces the given secrets and anything that looks like an API key in s with
 // "[redacted]". Secrets shorter than 4 bytes are ignored (replacing them would garble text
 // without protecting anything).
-func Redact(s string, secrets ...string) string {
-	for _, sec := range secrets {
-		if len(sec) >= 4 {
-			s = strings.ReplaceAll(s, sec, redacted)
-		}
-	}
-	return keyPattern().ReplaceAllStringFunc(s, func(m string) string {
-		// Keep the label of "Bearer …" and "api-key: …" so the message still reads.
-		lower := strings.ToLower(m)
-		if strings.HasPrefix(lower, "sk-") || strings.HasPrefix(m, "AIza") {
-			return redacted
-		}
-		if i := strings.LastIndexAny(m, " \t:=\"'"); i >= 0 {
-			return m[:i+1] + redacted
-		}
-		return redacted
-	})
-}
-
-// urlPasswordRe and urlSecretParamRe find the credentials a URL may carry: the password of its
-// user info, and the values of query parameters named like keys, tokens or signatures.
-var (
-	urlPasswordRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(//[^/?#@:]*:)[^/?#@]*@`) })
-	urlSecretParamRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`([?&;][^=&#]*(?i:key|token|secret|sig|auth|pass|pwd|credential|session)[^=&#]*=)[^&#]*`)
-	})
-)
+func Redact(s string, secrets ...string) string { return redact.Text(s, secrets...) }
 
 // RedactURL returns a URL as it may be printed: the password of its user info and the values
 // of query parameters named like credentials (key, token, sig, ...) are "[redacted]". It works
 // on text that does not parse as a URL too.
-func RedactURL(s string) string {
-	s = urlPasswordRe().ReplaceAllString(s, "${1}"+redacted+"@")
-	return urlSecretParamRe().ReplaceAllString(s, "${1}"+redacted)
-}
+func RedactURL(s string) string { return redact.URL(s) }
 
 // IsSecretQueryParam reports whether a URL query parameter's name looks like it holds a
 // credential (RedactURL redacts its value).
-func IsSecretQueryParam(name string) bool { return urlSecretParamRe().MatchString("?" + name + "=") }
+func IsSecretQueryParam(name string) bool { return redact.IsSecretQueryParam(name) }
 
 // ErrorKind classifies a failed call.
 type ErrorKind int

@@ -36,20 +36,26 @@ const BuiltinPath = "(built-in)"
 // validated. Every call parses the embedded files afresh, so callers may change what they get.
 // Problems are impossible for the shipped rules (a test loads them) but are returned, never
 // hidden, so a broken build cannot run a rule that is not what it says.
-func BuiltinPacks() ([]*Pack, Problems) {
-	p, problems := loadBuiltinPack(BuiltinPackName)
+func BuiltinPacks() ([]*Pack, Problems) { return Loader{}.BuiltinPacks() }
+
+// BuiltinPacks returns the general-purpose built-in packs, parsed with the loader.
+func (l Loader) BuiltinPacks() ([]*Pack, Problems) {
+	p, problems := l.loadBuiltinPack(BuiltinPackName)
 	return []*Pack{p}, problems
 }
 
 // StyleGuidePack returns the built-in StyleGuide pack: one semi-objective rule, "Compliance",
 // whose body asks the model to check the text against the style guide that the linter sends
 // with every rule (lint.Project.StyleGuide).
-func StyleGuidePack() (*Pack, Problems) {
-	return loadBuiltinPack(StyleGuidePackName)
+func StyleGuidePack() (*Pack, Problems) { return Loader{}.StyleGuidePack() }
+
+// StyleGuidePack returns the built-in StyleGuide pack, parsed with the loader.
+func (l Loader) StyleGuidePack() (*Pack, Problems) {
+	return l.loadBuiltinPack(StyleGuidePackName)
 }
 
 // loadBuiltinPack parses the embedded pack folder builtin/name.
-func loadBuiltinPack(name string) (*Pack, Problems) {
+func (l Loader) loadBuiltinPack(name string) (*Pack, Problems) {
 	dir := "builtin/" + name
 	pack := &Pack{Name: name, Builtin: true}
 	var problems Problems
@@ -68,7 +74,7 @@ func loadBuiltinPack(name string) (*Pack, Problems) {
 			problems = append(problems, Problem{File: file, Message: "cannot read the rule: " + err.Error()})
 			continue
 		}
-		r, ps := Parse(file, data)
+		r, ps := l.Parse(file, data)
 		problems = append(problems, ps...)
 		if r == nil || ps.HasErrors() {
 			continue

@@ -22,8 +22,12 @@ const MaxFileSize = 10 << 20
 //
 // Rules with errors are left out of their pack and reported in the problems, together with
 // warnings; the error return is for a rulesPath that cannot be read at all. Packs are sorted
-// by name, rules by path.
-func LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
+// by name, rules by path. It is Loader{}.LoadPacks (see Loader).
+func LoadPacks(rulesPath string) ([]*Pack, Problems, error) { return Loader{}.LoadPacks(rulesPath) }
+
+// LoadPacks reads every pack under rulesPath as the package-level LoadPacks does, parsing each
+// rule with the loader.
+func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 	entries, err := os.ReadDir(rulesPath)
 	if err != nil {
 		return nil, nil, err
@@ -56,7 +60,7 @@ func LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 				Expected: "a name without '.' or ','", Found: fmt.Sprintf("%q", e.Name())})
 			continue
 		}
-		pack, ps, err := loadPack(e.Name(), path, rulesPath)
+		pack, ps, err := l.loadPack(e.Name(), path, rulesPath)
 		problems = append(problems, ps...)
 		if err != nil {
 			problems = append(problems, Problem{File: path, Message: "cannot read the pack: " + err.Error()})
@@ -72,7 +76,7 @@ func LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 // loadPack reads the rules of one pack folder. A rule file that is a symbolic link is read only
 // when its target is a regular file inside rulesPath: a rule's body is sent to the model, so a
 // link out of the tree (to a key file, to /proc/self/environ) must not become a rule.
-func loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
+func (l Loader) loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
 	pack := &Pack{Name: name, Dir: dir}
 	var (
 		problems Problems
@@ -115,7 +119,7 @@ func loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
 			problems = append(problems, Problem{File: path, Message: "cannot read the rule: " + pathErrorReason(err)})
 			continue
 		}
-		r, ps := Parse(path, data)
+		r, ps := l.Parse(path, data)
 		problems = append(problems, ps...)
 		if r == nil || ps.HasErrors() {
 			continue

@@ -12,10 +12,10 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/internal/yamlerr"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // ruleFields lists the frontmatter keys a rule may use, in documentation order.
@@ -34,9 +34,13 @@ func criterionFields() []string {
 
 // Parse reads one rule file (path is used in problems) and validates it. It returns the rule,
 // with defaults applied, and every problem found; the rule is nil only when the file has no
-// usable frontmatter. A rule whose problems include errors must not be run.
-func Parse(path string, data []byte) (*Rule, Problems) {
-	p := &ruleParser{path: path}
+// usable frontmatter. A rule whose problems include errors must not be run. It is Loader{}.Parse:
+// a `should` list's scripts are not compiled (see Loader).
+func Parse(path string, data []byte) (*Rule, Problems) { return Loader{}.Parse(path, data) }
+
+// Parse reads one rule file as the package-level Parse does, with the loader's Prepare.
+func (l Loader) Parse(path string, data []byte) (*Rule, Problems) {
+	p := &ruleParser{path: path, prepare: l.Prepare}
 	r := p.parse(data)
 	p.problems.Sort()
 	return r, p.problems
@@ -46,6 +50,8 @@ type ruleParser struct {
 	path     string
 	lineBase int // file line of the frontmatter's first line, minus one
 	problems Problems
+	// prepare is Loader.Prepare.
+	prepare func(*rubric.Point) error
 }
 
 // add records a problem at a YAML node (line converted to the file's numbering).
@@ -194,10 +200,11 @@ func (p *ruleParser) parse(data []byte) *Rule {
 	return r
 }
 
-// should compiles a rule's `should` list with the blueprint engine (the same point syntax and
-// functions as Weval blueprints) and checks that the rule is one a checklist can score: a
-// semi-objective rule of the base evaluator without criteria.
-func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node) *blueprint.Rubric {
+// should parses a rule's `should` list with the rubric parser of the points engine (the same
+// point syntax and functions as Weval blueprints), its functions prepared by Loader.Prepare when
+// there is one, and checks that the rule is one a checklist can score: a semi-objective rule of
+// the base evaluator without criteria.
+func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node) *rubric.Rubric {
 	for _, field := range []string{"criteria", "type", "evaluator"} {
 		n, ok := present[field]
 		if !ok {
@@ -213,18 +220,18 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 				Found:    describe(n)})
 		}
 	}
-	rubric, errs := blueprint.ParsePoints(v, blueprint.PointOptions{
-		File: p.path, Owner: r.ID, OwnerKind: "rule", LineOffset: p.lineBase})
+	points, errs := rubric.Parse(v, rubric.Options{
+		File: p.path, Owner: r.ID, OwnerKind: "rule", LineOffset: p.lineBase, Prepare: p.prepare})
 	for _, err := range errs {
 		p.problems = append(p.problems, p.pointProblem(err, LevelError))
 	}
 	failing := false
-	for _, d := range rubric.Warnings {
+	for _, d := range points.Warnings {
 		// In a blueprint an unknown function or a regex that does not compile only warns (the
 		// point scores 0 with the error). A rule with such a point could never pass, and a rule
 		// that silently cannot work is worse than a run that does not start: it is an error.
 		level := LevelWarning
-		if d.Code == blueprint.CodeUnknownFunction || d.Code == blueprint.CodeBadFunction {
+		if d.Code == rubric.CodeUnknownFunction || d.Code == rubric.CodeBadFunction {
 			level, failing = LevelError, true
 		}
 		p.problems = append(p.problems, p.pointProblem(d, level))
@@ -235,13 +242,13 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 	if len(errs) > 0 {
 		return nil
 	}
-	return &rubric
+	return &points
 }
 
-// pointProblem turns a blueprint diagnostic about a `should` point into a rule problem.
+// pointProblem turns a rubric diagnostic about a `should` point into a rule problem.
 func (p *ruleParser) pointProblem(err error, level Level) Problem {
 	pr := Problem{File: p.path, Field: "should", Message: err.Error(), Level: level}
-	var d blueprint.Diagnostic
+	var d rubric.Diagnostic
 	if errors.As(err, &d) {
 		pr.Line, pr.Message = d.Line, d.Message
 	}

@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // Type is a rule's evaluation mode.
@@ -187,11 +187,12 @@ type Rule struct {
 	Target     *Target
 	Criteria   []*Criterion
 	EvaluateAs EvaluateAs
-	// Should is the rule's `should` list (Weval points) compiled by the blueprint engine; nil
-	// when the rule has none. A rule with `should` is a checklist rule: it is scored by its
-	// points (coverage × 10) instead of by the model's violations, and its body is context for
-	// the judge of its text points.
-	Should *blueprint.Rubric
+	// Should is the rule's `should` list (Weval points) as the rubric parser read it; nil when
+	// the rule has none. A rule with `should` is a checklist rule: the points engine scores it
+	// by its points (coverage × 10) instead of by the model's violations, and its body is
+	// context for the judge of its text points. The linter's project loading prepares its
+	// functions (points.Prepare) once.
+	Should *rubric.Rubric
 
 	// Body is the Markdown after the frontmatter: the instructions for the model.
 	Body string

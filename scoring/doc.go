@@ -1,9 +1,12 @@
 // Package scoring holds vectorlint's scoring formulas as pure functions: the density score of
 // semi-objective rules, the weighted score of subjective rules, the aggregation of chunk
 // ratings, the severity of criterion findings, and the word counter and rounding every score
-// shares (spec/linter.md §5). Coverage aggregation for Weval blueprints lives here too.
+// shares (spec/linter.md §5). Coverage aggregation for Weval blueprints lives here too, and the
+// text metrics that compare a response with a reference — ExactMatch and F1 (SQuAD v2.0), BLEU
+// (sacreBLEU), RougeL (rouge-score), Cosine of embeddings — which the evaluate package's
+// evaluators and blueprint runs' similarity both use.
 //
-// Nothing here calls a model, reads a file or keeps state: the linter, the blueprint engine and
+// Nothing here calls a model, reads a file or keeps state: the linter, the points engine and
 // the evaluate package call these functions with numbers and get numbers back, so the same input
 // always gives the same score.
 //

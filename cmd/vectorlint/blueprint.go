@@ -20,6 +20,9 @@ import (
 	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
+	"github.com/vectorlint/vectorlint/scoring"
 )
 
 const blueprintUsage = `Usage:
@@ -93,7 +96,7 @@ func (a *app) blueprintCheck(args []string) int {
 		fmt.Fprintln(a.stderr, "vectorlint blueprint check: expected one or more blueprint files, found none")
 		return exitFailure
 	}
-	allow, err := blueprint.ParseAllowEnv(*allowEnvFlag)
+	allow, err := points.ParseAllowEnv(*allowEnvFlag)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 		return exitFailure
@@ -121,29 +124,29 @@ func (a *app) blueprintCheck(args []string) int {
 			continue
 		}
 		bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
-		var diags []blueprint.Diagnostic
+		var diags []rubric.Diagnostic
 		var pe *blueprint.ParseError
 		switch {
 		case errors.As(err, &pe):
 			diags = pe.Diagnostics
 		case err != nil:
-			diags = []blueprint.Diagnostic{{File: file, Severity: blueprint.SeverityError, Code: blueprint.CodeInvalid, Message: err.Error()}}
+			diags = []rubric.Diagnostic{{File: file, Severity: rubric.SeverityError, Code: rubric.CodeInvalid, Message: err.Error()}}
 		default:
 			diags = bp.Warnings
 			if envDiags := blueprint.CheckEnvRefs(bp, blueprint.EnvRefs(bp), allow); envDiags != nil {
-				diags = append(append([]blueprint.Diagnostic(nil), diags...), envDiags...)
+				diags = append(append([]rubric.Diagnostic(nil), diags...), envDiags...)
 				sortDiagnosticsByLine(diags)
 			}
 			if colls != nil {
 				if _, rerr := blueprint.ResolveModels(bp.Models, colls); rerr != nil {
-					diags = append(diags, blueprint.Diagnostic{File: file, Severity: blueprint.SeverityError, Code: blueprint.CodeCollection, Message: rerr.Error()})
+					diags = append(diags, rubric.Diagnostic{File: file, Severity: rubric.SeverityError, Code: blueprint.CodeCollection, Message: rerr.Error()})
 				}
 			}
 		}
 		bad := false
 		for _, d := range diags {
 			fmt.Fprintln(diagOut, d.String())
-			if d.Severity == blueprint.SeverityError {
+			if d.Severity == rubric.SeverityError {
 				bad = true
 			} else {
 				warnings++
@@ -302,7 +305,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 			return fail("--judge: %v", err)
 		}
 		provider, model, _ := llm.ParseModelID(j)
-		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: blueprint.ApproachHolistic})
+		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: points.ApproachHolistic})
 	}
 
 	data, err := blueprint.ReadFile(a.blueprintPath(file))
@@ -323,7 +326,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.String())
 	}
-	allow, err := blueprint.ParseAllowEnv(f.allowEnv)
+	allow, err := points.ParseAllowEnv(f.allowEnv)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -428,7 +431,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		DefaultModels: defaultModels,
 		Now:           a.clock(),
 		NoCoverage:    !methods["llm-coverage"],
-		Env: blueprint.Env{
+		Env: points.Env{
 			AllowNet:   f.allowNet,
 			HTTPClient: a.serviceClient(),
 			LookupEnv:  env,
@@ -455,10 +458,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		opts.Similarity = &blueprint.Similarity{}
 		if methods["similarity"] {
 			opts.Similarity.Metrics = []blueprint.SimilarityMetric{
-				{Name: "exact_match", Score: evaluate.ExactMatch},
-				{Name: "f1", Score: evaluate.F1},
-				{Name: "bleu", Score: evaluate.BLEU},
-				{Name: "rouge_l", Score: evaluate.RougeL},
+				{Name: "exact_match", Score: scoring.ExactMatch},
+				{Name: "f1", Score: scoring.F1},
+				{Name: "bleu", Score: scoring.BLEU},
+				{Name: "rouge_l", Score: scoring.RougeL},
 			}
 		}
 		if methods["embedding"] && blueprintHasIdeal(bp) {
@@ -588,7 +591,7 @@ func (a *app) serviceClient() *http.Client {
 }
 
 // sortDiagnosticsByLine orders diagnostics by line, keeping the order within a line.
-func sortDiagnosticsByLine(ds []blueprint.Diagnostic) {
+func sortDiagnosticsByLine(ds []rubric.Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
 }
 
@@ -671,7 +674,7 @@ func blueprintSemantic(emb evaluate.Embedder) func(ctx context.Context, ideal st
 		}
 		out := make([]float64, len(responses))
 		for i := range responses {
-			c, err := evaluate.Cosine(vecs[0], vecs[i+1])
+			c, err := scoring.Cosine(vecs[0], vecs[i+1])
 			if err != nil {
 				return nil, err
 			}

@@ -15,12 +15,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/evaluate"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // evaluateUsage is the evaluate command's help; the flags are appended from the flag set.
@@ -241,7 +241,7 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 // coverage) on the model client every command shares (llmsetup.go). It returns nil and the
 // exit code when it cannot; cleanup releases the client.
 func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), code int) {
-	var rubric blueprint.Rubric
+	var list rubric.Rubric
 	if metric == "coverage" {
 		name := "--points"
 		if strings.HasPrefix(f.points, "@") && !strings.HasPrefix(f.points, "@@") {
@@ -251,19 +251,19 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 			}
 		}
 		var err error
-		if rubric, err = evaluate.ParseCoveragePoints(name, []byte(texts["points"])); err != nil {
+		if list, err = evaluate.ParseCoveragePoints(name, []byte(texts["points"])); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
 			return nil, nil, exitFailure
 		}
-		for _, w := range rubric.Warnings {
+		for _, w := range list.Warnings {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.String())
 		}
 		needsModel := false
-		for _, p := range rubric.Points() {
+		for _, p := range list.Points() {
 			needsModel = needsModel || !p.IsFunction()
 		}
 		if !needsModel { // functions only: no model, so no model settings are read at all
-			return evaluate.RunCoverageEvaluator(nil, texts["response"], rubric, numbers["threshold"]), func() {}, exitOK
+			return evaluate.RunCoverageEvaluator(nil, texts["response"], list, numbers["threshold"]), func() {}, exitOK
 		}
 	}
 	// evaluate uses no config file: .env files are read from the working directory.
@@ -309,7 +309,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(setup.client, setup.endpoint),
 			response, f.dimension, numbers["expected"], numbers["tolerance"])
 	case "coverage":
-		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}, response, rubric, numbers["threshold"])
+		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}, response, list, numbers["threshold"])
 	}
 	return ev, setup.client.Close, exitOK
 }

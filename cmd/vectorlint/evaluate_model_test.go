@@ -23,7 +23,7 @@ import (
 // as the evaluator records it: the expected value is computed independently of the command.
 func hashCosine(t *testing.T, a, b string) float64 {
 	t.Helper()
-	c, err := evaluate.Cosine(llmtest.HashEmbedding(a), llmtest.HashEmbedding(b))
+	c, err := scoring.Cosine(llmtest.HashEmbedding(a), llmtest.HashEmbedding(b))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // File is one blueprint file of the corpus.
@@ -19,8 +21,8 @@ type File struct {
 
 // Job is one prompt's function points and the synthetic response they are scored against.
 type Job struct {
-	Rubric  blueprint.Rubric
-	Subject blueprint.Subject
+	Rubric  rubric.Rubric
+	Subject points.Subject
 }
 
 // Work is every job of a corpus.
@@ -46,7 +48,7 @@ func FunctionPoints(files []File) Work {
 		}
 		w.Parsed++
 		for _, p := range bp.Prompts {
-			var r blueprint.Rubric
+			var r rubric.Rubric
 			r.Should = w.keep(p.Rubric().Should)
 			r.ShouldNot = w.keep(p.ShouldNot)
 			if len(r.Should)+len(r.ShouldNot) == 0 {
@@ -58,7 +60,7 @@ func FunctionPoints(files []File) Work {
 			} else if len(p.Messages) > 0 {
 				text = p.Messages[len(p.Messages)-1].Text()
 			}
-			w.Jobs = append(w.Jobs, Job{Rubric: r, Subject: blueprint.Subject{
+			w.Jobs = append(w.Jobs, Job{Rubric: r, Subject: points.Subject{
 				Text: strings.TrimSpace(text + toolTail), PromptID: p.ID, ModelID: "bench:model"}})
 		}
 	}
@@ -66,15 +68,15 @@ func FunctionPoints(files []File) Work {
 }
 
 // keep returns the function points of entries, counting them.
-func (w *Work) keep(entries []blueprint.Entry) []blueprint.Entry {
-	var out []blueprint.Entry
+func (w *Work) keep(entries []rubric.Entry) []rubric.Entry {
+	var out []rubric.Entry
 	for _, e := range entries {
 		switch {
 		case e.Point != nil && e.Point.IsFunction():
 			out = append(out, e)
 			w.Points++
 		case e.IsPath():
-			var path []*blueprint.Point
+			var path []*rubric.Point
 			for _, pt := range e.Path {
 				if pt.IsFunction() {
 					path = append(path, pt)
@@ -82,7 +84,7 @@ func (w *Work) keep(entries []blueprint.Entry) []blueprint.Entry {
 				}
 			}
 			if len(path) > 0 {
-				out = append(out, blueprint.Entry{Path: path})
+				out = append(out, rubric.Entry{Path: path})
 			}
 		}
 	}
@@ -92,6 +94,6 @@ func (w *Work) keep(entries []blueprint.Entry) []blueprint.Entry {
 // Score scores every job once.
 func (w Work) Score(ctx context.Context) {
 	for _, j := range w.Jobs {
-		_ = blueprint.ScoreRubric(ctx, j.Rubric, j.Subject, blueprint.Env{})
+		_ = points.ScoreRubric(ctx, j.Rubric, j.Subject, points.Env{})
 	}
 }

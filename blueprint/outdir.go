@@ -1,0 +1,167 @@
+package blueprint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/internal/atomicfile"
+	"github.com/vectorlint/vectorlint/internal/safetext"
+)
+
+// FileName returns the result file's name: <runLabel>_<timestamp>_comparison.json, with the
+// label made a safe file name (SafeFileName).
+func (r *Result) FileName() string {
+	return SafeFileName(r.RunLabel) + "_" + r.Timestamp + "_comparison.json"
+}
+
+// Folder returns the name of the folder under the output folder that holds the result:
+// SafeFileName(ConfigID).
+func (r *Result) Folder() string { return SafeFileName(r.ConfigID) }
+
+// maxFileNameBytes bounds a name SafeFileName returns, below the 255 bytes file systems allow,
+// leaving room for the timestamp and suffix FileName adds.
+const maxFileNameBytes = 200
+
+// SafeFileName turns a blueprint id or run label into a name that is always exactly one file
+// name inside the folder it is joined to: "/" and "\" (and : * ? " < > |, which Windows
+// refuses) become "_"; NUL, control characters and bidirectional-text controls are dropped; a
+// run of dots becomes one dot and leading or trailing dots and spaces go, so neither "." nor ".."
+// can remain; at most 200 bytes are kept. A name that sanitises to nothing is "blueprint". A
+// blueprint file named "...yml" has the id "..", which would otherwise put its results beside
+// --out-dir instead of in it.
+func SafeFileName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '/' || r == '\\' || r == ':' || r == '*' || r == '?' || r == '"' || r == '<' || r == '>' || r == '|':
+			r = '_'
+		case unicode.IsControl(r) || isBidiControl(r):
+			continue
+		case r == '.' && strings.HasSuffix(b.String(), "."):
+			continue
+		}
+		if b.Len()+utf8.RuneLen(r) > maxFileNameBytes {
+			break
+		}
+		b.WriteRune(r)
+	}
+	name := strings.Trim(b.String(), ". ")
+	if name == "" {
+		return "blueprint"
+	}
+	return name
+}
+
+// isBidiControl reports the invisible characters that reorder text on screen, which could make
+// a file name read as another.
+func isBidiControl(r rune) bool {
+	return r == 0x061C || r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
+}
+
+// PrepareOutDir makes the folder the result of blueprint id will be written to,
+// <outDir>/<SafeFileName(id)>, and proves it usable by creating and removing a probe file in it.
+// Run it before the first model call: an output folder that is a file, cannot be created, is not
+// writable or resolves outside outDir (a link planted in the tree) is then found before any money
+// is spent. It returns the folder.
+func PrepareOutDir(outDir, id string) (string, error) {
+	dir := filepath.Join(outDir, SafeFileName(id))
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", unwrapPath(err)
+	}
+	if err := checkInside(outDir, dir); err != nil {
+		return "", err
+	}
+	if err := atomicfile.Probe(dir); err != nil {
+		return "", unwrapPath(err)
+	}
+	return dir, nil
+}
+
+// checkInside fails unless dir, once symbolic links are resolved, is inside outDir (resolved).
+func checkInside(outDir, dir string) error {
+	root, err := filepath.EvalSymlinks(outDir)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	resolved, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return unwrapPath(err)
+	}
+	if rel, err := filepath.Rel(root, resolved); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s resolves to %s, which is not inside the output folder %s", dir, resolved, root)
+	}
+	return nil
+}
+
+// unwrapPath keeps an *fs.PathError's path and reason but not its operation ("mkdir x: not a
+// directory" reads as "x: not a directory").
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
+}
+
+// WriteFile writes the result as indented JSON to <outDir>/<Folder()>/<FileName()>, atomically
+// (a temporary file renamed into place) and with mode 0666 less the umask, and returns the
+// path. The folder is checked as PrepareOutDir checks it: the path is always inside outDir.
+func (r *Result) WriteFile(outDir string) (string, error) {
+	dir := filepath.Join(outDir, r.Folder())
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("cannot create the results folder: %w", unwrapPath(err))
+	}
+	if err := checkInside(outDir, dir); err != nil {
+		return "", fmt.Errorf("cannot write the result: %w", err)
+	}
+	data, err := r.JSON()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, r.FileName())
+	if err := atomicfile.Write(path, data); err != nil {
+		return "", fmt.Errorf("cannot write the result %s: %w", path, unwrapPathErr(err))
+	}
+	return path, nil
+}
+
+// unwrapPathErr drops the path an *fs.PathError repeats (the message names the file already).
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// JSON returns the result document, indented, with a final newline.
+func (r *Result) JSON() ([]byte, error) {
+	b, err := marshalIndent(r)
+	if err != nil {
+		return nil, err
+	}
+	// The document holds prompts and replies; printed in a CI log (--output json, or cat), it
+	// must not carry a workflow command or a terminal escape. The decoded text is the same.
+	return safetext.JSON(b), nil
+}
+
+// marshalIndent encodes v as indented JSON without HTML escaping (as JSON.stringify), with a
+// final newline.
+func marshalIndent(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("cannot encode JSON: %w", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,7 +1,0 @@
-//go:build race
-
-package blueprint
-
-// raceEnabled: the race detector reserves terabytes of address space, so a child process
-// cannot be given an address-space limit.
-const raceEnabled = true

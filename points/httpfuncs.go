@@ -1,0 +1,367 @@
+package points
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vectorlint/vectorlint/internal/node"
+	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points/internal/funcarg"
+)
+
+// FactcheckEnv is the environment variable that names the $factcheck service's URL.
+const FactcheckEnv = "FACTCHECK_ENDPOINT_URL"
+
+// Defaults of external service calls (the original's).
+const (
+	defaultServiceTimeout   = 30 * time.Second
+	defaultFactcheckTimeout = 65 * time.Second
+	defaultMaxRetries       = 2
+	defaultRetryBackoff     = time.Second
+	maxServiceResponse      = 1 << 20
+)
+
+// ErrNetworkNotAllowed is returned by $call and $factcheck when the run does not allow network
+// access.
+var ErrNetworkNotAllowed = errors.New("network access is off: run with --allow-net (Env.AllowNet) to let this blueprint make HTTP requests; a blueprint from someone else can otherwise make this machine call any URL")
+
+// callConfigKeys are the $call keys that configure the request; the others are sent to the
+// service as parameters.
+var callConfigKeys = map[string]bool{"service": true, "url": true, "method": true, "headers": true, "timeout_ms": true,
+	"cache": true, "max_retries": true, "retry_backoff_ms": true}
+
+// callFn builds $call: an inline service is read once, the parameters are sent with the
+// response.
+func callFn(a funcarg.Call) (evaluator, error) {
+	spec, service := a.Spec, a.Service
+	var inline *Service
+	if service == "" {
+		n, err := node.FromAny(spec)
+		if err != nil {
+			return nil, err
+		}
+		s, err := ParseService(n)
+		if err != nil {
+			return nil, err
+		}
+		inline = &s
+	}
+	params := map[string]any{}
+	for k, v := range spec {
+		if !callConfigKeys[k] {
+			params[k] = v
+		}
+	}
+	return func(in *evalInput) fnResult {
+		if !in.env.AllowNet {
+			return fnResult{err: ErrNetworkNotAllowed}
+		}
+		svc := inline
+		if svc == nil {
+			s, ok := in.env.Services[service]
+			if !ok {
+				names := make([]string, 0, len(in.env.Services))
+				for n := range in.env.Services {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				avail := "none are defined"
+				if len(names) > 0 {
+					avail = "defined: " + strings.Join(names, ", ")
+				}
+				return errResult("external service %q is not defined in externalServices (%s)", service, avail)
+			}
+			svc = &s
+		}
+		body := map[string]any{}
+		for k, v := range substituteTemplates(params, in.subject).(map[string]any) {
+			body[k] = v
+		}
+		body["response"] = in.subject.Text
+		body["modelId"] = in.subject.ModelID
+		body["promptId"] = in.subject.PromptID
+		score, explain, err := callService(in, *svc, body, defaultServiceTimeout)
+		if err != nil {
+			return fnResult{err: err}
+		}
+		return fnResult{score: score, explain: explain}
+	}, nil
+}
+
+// factcheckFn builds $factcheck.
+func factcheckFn(a funcarg.Factcheck) evaluator {
+	instruction := a.Instruction
+	return func(in *evalInput) fnResult {
+		if !in.env.AllowNet {
+			return fnResult{err: ErrNetworkNotAllowed}
+		}
+		endpoint := ""
+		if in.env.LookupEnv != nil {
+			endpoint, _ = in.env.LookupEnv.Lookup(FactcheckEnv)
+		}
+		if strings.TrimSpace(endpoint) == "" {
+			return errResult("$factcheck needs the fact-check service's URL in %s, which is not set", FactcheckEnv)
+		}
+		zero := 0
+		svc := Service{URL: strings.TrimSpace(endpoint), Method: http.MethodPost, MaxRetries: &zero}
+		body := map[string]any{"claim": in.subject.Text, "instruction": instruction, "includeRaw": false}
+		score, explain, err := callService(in, svc, body, defaultFactcheckTimeout)
+		if err != nil {
+			return fnResult{err: fmt.Errorf("fact check failed: %w", err)}
+		}
+		if explain == "" {
+			explain = "No explanation provided."
+		}
+		return fnResult{score: score, explain: explain}
+	}
+}
+
+var templateRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\{(response|modelId|promptId|messages|promptText)\}`)
+})
+
+// substituteTemplates replaces {response}, {modelId}, {promptId}, {messages} (JSON) and
+// {promptText} (the last user message) in every string of v.
+func substituteTemplates(v any, s *Subject) any {
+	switch x := v.(type) {
+	case string:
+		return templateRe().ReplaceAllStringFunc(x, func(m string) string {
+			switch m {
+			case "{response}":
+				return s.Text
+			case "{modelId}":
+				return s.ModelID
+			case "{promptId}":
+				return s.PromptID
+			case "{messages}":
+				b, _ := json.Marshal(s.Messages)
+				return string(b)
+			default:
+				return s.promptText()
+			}
+		})
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = substituteTemplates(item, s)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			out[k] = substituteTemplates(item, s)
+		}
+		return out
+	}
+	return v
+}
+
+// callService POSTs body to a service and reads {score, explain} or {error}. Network errors and
+// 5xx responses are retried. The url and header values may use ${VAR} for the variables
+// Env.AllowEnv names; a value the user holds goes only where Env.Trust allows. Values never
+// appear in errors.
+func callService(in *evalInput, svc Service, body map[string]any, defTimeout time.Duration) (float64, string, error) {
+	const where = "$call"
+	target, urlUsed, err := ExpandEnv(svc.URL, in.env.LookupEnv, in.env.AllowEnv, "url of "+where)
+	if err != nil {
+		return 0, "", err
+	}
+	expanded, headerUsed, err := ExpandHeaders(svc.Headers, in.env.LookupEnv, in.env.AllowEnv, where)
+	if err != nil {
+		return 0, "", err
+	}
+	if held := HeldSource(append(headerUsed, urlUsed...)); held.Origin != llm.OriginUnknown {
+		ep := llm.Endpoint{BaseURL: target, KeySource: held, BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + where}}
+		if err := in.env.Trust.Check(ep); err != nil {
+			return 0, "", err
+		}
+	}
+	headers := map[string]string{"Content-Type": "application/json"}
+	for k, v := range expanded {
+		headers[k] = v
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return 0, "", fmt.Errorf("cannot encode the request: %w", err)
+	}
+	timeout := defTimeout
+	if svc.TimeoutMS > 0 {
+		timeout = time.Duration(svc.TimeoutMS) * time.Millisecond
+	}
+	retries := defaultMaxRetries
+	if svc.MaxRetries != nil {
+		retries = *svc.MaxRetries
+	}
+	backoff := defaultRetryBackoff
+	if svc.RetryBackoffMS > 0 {
+		backoff = time.Duration(svc.RetryBackoffMS) * time.Millisecond
+	}
+	method := svc.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	client := in.env.HTTPClient
+	if client == nil {
+		client = http.DefaultClient
+	}
+	secrets := serviceSecrets(target, svc.Headers, in.env.LookupEnv)
+	for _, s := range urlUsed {
+		// A variable expanded into the url is a credential too (a token in the path).
+		if v, ok := in.env.LookupEnv.Lookup(s.Name); ok && len(v) >= 4 {
+			secrets = append(secrets, v, url.QueryEscape(v), url.PathEscape(v))
+		}
+	}
+	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
+	for attempt := 0; ; attempt++ {
+		score, explain, retry, err := serviceAttempt(in.ctx, client, method, target, headers, payload, timeout)
+		if err == nil {
+			return score, explain, nil
+		}
+		if !retry || attempt >= retries {
+			// A service may quote the credentials it was sent in its error; never show them.
+			return 0, "", &redactedError{msg: llm.Redact(err.Error(), secrets...), err: err}
+		}
+		select {
+		case <-in.ctx.Done():
+			return 0, "", in.ctx.Err()
+		case <-time.After(backoff * time.Duration(attempt+1)):
+		}
+	}
+}
+
+func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint string, headers map[string]string, payload []byte, timeout time.Duration) (score float64, explain string, retry bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, endpoint, bytes.NewReader(payload))
+	if err != nil {
+		// The parse error quotes the URL: show it with its credentials redacted.
+		return 0, "", false, fmt.Errorf("invalid service URL %s: %w", redact.URL(endpoint), unwrapURLError(err))
+	}
+	endpoint = redactURL(endpoint) // from here on only for messages
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return 0, "", true, fmt.Errorf("no answer from %s within %v", endpoint, timeout)
+		}
+		return 0, "", true, fmt.Errorf("request to %s failed: %w", endpoint, unwrapURLError(err))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxServiceResponse+1))
+	if err != nil {
+		return 0, "", true, fmt.Errorf("reading the answer from %s failed: %w", endpoint, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg := fmt.Sprintf("HTTP %d from %s", resp.StatusCode, endpoint)
+		if text := strings.TrimSpace(string(data)); text != "" {
+			msg += ": " + truncate(text, 200)
+		}
+		return 0, "", resp.StatusCode >= 500, errors.New(msg)
+	}
+	if len(data) > maxServiceResponse {
+		return 0, "", false, fmt.Errorf("the answer from %s is larger than %d bytes", endpoint, maxServiceResponse)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil || out == nil {
+		return 0, "", false, fmt.Errorf("expected a JSON object {score, explain} from %s, found %s", endpoint, node.QuoteShort(string(data)))
+	}
+	if e, ok := out["error"]; ok && e != nil && e != false && e != "" {
+		return 0, "", false, fmt.Errorf("the service reported an error: %s", truncate(fmt.Sprint(e), 300))
+	}
+	raw, present := out["score"]
+	r, kind := scoreResult(raw) // as $js: true/false → 1/0, numbers clamped to [0, 1]
+	if kind != validScore {
+		found := "no score"
+		if present {
+			found = funcarg.Describe(raw, true)
+		}
+		return 0, "", false, fmt.Errorf("expected a score (a number or a boolean) from %s, found %s", endpoint, found)
+	}
+	explain, _ = out["explain"].(string)
+	return r.score, truncate(explain, maxJSText), false, nil
+}
+
+// serviceSecrets returns the credentials a service request carries, to remove from its
+// errors: the values of ${VAR} references in its headers, the values of credential headers
+// (whole and word by word), the URL's password and its credential-like query values.
+func serviceSecrets(rawURL string, svcHeaders map[string]string, env llm.Vars) []string {
+	var out []string
+	for k, v := range svcHeaders {
+		for _, m := range redact.EnvRef().FindAllStringSubmatch(v, -1) {
+			if env != nil {
+				if val, ok := env.Lookup(m[1]); ok {
+					out = append(out, val)
+				}
+			}
+		}
+		if safe := redact.Headers(map[string]string{k: v}); safe[k] != v {
+			out = append(out, v)
+			for _, w := range strings.Fields(v) {
+				if len(w) >= 8 {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	if u, err := url.Parse(rawURL); err == nil {
+		if p, ok := u.User.Password(); ok {
+			// net/http sends user info as basic auth: a service may echo that header.
+			basic := base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + p))
+			out = append(out, p, url.QueryEscape(p), basic)
+		}
+		for name, vs := range u.Query() {
+			if llm.IsSecretQueryParam(name) {
+				for _, v := range vs {
+					out = append(out, v, url.QueryEscape(v))
+				}
+			}
+		}
+	}
+	// Longest first, so a value is replaced whole before any word of it.
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// redactedError is a service error whose message has the request's credentials removed; it
+// still unwraps to the original error.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redactURL keeps a URL's scheme, host and path for messages: query strings and user info
+// often carry keys.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return "the service"
+	}
+	return u.Scheme + "://" + u.Host + u.Path
+}
+
+// unwrapURLError drops net/http's "Post \"url\": " prefix, which repeats the URL.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
