@@ -72,6 +72,9 @@ func (e *evaluator) assemble(f *fileRun) FileResult {
 		return out.unreadable(f.fp.Err)
 	}
 	doc := f.fp.Doc
+	if e.opts.KeepSource {
+		out.fr.Source, out.fr.SourceFile = doc.Source, f.fp.SourceFile()
+	}
 	supp := ParseSuppressions(doc) // the inline controls the filter applies
 	for _, r := range f.rules {
 		e.rule(out, doc, supp, r)
