@@ -77,8 +77,11 @@ func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 	if withSource {
 		d.Source = &rdSource{Name: "vectorlint", URL: projectURL}
 	}
-	if f.Fix != "" {
-		d.Suggestions = []rdSuggestion{{Range: r, Text: f.Fix}}
+	for _, e := range f.Edits() {
+		d.Suggestions = append(d.Suggestions, rdSuggestion{Range: rdRange{
+			Start: rdPosition{Line: e.Start.Line, Column: e.Start.ByteColumn},
+			End:   rdPosition{Line: e.End.Line, Column: e.End.ByteColumn},
+		}, Text: e.NewText})
 	}
 	return d
 }
