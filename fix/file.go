@@ -139,11 +139,29 @@ func File(fr lint.FileResult, write bool) Outcome {
 		return out
 	}
 	if err := WriteFile(fr.SourceFile, fr.Source, out.Text); err != nil {
-		out.Err = err
+		out.Err = named(err, fr.Path)
 		return out
 	}
 	out.Written = true
 	return out
+}
+
+// named gives an error of WriteFile the file's reported path, as every other message names it.
+func named(err error, path string) error {
+	var (
+		ce *ChangedError
+		nr *NotRewritableError
+		pe *fs.PathError
+	)
+	switch {
+	case errors.As(err, &ce):
+		return &ChangedError{Path: path}
+	case errors.As(err, &nr):
+		return &NotRewritableError{Path: path, What: nr.What}
+	case errors.As(err, &pe):
+		return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // Remaining returns the findings of fr that o did not fix: all of them when the file could not

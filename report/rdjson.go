@@ -136,6 +136,13 @@ func (r *rdjsonWriter) Finish(Totals) error {
 	return r.out.Flush()
 }
 
+// WriteProblems writes a file's operational errors and unverified quotes to w, one escaped
+// line each, as the formats without a place for them do (see Options.Problems): for a caller
+// that prints no report, such as vectorlint --fix=diff.
+func WriteProblems(w io.Writer, fr lint.FileResult, githubActions bool) {
+	problems{w: w, workflow: githubActions}.report(fr)
+}
+
 // problems writes what a format has no place for, operational errors and unverified quotes, as
 // lines to Options.Problems (the command passes standard error), so nothing is lost silently.
 // Each line is escaped as a whole (safetext.Human): no control character, and with workflow
