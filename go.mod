@@ -12,7 +12,9 @@ require (
 	github.com/fatih/color v1.19.0
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/sourcegraph/jsonrpc2 v0.2.3
 	github.com/spf13/pflag v1.0.10
+	github.com/tliron/glsp v0.2.2
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/sync v0.23.0
 	golang.org/x/term v0.46.0

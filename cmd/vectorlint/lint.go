@@ -240,6 +240,27 @@ func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f 
 	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency}, nil
 }
 
+// evalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
+// why there is none), the threshold, the style guide, the concurrency. The editor server's
+// model runs get the same.
+func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
+	setup := run.setup
+	opts := lint.EvalOptions{
+		Endpoint:            setup.endpoint,
+		Search:              setup.search,
+		ConfidenceThreshold: run.threshold,
+		StyleGuide:          proj.StyleGuide,
+		Concurrency:         run.concurrency,
+	}
+	if setup.notConfigured == nil {
+		opts.Client = setup.client
+		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
+	} else {
+		opts.NotConfigured = setup.notConfigured
+	}
+	return opts
+}
+
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
 func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *llm.Env, eps llmEndpoints) int {
@@ -303,13 +324,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	}
 
-	opts := lint.RunOptions{EvalOptions: lint.EvalOptions{
-		Endpoint:            setup.endpoint,
-		Search:              setup.search,
-		ConfidenceThreshold: run.threshold,
-		StyleGuide:          proj.StyleGuide,
-		Concurrency:         run.concurrency,
-	}}
+	opts := lint.RunOptions{EvalOptions: run.evalOptions(proj)}
 	if session != nil {
 		opts.KeepSource, opts.File = true, session.File
 		if out != nil {
@@ -317,12 +332,6 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	} else {
 		opts.File = out.File
-	}
-	if setup.notConfigured == nil {
-		opts.Client = setup.client
-		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
-	} else {
-		opts.NotConfigured = setup.notConfigured
 	}
 	if f.verbose {
 		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }

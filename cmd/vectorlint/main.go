@@ -145,6 +145,8 @@ func (a *app) run(ctx context.Context, args []string) int {
 			return a.runEvaluate(ctx, args[1:])
 		case "cache":
 			return a.runCache(args[1:])
+		case "lsp":
+			return a.runLSP(ctx, args[1:])
 		}
 	}
 	return a.runLint(ctx, args)
@@ -162,6 +164,7 @@ Usage:
   vectorlint blueprint run FILE         generate, judge and score a blueprint
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
+  vectorlint lsp                        the editor server (Language Server Protocol on stdio)
   vectorlint version                    print the version
 
 Run "vectorlint --help" for the lint flags, "vectorlint COMMAND --help" for a command's flags.
