@@ -242,7 +242,10 @@ func TestServer(t *testing.T) {
 
 	var init struct {
 		Capabilities struct {
-			TextDocumentSync   struct{ OpenClose bool; Change int }
+			TextDocumentSync struct {
+				OpenClose bool
+				Change    int
+			}
 			CodeActionProvider struct{ CodeActionKinds []string }
 		}
 		ServerInfo struct{ Name, Version string }
@@ -288,7 +291,7 @@ func TestServer(t *testing.T) {
 		}
 	}
 	c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
-		"range": map[string]any{"start": map[string]any{"line": 0, "character": 15}, "end": map[string]any{"line": 0, "character": 15}},
+		"range":   map[string]any{"start": map[string]any{"line": 0, "character": 15}, "end": map[string]any{"line": 0, "character": 15}},
 		"context": map[string]any{"diagnostics": []any{}}}, &actions)
 	if len(actions) != 2 || actions[0].Kind != "quickfix" || !actions[0].IsPreferred ||
 		actions[0].Title != "Replace “in order to” with “to” (Acme.Wordiness)" || actions[1].Kind != "source.fixAll.vectorlint" {
