@@ -43,11 +43,13 @@ type result struct {
 	unverified []lint.Unverified
 }
 
-// stop cancels the document's waiting and running model work.
-func (d *document) stop() {
+// stopModel cancels a document's waiting and running model work. A waiting run that is
+// stopped will not start, so its place in s.work is given back here. Called with s.mu held.
+func (s *server) stopModel(d *document) {
 	if d.timer != nil && d.timer.Stop() {
-		d.timer = nil
+		s.work.Done()
 	}
+	d.timer = nil
 	if d.cancelModel != nil {
 		d.cancelModel()
 		d.cancelModel = nil
@@ -59,7 +61,7 @@ func (s *server) didOpen(_ *glsp.Context, p *protocol.DidOpenTextDocumentParams)
 	d := &document{uri: td.URI, path: uriPath(td.URI), version: td.Version, text: td.Text}
 	s.mu.Lock()
 	if old := s.docs[td.URI]; old != nil {
-		old.stop()
+		s.stopModel(old)
 	}
 	s.docs[td.URI] = d
 	s.mu.Unlock()
@@ -75,7 +77,7 @@ func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 		s.mu.Unlock()
 		return nil
 	}
-	d.stop() // the model's run was for the old text
+	s.stopModel(d) // the model's run was for the old text
 	old := d.text
 	d.text = changed(d.text, p.ContentChanges)
 	d.version = p.TextDocument.Version
@@ -107,7 +109,7 @@ func (s *server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 	s.mu.Lock()
 	d := s.docs[uri]
 	if d != nil {
-		d.stop()
+		s.stopModel(d)
 		delete(s.docs, uri)
 	}
 	files := s.dropProblems(uri)
@@ -160,13 +162,15 @@ func (s *server) scheduleModel(d *document) {
 	if d.timer != nil && d.timer.Stop() {
 		s.work.Done() // the waiting run will not start
 	}
+	d.timer = nil
 	gen := d.gen
 	s.work.Add(1)
-	d.timer = time.AfterFunc(s.opts.Debounce, func() {
+	var timer *time.Timer // set before the function can take s.mu
+	timer = time.AfterFunc(s.opts.Debounce, func() {
 		defer s.work.Done()
 		s.mu.Lock()
-		if d.gen != gen || s.docs[d.uri] != d || s.shutdown {
-			s.mu.Unlock()
+		if d.timer != timer || d.gen != gen || s.docs[d.uri] != d || s.shutdown {
+			s.mu.Unlock() // replaced by a later save, or the text changed
 			return
 		}
 		d.timer = nil
@@ -180,6 +184,7 @@ func (s *server) scheduleModel(d *document) {
 		s.mu.Unlock()
 		go s.modelRun(ctx, cancel, d, gen, path, text)
 	})
+	d.timer = timer
 }
 
 // modelRun lints the text with the model and the deterministic checks alone, and keeps as the

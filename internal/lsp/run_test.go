@@ -183,6 +183,47 @@ func TestNoProviderShownOnce(t *testing.T) {
 	}
 }
 
+// TestShutdownWithWorkPending: a model run waiting for its debounce when the text changes, and
+// another when shutdown comes, stop cleanly: shutdown answers at once, nothing is published
+// after it, and exit ends the server.
+func TestShutdownWithWorkPending(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.SetDefault(testutil.WordyModel())
+	c, dir := session(t, srv, func(o *Options) { o.Debounce = time.Hour })
+	uri := pathURI(filepath.Join(dir, "docs", "a.md"))
+	open(c, uri, "In order to win.\n")
+	change(c, uri, 2, "In order to win!\n")
+	save(c, uri)
+	c.wait(uri, "the deterministic findings", func(ds []protocol.Diagnostic) bool { return has(ds, "Acme.Title") })
+	done := make(chan struct{})
+	go func() {
+		c.call("shutdown", nil, nil)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("shutdown did not answer")
+	}
+	c.mu.Lock()
+	n := len(c.diags[uri])
+	c.mu.Unlock()
+	c.notify("exit", nil)
+	select {
+	case err := <-c.done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not stop")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.diags[uri]) != n || srv.Calls() != 0 {
+		t.Errorf("%d publications after shutdown, %d model calls", len(c.diags[uri])-n, srv.Calls())
+	}
+}
+
 // TestExitWithoutShutdown: exit before shutdown ends the server with ErrExitWithoutShutdown
 // (the command exits 1); a request before initialize is refused.
 func TestExitWithoutShutdown(t *testing.T) {

@@ -258,7 +258,7 @@ func (s *server) shutdownServer(*glsp.Context) error {
 func (s *server) stopWork() {
 	s.mu.Lock()
 	for _, d := range s.docs {
-		d.stop()
+		s.stopModel(d)
 	}
 	s.mu.Unlock()
 	s.work.Wait()
