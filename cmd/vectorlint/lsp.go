@@ -53,7 +53,7 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 	err := lsp.Serve(ctx, stdioStream{in: a.stdin, out: stdout}, lsp.Options{
 		Version: versionString(),
 		Project: func(dir string) (*lint.Project, error) {
-			opts, err := lint.FindProject(dir, config, a.getenv("VECTORLINT_CONFIG"))
+			opts, err := findProjectUp(dir, config, a.getenv("VECTORLINT_CONFIG"))
 			if err != nil {
 				return nil, err
 			}
@@ -74,11 +74,33 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 	return exitFailure
 }
 
+// findProjectUp is lint.FindProject from a document's folder, where the command starts from its
+// working directory: the configuration is searched upwards either way, and so, for a
+// zero-config project, is the style guide (VECTORLINT.md in the folder or a parent), since a
+// document may be in a subfolder of the project the guide is for.
+func findProjectUp(dir, config, configEnv string) (lint.ProjectOptions, error) {
+	opts, err := lint.FindProject(dir, config, configEnv)
+	var notFound *lint.ConfigNotFoundError
+	if !errors.As(err, &notFound) {
+		return opts, err
+	}
+	for d := filepath.Dir(dir); d != dir; dir, d = d, filepath.Dir(d) {
+		if guide := lint.FindStyleGuide(d, ""); guide != "" {
+			return lint.ProjectOptions{StyleGuidePath: guide}, nil
+		}
+	}
+	return opts, err
+}
+
 // lspModel sets up a model run of the editor server on proj exactly as a lint run without
-// flags sets up its own: the environment and .env files of the project, the endpoints and the
-// trust rule, the cache, the threshold and the concurrency.
+// flags sets up its own: the environment and .env files of the project (its folder), the
+// endpoints and the trust rule, the cache, the threshold and the concurrency.
 func (a *app) lspModel(proj *lint.Project) (lsp.Model, error) {
-	env, err := a.llmEnv(a.projectEnvDir(proj))
+	envDir := a.projectEnvDir(proj)
+	if proj.ZeroConfig {
+		envDir = proj.Config.Dir // the project's folder stands for the command's working directory
+	}
+	env, err := a.llmEnv(envDir)
 	if err != nil {
 		return lsp.Model{}, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -145,7 +147,7 @@ func TestLSPWithVSCodeClient(t *testing.T) {
 	}
 	check("initialize", "serverInfo", `{"name":"vectorlint","version":"`+versionString()+`"}`)
 	check("initialize", "capabilities", `{"codeActionProvider":{"codeActionKinds":["quickfix","source.fixAll.vectorlint"]},`+
-		`"textDocumentSync":{"change":1,"openClose":true,"save":{"includeText":true}}}`)
+		`"textDocumentSync":{"change":1,"openClose":true,"save":{"includeText":false}}}`)
 	// Columns are UTF-16 units, as VS Code counts them: "👋" is two.
 	check("open", "diagnostics", `["0:0-0:0 2 Acme.Title: target not found\n\nSuggestion: Add a title.",`+
 		`"0:13-0:24 1 Acme.Wordiness: Wordy: use \"to\".","0:33-0:40 2 Acme.Plain: Avoid \"utilize\"."]`)
@@ -192,4 +194,52 @@ func (s *syncWriterBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+func TestLSPFlags(t *testing.T) {
+	dir := t.TempDir()
+	r := runVectorlint(t, dir, nil, "", "lsp", "--help")
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: vectorlint lsp [--config FILE] [--debounce DURATION]\n") ||
+		!strings.Contains(r.stdout, "--debounce duration") {
+		t.Errorf("--help: exit %d\n%s", r.code, r.stdout)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"lsp", "docs"}, "vectorlint lsp: unexpected argument \"docs\"\n"},
+		{[]string{"lsp", "--debounce", "-1s"}, "vectorlint lsp: --debounce: expected a duration of 0 or more, found -1s\n"},
+		{[]string{"lsp", "--tcp"}, "vectorlint lsp: unknown flag: --tcp\n"},
+	} {
+		r := runVectorlint(t, dir, nil, "", tt.args...)
+		if r.code != exitFailure || !strings.HasPrefix(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q", tt.args, r.code, r.stderr)
+		}
+	}
+	// The stream ending without shutdown and exit: exit code 1, as LSP asks.
+	r = runVectorlint(t, dir, nil, "", "lsp", "--stdio")
+	if r.code != exitFindings || r.stdout != "" || !strings.Contains(r.stderr, "the client closed the connection without exit") {
+		t.Errorf("no client: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestFindProjectUp: a document in a subfolder of a zero-config project (VECTORLINT.md above it)
+// finds the guide; a configuration file above it wins, as for the command; with neither, the
+// document is in no project.
+func TestFindProjectUp(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{"VECTORLINT.md": "Write plainly.\n", "docs/deep/a.md": "x\n",
+		"other/vectorlint.ini": "[*.md]\nRunRules = VectorLint\n", "other/sub/b.md": "x\n"})
+	opts, err := findProjectUp(filepath.Join(dir, "docs", "deep"), "", "")
+	if err != nil || opts.StyleGuidePath != filepath.Join(dir, "VECTORLINT.md") || opts.ConfigPath != "" {
+		t.Errorf("zero-config from a subfolder: %+v, %v", opts, err)
+	}
+	opts, err = findProjectUp(filepath.Join(dir, "other", "sub"), "", "")
+	if err != nil || opts.ConfigPath != filepath.Join(dir, "other", "vectorlint.ini") {
+		t.Errorf("a configuration above: %+v, %v", opts, err)
+	}
+	var notFound *lint.ConfigNotFoundError
+	if _, err := findProjectUp(t.TempDir(), "", ""); !errors.As(err, &notFound) {
+		t.Errorf("no project: %v", err)
+	}
 }

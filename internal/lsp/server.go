@@ -232,12 +232,13 @@ func (s *server) initialize(_ *glsp.Context, p *protocol.InitializeParams) (any,
 		s.progress = *w.WorkDoneProgress
 	}
 	s.mu.Unlock()
-	yes, full := true, protocol.TextDocumentSyncKindFull
+	yes, no, full := true, false, protocol.TextDocumentSyncKindFull
 	version := s.opts.Version
 	return protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
+			// A save needs no text: the server has the buffer from open and change.
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &full,
-				Save: &protocol.SaveOptions{IncludeText: &yes}},
+				Save: &protocol.SaveOptions{IncludeText: &no}},
 			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{kindQuickFix, kindFixAll}},
 		},
 		ServerInfo: &protocol.InitializeResultServerInfo{Name: "vectorlint", Version: &version},
