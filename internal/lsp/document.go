@@ -126,11 +126,12 @@ func (s *server) didClose(_ *glsp.Context, p *protocol.DidCloseTextDocumentParam
 func (s *server) checkNow(d *document, gen int) {
 	s.mu.Lock()
 	text, path := d.text, d.path
-	s.mu.Unlock()
-	if path == "" {
+	if path == "" || s.shutdown || s.closed {
+		s.mu.Unlock()
 		return
 	}
 	s.work.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.work.Done()
 		out := s.lint(s.ctx, path, text, false, nil)
@@ -156,7 +157,7 @@ func (s *server) checkNow(d *document, gen int) {
 func (s *server) scheduleModel(d *document) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if d.path == "" || s.shutdown || s.opts.Model == nil {
+	if d.path == "" || s.shutdown || s.closed || s.opts.Model == nil {
 		return
 	}
 	if d.timer != nil && d.timer.Stop() {

@@ -109,6 +109,9 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, opts Options) error {
 	case <-ctx.Done():
 		conn.Close()
 	}
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	s.stopWork()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -140,6 +143,9 @@ type server struct {
 	progress bool                 // the client takes window/workDoneProgress
 	shutdown bool
 	exited   bool
+	// closed is set when the connection is gone: no work starts after it (stopWork waits for
+	// what is running).
+	closed bool
 	// problems are the diagnostics of configuration and rule errors, by the document whose lint
 	// met them, then by the URI of the file at fault.
 	problems map[string]map[string][]protocol.Diagnostic
