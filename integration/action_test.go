@@ -40,6 +40,8 @@ type action struct {
 
 type actionStep struct {
 	Name  string            `yaml:"name"`
+	ID    string            `yaml:"id"`
+	If    string            `yaml:"if"`
 	Uses  string            `yaml:"uses"`
 	With  map[string]string `yaml:"with"`
 	Shell string            `yaml:"shell"`
@@ -74,7 +76,11 @@ func (a action) step(t *testing.T, name string) actionStep {
 	return actionStep{}
 }
 
-var inputExpr = regexp.MustCompile(`\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}`)
+// inputRef finds the inputs an expression or an if: condition names.
+var inputRef = regexp.MustCompile(`\binputs\.([A-Za-z0-9_-]+)`)
+
+// anyExpr is any ${{ }} expression.
+var anyExpr = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 
 func TestActionStructure(t *testing.T) {
 	a := readAction(t)
@@ -89,18 +95,34 @@ func TestActionStructure(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	want := []string{"api-key", "base-url", "config", "fail-on", "flags", "model", "output", "output-file", "paths", "provider", "version"}
+	want := []string{"api-key", "base-url", "cache", "changed-lines", "changed-only", "config", "fail-on", "flags", "max-cost", "model",
+		"output", "output-file", "paths", "provider", "version"}
 	if !slices.Equal(names, want) {
 		t.Errorf("inputs = %v, want %v", names, want)
 	}
-	for name, def := range map[string]string{"paths": ".", "fail-on": "error", "output": "github"} {
+	for name, def := range map[string]string{"paths": ".", "fail-on": "error", "output": "github", "changed-only": "true",
+		"changed-lines": "false", "cache": "true", "max-cost": ""} {
 		if got := *a.Inputs[name].Default; got != def {
 			t.Errorf("input %s defaults to %q, want %q", name, got, def)
 		}
 	}
 
-	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 3 {
-		t.Fatalf("runs: using %q, %d steps; want a composite action of 3 steps", a.Runs.Using, len(a.Runs.Steps))
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 6 {
+		t.Fatalf("runs: using %q, %d steps; want a composite action of 6 steps", a.Runs.Using, len(a.Runs.Steps))
+	}
+	// The reply cache is restored before the run and saved after it, even when the run fails
+	// (findings exit 1), under the key the Cache key step computes, in the folder the run uses.
+	restore, save := a.step(t, "Restore the reply cache"), a.step(t, "Save the reply cache")
+	if !strings.HasPrefix(restore.Uses, "actions/cache/restore@v") || !strings.HasPrefix(save.Uses, "actions/cache/save@v") ||
+		restore.With["path"] != "${{ runner.temp }}/vectorlint-cache" || save.With["path"] != restore.With["path"] ||
+		restore.With["key"] != "${{ steps.cache-key.outputs.key }}" || save.With["key"] != restore.With["key"] ||
+		!strings.Contains(restore.With["restore-keys"], "${{ steps.cache-key.outputs.prefix }}") ||
+		a.step(t, "Run vectorlint").Env["CACHE_DIR"] != restore.With["path"] {
+		t.Errorf("cache steps: restore %+v, save %+v", restore, save)
+	}
+	if !strings.HasPrefix(save.If, "always() && inputs.cache == 'true'") || restore.If != "inputs.cache == 'true'" ||
+		a.step(t, "Cache key").ID != "cache-key" || restore.ID != "cache-restore" {
+		t.Errorf("cache steps' conditions: restore %q, save %q", restore.If, save.If)
 	}
 	setup := a.Runs.Steps[0]
 	if !strings.HasPrefix(setup.Uses, "actions/setup-go@v") || setup.With["go-version-file"] != "${{ github.action_path }}/go.mod" {
@@ -124,11 +146,18 @@ func TestActionStructure(t *testing.T) {
 				t.Errorf("step %q: bash -n: %v\n%s", s.Name, err, out)
 			}
 		}
-		for k, v := range s.Env {
-			for _, m := range inputExpr.FindAllStringSubmatch(v, -1) {
+		refs := []string{s.If}
+		for _, v := range s.Env {
+			refs = append(refs, v)
+		}
+		for _, v := range s.With {
+			refs = append(refs, v)
+		}
+		for _, v := range refs {
+			for _, m := range inputRef.FindAllStringSubmatch(v, -1) {
 				used[m[1]] = true
 				if _, ok := a.Inputs[m[1]]; !ok {
-					t.Errorf("step %q: env %s uses the undeclared input %q", s.Name, k, m[1])
+					t.Errorf("step %q uses the undeclared input %q", s.Name, m[1])
 				}
 			}
 		}
@@ -207,13 +236,16 @@ type actionRun struct {
 	binDir  string // the folder the Build step added to GITHUB_PATH
 	project string
 	srv     *llmtest.Server
+	// ctx holds the values of the other expressions the steps use ("runner.temp",
+	// "github.event.pull_request.base.sha"); one not set is "".
+	ctx map[string]string
 }
 
 // runnerShell is how a runner runs a step with shell: bash.
 var runnerShell = []string{"bash", "--noprofile", "--norc", "-eo", "pipefail"}
 
 // runStep runs a step's script with its env (inputs substituted from given, else their
-// defaults) plus extra variables, in dir, and returns the result.
+// defaults; other expressions from r.ctx) plus extra variables, in dir, and returns the result.
 func (r *actionRun) runStep(name, dir string, given map[string]string, extra ...string) result {
 	t := r.t
 	t.Helper()
@@ -224,25 +256,32 @@ func (r *actionRun) runStep(name, dir string, given map[string]string, extra ...
 	}
 	env := cleanEnv(extra...)
 	for k, v := range s.Env {
-		env = append(env, k+"="+inputExpr.ReplaceAllStringFunc(v, func(expr string) string {
-			in := inputExpr.FindStringSubmatch(expr)[1]
-			if val, ok := given[in]; ok {
-				return val
+		env = append(env, k+"="+anyExpr.ReplaceAllStringFunc(v, func(expr string) string {
+			// "a || b": the first operand that is not empty, as GitHub evaluates it.
+			for _, operand := range strings.Split(anyExpr.FindStringSubmatch(expr)[1], "||") {
+				operand = strings.TrimSpace(operand)
+				val := r.ctx[operand]
+				if in, ok := strings.CutPrefix(operand, "inputs."); ok {
+					val = *r.a.Inputs[in].Default
+					if g, ok := given[in]; ok {
+						val = g
+					}
+				}
+				if val != "" {
+					return val
+				}
 			}
-			return *r.a.Inputs[in].Default
+			return ""
 		}))
 	}
 	return run(t, dir, env, 5*time.Minute, runnerShell[0], append(runnerShell[1:], script)...)
 }
 
-// TestActionSteps runs the action's Build step (building the command from this checkout, as
-// the action does by default) and its "Run vectorlint" step against the fake server, with the
-// inputs a workflow would give.
-func TestActionSteps(t *testing.T) {
-	requireTool(t, "bash", "VECTORLINT_REQUIRE_PRECOMMIT", "apt-get install bash")
-	r := &actionRun{t: t, a: readAction(t)}
-
-	// Build: go build into $RUNNER_TEMP/vectorlint-bin, which is appended to $GITHUB_PATH.
+// buildAction runs the action's Build step (building the command from this checkout, as the
+// action does by default) and returns the run with the folder it added to GITHUB_PATH.
+func buildAction(t *testing.T) *actionRun {
+	t.Helper()
+	r := &actionRun{t: t, a: readAction(t), ctx: map[string]string{}}
 	runnerTemp := t.TempDir()
 	githubPath := filepath.Join(t.TempDir(), "github_path")
 	goEnv, err := exec.CommandContext(t.Context(), "go", "env", "GOCACHE", "GOMODCACHE").Output()
@@ -263,6 +302,16 @@ func TestActionSteps(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.binDir, "vectorlint")); err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// TestActionSteps runs the action's Build step (building the command from this checkout, as
+// the action does by default) and its "Run vectorlint" step against the fake server, with the
+// inputs a workflow would give.
+func TestActionSteps(t *testing.T) {
+	requireTool(t, "bash", "VECTORLINT_REQUIRE_PRECOMMIT", "apt-get install bash")
+	// Build: go build into $RUNNER_TEMP/vectorlint-bin, which is appended to $GITHUB_PATH.
+	r := buildAction(t)
 
 	// Keys the server requires: the step must export the key under the provider's variable.
 	r.srv = llmtest.Start(t, llmtest.RequireAPIKey(testAPIKey))
@@ -389,6 +438,7 @@ func TestActionSteps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			r.ctx = map[string]string{"runner.temp": t.TempDir()} // a push: no pull request's base
 			summary := filepath.Join(t.TempDir(), "summary.md")
 			env := append([]string{"PATH=" + r.binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
 				"GITHUB_STEP_SUMMARY=" + summary, "XDG_CACHE_HOME=" + t.TempDir()}, tt.env...)

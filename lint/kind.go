@@ -128,11 +128,15 @@ func chunkEstimate(r *rules.Rule, u *Unit) Estimate {
 		tokens[i] = callTokens(r, u, c)
 		est.Tokens += tokens[i]
 	}
-	if len(chunks) == 1 {
+	if len(chunks) == 1 && u.only == nil {
 		est.Lines = []string{"1 LLM call, ~" + thousands(int64(est.Tokens)) + " tokens"}
 		return est
 	}
-	est.Lines = append(est.Lines, fmt.Sprintf("%s, ~%s tokens:", countOf(len(chunks), "LLM call"), thousands(int64(est.Tokens))))
+	changed := ""
+	if u.only != nil {
+		changed = " for the chunks holding a changed line"
+	}
+	est.Lines = append(est.Lines, fmt.Sprintf("%s%s, ~%s tokens:", countOf(len(chunks), "LLM call"), changed, thousands(int64(est.Tokens))))
 	for i, c := range chunks {
 		end := c.Line + len(relLineStarts(c.Text)) - 1
 		est.Lines = append(est.Lines, fmt.Sprintf("  chunk %d: lines %d-%d, %s, ~%s tokens", i+1, c.Line, end,

@@ -79,7 +79,7 @@ func (e *evaluator) assemble(f *fileRun) FileResult {
 	for _, r := range f.rules {
 		e.rule(out, doc, supp, r)
 	}
-	return out.finish()
+	return f.fp.onlyChanged(out.finish()) // --changed-lines: findings on changed lines only
 }
 
 // rule assembles one rule's part of a file's result. A rule that cannot run on the file, or

@@ -67,6 +67,9 @@ type FilePlan struct {
 	abs      string
 	stdin    bool
 	prepared bool
+	// changed restricts the file to its changed lines (SelectChanged with Lines; nil: the
+	// whole file).
+	changed *changedLines
 }
 
 // planEnv is what preparing any file of a plan needs.
@@ -141,6 +144,9 @@ func (fp *FilePlan) Prepare() {
 		fp.Rules = append(fp.Rules, planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets))
 	}
 	slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
+	if fp.changed != nil {
+		fp.restrictRules()
+	}
 }
 
 // release drops what Prepare filled, so the document, its units and chunks can be collected.

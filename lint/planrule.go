@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/internal/gitdiff"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -56,6 +57,8 @@ type Unit struct {
 
 	// kind is the kind of the unit's rule.
 	kind Kind
+	// only, when set, keeps only the chunks that hold one of these lines (--changed-lines).
+	only gitdiff.Lines
 }
 
 // NeedsCall reports whether the unit is evaluated (by the model, or by its checklist).
@@ -83,7 +86,11 @@ func (u *Unit) Chunks() []Chunk {
 	case u.NoSplit:
 		return []Chunk{{Text: u.Text, Offset: u.Offset, Line: u.Line, Words: CountWords(u.Text)}}
 	}
-	return SplitChunks(u.Text, u.Offset, u.Line)
+	chunks := SplitChunks(u.Text, u.Offset, u.Line)
+	if u.only != nil {
+		chunks = slices.DeleteFunc(chunks, func(c Chunk) bool { return !u.only.Overlaps(chunkLines(c)) })
+	}
+	return chunks
 }
 
 // CriterionSeverity is the severity of a criterion's findings: the configuration's override for

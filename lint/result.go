@@ -94,6 +94,9 @@ type Score struct {
 	Criteria   []CriterionScore `json:"criteria,omitempty"`
 	// Coverage is set for a rule's `should` list scored by the blueprint engine (0–1).
 	Coverage *float64 `json:"coverage,omitempty"`
+	// Partial is set when the score was computed from part of the rule's text: with
+	// --changed-lines, only the chunks that hold a changed line were sent to the model.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // CriterionScore is one subjective criterion's rating (1–4) and normalised score (1–10).

@@ -78,7 +78,9 @@ func (semiObjective) score(r *ruleRun, props []proposal) (*Score, error) {
 	}
 	count, words := reportedViolations(props), 0
 	for _, u := range r.units {
-		words += CountWords(u.unit.Text)
+		for _, c := range u.chunks { // the chunks sent: all of the text, unless --changed-lines
+			words += c.Words
+		}
 	}
 	d, err := scoring.ScoreDensity(count, words, scoring.Strictness(strictness))
 	if err != nil {

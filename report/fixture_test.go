@@ -200,7 +200,7 @@ func fixesFixture(t testing.TB) lint.Result {
 	quotes := findingAt(t, fixesText, `"tools"`, lint.Finding{Rule: "Acme.Quotes", Severity: rules.SeverityWarning,
 		Message: "Use typographic quotes."})
 	open, closing := quotes.Start.Offset, quotes.End.Offset-1
-	quotes.SuggestedFix = &lint.SuggestedFix{Message: "Use “ and ”", TextEdits: []lint.TextEdit{
+	quotes.SuggestedFix = &lint.SuggestedFix{Message: lint.ReplaceMessage(`"tools"`, "“tools”"), TextEdits: []lint.TextEdit{
 		{Start: positionAt(fixesText, open), End: positionAt(fixesText, open+1), NewText: "“"},
 		{Start: positionAt(fixesText, closing), End: positionAt(fixesText, closing+1), NewText: "”"},
 	}}

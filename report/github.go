@@ -174,8 +174,8 @@ func (g *githubWriter) openSummary() error {
 	return nil
 }
 
-// closeSummary writes the totals under the table (or alone when there was no row) and closes
-// the file.
+// closeSummary writes the totals and the LLM usage (calls, cached calls, tokens, cost) under
+// the table (or alone when there was no row) and closes the file.
 func (g *githubWriter) closeSummary(t Totals) error {
 	if g.summaryPath == "" {
 		return nil
@@ -191,6 +191,8 @@ func (g *githubWriter) closeSummary(t Totals) error {
 	if p := problemsLine(t.Summary); p != "" {
 		fmt.Fprintf(w, "\n%s.\n", markdownCell(p))
 	}
+	// What the run cost, cached calls included: a team paying per call reads it here.
+	fmt.Fprintf(w, "\n%s.\n", markdownCell(usageLine(t.Usage)))
 	for _, e := range t.RunErrors {
 		fmt.Fprintf(w, "\n**Could not run:** %s\n", markdownCell(runErrorText(e)))
 	}

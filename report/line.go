@@ -192,6 +192,9 @@ func scoreDetails(s lint.Score) string {
 	if s.Coverage != nil {
 		parts = append(parts, fmt.Sprintf("coverage %s%%", strconv.FormatFloat(*s.Coverage*100, 'f', -1, 64)))
 	}
+	if s.Partial {
+		parts = append(parts, "partial: the changed lines' chunks only")
+	}
 	return strings.Join(parts, "; ")
 }
 

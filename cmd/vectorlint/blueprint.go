@@ -24,11 +24,14 @@ import (
 
 const blueprintUsage = `Usage:
   vectorlint blueprint check FILE... [--print] [--collections DIR]
-  vectorlint blueprint run FILE [--models a,b] [--judge provider:model] [--html FILE] [flags]
+  vectorlint blueprint run FILE [--models a,b] [--judge provider:model] [--html FILE] [--fail-under SCORE] [flags]
+  vectorlint blueprint compare BASE.json NEW.json [--tolerance 0.05] [--output line|json|github|html]
 
 check parses and normalises blueprints and reports errors and authoring mistakes.
 run generates each model's responses (or reads them with --responses FILE), judges and scores
 them, and writes a Weval result document (and, with --html, a report).
+compare prints each prompt × model's score in two result documents and exits 1 when one fell
+by more than the tolerance.
 `
 
 // runBlueprint is the "blueprint" command: check and run.
@@ -42,11 +45,13 @@ func (a *app) runBlueprint(ctx context.Context, args []string) int {
 		return a.blueprintCheck(args[1:])
 	case "run":
 		return a.blueprintRun(ctx, args[1:])
+	case "compare":
+		return a.blueprintCompare(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, blueprintUsage)
 		return exitOK
 	}
-	fmt.Fprintf(a.stderr, "vectorlint blueprint: unknown command %q (expected check or run)\n\n%s", args[0], blueprintUsage)
+	fmt.Fprintf(a.stderr, "vectorlint blueprint: unknown command %q (expected check, run or compare)\n\n%s", args[0], blueprintUsage)
 	return exitFailure
 }
 
@@ -206,7 +211,7 @@ const (
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
 	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
-	cacheMaxSize                                                                              string
+	cacheMaxSize, failUnder                                                                   string
 	allowNet, noCache                                                                         bool
 	models, judges, evalMethods, allowEnv                                                     []string
 	concurrency, providerConcurrency                                                          int
@@ -235,6 +240,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.BoolVar(&f.allowNet, "allow-net", false, "let $call and $factcheck make HTTP requests")
 	fs.StringSliceVar(&f.allowEnv, "allow-env", nil, "let ${VAR} in custom models' and $call's urls and headers read these variables (repeatable, comma-separated)")
 	fs.StringVar(&f.collections, "collections", "", "folder of model collections (NAME.json) to resolve placeholders such as CORE")
+	fs.StringVar(&f.failUnder, "fail-under", "", "exit 1 when any model's average score is below `SCORE` (0 to 1), for a CI gate")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint run FILE [flags]")
 		fs.PrintDefaults()
@@ -283,6 +289,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
 	}
 	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
+	if err != nil {
+		return fail("%v", err)
+	}
+	failUnder, err := failUnderFlag(f.failUnder, fs.Changed("fail-under"))
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -559,6 +569,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if writeErr != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", writeErr)
 		code = exitFailure
+	}
+	if failUnder != nil && !a.passesFailUnder(res, *failUnder) && code == exitOK {
+		code = exitFindings
 	}
 	return code
 }

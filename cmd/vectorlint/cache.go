@@ -21,11 +21,14 @@ const cacheUsage = `Usage:
   vectorlint cache info  [--cache-dir DIR] [--cache-max-size SIZE]
   vectorlint cache prune [--cache-dir DIR] [--max-size SIZE] [--older-than DURATION]
   vectorlint cache clear [--cache-dir DIR]
+  vectorlint cache key   [--config FILE]
 
 The reply cache holds every model reply, so a second run over unchanged files makes no call.
 info shows its folder, entries, size, cap and the last use of its oldest and newest entries.
 prune removes the least recently used entries until the cache fits in SIZE (default: the cap),
 and with --older-than those not used for DURATION (30d, 12h, 90m). clear removes every entry.
+key prints a hash of the configuration, the style guide and the rule packs (not the documents):
+a CI job keys its saved cache with it.
 Only cache entries are ever removed; a folder that does not look like a vectorlint cache is
 refused. The cap: --cache-max-size, else $VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize in
 vectorlint.ini, else 1GB; 0 means no cap. Sizes: 500MB, 2GB, 1GiB or a number of bytes.
@@ -98,11 +101,13 @@ func (a *app) runCache(args []string) int {
 	sub := args[0]
 	switch sub {
 	case "info", "prune", "clear":
+	case "key":
+		return a.cacheKey(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, cacheUsage)
 		return exitOK
 	default:
-		fmt.Fprintf(a.stderr, "vectorlint cache: unknown command %q (expected info, prune or clear)\n\n%s", sub, cacheUsage)
+		fmt.Fprintf(a.stderr, "vectorlint cache: unknown command %q (expected info, prune, clear or key)\n\n%s", sub, cacheUsage)
 		return exitFailure
 	}
 	name := "vectorlint cache " + sub

@@ -123,7 +123,7 @@ func TestCacheCommandErrors(t *testing.T) {
 		{[]string{"cache", "info", "--cache-dir", "c"}, map[string]string{"VECTORLINT_CACHE_MAX_SIZE": "big"}, "vectorlint cache info: VECTORLINT_CACHE_MAX_SIZE: " +
 			"expected a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit), found \"big\"\n"},
 		{[]string{"cache", "info"}, nil, "vectorlint cache info: no user cache folder (HOME and XDG_CACHE_HOME are unset): give --cache-dir\n"},
-		{[]string{"cache", "purge"}, nil, "vectorlint cache: unknown command \"purge\" (expected info, prune or clear)\n\n" + cacheUsage},
+		{[]string{"cache", "purge"}, nil, "vectorlint cache: unknown command \"purge\" (expected info, prune, clear or key)\n\n" + cacheUsage},
 	} {
 		r := runCacheApp(t, dir, tt.env, tt.args...)
 		r.expect(t, exitFailure, "", tt.stderr)

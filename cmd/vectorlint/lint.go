@@ -47,6 +47,8 @@ type lintFlags struct {
 	timeout   string
 	// timeoutValue is --timeout, checked (0 when not given).
 	timeoutValue time.Duration
+	// The cost controls of spec/linter.md §11 (cost.go).
+	cost costFlags
 }
 
 func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
@@ -71,6 +73,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
 	fs.StringVar(&f.fix, "fix", "", "apply the findings' fixes; `MODE` write (--fix alone) rewrites the files, diff (--fix=diff) prints a unified diff and writes nothing; with --stdin-filename the fixed text goes to standard output")
 	fs.Lookup("fix").NoOptDefVal = fixWrite
+	f.cost.register(fs)
 	return fs
 }
 
@@ -163,6 +166,11 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		a.printProblemsOrError(err)
 		return exitFailure
 	}
+	// --changed-since, --changed-lines and --shard choose what of the plan runs.
+	if err := a.selectFiles(ctx, &f, proj, plan); err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return exitFailure
+	}
 
 	if f.dryRun {
 		// Every setting a real run checks is checked here, by the same code, with the same
@@ -187,6 +195,9 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
 		}
 		if sum.OperationalErrors > 0 {
+			return exitFailure
+		}
+		if !a.withinBudget(&f, run, proj, plan, a.stderr) {
 			return exitFailure
 		}
 		return failOnExit(f.failOn, sum.Errors, sum.Warnings)
@@ -291,6 +302,10 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	setup := run.setup
 	defer setup.client.Close()
 	client = setup.client
+	// --max-calls and --max-cost: the plan's cost is known before any call.
+	if !a.withinBudget(f, run, proj, plan, errw) {
+		return exitFailure
+	}
 	ropts := report.Options{
 		Version:  versionString(),
 		Color:    a.stdoutIsTerminal && !f.noColor && a.getenv("NO_COLOR") == "",
@@ -446,8 +461,10 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 		return errors.New("--quiet and --verbose cannot be combined")
 	}
 	var err error
-	f.timeoutValue, err = timeoutFlag(f.timeout, fs.Changed("timeout"))
-	return err
+	if f.timeoutValue, err = timeoutFlag(f.timeout, fs.Changed("timeout")); err != nil {
+		return err
+	}
+	return f.cost.check(fs, f.stdinFilename != "")
 }
 
 // failOnExit maps finding counts to an exit code under --fail-on.

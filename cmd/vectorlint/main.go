@@ -145,6 +145,8 @@ func (a *app) run(ctx context.Context, args []string) int {
 			return a.runEvaluate(ctx, args[1:])
 		case "cache":
 			return a.runCache(args[1:])
+		case "merge":
+			return a.runMerge(args[1:])
 		case "lsp":
 			return a.runLSP(ctx, args[1:])
 		}
@@ -164,6 +166,7 @@ Usage:
   vectorlint blueprint run FILE         generate, judge and score a blueprint
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
+  vectorlint merge FILE.json...         join the json results of --shard jobs into one report
   vectorlint lsp                        the editor server (Language Server Protocol on stdio)
   vectorlint version                    print the version
 

@@ -130,3 +130,30 @@ func TestTolerated(t *testing.T) {
 		t.Errorf("tolerated %+v with no known miss", got)
 	}
 }
+
+// TestCostDocument checks the cost scenarios' documents: costWords words in three chunks, and
+// the edited version different on one line only, in the first chunk.
+func TestCostDocument(t *testing.T) {
+	doc, edited := costDocument(7, false), costDocument(7, true)
+	if got := lint.CountWords(doc); got != costWords {
+		t.Errorf("%d words, want %d", got, costWords)
+	}
+	chunks := lint.SplitChunks(doc, 0, 1)
+	if len(chunks) != 3 {
+		t.Fatalf("%d chunks, want 3", len(chunks))
+	}
+	a, b := strings.Split(doc, "\n"), strings.Split(edited, "\n")
+	if len(a) != len(b) {
+		t.Fatalf("the edit changed the line count: %d → %d", len(a), len(b))
+	}
+	var changed []int
+	for i := range a {
+		if a[i] != b[i] {
+			changed = append(changed, i+1)
+		}
+	}
+	second := chunks[1].Line
+	if len(changed) != 1 || changed[0] >= second {
+		t.Errorf("changed lines %v; want one line before the second chunk (line %d)", changed, second)
+	}
+}

@@ -72,28 +72,34 @@ type lintOutput struct {
 		Scores []json.RawMessage `json:"scores"`
 	} `json:"files"`
 	Usage struct {
-		Calls        int   `json:"calls"`
-		CachedCalls  int   `json:"cachedCalls"`
-		InputTokens  int64 `json:"inputTokens"`
-		OutputTokens int64 `json:"outputTokens"`
+		Calls        int      `json:"calls"`
+		CachedCalls  int      `json:"cachedCalls"`
+		InputTokens  int64    `json:"inputTokens"`
+		OutputTokens int64    `json:"outputTokens"`
+		Cost         *float64 `json:"cost"`
 	} `json:"usage"`
 }
 
 // lint runs `vectorlint --output json --quiet ARGS docs` in project dir against srv and waits
 // for it. Exit code 1 (findings) is a success; any other failure is an error.
 func (b *bench) lint(dir string, srv *llmtest.Server, args ...string) (lintRun, error) {
+	return b.lintEnv(dir, srv, nil, args...)
+}
+
+// lintEnv is lint with more environment variables ("KEY=value").
+func (b *bench) lintEnv(dir string, srv *llmtest.Server, env []string, args ...string) (lintRun, error) {
 	run := lintRun{firstResultCalls: -1}
 	args = append(append([]string{"--output", "json", "--quiet", "--fail-on", "none"}, args...), "docs")
 	cmd := exec.Command(b.bin, args...)
 	cmd.Dir = dir
-	cmd.Env = []string{
+	cmd.Env = append([]string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + dir,
 		"LLM_PROVIDER=openai",
 		"OPENAI_API_KEY=sk-bench",
 		"OPENAI_BASE_URL=" + srv.URL,
 		"OPENAI_MODEL=bench-model",
-	}
+	}, env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

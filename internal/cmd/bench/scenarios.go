@@ -199,7 +199,7 @@ func (b *bench) scenarios() []scenario {
 		scenario{name: fmt.Sprintf("lint %d small docs, L=%s, C=%d", sz.streamDocs, sz.streamL, sz.streamC),
 			run: func() result { return b.stream(sz) }},
 	)
-	return list
+	return append(list, b.costScenarios(sz)...)
 }
 
 // fill copies a lint run's measurements into r, with the bound of concurrency c and latency l.

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vectorlint/vectorlint/blueprint"
+)
+
+// failUnderFlag reads --fail-under SCORE (nil when not given).
+func failUnderFlag(v string, given bool) (*float64, error) {
+	if !given {
+		return nil, nil
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || f < 0 || f > 1 {
+		return nil, fmt.Errorf("--fail-under: expected a score from 0 to 1 such as 0.8, found %q", v)
+	}
+	return &f, nil
+}
+
+// passesFailUnder reports whether every model's average is at least score, naming on standard
+// error each model that is below it (or has no average).
+func (a *app) passesFailUnder(res *blueprint.Result, score float64) bool {
+	ok := true
+	for _, m := range res.EffectiveModels {
+		s, found := res.EvaluationResults.PerModelScores[m]
+		switch {
+		case !found || s.Average == nil:
+			fmt.Fprintf(a.stderr, "vectorlint blueprint run: --fail-under %s: %s has no average score (no prompt was scored)\n", formatGate(score), m)
+			ok = false
+		case *s.Average < score:
+			fmt.Fprintf(a.stderr, "vectorlint blueprint run: --fail-under %s: %s averages %s\n", formatGate(score), m, strconv.FormatFloat(*s.Average, 'f', 2, 64))
+			ok = false
+		}
+	}
+	return ok
+}
+
+func formatGate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// blueprintCompare is "blueprint compare BASE.json NEW.json": each prompt × model's score in
+// two runs, exit 1 when one fell by more than --tolerance.
+func (a *app) blueprintCompare(args []string) int {
+	fs := blueprintFlagSet("vectorlint blueprint compare", a.stderr)
+	tolerance := fs.Float64("tolerance", blueprint.DefaultTolerance, "how far a score may fall before it is a regression")
+	output := fs.String("output", "line", "output: "+strings.Join(blueprint.CompareFormats(), ", "))
+	fs.Usage = func() {
+		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint compare BASE.json NEW.json [--tolerance 0.05] [--output line|json|github|html]")
+		fs.PrintDefaults()
+	}
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint compare: "+format+"\n", args...)
+		return exitFailure
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitOK
+		}
+		return fail("%v (see --help)", err)
+	}
+	if fs.NArg() != 2 {
+		return fail("expected two result documents, BASE.json and NEW.json, found %d arguments", fs.NArg())
+	}
+	if !slices.Contains(blueprint.CompareFormats(), *output) {
+		return fail("--output: expected one of %s, found %q", strings.Join(blueprint.CompareFormats(), ", "), *output)
+	}
+	if *tolerance < 0 || math.IsNaN(*tolerance) || math.IsInf(*tolerance, 0) {
+		return fail("--tolerance: expected a number of 0 or more such as 0.05, found %v", *tolerance)
+	}
+	var sheets []*blueprint.ScoreSheet
+	for _, name := range fs.Args() {
+		data, err := blueprint.ReadFile(a.blueprintPath(name))
+		if err != nil {
+			return fail("cannot read %s: %v", name, blueprintPathErr(err))
+		}
+		s, err := blueprint.ReadScoreSheet(data, name)
+		if err != nil {
+			return fail("%v", err)
+		}
+		sheets = append(sheets, s)
+	}
+	c, err := blueprint.Compare(sheets[0], sheets[1], *tolerance)
+	if err != nil {
+		return fail("%v", err)
+	}
+	opts := blueprint.CompareOptions{GitHubActions: a.githubActions}
+	stdout := a.stdout
+	var summary *bufio.Writer
+	if *output == blueprint.CompareGitHub {
+		stdout = a.rawStdout // its annotations are workflow commands by design
+		if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" {
+			f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return fail("opening the step summary: %v", err)
+			}
+			defer f.Close()
+			summary = bufio.NewWriter(f)
+			opts.StepSummary = summary
+		}
+	}
+	if err := blueprint.WriteComparison(stdout, *output, c, opts); err != nil {
+		return fail("%v", err)
+	}
+	if summary != nil {
+		if err := summary.Flush(); err != nil {
+			return fail("writing the step summary: %v", err)
+		}
+	}
+	if c.Regressions > 0 {
+		return exitFindings
+	}
+	return exitOK
+}

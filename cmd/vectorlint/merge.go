@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/report"
+)
+
+const mergeUsage = `Usage: vectorlint merge [--output FORMAT] [--fail-on SEVERITY] FILE.json...
+
+merge joins the --output json results of several runs over different files (the jobs of a
+--shard K/N run) into one report, in any output format, with the exit code a single run would
+have had: 2 when any run could not do all its work, else 1 for findings at or above --fail-on.
+`
+
+// runMerge is "vectorlint merge FILE...".
+func (a *app) runMerge(args []string) int {
+	fs := pflag.NewFlagSet("vectorlint merge", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	output := fs.String("output", "line", "output format: "+strings.Join(report.Formats(), ", "))
+	failOn := fs.String("fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or none")
+	verbose := fs.Bool("verbose", false, "more detail: skipped files, passing scores")
+	noColor := fs.Bool("no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprintf(a.stdout, "%s\nFlags:\n%s", mergeUsage, fs.FlagUsages())
+			return exitOK
+		}
+		return a.usageError("vectorlint merge", err)
+	}
+	if !slices.Contains(report.Formats(), *output) {
+		return a.usageError("vectorlint merge", fmt.Errorf("--output: expected one of %s, found %q", strings.Join(report.Formats(), ", "), *output))
+	}
+	if !slices.Contains([]string{"error", "warning", "none"}, *failOn) {
+		return a.usageError("vectorlint merge", fmt.Errorf("--fail-on: expected error, warning or none, found %q", *failOn))
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		return a.usageError("vectorlint merge", errors.New("expected one or more json results (vectorlint --output json), found none"))
+	}
+	results := make([]*lint.Result, 0, len(files))
+	for _, name := range files {
+		data, err := safefile.ReadFile(a.path(name), report.MaxJSONSize)
+		if err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint merge: %s: cannot read the file: %v\n", name, blueprintPathErr(err))
+			return exitFailure
+		}
+		r, err := report.ReadJSON(bytes.NewReader(data), name)
+		if err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+			return exitFailure
+		}
+		results = append(results, r)
+	}
+	res, err := report.Merge(results, files)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+		return exitFailure
+	}
+	if *output == report.FormatRDJSON || *output == report.FormatRDJSONL {
+		// reviewdog's columns are bytes, which the json output does not hold: they are read
+		// from the documents when they are here and unchanged.
+		for i := range res.Files {
+			if doc, err := safefile.ReadFile(a.path(res.Files[i].Path), lint.MaxDocumentSize); err == nil {
+				report.FillByteColumns(&res.Files[i], doc)
+			}
+		}
+	}
+	opts := report.Options{
+		Version:       versionString(),
+		Color:         a.stdoutIsTerminal && !*noColor && a.getenv("NO_COLOR") == "",
+		Verbose:       *verbose,
+		Problems:      a.stderr,
+		GitHubActions: a.githubActions,
+	}
+	stdout := a.stdout
+	if *output == report.FormatGitHub {
+		opts.StepSummaryPath = a.getenv("GITHUB_STEP_SUMMARY")
+		stdout = a.rawStdout // its annotations are workflow commands by design
+	}
+	out, err := report.New(*output, stdout, opts)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+		return exitFailure
+	}
+	for _, fr := range res.Files {
+		if err := out.File(fr); err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+			return exitFailure
+		}
+	}
+	if err := out.Finish(report.TotalsOf(res)); err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+		return exitFailure
+	}
+	if !res.Complete() {
+		return exitFailure
+	}
+	return failOnExit(*failOn, res.Summary.Errors, res.Summary.Warnings)
+}
+
+// path resolves a command-line path against the working directory.
+func (a *app) path(p string) string {
+	if filepath.IsAbs(p) || a.dir == "" {
+		return p
+	}
+	return filepath.Join(a.dir, filepath.FromSlash(p))
+}
