@@ -180,9 +180,10 @@ func TestActionStructure(t *testing.T) {
 	}
 }
 
-// TestPreCommitHooksManifest checks .pre-commit-hooks.yaml: one hook, with only keys pre-commit
-// knows, building the command pre-commit's golang language installs (`go install ./...`
-// names the binary after cmd/vectorlint).
+// TestPreCommitHooksManifest checks .pre-commit-hooks.yaml: two hooks, vectorlint and
+// vectorlint-fix (the same with --fix), with only keys pre-commit knows, building the command
+// pre-commit's golang language installs (`go install ./...` names the binary after
+// cmd/vectorlint).
 func TestPreCommitHooksManifest(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	data, err := os.ReadFile(filepath.Join(root, ".pre-commit-hooks.yaml"))
@@ -193,32 +194,38 @@ func TestPreCommitHooksManifest(t *testing.T) {
 	if err := yaml.Unmarshal(data, &hooks); err != nil {
 		t.Fatal(err)
 	}
-	if len(hooks) != 1 {
-		t.Fatalf("%d hooks, want 1", len(hooks))
+	if len(hooks) != 2 {
+		t.Fatalf("%d hooks, want 2", len(hooks))
 	}
-	h := hooks[0]
 	known := []string{"id", "name", "entry", "language", "files", "exclude", "types", "types_or", "exclude_types",
 		"additional_dependencies", "args", "always_run", "fail_fast", "pass_filenames", "description", "language_version",
 		"log_file", "minimum_pre_commit_version", "require_serial", "stages", "verbose"}
-	for k := range h {
-		if !slices.Contains(known, k) {
-			t.Errorf("unknown hook key %q", k)
+	wants := []map[string]any{
+		{"id": "vectorlint", "name": "vectorlint", "entry": "vectorlint", "language": "golang",
+			"types_or": []any{"markdown", "text"}, "require_serial": true, "args": []any{}},
+		{"id": "vectorlint-fix", "name": "vectorlint (apply fixes)", "entry": "vectorlint --fix", "language": "golang",
+			"types_or": []any{"markdown", "text"}, "require_serial": true, "args": []any{}},
+	}
+	for i, h := range hooks {
+		for k := range h {
+			if !slices.Contains(known, k) {
+				t.Errorf("hook %d: unknown key %q", i, k)
+			}
 		}
-	}
-	want := map[string]any{"id": "vectorlint", "name": "vectorlint", "entry": "vectorlint", "language": "golang",
-		"types_or": []any{"markdown", "text"}, "require_serial": true, "args": []any{}}
-	for k, v := range want {
-		got, _ := json.Marshal(h[k])
-		w, _ := json.Marshal(v)
-		if string(got) != string(w) {
-			t.Errorf("%s = %s, want %s", k, got, w)
+		for k, v := range wants[i] {
+			got, _ := json.Marshal(h[k])
+			w, _ := json.Marshal(v)
+			if string(got) != string(w) {
+				t.Errorf("hook %d: %s = %s, want %s", i, k, got, w)
+			}
 		}
-	}
-	if d, _ := h["description"].(string); d == "" {
-		t.Error("the hook has no description")
-	}
-	if _, err := os.Stat(filepath.Join(root, "cmd", h["entry"].(string), "main.go")); err != nil {
-		t.Errorf("entry %v is not a command of this module: %v", h["entry"], err)
+		if d, _ := h["description"].(string); d == "" {
+			t.Errorf("hook %d has no description", i)
+		}
+		command, _, _ := strings.Cut(h["entry"].(string), " ")
+		if _, err := os.Stat(filepath.Join(root, "cmd", command, "main.go")); err != nil {
+			t.Errorf("entry %v is not a command of this module: %v", h["entry"], err)
+		}
 	}
 }
 

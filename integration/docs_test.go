@@ -39,15 +39,15 @@ func docBlocks(t *testing.T, lang string) []string {
 	return out
 }
 
-// precommitSnippet is the documentation's .pre-commit-config.yaml.
-func precommitSnippet(t *testing.T) string {
+// precommitSnippet is the documentation's .pre-commit-config.yaml for the hook id.
+func precommitSnippet(t *testing.T, id string) string {
 	t.Helper()
 	for _, b := range docBlocks(t, "yaml") {
-		if strings.HasPrefix(b, "repos:\n") {
+		if strings.HasPrefix(b, "repos:\n") && strings.Contains(b, "- id: "+id+"\n") {
 			return b
 		}
 	}
-	t.Fatal("docs/integrations.md has no pre-commit configuration")
+	t.Fatalf("docs/integrations.md has no pre-commit configuration for the hook %s", id)
 	return ""
 }
 
@@ -304,7 +304,7 @@ func TestReadmeIntegrations(t *testing.T) {
 	if err := yaml.Unmarshal([]byte(yamls[0]), &readme); err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal([]byte(precommitSnippet(t)), &doc); err != nil {
+	if err := yaml.Unmarshal([]byte(precommitSnippet(t, "vectorlint")), &doc); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := json.Marshal(readme)

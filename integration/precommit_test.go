@@ -95,13 +95,7 @@ func TestPreCommitHook(t *testing.T) {
 	// every Markdown file selected), and its .pre-commit-config.yaml is the documentation's with
 	// the repository and revision of the hook under test. It has no exclude: the rule files,
 	// Markdown too and passed by pre-commit, must be skipped because they are under RulesPath.
-	config := precommitSnippet(t)
-	for old, repl := range map[string]string{"https://github.com/vectorlint/vectorlint": hook, "rev: v0.1.0": "rev: " + rev} {
-		if !strings.Contains(config, old) {
-			t.Fatalf("the documented pre-commit configuration has no %q:\n%s", old, config)
-		}
-		config = strings.Replace(config, old, repl, 1)
-	}
+	config := hookConfig(t, "vectorlint", hook, rev)
 	project := t.TempDir()
 	writeFiles(t, project, map[string]string{
 		"vectorlint.ini": "RulesPath = rules\n[**/*.{md,mdx,markdown}]\nRunRules = Acme\n",
@@ -160,13 +154,59 @@ func TestPreCommitHook(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, testAPIKey) {
 		t.Error("the API key is in pre-commit's output")
 	}
+
+	// The vectorlint-fix hook, configured as documented: it rewrites the wordy document with
+	// the model's fix, and pre-commit fails the commit because the hook modified a file; once
+	// the change is staged, the hook passes.
+	writeFiles(t, project, map[string]string{".pre-commit-config.yaml": hookConfig(t, "vectorlint-fix", hook, rev)})
+	git(t, project, "add", "-A")
+	r = precommitRun()
+	if r.code != 1 || !hookLine(r.stdout, "Failed") || !strings.Contains(r.stdout, "- files were modified by this hook") {
+		t.Fatalf("vectorlint-fix: exit %d (want 1, files modified)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"- hook id: vectorlint-fix\n", "vectorlint: docs/wordy.md: 1 fix applied\n", "vectorlint: 1 fix applied in 1 file\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the fix hook's output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if got := readText(t, filepath.Join(project, "docs", "wordy.md")); got != "# Deploy\n\nTo deploy, run the script.\n" {
+		t.Errorf("docs/wordy.md after the fix hook: %q", got)
+	}
+	git(t, project, "add", "-A")
+	if r = precommitRun(); r.code != 0 || !hookLine(r.stdout, "Passed") {
+		t.Fatalf("vectorlint-fix after staging the fix: exit %d (want 0)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// hookConfig is the documented .pre-commit-config.yaml for the hook id, pointing at the hook
+// repository under test.
+func hookConfig(t *testing.T, id, hook, rev string) string {
+	t.Helper()
+	config := precommitSnippet(t, id)
+	for old, repl := range map[string]string{"https://github.com/vectorlint/vectorlint": hook, "rev: v0.1.0": "rev: " + rev} {
+		if !strings.Contains(config, old) {
+			t.Fatalf("the documented pre-commit configuration has no %q:\n%s", old, config)
+		}
+		config = strings.Replace(config, old, repl, 1)
+	}
+	return config
+}
+
+// readText reads a file the test made.
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // hookLine reports whether pre-commit's summary line for the vectorlint hook ends in status
 // ("vectorlint.....Passed").
 func hookLine(out, status string) bool {
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "vectorlint.") && strings.HasSuffix(line, status) {
+		if strings.HasPrefix(line, "vectorlint") && strings.HasSuffix(line, status) {
 			return true
 		}
 	}

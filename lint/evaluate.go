@@ -46,6 +46,10 @@ type EvalOptions struct {
 	// the model's replies and the filter's decisions. Calls are never concurrent, in the order
 	// of the results.
 	Debug func(DebugRecord)
+	// KeepSource keeps each file's bytes and where they were read from in its result
+	// (FileResult.Source, FileResult.SourceFile), for callers that apply the findings' fixes to
+	// exactly the text that was linted (vectorlint --fix).
+	KeepSource bool
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have), one line each naming the file and rule. Calls are never concurrent. May
 	// be nil.

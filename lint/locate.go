@@ -10,7 +10,8 @@ import (
 
 // locate is the locate stage (pipeline.go): it finds each proposed violation's quote in the
 // chunk the model evaluated (Locate) and makes the finding there, with the document's own text
-// as its match. A fix identical to the match is dropped (it would change nothing). A placed
+// as its match. The model's fix is kept, as an edit, only when the quote was found exactly
+// (edit.go); a fix identical to the match is dropped (it would change nothing). A placed
 // proposal is already where it goes.
 func locate(doc *Document, props []proposal) {
 	for i := range props {
@@ -25,10 +26,10 @@ func locate(doc *Document, props []proposal) {
 			continue
 		}
 		match := string(doc.Source[span.Start:span.End])
-		f := Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion, Fix: v.Fix,
+		f := Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion,
 			Match: match, Analysis: v.Analysis, Start: doc.Position(span.Start), End: doc.Position(span.End)}
-		if f.Fix == match {
-			f.Fix = ""
+		if method == LocatedOnLine || method == LocatedExact {
+			exactFix(doc, span, &f, v.Fix)
 		}
 		p.located, p.span, p.finding = true, span, f
 	}

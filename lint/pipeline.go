@@ -75,6 +75,9 @@ func (e *evaluator) assemble(f *fileRun) FileResult {
 	if doc.ScopeError != nil && e.opts.DocumentWarn != nil {
 		e.opts.DocumentWarn(doc.ScopeError.Error())
 	}
+	if e.opts.KeepSource {
+		out.fr.Source, out.fr.SourceFile = doc.Source, f.fp.SourceFile()
+	}
 	supp := ParseSuppressions(doc) // the inline controls the filter applies
 	for _, r := range f.rules {
 		e.rule(out, doc, supp, r)

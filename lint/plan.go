@@ -102,6 +102,20 @@ type ruleSet struct {
 // plan (PlanInput.Lazy) that was not prepared yet or was released by Evaluate.
 func (fp *FilePlan) Prepared() bool { return fp.env == nil || fp.prepared }
 
+// SourceFile is the file the plan reads ("" for standard input): Path when it is absolute,
+// else Path in the working directory, or where the file was found when Path cannot say.
+func (fp *FilePlan) SourceFile() string {
+	switch {
+	case fp.stdin:
+		return ""
+	case fp.abs != "":
+		return fp.abs
+	case fp.env == nil || filepath.IsAbs(fp.Path):
+		return filepath.FromSlash(fp.Path)
+	}
+	return filepath.Join(fp.env.dir, filepath.FromSlash(fp.Path))
+}
+
 // Prepare reads the file and works out what each rule evaluates on it (Doc or Err, and Rules),
 // unless that is done. A file that cannot be read gets Err, an operational error. Standard input
 // is read once: preparing its FilePlan again after Evaluate released it gives an Err.

@@ -30,7 +30,8 @@ type Finding struct {
 	Rule     string
 	Severity rules.Severity
 	Message  string
-	// Suggestion is advice in prose; Fix is a drop-in replacement for Match (may be empty).
+	// Suggestion is advice in prose; Fix is a drop-in replacement for Match (may be empty),
+	// kept only when the model's quote was found exactly, and then also given as SuggestedFix.
 	Suggestion string
 	Fix        string
 	// Match is the document text between Start and End.
@@ -38,6 +39,9 @@ type Finding struct {
 	Analysis string
 	Start    Position
 	End      Position
+	// SuggestedFix is the change that fixes the finding (nil when there is none): a model's
+	// fix on an exactly located quote, or a deterministic check's replacement (edit.go).
+	SuggestedFix *SuggestedFix
 }
 
 // findingJSON is the native JSON shape of a finding (spec/linter.md §7).
@@ -55,14 +59,17 @@ type findingJSON struct {
 	Offset     int            `json:"offset"`
 	EndOffset  int            `json:"endOffset"`
 	Analysis   string         `json:"analysis,omitempty"`
+	Edits      []TextEdit     `json:"edits,omitempty"`
 }
 
-// MarshalJSON writes the native JSON shape with flat position fields.
+// MarshalJSON writes the native JSON shape with flat position fields, and the fix's edits
+// ("edits") when there is a fix.
 func (f Finding) MarshalJSON() ([]byte, error) {
 	return json.Marshal(findingJSON{
 		Rule: f.Rule, Severity: f.Severity, Message: f.Message, Suggestion: f.Suggestion, Fix: f.Fix,
 		Match: f.Match, Line: f.Start.Line, Column: f.Start.Column, EndLine: f.End.Line,
 		EndColumn: f.End.Column, Offset: f.Start.Offset, EndOffset: f.End.Offset, Analysis: f.Analysis,
+		Edits: f.Edits(),
 	})
 }
 
@@ -155,6 +162,11 @@ type FileResult struct {
 	// Ignored counts the violations the model reported inside skipped scopes (code, URLs,
 	// markup: spec/linter.md §9), dropped (absent when none).
 	Ignored int `json:"ignored,omitempty"`
+	// Source is the file's content as it was linted and SourceFile the file it was read from
+	// ("" for standard input), set only with EvalOptions.KeepSource: the bytes the findings'
+	// offsets and edits refer to.
+	Source     []byte `json:"-"`
+	SourceFile string `json:"-"`
 }
 
 // Skipped is a file that was found but not linted, with the reason.

@@ -357,7 +357,10 @@ func (d *Document) locateSkipped(c Chunk, v Violation, span Span, m LocateMethod
 		w := v
 		w.QuotedText = strings.ReplaceAll(v.QuotedText, scopes.PlaceholderText, " ")
 		if s, wm := Locate(c, w); wm != NotLocated {
-			return s, wm
+			// Found only once the placeholders were taken out: the match spans text the model
+			// was not shown (the code behind a placeholder), so it is not the quote as written
+			// and its fix must not become an edit (edit.go): at best a normalised match.
+			return s, max(wm, LocatedNormalized)
 		}
 	}
 	orig := c

@@ -576,3 +576,34 @@ func FuzzSkipScopes(f *testing.F) {
 		}
 	})
 }
+
+// TestScopesFixNotAcrossPlaceholders: a quote found only once its placeholders were taken out
+// spans text the model never saw (the code behind `…`), so its fix would rewrite that code: the
+// finding stands, without an edit. A quote found exactly in the prose keeps its fix.
+func TestScopesFixNotAcrossPlaceholders(t *testing.T) {
+	dir, proj := loadTestProject(t, scopeFiles)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/guide.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t)
+	srv.SetDefault(violationsOf(
+		map[string]any{"quoted_text": "In order to", "line": 6, "message": "Say 'to'.", "fix": "To"},
+		map[string]any{"quoted_text": "run `…` first", "line": 6, "message": "Across a code span.", "fix": "run it first"},
+	))
+	got, _, err := evaluate(t, srv, plan, EvalOptions{ConfidenceThreshold: 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || len(got[0].Findings) != 2 {
+		t.Fatalf("results:\n%s", renderResults(got))
+	}
+	exact, across := got[0].Findings[0], got[0].Findings[1]
+	if e := exact.Edits(); len(e) != 1 || e[0].NewText != "To" || exact.Fix != "To" {
+		t.Errorf("exact quote: edits %+v, fix %q; want one edit to %q", e, exact.Fix, "To")
+	}
+	if across.Match != "run `acme deploy --prod` first" || across.SuggestedFix != nil || across.Fix != "" {
+		t.Errorf("quote across a placeholder: match %q, fix %q, suggested %+v; want the file's text and no fix",
+			across.Match, across.Fix, across.SuggestedFix)
+	}
+}

@@ -67,7 +67,7 @@ func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
 
 func TestSARIFValidatesAgainstOfficialSchema(t *testing.T) {
 	sch := compileSARIFSchema(t)
-	for name, r := range map[string]lint.Result{"fixture": fixture(t), "clean": cleanFixture(), "empty": {}} {
+	for name, r := range map[string]lint.Result{"fixture": fixture(t), "fixes": fixesFixture(t), "clean": cleanFixture(), "empty": {}} {
 		t.Run(name, func(t *testing.T) {
 			out := render(t, FormatSARIF, Options{Version: "1.2.3"}, r)
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
@@ -590,7 +590,7 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 				f := &h.Files[i].Findings[j]
 				f.Message = "::error::pwned ##[warning]x \u202eevil \u0085 #\u200d#[y] \x1b[31m"
 				if f.Fix != "" {
-					f.Fix = "##[fix] \u2066"
+					*f = withFix(*f, "##[fix] \u2066")
 				}
 			}
 		}
@@ -643,6 +643,66 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 			t.Fatal("reviewdog accepted a lowercase severity; the consumer check proves nothing")
 		}
 	})
+}
+
+// TestReviewdogAcceptsFixes: reviewdog reads every shape of fix as suggestions with the edits'
+// ranges (an edit of the match, two edits inside it, an insertion) in both formats, and each
+// suggestion applied to the document gives the fixed text.
+func TestReviewdogAcceptsFixes(t *testing.T) {
+	bin := findReviewdog(t)
+	dir := reviewdogRepo(t)
+	r := fixesFixture(t)
+	_, fs := allFindings(r)
+	out, err := runReviewdog(t, bin, dir, "rdjsonl", render(t, FormatRDJSONL, Options{}, r))
+	if err != nil {
+		t.Fatalf("reviewdog rejected our rdjsonl: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(fs) {
+		t.Fatalf("reviewdog printed %d diagnostics, want %d:\n%s", len(lines), len(fs), out)
+	}
+	// Suggestions are in byte columns: applied to the document's lines, they give what the
+	// findings' edits give.
+	var fixed []string
+	for i, line := range lines {
+		var d rdDiagnostic
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("unexpected reviewdog output line %q: %v", line, err)
+		}
+		if len(d.Suggestions) != len(fs[i].Edits()) {
+			t.Fatalf("diagnostic %d: %d suggestions, want %d", i, len(d.Suggestions), len(fs[i].Edits()))
+		}
+		text := []byte(fixesText)
+		for j := len(d.Suggestions) - 1; j >= 0; j-- {
+			s := d.Suggestions[j]
+			start, end := byteOffset(fixesText, s.Range.Start), byteOffset(fixesText, s.Range.End)
+			text = append(text[:start:start], append([]byte(s.Text), text[end:]...)...)
+		}
+		fixed = append(fixed, string(text))
+	}
+	want := []string{
+		fixesText,
+		strings.Replace(fixesText, "in order to", "to", 1),
+		strings.Replace(fixesText, `"tools"`, "“tools”", 1),
+		strings.Replace(fixesText, "It ends here", "It ends here.", 1),
+	}
+	for i := range want {
+		if fixed[i] != want[i] {
+			t.Errorf("diagnostic %d's suggestions give %q, want %q", i, fixed[i], want[i])
+		}
+	}
+	if _, err := runReviewdog(t, bin, dir, "rdjson", render(t, FormatRDJSON, Options{}, r)); err != nil {
+		t.Fatalf("reviewdog rejected our rdjson: %v", err)
+	}
+}
+
+// byteOffset is the offset in text of a 1-based line and byte column.
+func byteOffset(text string, p rdPosition) int {
+	off := 0
+	for range p.Line - 1 {
+		off += strings.IndexByte(text[off:], '\n') + 1
+	}
+	return off + p.Column - 1
 }
 
 func compareAccepted(t *testing.T, got, want []accepted) {

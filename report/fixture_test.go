@@ -28,7 +28,7 @@ const setupPath = "guide/setup, part 1: install.md"
 const setupText = "Install the tool.\n"
 
 // fixtureDocs maps each linted path to its text, for tests that check positions against it.
-var fixtureDocs = map[string]string{naivePath: naiveText, cleanPath: cleanText, setupPath: setupText}
+var fixtureDocs = map[string]string{naivePath: naiveText, cleanPath: cleanText, setupPath: setupText, fixesPath: fixesText}
 
 // positionAt is the lint.Position of a byte offset in text.
 func positionAt(text string, offset int) lint.Position {
@@ -54,6 +54,14 @@ func findingAt(t testing.TB, text, match string, f lint.Finding) lint.Finding {
 	return f
 }
 
+// withFix gives f the fix lint makes for an exactly located quote: text replaces the match.
+func withFix(f lint.Finding, text string) lint.Finding {
+	f.Fix = text
+	f.SuggestedFix = &lint.SuggestedFix{Message: lint.ReplaceMessage(f.Match, text),
+		TextEdits: []lint.TextEdit{{Start: f.Start, End: f.End, NewText: text}}}
+	return f
+}
+
 func intp(n int) *int           { return &n }
 func floatp(f float64) *float64 { return &f }
 func semi(rule string, score float64, violations, words int, strictness float64) lint.Score {
@@ -71,16 +79,16 @@ func fixture(t testing.TB) lint.Result {
 				Rule: "Acme.Headline.ValueCommunication", Severity: rules.SeverityError,
 				Message: `Headline states no benefit: say what readers gain, e.g. "50% faster"`,
 			}),
-			findingAt(t, naiveText, "in order to", lint.Finding{
+			withFix(findingAt(t, naiveText, "in order to", lint.Finding{
 				Rule: "Acme.Wordiness", Severity: rules.SeverityError,
 				Message:    `Wordy: "in order to" adds 100% more words, use "to"`,
-				Suggestion: `Replace "in order to" with "to".`, Fix: "to",
-				Analysis: "Three words where one does.",
-			}),
-			findingAt(t, naiveText, "utilize", lint.Finding{
+				Suggestion: `Replace "in order to" with "to".`,
+				Analysis:   "Three words where one does.",
+			}), "to"),
+			withFix(findingAt(t, naiveText, "utilize", lint.Finding{
 				Rule: "Acme.Jargon", Severity: rules.SeverityWarning,
-				Message: "Prefer plain words <use> & avoid jargon", Fix: "use",
-			}),
+				Message: "Prefer plain words <use> & avoid jargon",
+			}), "use"),
 			findingAt(t, naiveText, "spans\ntwo lines", lint.Finding{
 				Rule: "Acme.Flow", Severity: rules.SeverityWarning,
 				Message:    "This sentence breaks\nacross lines, which reads badly.",
@@ -179,4 +187,43 @@ func TestFixturePositions(t *testing.T) {
 	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1, Ignored: 2}) {
 		t.Errorf("summary = %+v", r.Summary)
 	}
+}
+
+// fixesPath and fixesText are the document of fixesFixture: accents and an emoji before the
+// edits, so code points, UTF-8 bytes and UTF-16 units differ.
+const fixesPath = "docs/fix me.md"
+const fixesText = "# Café 👋\n\nWe act in order to win, say \"tools\".\nIt ends here\n"
+
+// fixesFixture is a run whose findings show every shape of fix: a model's fix of its match (one
+// edit), a fix of two edits inside the match (straight quotes made curly), an insertion (an
+// empty edit at the end of the match), and a finding without a fix.
+func fixesFixture(t testing.TB) lint.Result {
+	t.Helper()
+	quotes := findingAt(t, fixesText, `"tools"`, lint.Finding{Rule: "Acme.Quotes", Severity: rules.SeverityWarning,
+		Message: "Use typographic quotes."})
+	open, closing := quotes.Start.Offset, quotes.End.Offset-1
+	quotes.SuggestedFix = &lint.SuggestedFix{Message: lint.ReplaceMessage(`"tools"`, "“tools”"), TextEdits: []lint.TextEdit{
+		{Start: positionAt(fixesText, open), End: positionAt(fixesText, open+1), NewText: "“"},
+		{Start: positionAt(fixesText, closing), End: positionAt(fixesText, closing+1), NewText: "”"},
+	}}
+	period := findingAt(t, fixesText, "It ends here", lint.Finding{Rule: "Acme.Period", Severity: rules.SeverityError,
+		Message: "End the sentence with a period."})
+	period.SuggestedFix = &lint.SuggestedFix{Message: lint.ReplaceMessage("", "."),
+		TextEdits: []lint.TextEdit{{Start: period.End, End: period.End, NewText: "."}}}
+	fr := lint.FileResult{
+		Path: fixesPath,
+		Findings: []lint.Finding{
+			findingAt(t, fixesText, "Café 👋", lint.Finding{Rule: "Acme.Headline", Severity: rules.SeverityWarning,
+				Message: "Say what the page is for."}),
+			withFix(findingAt(t, fixesText, "in order to", lint.Finding{Rule: "Acme.Wordiness", Severity: rules.SeverityError,
+				Message: `Wordy: use "to"`, Suggestion: `Replace "in order to" with "to".`}), "to"),
+			quotes,
+			period,
+		},
+		Scores: []lint.Score{semi("Acme.Wordiness", 8.6, 1, 14, 10)},
+	}
+	var totals Totals
+	totals.Add(fr)
+	return lint.Result{Version: "1.2.3", Files: []lint.FileResult{fr}, Summary: totals.Summary,
+		Usage: lint.Usage{Calls: 1, InputTokens: 100, OutputTokens: 20}}
 }

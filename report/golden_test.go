@@ -62,6 +62,17 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestGoldenFixes shows the shape of fixes in every format: an edit of the match, two edits
+// inside it, an insertion, and a finding without a fix.
+func TestGoldenFixes(t *testing.T) {
+	r := fixesFixture(t)
+	for _, format := range Formats() {
+		t.Run(format, func(t *testing.T) {
+			golden(t, "fixes-"+format+".golden", render(t, format, Options{}, r))
+		})
+	}
+}
+
 // TestGoldenStepSummary checks the Markdown table the github format appends to the step
 // summary, after what earlier steps wrote there.
 func TestGoldenStepSummary(t *testing.T) {

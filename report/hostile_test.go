@@ -39,8 +39,8 @@ func hostileResult(path, s string) lint.Result {
 		Files: []lint.FileResult{{
 			Path: path,
 			Findings: []lint.Finding{
-				{Rule: s, Severity: rules.SeverityError, Message: s, Suggestion: s, Fix: s, Match: s, Analysis: s,
-					Start: start, End: end},
+				withFix(lint.Finding{Rule: s, Severity: rules.SeverityError, Message: s, Suggestion: s, Match: s, Analysis: s,
+					Start: start, End: end}, s),
 				{Rule: "Pack." + s, Severity: rules.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
 					End: lint.Position{Line: 3, Column: 2, ByteColumn: 2, Offset: 20}},
 			},

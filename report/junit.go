@@ -148,8 +148,10 @@ func (j *junitWriter) failure(fs []lint.Finding) {
 		if f.Suggestion != "" {
 			fmt.Fprintf(&body, "  suggestion: %s\n", f.Suggestion)
 		}
-		if f.Fix != "" {
-			fmt.Fprintf(&body, "  fix: replace %q with %q\n", f.Match, f.Fix)
+		if text, ok := replacement(f); ok {
+			fmt.Fprintf(&body, "  fix: replace %q with %q\n", f.Match, text)
+		} else if sf := f.SuggestedFix; sf != nil && len(sf.TextEdits) > 0 {
+			fmt.Fprintf(&body, "  fix: %s\n", sf.Message)
 		}
 	}
 	typ := "warning"

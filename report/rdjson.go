@@ -77,8 +77,11 @@ func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 	if withSource {
 		d.Source = &rdSource{Name: "vectorlint", URL: projectURL}
 	}
-	if f.Fix != "" {
-		d.Suggestions = []rdSuggestion{{Range: r, Text: f.Fix}}
+	for _, e := range f.Edits() {
+		d.Suggestions = append(d.Suggestions, rdSuggestion{Range: rdRange{
+			Start: rdPosition{Line: e.Start.Line, Column: e.Start.ByteColumn},
+			End:   rdPosition{Line: e.End.Line, Column: e.End.ByteColumn},
+		}, Text: e.NewText})
 	}
 	return d
 }
@@ -131,6 +134,13 @@ func (r *rdjsonWriter) Finish(Totals) error {
 		r.out.WriteString("\n  ]\n}\n")
 	}
 	return r.out.Flush()
+}
+
+// WriteProblems writes a file's operational errors and unverified quotes to w, one escaped
+// line each, as the formats without a place for them do (see Options.Problems): for a caller
+// that prints no report, such as vectorlint --fix=diff.
+func WriteProblems(w io.Writer, fr lint.FileResult, githubActions bool) {
+	problems{w: w, workflow: githubActions}.report(fr)
 }
 
 // problems writes what a format has no place for, operational errors and unverified quotes, as

@@ -217,6 +217,11 @@ type findingReadJSON struct {
 	Offset     *int    `json:"offset"`
 	EndOffset  *int    `json:"endOffset"`
 	Analysis   string  `json:"analysis"`
+	Edits      []struct {
+		Offset    *int    `json:"offset"`
+		EndOffset *int    `json:"endOffset"`
+		NewText   *string `json:"newText"`
+	} `json:"edits"`
 }
 
 func (rd *reader) file(field string, raw json.RawMessage) (lint.FileResult, error) {
@@ -289,12 +294,88 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 	case *fj.Offset < 0 || *fj.EndOffset < *fj.Offset:
 		return lint.Finding{}, rd.errorf(at, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *fj.Offset, *fj.EndOffset))
 	}
-	return lint.Finding{
+	f := lint.Finding{
 		Rule: *fj.Rule, Severity: sev, Message: *fj.Message, Suggestion: fj.Suggestion, Fix: fj.Fix,
 		Match: fj.Match, Analysis: fj.Analysis,
 		Start: lint.Position{Line: *fj.Line, Column: *fj.Column, ByteColumn: *fj.Column, Offset: *fj.Offset},
 		End:   lint.Position{Line: *fj.EndLine, Column: *fj.EndColumn, ByteColumn: *fj.EndColumn, Offset: *fj.EndOffset},
-	}, nil
+	}
+	if len(fj.Edits) == 0 {
+		return f, nil
+	}
+	sf := &lint.SuggestedFix{}
+	for i, e := range fj.Edits {
+		field := fmt.Sprintf("%s.edits[%d]", at, i)
+		switch {
+		case e.Offset == nil || e.EndOffset == nil || e.NewText == nil:
+			return lint.Finding{}, rd.errorf(field, "offset, endOffset and newText", "a field missing")
+		case *e.Offset < 0 || *e.EndOffset < *e.Offset:
+			return lint.Finding{}, rd.errorf(field, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *e.Offset, *e.EndOffset))
+		}
+		start, ok1 := positionIn(f, *e.Offset)
+		end, ok2 := positionIn(f, *e.EndOffset)
+		if !ok1 || !ok2 {
+			// Only edits inside the finding's match can be placed without the document (all
+			// that vectorlint writes today): a fix reaching outside it is left out.
+			return f, nil
+		}
+		sf.TextEdits = append(sf.TextEdits, lint.TextEdit{Start: start, End: end, NewText: *e.NewText})
+	}
+	// The message is not in the json output: it says what the fix does to the match, as lint's
+	// own messages do (ReplaceMessage).
+	sf.Message = fixMessage(f, sf.TextEdits)
+	f.SuggestedFix = sf
+	return f, nil
+}
+
+// fixMessage says what edits inside a finding's match do: one edit, what it replaces; several,
+// the match before and after.
+func fixMessage(f lint.Finding, edits []lint.TextEdit) string {
+	old := func(e lint.TextEdit) string {
+		return f.Match[e.Start.Offset-f.Start.Offset : e.End.Offset-f.Start.Offset]
+	}
+	if len(edits) == 1 {
+		return lint.ReplaceMessage(old(edits[0]), edits[0].NewText)
+	}
+	var b strings.Builder
+	at := f.Start.Offset
+	for _, e := range edits {
+		if e.Start.Offset < at {
+			return lint.ReplaceMessage(f.Match, "") // overlapping edits: nothing sensible to say
+		}
+		b.WriteString(f.Match[at-f.Start.Offset : e.Start.Offset-f.Start.Offset])
+		b.WriteString(e.NewText)
+		at = e.End.Offset
+	}
+	b.WriteString(f.Match[at-f.Start.Offset:])
+	return lint.ReplaceMessage(f.Match, b.String())
+}
+
+// positionIn is the position of a byte offset inside a finding's match, worked out from the
+// match's text (the document's own between the finding's start and end); ok is false outside
+// it, or when the match does not span the finding's bytes.
+func positionIn(f lint.Finding, offset int) (lint.Position, bool) {
+	switch {
+	case offset == f.Start.Offset:
+		return f.Start, true
+	case offset == f.End.Offset:
+		return f.End, true
+	case offset < f.Start.Offset || offset > f.End.Offset || len(f.Match) != f.End.Offset-f.Start.Offset:
+		return lint.Position{}, false
+	}
+	seg := f.Match[:offset-f.Start.Offset]
+	p := f.Start
+	p.Offset = offset
+	last := strings.LastIndexAny(seg, "\n\r")
+	if last < 0 {
+		p.Column += utf8.RuneCountInString(seg)
+		p.ByteColumn += len(seg)
+		return p, true
+	}
+	p.Line += strings.Count(seg, "\n") + strings.Count(seg, "\r") - strings.Count(seg, "\r\n")
+	tail := seg[last+1:]
+	p.Column, p.ByteColumn = utf8.RuneCountInString(tail)+1, len(tail)+1
+	return p, true
 }
 
 // FillByteColumns sets the byte columns of a file's findings from the document's bytes (the
@@ -309,6 +390,14 @@ func FillByteColumns(fr *lint.FileResult, doc []byte) {
 		}
 		f.Start.ByteColumn = byteColumn(doc, f.Start.Offset)
 		f.End.ByteColumn = byteColumn(doc, f.End.Offset)
+		if sf := f.SuggestedFix; sf != nil {
+			edits := make([]lint.TextEdit, len(sf.TextEdits))
+			for j, e := range sf.TextEdits {
+				e.Start.ByteColumn, e.End.ByteColumn = byteColumn(doc, e.Start.Offset), byteColumn(doc, e.End.Offset)
+				edits[j] = e
+			}
+			f.SuggestedFix = &lint.SuggestedFix{Message: sf.Message, TextEdits: edits}
+		}
 	}
 }
 

@@ -32,7 +32,8 @@ func roundTrip(t testing.TB, r lint.Result) *lint.Result {
 // TestReadJSONRoundTrip reads back what the json format writes for each fixture: the same
 // result, byte columns included (from the documents), and so the same output in every format.
 func TestReadJSONRoundTrip(t *testing.T) {
-	for name, r := range map[string]lint.Result{"fixture": fixture(t), "clean": cleanFixture(), "stopped": stoppedFixture()} {
+	for name, r := range map[string]lint.Result{"fixture": fixture(t), "clean": cleanFixture(), "stopped": stoppedFixture(),
+		"fixes": fixesFixture(t)} {
 		t.Run(name, func(t *testing.T) {
 			got := roundTrip(t, r)
 			r.Version = "test"
@@ -91,6 +92,10 @@ func TestReadJSONErrors(t *testing.T) {
 		{"negative usage", strings.Replace(valid, `"calls": 7,`, `"calls": -1,`, 1),
 			"r.json: usage: expected counts of 0 or more, found "},
 		{"invalid UTF-8", "{\"version\": \"\xff\"}", "r.json: expected UTF-8 JSON, found invalid UTF-8"},
+		{"an edit without its text", strings.Replace(valid, `"newText": "to"`, `"newText": null`, 1),
+			"r.json: files[1].findings[1].edits[0]: expected offset, endOffset and newText, found a field missing"},
+		{"an edit ending before it starts", strings.Replace(valid, "\"offset\": 74,\n              \"endOffset\": 85", "\"offset\": 74,\n              \"endOffset\": 70", 1),
+			"r.json: files[1].findings[1].edits[0]: expected byte offsets of 0 or more, the end at or after the start, found 74-70"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,4 +231,30 @@ func normalize(r *lint.Result) *lint.Result {
 		c.RunErrors = nil
 	}
 	return &c
+}
+
+// TestPositionIn: an edit inside a finding's match is placed from the match's own text, across
+// CRLF and LF line breaks and multi-byte characters; outside the match it cannot be.
+func TestPositionIn(t *testing.T) {
+	f := lint.Finding{Match: "ab\r\ncé d\nx", Start: lint.Position{Line: 3, Column: 5, ByteColumn: 6, Offset: 20},
+		End: lint.Position{Line: 5, Column: 2, ByteColumn: 2, Offset: 31}}
+	for _, tt := range []struct {
+		offset int
+		want   lint.Position
+		ok     bool
+	}{
+		{20, f.Start, true},
+		{21, lint.Position{Line: 3, Column: 6, ByteColumn: 7, Offset: 21}, true},
+		{24, lint.Position{Line: 4, Column: 1, ByteColumn: 1, Offset: 24}, true},
+		{27, lint.Position{Line: 4, Column: 3, ByteColumn: 4, Offset: 27}, true}, // after "cé"
+		{30, lint.Position{Line: 5, Column: 1, ByteColumn: 1, Offset: 30}, true},
+		{31, f.End, true},
+		{19, lint.Position{}, false},
+		{32, lint.Position{}, false},
+	} {
+		got, ok := positionIn(f, tt.offset)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("positionIn(%d) = %+v, %v; want %+v, %v", tt.offset, got, ok, tt.want, tt.ok)
+		}
+	}
 }

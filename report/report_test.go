@@ -425,10 +425,10 @@ func FuzzWriters(f *testing.F) {
 	f.Add("naïve 👋.md", "A.B.C", "", "", "", 1, 1, 1, 1)
 	f.Add("x\x1b.md", "", "\xff\x00\r", "\u2028", "\x1b[31m", 0, 0, -1, -1)
 	f.Fuzz(func(t *testing.T, path, rule, msg, sugg, fix string, line, col, endLine, endCol int) {
-		fr := lint.FileResult{Path: path, Findings: []lint.Finding{{Rule: rule, Severity: rules.SeverityWarning,
-			Message: msg, Suggestion: sugg, Fix: fix, Match: msg,
+		fr := lint.FileResult{Path: path, Findings: []lint.Finding{withFix(lint.Finding{Rule: rule, Severity: rules.SeverityWarning,
+			Message: msg, Suggestion: sugg, Match: msg,
 			Start: lint.Position{Line: line, Column: col, ByteColumn: col},
-			End:   lint.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}},
+			End:   lint.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}, fix)},
 			Scores:     []lint.Score{{Rule: rule, Type: lint.SemiObjective, Score: 5}},
 			Unverified: []lint.Unverified{{Rule: rule, Message: msg, Quote: sugg}},
 			Errors:     []lint.RuleError{{Rule: rule, Message: msg}}}

@@ -141,6 +141,29 @@ func findingRegion(f lint.Finding) sarifRegion {
 		EndColumn: f.End.Column}
 }
 
+// toSARIFFix is a finding's fix: one artifact change of the file, a replacement per edit. The
+// deleted region is given in lines and columns, in the run's column kind (code points); an
+// insertion is an empty region (endColumn = startColumn). The description is the finding's
+// suggestion, else the fix's own message.
+func toSARIFFix(loc sarifArtifactLocation, suggestion string, sf *lint.SuggestedFix) sarifFix {
+	change := sarifArtifactChange{ArtifactLocation: loc}
+	for _, e := range sf.TextEdits {
+		change.Replacements = append(change.Replacements, sarifReplacement{
+			DeletedRegion: sarifRegion{StartLine: e.Start.Line, StartColumn: e.Start.Column,
+				EndLine: e.End.Line, EndColumn: e.End.Column},
+			InsertedContent: sarifText{Text: e.NewText},
+		})
+	}
+	fix := sarifFix{ArtifactChanges: []sarifArtifactChange{change}}
+	switch {
+	case suggestion != "":
+		fix.Description = &sarifText{Text: suggestion}
+	case sf.Message != "":
+		fix.Description = &sarifText{Text: sf.Message}
+	}
+	return fix
+}
+
 // File writes one result per finding and records the file's rules and notifications.
 func (s *sarifWriter) File(fr lint.FileResult) error {
 	if err := s.begin(fr); err != nil {
@@ -163,13 +186,8 @@ func (s *sarifWriter) File(fr lint.FileResult) error {
 			Message:   sarifText{Text: messageWithSuggestion(f)},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: loc, Region: &region}}},
 		}
-		if f.Fix != "" {
-			fix := sarifFix{ArtifactChanges: []sarifArtifactChange{{ArtifactLocation: loc,
-				Replacements: []sarifReplacement{{DeletedRegion: findingRegion(f), InsertedContent: sarifText{Text: f.Fix}}}}}}
-			if f.Suggestion != "" {
-				fix.Description = &sarifText{Text: f.Suggestion}
-			}
-			res.Fixes = []sarifFix{fix}
+		if sf := f.SuggestedFix; sf != nil && len(sf.TextEdits) > 0 {
+			res.Fixes = []sarifFix{toSARIFFix(loc, f.Suggestion, sf)}
 		}
 		b, err := json.MarshalIndent(res, "        ", "  ")
 		if err != nil {

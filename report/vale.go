@@ -97,10 +97,20 @@ func toValeAlert(f lint.Finding) valeAlert {
 		Match:       f.Match,
 		Line:        f.Start.Line,
 	}
-	if f.Fix != "" {
-		a.Action = valeAction{Name: "replace", Params: []string{f.Fix}}
+	if text, ok := replacement(f); ok {
+		a.Action = valeAction{Name: "replace", Params: []string{text}}
 	}
 	return a
+}
+
+// replacement is the text that replaces a finding's match, when its fix is one edit of exactly
+// the match (Vale's "replace" action and the JUnit text can say no more than that).
+func replacement(f lint.Finding) (string, bool) {
+	es := f.Edits()
+	if len(es) != 1 || es[0].Start.Offset != f.Start.Offset || es[0].End.Offset != f.End.Offset {
+		return "", false
+	}
+	return es[0].NewText, true
 }
 
 // valeSpan is Vale's Span: [first, last] column of the match on its start line, 1-based, in

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +14,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/fix"
 	"github.com/vectorlint/vectorlint/internal/progress"
+	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/report"
@@ -38,7 +41,10 @@ type lintFlags struct {
 	quiet         bool
 	stdinFilename string
 	noColor       bool
-	timeout       string
+	fix           string
+	// stdinText is the document read from standard input for --fix (nil otherwise).
+	stdinText []byte
+	timeout   string
 	// timeoutValue is --timeout, checked (0 when not given).
 	timeoutValue time.Duration
 	// The cost controls of spec/linter.md §11 (cost.go).
@@ -74,6 +80,8 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.StringVar(&f.stdinFilename, "stdin-filename", "", "read the document from standard input (PATH - or no PATH); NAME picks the config section and is the reported path")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
+	fs.StringVar(&f.fix, "fix", "", "apply the findings' fixes; `MODE` write (--fix alone) rewrites the files, diff (--fix=diff) prints a unified diff and writes nothing; with --stdin-filename the fixed text goes to standard output")
+	fs.Lookup("fix").NoOptDefVal = fixWrite
 	f.cost.register(fs)
 	return fs
 }
@@ -121,6 +129,9 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	if f.stdinFilename != "" && !slices.Contains(paths, "-") {
 		return a.usageError("vectorlint", errors.New("--stdin-filename names the document read from standard input: add the PATH -"))
 	}
+	if f.fix != "" && slices.Contains(paths, "-") && len(paths) > 1 {
+		return a.usageError("vectorlint", errors.New("--fix with standard input prints the fixed text: lint only the PATH -"))
+	}
 
 	proj, err := a.loadProject(f.config)
 	if err != nil {
@@ -143,10 +154,21 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
+	stdin := a.stdin
+	if f.fix != "" && slices.Contains(paths, "-") {
+		// --fix prints the document read from standard input, fixed or as it was (an editor
+		// replaces its buffer with what it gets), even when it is not linted.
+		data, err := io.ReadAll(io.LimitReader(a.stdin, lint.MaxDocumentSize+1))
+		if err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint: reading standard input: %v\n", err)
+			return exitFailure
+		}
+		f.stdinText, stdin = data, bytes.NewReader(data)
+	}
 	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{
 		Dir:           a.dir,
 		Paths:         paths,
-		Stdin:         a.stdin,
+		Stdin:         stdin,
 		StdinFilename: f.stdinFilename,
 		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
@@ -249,6 +271,28 @@ func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f 
 	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency}, nil
 }
 
+// evalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
+// why there is none), the threshold, the style guide, the concurrency. The editor server's
+// model runs get the same.
+func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
+	setup := run.setup
+	opts := lint.EvalOptions{
+		Endpoint:            setup.endpoint,
+		Search:              setup.search,
+		ConfidenceThreshold: run.threshold,
+		StyleGuide:          proj.StyleGuide,
+		Directive:           proj.Directive,
+		Concurrency:         run.concurrency,
+	}
+	if setup.notConfigured == nil {
+		opts.Client = setup.client
+		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
+	} else {
+		opts.NotConfigured = setup.notConfigured
+	}
+	return opts
+}
+
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
 func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *llm.Env, eps llmEndpoints) int {
@@ -299,10 +343,16 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if bar != nil && a.stdoutIsTerminal {
 		stdout = bar.Writer(stdout) // the same terminal: keep results and the bar apart
 	}
-	out, err := report.New(f.output, stdout, ropts)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+	session, flushFix := a.fixSession(f, stdout, errw)
+	defer flushFix()
+	var out report.Writer
+	if session == nil || session.Mode == fix.ModeWrite {
+		// --fix=diff and --fix on standard input print the diff or the text instead of a report.
+		out, err = report.New(f.output, stdout, ropts)
+		if err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+			return exitFailure
+		}
 	}
 	if f.verbose && f.output != report.FormatLine && f.output != report.FormatJSON {
 		for _, s := range plan.Skipped {
@@ -310,19 +360,14 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	}
 
-	opts := lint.RunOptions{EvalOptions: lint.EvalOptions{
-		Endpoint:            setup.endpoint,
-		Search:              setup.search,
-		ConfidenceThreshold: run.threshold,
-		StyleGuide:          proj.StyleGuide,
-		Directive:           proj.Directive,
-		Concurrency:         run.concurrency,
-	}, File: out.File}
-	if setup.notConfigured == nil {
-		opts.Client = setup.client
-		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
+	opts := lint.RunOptions{EvalOptions: run.evalOptions(proj)}
+	if session != nil {
+		opts.KeepSource, opts.File = true, session.File
+		if out != nil {
+			session.Report = out.File
+		}
 	} else {
-		opts.NotConfigured = setup.notConfigured
+		opts.File = out.File
 	}
 	if f.verbose {
 		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
@@ -356,9 +401,21 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
-	if err := out.Finish(report.TotalsOf(res)); err != nil {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+	totals := report.TotalsOf(res)
+	if session != nil {
+		totals.Summary = session.Left // what the fixes left
+	}
+	if out != nil {
+		if err := out.Finish(totals); err != nil {
+			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+			return exitFailure
+		}
+	}
+	if session != nil {
+		if session.Mode == fix.ModePrint && !session.Printed && len(f.stdinText) <= lint.MaxDocumentSize {
+			session.Out.Write(f.stdinText) // skipped or unreadable: given back as it was
+		}
+		fmt.Fprintf(errw, "vectorlint: %s\n", session.Summary())
 	}
 
 	// Each failure of the whole run once (not once per rule and file), naming what to fix.
@@ -371,10 +428,51 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
 			pluralize(n, "file"), listSome(res.Interrupted, 5))
 	}
-	if !res.Complete() {
+	if !res.Complete() || (session != nil && session.Failed > 0) {
 		return exitFailure
 	}
-	return failOnExit(f.failOn, res.Summary.Errors, res.Summary.Warnings)
+	return failOnExit(f.failOn, totals.Summary.Errors, totals.Summary.Warnings)
+}
+
+// --fix modes.
+const (
+	fixWrite = "write"
+	fixDiff  = "diff"
+)
+
+// fixSession returns the session that applies the fixes of a --fix run (nil without --fix),
+// and a function that flushes what it holds back. The diff or fixed text goes to stdout,
+// escaped when it is a terminal or a GitHub Actions log (the document's text and a fix's, which
+// comes from a model, could drive either); the lines saying what was
+// fixed go to log, with each file's operational errors and unverified quotes when no report is
+// printed.
+func (a *app) fixSession(f *lintFlags, stdout, log io.Writer) (*fix.Session, func()) {
+	if f.fix == "" {
+		return nil, func() {}
+	}
+	s := &fix.Session{Mode: fix.ModeWrite, Out: stdout, Log: log}
+	switch {
+	case f.fix == fixDiff:
+		s.Mode = fix.ModeDiff
+	case f.stdinText != nil:
+		s.Mode = fix.ModePrint
+	}
+	flush := func() {}
+	if a.stdoutIsTerminal || a.githubActions {
+		w := safetext.NewHumanWriter(stdout, a.githubActions)
+		s.Out, flush = w, func() { w.Flush() }
+	}
+	if s.Mode != fix.ModeWrite {
+		next := s.Report
+		s.Report = func(fr lint.FileResult) error {
+			report.WriteProblems(log, fr, a.githubActions)
+			if next != nil {
+				return next(fr)
+			}
+			return nil
+		}
+	}
+	return s, flush
 }
 
 // listSome joins the first n items and says how many more there are.
@@ -398,6 +496,12 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	}
 	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
 		return fmt.Errorf("--provider: expected one of %s, found %q", providerNames(), f.provider)
+	}
+	if f.fix != "" && f.fix != fixWrite && f.fix != fixDiff {
+		return fmt.Errorf("--fix: expected --fix (rewrite the files) or --fix=diff, found --fix=%s", f.fix)
+	}
+	if f.fix != "" && f.dryRun {
+		return errors.New("--fix and --dry-run cannot be combined (--fix=diff shows the fixes without writing)")
 	}
 	if f.quiet && f.verbose {
 		return errors.New("--quiet and --verbose cannot be combined")

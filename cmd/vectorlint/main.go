@@ -147,6 +147,8 @@ func (a *app) run(ctx context.Context, args []string) int {
 			return a.runCache(args[1:])
 		case "merge":
 			return a.runMerge(args[1:])
+		case "lsp":
+			return a.runLSP(ctx, args[1:])
 		}
 	}
 	return a.runLint(ctx, args)
@@ -165,6 +167,7 @@ Usage:
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
   vectorlint merge FILE.json...         join the json results of --shard jobs into one report
+  vectorlint lsp                        the editor server (Language Server Protocol on stdio)
   vectorlint version                    print the version (also --version, -V)
 
 Run "vectorlint --help" for the lint flags, "vectorlint COMMAND --help" for a command's flags.

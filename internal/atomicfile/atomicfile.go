@@ -19,6 +19,24 @@ import (
 // Write writes data to path atomically, creating the file with mode 0666 less the umask. The
 // folder must exist. On failure the temporary file is removed and path is left as it was.
 func Write(path string, data []byte) error {
+	return write(path, data, nil, nil)
+}
+
+// Replace rewrites the existing file path with data atomically, keeping its permission bits
+// (mode: the file's mode, whose permission, setuid, setgid and sticky bits are set on the new
+// file whatever the umask), for a tool that edits a file in place (vectorlint --fix). When
+// unchanged is not nil it is called after the new content is written and just before the
+// rename: an error from it leaves path as it was and is returned, so a caller can refuse to
+// replace a file that changed meanwhile. Path is replaced, not written through: a symbolic link
+// would become a regular file, so the caller refuses those.
+func Replace(path string, data []byte, mode fs.FileMode, unchanged func() error) error {
+	perm := mode & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	return write(path, data, &perm, unchanged)
+}
+
+// write is Write, with the mode set explicitly when perm is not nil and a check before the
+// rename.
+func write(path string, data []byte, perm *fs.FileMode, beforeRename func() error) error {
 	dir, base := filepath.Split(path)
 	if len(base) > 100 {
 		base = base[:100] // the temporary name must stay a valid file name
@@ -40,10 +58,20 @@ func Write(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	_, werr := f.Write(data)
+	var merr error
+	if perm != nil {
+		merr = f.Chmod(*perm)
+	}
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		_ = os.Remove(tmp)
 		return &fs.PathError{Op: "write", Path: path, Err: unwrap(err)}
+	}
+	if beforeRename != nil {
+		if err := beforeRename(); err != nil {
+			_ = os.Remove(tmp)
+			return err
+		}
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		_ = os.Remove(tmp)

@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,5 +56,43 @@ func TestWriteFailure(t *testing.T) {
 	long := strings.Repeat("a", 200) + ".json"
 	if err := Write(filepath.Join(dir, long), []byte("x")); err != nil {
 		t.Errorf("long name: %v", err)
+	}
+}
+
+// TestReplaceKeepsMode: a file rewritten in place keeps its permission bits whatever the umask,
+// and a refusal just before the rename leaves the file as it was, with no temporary file.
+func TestReplaceKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "doc.md")
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	for _, mode := range []os.FileMode{0o755, 0o640, 0o604} {
+		if err := os.WriteFile(path, []byte("before"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		if err := Replace(path, []byte("after"), mode, func() error { calls++; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		if fi.Mode().Perm() != mode || string(data) != "after" || calls != 1 {
+			t.Errorf("mode %v: got %v, content %q, check called %d times", mode, fi.Mode().Perm(), data, calls)
+		}
+	}
+	refused := errors.New("changed meanwhile")
+	if err := Replace(path, []byte("never"), 0o644, func() error { return refused }); err != refused {
+		t.Fatalf("err = %v, want the check's", err)
+	}
+	data, _ := os.ReadFile(path)
+	entries, _ := os.ReadDir(dir)
+	if string(data) != "after" || len(entries) != 1 {
+		t.Errorf("after a refusal: content %q, entries %v", data, entries)
 	}
 }

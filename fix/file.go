@@ -1,0 +1,184 @@
+package fix
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/vectorlint/vectorlint/internal/atomicfile"
+	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// ChangedError is a file whose content is no longer what was linted: its fixes were made for
+// other bytes, so it is left alone.
+type ChangedError struct {
+	Path string
+}
+
+// Error says the file changed and that it was not rewritten.
+func (e *ChangedError) Error() string {
+	return e.Path + ": changed since it was linted; not rewritten (run vectorlint --fix again)"
+}
+
+// NotRewritableError is a file --fix does not rewrite: a symbolic link (renaming over it would
+// replace the link, and its target may be anywhere) or anything but a regular file.
+type NotRewritableError struct {
+	Path string
+	What string
+}
+
+// Error names the file and what it is.
+func (e *NotRewritableError) Error() string {
+	return e.Path + ": " + e.What + ", not rewritten"
+}
+
+// WriteFile replaces the file at path with fixed, provided its content is still original (the
+// text that was linted): atomically, through a temporary file in the same folder renamed over
+// it, with the file's mode kept. A symbolic link or anything but a regular file is a
+// *NotRewritableError, a file whose content differs from original a *ChangedError; the content
+// is checked when the file is opened and again just before the rename. The file is not followed
+// through a link and no other file is written.
+func WriteFile(path string, original, fixed []byte) error {
+	return writeFile(path, original, fixed, nil)
+}
+
+// writeFile is WriteFile; between, when not nil, runs after the first check (a test changes
+// the file there, as another program could).
+func writeFile(path string, original, fixed []byte, between func()) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return &NotRewritableError{Path: path, What: "a symbolic link"}
+	case !fi.Mode().IsRegular():
+		return &NotRewritableError{Path: path, What: safefile.Describe(fi.Mode())}
+	}
+	same := func() error {
+		now, err := safefile.ReadFile(path, int64(len(original))+1)
+		var tl *safefile.TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			return &ChangedError{Path: path}
+		case err != nil:
+			return err
+		case !bytes.Equal(now, original):
+			return &ChangedError{Path: path}
+		}
+		return nil
+	}
+	if err := same(); err != nil {
+		return err
+	}
+	if between != nil {
+		between()
+	}
+	return atomicfile.Replace(path, fixed, fi.Mode(), func() error {
+		// The same file still (not replaced by a link or another file), with the same bytes.
+		now, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		if !os.SameFile(fi, now) {
+			return &ChangedError{Path: path}
+		}
+		return same()
+	})
+}
+
+// Diff is the unified diff of what r changes in src, with three lines of context and git's
+// a/ and b/ prefixes on name, so `git apply` and `patch -p1` take it ("" when nothing
+// changed).
+func Diff(name string, src []byte, r Result) string {
+	if !r.Changed() {
+		return ""
+	}
+	edits := make([]udiff.Edit, len(r.edits))
+	for i, e := range r.edits {
+		edits[i] = udiff.Edit{Start: e.Start.Offset, End: e.End.Offset, New: e.NewText}
+	}
+	d, err := udiff.ToUnified("a/"+name, "b/"+name, string(src), edits, udiff.DefaultContextLines)
+	if err != nil {
+		// Apply's edits are sorted and never overlap, so this does not happen; a diff of the
+		// texts says the same.
+		return udiff.Unified("a/"+name, "b/"+name, string(src), string(r.Text))
+	}
+	return d
+}
+
+// Outcome is what fixing one linted file did.
+type Outcome struct {
+	// Path is the file's reported path.
+	Path string
+	Result
+	// Written tells whether the file was rewritten.
+	Written bool
+	// Err is why the file could not be rewritten (a *ChangedError, a *NotRewritableError, an
+	// I/O error); its fixes then count as not applied.
+	Err error
+}
+
+// File applies the fixes of a linted file's findings to the text that was linted (fr must come
+// from a run with lint.EvalOptions.KeepSource) and, when write is set and a fix applies,
+// rewrites the file it was read from (WriteFile). A file read from standard input
+// (fr.SourceFile == "") is never written: its fixed text is in the outcome.
+func File(fr lint.FileResult, write bool) Outcome {
+	out := Outcome{Path: fr.Path}
+	if fr.Source == nil && len(fr.Findings) > 0 && len(Fixes(fr.Findings)) > 0 {
+		out.Err = fmt.Errorf("%s: the linted text was not kept; nothing to apply the fixes to", fr.Path)
+		return out
+	}
+	out.Result = Apply(fr.Source, Fixes(fr.Findings))
+	if !write || !out.Changed() || fr.SourceFile == "" {
+		return out
+	}
+	if err := WriteFile(fr.SourceFile, fr.Source, out.Text); err != nil {
+		out.Err = named(err, fr.Path)
+		return out
+	}
+	out.Written = true
+	return out
+}
+
+// named gives an error of WriteFile the file's reported path, as every other message names it.
+func named(err error, path string) error {
+	var (
+		ce *ChangedError
+		nr *NotRewritableError
+		pe *fs.PathError
+	)
+	switch {
+	case errors.As(err, &ce):
+		return &ChangedError{Path: path}
+	case errors.As(err, &nr):
+		return &NotRewritableError{Path: path, What: nr.What}
+	case errors.As(err, &pe):
+		return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// Remaining returns the findings of fr that o did not fix: all of them when the file could not
+// be rewritten.
+func (o Outcome) Remaining(findings []lint.Finding) []lint.Finding {
+	if o.Err != nil || len(o.Applied) == 0 {
+		return findings
+	}
+	fixed := make(map[int]bool, len(o.Applied))
+	for _, f := range o.Applied {
+		fixed[f.Finding] = true
+	}
+	out := make([]lint.Finding, 0, len(findings)-len(fixed))
+	for i, f := range findings {
+		if !fixed[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}

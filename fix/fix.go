@@ -1,0 +1,232 @@
+// Package fix applies the fixes of lint findings to the text they were found in
+// (spec/linter.md §10): `vectorlint --fix` rewrites files with them, `--fix=diff` shows them as
+// a unified diff, and with --stdin-filename the fixed text goes to standard output.
+//
+// Each finding's SuggestedFix is applied whole or not at all. Fixes are taken in the order of
+// their position in the file; a fix with an edit that overlaps an edit already taken is skipped
+// (the first by position wins) and reported with the fix it collides with, never merged or
+// applied twice. A file is rewritten atomically (a temporary file renamed over it) with its
+// mode kept, and only when its content is still what was linted.
+package fix
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// Fix is one finding's fix, as Apply takes it.
+type Fix struct {
+	// Finding is the index of the finding in its file's findings.
+	Finding int
+	// Rule and Start are the finding's, to say which fix was skipped.
+	Rule  string
+	Start lint.Position
+	// Message says what the fix does; Edits are its edits, applied together.
+	Message string
+	Edits   []lint.TextEdit
+}
+
+// Where names the fix in messages: "Acme.Wordiness at 6:26".
+func (f Fix) Where() string {
+	return fmt.Sprintf("%s at %d:%d", f.Rule, f.Start.Line, f.Start.Column)
+}
+
+// Fixes returns the fixes of a file's findings, in the findings' order (findings without a fix
+// or whose fix has no edit are left out).
+func Fixes(findings []lint.Finding) []Fix {
+	var out []Fix
+	for i, f := range findings {
+		if f.SuggestedFix == nil || len(f.SuggestedFix.TextEdits) == 0 {
+			continue
+		}
+		out = append(out, Fix{Finding: i, Rule: f.Rule, Start: f.Start, Message: f.SuggestedFix.Message,
+			Edits: f.SuggestedFix.TextEdits})
+	}
+	return out
+}
+
+// Skipped is a fix that was not applied, and why.
+type Skipped struct {
+	Fix
+	// Reason says why, e.g. "overlaps the fix of Acme.Tone at 6:20".
+	Reason string
+}
+
+// Result is what Apply did to one text.
+type Result struct {
+	// Text is the fixed text (the original when nothing was applied).
+	Text []byte
+	// Applied and Skipped are the fixes, in the order they were considered (by position).
+	Applied []Fix
+	Skipped []Skipped
+	// edits are the applied edits, sorted by position.
+	edits []lint.TextEdit
+}
+
+// Changed reports whether any fix was applied.
+func (r Result) Changed() bool { return len(r.Applied) > 0 }
+
+// Apply applies fixes to src. Fixes are considered in the order of their first edit's start
+// (then its end, then the order given); each is applied whole, or skipped with its reason when
+// an edit of it
+//   - lies outside src or cuts a UTF-8 character or a CRLF line break ("is outside the text"),
+//   - overlaps another edit of the same fix ("its edits overlap each other"),
+//   - writes what lint.FixableText refuses (control characters, invalid UTF-8),
+//   - overlaps an edit already applied, or inserts at the same place as one: "overlaps the fix
+//     of …", or "is the same change as the fix of …" when every edit equals one already
+//     applied (the text already has it).
+//
+// Two edits overlap when each starts before the other ends; an insertion (an empty edit) at
+// the start or end of a replaced range does not overlap it. src is never modified.
+func Apply(src []byte, fixes []Fix) Result {
+	order := make([]int, len(fixes))
+	for i := range order {
+		order[i] = i
+	}
+	first := func(f Fix) lint.TextEdit {
+		if len(f.Edits) == 0 {
+			return lint.TextEdit{}
+		}
+		return slices.MinFunc(f.Edits, compareEdits)
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return compareEdits(first(fixes[a]), first(fixes[b])) })
+
+	var (
+		res   = Result{}
+		taken []takenEdit
+	)
+	for _, i := range order {
+		f := fixes[i]
+		reason := f.check(src)
+		if reason == "" {
+			reason = collision(f, taken)
+		}
+		if reason != "" {
+			res.Skipped = append(res.Skipped, Skipped{Fix: f, Reason: reason})
+			continue
+		}
+		for _, e := range f.Edits {
+			taken = append(taken, takenEdit{edit: e, fix: f})
+		}
+		res.Applied = append(res.Applied, f)
+	}
+	res.edits = make([]lint.TextEdit, len(taken))
+	for i, t := range taken {
+		res.edits[i] = t.edit
+	}
+	slices.SortStableFunc(res.edits, compareEdits)
+	res.Text = splice(src, res.edits)
+	return res
+}
+
+// takenEdit is an applied edit and the fix it belongs to.
+type takenEdit struct {
+	edit lint.TextEdit
+	fix  Fix
+}
+
+// compareEdits orders edits by start, then end: an insertion before a replacement starting at
+// the same place.
+func compareEdits(a, b lint.TextEdit) int {
+	if c := cmp.Compare(a.Start.Offset, b.Start.Offset); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.End.Offset, b.End.Offset)
+}
+
+// check says what makes a fix unusable on its own ("" when nothing does).
+func (f Fix) check(src []byte) string {
+	if len(f.Edits) == 0 {
+		return "has no edit"
+	}
+	for _, e := range f.Edits {
+		s, t := e.Start.Offset, e.End.Offset
+		if s < 0 || t < s || t > len(src) || !boundary(src, s) || !boundary(src, t) {
+			return fmt.Sprintf("is outside the text (bytes %d to %d of %d)", s, t, len(src))
+		}
+		if !lint.FixableText(e.NewText) {
+			return "would write control characters or bytes that are not UTF-8"
+		}
+	}
+	edits := slices.Clone(f.Edits)
+	slices.SortFunc(edits, compareEdits)
+	for i := 1; i < len(edits); i++ {
+		if overlap(edits[i-1], edits[i]) {
+			return "its edits overlap each other"
+		}
+	}
+	return ""
+}
+
+// boundary reports whether offset i of src starts a character and does not split a CRLF.
+func boundary(src []byte, i int) bool {
+	if i == 0 || i == len(src) {
+		return true
+	}
+	c := src[i]
+	if c&0xC0 == 0x80 { // a UTF-8 continuation byte
+		return false
+	}
+	return !(c == '\n' && src[i-1] == '\r')
+}
+
+// overlap reports whether two edits conflict: each starts before the other ends, or both
+// insert at the same place (their order would be a guess).
+func overlap(a, b lint.TextEdit) bool {
+	if a.Start.Offset < b.End.Offset && b.Start.Offset < a.End.Offset {
+		return true
+	}
+	return a.Start.Offset == a.End.Offset && b.Start.Offset == b.End.Offset && a.Start.Offset == b.Start.Offset
+}
+
+// collision says why f cannot be applied after the taken edits ("" when it can): the first
+// applied fix one of its edits overlaps, or, when each of its edits equals an applied edit, the
+// fix that already made the same change.
+func collision(f Fix, taken []takenEdit) string {
+	var (
+		same    = 0
+		against *Fix
+	)
+	for _, e := range f.Edits {
+		for j := range taken {
+			t := &taken[j]
+			if t.edit.Start.Offset == e.Start.Offset && t.edit.End.Offset == e.End.Offset && t.edit.NewText == e.NewText {
+				same++
+			} else if !overlap(t.edit, e) {
+				continue
+			}
+			if against == nil {
+				against = &t.fix
+			}
+			break
+		}
+	}
+	switch {
+	case against == nil:
+		return ""
+	case same == len(f.Edits):
+		return "is the same change as the fix of " + against.Where() + ", applied once"
+	}
+	return "overlaps the fix of " + against.Where()
+}
+
+// splice returns src with the sorted, non-overlapping edits applied.
+func splice(src []byte, edits []lint.TextEdit) []byte {
+	if len(edits) == 0 {
+		return bytes.Clone(src)
+	}
+	var b bytes.Buffer
+	b.Grow(len(src))
+	at := 0
+	for _, e := range edits {
+		b.Write(src[at:e.Start.Offset])
+		b.WriteString(e.NewText)
+		at = e.End.Offset
+	}
+	b.Write(src[at:])
+	return b.Bytes()
+}

@@ -1,0 +1,148 @@
+package fix
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+// Mode is what a Session does with the fixes.
+type Mode int
+
+// Modes of a Session.
+const (
+	// ModeWrite rewrites each file with its fixes (vectorlint --fix).
+	ModeWrite Mode = iota
+	// ModeDiff prints a unified diff of each file's fixes and writes nothing (--fix=diff).
+	ModeDiff
+	// ModePrint prints each file's fixed text (the document read from standard input, for editors
+	// and pre-commit: --fix --stdin-filename NAME).
+	ModePrint
+)
+
+// Session applies the fixes of a lint run file by file, as lint.Run emits the results (pass
+// File as lint.RunOptions.File; the run needs lint.EvalOptions.KeepSource), and counts what is
+// left. Each file with fixes gets a line on Log ("docs/a.md: 2 fixes applied, 1 skipped") and a
+// line per skipped fix; a file that could not be rewritten gets its error there. Out receives
+// the diffs (ModeDiff) or the fixed texts (ModePrint). In ModeWrite the findings the fixes did not
+// remove go on to Report (a report.Writer's File), so the report shows what is left.
+type Session struct {
+	Mode Mode
+	Out  io.Writer
+	Log  io.Writer
+	// Report receives each file's result with the findings left (ModeWrite; may be nil).
+	Report func(lint.FileResult) error
+
+	// Left totals the files' results with the findings left: the command's exit code and the
+	// report's totals come from it.
+	Left lint.Summary
+	// Applied and Skipped count the fixes; Files the files with an applied fix; Failed the files
+	// that could not be rewritten.
+	Applied, Skipped, Files, Failed int
+	// Printed tells whether ModePrint printed a text: not when the document was skipped or
+	// could not be read, and the caller then prints it unchanged.
+	Printed bool
+}
+
+// File handles one linted file: applies its fixes, writes, prints or diffs the result, logs
+// what was applied and skipped, and passes the findings left on.
+func (s *Session) File(fr lint.FileResult) error {
+	o := File(fr, s.Mode == ModeWrite)
+	if o.Err == nil { // a file not rewritten has nothing applied
+		s.Applied += len(o.Applied)
+		s.Skipped += len(o.Skipped)
+		if o.Changed() {
+			s.Files++
+		}
+	}
+	s.log(o)
+	switch s.Mode {
+	case ModeDiff:
+		if o.Err == nil {
+			if _, err := io.WriteString(s.Out, Diff(fr.Path, fr.Source, o.Result)); err != nil {
+				return err
+			}
+		}
+	case ModePrint:
+		if fr.Source == nil {
+			break // not read: the caller prints what it has
+		}
+		text := fr.Source
+		if o.Err == nil {
+			text = o.Text
+		}
+		s.Printed = true
+		if _, err := s.Out.Write(text); err != nil {
+			return err
+		}
+	}
+	left := fr
+	left.Findings = o.Remaining(fr.Findings)
+	left.Source, left.SourceFile = nil, ""
+	s.Left.Add(left)
+	if s.Mode == ModeWrite && s.Report != nil {
+		return s.Report(left)
+	}
+	return nil
+}
+
+// log writes what fixing a file did: nothing for a file without fixes.
+func (s *Session) log(o Outcome) {
+	if s.Log == nil {
+		return
+	}
+	if o.Err != nil {
+		s.Failed++
+		fmt.Fprintf(s.Log, "vectorlint: %v\n", o.Err)
+		return
+	}
+	if len(o.Applied) == 0 && len(o.Skipped) == 0 {
+		return
+	}
+	verb := "applied"
+	if s.Mode == ModeDiff {
+		verb = "to apply"
+	}
+	line := fmt.Sprintf("vectorlint: %s: %s %s", o.Path, count(len(o.Applied), "fix", "fixes"), verb)
+	if len(o.Skipped) > 0 {
+		line += fmt.Sprintf(", %d skipped", len(o.Skipped))
+	}
+	fmt.Fprintln(s.Log, line)
+	for _, sk := range o.Skipped {
+		fmt.Fprintf(s.Log, "vectorlint: %s:%d:%d: %s: fix skipped: %s\n", o.Path, sk.Start.Line, sk.Start.Column, sk.Rule, sk.Reason)
+	}
+}
+
+// Summary is the run's last line about fixes: "3 fixes applied in 2 files, 1 skipped", or "no
+// fix to apply".
+func (s *Session) Summary() string {
+	if s.Applied == 0 && s.Skipped == 0 && s.Failed == 0 {
+		return "no fix to apply"
+	}
+	if s.Applied == 0 && s.Skipped == 0 {
+		return count(s.Failed, "file", "files") + " not rewritten"
+	}
+	var line string
+	switch s.Mode {
+	case ModeDiff:
+		line = fmt.Sprintf("%s to apply in %s (nothing written)", count(s.Applied, "fix", "fixes"), count(s.Files, "file", "files"))
+	default:
+		line = fmt.Sprintf("%s applied in %s", count(s.Applied, "fix", "fixes"), count(s.Files, "file", "files"))
+	}
+	if s.Skipped > 0 {
+		line += fmt.Sprintf(", %d skipped", s.Skipped)
+	}
+	if s.Failed > 0 {
+		line += fmt.Sprintf("; %s not rewritten", count(s.Failed, "file", "files"))
+	}
+	return line
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

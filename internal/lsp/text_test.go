@@ -1,0 +1,114 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	protocol "github.com/tliron/glsp/protocol_3_16"
+
+	"github.com/vectorlint/vectorlint/lint"
+)
+
+func TestPositions(t *testing.T) {
+	const text = "a👋b\r\nçx\rlast"
+	l := newLines(text)
+	for _, tt := range []struct {
+		offset     int
+		line, char int
+	}{
+		{0, 0, 0}, {1, 0, 1}, {5, 0, 3}, {6, 0, 4}, // 👋 is two UTF-16 units
+		{8, 1, 0}, {10, 1, 1}, {11, 1, 2}, // ç is one unit, two bytes
+		{12, 2, 0}, {16, 2, 4}, {99, 2, 4},
+	} {
+		p := l.position(tt.offset)
+		if int(p.Line) != tt.line || int(p.Character) != tt.char {
+			t.Errorf("position(%d) = %d:%d, want %d:%d", tt.offset, p.Line, p.Character, tt.line, tt.char)
+		}
+		if tt.offset <= len(text) && l.offset(p) != tt.offset {
+			t.Errorf("offset(%d:%d) = %d, want %d", p.Line, p.Character, l.offset(p), tt.offset)
+		}
+	}
+	// Past the line's end is its end; past the last line, the text's end.
+	if got := l.offset(protocol.Position{Line: 0, Character: 40}); got != 6 {
+		t.Errorf("past the line's end: %d", got)
+	}
+	if got := l.offset(protocol.Position{Line: 9}); got != len(text) {
+		t.Errorf("past the last line: %d", got)
+	}
+}
+
+func TestChanged(t *testing.T) {
+	r := func(l1, c1, l2, c2 int) *protocol.Range {
+		return &protocol.Range{Start: protocol.Position{Line: protocol.UInteger(l1), Character: protocol.UInteger(c1)},
+			End: protocol.Position{Line: protocol.UInteger(l2), Character: protocol.UInteger(c2)}}
+	}
+	got := changed("one 👋 two\nthree\n", []any{
+		protocol.TextDocumentContentChangeEvent{Range: r(0, 4, 0, 6), Text: "🙂🙂"}, // the emoji is two units
+		protocol.TextDocumentContentChangeEvent{Range: r(1, 0, 1, 5), Text: "3"},
+		protocol.TextDocumentContentChangeEvent{Range: r(2, 0, 2, 0), Text: "four\n"},
+	})
+	if got != "one 🙂🙂 two\n3\nfour\n" {
+		t.Errorf("incremental: %q", got)
+	}
+	if got := changed("old", []any{protocol.TextDocumentContentChangeEventWhole{Text: "new"}}); got != "new" {
+		t.Errorf("whole: %q", got)
+	}
+}
+
+func TestURIs(t *testing.T) {
+	if got := pathURI("/tmp/a b/naïve.md"); got != "file:///tmp/a%20b/na%C3%AFve.md" {
+		t.Errorf("pathURI: %s", got)
+	}
+	if got := uriPath("file:///tmp/a%20b/na%C3%AFve.md"); got != "/tmp/a b/naïve.md" {
+		t.Errorf("uriPath: %s", got)
+	}
+	if got := uriPath("untitled:Untitled-1"); got != "" {
+		t.Errorf("untitled: %q", got)
+	}
+}
+
+// TestShift: after a change, findings before it stay, findings after it move with their fixes,
+// findings it touches go.
+func TestShift(t *testing.T) {
+	const old = "aa in order to bb. cc utilize dd. ee very ff.\n"
+	at := func(text, s, fix string) lint.Finding {
+		i := strings.Index(text, s)
+		f := lint.Finding{Rule: s, Start: lint.Position{Offset: i}, End: lint.Position{Offset: i + len(s)}}
+		if fix != "" {
+			f.SuggestedFix = &lint.SuggestedFix{TextEdits: []lint.TextEdit{{Start: f.Start, End: f.End, NewText: fix}}}
+		}
+		return f
+	}
+	for _, tt := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"an edit between two findings", "aa in order to bb. CHANGED utilize dd. ee very ff.\n", []string{"in order to", "utilize", "very"}},
+		{"an edit inside one", "aa in order to bb. cc utilise dd. ee very ff.\n", []string{"in order to", "very"}},
+		{"an edit touching one's end", "aa in order tox bb. cc utilize dd. ee very ff.\n", []string{"utilize", "very"}},
+		{"text added at the start", "NEW aa in order to bb. cc utilize dd. ee very ff.\n", []string{"in order to", "utilize", "very"}},
+		{"everything replaced", "x\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := result{findings: []lint.Finding{at(old, "in order to", "to"), at(old, "utilize", "use"), at(old, "very", "")}}
+			r.shift(old, tt.text)
+			var got []string
+			for _, f := range r.findings {
+				match := tt.text[f.Start.Offset:f.End.Offset]
+				if match != f.Rule {
+					t.Errorf("%s moved to %q", f.Rule, match)
+				}
+				for _, e := range f.Edits() {
+					if tt.text[e.Start.Offset:e.End.Offset] != f.Rule {
+						t.Errorf("%s's edit moved to %q", f.Rule, tt.text[e.Start.Offset:e.End.Offset])
+					}
+				}
+				got = append(got, match)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("kept %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
