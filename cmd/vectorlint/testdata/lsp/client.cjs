@@ -67,6 +67,12 @@ function until(what, ok) {
 
 const diags = (u) => published.get(u) || null;
 const codes = (u) => (diags(u) || []).map((d) => d.code);
+// writeWhole replaces a file as an editor saving it does (a temporary file renamed over it), so
+// the server, which may be reading the rules at that moment, never sees it half written.
+function writeWhole(file, text) {
+  fs.writeFileSync(file + ".tmp", text);
+  fs.renameSync(file + ".tmp", file);
+}
 const show = (ds) => ds.map((d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${d.severity} ${d.code ?? ""}: ${d.message}`);
 
 // applyEdits applies LSP text edits to a text: positions are lines and UTF-16 units, which is
@@ -130,15 +136,15 @@ async function main() {
   // A broken rule: shown on the document, on the rule file and in a message.
   const rulePath = url.fileURLToPath(ruleUri);
   const good = fs.readFileSync(rulePath, "utf8");
-  fs.writeFileSync(rulePath, good.replace("severity: error", "severity: fatal"));
+  writeWhole(rulePath, good.replace("severity: error", "severity: fatal"));
   await connection.sendNotification(lsp.DidChangeTextDocumentNotification.type,
     { textDocument: { uri, version: ++version }, contentChanges: [{ text: text + "\n" }] });
   text += "\n";
   await until("the rule's problem", () => (diags(ruleUri) || []).length === 1 && messages.length === 1);
-  log.push({ step: "broken rule", diagnostics: show(diags(uri)), rule: show(diags(ruleUri)), messages });
+  log.push({ step: "broken rule", diagnostics: show(diags(uri)), rule: show(diags(ruleUri)), messages: [...messages] });
 
   // Mended and saved: the rule file's diagnostic is cleared and the document linted again.
-  fs.writeFileSync(rulePath, good);
+  writeWhole(rulePath, good);
   await connection.sendNotification(lsp.DidSaveTextDocumentNotification.type, { textDocument: { uri }, text });
   await until("the rule's problem cleared", () => (diags(ruleUri) || [1]).length === 0 && codes(uri).includes("Acme.Title"));
   log.push({ step: "mended", diagnostics: show(diags(uri)), rule: show(diags(ruleUri)) });
