@@ -38,6 +38,26 @@ func TestPromptHashIDGolden(t *testing.T) {
 			wantID:        "hash-d35001ad5740",
 			wantCanonical: `{"idealResponse":"An ideal response.","messages":[{"content":"This prompt needs an ID.","role":"user"}],"render_as":"markdown"}`,
 		},
+		// Issue 20: the ids below are the ones weval-org/app's own parser gives
+		// (src/lib/blueprint-parser.ts, parseAndNormalizeBlueprint, run under Node with its
+		// js-yaml and json-stable-stringify) for the inputs of its tests.
+		{
+			// src/lib/__tests__/blueprint-parser.test.ts, "should not treat lone $ as a function".
+			name:          "lone $ is a text point (YAML)",
+			file:          "e.yml",
+			src:           "models:\n  - openai:gpt-4o-mini\n---\n- prompt: \"Test\"\n  should:\n    - \"$\"\n",
+			wantID:        "hash-04fee1b09792",
+			wantCanonical: `{"messages":[{"content":"Test","role":"user"}],"points":[{"multiplier":1,"text":"$"}],"render_as":"markdown"}`,
+		},
+		{
+			// The same test's "$" beside a zero-argument call ("should parse string starting with $
+			// as zero-arg function call"): the call has no fnArgs.
+			name:          "lone $ and $is_json (JSON)",
+			file:          "f.json",
+			src:           `{"prompts": [{"promptText": "Test", "points": ["$", "$is_json"]}]}`,
+			wantID:        "hash-ca8781b5f798",
+			wantCanonical: `{"messages":[{"content":"Test","role":"user"}],"points":[{"multiplier":1,"text":"$"},{"fn":"is_json","multiplier":1}],"render_as":"markdown"}`,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
