@@ -1,6 +1,8 @@
 package blueprint
 
 import (
+	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -110,4 +112,65 @@ func mustParse(t testing.TB, file, src string) *Blueprint {
 		t.Fatalf("Parse(%s): %v", file, err)
 	}
 	return bp
+}
+
+// TestHeaderNoCacheIsCopiedIntoPrompts: the header's noCache is each prompt's default and part
+// of its hashed id. Reproduces weval-org/app src/lib/__tests__/blueprint-parser.test.ts,
+// "noCache Normalization" (its two tests, with the ids removed so they are hashed); the ids are
+// those src/lib/blueprint-parser.ts gives the same input.
+func TestHeaderNoCacheIsCopiedIntoPrompts(t *testing.T) {
+	prompts := `- prompt: "Inherits global noCache=true"
+- prompt: "Overrides global with noCache=false"
+  noCache: false
+- prompt: "Explicitly sets noCache=true"
+  noCache: true
+`
+	tests := []struct {
+		name, src   string
+		wantNoCache []string
+		wantIDs     []string
+		wantFirst   string // the first prompt's canonical JSON
+	}{
+		{
+			name:        "global noCache with prompt-level overrides",
+			src:         "noCache: true\n---\n" + prompts,
+			wantNoCache: []string{"true", "false", "true"},
+			wantIDs:     []string{"hash-dfa2ee7f60d0", "hash-de2266996e7e", "hash-97d0be4a3aca"},
+			wantFirst:   `{"messages":[{"content":"Inherits global noCache=true","role":"user"}],"noCache":true,"render_as":"markdown"}`,
+		},
+		{
+			name:        "header noCache false is copied too",
+			src:         "noCache: false\n---\n" + prompts,
+			wantNoCache: []string{"false", "false", "true"},
+			wantIDs:     []string{"hash-623598e95248", "hash-de2266996e7e", "hash-97d0be4a3aca"},
+			wantFirst:   `{"messages":[{"content":"Inherits global noCache=true","role":"user"}],"noCache":false,"render_as":"markdown"}`,
+		},
+		{
+			name:        "no header noCache",
+			src:         prompts,
+			wantNoCache: []string{"unset", "false", "true"},
+			wantIDs:     []string{"hash-c47055c1c509", "hash-de2266996e7e", "hash-97d0be4a3aca"},
+			wantFirst:   `{"messages":[{"content":"Inherits global noCache=true","role":"user"}],"render_as":"markdown"}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bp := mustParse(t, "nocache.yml", tt.src)
+			var noCache, ids []string
+			for _, p := range bp.Prompts {
+				ids = append(ids, p.ID)
+				if p.NoCache == nil {
+					noCache = append(noCache, "unset")
+				} else {
+					noCache = append(noCache, strconv.FormatBool(*p.NoCache))
+				}
+			}
+			if !reflect.DeepEqual(noCache, tt.wantNoCache) || !reflect.DeepEqual(ids, tt.wantIDs) {
+				t.Errorf("noCache %q ids %q\nwant    %q ids %q", noCache, ids, tt.wantNoCache, tt.wantIDs)
+			}
+			if got := CanonicalPromptJSON(bp.Prompts[0]); got != tt.wantFirst {
+				t.Errorf("canonical JSON\n got %s\nwant %s", got, tt.wantFirst)
+			}
+		})
+	}
 }

@@ -115,6 +115,11 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		if b, ok := p.boolean(v, label, "noCache"); ok {
 			pr.NoCache = &b
 		}
+	} else if bp.NoCache != nil {
+		// The header's noCache is each prompt's default, copied in before the id is hashed, as
+		// Weval's parser does: a prompt without an id gets the id Weval gives it.
+		b := *bp.NoCache
+		pr.NoCache = &b
 	}
 	if v := n.Get("tags"); v != nil {
 		pr.Tags = p.strings(v, label, "tags")

@@ -152,8 +152,10 @@ type Prompt struct {
 	ProhibitedTools []string       `json:"prohibitedTools,omitempty"`
 	MaxCalls        *int           `json:"maxCalls,omitempty"`
 	RenderAs        string         `json:"render_as"`
-	NoCache         *bool          `json:"noCache,omitempty"`
-	Tags            []string       `json:"tags,omitempty"`
+	// NoCache is the prompt's noCache, else the header's (copied in before the id is hashed, as
+	// Weval does); nil when neither sets it.
+	NoCache *bool    `json:"noCache,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
 
 	// Line is where the prompt starts in its file (0 when unknown).
 	Line int `json:"-"`
