@@ -60,6 +60,29 @@ func TestPromptHashIDGolden(t *testing.T) {
 			wantID:        "hash-ca8781b5f798",
 			wantCanonical: `{"messages":[{"content":"Test","role":"user"}],"points":[{"multiplier":1,"text":"$"},{"fn":"is_json","multiplier":1}],"render_as":"markdown"}`,
 		},
+		// A prompt's own temperature is kept and hashed: src/lib/blueprint-parser.ts, "Normalize
+		// temperature at prompt level" (Weval's tests have no case of it).
+		{
+			name:          "prompt temperature (YAML)",
+			file:          "g.yml",
+			src:           "- prompt: \"What is 2+2?\"\n  temperature: 0.7\n",
+			wantID:        "hash-718b3925498f",
+			wantCanonical: `{"messages":[{"content":"What is 2+2?","role":"user"}],"render_as":"markdown","temperature":0.7}`,
+		},
+		{
+			name:          "prompt temperature 1.0 is the number 1 (JSON)",
+			file:          "h.json",
+			src:           `{"prompts": [{"promptText": "What is 2+2?", "temperature": 1.0}]}`,
+			wantID:        "hash-6ace8798125f",
+			wantCanonical: `{"messages":[{"content":"What is 2+2?","role":"user"}],"render_as":"markdown","temperature":1}`,
+		},
+		{
+			name:          "prompt temperature 0 is hashed too (YAML)",
+			file:          "i.yml",
+			src:           "- prompt: \"What is 2+2?\"\n  temperature: 0\n",
+			wantID:        "hash-13547286bf05",
+			wantCanonical: `{"messages":[{"content":"What is 2+2?","role":"user"}],"render_as":"markdown","temperature":0}`,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

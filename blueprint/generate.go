@@ -30,8 +30,8 @@ const maxPairsInFlight = 256
 // models of one provider should not flood it.
 const DefaultProviderConcurrency = 4
 
-// DefaultTemperature is the temperature of a generation when the blueprint sets none: Weval's
-// DEFAULT_TEMPERATURE (src/cli/services/llm-service.ts).
+// DefaultTemperature is the temperature of a generation when neither the blueprint's header
+// nor the prompt sets one: Weval's DEFAULT_TEMPERATURE (src/cli/services/llm-service.ts).
 const DefaultTemperature = 0.0
 
 // Variant is one way a model is run: a model with one temperature and one system prompt.
@@ -41,8 +41,8 @@ type Variant struct {
 	// gives several system prompts.
 	ID    string
 	Model Model
-	// Temperature is sent with every call: the header's temperature of this variant, or
-	// DefaultTemperature when the header sets none.
+	// Temperature is the header's temperature of this variant, or DefaultTemperature when the
+	// header sets none (then a prompt's own temperature, when it has one, is sent instead).
 	Temperature *float64
 	// SystemIndex indexes the blueprint's system prompt list (Blueprint.Systems); -1 when the
 	// blueprint has none and each prompt's own system prompt (or the global one) applies.
@@ -53,6 +53,10 @@ type Variant struct {
 // the number ("0", "0.7", "0.25", "1"), since Weval builds the suffix with a template string
 // (`[temp:${temperature}]`, since its "fix temps" change; it used toFixed(1) before).
 func FormatTemperature(t float64) string { return jsjson.FormatNumber(t) }
+
+// headerTemperature reports whether the blueprint's header sets a temperature (temperatures or
+// temperature).
+func headerTemperature(bp *Blueprint) bool { return len(bp.Temperatures) > 0 || bp.Temperature != nil }
 
 // Variants returns the variants to run for the given models, in order: each model, each
 // temperature (temperatures, else temperature, else DefaultTemperature), each system prompt of
@@ -112,6 +116,23 @@ func systemPrompt(bp *Blueprint, p *Prompt, idx int) *string {
 		return p.System
 	}
 	return bp.System
+}
+
+// requestTemperature is the temperature sent when variant v generates prompt p: the header's
+// (the variant's), else the prompt's own, else DefaultTemperature, as Weval chooses it
+// (`tempValue ?? promptConfig.temperature ?? config.temperature ?? DEFAULT_TEMPERATURE` in
+// src/cli/services/comparison-pipeline-service.non-stream.ts).
+func requestTemperature(bp *Blueprint, p *Prompt, v Variant) *float64 {
+	switch {
+	case v.Temperature != nil && headerTemperature(bp):
+		return v.Temperature
+	case p.Temperature != nil:
+		return p.Temperature
+	case v.Temperature != nil:
+		return v.Temperature
+	}
+	def := DefaultTemperature
+	return &def
 }
 
 // systemIndexOf reads the [sp_idx:i] suffix of an effective model id (-1 without one), so
@@ -316,7 +337,7 @@ func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t ta
 		noCache = *p.NoCache
 	}
 	system := systemPrompt(bp, p, v.SystemIndex)
-	temperature := v.Temperature
+	temperature := requestTemperature(bp, p, v)
 	want := p.GeneratedTurns()
 	var msgs []llm.Message
 	var turns []string

@@ -428,3 +428,76 @@ func TestGenerateOneSystemInAList(t *testing.T) {
 		t.Errorf("turns %q", turns)
 	}
 }
+
+// TestGenerateTemperature: the temperature in each request body is the header's, else the
+// prompt's own, else 0, as Weval chooses it (`tempValue ?? promptConfig.temperature ??
+// config.temperature ?? DEFAULT_TEMPERATURE` in src/cli/services/comparison-pipeline-service
+// .non-stream.ts, DEFAULT_TEMPERATURE = 0 in src/cli/services/llm-service.ts), for a provider
+// model and a custom model alike. Results stay keyed by the variant's id: one column per model
+// and header temperature.
+func TestGenerateTemperature(t *testing.T) {
+	// The server answers with the temperature field of the body it received, as sent.
+	s := llmtest.Start(t)
+	s.SetDefault(llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
+		temp, ok := r.Params["temperature"]
+		if !ok {
+			return llmtest.Text("no temperature")
+		}
+		return llmtest.Text(string(temp))
+	}))
+	prompts := `---
+- id: plain
+  prompt: Plain
+- id: warm
+  prompt: Warm
+  temperature: 0.9
+`
+	tests := []struct {
+		name, header string
+		// want maps "prompt model" to the temperature field of its request body.
+		want map[string]string
+	}{
+		{"no temperature anywhere", "title: t\n", map[string]string{
+			"plain openai:gpt[temp:0]": "0", "warm openai:gpt[temp:0]": "0.9",
+			"plain local:c[temp:0]": "0", "warm local:c[temp:0]": "0.9"}},
+		{"the header's temperature wins", "temperature: 0.3\n", map[string]string{
+			"plain openai:gpt[temp:0.3]": "0.3", "warm openai:gpt[temp:0.3]": "0.3",
+			"plain local:c[temp:0.3]": "0.3", "warm local:c[temp:0.3]": "0.3"}},
+		{"the header's temperatures win", "temperatures: [0.2, 1]\n", map[string]string{
+			"plain openai:gpt[temp:0.2]": "0.2", "warm openai:gpt[temp:0.2]": "0.2",
+			"plain openai:gpt[temp:1]": "1", "warm openai:gpt[temp:1]": "1",
+			"plain local:c[temp:0.2]": "0.2", "warm local:c[temp:0.2]": "0.2",
+			"plain local:c[temp:1]": "1", "warm local:c[temp:1]": "1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s.Reset()
+			bp := parseTestBlueprint(t, tt.header+`models:
+  - openai:gpt
+  - {id: "local:c", url: "`+s.URL+`/chat/completions", modelName: custom, inherit: openai}
+`+prompts)
+			env := envOf(map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": s.URL})
+			resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, p := range []string{"plain", "warm"} {
+				for _, m := range resp.Models() {
+					turns, ok := resp.Turns(p, m)
+					if msg, failed := resp.Failure(p, m); failed || !ok || len(turns) != 1 {
+						t.Errorf("%s × %s: turns %q, failure %q", p, m, turns, msg)
+						continue
+					}
+					got[p+" "+m] = turns[0]
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("temperatures sent\n got %v\nwant %v", got, tt.want)
+			}
+			if s.Calls() != len(tt.want) {
+				t.Errorf("%d calls, want %d", s.Calls(), len(tt.want))
+			}
+		})
+	}
+}

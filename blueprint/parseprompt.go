@@ -19,6 +19,7 @@ var promptFields = map[string]bool{
 	"system": true, "systemPrompt": true, "citation": true, "reference": true, "should": true, "points": true, "expect": true,
 	"expects": true, "expectations": true, "should_not": true, "weight": true, "importance": true, "multiplier": true,
 	"requiredTools": true, "prohibitedTools": true, "maxCalls": true, "render_as": true, "noCache": true, "tags": true,
+	"temperature": true,
 }
 
 // prompt parses the i-th prompt; nil when it has errors.
@@ -91,6 +92,15 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		} else {
 			w := v.Num
 			pr.Weight = &w
+		}
+	}
+	if v := n.Get("temperature"); v != nil {
+		if f, ok := p.number(v, label, "temperature"); ok {
+			pr.Temperature = &f
+			if headerTemperature(bp) {
+				p.warnf(CodeIgnoredTemperature, v.Line, label, "temperature %s is not used: the header's temperature(s) apply to every prompt, as in Weval; remove one or the other",
+					jsjson.FormatNumber(f))
+			}
 		}
 	}
 	if v := n.Get("requiredTools"); v != nil {

@@ -145,7 +145,10 @@ type Prompt struct {
 	// Citation is a string or an object with title and url.
 	Citation any `json:"citation,omitempty"`
 	// Weight is the prompt's importance in the per-model average (nil: 1).
-	Weight          *float64       `json:"weight,omitempty"`
+	Weight *float64 `json:"weight,omitempty"`
+	// Temperature is the prompt's own sampling temperature, used when the header sets none
+	// (see Variants); part of the hashed id, as in Weval.
+	Temperature     *float64       `json:"temperature,omitempty"`
 	Should          []rubric.Entry `json:"points,omitempty"`
 	ShouldNot       []rubric.Entry `json:"should_not,omitempty"`
 	RequiredTools   []string       `json:"requiredTools,omitempty"`
