@@ -103,8 +103,8 @@ func Variants(bp *Blueprint, models []Model) []Variant {
 var spIdxRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[sp_idx:(\d+)\]`) })
 
 // systemPrompt returns the system prompt of a prompt run by a variant whose system index is
-// idx: the blueprint's idx-th system prompt when it gives a list (as the original does, the
-// list wins over a prompt's own), else the prompt's, else the blueprint's.
+// idx: the blueprint's idx-th system prompt when it gives a list (a prompt's own is then a parse
+// error, as in Weval, unless empty), else the prompt's, else the blueprint's.
 func systemPrompt(bp *Blueprint, p *Prompt, idx int) *string {
 	if len(bp.Systems) > 0 {
 		if idx < 0 || idx >= len(bp.Systems) {

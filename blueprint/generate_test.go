@@ -412,10 +412,10 @@ func TestCustomModelSafeHeaders(t *testing.T) {
 
 // TestGenerateOneSystemInAList: a systems list of one entry gives no [sp_idx:0] suffix, as in
 // Weval (it adds the suffix only when config.systems has more than one entry), and that one
-// system prompt replaces the prompt's own.
+// system prompt is sent (a prompt's own is an error under a list: TestSystemsRules).
 func TestGenerateOneSystemInAList(t *testing.T) {
 	s := echoServer(t)
-	bp := parseTestBlueprint(t, "systems: [\"Be terse.\"]\n---\n- id: p\n  system: Be verbose.\n  prompt: Hi\n")
+	bp := parseTestBlueprint(t, "systems: [\"Be terse.\"]\n---\n- id: p\n  prompt: Hi\n")
 	env := envOf(map[string]string{"OPENAI_API_KEY": "sk-test-1234567890", "OPENAI_BASE_URL": s.URL})
 	resp, err := Generate(context.Background(), bp, []Model{{ID: "openai:gpt"}}, GenerateOptions{Client: testClient(t), LookupEnv: env})
 	if err != nil {

@@ -81,6 +81,12 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 	if v, name := p.pick(n, label, "system", "systemPrompt"); v != nil && v.Kind != node.NullKind {
 		if s, ok := p.text(v, label, name); ok {
 			pr.System = &s
+			// Weval's run-config rule: with a list of system prompts in the header, every prompt
+			// runs once with each of them, so a prompt's own would be silently replaced.
+			if p.systemsKey != "" && s != "" {
+				p.errorf(v.Line, label, "expected no system prompt on the prompt, since the header's %s list (line %d) runs every prompt once with each of its system prompts; found %s %s (move it into that list, or remove it)",
+					p.systemsKey, p.systemsLine, name, node.QuoteShort(s))
+			}
 		}
 	}
 	if v, name := p.pick(n, label, "citation", "reference"); v != nil {
