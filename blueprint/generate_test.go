@@ -457,17 +457,23 @@ func TestGenerateTemperature(t *testing.T) {
 		// want maps "prompt model" to the temperature field of its request body.
 		want map[string]string
 	}{
+		// local:r removes the parameter (parameters: {temperature: null}, the way to run a model
+		// that accepts no temperature, docs/blueprints.md).
 		{"no temperature anywhere", "title: t\n", map[string]string{
 			"plain openai:gpt[temp:0]": "0", "warm openai:gpt[temp:0]": "0.9",
-			"plain local:c[temp:0]": "0", "warm local:c[temp:0]": "0.9"}},
+			"plain local:c[temp:0]": "0", "warm local:c[temp:0]": "0.9",
+			"plain local:r[temp:0]": "no temperature", "warm local:r[temp:0]": "no temperature"}},
 		{"the header's temperature wins", "temperature: 0.3\n", map[string]string{
 			"plain openai:gpt[temp:0.3]": "0.3", "warm openai:gpt[temp:0.3]": "0.3",
-			"plain local:c[temp:0.3]": "0.3", "warm local:c[temp:0.3]": "0.3"}},
+			"plain local:c[temp:0.3]": "0.3", "warm local:c[temp:0.3]": "0.3",
+			"plain local:r[temp:0.3]": "no temperature", "warm local:r[temp:0.3]": "no temperature"}},
 		{"the header's temperatures win", "temperatures: [0.2, 1]\n", map[string]string{
 			"plain openai:gpt[temp:0.2]": "0.2", "warm openai:gpt[temp:0.2]": "0.2",
 			"plain openai:gpt[temp:1]": "1", "warm openai:gpt[temp:1]": "1",
 			"plain local:c[temp:0.2]": "0.2", "warm local:c[temp:0.2]": "0.2",
-			"plain local:c[temp:1]": "1", "warm local:c[temp:1]": "1"}},
+			"plain local:c[temp:1]": "1", "warm local:c[temp:1]": "1",
+			"plain local:r[temp:0.2]": "no temperature", "warm local:r[temp:0.2]": "no temperature",
+			"plain local:r[temp:1]": "no temperature", "warm local:r[temp:1]": "no temperature"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -475,6 +481,7 @@ func TestGenerateTemperature(t *testing.T) {
 			bp := parseTestBlueprint(t, tt.header+`models:
   - openai:gpt
   - {id: "local:c", url: "`+s.URL+`/chat/completions", modelName: custom, inherit: openai}
+  - {id: "local:r", url: "`+s.URL+`/chat/completions", modelName: reasoner, inherit: openai, parameters: {temperature: null}}
 `+prompts)
 			env := envOf(map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": s.URL})
 			resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env})
