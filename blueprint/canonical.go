@@ -36,6 +36,9 @@ func canonicalPrompt(p *Prompt) map[string]any {
 	if p.Weight != nil {
 		m["weight"] = *p.Weight
 	}
+	if p.Temperature != nil {
+		m["temperature"] = *p.Temperature
+	}
 	if p.Should != nil {
 		m["points"] = canonicalEntries(p.Should)
 	}

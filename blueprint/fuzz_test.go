@@ -25,6 +25,10 @@ var fuzzBlueprintSeeds = []string{
 	"a: &x [1, 2]\nb: *x\n<<: {c: 1}\n---\n- {prompt: q}\n",
 	`{"title": "J", "prompts": [{"promptText": "Q", "points": ["A", {"$contains": "b"}, [{"fn": "match", "arg": "c"}]]}]}`,
 	`[{"prompt": "x", "weight": 11}]`,
+	// Issue 20's Weval items: header noCache copied into prompts, a prompt temperature, a lone "$",
+	// a systems list with one null, and the two run-config errors.
+	"noCache: true\ntemperatures: [0, 0.7]\nsystem: [null, S]\n---\n- {prompt: q, temperature: 0.9, should: [\"$\", \"$is_json\"]}\n",
+	"systems: [a, null, null]\n---\n- {id: p, prompt: q, system: b, temperature: hot}\n",
 }
 
 // FuzzParse checks that no blueprint, YAML or JSON, makes Parse panic; that a rejected one gets

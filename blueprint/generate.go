@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -29,35 +30,40 @@ const maxPairsInFlight = 256
 // models of one provider should not flood it.
 const DefaultProviderConcurrency = 4
 
+// DefaultTemperature is the temperature of a generation when neither the blueprint's header
+// nor the prompt sets one: Weval's DEFAULT_TEMPERATURE (src/cli/services/llm-service.ts).
+const DefaultTemperature = 0.0
+
 // Variant is one way a model is run: a model with one temperature and one system prompt.
 type Variant struct {
-	// ID is the effective model id used in results: the model id, then "[temp:T]" when the
-	// blueprint sets temperature(s), then "[sp_idx:i]" when it gives several system prompts.
+	// ID is the effective model id used in results: the model id, then "[temp:T]" (always: T
+	// is DefaultTemperature when the header sets none), then "[sp_idx:i]" when the blueprint
+	// gives several system prompts.
 	ID    string
 	Model Model
-	// Temperature is sent with every call (nil: none, the server's default).
+	// Temperature is the header's temperature of this variant, or DefaultTemperature when the
+	// header sets none (then a prompt's own temperature, when it has one, is sent instead).
 	Temperature *float64
 	// SystemIndex indexes the blueprint's system prompt list (Blueprint.Systems); -1 when the
 	// blueprint has none and each prompt's own system prompt (or the global one) applies.
 	SystemIndex int
 }
 
-// FormatTemperature writes a temperature as model id suffixes show it: the shortest decimal
-// with at least one digit after the point ("0.0", "0.7", "0.25", "1.0"), so values the
-// original writes with toFixed(1) look the same and 0.25 and 0.3 stay apart.
-func FormatTemperature(t float64) string {
-	s := strconv.FormatFloat(t, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
-}
+// FormatTemperature writes a temperature as model id suffixes show it: as JavaScript writes
+// the number ("0", "0.7", "0.25", "1"), since Weval builds the suffix with a template string
+// (`[temp:${temperature}]`, since its "fix temps" change; it used toFixed(1) before).
+func FormatTemperature(t float64) string { return jsjson.FormatNumber(t) }
+
+// headerTemperature reports whether the blueprint's header sets a temperature (temperatures or
+// temperature).
+func headerTemperature(bp *Blueprint) bool { return len(bp.Temperatures) > 0 || bp.Temperature != nil }
 
 // Variants returns the variants to run for the given models, in order: each model, each
-// temperature (temperatures, else temperature, else none), each system prompt of a systems
-// list. Duplicate effective ids are dropped.
+// temperature (temperatures, else temperature, else DefaultTemperature), each system prompt of
+// a systems list. Duplicate effective ids are dropped.
 func Variants(bp *Blueprint, models []Model) []Variant {
-	temps := []*float64{nil}
+	def := DefaultTemperature
+	temps := []*float64{&def}
 	switch {
 	case len(bp.Temperatures) > 0:
 		temps = temps[:0]
@@ -79,10 +85,7 @@ func Variants(bp *Blueprint, models []Model) []Variant {
 	for _, m := range models {
 		for _, t := range temps {
 			for _, s := range systems {
-				id := m.ID
-				if t != nil {
-					id += "[temp:" + FormatTemperature(*t) + "]"
-				}
+				id := m.ID + "[temp:" + FormatTemperature(*t) + "]"
 				if len(bp.Systems) > 1 {
 					id += "[sp_idx:" + strconv.Itoa(s) + "]"
 				}
@@ -100,8 +103,8 @@ func Variants(bp *Blueprint, models []Model) []Variant {
 var spIdxRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[sp_idx:(\d+)\]`) })
 
 // systemPrompt returns the system prompt of a prompt run by a variant whose system index is
-// idx: the blueprint's idx-th system prompt when it gives a list (as the original does, the
-// list wins over a prompt's own), else the prompt's, else the blueprint's.
+// idx: the blueprint's idx-th system prompt when it gives a list (a prompt's own is then a parse
+// error, as in Weval, unless empty), else the prompt's, else the blueprint's.
 func systemPrompt(bp *Blueprint, p *Prompt, idx int) *string {
 	if len(bp.Systems) > 0 {
 		if idx < 0 || idx >= len(bp.Systems) {
@@ -113,6 +116,23 @@ func systemPrompt(bp *Blueprint, p *Prompt, idx int) *string {
 		return p.System
 	}
 	return bp.System
+}
+
+// requestTemperature is the temperature sent when variant v generates prompt p: the header's
+// (the variant's), else the prompt's own, else DefaultTemperature, as Weval chooses it
+// (`tempValue ?? promptConfig.temperature ?? config.temperature ?? DEFAULT_TEMPERATURE` in
+// src/cli/services/comparison-pipeline-service.non-stream.ts).
+func requestTemperature(bp *Blueprint, p *Prompt, v Variant) *float64 {
+	switch {
+	case v.Temperature != nil && headerTemperature(bp):
+		return v.Temperature
+	case p.Temperature != nil:
+		return p.Temperature
+	case v.Temperature != nil:
+		return v.Temperature
+	}
+	def := DefaultTemperature
+	return &def
 }
 
 // systemIndexOf reads the [sp_idx:i] suffix of an effective model id (-1 without one), so
@@ -317,6 +337,7 @@ func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t ta
 		noCache = *p.NoCache
 	}
 	system := systemPrompt(bp, p, v.SystemIndex)
+	temperature := requestTemperature(bp, p, v)
 	want := p.GeneratedTurns()
 	var msgs []llm.Message
 	var turns []string
@@ -328,11 +349,11 @@ func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t ta
 		var resp *llm.Response
 		var err error
 		if t.custom == nil {
-			resp, err = opts.Client.Complete(ctx, llm.Request{Endpoint: t.ep, Messages: msgs, Temperature: v.Temperature,
+			resp, err = opts.Client.Complete(ctx, llm.Request{Endpoint: t.ep, Messages: msgs, Temperature: temperature,
 				MaxTokens: opts.MaxTokens, NoCache: noCache, Label: label})
 		} else {
 			cm := t.custom
-			req := llm.GenerateRequest{Endpoint: t.ep, URL: t.url, API: t.api, Messages: msgs, Temperature: v.Temperature,
+			req := llm.GenerateRequest{Endpoint: t.ep, URL: t.url, API: t.api, Messages: msgs, Temperature: temperature,
 				MaxTokens: opts.MaxTokens, PromptFormat: cm.PromptFormat, ReasoningEffort: cm.ReasoningEffort,
 				ParameterMapping: cm.ParameterMapping, Parameters: cm.Parameters, NoCache: noCache, Label: label}
 			if cm.ThinkingBudget != nil {

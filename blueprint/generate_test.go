@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -26,26 +27,36 @@ func parseTestBlueprint(t *testing.T, src string) *Blueprint {
 	return bp
 }
 
+// TestFormatTemperature: the [temp:T] suffix writes T as JavaScript does, as Weval's template
+// string `[temp:${temperatureForThisCall}]` (src/cli/services/comparison-pipeline-service
+// .non-stream.ts, since its "fix temps" change, which dropped toFixed(1)).
 func TestFormatTemperature(t *testing.T) {
-	for in, want := range map[float64]string{0: "0.0", 1: "1.0", 0.7: "0.7", 0.25: "0.25", 1.5: "1.5", 2: "2.0"} {
+	for in, want := range map[float64]string{0: "0", math.Copysign(0, -1): "0", 1: "1", 0.7: "0.7", 0.25: "0.25", 1.5: "1.5", 2: "2", 1e-7: "1e-7", 0.30000000000000004: "0.30000000000000004"} {
 		if got := FormatTemperature(in); got != want {
 			t.Errorf("FormatTemperature(%v) = %q, want %q", in, got, want)
 		}
 	}
 }
 
+// TestVariants: every variant id has a [temp:T] suffix, [temp:0] when the header sets no
+// temperature (Weval's DEFAULT_TEMPERATURE, src/cli/services/llm-service.ts; its test
+// src/cli/services/comparison-pipeline-service.non-stream.test.ts mocks the default as 0.7 and
+// finds the responses under 'failing-model[temp:0.7]'), and [sp_idx:i] only with several
+// system prompts.
 func TestVariants(t *testing.T) {
 	models := []Model{{ID: "openai:gpt-4o"}, {ID: "local:x", Custom: &CustomModel{ID: "local:x"}}}
 	tests := []struct {
 		name, header string
 		want         []string
 	}{
-		{"plain", "title: t", []string{"openai:gpt-4o", "local:x"}},
+		{"no temperature anywhere", "title: t", []string{"openai:gpt-4o[temp:0]", "local:x[temp:0]"}},
 		{"temperature", "temperature: 0.3", []string{"openai:gpt-4o[temp:0.3]", "local:x[temp:0.3]"}},
-		{"temperatures win", "temperature: 0.3\ntemperatures: [0, 0.7, 0.7]", []string{"openai:gpt-4o[temp:0.0]", "openai:gpt-4o[temp:0.7]", "local:x[temp:0.0]", "local:x[temp:0.7]"}},
-		{"systems", "system: [null, Be terse.]", []string{"openai:gpt-4o[sp_idx:0]", "openai:gpt-4o[sp_idx:1]", "local:x[sp_idx:0]", "local:x[sp_idx:1]"}},
-		{"one system in a list", "system: [Be terse.]", []string{"openai:gpt-4o", "local:x"}},
-		{"both", "temperatures: [1]\nsystems: [a, b]", []string{"openai:gpt-4o[temp:1.0][sp_idx:0]", "openai:gpt-4o[temp:1.0][sp_idx:1]", "local:x[temp:1.0][sp_idx:0]", "local:x[temp:1.0][sp_idx:1]"}},
+		{"whole numbers as JavaScript writes them", "temperature: 1.0", []string{"openai:gpt-4o[temp:1]", "local:x[temp:1]"}},
+		{"temperatures win", "temperature: 0.3\ntemperatures: [0, 0.7, 0.7]", []string{"openai:gpt-4o[temp:0]", "openai:gpt-4o[temp:0.7]", "local:x[temp:0]", "local:x[temp:0.7]"}},
+		{"0 and 0.0 are one variant", "temperatures: [0.0, 0]", []string{"openai:gpt-4o[temp:0]", "local:x[temp:0]"}},
+		{"systems", "system: [null, Be terse.]", []string{"openai:gpt-4o[temp:0][sp_idx:0]", "openai:gpt-4o[temp:0][sp_idx:1]", "local:x[temp:0][sp_idx:0]", "local:x[temp:0][sp_idx:1]"}},
+		{"one system in a list", "system: [Be terse.]", []string{"openai:gpt-4o[temp:0]", "local:x[temp:0]"}},
+		{"both", "temperatures: [1]\nsystems: [a, b]", []string{"openai:gpt-4o[temp:1][sp_idx:0]", "openai:gpt-4o[temp:1][sp_idx:1]", "local:x[temp:1][sp_idx:0]", "local:x[temp:1][sp_idx:1]"}},
 	}
 	for _, tt := range tests {
 		bp := parseTestBlueprint(t, tt.header+"\n---\n- prompt: Q\n")
@@ -181,15 +192,15 @@ func TestGenerateFailures(t *testing.T) {
 	host := strings.TrimPrefix(strings.TrimSuffix(bad.URL, "/v1"), "http://")
 	want := map[string]string{
 		// A 404 stops the model: the second prompt fails with the same error, without a request.
-		"q1 openrouter:broken": "llm: " + host + " (openrouter) has no model broken or no such endpoint: HTTP 404 Not Found: The model broken does not exist; check the model name in the model id openrouter:broken (the blueprint's models, or --models) and the URL in OPENROUTER_BASE_URL",
-		"q2 openrouter:broken": "turn 1 of 2: " + "llm: " + host + " (openrouter) has no model broken or no such endpoint: HTTP 404 Not Found: The model broken does not exist; check the model name in the model id openrouter:broken (the blueprint's models, or --models) and the URL in OPENROUTER_BASE_URL",
-		"q2 groq:flaky":        `turn 1 of 2: the model returned an empty reply (finish reason "length")`,
-		"q1 xai:nokey":         "LLM provider xai is not fully configured: set XAI_API_KEY",
-		"q2 xai:nokey":         "LLM provider xai is not fully configured: set XAI_API_KEY",
-		"q1 nope:model":        `model id "nope:model": expected a provider among anthropic, google, groq, mistral, ollama, openai, openrouter, together, xai, found "nope"`,
-		"q2 nope:model":        `model id "nope:model": expected a provider among anthropic, google, groq, mistral, ollama, openai, openrouter, together, xai, found "nope"`,
-		"q1 local:custom":      `header "Authorization" of custom model "local:custom" uses ${LOCAL_TOKEN}, which is not set`,
-		"q2 local:custom":      `header "Authorization" of custom model "local:custom" uses ${LOCAL_TOKEN}, which is not set`,
+		"q1 openrouter:broken[temp:0]": "llm: " + host + " (openrouter) has no model broken or no such endpoint: HTTP 404 Not Found: The model broken does not exist; check the model name in the model id openrouter:broken (the blueprint's models, or --models) and the URL in OPENROUTER_BASE_URL",
+		"q2 openrouter:broken[temp:0]": "turn 1 of 2: " + "llm: " + host + " (openrouter) has no model broken or no such endpoint: HTTP 404 Not Found: The model broken does not exist; check the model name in the model id openrouter:broken (the blueprint's models, or --models) and the URL in OPENROUTER_BASE_URL",
+		"q2 groq:flaky[temp:0]":        `turn 1 of 2: the model returned an empty reply (finish reason "length")`,
+		"q1 xai:nokey[temp:0]":         "LLM provider xai is not fully configured: set XAI_API_KEY",
+		"q2 xai:nokey[temp:0]":         "LLM provider xai is not fully configured: set XAI_API_KEY",
+		"q1 nope:model[temp:0]":        `model id "nope:model": expected a provider among anthropic, google, groq, mistral, ollama, openai, openrouter, together, xai, found "nope"`,
+		"q2 nope:model[temp:0]":        `model id "nope:model": expected a provider among anthropic, google, groq, mistral, ollama, openai, openrouter, together, xai, found "nope"`,
+		"q1 local:custom[temp:0]":      `header "Authorization" of custom model "local:custom" uses ${LOCAL_TOKEN}, which is not set`,
+		"q2 local:custom[temp:0]":      `header "Authorization" of custom model "local:custom" uses ${LOCAL_TOKEN}, which is not set`,
 	}
 	got := map[string]string{}
 	for _, p := range []string{"q1", "q2"} {
@@ -209,7 +220,7 @@ func TestGenerateFailures(t *testing.T) {
 		}
 		t.Errorf("failures %d, want %d", len(got), len(want))
 	}
-	if len(done) != 12 || !done["q1 openai:gpt"] || done["q2 groq:flaky"] {
+	if len(done) != 12 || !done["q1 openai:gpt[temp:0]"] || done["q2 groq:flaky[temp:0]"] {
 		t.Errorf("OnPair saw %v", done)
 	}
 	if err := CheckModel(bp, Model{ID: "xai:nokey"}, GenerateOptions{LookupEnv: env}); err == nil || err.Error() != "LLM provider xai is not fully configured: set XAI_API_KEY" {
@@ -401,19 +412,99 @@ func TestCustomModelSafeHeaders(t *testing.T) {
 
 // TestGenerateOneSystemInAList: a systems list of one entry gives no [sp_idx:0] suffix, as in
 // Weval (it adds the suffix only when config.systems has more than one entry), and that one
-// system prompt replaces the prompt's own.
+// system prompt is sent (a prompt's own is an error under a list: TestSystemsRules).
 func TestGenerateOneSystemInAList(t *testing.T) {
 	s := echoServer(t)
-	bp := parseTestBlueprint(t, "systems: [\"Be terse.\"]\n---\n- id: p\n  system: Be verbose.\n  prompt: Hi\n")
+	bp := parseTestBlueprint(t, "systems: [\"Be terse.\"]\n---\n- id: p\n  prompt: Hi\n")
 	env := envOf(map[string]string{"OPENAI_API_KEY": "sk-test-1234567890", "OPENAI_BASE_URL": s.URL})
 	resp, err := Generate(context.Background(), bp, []Model{{ID: "openai:gpt"}}, GenerateOptions{Client: testClient(t), LookupEnv: env})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(resp.Models(), []string{"openai:gpt"}) {
-		t.Fatalf("models %q, want one variant without a suffix", resp.Models())
+	if !reflect.DeepEqual(resp.Models(), []string{"openai:gpt[temp:0]"}) {
+		t.Fatalf("models %q, want one variant without an [sp_idx] suffix", resp.Models())
 	}
-	if turns, _ := resp.Turns("p", "openai:gpt"); !reflect.DeepEqual(turns, []string{`gpt at none [system "Be terse."] says: Hi`}) {
+	if turns, _ := resp.Turns("p", "openai:gpt[temp:0]"); !reflect.DeepEqual(turns, []string{`gpt at 0 [system "Be terse."] says: Hi`}) {
 		t.Errorf("turns %q", turns)
+	}
+}
+
+// TestGenerateTemperature: the temperature in each request body is the header's, else the
+// prompt's own, else 0, as Weval chooses it (`tempValue ?? promptConfig.temperature ??
+// config.temperature ?? DEFAULT_TEMPERATURE` in src/cli/services/comparison-pipeline-service
+// .non-stream.ts, DEFAULT_TEMPERATURE = 0 in src/cli/services/llm-service.ts), for a provider
+// model and a custom model alike. Results stay keyed by the variant's id: one column per model
+// and header temperature.
+func TestGenerateTemperature(t *testing.T) {
+	// The server answers with the temperature field of the body it received, as sent.
+	s := llmtest.Start(t)
+	s.SetDefault(llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
+		temp, ok := r.Params["temperature"]
+		if !ok {
+			return llmtest.Text("no temperature")
+		}
+		return llmtest.Text(string(temp))
+	}))
+	prompts := `---
+- id: plain
+  prompt: Plain
+- id: warm
+  prompt: Warm
+  temperature: 0.9
+`
+	tests := []struct {
+		name, header string
+		// want maps "prompt model" to the temperature field of its request body.
+		want map[string]string
+	}{
+		// local:r removes the parameter (parameters: {temperature: null}, the way to run a model
+		// that accepts no temperature, docs/blueprints.md).
+		{"no temperature anywhere", "title: t\n", map[string]string{
+			"plain openai:gpt[temp:0]": "0", "warm openai:gpt[temp:0]": "0.9",
+			"plain local:c[temp:0]": "0", "warm local:c[temp:0]": "0.9",
+			"plain local:r[temp:0]": "no temperature", "warm local:r[temp:0]": "no temperature"}},
+		{"the header's temperature wins", "temperature: 0.3\n", map[string]string{
+			"plain openai:gpt[temp:0.3]": "0.3", "warm openai:gpt[temp:0.3]": "0.3",
+			"plain local:c[temp:0.3]": "0.3", "warm local:c[temp:0.3]": "0.3",
+			"plain local:r[temp:0.3]": "no temperature", "warm local:r[temp:0.3]": "no temperature"}},
+		{"the header's temperatures win", "temperatures: [0.2, 1]\n", map[string]string{
+			"plain openai:gpt[temp:0.2]": "0.2", "warm openai:gpt[temp:0.2]": "0.2",
+			"plain openai:gpt[temp:1]": "1", "warm openai:gpt[temp:1]": "1",
+			"plain local:c[temp:0.2]": "0.2", "warm local:c[temp:0.2]": "0.2",
+			"plain local:c[temp:1]": "1", "warm local:c[temp:1]": "1",
+			"plain local:r[temp:0.2]": "no temperature", "warm local:r[temp:0.2]": "no temperature",
+			"plain local:r[temp:1]": "no temperature", "warm local:r[temp:1]": "no temperature"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s.Reset()
+			bp := parseTestBlueprint(t, tt.header+`models:
+  - openai:gpt
+  - {id: "local:c", url: "`+s.URL+`/chat/completions", modelName: custom, inherit: openai}
+  - {id: "local:r", url: "`+s.URL+`/chat/completions", modelName: reasoner, inherit: openai, parameters: {temperature: null}}
+`+prompts)
+			env := envOf(map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": s.URL})
+			resp, err := Generate(context.Background(), bp, bp.Models, GenerateOptions{Client: testClient(t), LookupEnv: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, p := range []string{"plain", "warm"} {
+				for _, m := range resp.Models() {
+					turns, ok := resp.Turns(p, m)
+					if msg, failed := resp.Failure(p, m); failed || !ok || len(turns) != 1 {
+						t.Errorf("%s × %s: turns %q, failure %q", p, m, turns, msg)
+						continue
+					}
+					got[p+" "+m] = turns[0]
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("temperatures sent\n got %v\nwant %v", got, tt.want)
+			}
+			if s.Calls() != len(tt.want) {
+				t.Errorf("%d calls, want %d", s.Calls(), len(tt.want))
+			}
+		})
 	}
 }

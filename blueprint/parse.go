@@ -165,6 +165,10 @@ type parser struct {
 	defs  *node.Node // point_defs mapping
 	// defaultRenderAs is the header's render_as.
 	defaultRenderAs string
+	// systemsKey and systemsLine name the header's list of system prompts (system, systemPrompt
+	// or systems given as a list) when it has entries.
+	systemsKey  string
+	systemsLine int
 }
 
 func (p *parser) add(sev rubric.Severity, code string, line int, prompt, format string, args ...any) {
@@ -288,9 +292,17 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 	}
 	if v, name := p.pick(h, "", "system", "systemPrompt", "systems"); v != nil && v.Kind != node.NullKind {
 		if v.Kind == node.ListKind {
+			firstNull := 0
 			for _, item := range v.Items {
 				switch item.Kind {
 				case node.NullKind:
+					// Weval's run-config rule: one null (no system prompt) is a variant; a second
+					// would be the same variant again.
+					if firstNull != 0 {
+						p.errorf(item.Line, "", "expected at most one null entry in %s (null runs the prompts without a system prompt), found a second null (the first is at line %d)", name, firstNull)
+						continue
+					}
+					firstNull = item.Line
 					bp.Systems = append(bp.Systems, nil)
 				case node.StringKind:
 					s := item.Str
@@ -298,6 +310,9 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 				default:
 					p.errorf(item.Line, "", "expected each entry of %s to be a system prompt string or null, found %s", name, item.Describe())
 				}
+			}
+			if len(v.Items) > 0 {
+				p.systemsKey, p.systemsLine = name, h.KeyLine(name)
 			}
 		} else if s, ok := p.text(v, "", name); ok {
 			bp.System = &s

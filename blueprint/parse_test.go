@@ -330,6 +330,11 @@ func TestParseErrors(t *testing.T) {
 			[]string{`b.yml:4: error: prompt "p": expected a point (a string, {$function: argument}, {"criterion": "citation"} or {text|fn, weight, citation}), found the number 42`}},
 		{"nested path", "b.yml", "- id: p\n  prompt: x\n  should:\n    - - - deep\n",
 			[]string{`b.yml:4: error: prompt "p": should item 1: expected an alternative path to be a list of points, found a nested list inside it (paths cannot nest)`}},
+		// Weval: "Prompt temperature must be a number" (src/lib/blueprint-parser.ts).
+		{"prompt temperature", "t.yml", "- id: a\n  prompt: x\n  temperature: hot\n",
+			[]string{`t.yml:3: error: prompt "a": expected temperature to be a number, found the string "hot"`}},
+		{"null prompt temperature", "t.yml", "- id: a\n  prompt: x\n  temperature: null\n",
+			[]string{`t.yml:3: error: prompt "a": expected temperature to be a number, found null`}},
 		{"unnamed prompt", "u.yml", "- prompt: 5\n", []string{`u.yml:1: error: prompt "#1": expected prompt to be a string, found the number 5`}},
 		{"custom model", "m.yml", "models:\n  - {id: 'x:y', url: 'http://h', inherit: openai}\n---\n- {id: a, prompt: x}\n",
 			[]string{`m.yml:2: error: custom model: expected "modelName" to be a non-empty string, found nothing`}},
@@ -387,6 +392,9 @@ func TestParseWarnings(t *testing.T) {
 		}},
 		{"no prompts", "title: t\nmodels: [a:b]\n", []string{
 			`w.yml:1: warning: the blueprint has no prompts (expected prompt documents after the header, or a prompts list)`,
+		}},
+		{"prompt temperature under the header's", "temperatures: [0, 0.7]\n---\n- id: p\n  prompt: x\n  temperature: 1.0\n", []string{
+			`w.yml:5: warning: prompt "p": temperature 1 is not used: the header's temperature(s) apply to every prompt, as in Weval; remove one or the other`,
 		}},
 		{"empty path", "- id: p\n  prompt: x\n  should:\n    - []\n    - a\n", []string{
 			`w.yml:4: warning: prompt "p": should item 1 is an empty list (ignored)`,

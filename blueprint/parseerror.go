@@ -12,6 +12,8 @@ const (
 	CodeIgnoredID   = "ignored-id"   // an id in the header (ids come from the path)
 	CodeCollection  = "collection"   // a model collection that cannot be resolved
 	CodeDuplicateID = "duplicate-id" // two prompts with one id (the later is renamed)
+	// CodeIgnoredTemperature: a prompt's temperature that the header's temperature(s) override.
+	CodeIgnoredTemperature = "ignored-temperature"
 )
 
 // ParseError reports a blueprint that cannot be used. Diagnostics holds every error found and

@@ -19,6 +19,7 @@ var promptFields = map[string]bool{
 	"system": true, "systemPrompt": true, "citation": true, "reference": true, "should": true, "points": true, "expect": true,
 	"expects": true, "expectations": true, "should_not": true, "weight": true, "importance": true, "multiplier": true,
 	"requiredTools": true, "prohibitedTools": true, "maxCalls": true, "render_as": true, "noCache": true, "tags": true,
+	"temperature": true,
 }
 
 // prompt parses the i-th prompt; nil when it has errors.
@@ -80,6 +81,12 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 	if v, name := p.pick(n, label, "system", "systemPrompt"); v != nil && v.Kind != node.NullKind {
 		if s, ok := p.text(v, label, name); ok {
 			pr.System = &s
+			// Weval's run-config rule: with a list of system prompts in the header, every prompt
+			// runs once with each of them, so a prompt's own would be silently replaced.
+			if p.systemsKey != "" && s != "" {
+				p.errorf(v.Line, label, "expected no system prompt on the prompt, since the header's %s list (line %d) runs every prompt once with each of its system prompts; found %s %s (move it into that list, or remove it)",
+					p.systemsKey, p.systemsLine, name, node.QuoteShort(s))
+			}
 		}
 	}
 	if v, name := p.pick(n, label, "citation", "reference"); v != nil {
@@ -91,6 +98,15 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		} else {
 			w := v.Num
 			pr.Weight = &w
+		}
+	}
+	if v := n.Get("temperature"); v != nil {
+		if f, ok := p.number(v, label, "temperature"); ok {
+			pr.Temperature = &f
+			if headerTemperature(bp) {
+				p.warnf(CodeIgnoredTemperature, v.Line, label, "temperature %s is not used: the header's temperature(s) apply to every prompt, as in Weval; remove one or the other",
+					jsjson.FormatNumber(f))
+			}
 		}
 	}
 	if v := n.Get("requiredTools"); v != nil {
@@ -115,6 +131,11 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		if b, ok := p.boolean(v, label, "noCache"); ok {
 			pr.NoCache = &b
 		}
+	} else if bp.NoCache != nil {
+		// The header's noCache is each prompt's default, copied in before the id is hashed, as
+		// Weval's parser does: a prompt without an id gets the id Weval gives it.
+		b := *bp.NoCache
+		pr.NoCache = &b
 	}
 	if v := n.Get("tags"); v != nil {
 		pr.Tags = p.strings(v, label, "tags")

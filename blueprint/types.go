@@ -145,15 +145,20 @@ type Prompt struct {
 	// Citation is a string or an object with title and url.
 	Citation any `json:"citation,omitempty"`
 	// Weight is the prompt's importance in the per-model average (nil: 1).
-	Weight          *float64       `json:"weight,omitempty"`
+	Weight *float64 `json:"weight,omitempty"`
+	// Temperature is the prompt's own sampling temperature, used when the header sets none
+	// (see Variants); part of the hashed id, as in Weval.
+	Temperature     *float64       `json:"temperature,omitempty"`
 	Should          []rubric.Entry `json:"points,omitempty"`
 	ShouldNot       []rubric.Entry `json:"should_not,omitempty"`
 	RequiredTools   []string       `json:"requiredTools,omitempty"`
 	ProhibitedTools []string       `json:"prohibitedTools,omitempty"`
 	MaxCalls        *int           `json:"maxCalls,omitempty"`
 	RenderAs        string         `json:"render_as"`
-	NoCache         *bool          `json:"noCache,omitempty"`
-	Tags            []string       `json:"tags,omitempty"`
+	// NoCache is the prompt's noCache, else the header's (copied in before the id is hashed, as
+	// Weval does); nil when neither sets it.
+	NoCache *bool    `json:"noCache,omitempty"`
+	Tags    []string `json:"tags,omitempty"`
 
 	// Line is where the prompt starts in its file (0 when unknown).
 	Line int `json:"-"`

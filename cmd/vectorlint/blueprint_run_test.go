@@ -238,10 +238,10 @@ func TestBlueprintRunEndToEnd(t *testing.T) {
 			t.Errorf("evaluationResults has no %q", key)
 		}
 	}
-	cell := er["llmCoverageScores"].(map[string]any)["capital"].(map[string]any)["openai:gpt-test[temp:0.0]"].(map[string]any)
+	cell := er["llmCoverageScores"].(map[string]any)["capital"].(map[string]any)["openai:gpt-test[temp:0]"].(map[string]any)
 	pas := cell["pointAssessments"].([]any)
 	if pas[0].(map[string]any)["coverageExtent"] != 0.96 || pas[2].(map[string]any)["coverageExtent"] != 0.04 || cell["avgCoverageExtent"] != 0.67 {
-		t.Errorf("capital × openai:gpt-test[temp:0.0]: %v", cell)
+		t.Errorf("capital × openai:gpt-test[temp:0]: %v", cell)
 	}
 
 	// What the providers received: the second turn carries the first, judges their context.
@@ -337,11 +337,11 @@ func TestBlueprintRunOutputs(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("stdout is not the result document: %v\n%s", err, stdout)
 	}
-	if strings.Join(res.EffectiveModels, ",") != "proxy:claude[temp:0.0],proxy:claude[temp:0.7]" || strings.Join(res.EvalMethodsUsed, ",") != "llm-coverage" ||
+	if strings.Join(res.EffectiveModels, ",") != "proxy:claude[temp:0],proxy:claude[temp:0.7]" || strings.Join(res.EvalMethodsUsed, ",") != "llm-coverage" ||
 		res.EvaluationResults.Similarity != nil {
 		t.Errorf("models %v methods %v similarity %v", res.EffectiveModels, res.EvalMethodsUsed, res.EvaluationResults.Similarity)
 	}
-	c := res.EvaluationResults.LLMCoverageScores["capital"]["proxy:claude[temp:0.0]"]
+	c := res.EvaluationResults.LLMCoverageScores["capital"]["proxy:claude[temp:0]"]
 	if *c.AvgCoverageExtent != 0.67 || c.PointAssessments[0].JudgeModelID != "consensus(holistic(together:judge-x))" {
 		t.Errorf("capital: %v %+v", *c.AvgCoverageExtent, c.PointAssessments)
 	}
@@ -398,8 +398,8 @@ func TestBlueprintRunEmbeddingsAndCollections(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]float64{"bleu": 1, "exact_match": 1, "f1": 1, "rouge_l": 1, "semantic_similarity": 1}
-	if got := res.EvaluationResults.Similarity["p"]["openai:one"]; !reflect.DeepEqual(got, want) ||
-		strings.Join(res.EvalMethodsUsed, ",") != "llm-coverage,similarity,embedding" || strings.Join(res.EffectiveModels, ",") != "openai:one" {
+	if got := res.EvaluationResults.Similarity["p"]["openai:one[temp:0]"]; !reflect.DeepEqual(got, want) ||
+		strings.Join(res.EvalMethodsUsed, ",") != "llm-coverage,similarity,embedding" || strings.Join(res.EffectiveModels, ",") != "openai:one[temp:0]" {
 		t.Errorf("similarity %v methods %v models %v", got, res.EvalMethodsUsed, res.EffectiveModels)
 	}
 	if srv.EmbeddingCalls() != 1 || srv.Requests()[1].Model != "embed-test" || len(srv.Requests()[1].Input) != 2 {
@@ -452,7 +452,7 @@ func TestBlueprintExamples(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	// capital-france: 0.75 (judged), 1, 1 and the inverted 0.75 → 0.75; plan-trip: 0.75, 0.75, 1.
-	if !strings.Contains(stdout, "capital-france  0.75                       0.75\nplan-trip       0.83                       0.83\n") {
+	if !strings.Contains(stdout, "capital-france  0.75                     0.75\nplan-trip       0.83                     0.83\n") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 }

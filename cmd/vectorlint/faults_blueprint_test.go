@@ -114,7 +114,7 @@ func runFaultBlueprint(t *testing.T, gen, judge *llmtest.Server, tune func(*llm.
 // failures.
 func faultTable(rows string, failures ...string) string {
 	out := "Blueprint Faults (faults)\nRun F at 2025-07-05T10-20-30-123Z: 2 prompts × 2 models\n\n" +
-		"PROMPT   openai:steady  openai:probe\n" + rows + "\n"
+		"PROMPT   openai:steady[temp:0]  openai:probe[temp:0]\n" + rows + "\n"
 	if strings.Contains(rows, "*") {
 		out += "* some points were not evaluated; the score covers the evaluated points only.\n\n"
 	}
@@ -139,16 +139,16 @@ func faultTable(rows string, failures ...string) string {
 func TestBlueprintFaults(t *testing.T) {
 	probeCapital := llmtest.All(llmtest.ModelIs("probe"), llmtest.LastUserContains("capital of France"))
 	judgeRiver := llmtest.MessageContains("<CRITERION>\nNames the river\n</CRITERION>")
-	allOK := faultTable("capital  1.00           1.00\nriver    0.88           0.88\nAVERAGE  0.94           0.94\n")
+	allOK := faultTable("capital  1.00                   1.00\nriver    0.88                   0.88\nAVERAGE  0.94                   0.94\n")
 	genFailed := func(cause string) string {
-		return faultTable("capital  1.00           —\nriver    0.88           0.88\nAVERAGE  0.94           0.88\n", "capital × openai:probe: llm: chat completion with probe at GEN: "+cause)
+		return faultTable("capital  1.00                   —\nriver    0.88                   0.88\nAVERAGE  0.94                   0.88\n", "capital × openai:probe[temp:0]: llm: chat completion with probe at GEN: "+cause)
 	}
 	judgeFailed := func(cause string) string {
 		var fs []string
 		for _, m := range []string{"steady", "probe"} {
-			fs = append(fs, "river × openai:"+m+": Names the river: judging failed: all 1 judges failed: holistic(xai:judge): llm: "+cause)
+			fs = append(fs, "river × openai:"+m+"[temp:0]: Names the river: judging failed: all 1 judges failed: holistic(xai:judge): llm: "+cause)
 		}
-		return faultTable("capital  1.00           1.00\nriver    1.00*          1.00*\nAVERAGE  1.00           1.00\n", fs...)
+		return faultTable("capital  1.00                   1.00\nriver    1.00*                  1.00*\nAVERAGE  1.00                   1.00\n", fs...)
 	}
 	tests := []struct {
 		name string
@@ -240,11 +240,11 @@ func TestBlueprintRunWideFaults(t *testing.T) {
 	}{
 		{name: "dead judge", genURL: gen.URL, jURL: closed,
 			// The function points still score; the judged ones are left out of the score.
-			table: "capital  1.00*          1.00*\nriver    1.00*          1.00*\nAVERAGE  1.00           1.00\n\n" +
+			table: "capital  1.00*                  1.00*\nriver    1.00*                  1.00*\nAVERAGE  1.00                   1.00\n\n" +
 				"* some points were not evaluated; the score covers the evaluated points only.\n",
 			stop: "llm: cannot connect to " + closedHost + " (xai): connection refused (4 attempts); is a server running there? Check XAI_BASE_URL (4 points not judged)"},
 		{name: "generation key rejected", genURL: locked.URL, jURL: judge.URL,
-			table: "capital  —              —\nriver    —              —\nAVERAGE  n/a            n/a\n",
+			table: "capital  —                      —\nriver    —                      —\nAVERAGE  n/a                    n/a\n",
 			stop: "llm: " + llm.Endpoint{BaseURL: locked.URL}.Host() + " (openai) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided.; " +
 				"set OPENAI_API_KEY to a valid key (4 responses not generated)",
 			requests: locked.Calls},
@@ -265,7 +265,7 @@ func TestBlueprintRunWideFaults(t *testing.T) {
 				t.Errorf("exit %d, want 2", code)
 			}
 			want := "Blueprint Faults (faults)\nRun F at 2025-07-05T10-20-30-123Z: 2 prompts × 2 models\n\n" +
-				"PROMPT   openai:steady  openai:probe\n" + tt.table + "\n1 model endpoint could not be used:\n  " + tt.stop + "\n\n" +
+				"PROMPT   openai:steady[temp:0]  openai:probe[temp:0]\n" + tt.table + "\n1 model endpoint could not be used:\n  " + tt.stop + "\n\n" +
 				"Result written to .results/faults/F_2025-07-05T10-20-30-123Z_comparison.json\n"
 			if out.String() != want {
 				t.Errorf("output\n%s\nwant\n%s", out.String(), want)

@@ -103,7 +103,7 @@ func TestBlueprintRunResultsNotSaved(t *testing.T) {
 		return llmtest.Text("hi there")
 	}))
 	code, stdout, stderr := runBlueprintAt(t, dir, outputsEnv(srv), "blueprint", "run", "c.yml", "--no-cache")
-	if code != exitFailure || !strings.Contains(stdout, "PROMPT   openai:m\np        1.00\n") || strings.Contains(stdout, "Result written") {
+	if code != exitFailure || !strings.Contains(stdout, "PROMPT   openai:m[temp:0]\np        1.00\n") || strings.Contains(stdout, "Result written") {
 		t.Errorf("exit %d\nstdout %s", code, stdout)
 	}
 	want := "vectorlint blueprint run: cannot create the results folder: " + filepath.Join(dir, ".results", "c") + ": not a directory\n"

@@ -179,7 +179,9 @@ func (pp pointParser) point(v *node.Node) *Point {
 	switch v.Kind {
 	case node.StringKind:
 		s := v.Str
-		if strings.HasPrefix(s, "$") {
+		// A lone "$" names no function: it is text, as in Weval's parser (which takes a string as
+		// a zero-argument call only when something follows the "$").
+		if strings.HasPrefix(s, "$") && len(s) > 1 {
 			pt := &Point{Written: s[1:], Fn: normaliseFn(s[1:]), Multiplier: 1, Line: v.Line}
 			if quotedCallRe().MatchString(s) {
 				pp.p.warnf(CodeQuotedFunction, v.Line, pp.prompt,
@@ -451,7 +453,11 @@ func checkFinite(n *node.Node) error {
 // start_with/end_with → starts_with/ends_with (with i and not_ forms), expr → js,
 // external → call.
 func normaliseFn(name string) string {
-	name = strings.TrimPrefix(name, "$")
+	// One leading "$" is the marker (fn: $js); a name that is nothing else stays as written, so
+	// "$$" is the unknown function "$" rather than a point with neither text nor function.
+	if rest := strings.TrimPrefix(name, "$"); rest != "" {
+		name = rest
+	}
 	neg := ""
 	if rest, ok := strings.CutPrefix(name, "not_"); ok {
 		neg, name = "not_", rest

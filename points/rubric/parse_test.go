@@ -55,3 +55,43 @@ func TestParseLineOffset(t *testing.T) {
 		t.Errorf("errors = %v\nwant %s", errs, want)
 	}
 }
+
+// TestParseDollarString: a string starting with "$" is a zero-argument function only when a
+// name follows; a lone "$" is a text point. Reproduces weval-org/app
+// src/lib/__tests__/blueprint-parser.test.ts, "Zero-Arg Function Syntax" ("should parse string
+// starting with $ as zero-arg function call", "should not treat lone $ as a function").
+func TestParseDollarString(t *testing.T) {
+	tests := []struct {
+		in             string
+		wantText       string
+		wantFn         string
+		wantNoWarnings bool
+	}{
+		{in: "$", wantText: "$", wantNoWarnings: true},
+		{in: "$is_json", wantFn: "is_json", wantNoWarnings: true},
+		{in: "$factcheck", wantFn: "factcheck", wantNoWarnings: true},
+		{in: "$$", wantFn: "$"}, // a name follows: the unknown function "$" (Weval too calls it a function)
+		{in: "costs $5", wantText: "costs $5", wantNoWarnings: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			r, errs := Parse([]any{tt.in}, Options{File: "b.yml", Owner: "p"})
+			if errs != nil {
+				t.Fatalf("errors: %v", errs)
+			}
+			if len(r.Should) != 1 || r.Should[0].Point == nil {
+				t.Fatalf("rubric = %+v", r.Should)
+			}
+			pt := r.Should[0].Point
+			if pt.Text != tt.wantText || pt.Fn != tt.wantFn || pt.HasArgs || pt.Multiplier != 1 {
+				t.Errorf("point = text %q fn %q (args %v, multiplier %v), want text %q fn %q", pt.Text, pt.Fn, pt.HasArgs, pt.Multiplier, tt.wantText, tt.wantFn)
+			}
+			if tt.wantNoWarnings && len(r.Warnings) != 0 {
+				t.Errorf("warnings: %v", r.Warnings)
+			}
+			if pt.IsFunction() != (tt.wantFn != "") {
+				t.Errorf("IsFunction() = %v", pt.IsFunction())
+			}
+		})
+	}
+}
