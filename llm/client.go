@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5).
@@ -93,7 +95,7 @@ type Config struct {
 type Client struct {
 	cfg    Config
 	http   *http.Client
-	global chan struct{}
+	global *semaphore.Weighted
 	cache  *diskCache
 	usage  usageMeter
 
@@ -103,7 +105,7 @@ type Client struct {
 	flight flightBoard
 
 	mu      sync.Mutex
-	groups  map[string]chan struct{}
+	groups  map[string]*semaphore.Weighted
 	formats map[string]Format // per endpoint and model: the best format the server accepted
 }
 
@@ -148,8 +150,8 @@ func New(cfg Config) (*Client, error) {
 	c := &Client{
 		cfg:     cfg,
 		http:    hc,
-		global:  make(chan struct{}, cfg.Concurrency),
-		groups:  make(map[string]chan struct{}),
+		global:  semaphore.NewWeighted(int64(cfg.Concurrency)),
+		groups:  make(map[string]*semaphore.Weighted),
 		formats: make(map[string]Format),
 	}
 	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
@@ -200,13 +202,13 @@ func (c *Client) emit(e Event) {
 // (no attempt made yet) to a host under suspicion waits for the verdict first, holding no slot
 // (stopBoard), so that the calls retrying can always get theirs.
 func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (release func(), err error) {
-	var group chan struct{}
+	var group *semaphore.Weighted
 	if info.ep.MaxConcurrency > 0 {
 		c.mu.Lock()
 		key := info.ep.limitKey()
 		group = c.groups[key]
 		if group == nil {
-			group = make(chan struct{}, info.ep.MaxConcurrency)
+			group = semaphore.NewWeighted(int64(info.ep.MaxConcurrency))
 			c.groups[key] = group
 		}
 		c.mu.Unlock()
@@ -222,26 +224,34 @@ func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (releas
 		return nil
 	}
 	// take waits for a slot of sem; it returns errWait, without the slot, when the call must
-	// wait for a verdict.
-	take := func(sem chan struct{}, wake <-chan struct{}) error {
+	// wait for a verdict. A change on the stop board (wake) interrupts the wait to check again.
+	take := func(sem *semaphore.Weighted, wake context.Context) error {
 		for {
-			select {
-			case sem <- struct{}{}:
-				// Check again with the slot held: a call that stops a scope records it before
-				// it releases its slot, so no call starts a request after that.
-				if err := blocked(); err != nil {
-					<-sem
-					return err
+			if !sem.TryAcquire(1) {
+				wctx, cancel := context.WithCancel(ctx)
+				stop := context.AfterFunc(wake, cancel)
+				err := sem.Acquire(wctx, 1)
+				stop()
+				cancel()
+				if err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					// A scope stopped or a host was cleared: check again.
+					if err := blocked(); err != nil {
+						return err
+					}
+					wake = c.stops.wait()
+					continue
 				}
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-wake: // a scope stopped or a host was cleared: check again
-				if err := blocked(); err != nil {
-					return err
-				}
-				wake = c.stops.wait()
 			}
+			// Check again with the slot held: a call that stops a scope records it before it
+			// releases its slot, so no call starts a request after that.
+			if err := blocked(); err != nil {
+				sem.Release(1)
+				return err
+			}
+			return nil
 		}
 	}
 	for {
@@ -252,14 +262,14 @@ func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (releas
 		}
 		if err == nil {
 			if err = take(c.global, wake); err != nil && group != nil {
-				<-group
+				group.Release(1)
 			}
 		}
 		if err == nil {
 			return func() {
-				<-c.global
+				c.global.Release(1)
 				if group != nil {
-					<-group
+					group.Release(1)
 				}
 			}, nil
 		}
@@ -269,7 +279,7 @@ func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (releas
 		select { // wait for the verdict on the suspect host
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-wake:
+		case <-wake.Done():
 		}
 	}
 }

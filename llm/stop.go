@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
@@ -359,9 +360,11 @@ type stopBoard struct {
 	// answered holds the hosts (host scopes) that have answered a request of the run: a
 	// timeout at such a host is about that request, not about the host.
 	answered map[string]bool
-	// changed is closed (and replaced) whenever a scope stops or a host is cleared of
-	// suspicion, to wake the calls waiting for a concurrency slot or a verdict.
-	changed chan struct{}
+	// changed is canceled (and replaced) whenever a scope stops or a host is cleared of
+	// suspicion, to wake the calls waiting for a concurrency slot or a verdict. It is a context
+	// rather than a channel so that a wait for a slot (semaphore.Weighted.Acquire) can end on it.
+	changed       context.Context
+	cancelChanged context.CancelFunc
 }
 
 // markAnswered records that the host of s answered a request (any status).
@@ -411,9 +414,9 @@ func (b *stopBoard) suspectHost(s stopScopes) (clear func()) {
 
 // wake wakes every waiting call (b.mu held).
 func (b *stopBoard) wake() {
-	if b.changed != nil {
-		close(b.changed)
-		b.changed = nil
+	if b.cancelChanged != nil {
+		b.cancelChanged()
+		b.changed, b.cancelChanged = nil, nil
 	}
 }
 
@@ -429,12 +432,12 @@ func (b *stopBoard) check(s stopScopes) *StopError {
 	return nil
 }
 
-// wait returns a channel closed when the next scope stops.
-func (b *stopBoard) wait() <-chan struct{} {
+// wait returns a context canceled when the next scope stops or a host is cleared.
+func (b *stopBoard) wait() context.Context {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.changed == nil {
-		b.changed = make(chan struct{})
+		b.changed, b.cancelChanged = context.WithCancel(context.Background())
 	}
 	return b.changed
 }
