@@ -94,6 +94,7 @@ type Config struct {
 // endpoints (each Request names its own).
 type Client struct {
 	cfg    Config
+	retry  RetryPolicy
 	http   *http.Client
 	global *semaphore.Weighted
 	cache  *diskCache
@@ -124,18 +125,11 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	setDefault(&cfg.Concurrency, DefaultConcurrency)
-	setDefault(&cfg.Timeout, DefaultTimeout)
-	setDefault(&cfg.MaxAttempts, DefaultMaxAttempts)
-	setDefault(&cfg.BaseDelay, DefaultBaseDelay)
-	setDefault(&cfg.MaxDelay, DefaultMaxDelay)
-	setDefault(&cfg.MaxRetryAfter, DefaultMaxRetryAfter)
 	setDefault(&cfg.StallInterval, DefaultStallInterval)
-	if cfg.MaxDelay < cfg.BaseDelay {
-		cfg.MaxDelay = cfg.BaseDelay
-	}
-	if cfg.Rand == nil {
-		cfg.Rand = defaultRand
-	}
+	policy := RetryPolicy{MaxAttempts: cfg.MaxAttempts, Timeout: cfg.Timeout, BaseDelay: cfg.BaseDelay,
+		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.withDefaults()
+	cfg.MaxAttempts, cfg.Timeout, cfg.BaseDelay, cfg.MaxDelay, cfg.MaxRetryAfter, cfg.Rand =
+		policy.MaxAttempts, policy.Timeout, policy.BaseDelay, policy.MaxDelay, policy.MaxRetryAfter, policy.Rand
 	hc := cfg.HTTPClient
 	if hc == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -149,6 +143,7 @@ func New(cfg Config) (*Client, error) {
 	setDefault(&cfg.UserAgent, "vectorlint")
 	c := &Client{
 		cfg:     cfg,
+		retry:   policy,
 		http:    hc,
 		global:  semaphore.NewWeighted(int64(cfg.Concurrency)),
 		groups:  make(map[string]*semaphore.Weighted),
@@ -181,6 +176,11 @@ func setDefault[T comparable](v *T, def T) {
 
 // Close releases idle connections. The client stays usable.
 func (c *Client) Close() { c.http.CloseIdleConnections() }
+
+// RetryPolicy returns the policy the client's calls are retried by (Config's MaxAttempts,
+// Timeout, BaseDelay, MaxDelay, MaxRetryAfter and Rand, defaults filled in), for RetryHTTP: other
+// HTTP requests of a run can then be retried as its model calls are.
+func (c *Client) RetryPolicy() RetryPolicy { return c.retry }
 
 // Usage returns the totals so far. Safe to call while calls are running.
 func (c *Client) Usage() Usage { return c.usage.snapshot() }
@@ -357,7 +357,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 			end = apiErr
 		case callCtx.Err() != nil: // the attempt was cut short by the call's limit
 			end = c.final(info, c.outOfTime(apiErr, limit))
-		case !apiErr.Retryable() || attempt >= c.cfg.MaxAttempts:
+		case !apiErr.Retryable() || attempt >= c.retry.MaxAttempts:
 			end = c.final(info, apiErr)
 		case !suspected && c.suspicious(info, apiErr):
 			suspected = true
@@ -367,17 +367,18 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 		if end != nil {
 			return attempt, end
 		}
-		delay := backoff(attempt, c.cfg.BaseDelay, c.cfg.MaxDelay, c.cfg.Rand)
+		var header http.Header
 		var se *statusError
 		if errors.As(err, &se) {
-			if ra, ok := retryAfter(se.header, time.Now()); ok {
-				apiErr.RetryAfter = ra
-				if ra > c.cfg.MaxRetryAfter {
-					apiErr.Message += fmt.Sprintf(" (the server asks to wait %s, longer than the %s limit)",
-						ra.Round(time.Second), c.cfg.MaxRetryAfter)
-					return attempt, c.final(info, apiErr)
-				}
-				delay = ra
+			header = se.header
+		}
+		delay, asked, tooLong := c.retry.delay(attempt, header, time.Now())
+		if asked {
+			apiErr.RetryAfter = delay
+			if tooLong {
+				apiErr.Message += fmt.Sprintf(" (the server asks to wait %s, longer than the %s limit)",
+					delay.Round(time.Second), c.retry.MaxRetryAfter)
+				return attempt, c.final(info, apiErr)
 			}
 		}
 		if time.Until(deadline) <= delay {
