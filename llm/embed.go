@@ -3,10 +3,9 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"net/http"
 	"sort"
-	"time"
 )
 
 const opEmbed = "embeddings"
@@ -42,70 +41,54 @@ func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]fl
 }
 
 func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([][]float64, error) {
-	secrets := ep.secrets()
-	key := ""
-	if c.cache != nil && !c.cfg.NoCache {
-		k, err := hashKey(keyInput{Op: "embeddings", URL: ep.operationURL("embeddings"), Model: ep.Model, Input: texts})
-		if err != nil {
-			return nil, err
-		}
-		key = k
-		entry, err := c.cache.get(key, "embeddings")
-		if err != nil {
-			c.emit(Event{Kind: EventCacheError, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
-		}
-		if entry != nil && len(entry.Embeddings) == len(texts) {
-			c.usage.add(ep.Model, entry.Usage, true, c.prices(ep))
-			c.emit(Event{Kind: EventCacheHit, Op: opEmbed, Host: ep.Host(), Model: ep.Model})
-			return entry.Embeddings, nil
-		}
-	}
-	info := callInfo{op: opEmbed, ep: ep, timeout: c.cfg.Timeout, secrets: secrets}
-	body, err := json.Marshal(embeddingsBody{Model: ep.Model, Input: texts, EncodingFormat: "float"})
+	key, err := hashKey(keyInput{Op: "embeddings", URL: ep.operationURL("embeddings"), Model: ep.Model, Input: texts})
 	if err != nil {
-		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: err.Error()}
-	}
-	var vecs [][]float64
-	var tokens TokenUsage
-	attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
-		c.emit(Event{Kind: EventRequest, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Attempt: attempt})
-		start := time.Now()
-		res, err := c.post(actx, ep, "embeddings", body)
-		if err != nil {
-			return err
-		}
-		reply, err := readBody(res)
-		if err != nil {
-			return err
-		}
-		v, t, err := parseEmbeddings(reply, len(texts))
-		if err != nil {
-			return err
-		}
-		if t == (TokenUsage{}) {
-			for _, s := range texts {
-				t.Input += EstimateTokens(s)
-			}
-		}
-		c.emit(Event{Kind: EventResponse, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Attempt: attempt,
-			Status: res.StatusCode, Duration: time.Since(start), Tokens: t})
-		vecs, tokens = v, t
-		return nil
-	})
-	if err != nil {
-		if attempts > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
-			c.emit(Event{Kind: EventFailure, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
-		}
 		return nil, err
 	}
-	c.usage.add(ep.Model, tokens, false, c.prices(ep))
-	if key != "" {
-		if err := c.cache.put(key, &cacheEntry{Op: "embeddings", Model: ep.Model, Embeddings: vecs, Usage: tokens}); err != nil {
-			c.emit(Event{Kind: EventCacheError, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: Redact(err.Error(), secrets...)})
+	kind := &embedKind{c: c, ep: ep, texts: texts}
+	s := newCallSpec(opEmbed, "", ep, c.retry.Timeout, kind)
+	s.key, s.cache, s.entryOp = key, c.useCache(false), "embeddings"
+	s.fits = func(e *cacheEntry) bool { return len(e.Embeddings) == len(texts) }
+	r, err := c.call(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return r.vectors, nil
+}
+
+// embedKind sends an embeddings batch in OpenAI's wire format.
+type embedKind struct {
+	c     *Client
+	ep    Endpoint
+	texts []string
+	body  []byte
+}
+
+func (k *embedKind) round() (Format, []Message, error) {
+	body, err := json.Marshal(embeddingsBody{Model: k.ep.Model, Input: k.texts, EncodingFormat: "float"})
+	k.body = body
+	return "", nil, err
+}
+
+func (k *embedKind) send(ctx context.Context) (*http.Response, error) {
+	return k.c.post(ctx, k.ep, "embeddings", k.body)
+}
+
+func (k *embedKind) decode(body []byte) (*reply, error) {
+	v, t, err := parseEmbeddings(body, len(k.texts))
+	if err != nil {
+		return nil, err
+	}
+	if t == (TokenUsage{}) {
+		for _, s := range k.texts {
+			t.Input += EstimateTokens(s)
 		}
 	}
-	return vecs, nil
+	// The entry names the model asked for: an embeddings reply is read without its model.
+	return &reply{Response: Response{Model: k.ep.Model, Tokens: t}, vectors: v}, nil
 }
+
+func (k *embedKind) again(error) bool { return false }
 
 // embeddingsBody is the JSON body of an embeddings request. TestEmbeddingsBodyMatchesSDK
 // checks it against openai-go's encoding.
