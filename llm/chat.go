@@ -6,7 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
 const opChat = "chat completion"
@@ -223,7 +227,7 @@ func (c *Client) chatSpec(req Request) (*callSpec, error) {
 	if err != nil {
 		return nil, &APIError{Op: opChat, Host: req.Endpoint.Host(), Model: req.Endpoint.Model, Kind: KindRequest, Message: err.Error()}
 	}
-	kind := &chatKind{c: c, req: req, requested: format}
+	kind := &chatKind{c: c, req: req, requested: format, opts: c.requestOptions(req.Endpoint)}
 	s := newCallSpec(opChat, req.Label, req.Endpoint, c.timeout(req.Timeout), kind)
 	s.key, s.cache, s.entryOp, s.messages = key, c.useCache(req.NoCache), "chat", req.Messages
 	return s, nil
@@ -293,28 +297,39 @@ func messagesFor(req Request, format Format) []Message {
 	return append([]Message{{Role: RoleSystem, Content: instruction}}, msgs...)
 }
 
-// chatKind sends chat completions in OpenAI's wire format.
+// chatKind sends chat completions through openai-go: its request types and its chat
+// completions service, with the endpoint's options (requestOptions). The reply is read from
+// the raw body (parseChat), so that every body a server may send, malformed ones included, is
+// reported as it always was.
 type chatKind struct {
 	c         *Client
 	req       Request
 	requested Format
+	opts      []option.RequestOption
 
-	// The current round: the response format, the messages and the body.
+	// The current round: the response format, the messages and the SDK's request.
 	format Format
 	msgs   []Message
-	body   []byte
+	params openai.ChatCompletionNewParams
 }
 
 func (k *chatKind) round() (Format, []Message, error) {
 	k.format = k.c.effectiveFormat(k.req.Endpoint, k.requested)
 	k.msgs = messagesFor(k.req, k.format)
-	body, err := chatRequestBody(k.req, k.format, k.msgs)
-	k.body = body
-	return k.format, k.msgs, err
+	k.params = chatParams(k.req, k.format, k.msgs)
+	return k.format, k.msgs, nil
 }
 
 func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
-	return k.c.post(ctx, k.req.Endpoint, "chat/completions", k.body)
+	var res *http.Response
+	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
+	if _, err := k.c.chat.New(ctx, k.params, opts...); err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, &badResponseError{msg: "the server sent no reply"}
+	}
+	return res, nil
 }
 
 func (k *chatKind) decode(body []byte) (*reply, error) {
@@ -339,73 +354,43 @@ func (k *chatKind) again(err error) bool {
 	return true
 }
 
-// chatBody is the JSON body of a chat completion request, in the OpenAI wire format.
-type chatBody struct {
-	Model          string          `json:"model"`
-	Messages       []chatMessage   `json:"messages"`
-	Temperature    *float64        `json:"temperature,omitempty"`
-	MaxTokens      int             `json:"max_tokens,omitempty"`
-	ResponseFormat *responseFormat `json:"response_format,omitempty"`
-}
-
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-type responseFormat struct {
-	Type       string          `json:"type"`
-	JSONSchema *jsonSchemaSpec `json:"json_schema,omitempty"`
-}
-
-type jsonSchemaSpec struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Strict      bool   `json:"strict"`
-	Schema      any    `json:"schema"`
-}
-
-// chatRequestBody encodes the request body for req sent with format. Extra parameters are
-// added at the top level and win over the standard fields of the same name (the caller set
-// them on purpose). TestChatBodyMatchesSDK checks the encoding against openai-go's.
-func chatRequestBody(req Request, format Format, msgs []Message) ([]byte, error) {
-	b := chatBody{Model: req.Endpoint.Model, Temperature: temperature(req), MaxTokens: max(req.MaxTokens, 0)}
-	b.Messages = make([]chatMessage, len(msgs))
+// chatParams is the SDK's request for req sent with format and msgs. Extra parameters are set
+// at the top level and win over the standard fields of the same name (the caller set them on
+// purpose). TestChatBodyOnTheWire checks the bodies against those the client has always sent.
+func chatParams(req Request, format Format, msgs []Message) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{Model: req.Endpoint.Model}
+	p.Messages = make([]openai.ChatCompletionMessageParamUnion, len(msgs))
 	for i, m := range msgs {
-		role := m.Role
-		if role != RoleSystem && role != RoleAssistant {
-			role = RoleUser
+		switch m.Role {
+		case RoleSystem:
+			p.Messages[i] = openai.SystemMessage(m.Content)
+		case RoleAssistant:
+			p.Messages[i] = openai.AssistantMessage(m.Content)
+		default:
+			p.Messages[i] = openai.UserMessage(m.Content)
 		}
-		b.Messages[i] = chatMessage{Role: string(role), Content: m.Content}
+	}
+	if t := temperature(req); t != nil {
+		p.Temperature = openai.Float(*t)
+	}
+	if req.MaxTokens > 0 {
+		p.MaxTokens = openai.Int(int64(req.MaxTokens))
 	}
 	switch format {
 	case FormatJSONSchema:
-		b.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchemaSpec{
-			Name: schemaName(req.Schema), Description: req.Schema.Description, Strict: req.Schema.Strict, Schema: req.Schema.Schema}}
-	case FormatJSONObject:
-		b.ResponseFormat = &responseFormat{Type: "json_object"}
-	}
-	return withExtra(b, req.Extra)
-}
-
-// withExtra encodes v, a struct, with the extra top-level fields merged in.
-func withExtra(v any, extra map[string]any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil || len(extra) == 0 {
-		return data, err
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		return nil, err
-	}
-	for k, x := range extra {
-		raw, err := json.Marshal(x)
-		if err != nil {
-			return nil, fmt.Errorf("extra parameter %q: %w", k, err)
+		js := openai.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.Schema), Strict: openai.Bool(req.Schema.Strict),
+			Schema: req.Schema.Schema}
+		if req.Schema.Description != "" {
+			js.Description = openai.String(req.Schema.Description)
 		}
-		fields[k] = raw
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{JSONSchema: js}}
+	case FormatJSONObject:
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &openai.ResponseFormatJSONObjectParam{}}
 	}
-	return json.Marshal(fields)
+	if len(req.Extra) > 0 {
+		p.SetExtraFields(req.Extra)
+	}
+	return p
 }
 
 // chatWire is the part of a chat completion body the client reads.

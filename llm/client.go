@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -93,12 +95,16 @@ type Config struct {
 // accounting. It is safe for concurrent use; one client serves a whole run and any number of
 // endpoints (each Request names its own).
 type Client struct {
-	cfg    Config
-	retry  RetryPolicy
-	http   *http.Client
-	global *semaphore.Weighted
-	cache  *diskCache
-	usage  usageMeter
+	cfg   Config
+	retry RetryPolicy
+	http  *http.Client
+	// chat and embeddings are openai-go's services, on http with the SDK's own retries off
+	// (withRetries does them); each request gives its endpoint's options (requestOptions).
+	chat       openai.ChatCompletionService
+	embeddings openai.EmbeddingService
+	global     *semaphore.Weighted
+	cache      *diskCache
+	usage      usageMeter
 
 	// stops are the endpoints no call may be started for any more (Stopped).
 	stops stopBoard
@@ -141,13 +147,19 @@ func New(cfg Config) (*Client, error) {
 		hc = &http.Client{Transport: t}
 	}
 	setDefault(&cfg.UserAgent, "vectorlint")
+	// The services are built directly, not with openai.NewClient, so that the SDK reads no
+	// environment variable (this package never does); its retries are off because withRetries
+	// makes them, with the stops, limits and events around them.
+	sdk := []option.RequestOption{option.WithHTTPClient(hc), option.WithMaxRetries(0), option.WithMiddleware(onTheWire)}
 	c := &Client{
-		cfg:     cfg,
-		retry:   policy,
-		http:    hc,
-		global:  semaphore.NewWeighted(int64(cfg.Concurrency)),
-		groups:  make(map[string]*semaphore.Weighted),
-		formats: make(map[string]Format),
+		cfg:        cfg,
+		retry:      policy,
+		http:       hc,
+		chat:       openai.NewChatCompletionService(sdk...),
+		embeddings: openai.NewEmbeddingService(sdk...),
+		global:     semaphore.NewWeighted(int64(cfg.Concurrency)),
+		groups:     make(map[string]*semaphore.Weighted),
+		formats:    make(map[string]Format),
 	}
 	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
 	if cfg.CacheDir != "" {

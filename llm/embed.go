@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
 const opEmbed = "embeddings"
@@ -45,7 +49,7 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 	if err != nil {
 		return nil, err
 	}
-	kind := &embedKind{c: c, ep: ep, texts: texts}
+	kind := &embedKind{c: c, ep: ep, texts: texts, opts: c.requestOptions(ep)}
 	s := newCallSpec(opEmbed, "", ep, c.retry.Timeout, kind)
 	s.key, s.cache, s.entryOp = key, c.useCache(false), "embeddings"
 	s.fits = func(e *cacheEntry) bool { return len(e.Embeddings) == len(texts) }
@@ -56,22 +60,32 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 	return r.vectors, nil
 }
 
-// embedKind sends an embeddings batch in OpenAI's wire format.
+// embedKind sends an embeddings batch through openai-go's embeddings service (its request
+// types, the endpoint's options); the reply is read from the raw body (parseEmbeddings).
 type embedKind struct {
-	c     *Client
-	ep    Endpoint
-	texts []string
-	body  []byte
+	c      *Client
+	ep     Endpoint
+	texts  []string
+	opts   []option.RequestOption
+	params openai.EmbeddingNewParams
 }
 
 func (k *embedKind) round() (Format, []Message, error) {
-	body, err := json.Marshal(embeddingsBody{Model: k.ep.Model, Input: k.texts, EncodingFormat: "float"})
-	k.body = body
-	return "", nil, err
+	k.params = openai.EmbeddingNewParams{Model: k.ep.Model, Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: k.texts},
+		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat}
+	return "", nil, nil
 }
 
 func (k *embedKind) send(ctx context.Context) (*http.Response, error) {
-	return k.c.post(ctx, k.ep, "embeddings", k.body)
+	var res *http.Response
+	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
+	if _, err := k.c.embeddings.New(ctx, k.params, opts...); err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, &badResponseError{msg: "the server sent no reply"}
+	}
+	return res, nil
 }
 
 func (k *embedKind) decode(body []byte) (*reply, error) {
@@ -89,14 +103,6 @@ func (k *embedKind) decode(body []byte) (*reply, error) {
 }
 
 func (k *embedKind) again(error) bool { return false }
-
-// embeddingsBody is the JSON body of an embeddings request. TestEmbeddingsBodyMatchesSDK
-// checks it against openai-go's encoding.
-type embeddingsBody struct {
-	Model          string   `json:"model"`
-	Input          []string `json:"input"`
-	EncodingFormat string   `json:"encoding_format"`
-}
 
 // parseEmbeddings decodes an embeddings body with exactly n vectors, ordered by their index.
 func parseEmbeddings(body []byte, n int) ([][]float64, TokenUsage, error) {

@@ -54,8 +54,8 @@ func APIFor(inherit, format string) API {
 }
 
 // GenerateRequest is one call for generated text in any of the shapes of API. Unlike Request
-// (OpenAI chat, with structured output), it builds the JSON body itself, so a caller controls
-// every parameter: Parameters are applied last and a nil value removes a
+// (OpenAI chat through openai-go, with structured output), it builds the JSON body itself, so
+// a caller controls every parameter: Parameters are applied last and a nil value removes a
 // parameter from the body.
 type GenerateRequest struct {
 	// Endpoint gives the key, the headers (values treated as secrets), the model name sent,
@@ -330,7 +330,10 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 	return &r.Response, nil
 }
 
-// generateKind sends a body Generate built (GenerateBody) to the operation URL.
+// generateKind sends a body Generate built (GenerateBody) with net/http: the shapes are
+// Anthropic's and Gemini's native ones, and OpenAI's addressed at a custom model's own URL
+// with every parameter up to the blueprint (renamed, removed), which openai-go's typed requests
+// do not express.
 type generateKind struct {
 	c       *Client
 	api     API
