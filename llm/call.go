@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 )
 
 // Every model call (a chat completion, a generation in any API shape, an embeddings batch)
-// takes the one path of Client.call: the same cache, events, usage, retries, time limits and
-// stops. What differs between them is a kind: how the request is encoded, sent
+// takes the one path of Client.call: the same cache, flights, events, usage, retries, time
+// limits and stops. What differs between them is a kind: how the request is encoded, sent
 // and its reply decoded.
 
 // kind is what differs between the calls the client makes.
@@ -40,13 +41,14 @@ type reply struct {
 // identifies it (cache and flights), and its kind.
 type callSpec struct {
 	info callInfo
-	// key identifies the request: its reply is cached under it (when cache is set).
+	// key identifies the request: its reply is cached under it (when cache is set), and
+	// identical requests in flight at the same time share one (flights).
 	key   string
 	cache bool
 	// entryOp is the Op of its cache entries ("chat", "generate", "embeddings").
 	entryOp string
-	// messages are the request's messages, which a reply from the cache answered (nil for
-	// embeddings).
+	// messages are the request's messages, which a reply from the cache or from another call in
+	// flight answered (nil for embeddings).
 	messages []Message
 	// fits, when set, tells whether a cache entry can answer the request (nil: any can).
 	fits func(*cacheEntry) bool
@@ -75,22 +77,60 @@ func (c *Client) timeout(own time.Duration) time.Duration {
 	return c.retry.Timeout
 }
 
-// call makes the call s describes: from the cache, else from the server. A fresh reply is
-// stored in the cache once accept (if any) has taken it.
+// call makes the call s describes. Identical requests in flight at the same time (the same
+// key, to the same endpoint with the same credentials) are made once: the first one (the
+// leader) answers from the cache or the server, and the others wait for its reply and count
+// it as a reply from the cache: in Usage.CachedCalls, with an EventCacheHit each, with
+// Response.Cached set and no attempts of their own (docs/how-it-works.md, "The cache"). A
+// failure is shared too, except the leader's cancellation: a joiner whose own context is
+// still alive then makes the call itself. A joiner waits for the leader's call, which ends
+// with the leader's context (in a run, every call shares the run's) or the call's time limit.
+//
+// The leader stores a fresh reply in the cache once accept (if any) has taken it; every caller
+// runs its own accept on its own copy of the reply.
 func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
-	r, err := c.fetch(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	if s.accept != nil {
-		if err := s.accept(r); err != nil {
-			return r, err
+	// Keys and headers are not part of the cache key (they do not change a reply); they are
+	// part of a flight's, in memory only, so that a call never gets the reply (or the 401) of
+	// another key.
+	flight := s.key + "\x00" + s.info.scopes.auth
+	for {
+		led := false
+		v, err, _ := c.flights.Do(flight, func() (any, error) {
+			led = true
+			return c.fetch(ctx, s)
+		})
+		if err != nil {
+			if !led {
+				var ae *APIError
+				if errors.As(err, &ae) && ae.Kind == KindCanceled {
+					if ctx.Err() == nil {
+						continue // the leader's context ended, not this one's
+					}
+					err = c.canceled(s.info, 0, ctx.Err())
+				}
+				if !errors.Is(err, ErrStopped) {
+					e := s.event(EventFailure)
+					e.Err = err.Error()
+					c.emit(e)
+				}
+			}
+			return nil, err
 		}
+		r := *v.(*reply)
+		if !led {
+			c.joined(s, &r)
+		}
+		r.Messages = cloneMessages(r.Messages)
+		if s.accept != nil {
+			if err := s.accept(&r); err != nil {
+				return &r, err
+			}
+		}
+		if led && !r.Cached {
+			c.store(s, &r)
+		}
+		return &r, nil
 	}
-	if !r.Cached {
-		c.store(s, r)
-	}
-	return r, nil
 }
 
 // fetch answers s from the cache, else from the server.
@@ -113,6 +153,24 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 		}
 	}
 	return c.send(ctx, s)
+}
+
+// joined makes r, the reply of the call s joined in flight, this call's: a reply it did not
+// pay for, like one from the cache.
+func (c *Client) joined(s *callSpec, r *reply) {
+	c.usage.add(s.info.ep.Model, r.Tokens, true, c.prices(s.info.ep))
+	r.Cached, r.Attempts = true, 0
+	r.Messages = cloneMessages(s.messages)
+	if r.vectors != nil { // each caller may change its own vectors
+		vs := make([][]float64, len(r.vectors))
+		for i, v := range r.vectors {
+			vs[i] = slices.Clone(v)
+		}
+		r.vectors = vs
+	}
+	e := s.event(EventCacheHit)
+	e.Format, e.Messages = r.Format, redactMessages(r.Messages, s.info.secrets)
+	c.emit(e)
 }
 
 // send asks the server, round after round while the kind finds another worth making (a

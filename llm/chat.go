@@ -16,7 +16,8 @@ import (
 const opChat = "chat completion"
 
 // Complete sends a chat completion request and returns the reply. A reply in the cache is
-// returned without a request. Failures are *APIError values: retryable ones (408, 409, 429, 5xx,
+// returned without a request, and so is the reply of an identical request in flight at the
+// same time (Client.call). Failures are *APIError values: retryable ones (408, 409, 429, 5xx,
 // timeouts, connection errors, unusable 2xx bodies) after Config.MaxAttempts attempts, others
 // (400, 401, 403, 404…) at once.
 func (c *Client) Complete(ctx context.Context, req Request) (*Response, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
 )
 
 // Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5).
@@ -110,6 +111,8 @@ type Client struct {
 	stops stopBoard
 	// flight tracks the calls in flight for stall reports.
 	flight flightBoard
+	// flights makes identical requests in flight at the same time one request (Client.call).
+	flights singleflight.Group
 
 	mu      sync.Mutex
 	groups  map[string]*semaphore.Weighted

@@ -20,7 +20,7 @@ const EmbedBatchSize = 128
 
 // Embed returns one embedding vector per text, in order, from the endpoint's /embeddings
 // operation (Endpoint.Model is the embedding model). Calls share the client's retries,
-// concurrency limits, cache and usage accounting with chat completions.
+// concurrency limits, cache, flights and usage accounting with chat completions.
 func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]float64, error) {
 	if err := c.CheckTrust(ep); err != nil {
 		return nil, err
