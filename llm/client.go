@@ -16,7 +16,8 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5).
+// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5). DefaultConcurrency is
+// also vectorlint.ini's (lint.DefaultConcurrency refers to it).
 const (
 	DefaultConcurrency   = 8
 	DefaultTimeout       = 60 * time.Second

@@ -29,7 +29,7 @@
 //   - a content-addressed cache of replies (Config.CacheDir) with atomic writes;
 //   - flights: identical requests in flight at the same time are made once, and the calls
 //     that joined one count its reply as a reply from the cache;
-//   - usage: calls, cached calls, tokens and cost (Usage converts to lint.Usage).
+//   - usage: calls, cached calls, tokens and cost (lint's run result reports this Usage).
 //
 // Resolve builds the linter's Endpoint from the environment variables of the original
 // VectorLint (LLM_PROVIDER, OPENAI_API_KEY, AZURE_OPENAI_*, ANTHROPIC_*, GEMINI_*…); LoadEnv
