@@ -41,8 +41,9 @@ type reply struct {
 // identifies it (cache and flights), and its kind.
 type callSpec struct {
 	info callInfo
-	// key identifies the request: its reply is cached under it (when cache is set), and
-	// identical requests in flight at the same time share one (flights).
+	// key identifies the request: its reply is cached under it, and identical requests in
+	// flight at the same time share one (flights). It is empty when the call does not use the
+	// cache (none configured, --no-cache, Request.NoCache): every such call is made.
 	key   string
 	cache bool
 	// entryOp is the Op of its cache entries ("chat", "generate", "embeddings").
@@ -58,10 +59,10 @@ type callSpec struct {
 	kind   kind
 }
 
-// newCallSpec fills a spec's callInfo for a call to ep.
+// newCallSpec fills a spec's callInfo for a call to ep (its stop scopes are worked out when it
+// goes to the server: a reply from the cache needs none).
 func newCallSpec(op, label string, ep Endpoint, timeout time.Duration, k kind) *callSpec {
-	return &callSpec{kind: k, info: callInfo{op: op, label: label, ep: ep, timeout: timeout,
-		secrets: ep.secrets(), scopes: scopesOf(ep)}}
+	return &callSpec{kind: k, info: callInfo{op: op, label: label, ep: ep, timeout: timeout, secrets: ep.secrets()}}
 }
 
 // event is an event of the spec's call.
@@ -77,25 +78,38 @@ func (c *Client) timeout(own time.Duration) time.Duration {
 	return c.retry.Timeout
 }
 
-// call makes the call s describes. Identical requests in flight at the same time (the same
-// key, to the same endpoint with the same credentials) are made once: the first one (the
-// leader) answers from the cache or the server, and the others wait for its reply and count
-// it as a reply from the cache: in Usage.CachedCalls, with an EventCacheHit each, with
-// Response.Cached set and no attempts of their own (docs/how-it-works.md, "The cache"). A
-// failure is shared too, except the leader's cancellation: a joiner whose own context is
-// still alive then makes the call itself. A joiner waits for the leader's call, which ends
-// with the leader's context (in a run, every call shares the run's) or the call's time limit.
+// call makes the call s describes. A call that uses the cache shares its reply with the
+// identical requests in flight at the same time (the same key, to the same endpoint with the
+// same credentials), as the cache would have once it was stored: the first call (the leader)
+// answers from the cache or the server, and the others wait for its reply and count it as a
+// reply from the cache: in Usage.CachedCalls, with an EventCacheHit each, with Response.Cached
+// set and no attempts of their own (docs/how-it-works.md, "The cache"). A failure is shared
+// too, except the leader's cancellation: a joiner whose own context is still alive then makes
+// the call itself. A joiner waits for the leader's call, which ends with the leader's context
+// (in a run, every call shares the run's) or the call's time limit.
 //
 // The leader stores a fresh reply in the cache once accept (if any) has taken it; every caller
 // runs its own accept on its own copy of the reply.
 func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
+	if s.key == "" {
+		r, err := c.fetch(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if s.accept != nil {
+			if err := s.accept(r); err != nil {
+				return r, err
+			}
+		}
+		return r, nil
+	}
 	// Keys and headers are not part of the cache key (they do not change a reply); they are
 	// part of a flight's, in memory only, so that a call never gets the reply (or the 401) of
 	// another key.
-	flight := s.key + "\x00" + s.info.scopes.auth
+	flight := s.key + "\x00" + credentials(s.info.ep)
 	for {
 		led := false
-		v, err, _ := c.flights.Do(flight, func() (any, error) {
+		v, err, shared := c.flights.Do(flight, func() (any, error) {
 			led = true
 			return c.fetch(ctx, s)
 		})
@@ -116,20 +130,25 @@ func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
 			}
 			return nil, err
 		}
-		r := *v.(*reply)
-		if !led {
-			c.joined(s, &r)
+		r := v.(*reply)
+		if shared {
+			// Each caller gets its own copy (a caller may change its reply). The leader's
+			// Messages are its own already (fetch made them); a joiner's are made by joined.
+			own := *r
+			r = &own
 		}
-		r.Messages = cloneMessages(r.Messages)
+		if !led {
+			c.joined(s, r)
+		}
 		if s.accept != nil {
-			if err := s.accept(&r); err != nil {
-				return &r, err
+			if err := s.accept(r); err != nil {
+				return r, err
 			}
 		}
 		if led && !r.Cached {
-			c.store(s, &r)
+			c.store(s, r)
 		}
-		return &r, nil
+		return r, nil
 	}
 }
 
@@ -177,6 +196,7 @@ func (c *Client) joined(s *callSpec, r *reply) {
 // response-format fallback), each round with its retries.
 func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 	info := s.info
+	info.scopes = scopesOf(info.ep)
 	total := 0
 	for {
 		format, msgs, err := s.kind.round()
@@ -240,7 +260,8 @@ func (c *Client) store(s *callSpec, r *reply) {
 	}
 }
 
-// useCache reports whether a request that may be cached (its own NoCache unset) is.
+// useCache reports whether a request is cached: the client has a cache, and neither the run
+// (--no-cache) nor the request says no.
 func (c *Client) useCache(requestNoCache bool) bool {
 	return c.cache != nil && !c.cfg.NoCache && !requestNoCache
 }

@@ -16,8 +16,8 @@ import (
 const opChat = "chat completion"
 
 // Complete sends a chat completion request and returns the reply. A reply in the cache is
-// returned without a request, and so is the reply of an identical request in flight at the
-// same time (Client.call). Failures are *APIError values: retryable ones (408, 409, 429, 5xx,
+// returned without a request, and so is, when the cache is used, the reply of an identical
+// request in flight at the same time (Client.call). Failures are *APIError values: retryable ones (408, 409, 429, 5xx,
 // timeouts, connection errors, unusable 2xx bodies) after Config.MaxAttempts attempts, others
 // (400, 401, 403, 404…) at once.
 func (c *Client) Complete(ctx context.Context, req Request) (*Response, error) {
@@ -205,8 +205,8 @@ func checkRequest(req Request) error {
 	return nil
 }
 
-// chatSpec checks req and describes its call: its key covers everything that determines the
-// reply (never the key or header values).
+// chatSpec checks req and describes its call: its cache key covers everything that
+// determines the reply (never the key or header values).
 func (c *Client) chatSpec(req Request) (*callSpec, error) {
 	if err := c.CheckTrust(req.Endpoint); err != nil {
 		return nil, err
@@ -219,18 +219,19 @@ func (c *Client) chatSpec(req Request) (*callSpec, error) {
 		return nil, err
 	}
 	format := requestedFormat(req)
-	k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,
-		Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: req.MaxTokens, Extra: req.Extra}
-	if format != FormatText {
-		k.Format = string(format)
-	}
-	key, err := hashKey(k)
-	if err != nil {
-		return nil, &APIError{Op: opChat, Host: req.Endpoint.Host(), Model: req.Endpoint.Model, Kind: KindRequest, Message: err.Error()}
-	}
-	kind := &chatKind{c: c, req: req, requested: format, opts: c.requestOptions(req.Endpoint)}
+	kind := &chatKind{c: c, req: req, requested: format}
 	s := newCallSpec(opChat, req.Label, req.Endpoint, c.timeout(req.Timeout), kind)
-	s.key, s.cache, s.entryOp, s.messages = key, c.useCache(req.NoCache), "chat", req.Messages
+	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "chat", req.Messages
+	if s.cache {
+		k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,
+			Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: req.MaxTokens, Extra: req.Extra}
+		if format != FormatText {
+			k.Format = string(format)
+		}
+		if s.key, err = hashKey(k); err != nil {
+			return nil, &APIError{Op: opChat, Host: req.Endpoint.Host(), Model: req.Endpoint.Model, Kind: KindRequest, Message: err.Error()}
+		}
+	}
 	return s, nil
 }
 
@@ -306,25 +307,29 @@ type chatKind struct {
 	c         *Client
 	req       Request
 	requested Format
-	opts      []option.RequestOption
+	// opts are the endpoint's request options, made for the first round (a reply from the
+	// cache needs none).
+	opts []option.RequestOption
 
-	// The current round: the response format, the messages and the SDK's request.
+	// The current round: the response format and the messages (send builds the SDK's
+	// request from them: the type is large, and the SDK copies it anyway).
 	format Format
 	msgs   []Message
-	params openai.ChatCompletionNewParams
 }
 
 func (k *chatKind) round() (Format, []Message, error) {
+	if k.opts == nil {
+		k.opts = k.c.requestOptions(k.req.Endpoint)
+	}
 	k.format = k.c.effectiveFormat(k.req.Endpoint, k.requested)
 	k.msgs = messagesFor(k.req, k.format)
-	k.params = chatParams(k.req, k.format, k.msgs)
 	return k.format, k.msgs, nil
 }
 
 func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
 	var res *http.Response
 	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
-	if _, err := k.c.chat.New(ctx, k.params, opts...); err != nil {
+	if _, err := k.c.chat.New(ctx, chatParams(k.req, k.format, k.msgs), opts...); err != nil {
 		return nil, err
 	}
 	if res == nil {

@@ -45,13 +45,16 @@ func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]fl
 }
 
 func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([][]float64, error) {
-	key, err := hashKey(keyInput{Op: "embeddings", URL: ep.operationURL("embeddings"), Model: ep.Model, Input: texts})
-	if err != nil {
-		return nil, err
-	}
-	kind := &embedKind{c: c, ep: ep, texts: texts, opts: c.requestOptions(ep)}
+	kind := &embedKind{c: c, ep: ep, texts: texts}
 	s := newCallSpec(opEmbed, "", ep, c.retry.Timeout, kind)
-	s.key, s.cache, s.entryOp = key, c.useCache(false), "embeddings"
+	s.cache, s.entryOp = c.useCache(false), "embeddings"
+	if s.cache {
+		key, err := hashKey(keyInput{Op: "embeddings", URL: ep.operationURL("embeddings"), Model: ep.Model, Input: texts})
+		if err != nil {
+			return nil, err
+		}
+		s.key = key
+	}
 	s.fits = func(e *cacheEntry) bool { return len(e.Embeddings) == len(texts) }
 	r, err := c.call(ctx, s)
 	if err != nil {
@@ -63,23 +66,23 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 // embedKind sends an embeddings batch through openai-go's embeddings service (its request
 // types, the endpoint's options); the reply is read from the raw body (parseEmbeddings).
 type embedKind struct {
-	c      *Client
-	ep     Endpoint
-	texts  []string
-	opts   []option.RequestOption
-	params openai.EmbeddingNewParams
+	c     *Client
+	ep    Endpoint
+	texts []string
+	opts  []option.RequestOption
 }
 
 func (k *embedKind) round() (Format, []Message, error) {
-	k.params = openai.EmbeddingNewParams{Model: k.ep.Model, Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: k.texts},
-		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat}
+	k.opts = k.c.requestOptions(k.ep) // made here: a reply from the cache needs none
 	return "", nil, nil
 }
 
 func (k *embedKind) send(ctx context.Context) (*http.Response, error) {
 	var res *http.Response
 	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
-	if _, err := k.c.embeddings.New(ctx, k.params, opts...); err != nil {
+	params := openai.EmbeddingNewParams{Model: k.ep.Model, Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: k.texts},
+		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat}
+	if _, err := k.c.embeddings.New(ctx, params, opts...); err != nil {
 		return nil, err
 	}
 	if res == nil {

@@ -107,13 +107,15 @@ func TestIdenticalCallsInFlightAreMadeOnce(t *testing.T) {
 	}
 }
 
-// Identical requests share their flight without a cache too, and whatever the kind of call.
-func TestFlightsWithoutCacheAndForEveryKind(t *testing.T) {
+// Identical requests share their flight whatever the kind of call.
+func TestFlightsForEveryKind(t *testing.T) {
 	s := llmtest.Start(t)
 	g := newGate()
 	t.Cleanup(g.release)
 	s.SetDefault(g.reply(llmtest.Text("generated")))
-	c := newClient(t, fastConfig())
+	cfg := fastConfig()
+	cfg.CacheDir = t.TempDir()
+	c := newClient(t, cfg)
 	ep := endpointOf(s)
 	_, errs, wait := inFlight(t, s, 6, func(i int) (*llm.Response, error) {
 		if i%2 == 0 {
@@ -170,6 +172,41 @@ func TestFlightsWithoutCacheAndForEveryKind(t *testing.T) {
 	}
 }
 
+// A call that does not use the cache (none configured, --no-cache, a request's own NoCache) is
+// made, however many identical ones are in flight: the user asked for fresh replies.
+func TestNoFlightsWithoutTheCache(t *testing.T) {
+	for name, tune := range map[string]func(c *llm.Config, r *llm.Request, dir string){
+		"no cache":        func(*llm.Config, *llm.Request, string) {},
+		"--no-cache":      func(c *llm.Config, _ *llm.Request, dir string) { c.CacheDir, c.NoCache = dir, true },
+		"Request.NoCache": func(c *llm.Config, r *llm.Request, dir string) { c.CacheDir, r.NoCache = dir, true },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := llmtest.Start(t)
+			g := newGate()
+			t.Cleanup(g.release)
+			s.SetDefault(g.reply(llmtest.Text("fresh")))
+			cfg := fastConfig()
+			req := userRequest(s, "same")
+			tune(&cfg, &req, t.TempDir())
+			c := newClient(t, cfg)
+			resps, errs, wait := inFlight(t, s, 3, func(int) (*llm.Response, error) { return c.Complete(context.Background(), req) })
+			for deadline := time.Now().Add(10 * time.Second); s.Calls() < 3 && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond)
+			}
+			g.release()
+			wait()
+			for i, err := range errs {
+				if err != nil || resps[i].Cached || resps[i].Content != "fresh" {
+					t.Fatalf("call %d: %+v, %v", i, resps[i], err)
+				}
+			}
+			if u := c.Usage(); s.Calls() != 3 || u.Calls != 3 || u.CachedCalls != 0 {
+				t.Fatalf("%d requests, usage %+v", s.Calls(), u)
+			}
+		})
+	}
+}
+
 // Calls with different keys never share a flight: one key's reply (or its 401) is not
 // another's.
 func TestFlightsAreKeyedOnCredentials(t *testing.T) {
@@ -177,7 +214,9 @@ func TestFlightsAreKeyedOnCredentials(t *testing.T) {
 	g := newGate()
 	t.Cleanup(g.release)
 	s.SetDefault(g.reply(llmtest.Text("ok")))
-	c := newClient(t, fastConfig())
+	cfg := fastConfig()
+	cfg.CacheDir = t.TempDir()
+	c := newClient(t, cfg)
 	_, errs, wait := inFlight(t, s, 2, func(i int) (*llm.Response, error) {
 		req := userRequest(s, "same text")
 		if i == 1 {
@@ -213,6 +252,7 @@ func TestFlightLeaderCanceled(t *testing.T) {
 	}))
 	cfg := fastConfig()
 	cfg.Timeout = time.Minute
+	cfg.CacheDir = t.TempDir()
 	c := newClient(t, cfg)
 	leaderCtx, cancelLeader := context.WithCancel(context.Background())
 	defer cancelLeader()

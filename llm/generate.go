@@ -316,13 +316,14 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 		return nil, bad("encoding the request body: %v", err)
 	}
 
-	key, err := hashKey(keyInput{Op: "generate-" + string(api), URL: cacheURL(target), Model: req.Endpoint.Model, Extra: body})
-	if err != nil {
-		return nil, bad("%v", err)
-	}
 	kind := &generateKind{c: c, api: api, target: target, ep: req.Endpoint, payload: payload, msgs: req.Messages}
 	s := newCallSpec(op, req.Label, ep, c.timeout(req.Timeout), kind)
-	s.key, s.cache, s.entryOp, s.messages = key, c.useCache(req.NoCache), "generate", req.Messages
+	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "generate", req.Messages
+	if s.cache {
+		if s.key, err = hashKey(keyInput{Op: "generate-" + string(api), URL: cacheURL(target), Model: req.Endpoint.Model, Extra: body}); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
 	r, err := c.call(ctx, s)
 	if err != nil {
 		return nil, err

@@ -318,6 +318,16 @@ func scopesOf(ep Endpoint) stopScopes {
 	if u, err := url.Parse(ep.BaseURL); err == nil {
 		origin = u.Scheme + "://" + u.Host
 	}
+	return stopScopes{
+		host:  "host " + origin,
+		auth:  "auth " + origin + " " + hex.EncodeToString([]byte(credentials(ep))),
+		model: "model " + strings.TrimRight(ep.BaseURL, "/") + "\x00" + ep.Model,
+	}
+}
+
+// credentials identifies the credentials of calls to ep, the key and the headers, by their
+// SHA-256 (raw bytes, for keys in memory only).
+func credentials(ep Endpoint) string {
 	h := sha256.New()
 	h.Write([]byte(ep.APIKey))
 	keys := make([]string, 0, len(ep.Headers))
@@ -329,11 +339,7 @@ func scopesOf(ep Endpoint) stopScopes {
 		h.Write([]byte{0})
 		h.Write([]byte(strings.ToLower(k) + "\x00" + ep.Headers[k]))
 	}
-	return stopScopes{
-		host:  "host " + origin,
-		auth:  "auth " + origin + " " + hex.EncodeToString(h.Sum(nil)),
-		model: "model " + strings.TrimRight(ep.BaseURL, "/") + "\x00" + ep.Model,
-	}
+	return string(h.Sum(nil))
 }
 
 // scopeOf is the scope a reason stops.

@@ -35,14 +35,12 @@ models: [openai:steady, openai:probe]
     - Names the river
 `
 
-// faultGenerate answers the candidate models, each in its own words: the judge then gets a
-// request of its own for each model's response (identical requests in flight at the same time
-// are made once), so that the rows can count the requests of one judgement.
+// faultGenerate answers the candidate models.
 func faultGenerate(r *llmtest.Request) llmtest.Reply {
 	if strings.Contains(r.LastUser(), "capital of France") {
-		return llmtest.Text("Paris is the capital of France, says " + r.Model + ".")
+		return llmtest.Text("Paris is the capital of France.")
 	}
-	return llmtest.Text("The Seine flows through Paris, says " + r.Model + ".")
+	return llmtest.Text("The Seine flows through Paris.")
 }
 
 type blueprintFaultRun struct {
