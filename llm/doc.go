@@ -27,8 +27,8 @@
 //   - reply checking: CompleteChecked, CompleteJSON and DecodeJSON ask the model once more,
 //     quoting the problem, when a reply is unusable;
 //   - a content-addressed cache of replies (Config.CacheDir) with atomic writes;
-//   - flights: identical requests in flight at the same time are made once, and the calls
-//     that joined one count its reply as a reply from the cache;
+//   - flights: identical requests in flight at the same time are made once when they use the
+//     cache, and the calls that joined one count its reply as a reply from the cache;
 //   - usage: calls, cached calls, tokens and cost (lint's run result reports this Usage).
 //
 // Resolve builds the linter's Endpoint from the environment variables of the original
