@@ -132,9 +132,12 @@ func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
 		}
 		r := v.(*reply)
 		if shared {
-			// Each caller gets its own copy (a caller may change its reply). The leader's
-			// Messages are its own already (fetch made them); a joiner's are made by joined.
+			// Each caller gets its own copy, vectors included, and the one they were made from
+			// is read by no caller's code: a caller may change its reply while another copies
+			// it. The leader's Messages are its own already (fetch made them, and no joiner
+			// reads them); a joiner's are made by joined.
 			own := *r
+			own.vectors = cloneVectors(r.vectors)
 			r = &own
 		}
 		if !led {
@@ -180,16 +183,21 @@ func (c *Client) joined(s *callSpec, r *reply) {
 	c.usage.add(s.info.ep.Model, r.Tokens, true, c.prices(s.info.ep))
 	r.Cached, r.Attempts = true, 0
 	r.Messages = cloneMessages(s.messages)
-	if r.vectors != nil { // each caller may change its own vectors
-		vs := make([][]float64, len(r.vectors))
-		for i, v := range r.vectors {
-			vs[i] = slices.Clone(v)
-		}
-		r.vectors = vs
-	}
 	e := s.event(EventCacheHit)
 	e.Format, e.Messages = r.Format, redactMessages(r.Messages, s.info.secrets)
 	c.emit(e)
+}
+
+// cloneVectors copies embedding vectors, each of them.
+func cloneVectors(vs [][]float64) [][]float64 {
+	if vs == nil {
+		return nil
+	}
+	out := make([][]float64, len(vs))
+	for i, v := range vs {
+		out[i] = slices.Clone(v)
+	}
+	return out
 }
 
 // send asks the server, round after round while the kind finds another worth making (a
