@@ -93,8 +93,16 @@ func RetryHTTP(ctx context.Context, p RetryPolicy, attempt func(ctx context.Cont
 	for n := 1; ; n++ {
 		actx, cancel := context.WithTimeout(callCtx, p.Timeout)
 		res, err := attempt(actx, n)
-		if err == nil && res == nil {
+		switch {
+		case err != nil && res != nil: // not what net/http does, but an attempt may
+			if res.Body != nil {
+				res.Body.Close()
+			}
+			res = nil
+		case err == nil && res == nil:
 			err = errors.New("llm: RetryHTTP: the attempt returned neither a response nor an error")
+		case res != nil && res.Body == nil:
+			res.Body = http.NoBody
 		}
 		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
 		retry := false
