@@ -59,10 +59,10 @@ type callSpec struct {
 	kind   kind
 }
 
-// newCallSpec fills a spec's callInfo for a call to ep (its stop scopes are worked out when it
-// goes to the server: a reply from the cache needs none).
+// newCallSpec fills a spec's callInfo for a call to ep. Its secrets and stop scopes are worked
+// out when the call goes to the server: a reply from the cache needs them only for an event.
 func newCallSpec(op, label string, ep Endpoint, timeout time.Duration, k kind) *callSpec {
-	return &callSpec{kind: k, info: callInfo{op: op, label: label, ep: ep, timeout: timeout, secrets: ep.secrets()}}
+	return &callSpec{kind: k, info: callInfo{op: op, label: label, ep: ep, timeout: timeout}}
 }
 
 // event is an event of the spec's call.
@@ -167,9 +167,11 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 		if entry != nil && (s.fits == nil || s.fits(entry)) {
 			c.usage.add(s.info.ep.Model, entry.Usage, true, c.prices(s.info.ep))
 			msgs := cloneMessages(s.messages)
-			e := s.event(EventCacheHit)
-			e.Format, e.Messages = Format(entry.Format), redactMessages(msgs, s.info.secrets)
-			c.emit(e)
+			if c.listening() {
+				e := s.event(EventCacheHit)
+				e.Format, e.Messages = Format(entry.Format), redactMessages(msgs, s.info.ep.secrets())
+				c.emit(e)
+			}
 			return &reply{Response: Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
 				Tokens: entry.Usage, Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}, nil
 		}
@@ -183,9 +185,11 @@ func (c *Client) joined(s *callSpec, r *reply) {
 	c.usage.add(s.info.ep.Model, r.Tokens, true, c.prices(s.info.ep))
 	r.Cached, r.Attempts = true, 0
 	r.Messages = cloneMessages(s.messages)
-	e := s.event(EventCacheHit)
-	e.Format, e.Messages = r.Format, redactMessages(r.Messages, s.info.secrets)
-	c.emit(e)
+	if c.listening() {
+		e := s.event(EventCacheHit)
+		e.Format, e.Messages = r.Format, redactMessages(r.Messages, s.info.ep.secrets())
+		c.emit(e)
+	}
 }
 
 // cloneVectors copies embedding vectors, each of them.
@@ -204,7 +208,7 @@ func cloneVectors(vs [][]float64) [][]float64 {
 // response-format fallback), each round with its retries.
 func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 	info := s.info
-	info.scopes = scopesOf(info.ep)
+	info.secrets, info.scopes = info.ep.secrets(), scopesOf(info.ep)
 	total := 0
 	for {
 		format, msgs, err := s.kind.round()
@@ -214,9 +218,11 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 		}
 		var r *reply
 		attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
-			e := s.event(EventRequest)
-			e.Attempt, e.Format, e.Messages = attempt, format, redactMessages(msgs, info.secrets)
-			c.emit(e)
+			if c.listening() {
+				e := s.event(EventRequest)
+				e.Attempt, e.Format, e.Messages = attempt, format, redactMessages(msgs, info.secrets)
+				c.emit(e)
+			}
 			start := time.Now()
 			res, err := s.kind.send(actx)
 			if err != nil {
@@ -230,9 +236,11 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 			if err != nil {
 				return err
 			}
-			e = s.event(EventResponse)
-			e.Attempt, e.Status, e.Duration, e.Tokens, e.Format = attempt, res.StatusCode, time.Since(start), got.Tokens, format
-			c.emit(e)
+			if c.listening() {
+				e := s.event(EventResponse)
+				e.Attempt, e.Status, e.Duration, e.Tokens, e.Format = attempt, res.StatusCode, time.Since(start), got.Tokens, format
+				c.emit(e)
+			}
 			r = got
 			return nil
 		})
@@ -263,7 +271,7 @@ func (c *Client) store(s *callSpec, r *reply) {
 		Format: string(r.Format), Embeddings: r.vectors, Usage: r.Tokens})
 	if err != nil {
 		e := s.event(EventCacheError)
-		e.Err = Redact(err.Error(), s.info.secrets...)
+		e.Err = Redact(err.Error(), s.info.ep.secrets()...)
 		c.emit(e)
 	}
 }

@@ -55,7 +55,7 @@ func (c *Client) CompleteChecked(ctx context.Context, req Request, check func(co
 		}
 		return &first.Response, nil
 	}
-	secrets := s.info.secrets
+	secrets := req.Endpoint.secrets()
 	rejected := s.event(EventRejected)
 	rejected.Err = Redact(checkErr.Error(), secrets...)
 	c.emit(rejected)

@@ -204,6 +204,11 @@ func (c *Client) Usage() Usage { return c.usage.snapshot() }
 // UsageByModel returns the totals per requested model id.
 func (c *Client) UsageByModel() map[string]Usage { return c.usage.snapshotByModel() }
 
+// listening reports whether anyone hears events: the frequent ones (a request, a response, a
+// cache hit) are not even built otherwise, since building one parses the endpoint's URL and
+// redacts its messages.
+func (c *Client) listening() bool { return c.cfg.OnEvent != nil }
+
 // emit passes an event to Config.OnEvent.
 func (c *Client) emit(e Event) {
 	if c.cfg.OnEvent != nil {
