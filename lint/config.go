@@ -23,9 +23,10 @@ import (
 	"github.com/vectorlint/vectorlint/rules"
 )
 
-// Defaults of the global configuration keys (spec/linter.md §2).
+// Defaults of the global configuration keys (spec/linter.md §2). Concurrency's is the model
+// client's: the requests in flight it allows when given none.
 const (
-	DefaultConcurrency         = 8
+	DefaultConcurrency         = llm.DefaultConcurrency
 	DefaultConfidenceThreshold = 0.75
 )
 

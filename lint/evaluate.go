@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -161,16 +163,14 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	defer cancel()
 	work := make(chan workItem)
 	events := make(chan fileEvent, opts.Concurrency)
-	slots := make(chan struct{}, window) // a file holds a slot from its preparing to its emitting
+	slots := semaphore.NewWeighted(int64(window)) // a file holds a slot from its preparing to its emitting
 	produced := make(chan struct{})
 	go func() {
 		defer close(produced)
 		defer close(work)
 		for i := range plan.Files {
-			select {
-			case slots <- struct{}{}:
-			case <-runCtx.Done():
-				return
+			if slots.Acquire(runCtx, 1) != nil {
+				return // interrupted: no file is prepared after that
 			}
 			f := prepare(i)
 			// The collector learns of the file before any of its chunks is done: this send
@@ -189,20 +189,20 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 			}
 		}
 	}()
-	var wg sync.WaitGroup
+	// The workers fail nothing: a chunk's failure is its result, reported with its file.
+	var workers errgroup.Group
 	for range opts.Concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		workers.Go(func() error {
 			for it := range work {
 				it.unit.results[it.chunk] = e.runChunk(runCtx, it)
 				events <- fileEvent{file: it.file, chunkDone: true}
 			}
-		}()
+			return nil
+		})
 	}
 	go func() {
 		<-produced
-		wg.Wait()
+		_ = workers.Wait()
 		close(events)
 	}()
 
@@ -224,7 +224,7 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	flush := func() {
 		for next < len(runs) && runs[next] != nil && runs[next].pending == 0 && !runs[next].interrupted() {
 			send(runs[next])
-			<-slots
+			slots.Release(1)
 		}
 	}
 	for ev := range events {

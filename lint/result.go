@@ -175,14 +175,9 @@ type Skipped struct {
 	Reason string `json:"reason"`
 }
 
-// Usage counts LLM calls and tokens. Cost is nil unless prices are configured.
-type Usage struct {
-	Calls        int      `json:"calls"`
-	CachedCalls  int      `json:"cachedCalls"`
-	InputTokens  int64    `json:"inputTokens"`
-	OutputTokens int64    `json:"outputTokens"`
-	Cost         *float64 `json:"cost"`
-}
+// Usage counts LLM calls and tokens: the model client's own totals (llm.Usage), as the
+// native JSON output's "usage" writes them. Cost is nil unless prices are configured.
+type Usage = llm.Usage
 
 // Summary totals a run.
 type Summary struct {

@@ -71,7 +71,7 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Result, error) {
 	}
 	res.RunErrors, res.Interrupted = stats.RunErrors, stats.Incomplete
 	if opts.Client != nil {
-		res.Usage = Usage(opts.Client.Usage())
+		res.Usage = opts.Client.Usage()
 	}
 	return res, err
 }

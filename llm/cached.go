@@ -12,10 +12,11 @@ import (
 // endpoint not trusted, a malformed request) and when the entry is missing or unreadable (a
 // call would then be made).
 func (c *Client) Cached(req Request) bool {
-	key, err := c.chatKey(req)
-	if err != nil || key == "" {
+	s, err := c.chatSpec(req)
+	if err != nil || !s.cache || s.key == "" {
 		return false
 	}
+	key := s.key
 	data, err := os.ReadFile(c.cache.path(key))
 	if err != nil {
 		return false

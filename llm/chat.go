@@ -6,29 +6,30 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
-	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
 const opChat = "chat completion"
 
 // Complete sends a chat completion request and returns the reply. A reply in the cache is
-// returned without a request. Failures are *APIError values: retryable ones (408, 409, 429,
-// 5xx, timeouts, connection errors, unusable 2xx bodies) after Config.MaxAttempts attempts,
-// others (400, 401, 403, 404…) at once.
+// returned without a request, and so is, when the cache is used, the reply of an identical
+// request in flight at the same time (Client.call). Failures are *APIError values: retryable ones (408, 409, 429, 5xx,
+// timeouts, connection errors, unusable 2xx bodies) after Config.MaxAttempts attempts, others
+// (400, 401, 403, 404…) at once.
 func (c *Client) Complete(ctx context.Context, req Request) (*Response, error) {
-	key, err := c.chatKey(req)
+	s, err := c.chatSpec(req)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := c.chatOnce(ctx, req, key)
+	r, err := c.call(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	if !resp.Cached {
-		c.store(req, key, resp)
-	}
-	return resp, nil
+	return &r.Response, nil
 }
 
 // CompleteChecked is Complete with a check of the reply's content. A reply the check rejects
@@ -41,49 +42,48 @@ func (c *Client) CompleteChecked(ctx context.Context, req Request, check func(co
 	if check == nil {
 		return c.Complete(ctx, req)
 	}
-	key, err := c.chatKey(req)
+	s, err := c.chatSpec(req)
 	if err != nil {
 		return nil, err
 	}
-	first, err := c.chatOnce(ctx, req, key)
-	if err != nil {
-		return nil, err
-	}
-	checkErr := check(first.Content)
+	var checkErr error
+	s.accept = func(r *reply) error { checkErr = check(r.Content); return checkErr }
+	first, err := c.call(ctx, s)
 	if checkErr == nil {
-		if !first.Cached {
-			c.store(req, key, first)
+		if err != nil {
+			return nil, err
 		}
-		return first, nil
+		return &first.Response, nil
 	}
 	secrets := req.Endpoint.secrets()
-	c.emit(Event{Kind: EventRejected, Op: opChat, Label: req.Label, Host: req.Endpoint.Host(), Model: req.Endpoint.Model,
-		Err: Redact(checkErr.Error(), secrets...)})
+	rejected := s.event(EventRejected)
+	rejected.Err = Redact(checkErr.Error(), secrets...)
+	c.emit(rejected)
 
 	retry := req
 	retry.Messages = append(cloneMessages(req.Messages),
 		Message{Role: RoleAssistant, Content: first.Content},
 		Message{Role: RoleUser, Content: RetryPrompt(checkErr)})
-	retryKey, err := c.chatKey(retry)
+	rs, err := c.chatSpec(retry)
 	if err != nil {
 		return nil, err
 	}
-	second, err := c.chatOnce(ctx, retry, retryKey)
-	if err != nil {
+	var problem error
+	rs.accept = func(r *reply) error { problem = check(r.Content); return problem }
+	second, err := c.call(ctx, rs)
+	if problem == nil && err != nil {
 		return nil, err
 	}
 	second.Attempts += first.Attempts
-	if err := check(second.Content); err != nil {
-		c.emit(Event{Kind: EventFailure, Op: opChat, Label: req.Label, Host: req.Endpoint.Host(), Model: req.Endpoint.Model,
-			Err: Redact(err.Error(), secrets...)})
-		return second, &ReplyError{Host: req.Endpoint.Host(), Model: req.Endpoint.Model,
-			Err: redactErr(err, secrets), Reply: Redact(oneLine(second.Content, 120), secrets...)}
+	if problem != nil {
+		failure := s.event(EventFailure)
+		failure.Err = Redact(problem.Error(), secrets...)
+		c.emit(failure)
+		return &second.Response, &ReplyError{Host: req.Endpoint.Host(), Model: req.Endpoint.Model,
+			Err: redactErr(problem, secrets), Reply: Redact(oneLine(second.Content, 120), secrets...)}
 	}
-	if !second.Cached {
-		c.store(retry, retryKey, second)
-	}
-	c.store(req, key, second)
-	return second, nil
+	c.store(s, second)
+	return &second.Response, nil
 }
 
 // RetryPrompt is the user message that quotes a rejected reply's problem back to the model.
@@ -205,72 +205,34 @@ func checkRequest(req Request) error {
 	return nil
 }
 
-// chatKey is the cache key of req ("" when the cache is off for it).
-func (c *Client) chatKey(req Request) (string, error) {
+// chatSpec checks req and describes its call: its cache key covers everything that
+// determines the reply (never the key or header values).
+func (c *Client) chatSpec(req Request) (*callSpec, error) {
 	if err := c.CheckTrust(req.Endpoint); err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := checkRequest(req); err != nil {
-		return "", err
+		return nil, err
 	}
 	schema, err := schemaJSON(req.Schema)
 	if err != nil {
-		return "", err
-	}
-	if c.cache == nil || c.cfg.NoCache || req.NoCache {
-		return "", nil
+		return nil, err
 	}
 	format := requestedFormat(req)
-	k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,
-		Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: maxTokens(req), Extra: req.Extra}
-	if format != FormatText {
-		k.Format = string(format)
-	}
-	key, err := hashKey(k)
-	if err != nil {
-		return "", &APIError{Op: opChat, Host: req.Endpoint.Host(), Model: req.Endpoint.Model, Kind: KindRequest, Message: err.Error()}
-	}
-	return key, nil
-}
-
-// chatOnce answers req from the cache (key non-empty) or from the server. It does not store.
-func (c *Client) chatOnce(ctx context.Context, req Request, key string) (*Response, error) {
-	ep := req.Endpoint
-	if key != "" {
-		entry, err := c.cache.get(key, "chat")
-		if err != nil {
-			c.emit(Event{Kind: EventCacheError, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
+	kind := &chatKind{c: c, req: req, requested: format}
+	s := newCallSpec(opChat, req.Label, req.Endpoint, c.timeout(req.Timeout), kind)
+	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "chat", req.Messages
+	if s.cache {
+		k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,
+			Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: maxTokens(req), Extra: req.Extra}
+		if format != FormatText {
+			k.Format = string(format)
 		}
-		if entry != nil {
-			c.usage.add(ep.Model, entry.Usage, true, c.prices(ep))
-			msgs := cloneMessages(req.Messages)
-			c.emit(Event{Kind: EventCacheHit, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model,
-				Format: Format(entry.Format), Messages: redactMessages(msgs, ep.secrets())})
-			return &Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
-				Tokens: entry.Usage, Cached: true, Format: Format(entry.Format), Messages: msgs}, nil
+		if s.key, err = hashKey(k); err != nil {
+			return nil, &APIError{Op: opChat, Host: req.Endpoint.Host(), Model: req.Endpoint.Model, Kind: KindRequest, Message: err.Error()}
 		}
 	}
-	return c.callChat(ctx, req)
-}
-
-// store writes resp to the cache under key (no-op when key is empty).
-func (c *Client) store(req Request, key string, resp *Response) {
-	if key == "" {
-		return
-	}
-	err := c.cache.put(key, &cacheEntry{Op: "chat", Model: resp.Model, Content: resp.Content,
-		FinishReason: resp.FinishReason, Format: string(resp.Format), Usage: resp.Tokens})
-	if err != nil {
-		c.emit(Event{Kind: EventCacheError, Op: opChat, Label: req.Label, Host: req.Endpoint.Host(), Model: req.Endpoint.Model,
-			Err: Redact(err.Error(), req.Endpoint.secrets()...)})
-	}
-}
-
-func (c *Client) prices(ep Endpoint) *Prices {
-	if ep.Prices != nil {
-		return ep.Prices
-	}
-	return c.cfg.Prices
+	return s, nil
 }
 
 // effectiveFormat is the requested format, lowered to what the endpoint is known to accept.
@@ -337,137 +299,104 @@ func messagesFor(req Request, format Format) []Message {
 	return append([]Message{{Role: RoleSystem, Content: instruction}}, msgs...)
 }
 
-// chatBody is the JSON body of a chat completion request, in the OpenAI wire format.
-type chatBody struct {
-	Model          string          `json:"model"`
-	Messages       []chatMessage   `json:"messages"`
-	Temperature    *float64        `json:"temperature,omitempty"`
-	MaxTokens      int             `json:"max_tokens,omitempty"`
-	ResponseFormat *responseFormat `json:"response_format,omitempty"`
+// chatKind sends chat completions through openai-go: its request types and its chat
+// completions service, with the endpoint's options (requestOptions). The reply is read from
+// the raw body (parseChat), so that every body a server may send, malformed ones included, is
+// reported as it always was.
+type chatKind struct {
+	c         *Client
+	req       Request
+	requested Format
+	// opts are the endpoint's request options, made for the first round (a reply from the
+	// cache needs none).
+	opts []option.RequestOption
+
+	// The current round: the response format and the messages (send builds the SDK's
+	// request from them: the type is large, and the SDK copies it anyway).
+	format Format
+	msgs   []Message
 }
 
-type chatMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
+func (k *chatKind) round() (Format, []Message, error) {
+	if k.opts == nil {
+		k.opts = k.c.requestOptions(k.req.Endpoint)
+	}
+	k.format = k.c.effectiveFormat(k.req.Endpoint, k.requested)
+	k.msgs = messagesFor(k.req, k.format)
+	return k.format, k.msgs, nil
 }
 
-type responseFormat struct {
-	Type       string          `json:"type"`
-	JSONSchema *jsonSchemaSpec `json:"json_schema,omitempty"`
+func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
+	var res *http.Response
+	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
+	if _, err := k.c.chat.New(ctx, chatParams(k.req, k.format, k.msgs), opts...); err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, &badResponseError{msg: "the server sent no reply"}
+	}
+	return res, nil
 }
 
-type jsonSchemaSpec struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Strict      bool   `json:"strict"`
-	Schema      any    `json:"schema"`
+func (k *chatKind) decode(body []byte) (*reply, error) {
+	r, err := parseChat(body)
+	if err != nil {
+		return nil, err
+	}
+	if r.Tokens == (TokenUsage{}) {
+		r.Tokens = TokenUsage{Input: EstimateInputTokens(k.msgs), Output: EstimateTokens(r.Content)}
+	}
+	return &reply{Response: *r}, nil
 }
 
-// chatRequestBody encodes the request body for req sent with format. Extra parameters are
-// added at the top level and win over the standard fields of the same name (the caller set
-// them on purpose). TestChatBodyMatchesSDK checks the encoding against openai-go's.
-func chatRequestBody(req Request, format Format, msgs []Message) ([]byte, error) {
-	b := chatBody{Model: req.Endpoint.Model, Temperature: temperature(req), MaxTokens: maxTokens(req)}
-	b.Messages = make([]chatMessage, len(msgs))
+// again lowers the response format when the server rejected it, and says so in an event.
+func (k *chatKind) again(err error) bool {
+	if k.format == FormatText || !isFormatRejection(err) {
+		return false
+	}
+	next := k.c.lowerFormat(k.req.Endpoint, k.format)
+	k.c.emit(Event{Kind: EventFallback, Op: opChat, Label: k.req.Label, Host: k.req.Endpoint.Host(), Model: k.req.Endpoint.Model,
+		Format: next, Err: err.Error()})
+	return true
+}
+
+// chatParams is the SDK's request for req sent with format and msgs. Extra parameters are set
+// at the top level and win over the standard fields of the same name (the caller set them on
+// purpose). TestChatBodyOnTheWire checks the bodies against those the client has always sent.
+func chatParams(req Request, format Format, msgs []Message) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{Model: req.Endpoint.Model}
+	p.Messages = make([]openai.ChatCompletionMessageParamUnion, len(msgs))
 	for i, m := range msgs {
-		role := m.Role
-		if role != RoleSystem && role != RoleAssistant {
-			role = RoleUser
+		switch m.Role {
+		case RoleSystem:
+			p.Messages[i] = openai.SystemMessage(m.Content)
+		case RoleAssistant:
+			p.Messages[i] = openai.AssistantMessage(m.Content)
+		default:
+			p.Messages[i] = openai.UserMessage(m.Content)
 		}
-		b.Messages[i] = chatMessage{Role: string(role), Content: m.Content}
+	}
+	if t := temperature(req); t != nil {
+		p.Temperature = openai.Float(*t)
+	}
+	if n := maxTokens(req); n > 0 {
+		p.MaxTokens = openai.Int(int64(n))
 	}
 	switch format {
 	case FormatJSONSchema:
-		b.ResponseFormat = &responseFormat{Type: "json_schema", JSONSchema: &jsonSchemaSpec{
-			Name: schemaName(req.Schema), Description: req.Schema.Description, Strict: req.Schema.Strict, Schema: req.Schema.Schema}}
+		js := openai.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.Schema), Strict: openai.Bool(req.Schema.Strict),
+			Schema: req.Schema.Schema}
+		if req.Schema.Description != "" {
+			js.Description = openai.String(req.Schema.Description)
+		}
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{JSONSchema: js}}
 	case FormatJSONObject:
-		b.ResponseFormat = &responseFormat{Type: "json_object"}
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &openai.ResponseFormatJSONObjectParam{}}
 	}
-	return withExtra(b, req.Extra)
-}
-
-// withExtra encodes v, a struct, with the extra top-level fields merged in.
-func withExtra(v any, extra map[string]any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil || len(extra) == 0 {
-		return data, err
+	if len(req.Extra) > 0 {
+		p.SetExtraFields(req.Extra)
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(data, &fields); err != nil {
-		return nil, err
-	}
-	for k, x := range extra {
-		raw, err := json.Marshal(x)
-		if err != nil {
-			return nil, fmt.Errorf("extra parameter %q: %w", k, err)
-		}
-		fields[k] = raw
-	}
-	return json.Marshal(fields)
-}
-
-// callChat sends req to the server, with retries and the response-format fallback.
-func (c *Client) callChat(ctx context.Context, req Request) (*Response, error) {
-	ep := req.Endpoint
-	secrets := ep.secrets()
-	timeout := c.cfg.Timeout
-	if req.Timeout > 0 {
-		timeout = req.Timeout
-	}
-	info := callInfo{op: opChat, label: req.Label, ep: ep, timeout: timeout, secrets: secrets}
-	requested := requestedFormat(req)
-	totalAttempts := 0
-	for {
-		format := c.effectiveFormat(ep, requested)
-		msgs := messagesFor(req, format)
-		body, err := chatRequestBody(req, format, msgs)
-		if err != nil {
-			return nil, &APIError{Op: opChat, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: Redact(err.Error(), secrets...)}
-		}
-		var resp *Response
-		attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
-			c.emit(Event{Kind: EventRequest, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model,
-				Attempt: attempt, Format: format, Messages: redactMessages(msgs, secrets)})
-			start := time.Now()
-			res, err := c.post(actx, ep, "chat/completions", body)
-			if err != nil {
-				return err
-			}
-			reply, err := readBody(res)
-			if err != nil {
-				return err
-			}
-			r, err := parseChat(reply)
-			if err != nil {
-				return err
-			}
-			if r.Tokens == (TokenUsage{}) {
-				r.Tokens = TokenUsage{Input: EstimateInputTokens(msgs), Output: EstimateTokens(r.Content)}
-			}
-			c.emit(Event{Kind: EventResponse, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model,
-				Attempt: attempt, Status: res.StatusCode, Duration: time.Since(start), Tokens: r.Tokens, Format: format})
-			resp = r
-			return nil
-		})
-		totalAttempts += attempts
-		if err != nil {
-			if format != FormatText && isFormatRejection(err) {
-				next := c.lowerFormat(ep, format)
-				c.emit(Event{Kind: EventFallback, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model,
-					Format: next, Err: err.Error()})
-				continue
-			}
-			if totalAttempts > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
-				c.emit(Event{Kind: EventFailure, Op: opChat, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
-			}
-			return nil, err
-		}
-		c.usage.add(ep.Model, resp.Tokens, false, c.prices(ep))
-		resp.Format = format
-		resp.Attempts = totalAttempts
-		resp.Messages = msgs
-		return resp, nil
-	}
+	return p
 }
 
 // chatWire is the part of a chat completion body the client reads.

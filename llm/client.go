@@ -9,9 +9,15 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"golang.org/x/sync/semaphore"
+	"golang.org/x/sync/singleflight"
 )
 
-// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5).
+// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5). DefaultConcurrency is
+// also vectorlint.ini's (lint.DefaultConcurrency refers to it).
 const (
 	DefaultConcurrency   = 8
 	DefaultTimeout       = 60 * time.Second
@@ -91,19 +97,26 @@ type Config struct {
 // accounting. It is safe for concurrent use; one client serves a whole run and any number of
 // endpoints (each Request names its own).
 type Client struct {
-	cfg    Config
-	http   *http.Client
-	global chan struct{}
-	cache  *diskCache
-	usage  usageMeter
+	cfg   Config
+	retry RetryPolicy
+	http  *http.Client
+	// chat and embeddings are openai-go's services, on http with the SDK's own retries off
+	// (withRetries does them); each request gives its endpoint's options (requestOptions).
+	chat       openai.ChatCompletionService
+	embeddings openai.EmbeddingService
+	global     *semaphore.Weighted
+	cache      *diskCache
+	usage      usageMeter
 
 	// stops are the endpoints no call may be started for any more (Stopped).
 	stops stopBoard
 	// flight tracks the calls in flight for stall reports.
 	flight flightBoard
+	// flights makes identical requests in flight at the same time one request (Client.call).
+	flights singleflight.Group
 
 	mu      sync.Mutex
-	groups  map[string]chan struct{}
+	groups  map[string]*semaphore.Weighted
 	formats map[string]Format // per endpoint and model: the best format the server accepted
 }
 
@@ -122,18 +135,11 @@ func New(cfg Config) (*Client, error) {
 		}
 	}
 	setDefault(&cfg.Concurrency, DefaultConcurrency)
-	setDefault(&cfg.Timeout, DefaultTimeout)
-	setDefault(&cfg.MaxAttempts, DefaultMaxAttempts)
-	setDefault(&cfg.BaseDelay, DefaultBaseDelay)
-	setDefault(&cfg.MaxDelay, DefaultMaxDelay)
-	setDefault(&cfg.MaxRetryAfter, DefaultMaxRetryAfter)
 	setDefault(&cfg.StallInterval, DefaultStallInterval)
-	if cfg.MaxDelay < cfg.BaseDelay {
-		cfg.MaxDelay = cfg.BaseDelay
-	}
-	if cfg.Rand == nil {
-		cfg.Rand = defaultRand
-	}
+	policy := RetryPolicy{MaxAttempts: cfg.MaxAttempts, Timeout: cfg.Timeout, BaseDelay: cfg.BaseDelay,
+		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.withDefaults()
+	cfg.MaxAttempts, cfg.Timeout, cfg.BaseDelay, cfg.MaxDelay, cfg.MaxRetryAfter, cfg.Rand =
+		policy.MaxAttempts, policy.Timeout, policy.BaseDelay, policy.MaxDelay, policy.MaxRetryAfter, policy.Rand
 	hc := cfg.HTTPClient
 	if hc == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -145,12 +151,19 @@ func New(cfg Config) (*Client, error) {
 		hc = &http.Client{Transport: t}
 	}
 	setDefault(&cfg.UserAgent, "vectorlint")
+	// The services are built directly, not with openai.NewClient, so that the SDK reads no
+	// environment variable (this package never does); its retries are off because withRetries
+	// makes them, with the stops, limits and events around them.
+	sdk := []option.RequestOption{option.WithHTTPClient(hc), option.WithMaxRetries(0), option.WithMiddleware(onTheWire)}
 	c := &Client{
-		cfg:     cfg,
-		http:    hc,
-		global:  make(chan struct{}, cfg.Concurrency),
-		groups:  make(map[string]chan struct{}),
-		formats: make(map[string]Format),
+		cfg:        cfg,
+		retry:      policy,
+		http:       hc,
+		chat:       openai.NewChatCompletionService(sdk...),
+		embeddings: openai.NewEmbeddingService(sdk...),
+		global:     semaphore.NewWeighted(int64(cfg.Concurrency)),
+		groups:     make(map[string]*semaphore.Weighted),
+		formats:    make(map[string]Format),
 	}
 	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
 	if cfg.CacheDir != "" {
@@ -180,11 +193,21 @@ func setDefault[T comparable](v *T, def T) {
 // Close releases idle connections. The client stays usable.
 func (c *Client) Close() { c.http.CloseIdleConnections() }
 
+// RetryPolicy returns the policy the client's calls are retried by (Config's MaxAttempts,
+// Timeout, BaseDelay, MaxDelay, MaxRetryAfter and Rand, defaults filled in), for RetryHTTP: other
+// HTTP requests of a run can then be retried as its model calls are.
+func (c *Client) RetryPolicy() RetryPolicy { return c.retry }
+
 // Usage returns the totals so far. Safe to call while calls are running.
 func (c *Client) Usage() Usage { return c.usage.snapshot() }
 
 // UsageByModel returns the totals per requested model id.
 func (c *Client) UsageByModel() map[string]Usage { return c.usage.snapshotByModel() }
+
+// listening reports whether anyone hears events: the frequent ones (a request, a response, a
+// cache hit) are not even built otherwise, since building one parses the endpoint's URL and
+// redacts its messages.
+func (c *Client) listening() bool { return c.cfg.OnEvent != nil }
 
 // emit passes an event to Config.OnEvent.
 func (c *Client) emit(e Event) {
@@ -200,13 +223,13 @@ func (c *Client) emit(e Event) {
 // (no attempt made yet) to a host under suspicion waits for the verdict first, holding no slot
 // (stopBoard), so that the calls retrying can always get theirs.
 func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (release func(), err error) {
-	var group chan struct{}
+	var group *semaphore.Weighted
 	if info.ep.MaxConcurrency > 0 {
 		c.mu.Lock()
 		key := info.ep.limitKey()
 		group = c.groups[key]
 		if group == nil {
-			group = make(chan struct{}, info.ep.MaxConcurrency)
+			group = semaphore.NewWeighted(int64(info.ep.MaxConcurrency))
 			c.groups[key] = group
 		}
 		c.mu.Unlock()
@@ -222,26 +245,34 @@ func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (releas
 		return nil
 	}
 	// take waits for a slot of sem; it returns errWait, without the slot, when the call must
-	// wait for a verdict.
-	take := func(sem chan struct{}, wake <-chan struct{}) error {
+	// wait for a verdict. A change on the stop board (wake) interrupts the wait to check again.
+	take := func(sem *semaphore.Weighted, wake context.Context) error {
 		for {
-			select {
-			case sem <- struct{}{}:
-				// Check again with the slot held: a call that stops a scope records it before
-				// it releases its slot, so no call starts a request after that.
-				if err := blocked(); err != nil {
-					<-sem
-					return err
+			if !sem.TryAcquire(1) {
+				wctx, cancel := context.WithCancel(ctx)
+				stop := context.AfterFunc(wake, cancel)
+				err := sem.Acquire(wctx, 1)
+				stop()
+				cancel()
+				if err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					// A scope stopped or a host was cleared: check again.
+					if err := blocked(); err != nil {
+						return err
+					}
+					wake = c.stops.wait()
+					continue
 				}
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-wake: // a scope stopped or a host was cleared: check again
-				if err := blocked(); err != nil {
-					return err
-				}
-				wake = c.stops.wait()
 			}
+			// Check again with the slot held: a call that stops a scope records it before it
+			// releases its slot, so no call starts a request after that.
+			if err := blocked(); err != nil {
+				sem.Release(1)
+				return err
+			}
+			return nil
 		}
 	}
 	for {
@@ -252,14 +283,14 @@ func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (releas
 		}
 		if err == nil {
 			if err = take(c.global, wake); err != nil && group != nil {
-				<-group
+				group.Release(1)
 			}
 		}
 		if err == nil {
 			return func() {
-				<-c.global
+				c.global.Release(1)
 				if group != nil {
-					<-group
+					group.Release(1)
 				}
 			}, nil
 		}
@@ -269,183 +300,13 @@ func (c *Client) acquire(ctx context.Context, info callInfo, fresh bool) (releas
 		select { // wait for the verdict on the suspect host
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-wake:
+		case <-wake.Done():
 		}
 	}
 }
 
 // errWait tells acquire's loop that a fresh call must wait for the verdict on its host.
 var errWait = errors.New("wait for the verdict on the host")
-
-// attemptFunc makes one request within ctx (bounded by the attempt timeout).
-type attemptFunc func(ctx context.Context, attempt int) error
-
-// callInfo describes a call for errors and events.
-type callInfo struct {
-	op      string
-	label   string
-	ep      Endpoint
-	timeout time.Duration
-	secrets []string
-	// scopes are the endpoint's stop scopes (set by withRetries).
-	scopes stopScopes
-}
-
-// withRetries runs fn until it succeeds, fails in a way that is not retried, runs out of
-// attempts or of time (CallTimeoutFactor × the attempt timeout, counted from the first
-// attempt: waiting for a concurrency slot before it is not the call's fault), or ctx ends.
-// Every failure comes back as an *APIError, or as a *StopError when it is a fact about the
-// endpoint (then recorded, and every later call of its scope fails with it at once, without a
-// request; a call between retries stops too).
-func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc) (int, error) {
-	info.scopes = scopesOf(info.ep)
-	callCtx := ctx
-	limit := CallTimeoutFactor * info.timeout
-	var last *APIError // the previous attempt's failure
-	var deadline time.Time
-	suspected := false
-	for attempt := 1; ; attempt++ {
-		release, err := c.acquire(callCtx, info, attempt == 1)
-		if err != nil {
-			var se *StopError
-			switch {
-			case errors.As(err, &se):
-				return attempt - 1, se
-			case ctx.Err() == nil && last != nil: // the call's time ran out while it waited
-				return attempt - 1, c.final(info, c.outOfTime(last, limit))
-			}
-			return attempt - 1, c.canceled(info, attempt-1, err)
-		}
-		if attempt == 1 {
-			var cancel context.CancelFunc
-			deadline = time.Now().Add(limit)
-			callCtx, cancel = context.WithDeadline(ctx, deadline)
-			defer cancel()
-			defer c.flight.finish(c.flight.start(info.ep.Host()))
-		}
-		actx, cancel := context.WithTimeout(callCtx, info.timeout)
-		err = fn(actx, attempt)
-		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
-		cancel()
-		if err == nil {
-			c.stops.markAnswered(info.scopes)
-			release()
-			return attempt, nil
-		}
-		apiErr := c.classify(ctx, timedOut, info, err)
-		cause := apiErr.Error() // without the attempt count, for the retry event
-		apiErr.Attempts = attempt
-		last = apiErr
-		if apiErr.Kind == KindHTTP || apiErr.Kind == KindBadResponse {
-			c.stops.markAnswered(info.scopes) // the server is there: its failures are the request's
-		}
-		// The outcome is settled while the slot is held, so that a stop is recorded before
-		// any queued call can take the slot.
-		var end error
-		switch {
-		case apiErr.Kind == KindCanceled:
-			end = apiErr
-		case callCtx.Err() != nil: // the attempt was cut short by the call's limit
-			end = c.final(info, c.outOfTime(apiErr, limit))
-		case !apiErr.Retryable() || attempt >= c.cfg.MaxAttempts:
-			end = c.final(info, apiErr)
-		case !suspected && c.suspicious(info, apiErr):
-			suspected = true
-			defer c.stops.suspectHost(info.scopes)()
-		}
-		release()
-		if end != nil {
-			return attempt, end
-		}
-		delay := backoff(attempt, c.cfg.BaseDelay, c.cfg.MaxDelay, c.cfg.Rand)
-		var se *statusError
-		if errors.As(err, &se) {
-			if ra, ok := retryAfter(se.header, time.Now()); ok {
-				apiErr.RetryAfter = ra
-				if ra > c.cfg.MaxRetryAfter {
-					apiErr.Message += fmt.Sprintf(" (the server asks to wait %s, longer than the %s limit)",
-						ra.Round(time.Second), c.cfg.MaxRetryAfter)
-					return attempt, c.final(info, apiErr)
-				}
-				delay = ra
-			}
-		}
-		if time.Until(deadline) <= delay {
-			// Waiting would end the call anyway: give up now with what the server said.
-			return attempt, c.final(info, c.outOfTime(apiErr, limit))
-		}
-		c.emit(Event{Kind: EventRetry, Op: info.op, Label: info.label, Host: info.ep.Host(), Model: info.ep.Model,
-			Attempt: attempt, Status: apiErr.Status, Delay: delay, Err: cause})
-		if err := sleep(callCtx, delay); err != nil {
-			if ctx.Err() != nil {
-				return attempt, c.canceled(info, attempt, err)
-			}
-			return attempt, c.final(info, c.outOfTime(apiErr, limit))
-		}
-	}
-}
-
-// suspicious reports whether a failed attempt may mean that the host is unusable: a network
-// failure that stops it when it persists, or a timeout at a host that has answered nothing.
-func (c *Client) suspicious(info callInfo, apiErr *APIError) bool {
-	switch apiErr.Kind {
-	case KindConnection:
-		reason, _, _ := networkFailure(apiErr.err)
-		return reason != 0
-	case KindTimeout:
-		return !c.stops.hasAnswered(info.scopes)
-	}
-	return false
-}
-
-// final is the error a call ends with: the *StopError of its scope when the failure stops the
-// endpoint, else the failure itself.
-func (c *Client) final(info callInfo, apiErr *APIError) error {
-	if se := c.stopFor(info, apiErr); se != nil {
-		return se
-	}
-	return apiErr
-}
-
-// outOfTime marks a failure as the end of the call's time: an attempt cut short by it becomes a
-// timeout, and any other failure says that no time was left for another attempt.
-func (c *Client) outOfTime(e *APIError, limit time.Duration) *APIError {
-	if e.Kind == KindTimeout {
-		e.Message += fmt.Sprintf(" per attempt, and the call gave up at its limit of %s (%d × the timeout)", limit, CallTimeoutFactor)
-		return e
-	}
-	e.Message += fmt.Sprintf(" (no time left for another attempt within the call's limit of %s)", limit)
-	return e
-}
-
-func (c *Client) canceled(info callInfo, attempts int, err error) *APIError {
-	return &APIError{Op: info.op, Host: info.ep.Host(), Model: info.ep.Model, Kind: KindCanceled,
-		Message: "canceled: " + err.Error(), Attempts: attempts, err: err}
-}
-
-// classify turns an attempt's error into an *APIError (Attempts is set by the caller).
-func (c *Client) classify(ctx context.Context, timedOut bool, info callInfo, err error) *APIError {
-	e := &APIError{Op: info.op, Host: info.ep.Host(), Model: info.ep.Model, err: redactErr(err, info.secrets)}
-	var se *statusError
-	var br *badResponseError
-	var ce *connError
-	switch {
-	case ctx.Err() != nil:
-		e.Kind, e.Message, e.err = KindCanceled, "canceled: "+ctx.Err().Error(), ctx.Err()
-	case errors.As(err, &se):
-		e.Kind, e.Status, e.Message = KindHTTP, se.status, Redact(se.message, info.secrets...)
-	case timedOut:
-		e.Kind, e.Message = KindTimeout, fmt.Sprintf("no complete reply within %s", info.timeout)
-		e.err = context.DeadlineExceeded
-	case errors.As(err, &br):
-		e.Kind, e.Message = KindBadResponse, Redact(br.msg, info.secrets...)
-	case errors.As(err, &ce) || isTransportError(err):
-		e.Kind, e.Message = KindConnection, "connection failed: "+Redact(causeText(err), info.secrets...)
-	default:
-		e.Kind, e.Message = KindRequest, Redact(err.Error(), info.secrets...)
-	}
-	return e
-}
 
 // Request is one chat completion call.
 type Request struct {

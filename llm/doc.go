@@ -3,28 +3,33 @@
 //
 // A Client talks to any OpenAI-compatible Chat Completions endpoint (OpenAI, Azure OpenAI,
 // Anthropic's and Gemini's OpenAI-compatible endpoints, OpenRouter, Ollama, vLLM, llama.cpp,
-// LM Studio…) over net/http, in the wire format of the official SDK github.com/openai/openai-go
-// (tests compare the request bodies with the SDK's; the SDK itself is not linked, because it
-// cost every command about 5 ms of start-up: docs/benchmarks.md). Each Request names its
-// Endpoint (base URL, key, model, headers), so one client serves many models while sharing:
+// LM Studio…) through the official SDK github.com/openai/openai-go: its request types, its chat
+// completions and embeddings services and its request options (base URL, key, headers, Azure's
+// deployment path and api-version), with the SDK's own retries off. Generate speaks the other
+// shapes (Anthropic's and Gemini's native APIs, a custom model's own URL) over net/http. Each
+// Request names its Endpoint (base URL, key, model, headers), so one client serves many models,
+// and every call, whatever its shape, takes the same path:
 //
 //   - retries: 408, 409, 429, 5xx, timeouts, dropped connections and unusable 2xx bodies are
 //     retried (4 attempts, exponential backoff with jitter, Retry-After honoured); other
-//     statuses fail at once; every failure is an *APIError naming the host, model and status;
+//     statuses fail at once; every failure is an *APIError naming the host, model and status.
+//     RetryHTTP retries any other HTTP request the same way (Client.RetryPolicy);
 //   - time limits: Config.Timeout (60 s) per attempt, CallTimeoutFactor × that per call with
 //     all its retries and waits; Config.OnStall hears of calls in flight when none finishes;
 //   - stops: a failure that is a fact about an endpoint (connection refused, DNS, TLS, no reply
 //     from a host that never answered, 401, 403, 404) is a *StopError, recorded for its scope;
 //     every later call of that scope fails at once with it, without a request (Stopped);
 //   - concurrency: at most Config.Concurrency requests in flight, plus optional per-endpoint
-//     limits (Endpoint.MaxConcurrency);
+//     limits (Endpoint.MaxConcurrency), with golang.org/x/sync's semaphores;
 //   - structured output: Request.Schema is sent as a strict json_schema response_format, and
 //     falls back to json_object, then to plain text with the schema in the system message, on
 //     servers that reject it (remembered per endpoint and model);
 //   - reply checking: CompleteChecked, CompleteJSON and DecodeJSON ask the model once more,
 //     quoting the problem, when a reply is unusable;
 //   - a content-addressed cache of replies (Config.CacheDir) with atomic writes;
-//   - usage: calls, cached calls, tokens and cost (Usage converts to lint.Usage).
+//   - flights: identical requests in flight at the same time are made once when they use the
+//     cache, and the calls that joined one count its reply as a reply from the cache;
+//   - usage: calls, cached calls, tokens and cost (lint's run result reports this Usage).
 //
 // Resolve builds the linter's Endpoint from the environment variables of the original
 // VectorLint (LLM_PROVIDER, OPENAI_API_KEY, AZURE_OPENAI_*, ANTHROPIC_*, GEMINI_*…); LoadEnv

@@ -3,10 +3,13 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"sort"
-	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 )
 
 const opEmbed = "embeddings"
@@ -17,7 +20,7 @@ const EmbedBatchSize = 128
 
 // Embed returns one embedding vector per text, in order, from the endpoint's /embeddings
 // operation (Endpoint.Model is the embedding model). Calls share the client's retries,
-// concurrency limits, cache and usage accounting with chat completions.
+// concurrency limits, cache, flights and usage accounting with chat completions.
 func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]float64, error) {
 	if err := c.CheckTrust(ep); err != nil {
 		return nil, err
@@ -42,78 +45,67 @@ func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]fl
 }
 
 func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([][]float64, error) {
-	secrets := ep.secrets()
-	key := ""
-	if c.cache != nil && !c.cfg.NoCache {
-		k, err := hashKey(keyInput{Op: "embeddings", URL: ep.operationURL("embeddings"), Model: ep.Model, Input: texts})
+	kind := &embedKind{c: c, ep: ep, texts: texts}
+	s := newCallSpec(opEmbed, "", ep, c.retry.Timeout, kind)
+	s.cache, s.entryOp = c.useCache(false), "embeddings"
+	if s.cache {
+		key, err := hashKey(keyInput{Op: "embeddings", URL: ep.operationURL("embeddings"), Model: ep.Model, Input: texts})
 		if err != nil {
 			return nil, err
 		}
-		key = k
-		entry, err := c.cache.get(key, "embeddings")
-		if err != nil {
-			c.emit(Event{Kind: EventCacheError, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
-		}
-		if entry != nil && len(entry.Embeddings) == len(texts) {
-			c.usage.add(ep.Model, entry.Usage, true, c.prices(ep))
-			c.emit(Event{Kind: EventCacheHit, Op: opEmbed, Host: ep.Host(), Model: ep.Model})
-			return entry.Embeddings, nil
-		}
+		s.key = key
 	}
-	info := callInfo{op: opEmbed, ep: ep, timeout: c.cfg.Timeout, secrets: secrets}
-	body, err := json.Marshal(embeddingsBody{Model: ep.Model, Input: texts, EncodingFormat: "float"})
+	s.fits = func(e *cacheEntry) bool { return len(e.Embeddings) == len(texts) }
+	r, err := c.call(ctx, s)
 	if err != nil {
-		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: err.Error()}
-	}
-	var vecs [][]float64
-	var tokens TokenUsage
-	attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
-		c.emit(Event{Kind: EventRequest, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Attempt: attempt})
-		start := time.Now()
-		res, err := c.post(actx, ep, "embeddings", body)
-		if err != nil {
-			return err
-		}
-		reply, err := readBody(res)
-		if err != nil {
-			return err
-		}
-		v, t, err := parseEmbeddings(reply, len(texts))
-		if err != nil {
-			return err
-		}
-		if t == (TokenUsage{}) {
-			for _, s := range texts {
-				t.Input += EstimateTokens(s)
-			}
-		}
-		c.emit(Event{Kind: EventResponse, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Attempt: attempt,
-			Status: res.StatusCode, Duration: time.Since(start), Tokens: t})
-		vecs, tokens = v, t
-		return nil
-	})
-	if err != nil {
-		if attempts > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
-			c.emit(Event{Kind: EventFailure, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
-		}
 		return nil, err
 	}
-	c.usage.add(ep.Model, tokens, false, c.prices(ep))
-	if key != "" {
-		if err := c.cache.put(key, &cacheEntry{Op: "embeddings", Model: ep.Model, Embeddings: vecs, Usage: tokens}); err != nil {
-			c.emit(Event{Kind: EventCacheError, Op: opEmbed, Host: ep.Host(), Model: ep.Model, Err: Redact(err.Error(), secrets...)})
-		}
-	}
-	return vecs, nil
+	return r.vectors, nil
 }
 
-// embeddingsBody is the JSON body of an embeddings request. TestEmbeddingsBodyMatchesSDK
-// checks it against openai-go's encoding.
-type embeddingsBody struct {
-	Model          string   `json:"model"`
-	Input          []string `json:"input"`
-	EncodingFormat string   `json:"encoding_format"`
+// embedKind sends an embeddings batch through openai-go's embeddings service (its request
+// types, the endpoint's options); the reply is read from the raw body (parseEmbeddings).
+type embedKind struct {
+	c     *Client
+	ep    Endpoint
+	texts []string
+	opts  []option.RequestOption
 }
+
+func (k *embedKind) round() (Format, []Message, error) {
+	k.opts = k.c.requestOptions(k.ep) // made here: a reply from the cache needs none
+	return "", nil, nil
+}
+
+func (k *embedKind) send(ctx context.Context) (*http.Response, error) {
+	var res *http.Response
+	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
+	params := openai.EmbeddingNewParams{Model: k.ep.Model, Input: openai.EmbeddingNewParamsInputUnion{OfArrayOfStrings: k.texts},
+		EncodingFormat: openai.EmbeddingNewParamsEncodingFormatFloat}
+	if _, err := k.c.embeddings.New(ctx, params, opts...); err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, &badResponseError{msg: "the server sent no reply"}
+	}
+	return res, nil
+}
+
+func (k *embedKind) decode(body []byte) (*reply, error) {
+	v, t, err := parseEmbeddings(body, len(k.texts))
+	if err != nil {
+		return nil, err
+	}
+	if t == (TokenUsage{}) {
+		for _, s := range k.texts {
+			t.Input += EstimateTokens(s)
+		}
+	}
+	// The entry names the model asked for: an embeddings reply is read without its model.
+	return &reply{Response: Response{Model: k.ep.Model, Tokens: t}, vectors: v}, nil
+}
+
+func (k *embedKind) again(error) bool { return false }
 
 // parseEmbeddings decodes an embeddings body with exactly n vectors, ordered by their index.
 func parseEmbeddings(body []byte, n int) ([][]float64, TokenUsage, error) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,8 +54,8 @@ func APIFor(inherit, format string) API {
 }
 
 // GenerateRequest is one call for generated text in any of the shapes of API. Unlike Request
-// (OpenAI chat through the SDK, with structured output), it builds the JSON body itself, so a
-// caller controls every parameter: Parameters are applied last and a nil value removes a
+// (OpenAI chat through openai-go, with structured output), it builds the JSON body itself, so
+// a caller controls every parameter: Parameters are applied last and a nil value removes a
 // parameter from the body.
 type GenerateRequest struct {
 	// Endpoint gives the key, the headers (values treated as secrets), the model name sent,
@@ -317,85 +316,66 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 		return nil, bad("encoding the request body: %v", err)
 	}
 
-	key := ""
-	if c.cache != nil && !c.cfg.NoCache && !req.NoCache {
-		k, err := hashKey(keyInput{Op: "generate-" + string(api), URL: cacheURL(target), Model: req.Endpoint.Model, Extra: body})
-		if err != nil {
+	kind := &generateKind{c: c, api: api, target: target, ep: req.Endpoint, payload: payload, msgs: req.Messages}
+	s := newCallSpec(op, req.Label, ep, c.timeout(req.Timeout), kind)
+	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "generate", req.Messages
+	if s.cache {
+		if s.key, err = hashKey(keyInput{Op: "generate-" + string(api), URL: cacheURL(target), Model: req.Endpoint.Model, Extra: body}); err != nil {
 			return nil, bad("%v", err)
 		}
-		key = k
-		entry, err := c.cache.get(key, "generate")
-		if err != nil {
-			c.emit(Event{Kind: EventCacheError, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
-		}
-		if entry != nil {
-			c.usage.add(ep.Model, entry.Usage, true, c.prices(ep))
-			msgs := cloneMessages(req.Messages)
-			c.emit(Event{Kind: EventCacheHit, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model,
-				Messages: redactMessages(msgs, ep.secrets())})
-			return &Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
-				Tokens: entry.Usage, Cached: true, Format: FormatText, Messages: msgs}, nil
-		}
 	}
-
-	secrets := ep.secrets()
-	timeout := c.cfg.Timeout
-	if req.Timeout > 0 {
-		timeout = req.Timeout
-	}
-	info := callInfo{op: op, label: req.Label, ep: ep, timeout: timeout, secrets: secrets}
-	var resp *Response
-	attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
-		c.emit(Event{Kind: EventRequest, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Attempt: attempt,
-			Format: FormatText, Messages: redactMessages(req.Messages, secrets)})
-		start := time.Now()
-		hreq, err := http.NewRequestWithContext(actx, http.MethodPost, target, bytes.NewReader(payload))
-		if err != nil {
-			return err
-		}
-		setHeaders(hreq.Header, api, req.Endpoint, c.cfg.UserAgent)
-		res, err := c.http.Do(hreq)
-		if err != nil {
-			return err
-		}
-		if res.StatusCode >= 400 {
-			return statusFrom(res)
-		}
-		data, err := readBody(res)
-		if err != nil {
-			return err
-		}
-		r, err := ParseGenerateReply(api, data)
-		if err != nil {
-			return err
-		}
-		if r.Tokens == (TokenUsage{}) {
-			r.Tokens = TokenUsage{Input: EstimateInputTokens(req.Messages), Output: EstimateTokens(r.Content)}
-		}
-		c.emit(Event{Kind: EventResponse, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Attempt: attempt,
-			Status: res.StatusCode, Duration: time.Since(start), Tokens: r.Tokens, Format: FormatText})
-		resp = r
-		return nil
-	})
+	r, err := c.call(ctx, s)
 	if err != nil {
-		if attempts > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
-			c.emit(Event{Kind: EventFailure, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Err: err.Error()})
-		}
 		return nil, err
 	}
-	c.usage.add(ep.Model, resp.Tokens, false, c.prices(ep))
-	resp.Format = FormatText
-	resp.Attempts = attempts
-	resp.Messages = cloneMessages(req.Messages)
-	if key != "" {
-		if err := c.cache.put(key, &cacheEntry{Op: "generate", Model: resp.Model, Content: resp.Content,
-			FinishReason: resp.FinishReason, Format: string(FormatText), Usage: resp.Tokens}); err != nil {
-			c.emit(Event{Kind: EventCacheError, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model,
-				Err: Redact(err.Error(), secrets...)})
-		}
-	}
-	return resp, nil
+	return &r.Response, nil
 }
+
+// generateKind sends a body Generate built (GenerateBody) with net/http: the shapes are
+// Anthropic's and Gemini's native ones, and OpenAI's addressed at a custom model's own URL
+// with every parameter up to the blueprint (renamed, removed), which openai-go's typed requests
+// do not express.
+type generateKind struct {
+	c       *Client
+	api     API
+	target  string
+	ep      Endpoint // the request's endpoint: its key and headers
+	payload []byte
+	msgs    []Message
+}
+
+func (k *generateKind) round() (Format, []Message, error) {
+	return FormatText, cloneMessages(k.msgs), nil
+}
+
+func (k *generateKind) send(ctx context.Context) (*http.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, k.target, bytes.NewReader(k.payload))
+	if err != nil {
+		return nil, err
+	}
+	setHeaders(hreq.Header, k.api, k.ep, k.c.cfg.UserAgent)
+	res, err := k.c.http.Do(hreq)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode >= 400 {
+		return nil, statusFrom(res)
+	}
+	return res, nil
+}
+
+func (k *generateKind) decode(body []byte) (*reply, error) {
+	r, err := ParseGenerateReply(k.api, body)
+	if err != nil {
+		return nil, err
+	}
+	if r.Tokens == (TokenUsage{}) {
+		r.Tokens = TokenUsage{Input: EstimateInputTokens(k.msgs), Output: EstimateTokens(r.Content)}
+	}
+	return &reply{Response: *r}, nil
+}
+
+func (k *generateKind) again(error) bool { return false }
 
 // cacheURL identifies an operation URL in cache keys: without user info and query (a query may
 // carry a key, as Gemini's ?key= does).

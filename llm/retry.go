@@ -2,6 +2,8 @@ package llm
 
 import (
 	"context"
+	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -9,6 +11,153 @@ import (
 	"strings"
 	"time"
 )
+
+// RetryPolicy is how a call is retried: how many attempts, how long each may take, and how long
+// to wait between them. The model client retries by it (New fills it from Config; see
+// Client.RetryPolicy), and RetryHTTP lets any other HTTP caller (the blueprint's $call and
+// $factcheck point functions) retry the same way. Zero fields take the client's defaults.
+type RetryPolicy struct {
+	// MaxAttempts is the attempts of a call, the first included (default DefaultMaxAttempts).
+	MaxAttempts int
+	// Timeout bounds each attempt, its reply body included (default DefaultTimeout). A call,
+	// with all its attempts and waits, is bounded by CallTimeoutFactor × Timeout.
+	Timeout time.Duration
+	// BaseDelay and MaxDelay shape the exponential backoff between attempts: the n-th wait is
+	// drawn from [d/2, d] with d = min(MaxDelay, BaseDelay·2^(n−1)) (defaults DefaultBaseDelay
+	// and DefaultMaxDelay).
+	BaseDelay time.Duration
+	MaxDelay  time.Duration
+	// MaxRetryAfter is the longest wait a server may ask for (Retry-After, retry-after-ms); a
+	// server asking for more ends the call at once instead of stalling it (default
+	// DefaultMaxRetryAfter).
+	MaxRetryAfter time.Duration
+	// Backoff, when set, replaces the exponential backoff: it returns the wait after failed
+	// attempt n (n ≥ 1) when the server asks for none. A wait the server asks for still wins.
+	Backoff func(n int) time.Duration
+	// Rand returns uniform numbers in [0, 1) for the backoff's jitter; nil uses math/rand/v2.
+	Rand func() float64
+}
+
+// withDefaults returns p with its zero fields set to the defaults.
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	setDefault(&p.MaxAttempts, DefaultMaxAttempts)
+	setDefault(&p.Timeout, DefaultTimeout)
+	setDefault(&p.BaseDelay, DefaultBaseDelay)
+	setDefault(&p.MaxDelay, DefaultMaxDelay)
+	setDefault(&p.MaxRetryAfter, DefaultMaxRetryAfter)
+	if p.MaxDelay < p.BaseDelay {
+		p.MaxDelay = p.BaseDelay
+	}
+	if p.Rand == nil {
+		p.Rand = defaultRand
+	}
+	return p
+}
+
+// callLimit is the time a whole call may take, its attempts and waits included.
+func (p RetryPolicy) callLimit() time.Duration { return CallTimeoutFactor * p.Timeout }
+
+// delay is the wait before attempt n+1 after failed attempt n: what the server asks for in h
+// (ok set), else the backoff. tooLong reports a server asking for more than MaxRetryAfter.
+func (p RetryPolicy) delay(n int, h http.Header, now time.Time) (d time.Duration, asked, tooLong bool) {
+	if ra, ok := retryAfter(h, now); ok {
+		return ra, true, ra > p.MaxRetryAfter
+	}
+	if p.Backoff != nil {
+		return p.Backoff(n), false, false
+	}
+	return backoff(n, p.BaseDelay, p.MaxDelay, p.Rand), false, false
+}
+
+// RetryHTTP makes an HTTP request with the model client's retries (spec/trust.md §5):
+// attempt is called with the attempt's context (bounded by p.Timeout; the whole call by
+// CallTimeoutFactor × p.Timeout) and the attempt's number from 1, and makes one request,
+// building it anew each time. A network failure (refused, reset, closed, DNS, TLS), an attempt
+// that runs out of time, or a response with status 408, 409, 429 or 5xx is tried again, up to
+// p.MaxAttempts in all, after the wait the server asks for (Retry-After, retry-after-ms) or the
+// policy's backoff; a retried response's body is drained and closed first.
+//
+// The result is the last attempt's: a response (any status; the caller reads and closes its
+// body, and closing it ends the attempt's context), or its error as attempt returned it, so the
+// caller's own messages stay as they are. A response is returned at once, unretried, when the
+// server asks to wait longer than p.MaxRetryAfter or the wait would pass the call's time limit.
+// Any other error is not retried. When ctx ends, its error is returned.
+//
+// attempt may read the body itself and return the response with the bytes it read
+// (io.NopCloser): a failure while reading, returned as the error, is then retried like a
+// dropped connection.
+func RetryHTTP(ctx context.Context, p RetryPolicy, attempt func(ctx context.Context, n int) (*http.Response, error)) (*http.Response, error) {
+	p = p.withDefaults()
+	callCtx, cancelCall := context.WithTimeout(ctx, p.callLimit())
+	deadline, _ := callCtx.Deadline()
+	for n := 1; ; n++ {
+		actx, cancel := context.WithTimeout(callCtx, p.Timeout)
+		res, err := attempt(actx, n)
+		switch {
+		case err != nil && res != nil: // not what net/http does, but an attempt may
+			if res.Body != nil {
+				res.Body.Close()
+			}
+			res = nil
+		case err == nil && res == nil:
+			err = errors.New("llm: RetryHTTP: the attempt returned neither a response nor an error")
+		case res != nil && res.Body == nil:
+			res.Body = http.NoBody
+		}
+		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
+		retry := false
+		var header http.Header
+		switch {
+		case ctx.Err() != nil:
+			if res != nil {
+				res.Body.Close()
+			}
+			cancel()
+			cancelCall()
+			return nil, ctx.Err()
+		case err != nil:
+			retry = timedOut || isTransportError(err)
+		default:
+			retry, header = retryableStatus(res.StatusCode), res.Header
+		}
+		if retry && n < p.MaxAttempts {
+			d, _, tooLong := p.delay(n, header, time.Now())
+			if !tooLong && time.Until(deadline) > d {
+				if res != nil {
+					// Drain a little so the connection can be reused, then let it go.
+					_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, maxErrorBody))
+					res.Body.Close()
+				}
+				cancel()
+				if serr := sleep(callCtx, d); serr != nil && ctx.Err() != nil {
+					cancelCall()
+					return nil, ctx.Err()
+				}
+				continue
+			}
+		}
+		if err != nil {
+			cancel()
+			cancelCall()
+			return nil, err
+		}
+		res.Body = &cancelOnClose{ReadCloser: res.Body, cancel: func() { cancel(); cancelCall() }}
+		return res, nil
+	}
+}
+
+// cancelOnClose is a response body whose Close also ends the context its request ran in.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel func()
+}
+
+// Close closes the body and ends the request's context.
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
 
 // ParseRetryAfter reads a Retry-After header value: delay-seconds ("120", fractions such as
 // "1.5" are accepted as some proxies send them) or an HTTP-date, relative to now. A date in the

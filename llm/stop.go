@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
@@ -317,6 +318,20 @@ func scopesOf(ep Endpoint) stopScopes {
 	if u, err := url.Parse(ep.BaseURL); err == nil {
 		origin = u.Scheme + "://" + u.Host
 	}
+	return stopScopes{
+		host:  "host " + origin,
+		auth:  "auth " + origin + " " + hex.EncodeToString([]byte(credentials(ep))),
+		model: "model " + strings.TrimRight(ep.BaseURL, "/") + "\x00" + ep.Model,
+	}
+}
+
+// credentials identifies the credentials of calls to ep, the key and the headers, by their
+// SHA-256 (raw bytes, for keys in memory only).
+func credentials(ep Endpoint) string {
+	if len(ep.Headers) == 0 { // the common case, without a hash.Hash
+		sum := sha256.Sum256([]byte(ep.APIKey))
+		return string(sum[:])
+	}
 	h := sha256.New()
 	h.Write([]byte(ep.APIKey))
 	keys := make([]string, 0, len(ep.Headers))
@@ -328,11 +343,7 @@ func scopesOf(ep Endpoint) stopScopes {
 		h.Write([]byte{0})
 		h.Write([]byte(strings.ToLower(k) + "\x00" + ep.Headers[k]))
 	}
-	return stopScopes{
-		host:  "host " + origin,
-		auth:  "auth " + origin + " " + hex.EncodeToString(h.Sum(nil)),
-		model: "model " + strings.TrimRight(ep.BaseURL, "/") + "\x00" + ep.Model,
-	}
+	return string(h.Sum(nil))
 }
 
 // scopeOf is the scope a reason stops.
@@ -359,9 +370,11 @@ type stopBoard struct {
 	// answered holds the hosts (host scopes) that have answered a request of the run: a
 	// timeout at such a host is about that request, not about the host.
 	answered map[string]bool
-	// changed is closed (and replaced) whenever a scope stops or a host is cleared of
-	// suspicion, to wake the calls waiting for a concurrency slot or a verdict.
-	changed chan struct{}
+	// changed is canceled (and replaced) whenever a scope stops or a host is cleared of
+	// suspicion, to wake the calls waiting for a concurrency slot or a verdict. It is a context
+	// rather than a channel so that a wait for a slot (semaphore.Weighted.Acquire) can end on it.
+	changed       context.Context
+	cancelChanged context.CancelFunc
 }
 
 // markAnswered records that the host of s answered a request (any status).
@@ -411,9 +424,9 @@ func (b *stopBoard) suspectHost(s stopScopes) (clear func()) {
 
 // wake wakes every waiting call (b.mu held).
 func (b *stopBoard) wake() {
-	if b.changed != nil {
-		close(b.changed)
-		b.changed = nil
+	if b.cancelChanged != nil {
+		b.cancelChanged()
+		b.changed, b.cancelChanged = nil, nil
 	}
 }
 
@@ -429,12 +442,12 @@ func (b *stopBoard) check(s stopScopes) *StopError {
 	return nil
 }
 
-// wait returns a channel closed when the next scope stops.
-func (b *stopBoard) wait() <-chan struct{} {
+// wait returns a context canceled when the next scope stops or a host is cleared.
+func (b *stopBoard) wait() context.Context {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.changed == nil {
-		b.changed = make(chan struct{})
+		b.changed, b.cancelChanged = context.WithCancel(context.Background())
 	}
 	return b.changed
 }

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 	"syscall"
+
+	"github.com/openai/openai-go/v3/option"
 )
 
 // Body size limits: an error body is only read for its message; a reply body is bounded so a
@@ -21,33 +23,49 @@ const (
 	maxReplyBody = 64 << 20
 )
 
-// post sends body to the operation op ("chat/completions", "embeddings") of ep and returns
-// the 2xx response, whose body the caller reads and closes. An error status becomes a
-// *statusError carrying the server's message, its Retry-After headers and OpenAI's
-// error.param, whatever the shape (or absence) of the error body.
-func (c *Client) post(ctx context.Context, ep Endpoint, op string, body []byte) (*http.Response, error) {
-	u, err := url.Parse(ep.apiBase() + op)
-	if err != nil {
-		return nil, err
+// requestOptions are openai-go's request options for a call to ep: the base URL (for Azure
+// the deployment's path and the api-version query), the key (a bearer token; Azure's api-key
+// header), the User-Agent and the endpoint's own headers, which win. (openai-go's azure
+// package is not used: it links the Azure SDK, and it refuses plain-HTTP endpoints and custom
+// Authorization headers that Azure-compatible gateways are called with today.)
+func (c *Client) requestOptions(ep Endpoint) []option.RequestOption {
+	opts := make([]option.RequestOption, 0, 4+len(ep.Headers))
+	opts = append(opts, option.WithBaseURL(ep.apiBase()), option.WithHeader("User-Agent", c.cfg.UserAgent))
+	key := string(ep.APIKey)
+	switch {
+	case ep.Provider == ProviderAzureOpenAI:
+		if ep.APIVersion != "" {
+			opts = append(opts, option.WithQuery("api-version", ep.APIVersion))
+		}
+		if key != "" {
+			opts = append(opts, option.WithHeader("api-key", key))
+		}
+	case key != "":
+		opts = append(opts, option.WithAPIKey(key))
 	}
-	if ep.Provider == ProviderAzureOpenAI && ep.APIVersion != "" {
-		q := u.Query()
-		q.Set("api-version", ep.APIVersion)
-		u.RawQuery = q.Encode()
+	for k, v := range ep.Headers {
+		opts = append(opts, option.WithHeader(k, v))
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
-	if err != nil {
-		return nil, err
+	return opts
+}
+
+// onTheWire is the client's openai-go middleware, next to the network. It keeps the request
+// what the client has always sent: without the SDK's X-Stainless-* headers, which describe this
+// machine (OS, architecture, Go version) to every server a user points vectorlint at. And it
+// turns an error status into a *statusError carrying the server's message, its Retry-After
+// headers and OpenAI's error.param, whatever the shape (or absence) of the error body, reading
+// at most maxErrorBody of it, before the SDK would read it all into its own error.
+func onTheWire(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	for name := range req.Header {
+		if strings.HasPrefix(name, "X-Stainless-") {
+			req.Header.Del(name)
+		}
 	}
-	setHeaders(req.Header, APIChat, ep, c.cfg.UserAgent)
-	res, err := c.http.Do(req)
-	if err != nil {
-		return nil, err
+	res, err := next(req)
+	if err != nil || res.StatusCode < 400 {
+		return res, err
 	}
-	if res.StatusCode >= 400 {
-		return nil, statusFrom(res)
-	}
-	return res, nil
+	return nil, statusFrom(res)
 }
 
 // errorMessage extracts a short message from an error body in any of the shapes servers use:

@@ -25,10 +25,11 @@ type TokenUsage struct {
 	Output int64 `json:"output"`
 }
 
-// Usage totals a client's calls. Its fields are those of lint.Usage, in the same order, so the
-// linter converts with lint.Usage(u). Calls counts replies the server produced (retried failures
-// are not calls); CachedCalls counts replies served from the cache, which cost no tokens and
-// are not in the token counts. Cost is nil unless prices are configured.
+// Usage totals a client's calls; it is also a lint run's usage (lint.Usage), as the JSON output
+// writes it. Calls counts replies the server produced (retried failures are not calls);
+// CachedCalls counts replies served from the cache, or shared by an identical call in flight
+// at the same time, which cost no tokens and are not in the token counts. Cost is nil unless
+// prices are configured.
 type Usage struct {
 	Calls        int      `json:"calls"`
 	CachedCalls  int      `json:"cachedCalls"`

@@ -1,0 +1,236 @@
+package llm_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vectorlint/vectorlint/llm"
+)
+
+// fastPolicy retries at once (jitter 0, 2 ms steps) with a short attempt timeout.
+func fastPolicy() llm.RetryPolicy {
+	return llm.RetryPolicy{Timeout: time.Second, BaseDelay: 2 * time.Millisecond, MaxDelay: 8 * time.Millisecond,
+		Rand: func() float64 { return 0 }}
+}
+
+// scripted serves the statuses in turn (the last one from then on), each with its number as
+// body; hang makes a request wait for the client to give up.
+func scripted(t *testing.T, statuses ...int) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1))
+		st := statuses[min(i, len(statuses))-1]
+		switch st {
+		case 0: // hang until the client gives up
+			<-r.Context().Done()
+			return
+		case 429:
+			w.Header().Set("Retry-After", "0.05")
+		case 999: // a 200 whose body is cut off
+			hj, _ := w.(http.Hijacker)
+			conn, buf, _ := hj.Hijack()
+			fmt.Fprint(buf, "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial")
+			buf.Flush()
+			conn.Close()
+			return
+		}
+		w.WriteHeader(st)
+		fmt.Fprintf(w, "reply %d", i)
+	}))
+	t.Cleanup(s.Close)
+	return s, &n
+}
+
+// get is an attempt that GETs url and returns the response unread.
+func get(url string, attempts *[]int) func(ctx context.Context, n int) (*http.Response, error) {
+	return func(ctx context.Context, n int) (*http.Response, error) {
+		*attempts = append(*attempts, n)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		return http.DefaultClient.Do(req)
+	}
+}
+
+func readAll(t *testing.T, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestRetryHTTP(t *testing.T) {
+	tests := []struct {
+		name     string
+		statuses []int
+		policy   func(*llm.RetryPolicy)
+		// want: the attempts made and the final status and body
+		attempts int
+		status   int
+		body     string
+		minTime  time.Duration
+	}{
+		{name: "success at once", statuses: []int{200}, attempts: 1, status: 200, body: "reply 1"},
+		{name: "5xx retried until success", statuses: []int{503, 500, 200}, attempts: 3, status: 200, body: "reply 3"},
+		{name: "408, 409 and 429 retried", statuses: []int{408, 409, 429, 201}, attempts: 4, status: 201, body: "reply 4", minTime: 50 * time.Millisecond},
+		{name: "400 not retried", statuses: []int{400, 200}, attempts: 1, status: 400, body: "reply 1"},
+		{name: "404 not retried", statuses: []int{404, 200}, attempts: 1, status: 404, body: "reply 1"},
+		{name: "the last failure returned when attempts run out", statuses: []int{500}, attempts: 4, status: 500, body: "reply 4"},
+		{name: "MaxAttempts", statuses: []int{502}, policy: func(p *llm.RetryPolicy) { p.MaxAttempts = 2 }, attempts: 2, status: 502, body: "reply 2"},
+		{name: "a Retry-After beyond MaxRetryAfter ends the call", statuses: []int{429, 200},
+			policy: func(p *llm.RetryPolicy) { p.MaxRetryAfter = 10 * time.Millisecond }, attempts: 1, status: 429, body: "reply 1"},
+		{name: "a linear backoff of the caller's", statuses: []int{500, 500, 200},
+			policy: func(p *llm.RetryPolicy) {
+				p.Backoff = func(n int) time.Duration { return time.Duration(n) * 30 * time.Millisecond }
+			}, attempts: 3, status: 200, body: "reply 3", minTime: 90 * time.Millisecond},
+		{name: "a hung attempt times out and is retried", statuses: []int{0, 200},
+			policy: func(p *llm.RetryPolicy) { p.Timeout = 100 * time.Millisecond }, attempts: 2, status: 200, body: "reply 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, served := scripted(t, tt.statuses...)
+			p := fastPolicy()
+			if tt.policy != nil {
+				tt.policy(&p)
+			}
+			var attempts []int
+			start := time.Now()
+			res, err := llm.RetryHTTP(context.Background(), p, get(s.URL, &attempts))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != tt.status || readAll(t, res) != tt.body {
+				t.Fatalf("status %d", res.StatusCode)
+			}
+			if len(attempts) != tt.attempts || int(served.Load()) != tt.attempts || attempts[len(attempts)-1] != tt.attempts {
+				t.Fatalf("attempts %v, %d served, want %d", attempts, served.Load(), tt.attempts)
+			}
+			if d := time.Since(start); d < tt.minTime {
+				t.Fatalf("done in %v, want at least %v (the waits)", d, tt.minTime)
+			}
+		})
+	}
+}
+
+// The body of the returned response stays readable after RetryHTTP returns, until it is
+// closed: the attempt's time limit does not cut it off.
+func TestRetryHTTPBodyOutlivesTheCall(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.(http.Flusher).Flush()
+		time.Sleep(50 * time.Millisecond)
+		fmt.Fprint(w, "late body")
+	}))
+	defer s.Close()
+	var attempts []int
+	res, err := llm.RetryHTTP(context.Background(), fastPolicy(), get(s.URL, &attempts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, res); got != "late body" {
+		t.Fatalf("body %q", got)
+	}
+}
+
+func TestRetryHTTPErrors(t *testing.T) {
+	t.Run("network failures retried, the last one returned", func(t *testing.T) {
+		s := httptest.NewServer(http.NotFoundHandler())
+		url := s.URL
+		s.Close()
+		var attempts []int
+		_, err := llm.RetryHTTP(context.Background(), fastPolicy(), get(url, &attempts))
+		if !errors.Is(err, syscall.ECONNREFUSED) || len(attempts) != 4 {
+			t.Fatalf("error %v after %v", err, attempts)
+		}
+	})
+	t.Run("a body cut off while the attempt reads it is retried", func(t *testing.T) {
+		s, served := scripted(t, 999, 200)
+		res, err := llm.RetryHTTP(context.Background(), fastPolicy(), func(ctx context.Context, n int) (*http.Response, error) {
+			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL, nil)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return nil, err
+			}
+			defer res.Body.Close()
+			b, err := io.ReadAll(res.Body)
+			if err != nil {
+				return nil, err
+			}
+			res.Body = io.NopCloser(bytes.NewReader(b))
+			return res, nil
+		})
+		if err != nil || readAll(t, res) != "reply 2" || served.Load() != 2 {
+			t.Fatalf("error %v after %d requests", err, served.Load())
+		}
+	})
+	t.Run("the caller's own errors are not retried", func(t *testing.T) {
+		n := 0
+		mine := errors.New("invalid service URL")
+		_, err := llm.RetryHTTP(context.Background(), fastPolicy(), func(context.Context, int) (*http.Response, error) {
+			n++
+			return nil, mine
+		})
+		if err != mine || n != 1 {
+			t.Fatalf("error %v after %d attempts", err, n)
+		}
+	})
+	t.Run("the call's time limit: 3 × the attempt timeout", func(t *testing.T) {
+		s, _ := scripted(t, 0)
+		p := fastPolicy()
+		p.Timeout, p.MaxAttempts = 60*time.Millisecond, 10
+		var attempts []int
+		start := time.Now()
+		_, err := llm.RetryHTTP(context.Background(), p, get(s.URL, &attempts))
+		if !errors.Is(err, context.DeadlineExceeded) || len(attempts) != llm.CallTimeoutFactor || time.Since(start) > 2*time.Second {
+			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
+		}
+	})
+	t.Run("a wait past the call's time limit returns the last response at once", func(t *testing.T) {
+		s, _ := scripted(t, 503)
+		p := fastPolicy()
+		p.BaseDelay, p.MaxDelay = time.Minute, time.Minute // waits of 30 s, beyond the 3 s limit
+		var attempts []int
+		start := time.Now()
+		res, err := llm.RetryHTTP(context.Background(), p, get(s.URL, &attempts))
+		if err != nil || res.StatusCode != 503 || readAll(t, res) != "reply 1" || len(attempts) != 1 || time.Since(start) > time.Second {
+			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
+		}
+	})
+	t.Run("canceled while waiting", func(t *testing.T) {
+		s, _ := scripted(t, 500)
+		p := fastPolicy()
+		p.Timeout, p.BaseDelay, p.MaxDelay = time.Minute, time.Minute, time.Minute
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(50*time.Millisecond, cancel)
+		var attempts []int
+		start := time.Now()
+		_, err := llm.RetryHTTP(ctx, p, get(s.URL, &attempts))
+		if !errors.Is(err, context.Canceled) || len(attempts) != 1 || time.Since(start) > time.Second {
+			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
+		}
+	})
+}
+
+// The client's own policy is what RetryHTTP gets from Client.RetryPolicy: Config's settings
+// with the defaults filled in.
+func TestClientRetryPolicy(t *testing.T) {
+	c := newClient(t, llm.Config{MaxAttempts: 2, BaseDelay: 3 * time.Second})
+	p := c.RetryPolicy()
+	if p.MaxAttempts != 2 || p.BaseDelay != 3*time.Second || p.MaxDelay != llm.DefaultMaxDelay || p.Timeout != llm.DefaultTimeout ||
+		p.MaxRetryAfter != llm.DefaultMaxRetryAfter || p.Rand == nil {
+		t.Fatalf("%+v", p)
+	}
+}
