@@ -225,63 +225,78 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		}
 	}
 	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
-	for attempt := 0; ; attempt++ {
-		score, explain, retry, err := serviceAttempt(in.ctx, client, method, target, headers, payload, timeout)
+	// The model client's retries (llm.RetryHTTP): network failures, attempts that ran out of
+	// time, 408, 409, 429 and 5xx are tried again, after the wait the service asks for or the
+	// linear backoff of the service's settings; the whole call is bounded like a model call's.
+	policy := llm.RetryPolicy{MaxAttempts: retries + 1, Timeout: timeout,
+		Backoff: func(n int) time.Duration { return backoff * time.Duration(n) }}
+	shown := redactURL(target) // the URL for messages: credentials redacted
+	res, err := llm.RetryHTTP(in.ctx, policy, func(actx context.Context, _ int) (*http.Response, error) {
+		return serviceAttempt(actx, client, method, target, shown, headers, payload, timeout)
+	})
+	if err == nil {
+		var score float64
+		var explain string
+		score, explain, err = readServiceAnswer(res, shown)
 		if err == nil {
 			return score, explain, nil
 		}
-		if !retry || attempt >= retries {
-			// A service may quote the credentials it was sent in its error; never show them.
-			return 0, "", &redactedError{msg: llm.Redact(err.Error(), secrets...), err: err}
-		}
-		select {
-		case <-in.ctx.Done():
-			return 0, "", in.ctx.Err()
-		case <-time.After(backoff * time.Duration(attempt+1)):
-		}
 	}
+	if in.ctx.Err() != nil {
+		return 0, "", in.ctx.Err()
+	}
+	// A service may quote the credentials it was sent in its error; never show them.
+	return 0, "", &redactedError{msg: llm.Redact(err.Error(), secrets...), err: err}
 }
 
-func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint string, headers map[string]string, payload []byte, timeout time.Duration) (score float64, explain string, retry bool, err error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+// serviceAttempt makes one request to a service and reads its answer whole (at most one byte
+// over maxServiceResponse), so that a connection dropped in the middle of the answer is
+// retried like one dropped before it. Its errors are $call's own messages.
+func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint, shown string, headers map[string]string, payload []byte, timeout time.Duration) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, method, endpoint, bytes.NewReader(payload))
 	if err != nil {
 		// The parse error quotes the URL: show it with its credentials redacted.
-		return 0, "", false, fmt.Errorf("invalid service URL %s: %w", redact.URL(endpoint), unwrapURLError(err))
+		return nil, fmt.Errorf("invalid service URL %s: %w", redact.URL(endpoint), unwrapURLError(err))
 	}
-	endpoint = redactURL(endpoint) // from here on only for messages
 	for k, v := range headers {
 		req.Header.Set(k, v)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return 0, "", true, fmt.Errorf("no answer from %s within %v", endpoint, timeout)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("no answer from %s within %v", shown, timeout)
 		}
-		return 0, "", true, fmt.Errorf("request to %s failed: %w", endpoint, unwrapURLError(err))
+		return nil, fmt.Errorf("request to %s failed: %w", shown, unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxServiceResponse+1))
 	if err != nil {
-		return 0, "", true, fmt.Errorf("reading the answer from %s failed: %w", endpoint, err)
+		return nil, fmt.Errorf("reading the answer from %s failed: %w", shown, err)
 	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	return resp, nil
+}
+
+// readServiceAnswer reads a service's final answer: {score, explain} from a 2xx status.
+func readServiceAnswer(resp *http.Response, endpoint string) (score float64, explain string, err error) {
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body) // already in memory (serviceAttempt)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		msg := fmt.Sprintf("HTTP %d from %s", resp.StatusCode, endpoint)
 		if text := strings.TrimSpace(string(data)); text != "" {
 			msg += ": " + truncate(text, 200)
 		}
-		return 0, "", resp.StatusCode >= 500, errors.New(msg)
+		return 0, "", errors.New(msg)
 	}
 	if len(data) > maxServiceResponse {
-		return 0, "", false, fmt.Errorf("the answer from %s is larger than %d bytes", endpoint, maxServiceResponse)
+		return 0, "", fmt.Errorf("the answer from %s is larger than %d bytes", endpoint, maxServiceResponse)
 	}
 	var out map[string]any
 	if err := json.Unmarshal(data, &out); err != nil || out == nil {
-		return 0, "", false, fmt.Errorf("expected a JSON object {score, explain} from %s, found %s", endpoint, node.QuoteShort(string(data)))
+		return 0, "", fmt.Errorf("expected a JSON object {score, explain} from %s, found %s", endpoint, node.QuoteShort(string(data)))
 	}
 	if e, ok := out["error"]; ok && e != nil && e != false && e != "" {
-		return 0, "", false, fmt.Errorf("the service reported an error: %s", truncate(fmt.Sprint(e), 300))
+		return 0, "", fmt.Errorf("the service reported an error: %s", truncate(fmt.Sprint(e), 300))
 	}
 	raw, present := out["score"]
 	r, kind := scoreResult(raw) // as $js: true/false → 1/0, numbers clamped to [0, 1]
@@ -290,10 +305,10 @@ func serviceAttempt(ctx context.Context, client *http.Client, method, endpoint s
 		if present {
 			found = funcarg.Describe(raw, true)
 		}
-		return 0, "", false, fmt.Errorf("expected a score (a number or a boolean) from %s, found %s", endpoint, found)
+		return 0, "", fmt.Errorf("expected a score (a number or a boolean) from %s, found %s", endpoint, found)
 	}
 	explain, _ = out["explain"].(string)
-	return r.score, truncate(explain, maxJSText), false, nil
+	return r.score, truncate(explain, maxJSText), nil
 }
 
 // serviceSecrets returns the credentials a service request carries, to remove from its

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -205,4 +206,71 @@ func TestFactcheck(t *testing.T) {
 	if !errors.Is(r.err, ErrNetworkNotAllowed) {
 		t.Errorf("without --allow-net: %v", r.err)
 	}
+}
+
+// TestCallRetriesAsModelCalls: $call retries through the model client's llm.RetryHTTP, so a
+// 429 that names its wait and a connection dropped in the middle of the answer are tried
+// again, a hung service ends with $call's own message, and the whole call is bounded by
+// CallTimeoutFactor × its timeout whatever max_retries says.
+func TestCallRetriesAsModelCalls(t *testing.T) {
+	t.Run("429 with Retry-After", func(t *testing.T) {
+		var calls atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) == 1 {
+				w.Header().Set("Retry-After", "0")
+				w.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+			io.WriteString(w, `{"score": 0.5}`)
+		}))
+		defer srv.Close()
+		r := callPoint(t, "call", map[string]any{"url": srv.URL, "retry_backoff_ms": 1.0}, Env{AllowNet: true}, Subject{Text: "x"})
+		if r.err != nil || r.score != 0.5 || calls.Load() != 2 {
+			t.Fatalf("result = %+v after %d calls, want 0.5 after 2", r, calls.Load())
+		}
+	})
+	t.Run("dropped in the middle of the answer", func(t *testing.T) {
+		var calls atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) == 1 {
+				w.Header().Set("Content-Length", "100")
+				io.WriteString(w, `{"score":`)
+				w.(http.Flusher).Flush()
+				conn, _, _ := w.(http.Hijacker).Hijack()
+				conn.Close()
+				return
+			}
+			io.WriteString(w, `{"score": true}`)
+		}))
+		defer srv.Close()
+		r := callPoint(t, "call", map[string]any{"url": srv.URL, "retry_backoff_ms": 1.0}, Env{AllowNet: true}, Subject{Text: "x"})
+		if r.err != nil || r.score != 1 || calls.Load() != 2 {
+			t.Fatalf("result = %+v after %d calls, want 1 after 2", r, calls.Load())
+		}
+	})
+	t.Run("hung service", func(t *testing.T) {
+		var calls atomic.Int32
+		release := make(chan struct{})
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+		}))
+		defer srv.Close()
+		defer close(release)
+		args := map[string]any{"url": srv.URL + "/check", "timeout_ms": 100.0, "max_retries": 50.0, "retry_backoff_ms": 1.0}
+		start := time.Now()
+		r := callPoint(t, "call", args, Env{AllowNet: true}, Subject{Text: "x"})
+		want := "no answer from " + srv.URL + "/check within 100ms"
+		if r.err == nil || r.err.Error() != want {
+			t.Fatalf("error = %v, want %s", r.err, want)
+		}
+		// 3 × 100 ms for the whole call: at most 3 attempts of 100 ms (the waits are 1–3 ms),
+		// never the 51 that max_retries allows.
+		if n := calls.Load(); n < 2 || n > 3 {
+			t.Errorf("%d attempts in %v, want 2 or 3 within the call's bound", n, time.Since(start))
+		}
+	})
 }
