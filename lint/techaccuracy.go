@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -98,11 +100,11 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) ([]Claim, []strin
 
 	evidence := make([]string, len(claims))
 	errs := make([]error, len(claims))
-	var wg sync.WaitGroup
+	// Every claim is searched, also when one fails, so that the error reported is the first
+	// claim's in order, whichever finished first.
+	var g errgroup.Group
 	for i, c := range claims {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() error {
 			resp, err := e.opts.Client.Complete(ctx, llm.Request{
 				Endpoint: *e.opts.Search,
 				Messages: []llm.Message{{Role: llm.RoleSystem, Content: searchInstructions},
@@ -111,12 +113,13 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) ([]Claim, []strin
 			})
 			if err != nil {
 				errs[i] = fmt.Errorf("checking claim %d (%q): %w", i+1, c.Claim, err)
-				return
+				return nil
 			}
 			evidence[i] = strings.TrimSpace(resp.Content)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // the errors are in errs, by claim
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err
