@@ -311,10 +311,12 @@ type chatKind struct {
 	// cache needs none).
 	opts []option.RequestOption
 
-	// The current round: the response format and the messages (send builds the SDK's
-	// request from them: the type is large, and the SDK copies it anyway).
+	// The current round: the response format, the messages (send builds the SDK's request
+	// from them: the type is large, and the SDK copies it anyway), and whether the temperature
+	// is left out (the model refused one: temperature.go).
 	format Format
 	msgs   []Message
+	noTemp bool
 }
 
 func (k *chatKind) round() (Format, []Message, error) {
@@ -323,13 +325,14 @@ func (k *chatKind) round() (Format, []Message, error) {
 	}
 	k.format = k.c.effectiveFormat(k.req.Endpoint, k.requested)
 	k.msgs = messagesFor(k.req, k.format)
+	k.noTemp = k.c.temperatureRejected(k.req.Endpoint.formatKey())
 	return k.format, k.msgs, nil
 }
 
 func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
 	var res *http.Response
 	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
-	if _, err := k.c.chat.New(ctx, chatParams(k.req, k.format, k.msgs), opts...); err != nil {
+	if _, err := k.c.chat.New(ctx, chatParams(k.req, k.format, k.msgs, k.noTemp), opts...); err != nil {
 		return nil, err
 	}
 	if res == nil {
@@ -349,8 +352,15 @@ func (k *chatKind) decode(body []byte) (*reply, error) {
 	return &reply{Response: *r}, nil
 }
 
-// again lowers the response format when the server rejected it, and says so in an event.
+// again lowers the response format when the server rejected it, or leaves the temperature out
+// when the model refused it (temperature.go), and says so in an event.
 func (k *chatKind) again(err error) bool {
+	if !k.noTemp && temperature(k.req) != nil && isTemperatureRejection(err) {
+		k.c.rejectTemperature(k.req.Endpoint.formatKey())
+		k.c.emit(Event{Kind: EventFallback, Op: opChat, Label: k.req.Label, Host: k.req.Endpoint.Host(), Model: k.req.Endpoint.Model,
+			Format: k.format, Dropped: "temperature", Err: err.Error()})
+		return true
+	}
 	if k.format == FormatText || !isFormatRejection(err) {
 		return false
 	}
@@ -362,8 +372,9 @@ func (k *chatKind) again(err error) bool {
 
 // chatParams is the SDK's request for req sent with format and msgs. Extra parameters are set
 // at the top level and win over the standard fields of the same name (the caller set them on
-// purpose). TestChatBodyOnTheWire checks the bodies against those the client has always sent.
-func chatParams(req Request, format Format, msgs []Message) openai.ChatCompletionNewParams {
+// purpose). noTemp leaves the temperature out (a model that refuses one). TestChatBodyOnTheWire
+// checks the bodies against those the client has always sent.
+func chatParams(req Request, format Format, msgs []Message, noTemp bool) openai.ChatCompletionNewParams {
 	p := openai.ChatCompletionNewParams{Model: req.Endpoint.Model}
 	p.Messages = make([]openai.ChatCompletionMessageParamUnion, len(msgs))
 	for i, m := range msgs {
@@ -376,7 +387,7 @@ func chatParams(req Request, format Format, msgs []Message) openai.ChatCompletio
 			p.Messages[i] = openai.UserMessage(m.Content)
 		}
 	}
-	if t := temperature(req); t != nil {
+	if t := temperature(req); t != nil && !noTemp {
 		p.Temperature = openai.Float(*t)
 	}
 	if n := maxTokens(req); n > 0 {

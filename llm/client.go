@@ -118,6 +118,8 @@ type Client struct {
 	mu      sync.Mutex
 	groups  map[string]*semaphore.Weighted
 	formats map[string]Format // per endpoint and model: the best format the server accepted
+	// noTemperature holds the endpoints and models that refused a temperature (temperature.go).
+	noTemperature map[string]bool
 }
 
 // New returns a client. It fails only on an invalid Config (a negative limit or duration).
@@ -164,6 +166,8 @@ func New(cfg Config) (*Client, error) {
 		global:     semaphore.NewWeighted(int64(cfg.Concurrency)),
 		groups:     make(map[string]*semaphore.Weighted),
 		formats:    make(map[string]Format),
+
+		noTemperature: make(map[string]bool),
 	}
 	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
 	if cfg.CacheDir != "" {

@@ -65,8 +65,9 @@ const (
 	EventResponse
 	// EventRetry: an attempt failed (Err) and is retried after Delay.
 	EventRetry
-	// EventFallback: the server rejected the response format; Format is the one used from now
-	// on for this endpoint and model.
+	// EventFallback: the server rejected the response format (Format is the one used from now
+	// on for this endpoint and model) or, with Dropped set, a parameter the model does not
+	// accept (Dropped is left out from now on).
 	EventFallback
 	// EventRejected: the caller's check rejected a reply (Err); the model is asked again with
 	// the error quoted.
@@ -129,6 +130,8 @@ type Event struct {
 	Messages []Message
 	// Detail describes an event that belongs to no call (EventCachePruned).
 	Detail string
+	// Dropped names the request parameter an EventFallback leaves out ("temperature").
+	Dropped string
 }
 
 // String is a one-line log entry, e.g.
@@ -156,6 +159,10 @@ func (e Event) String() string {
 	case EventRetry:
 		fmt.Fprintf(&b, ": %s; retrying in %s", e.Err, e.Delay.Round(time.Millisecond))
 	case EventFallback:
+		if e.Dropped != "" {
+			fmt.Fprintf(&b, ": the model does not accept %s, now sent without it: %s", e.Dropped, e.Err)
+			break
+		}
 		fmt.Fprintf(&b, ": server rejected the response format, now using %s: %s", e.Format, e.Err)
 	case EventRejected, EventCacheError, EventFailure:
 		fmt.Fprintf(&b, ": %s", e.Err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -316,7 +317,8 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 		return nil, bad("encoding the request body: %v", err)
 	}
 
-	kind := &generateKind{c: c, api: api, target: target, ep: req.Endpoint, payload: payload, msgs: req.Messages}
+	kind := &generateKind{c: c, api: api, target: target, ep: req.Endpoint, payload: payload, msgs: req.Messages,
+		body: body, tempKey: req.param("temperature", "temperature"), label: req.Label}
 	s := newCallSpec(op, req.Label, ep, c.timeout(req.Timeout), kind)
 	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "generate", req.Messages
 	if s.cache {
@@ -342,10 +344,55 @@ type generateKind struct {
 	ep      Endpoint // the request's endpoint: its key and headers
 	payload []byte
 	msgs    []Message
+	// body is the payload's value and tempKey its temperature's name, for leaving the
+	// temperature out when the model refuses one (temperature.go); noTemp says it is out.
+	body    map[string]any
+	tempKey string
+	noTemp  bool
+	label   string
 }
 
 func (k *generateKind) round() (Format, []Message, error) {
+	if !k.noTemp && k.c.temperatureRejected(k.temperatureKey()) {
+		if body, ok := withoutTemperature(k.api, k.body, k.tempKey); ok {
+			payload, err := json.Marshal(body)
+			if err != nil {
+				return "", nil, err
+			}
+			k.payload, k.noTemp = payload, true
+		}
+	}
 	return FormatText, cloneMessages(k.msgs), nil
+}
+
+// temperatureKey identifies the operation URL and model for the memory of models that refuse a
+// temperature.
+func (k *generateKind) temperatureKey() string {
+	return "generate\x00" + k.target + "\x00" + k.ep.Model
+}
+
+// withoutTemperature returns a copy of body without its temperature (at the top level, or in
+// Gemini's generationConfig), and whether it had one.
+func withoutTemperature(api API, body map[string]any, key string) (map[string]any, bool) {
+	out := maps.Clone(body)
+	if api == APIGemini {
+		gen, ok := body["generationConfig"].(map[string]any)
+		if !ok {
+			return body, false
+		}
+		if _, ok := gen[key]; !ok {
+			return body, false
+		}
+		gen = maps.Clone(gen)
+		delete(gen, key)
+		out["generationConfig"] = gen
+		return out, true
+	}
+	if _, ok := body[key]; !ok {
+		return body, false
+	}
+	delete(out, key)
+	return out, true
 }
 
 func (k *generateKind) send(ctx context.Context) (*http.Response, error) {
@@ -375,7 +422,20 @@ func (k *generateKind) decode(body []byte) (*reply, error) {
 	return &reply{Response: *r}, nil
 }
 
-func (k *generateKind) again(error) bool { return false }
+// again leaves the temperature out when the model refused it (temperature.go), and says so in
+// an event.
+func (k *generateKind) again(err error) bool {
+	if k.noTemp || !isTemperatureRejection(err) {
+		return false
+	}
+	if _, ok := withoutTemperature(k.api, k.body, k.tempKey); !ok {
+		return false
+	}
+	k.c.rejectTemperature(k.temperatureKey())
+	k.c.emit(Event{Kind: EventFallback, Op: k.api.op(), Label: k.label, Host: k.ep.Host(), Model: k.ep.Model,
+		Format: FormatText, Dropped: "temperature", Err: err.Error()})
+	return true
+}
 
 // cacheURL identifies an operation URL in cache keys: without user info and query (a query may
 // carry a key, as Gemini's ?key= does).
