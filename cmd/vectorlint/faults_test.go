@@ -489,10 +489,13 @@ func TestLintHungServer(t *testing.T) {
 			t.Errorf("stderr line %q", l)
 		}
 	}
-	if last, want := lines[len(lines)-1], "vectorlint: llm: HOST (openai) sends no reply: no complete reply within 2s per attempt, "+
-		"and the call gave up at its limit of 6s (3 × the timeout) (3 attempts); check that the server works, "+
-		"or allow more time with --timeout or Timeout in vectorlint.ini (20 rule runs not done)"; last != want {
-		t.Errorf("last stderr line\n%s\nwant\n%s", last, want)
+	// The third attempt starts at 5.5 s only if the second one's timeout fires on time: on a
+	// loaded machine it may not, and the call gives up after 2 attempts.
+	want := "vectorlint: llm: HOST (openai) sends no reply: no complete reply within 2s per attempt, " +
+		"and the call gave up at its limit of 6s (3 × the timeout) (%d attempts); check that the server works, " +
+		"or allow more time with --timeout or Timeout in vectorlint.ini (20 rule runs not done)"
+	if last := lines[len(lines)-1]; last != fmt.Sprintf(want, 3) && last != fmt.Sprintf(want, 2) {
+		t.Errorf("last stderr line\n%s\nwant\n%s", last, fmt.Sprintf(want, 3))
 	}
 	if n := srv.Calls(); n > 24 {
 		t.Errorf("%d requests, want at most 8 calls × 3 attempts", n)
