@@ -160,7 +160,7 @@ func TestChecklistJSMemory(t *testing.T) {
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/js.md": "---\nid: Js\nname: Js\nshould:\n" +
-			"  - $js: \"if (r.includes('GROW')) { const a = []; for (;;) a.push(new Uint8Array(16e6)) }; true\"\n  - $contains: fine\n---\nx\n",
+			"  - $js: \"if (r.includes('GROW')) { const a = []; for (;;) a.push(new ArrayBuffer(60e6)) }; true\"\n  - $contains: fine\n---\nx\n",
 		"a.md": "All fine.\n", "b.md": "All fine. GROW\n", "c.md": "All fine.\n",
 	}
 	dir, proj := loadTestProject(t, files)
@@ -179,7 +179,11 @@ func TestChecklistJSMemory(t *testing.T) {
 			t.Errorf("results:\n%s\nwant %q", r, w)
 		}
 	}
-	if !strings.Contains(r, "JavaScript used more than 64 MiB of memory and was stopped") {
-		t.Errorf("results:\n%s\nwant the memory budget's message", r)
+	// The script grows by 60 MB a step: on a quiet machine the memory budget stops it, on a
+	// starved one the 100 ms time limit may come first (points.TestJSMemoryGrowth, with the
+	// time limit far off, pins the budget's message). Either way the point fails alone.
+	if !strings.Contains(r, "JavaScript used more than 64 MiB of memory and was stopped") &&
+		!strings.Contains(r, "JavaScript ran longer than 100ms and was stopped") {
+		t.Errorf("results:\n%s\nwant the memory budget's message (or, on a loaded machine, the time limit's)", r)
 	}
 }

@@ -176,7 +176,12 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 		vm.Interrupt(ctx.Err())
 		stopped = ctx.Err()
 	case <-limit.C:
-		vm.Interrupt(errJSTimeout)
+		// On a loaded machine the time limit may come before the watchdog's next look: a
+		// script whose heap has grown by the budget is measured now, while it still holds its
+		// memory, so that it is stopped for what it did, not for how slowly it was run.
+		if !p.measure(run) {
+			vm.Interrupt(errJSTimeout)
+		}
 	}
 	if o == (outcome{}) {
 		grace := time.NewTimer(jsGrace)
@@ -265,23 +270,48 @@ func (p *JSPool) watch() {
 		live, size := heapLive(), heapSize()
 		p.mu.Lock()
 		for run := range p.active {
-			if run.stopped != nil {
-				continue
-			}
-			if live <= run.base || live-run.base <= uint64(p.budget) {
-				run.threshold = size + uint64(p.budget)
-				continue
-			}
-			run.stopped, run.liveAt = errJSMemory, live
-			if !run.alone && !run.exclusive {
-				run.stopped = errJSRetryAlone
-			}
-			if run.vm != nil {
-				run.vm.Interrupt(run.stopped)
-			}
+			p.judge(run, live, size)
 		}
 		p.mu.Unlock()
 	}
+}
+
+// judge stops run when the live heap has grown past the budget since it started (live and
+// size measured just after a collection), else moves its threshold on. It reports whether run
+// is stopped. p.mu is held.
+func (p *JSPool) judge(run *jsRun, live, size uint64) bool {
+	if run.stopped != nil {
+		return true
+	}
+	if live <= run.base || live-run.base <= uint64(p.budget) {
+		run.threshold = size + uint64(p.budget)
+		return false
+	}
+	run.stopped, run.liveAt = errJSMemory, live
+	if !run.alone && !run.exclusive {
+		run.stopped = errJSRetryAlone
+	}
+	if run.vm != nil {
+		run.vm.Interrupt(run.stopped)
+	}
+	return true
+}
+
+// measure does the watchdog's work for one script at once (at its time limit): when the heap
+// has grown by the budget since the script started, a collection measures what is live and
+// the script is judged. It reports whether the script is stopped for memory.
+func (p *JSPool) measure(run *jsRun) bool {
+	p.mu.Lock()
+	due := run.stopped != nil || heapSize() > run.threshold
+	p.mu.Unlock()
+	if !due {
+		return false
+	}
+	runtime.GC()
+	live, size := heapLive(), heapSize()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.judge(run, live, size)
 }
 
 // verify confirms that a script stopped for memory held it: once it has ended its memory is
