@@ -16,10 +16,11 @@ import (
 // (edit.go); a fix identical to the match is dropped (it would change nothing). A placed
 // proposal is already where it goes.
 func locate(doc *Document, props []proposal) {
+	mergeIdentical(props)
 	for i := range props {
 		p := &props[i]
 		v := p.violation
-		if v == nil {
+		if v == nil || p.merged {
 			continue
 		}
 		span, method := Locate(p.chunk, *v)
@@ -35,6 +36,57 @@ func locate(doc *Document, props []proposal) {
 		}
 		p.located, p.span, p.finding = true, span, f
 	}
+}
+
+// mergeIdentical marks, before anything is located, the violations that repeat another of the
+// same rule (or criterion) given on the same or an overlapping chunk: the same quote, line and
+// context (so they would be located at the same place), and the same message, description and
+// analysis, compared as the original VectorLint's mergeViolations compares them (trimmed,
+// ignoring case). Of identical violations the most confident stays (the first on a tie); the
+// filter reports the others as duplicates. Violations from chunks that do not overlap are
+// never merged: the original merges on the quote and explanation alone over the whole text,
+// which folds two occurrences of a phrase into one.
+func mergeIdentical(props []proposal) {
+	type key struct {
+		rule                                       string
+		group                                      int
+		quote, before, after                       string
+		line                                       int
+		message, description, analysis, suggestion string
+	}
+	fold := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+	kept := map[key][]int{}
+	for i := range props {
+		p := &props[i]
+		v := p.violation
+		if v == nil {
+			continue
+		}
+		k := key{p.rule, p.group, strings.TrimSpace(v.QuotedText), v.ContextBefore, v.ContextAfter, v.Line,
+			fold(v.Message), fold(v.Description), fold(v.Analysis), fold(v.Suggestion)}
+		merged := false
+		for n, j := range kept[k] {
+			q := &props[j]
+			if !chunksOverlap(p.chunk, q.chunk) {
+				continue
+			}
+			if v.Confidence > q.violation.Confidence {
+				q.merged, kept[k][n] = true, i
+			} else {
+				p.merged = true
+			}
+			merged = true
+			break
+		}
+		if !merged {
+			kept[k] = append(kept[k], i)
+		}
+	}
+}
+
+// chunksOverlap reports whether two chunks share text (the same chunk does).
+func chunksOverlap(a, b Chunk) bool {
+	return a.Offset < b.Offset+len(b.Text) && b.Offset < a.Offset+len(a.Text) || a == b
 }
 
 // LocateMethod says how a violation's quote was found in the text (spec/linter.md §6 order).
