@@ -276,7 +276,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 		case "DefaultSeverity":
 			s, err := rules.ParseSeverity(value)
 			if err != nil {
-				add(line, name, `"error" or "warning"`, strconv.Quote(value))
+				add(line, name, rules.SeverityExpected, strconv.Quote(value))
 				continue
 			}
 			cfg.DefaultSeverity = s
@@ -441,7 +441,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 	case "severity":
 		s, err := rules.ParseSeverity(value)
 		if err != nil {
-			return o, &rules.Problem{Field: key, Expected: `"error" or "warning"`, Found: strconv.Quote(value)}
+			return o, &rules.Problem{Field: key, Expected: rules.SeverityExpected, Found: strconv.Quote(value)}
 		}
 		o.Kind, o.Severity = OverrideSeverity, s
 	case "strictness":

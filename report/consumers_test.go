@@ -157,9 +157,12 @@ func TestSARIFContent(t *testing.T) {
 	}
 	for i, res := range run.Results {
 		f := fs[i]
-		if res.RuleID != f.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != f.Rule || res.Level != f.Severity.String() {
+		// SARIF's levels (§3.27.10) are none, note, warning and error: a suggestion is a note.
+		level := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
+			rules.SeveritySuggestion: "note"}[f.Severity]
+		if res.RuleID != f.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != f.Rule || res.Level != level {
 			t.Errorf("result %d: rule %q index %d level %q, want %q %q", i, res.RuleID, res.RuleIndex, res.Level,
-				f.Rule, f.Severity)
+				f.Rule, level)
 		}
 		loc := res.Locations[0].PhysicalLocation
 		p, err := url.PathUnescape(loc.ArtifactLocation.URI)
@@ -319,7 +322,10 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 		}
 		a := got[idx]
 		idx++
-		if a.command != f.Severity.String() || a.props["file"] != paths[i] || a.props["title"] != f.Rule ||
+		// GitHub's annotation commands are error, warning and notice: a suggestion is a notice.
+		command := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
+			rules.SeveritySuggestion: "notice"}[f.Severity]
+		if a.command != command || a.props["file"] != paths[i] || a.props["title"] != f.Rule ||
 			a.message != messageWithSuggestion(f) {
 			t.Errorf("annotation %+v does not round-trip finding %d (%s)", a, i, f.Rule)
 		}
@@ -337,7 +343,7 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 			t.Errorf("finding %d spans lines but has col: GitHub rejects that", i)
 		}
 	}
-	if n := len(got); got[n-1].command != "notice" || !strings.HasPrefix(got[n-1].message, "✖ 3 errors and 2 warnings in 3 files; 1 rule run could not complete.") {
+	if n := len(got); got[n-1].command != "notice" || !strings.HasPrefix(got[n-1].message, "✖ 3 errors, 1 warning and 1 suggestion in 3 files; 1 rule run could not complete.") {
 		t.Errorf("last annotation %+v, want the totals notice", got[n-1])
 	}
 	var failed int
@@ -408,7 +414,7 @@ func TestJUnitParses(t *testing.T) {
 	}
 	want := []string{
 		"docs/clean.md [2 tests, 0 failures, 0 errors]: Acme.Passive pass; Acme.Wordiness pass",
-		"docs/naïve notes.md [6 tests, 4 failures, 1 errors]: Acme.Flow failure warning (1 warning); " +
+		"docs/naïve notes.md [6 tests, 4 failures, 1 errors]: Acme.Flow failure suggestion (1 suggestion); " +
 			"Acme.Headline failure error (1 error); Acme.Jargon failure warning (1 warning); Acme.Passive pass; " +
 			"Acme.Wordiness failure error (1 error); " +
 			`Acme.Tone error: LLM call failed after 4 attempts: 503 Service Unavailable <html> & "retry"`,
@@ -502,7 +508,8 @@ type accepted struct {
 // as the only suggestion.
 func expectedDiagnostics(r lint.Result) []accepted {
 	paths, fs := allFindings(r)
-	severity := map[rules.Severity]string{rules.SeverityError: "ERROR", rules.SeverityWarning: "WARNING"}
+	severity := map[rules.Severity]string{rules.SeverityError: "ERROR", rules.SeverityWarning: "WARNING",
+		rules.SeveritySuggestion: "INFO"}
 	var want []accepted
 	for i, f := range fs {
 		want = append(want, accepted{path: paths[i], severity: severity[f.Severity], code: f.Rule,
@@ -516,7 +523,7 @@ func expectedDiagnostics(r lint.Result) []accepted {
 // -reporter=local` prints (fields separated by one or two spaces, as prototext varies them).
 var reviewdogText = regexp.MustCompile(`^message:"((?:[^"\\]|\\.)*)"\s+` +
 	`location:\{path:"((?:[^"\\]|\\.)*)"\s+range:\{start:\{line:(\d+)\s+column:(\d+)\}\s+end:\{line:(\d+)\s+column:(\d+)\}\}\}\s+` +
-	`severity:(ERROR|WARNING)\s+source:\{name:"vectorlint"\s+url:"[^"]*"\}\s+code:\{value:"((?:[^"\\]|\\.)*)"\}` +
+	`severity:(ERROR|WARNING|INFO)\s+source:\{name:"vectorlint"\s+url:"[^"]*"\}\s+code:\{value:"((?:[^"\\]|\\.)*)"\}` +
 	`(?:\s+suggestions:\{range:\{start:\{line:\d+\s+column:\d+\}\s+end:\{line:\d+\s+column:\d+\}\}\s+text:"((?:[^"\\]|\\.)*)"\})?$`)
 
 // unquoteProto decodes a prototext string body.

@@ -90,7 +90,8 @@ func fixture(t testing.TB) lint.Result {
 				Message: "Prefer plain words <use> & avoid jargon",
 			}), "use"),
 			findingAt(t, naiveText, "spans\ntwo lines", lint.Finding{
-				Rule: "Acme.Flow", Severity: rules.SeverityWarning,
+				// A suggestion: every format maps it (SARIF note, rdjson INFO, GitHub notice).
+				Rule: "Acme.Flow", Severity: rules.SeveritySuggestion,
 				Message:    "This sentence breaks\nacross lines, which reads badly.",
 				Suggestion: "Join the lines: one sentence, one line.",
 			}),
@@ -184,7 +185,7 @@ func TestFixturePositions(t *testing.T) {
 	if f[3].Start.Line != 7 || f[3].End.Line != 8 {
 		t.Errorf("multi-line finding spans lines %d–%d, want 7–8", f[3].Start.Line, f[3].End.Line)
 	}
-	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1, Ignored: 2}) {
+	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 1, Suggestions: 1, Unverified: 1, OperationalErrors: 1, Ignored: 2}) {
 		t.Errorf("summary = %+v", r.Summary)
 	}
 }

@@ -60,6 +60,17 @@ type rdjsonWriter struct {
 	written int
 }
 
+// rdSeverity is the reviewdog severity of a finding's: ERROR, WARNING, or INFO for a suggestion.
+func rdSeverity(s rules.Severity) string {
+	switch s {
+	case rules.SeverityError:
+		return "ERROR"
+	case rules.SeveritySuggestion:
+		return "INFO"
+	}
+	return "WARNING"
+}
+
 func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 	r := rdRange{
 		Start: rdPosition{Line: f.Start.Line, Column: f.Start.ByteColumn},
@@ -68,11 +79,8 @@ func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 	d := rdDiagnostic{
 		Message:  messageWithSuggestion(f),
 		Location: rdLocation{Path: path, Range: r},
-		Severity: "WARNING",
+		Severity: rdSeverity(f.Severity),
 		Code:     rdCode{Value: f.Rule},
-	}
-	if f.Severity == rules.SeverityError {
-		d.Severity = "ERROR"
 	}
 	if withSource {
 		d.Source = &rdSource{Name: "vectorlint", URL: projectURL}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // sarifSchemaURI is the OASIS SARIF 2.1.0 schema (errata 01), the one GitHub code scanning
@@ -136,6 +137,14 @@ func sarifURI(p string) sarifArtifactLocation {
 	return sarifArtifactLocation{URI: (&url.URL{Path: slashed}).String(), URIBaseID: "%SRCROOT%"}
 }
 
+// sarifLevel is a finding's SARIF level: error, warning, or note for a suggestion.
+func sarifLevel(s rules.Severity) string {
+	if s == rules.SeveritySuggestion {
+		return "note"
+	}
+	return s.String()
+}
+
 func findingRegion(f lint.Finding) sarifRegion {
 	return sarifRegion{StartLine: f.Start.Line, StartColumn: f.Start.Column, EndLine: f.End.Line,
 		EndColumn: f.End.Column}
@@ -182,7 +191,7 @@ func (s *sarifWriter) File(fr lint.FileResult) error {
 		res := sarifResult{
 			RuleID:    f.Rule,
 			RuleIndex: s.rule(f.Rule),
-			Level:     f.Severity.String(),
+			Level:     sarifLevel(f.Severity),
 			Message:   sarifText{Text: messageWithSuggestion(f)},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: loc, Region: &region}}},
 		}

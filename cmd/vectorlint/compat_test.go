@@ -136,7 +136,7 @@ func TestOverrideWarnings(t *testing.T) {
 		{name: "a bad value for a setting vectorlint has stays an error",
 			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nAcme.Wordy = off\nAcme.Wordy.severity = fatal\n", code: exitFailure,
 			stderr: `vectorlint.ini:4: Acme.Wordy: expected "disabled" or "enabled", found "off"` + "\n" +
-				`vectorlint.ini:5: Acme.Wordy.severity: expected "error" or "warning", found "fatal"` + "\n"},
+				`vectorlint.ini:5: Acme.Wordy.severity: expected "suggestion", "warning" or "error", found "fatal"` + "\n"},
 		{name: "a misspelt global key stays an error",
 			ini: "RulesPath = rules\nConcurrancy = 4\n[**/*.md]\nRunRules = Acme\n", code: exitFailure,
 			stderr: `vectorlint.ini:2: Concurrancy: unknown global key (did you mean "Concurrency"?)` + "\n"},
