@@ -186,9 +186,9 @@ type Usage struct {
 
 // Summary totals a run.
 type Summary struct {
-	Files             int `json:"files"`
-	Errors            int `json:"errors"`
-	Warnings          int `json:"warnings"`
+	Files    int `json:"files"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
 	// Suggestions counts findings at suggestion severity (absent when none).
 	Suggestions       int `json:"suggestions,omitempty"`
 	Unverified        int `json:"unverified"`

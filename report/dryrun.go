@@ -26,10 +26,10 @@ type DryRunOptions struct {
 
 // DryRunSummary totals a dry run.
 type DryRunSummary struct {
-	Files    int
-	Skipped  int
-	Calls    int
-	Tokens   int
+	Files       int
+	Skipped     int
+	Calls       int
+	Tokens      int
 	Errors      int
 	Warnings    int
 	Suggestions int

@@ -30,7 +30,7 @@ type lintFlags struct {
 	failOn        string
 	minAlertLevel string
 	// minLevel is --min-alert-level, checked (rules.SeverityUnset when not given).
-	minLevel rules.Severity
+	minLevel      rules.Severity
 	concurrency   int
 	provider      string
 	model         string
