@@ -547,3 +547,33 @@ func TestConfigSuggestionLevel(t *testing.T) {
 		t.Errorf("DefaultSeverity %v, override %v", cfg.DefaultSeverity, rs.Severity)
 	}
 }
+
+// TestValeKeysNameOurs: a .vale.ini copied into vectorlint.ini — the keys of Vale's own test
+// configuration (testdata/features/config.feature, "MinAlertLevel = warning": StylesPath,
+// MinAlertLevel, then [*] with BasedOnStyles) and IgnoredScopes — is an error on each Vale key
+// that names vectorlint's way to say it.
+func TestValeKeysNameOurs(t *testing.T) {
+	src := "StylesPath = ../../styles/\nMinAlertLevel = warning\n\n[*]\nBasedOnStyles = vale\nIgnoredScopes = code, tt\n"
+	_, ps := ParseConfig("vectorlint.ini", []byte(src))
+	want := []string{
+		`vectorlint.ini:1: StylesPath: a key of Vale's .vale.ini; vectorlint's is RulesPath, the folder of rule packs (each pack a subfolder of Markdown rules)`,
+		`vectorlint.ini:2: MinAlertLevel: a key of Vale's .vale.ini; vectorlint takes the level on the command line: --min-alert-level suggestion|warning|error (or --minAlertLevel)`,
+		`vectorlint.ini:5: BasedOnStyles: a key of Vale's .vale.ini; vectorlint's is RunRules = PackA, PackB (the packs to run)`,
+		`vectorlint.ini:6: IgnoredScopes: a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter)`,
+	}
+	var got []string
+	for _, p := range ps {
+		p.File = filepath.Base(p.File)
+		got = append(got, p.Error())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !ps.HasErrors() {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, ps = ParseConfig("vectorlint.ini", []byte("BasedOnStyles = Vale\n"))
+	if len(ps) == 1 {
+		ps[0].File = filepath.Base(ps[0].File)
+	}
+	if len(ps) != 1 || ps[0].Error() != `vectorlint.ini:1: BasedOnStyles: a key of Vale's .vale.ini; vectorlint's is RunRules, in a [GLOB] section: [*.md] then RunRules = PackA, PackB` {
+		t.Errorf("global BasedOnStyles: %v", ps)
+	}
+}

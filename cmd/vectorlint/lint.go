@@ -29,7 +29,7 @@ type lintFlags struct {
 	output        string
 	failOn        string
 	minAlertLevel string
-	// minLevel is --min-alert-level, checked (rules.SeverityUnset when not given).
+	// minLevel is --min-alert-level, checked (suggestion, the lowest, by default).
 	minLevel      rules.Severity
 	concurrency   int
 	provider      string
