@@ -69,7 +69,7 @@ func TestSARIFValidatesAgainstOfficialSchema(t *testing.T) {
 	sch := compileSARIFSchema(t)
 	for name, r := range map[string]lint.Result{"fixture": fixture(t), "fixes": fixesFixture(t), "clean": cleanFixture(), "empty": {}} {
 		t.Run(name, func(t *testing.T) {
-			out := render(t, FormatSARIF, Options{Version: "1.2.3"}, r)
+			out := render(t, FormatSARIF, Options{Version: "1.2.3", Rules: fixtureRules(t)}, r)
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
 			if err != nil {
 				t.Fatalf("not JSON: %v", err)

@@ -342,6 +342,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		Problems: errw,
 		// The formats escape untrusted text themselves (spec/trust.md §3).
 		GitHubActions: a.githubActions,
+		Rules:         report.RuleInfos(proj.Packs),
 	}
 	stdout := a.stdout
 	if f.output == report.FormatGitHub {

@@ -29,6 +29,7 @@ func (a *app) runMerge(args []string) int {
 	fs.SortFlags = false
 	output := fs.String("output", "line", "output format: "+strings.Join(report.Formats(), ", "))
 	failOn := fs.String("fail-on", "error", failOnUsage)
+	config := fs.String("config", "", "configuration file whose rule packs describe the rules in sarif output (default: found as the lint command finds it; with none, generic descriptions)")
 	verbose := fs.Bool("verbose", false, "more detail: skipped files, passing scores")
 	noColor := fs.Bool("no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
 	if err := fs.Parse(args); err != nil {
@@ -83,6 +84,20 @@ func (a *app) runMerge(args []string) int {
 		Verbose:       *verbose,
 		Problems:      a.stderr,
 		GitHubActions: a.githubActions,
+	}
+	// The rule files describe the rules as a single run's report does (sarif's descriptors).
+	if popts, err := lint.FindProject(a.dir, *config, a.getenv("VECTORLINT_CONFIG")); err == nil {
+		proj, err := lint.LoadProject(popts)
+		if err != nil && *config != "" {
+			a.printProblemsOrError(err)
+			return exitFailure
+		}
+		if err == nil {
+			opts.Rules = report.RuleInfos(proj.Packs)
+		}
+	} else if *config != "" {
+		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+		return exitFailure
 	}
 	stdout := a.stdout
 	if *output == report.FormatGitHub {
