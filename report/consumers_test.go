@@ -543,7 +543,7 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 	want := expectedDiagnostics(r)
 
 	t.Run("rdjson", func(t *testing.T) {
-		out, err := runReviewdog(t, bin, dir, "rdjson", render(t, FormatRDJSON, Options{}, r))
+		out, err := runReviewdog(t, bin, dir, "rdjson", withoutOriginalOutput(render(t, FormatRDJSON, Options{}, r)))
 		if err != nil {
 			t.Fatalf("reviewdog rejected our rdjson: %v", err)
 		}
@@ -566,11 +566,12 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 	})
 
 	t.Run("rdjsonl", func(t *testing.T) {
-		out, err := runReviewdog(t, bin, dir, "rdjsonl", render(t, FormatRDJSONL, Options{}, r))
+		out, err := runReviewdog(t, bin, dir, "rdjsonl", withoutOriginalOutput(render(t, FormatRDJSONL, Options{}, r)))
 		if err != nil {
 			t.Fatalf("reviewdog rejected our rdjsonl: %v", err)
 		}
-		// For rdjsonl, reviewdog prints each accepted diagnostic's original line.
+		// For rdjsonl without original_output, reviewdog prints each accepted diagnostic's
+		// line.
 		var got []accepted
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			var d rdDiagnostic
@@ -607,7 +608,7 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 			if !bytes.Contains(in, []byte(`##\u005bwarning]`)) {
 				t.Fatalf("%s: the test needs the encoded form:\n%s", format, in)
 			}
-			out, err := runReviewdog(t, bin, dir, format, in)
+			out, err := runReviewdog(t, bin, dir, format, withoutOriginalOutput(in))
 			if err != nil {
 				t.Fatalf("reviewdog rejected our %s: %v", format, err)
 			}
@@ -643,6 +644,27 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 		}
 	})
 
+	// With original_output (as we write it), reviewdog's local reporter prints that line for
+	// each diagnostic it accepted, in order: the finding's path, line, column in code points,
+	// severity, message on one line and rule.
+	t.Run("original_output", func(t *testing.T) {
+		paths, fs := allFindings(r)
+		var want []string
+		for i, f := range fs {
+			want = append(want, fmt.Sprintf("%s:%d:%d: %s: %s [%s]", paths[i], f.Start.Line, f.Start.Column, f.Severity,
+				strings.Join(strings.Fields(f.Message), " "), f.Rule))
+		}
+		for _, format := range []string{FormatRDJSON, FormatRDJSONL} {
+			out, err := runReviewdog(t, bin, dir, format, render(t, format, Options{}, r))
+			if err != nil {
+				t.Fatalf("reviewdog rejected our %s: %v", format, err)
+			}
+			if got := strings.TrimSpace(out); got != strings.Join(want, "\n") {
+				t.Errorf("%s: reviewdog printed\n%s\nwant\n%s", format, got, strings.Join(want, "\n"))
+			}
+		}
+	})
+
 	t.Run("lowercase severity is rejected", func(t *testing.T) {
 		bad := bytes.Replace(render(t, FormatRDJSONL, Options{}, r), []byte(`"severity":"WARNING"`),
 			[]byte(`"severity":"warning"`), 1)
@@ -660,7 +682,7 @@ func TestReviewdogAcceptsFixes(t *testing.T) {
 	dir := reviewdogRepo(t)
 	r := fixesFixture(t)
 	_, fs := allFindings(r)
-	out, err := runReviewdog(t, bin, dir, "rdjsonl", render(t, FormatRDJSONL, Options{}, r))
+	out, err := runReviewdog(t, bin, dir, "rdjsonl", withoutOriginalOutput(render(t, FormatRDJSONL, Options{}, r)))
 	if err != nil {
 		t.Fatalf("reviewdog rejected our rdjsonl: %v", err)
 	}
@@ -701,6 +723,17 @@ func TestReviewdogAcceptsFixes(t *testing.T) {
 	if _, err := runReviewdog(t, bin, dir, "rdjson", render(t, FormatRDJSON, Options{}, r)); err != nil {
 		t.Fatalf("reviewdog rejected our rdjson: %v", err)
 	}
+}
+
+// originalOutputMember matches the original_output member of a diagnostic, as rdjson and rdjsonl
+// write it (the last member).
+var originalOutputMember = regexp.MustCompile(`,\s*"original_output":\s*"(?:[^"\\]|\\.)*"`)
+
+// withoutOriginalOutput removes original_output from our rdjson or rdjsonl, so that reviewdog's
+// local reporter prints what it read of every other field (the protobuf text, or for rdjsonl the
+// input line) rather than our line.
+func withoutOriginalOutput(b []byte) []byte {
+	return originalOutputMember.ReplaceAll(b, nil)
 }
 
 // byteOffset is the offset in text of a 1-based line and byte column.
