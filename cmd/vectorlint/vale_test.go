@@ -141,3 +141,36 @@ func TestOutputFormatAnyCase(t *testing.T) {
 		t.Errorf("--output XML: exit %d, stderr %q", bad.code, bad.stderr)
 	}
 }
+
+// TestLsConfig: vectorlint ls-config prints the resolved configuration as two-space indented
+// JSON on standard output, as Vale's does (cmd/vale/command.go printConfig, which prints
+// internal/core/config.go's Config.String: json.MarshalIndent(c, "", "  ")); for each file
+// asked about, what applies to it: matching sections, packs, each rule's effective severity and
+// strictness, the rules turned off and by which line, skipped scopes and ignore patterns.
+func TestLsConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini": "RulesPath = styles\nDefaultSeverity = suggestion\nTimeout = 90s\n\n" +
+			"[**/*.md]\nRunRules = demo\n\n" +
+			"[docs/api/**]\ndemo.Cap.severity = error\ndemo.Repetition.strictness = strict\ndemo.Editorializing = disabled\n" +
+			"SkippedScopes = code, urls\nTokenIgnores = \\{%[^%]*%\\}\n\n" +
+			"[drafts/**]\nRunRules =\n",
+		"styles/demo/cap.md":    "---\nid: Cap\nname: Cap\nseverity: warning\n---\nCheck capitals.\n",
+		"styles/demo/repeat.md": "---\nid: Repetition\nname: Repetition\n---\nFind repeats.\n",
+		"styles/demo/editorial.md": "---\nid: Editorializing\nname: Editorializing\ntype: subjective\n" +
+			"criteria: [{id: Tone, name: Tone, severity: error}]\n---\nRate the tone.\n",
+	})
+	r := runVectorlint(t, dir, nil, "", "ls-config", "docs/api/auth.md", "README.md", "drafts/wip.md")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	checkCLIGolden(t, "ls-config.golden", r.stdout)
+	if !strings.HasPrefix(r.stdout, "{\n  \"config\": \"vectorlint.ini\",\n") {
+		t.Errorf("not Vale's two-space indented JSON:\n%s", r.stdout)
+	}
+
+	r = runVectorlint(t, dir, nil, "", "ls-config", "--config", "missing.ini")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "missing.ini") {
+		t.Errorf("missing config: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
