@@ -630,8 +630,9 @@ func TestInitQuickAndFull(t *testing.T) {
 
 Next steps:
   edit VECTORLINT.md: your guidelines, one checkable statement each
-  vectorlint --dry-run README.md        see what is checked and the tokens it needs (no LLM call)
-  OPENAI_API_KEY=... vectorlint README.md   check README.md against VECTORLINT.md
+  no document here yet: try a sentence (then name your files or docs folder instead)
+  echo "In order to start, utilize the tool." | vectorlint --dry-run --stdin-filename notes.md
+  echo "In order to start, utilize the tool." | OPENAI_API_KEY=... vectorlint --stdin-filename notes.md
 `, "")
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || entries[0].Name() != "VECTORLINT.md" {
