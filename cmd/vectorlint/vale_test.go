@@ -174,3 +174,32 @@ func TestLsConfig(t *testing.T) {
 		t.Errorf("missing config: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestSuggestionRuleStaysSuggestion: a subjective rule at suggestion severity never reports
+// above it. Its criteria rated 2 to 4 report at warning for other rules, but at suggestion
+// here; a criterion's own higher severity still applies to its rating-1 findings.
+func TestSuggestionRuleStaysSuggestion(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.On(llmtest.SystemContains(`<rule name="Tone">`), llmtest.JSON(map[string]any{"criteria": []any{
+		map[string]any{"id": "Warmth", "score": 2, "summary": "A little cold.", "violations": []any{}},
+		map[string]any{"id": "Respect", "score": 1, "summary": "Talks down.", "violations": []any{
+			map[string]any{"quoted_text": "obviously", "line": 3, "message": "Condescending.", "confidence": 1}}},
+	}}))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini": "RulesPath = styles\n[*.md]\nRunRules = demo\n",
+		"styles/demo/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\nseverity: suggestion\ncriteria:\n" +
+			"  - {id: Warmth, name: Warmth}\n  - {id: Respect, name: Respect, severity: error}\n---\nRate the tone.\n",
+		"test.md": "# Setup\n\nThis is obviously easy.\n",
+	})
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "test.md")
+	want := "1:1 suggestion Tone.Warmth\n3:9 error Tone.Respect\n✖ 1 error, 0 warnings and 1 suggestion in 1 file."
+	if got := lineFindings(r.stdout); r.code != exitFindings || got != want {
+		t.Errorf("exit %d\n%s%s\nwant:\n%s", r.code, r.stdout, r.stderr, want)
+	}
+	// At --min-alert-level warning the rule still runs (its Respect criterion can reach error).
+	r = runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "--min-alert-level", "warning", "test.md")
+	if got := lineFindings(r.stdout); r.code != exitFindings || got != "3:9 error Tone.Respect\n✖ 1 error and 0 warnings in 1 file." {
+		t.Errorf("--min-alert-level warning: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
