@@ -183,7 +183,7 @@ func TestPreCommitHook(t *testing.T) {
 func hookConfig(t *testing.T, id, hook, rev string) string {
 	t.Helper()
 	config := precommitSnippet(t, id)
-	for old, repl := range map[string]string{"https://github.com/vectorlint/vectorlint": hook, "rev: v0.1.0": "rev: " + rev} {
+	for old, repl := range map[string]string{"https://github.com/vectorlint/vectorlint": hook, "rev: <commit-sha>": "rev: " + rev} {
 		if !strings.Contains(config, old) {
 			t.Fatalf("the documented pre-commit configuration has no %q:\n%s", old, config)
 		}

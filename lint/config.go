@@ -277,7 +277,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 		case "DefaultSeverity":
 			s, err := rules.ParseSeverity(value)
 			if err != nil {
-				add(line, name, `"error" or "warning"`, strconv.Quote(value))
+				add(line, name, rules.SeverityExpected, strconv.Quote(value))
 				continue
 			}
 			cfg.DefaultSeverity = s
@@ -329,7 +329,9 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})
 		default:
 			msg := "unknown global key (known keys: " + strings.Join(globalKeys(), ", ") + ")"
-			if s := suggest.Closest(name, globalKeys(), 2); s != "" {
+			if hint, ok := valeKeyHint(name, true); ok {
+				msg = hint
+			} else if s := suggest.Closest(name, globalKeys(), 2); s != "" {
 				msg = fmt.Sprintf("unknown global key (did you mean %q?)", s)
 			}
 			problems = append(problems, rules.Problem{File: path, Line: line, Field: name, Message: msg})
@@ -392,6 +394,26 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 	return cfg, problems
 }
 
+// valeKeyHint explains a key of Vale's .vale.ini found in vectorlint.ini, naming vectorlint's
+// own way to say it (global tells whether the key is before the first section); ok is false
+// for any other key. A Vale key stays an error: it would otherwise silently do nothing.
+func valeKeyHint(key string, global bool) (hint string, ok bool) {
+	switch key {
+	case "StylesPath":
+		return "a key of Vale's .vale.ini; vectorlint's is RulesPath, the folder of rule packs (each pack a subfolder of Markdown rules)", true
+	case "BasedOnStyles":
+		if global {
+			return "a key of Vale's .vale.ini; vectorlint's is RunRules, in a [GLOB] section: [*.md] then RunRules = PackA, PackB", true
+		}
+		return "a key of Vale's .vale.ini; vectorlint's is RunRules = PackA, PackB (the packs to run)", true
+	case "MinAlertLevel":
+		return "a key of Vale's .vale.ini; vectorlint takes the level on the command line: --min-alert-level suggestion|warning|error (or --minAlertLevel)", true
+	case "IgnoredScopes":
+		return "a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter)", true
+	}
+	return "", false
+}
+
 // parseOverride reads a rule setting key of a section: "Pack.Rule", "Pack.Rule.severity",
 // "Pack.Rule.strictness", "Rule.severity" or "Rule.strictness". A key of two or three parts
 // whose setting vectorlint does not have ("Rule.threshold", "Pack.Rule.threshold") is an
@@ -421,7 +443,9 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 		}
 	default:
 		msg := "unknown key (expected " + forms + ")"
-		if s := suggest.Closest(key, []string{"RunRules", keySkippedScopes, keyBlockIgnores, keyTokenIgnores}, 2); s != "" {
+		if hint, ok := valeKeyHint(key, false); ok {
+			msg = hint
+		} else if s := suggest.Closest(key, []string{"RunRules", keySkippedScopes, keyBlockIgnores, keyTokenIgnores}, 2); s != "" {
 			msg = fmt.Sprintf("unknown key (did you mean %q?)", s)
 		}
 		return o, &rules.Problem{Field: key, Message: msg}
@@ -442,7 +466,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 	case "severity":
 		s, err := rules.ParseSeverity(value)
 		if err != nil {
-			return o, &rules.Problem{Field: key, Expected: `"error" or "warning"`, Found: strconv.Quote(value)}
+			return o, &rules.Problem{Field: key, Expected: rules.SeverityExpected, Found: strconv.Quote(value)}
 		}
 		o.Kind, o.Severity = OverrideSeverity, s
 	case "strictness":

@@ -111,7 +111,7 @@ Timeout = 2 minutes
 CacheMaxSize = lots
 `, []string{
 			`vectorlint.ini:2: Concurrency: expected a whole number of 1 or more, found "0"`,
-			`vectorlint.ini:3: DefaultSeverity: expected "error" or "warning", found "fatal"`,
+			`vectorlint.ini:3: DefaultSeverity: expected "suggestion", "warning" or "error", found "fatal"`,
 			`vectorlint.ini:4: Provider: expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found "openia"`,
 			`vectorlint.ini:5: BaseURL: expected an http:// or https:// URL, found "localhost:8080"`,
 			`vectorlint.ini:6: Temperature: expected a number from 0 to 2, found "hot"`,
@@ -142,7 +142,7 @@ A.B.C.D = x
 `, []string{
 			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
 			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
-			`vectorlint.ini:4: Acme.Wordiness.severity: expected "error" or "warning", found "fatal"`,
+			`vectorlint.ini:4: Acme.Wordiness.severity: expected "suggestion", "warning" or "error", found "fatal"`,
 			`vectorlint.ini:5: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
 			`vectorlint.ini:6: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
 			`vectorlint.ini:7: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
@@ -533,4 +533,47 @@ func TestSettingsOutsideConfigFolder(t *testing.T) {
 // each end a line.
 func textLines(data []byte) int {
 	return strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1
+}
+
+// TestConfigSuggestionLevel: DefaultSeverity and a rule's severity override take Vale's third
+// level, suggestion.
+func TestConfigSuggestionLevel(t *testing.T) {
+	cfg, ps := ParseConfig("vectorlint.ini", []byte("DefaultSeverity = suggestion\n[*.md]\nRunRules = Acme\nAcme.Tone.severity = suggestion\n"))
+	if len(ps) != 0 {
+		t.Fatalf("problems: %v", ps)
+	}
+	rs := cfg.Settings("a.md").Rule("Acme", "Tone")
+	if cfg.DefaultSeverity != rules.SeveritySuggestion || rs.Severity == nil || *rs.Severity != rules.SeveritySuggestion {
+		t.Errorf("DefaultSeverity %v, override %v", cfg.DefaultSeverity, rs.Severity)
+	}
+}
+
+// TestValeKeysNameOurs: a .vale.ini copied into vectorlint.ini — the keys of Vale's own test
+// configuration (testdata/features/config.feature, "MinAlertLevel = warning": StylesPath,
+// MinAlertLevel, then [*] with BasedOnStyles) and IgnoredScopes — is an error on each Vale key
+// that names vectorlint's way to say it.
+func TestValeKeysNameOurs(t *testing.T) {
+	src := "StylesPath = ../../styles/\nMinAlertLevel = warning\n\n[*]\nBasedOnStyles = vale\nIgnoredScopes = code, tt\n"
+	_, ps := ParseConfig("vectorlint.ini", []byte(src))
+	want := []string{
+		`vectorlint.ini:1: StylesPath: a key of Vale's .vale.ini; vectorlint's is RulesPath, the folder of rule packs (each pack a subfolder of Markdown rules)`,
+		`vectorlint.ini:2: MinAlertLevel: a key of Vale's .vale.ini; vectorlint takes the level on the command line: --min-alert-level suggestion|warning|error (or --minAlertLevel)`,
+		`vectorlint.ini:5: BasedOnStyles: a key of Vale's .vale.ini; vectorlint's is RunRules = PackA, PackB (the packs to run)`,
+		`vectorlint.ini:6: IgnoredScopes: a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter)`,
+	}
+	var got []string
+	for _, p := range ps {
+		p.File = filepath.Base(p.File)
+		got = append(got, p.Error())
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || !ps.HasErrors() {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, ps = ParseConfig("vectorlint.ini", []byte("BasedOnStyles = Vale\n"))
+	if len(ps) == 1 {
+		ps[0].File = filepath.Base(ps[0].File)
+	}
+	if len(ps) != 1 || ps[0].Error() != `vectorlint.ini:1: BasedOnStyles: a key of Vale's .vale.ini; vectorlint's is RunRules, in a [GLOB] section: [*.md] then RunRules = PackA, PackB` {
+		t.Errorf("global BasedOnStyles: %v", ps)
+	}
 }

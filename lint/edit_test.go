@@ -46,6 +46,8 @@ func TestFixOnlyWhenExact(t *testing.T) {
 			LocatedNormalized, "", "", "null"},
 		{"fuzzy: no fix", "We act in ordr to win today.\n", Violation{QuotedText: "in order to win", Line: 1, Fix: "to win"},
 			LocatedFuzzy, "", "", "null"},
+		{"reordered (token-set fuzzy): no fix", "We act in order to win today.\n", Violation{QuotedText: "to win in order", Line: 1, Fix: "to win"},
+			LocatedFuzzy, "", "", "null"},
 		{"fix equal to the match", "We act in order to win.\n", Violation{QuotedText: "in order to", Line: 1, Fix: "in order to"},
 			LocatedOnLine, "", "", "null"},
 		{"no fix given", "We act in order to win.\n", Violation{QuotedText: "in order to", Line: 1},

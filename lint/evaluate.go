@@ -11,6 +11,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // EvalOptions configure Evaluate.
@@ -52,6 +53,10 @@ type EvalOptions struct {
 	// (FileResult.Source, FileResult.SourceFile), for callers that apply the findings' fixes to
 	// exactly the text that was linted (vectorlint --fix).
 	KeepSource bool
+	// MinSeverity leaves findings below it out of the results (--min-alert-level): they are
+	// neither reported nor counted. Rules that cannot reach it are best left out of the plan
+	// (PlanInput.MinSeverity). Zero keeps every finding.
+	MinSeverity rules.Severity
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have), one line each naming the file and rule. Calls are never concurrent. May
 	// be nil.

@@ -28,8 +28,9 @@ const (
 	ignored
 )
 
-// filter decides on each of a rule's proposals, in order. Violations come first: under the
-// confidence threshold they are dropped; a quote not located is unverified (once per quote and
+// filter decides on each of a rule's proposals, in order. Violations come first: one that repeats
+// an identical violation (merged before locating) is a duplicate; under the confidence threshold
+// they are dropped; a quote not located is unverified (once per quote and
 // message, and not when its line is silenced); a place already reported is a duplicate; the
 // rest are reported unless an inline control silences them. Then the placed findings: a
 // fallback is superseded when its group has a violation that passed the checks above (a
@@ -63,6 +64,8 @@ func (e *evaluator) filter(doc *Document, supp *Suppressions, props []proposal) 
 			continue
 		}
 		switch {
+		case p.merged:
+			p.decision = duplicate // an identical violation is decided on instead
 		case v.Confidence < e.opts.ConfidenceThreshold:
 			p.decision = lowConfidence
 		case !p.located:

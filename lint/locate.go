@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -14,10 +16,11 @@ import (
 // (edit.go); a fix identical to the match is dropped (it would change nothing). A placed
 // proposal is already where it goes.
 func locate(doc *Document, props []proposal) {
+	mergeIdentical(props)
 	for i := range props {
 		p := &props[i]
 		v := p.violation
-		if v == nil {
+		if v == nil || p.merged {
 			continue
 		}
 		span, method := Locate(p.chunk, *v)
@@ -33,6 +36,57 @@ func locate(doc *Document, props []proposal) {
 		}
 		p.located, p.span, p.finding = true, span, f
 	}
+}
+
+// mergeIdentical marks, before anything is located, the violations that repeat another of the
+// same rule (or criterion) given on the same or an overlapping chunk: the same quote, line and
+// context (so they would be located at the same place), and the same message, description and
+// analysis, compared as the original VectorLint's mergeViolations compares them (trimmed,
+// ignoring case). Of identical violations the most confident stays (the first on a tie); the
+// filter reports the others as duplicates. Violations from chunks that do not overlap are
+// never merged: the original merges on the quote and explanation alone over the whole text,
+// which folds two occurrences of a phrase into one.
+func mergeIdentical(props []proposal) {
+	type key struct {
+		rule                                       string
+		group                                      int
+		quote, before, after                       string
+		line                                       int
+		message, description, analysis, suggestion string
+	}
+	fold := func(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+	kept := map[key][]int{}
+	for i := range props {
+		p := &props[i]
+		v := p.violation
+		if v == nil {
+			continue
+		}
+		k := key{p.rule, p.group, strings.TrimSpace(v.QuotedText), v.ContextBefore, v.ContextAfter, v.Line,
+			fold(v.Message), fold(v.Description), fold(v.Analysis), fold(v.Suggestion)}
+		merged := false
+		for n, j := range kept[k] {
+			q := &props[j]
+			if !chunksOverlap(p.chunk, q.chunk) {
+				continue
+			}
+			if v.Confidence > q.violation.Confidence {
+				q.merged, kept[k][n] = true, i
+			} else {
+				p.merged = true
+			}
+			merged = true
+			break
+		}
+		if !merged {
+			kept[k] = append(kept[k], i)
+		}
+	}
+}
+
+// chunksOverlap reports whether two chunks share text (the same chunk does).
+func chunksOverlap(a, b Chunk) bool {
+	return a.Offset < b.Offset+len(b.Text) && b.Offset < a.Offset+len(a.Text) || a == b
 }
 
 // LocateMethod says how a violation's quote was found in the text (spec/linter.md §6 order).
@@ -73,15 +127,15 @@ func (m LocateMethod) String() string {
 	return "not located"
 }
 
-// FuzzySimilarity is the least similarity (1 − edit distance / length of the longer text,
-// after normalisation) of a fuzzy match.
+// FuzzySimilarity is the least similarity of a fuzzy match, from 0 to 1: 0.8, the 80 of 100 the
+// original VectorLint's fuzzy matching asks of fuzzball's scores (src/output/location.ts).
 const FuzzySimilarity = 0.8
 
 // Limits that keep fuzzy matching cheap on hostile input: longer quotes or windows are not
 // matched fuzzily (the exact and normalised steps still apply).
 const (
-	maxFuzzyQuote  = 300  // code points of the normalised quote
-	maxFuzzyWindow = 6000 // code points of the normalised five-line window
+	maxFuzzyQuote  = 300  // code points of the processed quote
+	maxFuzzyWindow = 6000 // code points of the five-line window
 )
 
 // Span is a located quote: byte offsets into the document's Source, end exclusive.
@@ -145,18 +199,11 @@ func Locate(c Chunk, v Violation) (Span, LocateMethod) {
 		}
 	}
 	if hint >= 0 {
-		lo := lines[max(0, hint-2)]
+		first := max(0, hint-2)
+		lo := lines[first]
 		hi := lineEndAt(text, lines, min(len(lines)-1, hint+2))
-		window := normalize(text[lo:hi])
-		best, bestSim := Span{}, 0.0
-		for _, q := range quotes {
-			nq := normalize(q)
-			if s, sim := window.fuzzy(nq.runes); sim > bestSim {
-				best, bestSim = Span{Start: lo + s.Start, End: lo + s.End}, sim
-			}
-		}
-		if bestSim >= FuzzySimilarity {
-			return abs(best, LocatedFuzzy)
+		if s, ok := fuzzyLocate(text[lo:hi], quotes, hint-first); ok {
+			return abs(Span{Start: lo + s.Start, End: lo + s.End}, LocatedFuzzy)
 		}
 	}
 	return Span{}, NotLocated
@@ -362,50 +409,121 @@ func (n normText) findAll(q []rune) []Span {
 	return out
 }
 
-// fuzzy finds the run of whole words of n most similar to q and returns its original span and
-// similarity (0 when nothing is comparable).
-func (n normText) fuzzy(q []rune) (Span, float64) {
-	if len(q) == 0 || len(q) > maxFuzzyQuote || len(n.runes) > maxFuzzyWindow {
-		return Span{}, 0
+// fuzzyLocate finds, in window (the hinted line and two lines either side, hintLine being the
+// hinted line's index in it), the passage most like one of the quotes: the run of whole words
+// (fuzzball's tokens: letters and numbers) with the highest quote-side token-set similarity
+// (quoteSimilarity: the quote's words in any order, some left out or slightly changed), then the
+// highest edit similarity to the quote (1 − edit distance ÷ the longer's length, on the words
+// in order or sorted, whichever is higher: of two passages holding the quote's words the one
+// without extra words wins, and a word that replaces a quoted one counts for something), then
+// the shortest, the nearest the hinted line, the first. A passage is a match when its set
+// similarity reaches FuzzySimilarity. It is at most twice the quote's length, so the quote's
+// words scattered over five lines are not a match.
+func fuzzyLocate(window string, quotes []string, hintLine int) (Span, bool) {
+	if utf8.RuneCountInString(window) > maxFuzzyWindow {
+		return Span{}, false
 	}
-	type word struct{ start, end int } // rune indexes in n.runes
-	var words []word
-	for i := 0; i < len(n.runes); {
-		if n.runes[i] == ' ' {
-			i++
+	words := fuzzTokens(window)
+	type quoteForm struct {
+		tokens []fuzzToken
+		set    []int // the quote's distinct words, as ids in sorted order
+		length int   // of the processed quote, in code points
+	}
+	var forms []quoteForm
+	for _, q := range quotes {
+		ts := fuzzTokens(q)
+		length := joinedLen(tokenTexts(ts))
+		if len(ts) == 0 || length > maxFuzzyQuote || slices.ContainsFunc(forms, func(f quoteForm) bool {
+			return slices.EqualFunc(f.tokens, ts, func(a, b fuzzToken) bool { return a.text == b.text })
+		}) {
 			continue
 		}
-		j := i
-		for j < len(n.runes) && n.runes[j] != ' ' {
-			j++
-		}
-		words = append(words, word{i, j})
-		i = j
+		forms = append(forms, quoteForm{tokens: ts, length: length})
 	}
-	maxDiff := int(float64(len(q)) * (1 - FuzzySimilarity) / FuzzySimilarity) // longest length difference that can still reach the threshold
-	best, bestSim := Span{}, 0.0
-	for i := range words {
-		for j := i; j < len(words); j++ {
-			length := words[j].end - words[i].start
-			if length > len(q)+maxDiff {
-				break
+	all := make([][]fuzzToken, len(forms))
+	for i, f := range forms {
+		all[i] = f.tokens
+	}
+	sc := newSetScorer(words, all...)
+	for i := range forms {
+		forms[i].set = sc.ids(forms[i].tokens)
+	}
+	// First the best set similarity and the passages that have it.
+	type cand struct {
+		form, i, j int
+	}
+	var (
+		bestSet int
+		ties    []cand
+	)
+	const least = int(FuzzySimilarity * 100) // similarities are whole numbers from 0 to 100
+	for f, q := range forms {
+		sc.setQuote(q.set)
+		for i := range words {
+			sc.reset()
+			length := -1 // of the passage's words joined by spaces, in code points
+			for j := i; j < len(words); j++ {
+				length += 1 + utf8.RuneCountInString(words[j].text)
+				if length > 2*q.length {
+					break
+				}
+				sc.add(j)
+				sim := sc.similarity(max(bestSet, least))
+				switch {
+				case sim < max(bestSet, least):
+				case sim > bestSet:
+					bestSet, ties = sim, append(ties[:0], cand{f, i, j})
+				default:
+					ties = append(ties, cand{f, i, j})
+				}
 			}
-			if length < len(q)-maxDiff {
+		}
+	}
+	if len(ties) == 0 {
+		return Span{}, false
+	}
+	// Then, of those, the one nearest the quote as written.
+	type ranked struct {
+		span       Span
+		edit, dist int
+	}
+	var best *ranked
+	for _, c := range ties {
+		q := forms[c.form]
+		passage := words[c.i : c.j+1]
+		r := ranked{span: Span{Start: words[c.i].start, End: words[c.j].end}}
+		r.edit = max(editSimilarity(joinTokens(q.tokens), joinTokens(passage)), editSimilarity(sortedJoin(q.tokens), sortedJoin(passage)))
+		r.dist = abs(strings.Count(window[:r.span.Start], "\n") - hintLine)
+		switch {
+		case best == nil, r.edit > best.edit:
+		case r.edit < best.edit:
+			continue
+		case r.span.End-r.span.Start != best.span.End-best.span.Start:
+			if r.span.End-r.span.Start > best.span.End-best.span.Start {
 				continue
 			}
-			cand := n.runes[words[i].start:words[j].end]
-			longer := max(len(cand), len(q))
-			limit := int((1 - FuzzySimilarity) * float64(longer))
-			d := boundedLevenshtein(q, cand, limit)
-			if d < 0 {
+		case r.dist != best.dist:
+			if r.dist > best.dist {
 				continue
 			}
-			if sim := 1 - float64(d)/float64(longer); sim > bestSim {
-				best, bestSim = Span{Start: n.start[words[i].start], End: n.end[words[j].end-1]}, sim
-			}
+		case r.span.Start >= best.span.Start:
+			continue
 		}
+		best = &r
 	}
-	return best, bestSim
+	return best.span, true
+}
+
+// editSimilarity is 1 − the edit distance of a and b ÷ the longer's length in code points, as a
+// whole number from 0 to 100.
+func editSimilarity(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	longer := max(len(ra), len(rb))
+	if longer == 0 {
+		return 100
+	}
+	d := boundedLevenshtein(ra, rb, longer)
+	return int(math.Floor(100*(1-float64(d)/float64(longer)) + 0.5))
 }
 
 // boundedLevenshtein is the edit distance between a and b, or -1 when it exceeds limit.

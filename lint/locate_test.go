@@ -60,7 +60,14 @@ func TestLocate(t *testing.T) {
 			`1:5-1:16 [4,15) exact "hello world"`},
 		{"fuzzy within two lines", "one\ntwo\nThe quick brown fox jumps over the lazy dog.\nfour\n",
 			Violation{QuotedText: "the quick brown fox jumped over the lazy dog", Line: 2},
-			`3:1-3:45 [8,52) fuzzy "The quick brown fox jumps over the lazy dog."`},
+			`3:1-3:44 [8,51) fuzzy "The quick brown fox jumps over the lazy dog"`},
+		{"a replaced word: the whole phrase", "Here the cat sat on the rug today.\n",
+			Violation{QuotedText: "the cat sat on the mat", Line: 1}, `1:6-1:28 [5,27) fuzzy "the cat sat on the rug"`},
+		{"reordered words", "We ship the release on time.\n", Violation{QuotedText: "on time we ship the release", Line: 1},
+			`1:1-1:28 [0,27) fuzzy "We ship the release on time"`},
+		{"one shared word is not a match", "The dog barks.\n", Violation{QuotedText: "the cat sat on the mat", Line: 1}, "not located"},
+		{"words scattered too far apart", "quick one two three four five six seven eight brown nine ten fox\n",
+			Violation{QuotedText: "quick brown fox", Line: 1}, "not located"},
 		{"fuzzy needs the hint", "The quick brown fox jumps over the lazy dog.\n",
 			Violation{QuotedText: "the quick brown fox jumped over the lazy dog"}, "not located"},
 		{"fuzzy too far from the hint", "The quick brown fox jumps over the lazy dog.\na\nb\nc\n",
@@ -70,6 +77,67 @@ func TestLocate(t *testing.T) {
 		{"empty quote", repeats, Violation{QuotedText: "  ", Line: 1}, "not located"},
 		{"frontmatter offsets", "---\ntitle: T\n---\nBody in order to win.\n", Violation{QuotedText: "in order to", Line: 4},
 			`4:6-4:17 [22,33) exact on the line "in order to"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, c := chunkOf(t, tt.src)
+			span, m := Locate(c, tt.v)
+			got := "not located"
+			if m != NotLocated {
+				s, e := doc.Position(span.Start), doc.Position(span.End)
+				got = fmt.Sprintf("%d:%d-%d:%d [%d,%d) %s %q", s.Line, s.Column, e.Line, e.Column, span.Start, span.End, m, doc.Source[span.Start:span.End])
+			}
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLocateOriginalFuzzyMatching reproduces the original VectorLint's tests of locating
+// (tests/fuzzy-matching.test.ts, on its ORIGINAL_TEXT): exact, with context, case-insensitive,
+// a typo, missing words, reordered words, unrelated text and an empty quote. The original
+// searches the whole text fuzzily when the model gives no line; here the fuzzy step keeps to
+// the hinted line ±2 (the model is always shown line numbers), so the fuzzy cases give the line
+// the original finds as the hint. Where the original reports a line and a column only, the want
+// is the exact span: the tokens of the passage from its first word to its last.
+func TestLocateOriginalFuzzyMatching(t *testing.T) {
+	const original = "This is the first line.\n" +
+		"The quick brown fox jumps over the lazy dog.\n" +
+		"This is the third line with some content.\n" +
+		"Another line here with different text.\n" +
+		"Some more content to test multi-line matching\n" +
+		"across different paragraphs and sections."
+	const duplicates = "First line with some content here.\nSecond line with some content there.\nThird line without the phrase."
+	tests := []struct {
+		name string
+		src  string
+		v    Violation
+		want string
+	}{
+		{"finds exact match", original, Violation{QuotedText: "quick brown fox"},
+			`2:5-2:20 [28,43) exact "quick brown fox"`},
+		{"without context, the first of duplicates", duplicates, Violation{QuotedText: "some content"},
+			`1:17-1:29 [16,28) exact "some content"`},
+		{"uses context to disambiguate multiple matches", duplicates,
+			Violation{QuotedText: "some content", ContextBefore: "with ", ContextAfter: " there"},
+			`2:18-2:30 [52,64) exact "some content"`},
+		{"finds case-insensitive match", original, Violation{QuotedText: "QUICK BROWN FOX"},
+			`2:5-2:20 [28,43) case-insensitive "quick brown fox"`},
+		// The original finds "brown fox jumps", the longest run of the quote's words that is in
+		// the text exactly; the token-set match covers the misspelt word too.
+		{"finds a quote with a typo", original, Violation{QuotedText: "quik brown fox jumps", Line: 2},
+			`2:5-2:26 [28,49) fuzzy "quick brown fox jumps"`},
+		{"finds fuzzy match with missing words", original, Violation{QuotedText: "brown fox over lazy", Line: 2},
+			`2:11-2:40 [34,63) fuzzy "brown fox jumps over the lazy"`},
+		{"finds fuzzy match with word order changed", original, Violation{QuotedText: "fox brown quick", Line: 2},
+			`2:5-2:20 [28,43) fuzzy "quick brown fox"`},
+		{"reworded across two lines", original,
+			Violation{QuotedText: "more content to test multiline matching across different paragraphs", Line: 5},
+			`5:6-6:28 [155,223) fuzzy "more content to test multi-line matching\nacross different paragraphs"`},
+		{"returns null for completely unrelated text", original, Violation{QuotedText: "the cat sat on the mat", Line: 2},
+			"not located"},
+		{"returns null for empty quoted_text", original, Violation{QuotedText: "", Line: 2}, "not located"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -38,8 +38,10 @@ type proposal struct {
 	// violations is reported (a low-rated criterion's summary).
 	fallback bool
 
-	// Set by the locate stage for a violation: whether its quote was found, where, and the
-	// finding there.
+	// Set by the locate stage for a violation: whether it repeats an identical violation (it is
+	// then not located: mergeIdentical), whether its quote was found, where, and the finding
+	// there.
+	merged  bool
 	located bool
 	span    Span
 	finding Finding

@@ -38,6 +38,9 @@ type PlanInput struct {
 	// memory stays flat however many files there are. Without Lazy, BuildPlan prepares every
 	// file (as Plan.Prepare does), which a caller that shows the whole plan needs.
 	Lazy bool
+	// MinSeverity leaves out the rules whose findings would all be below it (--min-alert-level):
+	// they are not run. Zero keeps every rule.
+	MinSeverity rules.Severity
 }
 
 // Plan is what a lint run will do: for each file, the rules that apply (after configuration
@@ -274,7 +277,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
 			continue
 		}
-		set := resolveRules(cfg, byName, cfg.Settings(rel), sets)
+		set := resolveRules(cfg, byName, cfg.Settings(rel), sets, in.MinSeverity)
 		if set.err != nil {
 			return nil, set.err
 		}
@@ -301,7 +304,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 
 // resolveRules returns the rules that apply to a file with the given settings, and their
 // settings, from sets when a file with the same sections was resolved before.
-func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet) *ruleSet {
+func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet, minSeverity rules.Severity) *ruleSet {
 	var key strings.Builder // the matching sections, by identity
 	for _, s := range settings.Sections {
 		fmt.Fprintf(&key, "%p,", s)
@@ -315,6 +318,7 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 		return set
 	}
 	seenPack := map[string]bool{}
+	below := 0 // rules left out by minSeverity
 	for _, name := range settings.RunRules {
 		if seenPack[name] {
 			continue
@@ -334,14 +338,39 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 			if rs.Disabled {
 				continue
 			}
+			if highestSeverity(r, rs, cfg.DefaultSeverity) < minSeverity {
+				below++
+				continue
+			}
 			set.rules = append(set.rules, r)
 			set.settings = append(set.settings, rs)
 		}
 	}
-	if len(set.rules) == 0 {
+	switch {
+	case len(set.rules) == 0 && below > 0:
+		set.skip = fmt.Sprintf("every rule of %s that runs on this file reports below --min-alert-level %s",
+			strings.Join(settings.RunRules, ", "), minSeverity)
+	case len(set.rules) == 0:
 		set.skip = "every rule of " + strings.Join(settings.RunRules, ", ") + " is disabled for this file"
 	}
 	return set
+}
+
+// highestSeverity is the highest severity a rule's findings can have on a file with settings
+// rs: the configuration's override, else the highest of the rule's and its criteria's own
+// (a subjective criterion rated 2 to 4 reports at warning or below).
+func highestSeverity(r *rules.Rule, rs RuleSettings, def rules.Severity) rules.Severity {
+	if rs.Severity != nil {
+		return *rs.Severity // it applies to the criteria too
+	}
+	top := def
+	if r.Severity != rules.SeverityUnset {
+		top = r.Severity
+	}
+	for _, c := range r.Criteria {
+		top = max(top, c.Severity)
+	}
+	return top
 }
 
 // skipReason says why no rule applies to a file, or "" when rules apply.
@@ -374,21 +403,18 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// Count returns the numbers of deterministic findings at error and warning severity (of the
-// prepared files: every file unless the plan is lazy).
-func (p *Plan) Count() (errs, warnings int) {
+// Count returns the deterministic findings counted by severity (of the prepared files: every
+// file unless the plan is lazy), as a Summary of them.
+func (p *Plan) Count() Summary {
+	var s Summary
 	for _, f := range p.Files {
 		for _, r := range f.Rules {
-			for _, fd := range r.Findings() {
-				if fd.Severity == rules.SeverityError {
-					errs++
-				} else {
-					warnings++
-				}
-			}
+			s.Add(FileResult{Findings: r.Findings()})
+			s.Files--
 		}
+		s.Files++
 	}
-	return errs, warnings
+	return s
 }
 
 // OperationalErrors returns the files that could not be read and the rules that cannot run (of

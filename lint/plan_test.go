@@ -167,7 +167,8 @@ func TestBuildPlan(t *testing.T) {
 	if string(a.Doc.Source[u.Offset:u.Offset+len(u.Text)]) != u.Text {
 		t.Error("unit offset does not point at its text in the source")
 	}
-	errs, warnings := plan.Count()
+	count := plan.Count()
+	errs, warnings := count.Errors, count.Warnings
 	if errs != 4 || warnings != 0 {
 		t.Errorf("Count = %d errors, %d warnings; want 4, 0", errs, warnings)
 	}
@@ -294,7 +295,7 @@ func TestLoadProjectProblems(t *testing.T) {
 		t.Fatalf("err = %v, want problems", err)
 	}
 	want := []string{
-		`styles/Acme/broken.md:4: severity: expected "error" or "warning", found "fatal"`,
+		`styles/Acme/broken.md:4: severity: expected "suggestion", "warning" or "error", found "fatal"`,
 		`styles/Acme/ok.md:7: warning: rubric: heading "B" names no criterion declared in the frontmatter (expected the name or id of a criterion, found declared criteria: A)`,
 		`vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize)`,
 	}

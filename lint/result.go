@@ -181,9 +181,11 @@ type Usage = llm.Usage
 
 // Summary totals a run.
 type Summary struct {
-	Files             int `json:"files"`
-	Errors            int `json:"errors"`
-	Warnings          int `json:"warnings"`
+	Files    int `json:"files"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	// Suggestions counts findings at suggestion severity (absent when none).
+	Suggestions       int `json:"suggestions,omitempty"`
 	Unverified        int `json:"unverified"`
 	OperationalErrors int `json:"operationalErrors"`
 	// NotRun is the number of rule runs that could not complete because of the run's
@@ -286,6 +288,9 @@ func (b *resultBuilder) rule(id string, props []proposal, is issues, score *Scor
 	for _, p := range props {
 		switch p.decision {
 		case reported:
+			if p.finding.Severity < b.e.opts.MinSeverity {
+				continue // below --min-alert-level: not shown, not counted
+			}
 			b.fr.Findings = append(b.fr.Findings, p.finding)
 		case unverified:
 			v := p.violation

@@ -76,6 +76,21 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Result, error) {
 	return res, err
 }
 
+// AtOrAbove is the number of findings at or above severity sev.
+func (s Summary) AtOrAbove(sev rules.Severity) int {
+	n := 0
+	if sev <= rules.SeverityError {
+		n += s.Errors
+	}
+	if sev <= rules.SeverityWarning {
+		n += s.Warnings
+	}
+	if sev <= rules.SeveritySuggestion {
+		n += s.Suggestions
+	}
+	return n
+}
+
 // Add counts one file's result into the summary: the file, its findings by severity, its
 // unverified quotes, its operational errors and the rule runs it could not complete. A caller
 // that streams files builds the totals with it.
@@ -87,6 +102,8 @@ func (s *Summary) Add(fr FileResult) {
 			s.Errors++
 		case rules.SeverityWarning:
 			s.Warnings++
+		case rules.SeveritySuggestion:
+			s.Suggestions++
 		}
 	}
 	s.Unverified += len(fr.Unverified)

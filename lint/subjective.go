@@ -126,7 +126,10 @@ func (k subjective) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 		if cr.run == nil || cr.err != nil {
 			continue
 		}
-		sev, _ := scoring.CriterionSeverity(cr.rating, pr.CriterionSeverity(cr.criterion), pr.Severity, rules.SeverityWarning)
+		// Ratings 2 to 4 report warnings, or suggestions for a criterion (or rule) whose
+		// severity is suggestion: a suggestion rule never reports above its level.
+		own := pr.CriterionSeverity(cr.criterion)
+		sev, _ := scoring.CriterionSeverity(cr.rating, own, pr.Severity, min(rules.SeverityWarning, own))
 		id := pr.Rule.CriterionID(cr.criterion)
 		for ci, res := range cr.run.results {
 			for _, rt := range res.ratings {

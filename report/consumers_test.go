@@ -69,7 +69,7 @@ func TestSARIFValidatesAgainstOfficialSchema(t *testing.T) {
 	sch := compileSARIFSchema(t)
 	for name, r := range map[string]lint.Result{"fixture": fixture(t), "fixes": fixesFixture(t), "clean": cleanFixture(), "empty": {}} {
 		t.Run(name, func(t *testing.T) {
-			out := render(t, FormatSARIF, Options{Version: "1.2.3"}, r)
+			out := render(t, FormatSARIF, Options{Version: "1.2.3", Rules: fixtureRules(t)}, r)
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
 			if err != nil {
 				t.Fatalf("not JSON: %v", err)
@@ -157,9 +157,12 @@ func TestSARIFContent(t *testing.T) {
 	}
 	for i, res := range run.Results {
 		f := fs[i]
-		if res.RuleID != f.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != f.Rule || res.Level != f.Severity.String() {
+		// SARIF's levels (§3.27.10) are none, note, warning and error: a suggestion is a note.
+		level := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
+			rules.SeveritySuggestion: "note"}[f.Severity]
+		if res.RuleID != f.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != f.Rule || res.Level != level {
 			t.Errorf("result %d: rule %q index %d level %q, want %q %q", i, res.RuleID, res.RuleIndex, res.Level,
-				f.Rule, f.Severity)
+				f.Rule, level)
 		}
 		loc := res.Locations[0].PhysicalLocation
 		p, err := url.PathUnescape(loc.ArtifactLocation.URI)
@@ -319,7 +322,10 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 		}
 		a := got[idx]
 		idx++
-		if a.command != f.Severity.String() || a.props["file"] != paths[i] || a.props["title"] != f.Rule ||
+		// GitHub's annotation commands are error, warning and notice: a suggestion is a notice.
+		command := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
+			rules.SeveritySuggestion: "notice"}[f.Severity]
+		if a.command != command || a.props["file"] != paths[i] || a.props["title"] != f.Rule ||
 			a.message != messageWithSuggestion(f) {
 			t.Errorf("annotation %+v does not round-trip finding %d (%s)", a, i, f.Rule)
 		}
@@ -337,7 +343,7 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 			t.Errorf("finding %d spans lines but has col: GitHub rejects that", i)
 		}
 	}
-	if n := len(got); got[n-1].command != "notice" || !strings.HasPrefix(got[n-1].message, "✖ 3 errors and 2 warnings in 3 files; 1 rule run could not complete.") {
+	if n := len(got); got[n-1].command != "notice" || !strings.HasPrefix(got[n-1].message, "✖ 3 errors, 1 warning and 1 suggestion in 3 files; 1 rule run could not complete.") {
 		t.Errorf("last annotation %+v, want the totals notice", got[n-1])
 	}
 	var failed int
@@ -408,7 +414,7 @@ func TestJUnitParses(t *testing.T) {
 	}
 	want := []string{
 		"docs/clean.md [2 tests, 0 failures, 0 errors]: Acme.Passive pass; Acme.Wordiness pass",
-		"docs/naïve notes.md [6 tests, 4 failures, 1 errors]: Acme.Flow failure warning (1 warning); " +
+		"docs/naïve notes.md [6 tests, 4 failures, 1 errors]: Acme.Flow failure suggestion (1 suggestion); " +
 			"Acme.Headline failure error (1 error); Acme.Jargon failure warning (1 warning); Acme.Passive pass; " +
 			"Acme.Wordiness failure error (1 error); " +
 			`Acme.Tone error: LLM call failed after 4 attempts: 503 Service Unavailable <html> & "retry"`,
@@ -502,7 +508,8 @@ type accepted struct {
 // as the only suggestion.
 func expectedDiagnostics(r lint.Result) []accepted {
 	paths, fs := allFindings(r)
-	severity := map[rules.Severity]string{rules.SeverityError: "ERROR", rules.SeverityWarning: "WARNING"}
+	severity := map[rules.Severity]string{rules.SeverityError: "ERROR", rules.SeverityWarning: "WARNING",
+		rules.SeveritySuggestion: "INFO"}
 	var want []accepted
 	for i, f := range fs {
 		want = append(want, accepted{path: paths[i], severity: severity[f.Severity], code: f.Rule,
@@ -516,7 +523,7 @@ func expectedDiagnostics(r lint.Result) []accepted {
 // -reporter=local` prints (fields separated by one or two spaces, as prototext varies them).
 var reviewdogText = regexp.MustCompile(`^message:"((?:[^"\\]|\\.)*)"\s+` +
 	`location:\{path:"((?:[^"\\]|\\.)*)"\s+range:\{start:\{line:(\d+)\s+column:(\d+)\}\s+end:\{line:(\d+)\s+column:(\d+)\}\}\}\s+` +
-	`severity:(ERROR|WARNING)\s+source:\{name:"vectorlint"\s+url:"[^"]*"\}\s+code:\{value:"((?:[^"\\]|\\.)*)"\}` +
+	`severity:(ERROR|WARNING|INFO)\s+source:\{name:"vectorlint"\s+url:"[^"]*"\}\s+code:\{value:"((?:[^"\\]|\\.)*)"\}` +
 	`(?:\s+suggestions:\{range:\{start:\{line:\d+\s+column:\d+\}\s+end:\{line:\d+\s+column:\d+\}\}\s+text:"((?:[^"\\]|\\.)*)"\})?$`)
 
 // unquoteProto decodes a prototext string body.
@@ -536,7 +543,7 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 	want := expectedDiagnostics(r)
 
 	t.Run("rdjson", func(t *testing.T) {
-		out, err := runReviewdog(t, bin, dir, "rdjson", render(t, FormatRDJSON, Options{}, r))
+		out, err := runReviewdog(t, bin, dir, "rdjson", withoutOriginalOutput(render(t, FormatRDJSON, Options{}, r)))
 		if err != nil {
 			t.Fatalf("reviewdog rejected our rdjson: %v", err)
 		}
@@ -559,11 +566,12 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 	})
 
 	t.Run("rdjsonl", func(t *testing.T) {
-		out, err := runReviewdog(t, bin, dir, "rdjsonl", render(t, FormatRDJSONL, Options{}, r))
+		out, err := runReviewdog(t, bin, dir, "rdjsonl", withoutOriginalOutput(render(t, FormatRDJSONL, Options{}, r)))
 		if err != nil {
 			t.Fatalf("reviewdog rejected our rdjsonl: %v", err)
 		}
-		// For rdjsonl, reviewdog prints each accepted diagnostic's original line.
+		// For rdjsonl without original_output, reviewdog prints each accepted diagnostic's
+		// line.
 		var got []accepted
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			var d rdDiagnostic
@@ -600,7 +608,7 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 			if !bytes.Contains(in, []byte(`##\u005bwarning]`)) {
 				t.Fatalf("%s: the test needs the encoded form:\n%s", format, in)
 			}
-			out, err := runReviewdog(t, bin, dir, format, in)
+			out, err := runReviewdog(t, bin, dir, format, withoutOriginalOutput(in))
 			if err != nil {
 				t.Fatalf("reviewdog rejected our %s: %v", format, err)
 			}
@@ -636,6 +644,27 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 		}
 	})
 
+	// With original_output (as we write it), reviewdog's local reporter prints that line for
+	// each diagnostic it accepted, in order: the finding's path, line, column in code points,
+	// severity, message on one line and rule.
+	t.Run("original_output", func(t *testing.T) {
+		paths, fs := allFindings(r)
+		var want []string
+		for i, f := range fs {
+			want = append(want, fmt.Sprintf("%s:%d:%d: %s: %s [%s]", paths[i], f.Start.Line, f.Start.Column, f.Severity,
+				strings.Join(strings.Fields(f.Message), " "), f.Rule))
+		}
+		for _, format := range []string{FormatRDJSON, FormatRDJSONL} {
+			out, err := runReviewdog(t, bin, dir, format, render(t, format, Options{}, r))
+			if err != nil {
+				t.Fatalf("reviewdog rejected our %s: %v", format, err)
+			}
+			if got := strings.TrimSpace(out); got != strings.Join(want, "\n") {
+				t.Errorf("%s: reviewdog printed\n%s\nwant\n%s", format, got, strings.Join(want, "\n"))
+			}
+		}
+	})
+
 	t.Run("lowercase severity is rejected", func(t *testing.T) {
 		bad := bytes.Replace(render(t, FormatRDJSONL, Options{}, r), []byte(`"severity":"WARNING"`),
 			[]byte(`"severity":"warning"`), 1)
@@ -653,7 +682,7 @@ func TestReviewdogAcceptsFixes(t *testing.T) {
 	dir := reviewdogRepo(t)
 	r := fixesFixture(t)
 	_, fs := allFindings(r)
-	out, err := runReviewdog(t, bin, dir, "rdjsonl", render(t, FormatRDJSONL, Options{}, r))
+	out, err := runReviewdog(t, bin, dir, "rdjsonl", withoutOriginalOutput(render(t, FormatRDJSONL, Options{}, r)))
 	if err != nil {
 		t.Fatalf("reviewdog rejected our rdjsonl: %v", err)
 	}
@@ -694,6 +723,17 @@ func TestReviewdogAcceptsFixes(t *testing.T) {
 	if _, err := runReviewdog(t, bin, dir, "rdjson", render(t, FormatRDJSON, Options{}, r)); err != nil {
 		t.Fatalf("reviewdog rejected our rdjson: %v", err)
 	}
+}
+
+// originalOutputMember matches the original_output member of a diagnostic, as rdjson and rdjsonl
+// write it (the last member).
+var originalOutputMember = regexp.MustCompile(`,\s*"original_output":\s*"(?:[^"\\]|\\.)*"`)
+
+// withoutOriginalOutput removes original_output from our rdjson or rdjsonl, so that reviewdog's
+// local reporter prints what it read of every other field (the protobuf text, or for rdjsonl the
+// input line) rather than our line.
+func withoutOriginalOutput(b []byte) []byte {
+	return originalOutputMember.ReplaceAll(b, nil)
 }
 
 // byteOffset is the offset in text of a 1-based line and byte column.

@@ -26,12 +26,13 @@ type DryRunOptions struct {
 
 // DryRunSummary totals a dry run.
 type DryRunSummary struct {
-	Files    int
-	Skipped  int
-	Calls    int
-	Tokens   int
-	Errors   int
-	Warnings int
+	Files       int
+	Skipped     int
+	Calls       int
+	Tokens      int
+	Errors      int
+	Warnings    int
+	Suggestions int
 	// OperationalErrors counts unreadable files and rules that cannot run.
 	OperationalErrors int
 }
@@ -87,9 +88,13 @@ func dryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, er
 	if s.OperationalErrors > 0 {
 		p.printf("%s (unreadable files, rules that cannot run): a real run would exit 2.\n", dryRunPlural(s.OperationalErrors, "operational error"))
 	}
-	if s.Errors+s.Warnings == 0 {
+	switch {
+	case s.Errors+s.Warnings+s.Suggestions == 0:
 		p.printf("✓ No findings.\n")
-	} else {
+	case s.Suggestions > 0:
+		p.printf("✖ %s, %s and %s in %s.\n", dryRunPlural(s.Errors, "error"), dryRunPlural(s.Warnings, "warning"),
+			dryRunPlural(s.Suggestions, "suggestion"), dryRunPlural(filesWithFindings, "file"))
+	default:
 		p.printf("✖ %s and %s in %s.\n", dryRunPlural(s.Errors, "error"), dryRunPlural(s.Warnings, "warning"),
 			dryRunPlural(filesWithFindings, "file"))
 	}
@@ -128,9 +133,12 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 		for _, u := range r.Units {
 			if u.Missing != nil {
 				hasFindings = true
-				if u.Missing.Severity == rules.SeverityError {
+				switch u.Missing.Severity {
+				case rules.SeverityError:
 					p.summary.Errors++
-				} else {
+				case rules.SeveritySuggestion:
+					p.summary.Suggestions++
+				default:
 					p.summary.Warnings++
 				}
 				p.printf("    %d:%d  %s  %s  %s\n", u.Missing.Start.Line, u.Missing.Start.Column,

@@ -90,7 +90,8 @@ func fixture(t testing.TB) lint.Result {
 				Message: "Prefer plain words <use> & avoid jargon",
 			}), "use"),
 			findingAt(t, naiveText, "spans\ntwo lines", lint.Finding{
-				Rule: "Acme.Flow", Severity: rules.SeverityWarning,
+				// A suggestion: every format maps it (SARIF note, rdjson INFO, GitHub notice).
+				Rule: "Acme.Flow", Severity: rules.SeveritySuggestion,
 				Message:    "This sentence breaks\nacross lines, which reads badly.",
 				Suggestion: "Join the lines: one sentence, one line.",
 			}),
@@ -184,7 +185,7 @@ func TestFixturePositions(t *testing.T) {
 	if f[3].Start.Line != 7 || f[3].End.Line != 8 {
 		t.Errorf("multi-line finding spans lines %d–%d, want 7–8", f[3].Start.Line, f[3].End.Line)
 	}
-	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1, Ignored: 2}) {
+	if r.Summary != (lint.Summary{Files: 3, Errors: 3, Warnings: 1, Suggestions: 1, Unverified: 1, OperationalErrors: 1, Ignored: 2}) {
 		t.Errorf("summary = %+v", r.Summary)
 	}
 }
@@ -226,4 +227,30 @@ func fixesFixture(t testing.TB) lint.Result {
 	totals.Add(fr)
 	return lint.Result{Version: "1.2.3", Files: []lint.FileResult{fr}, Summary: totals.Summary,
 		Usage: lint.Usage{Calls: 1, InputTokens: 100, OutputTokens: 20}}
+}
+
+// fixtureRules describes some of the fixture's rules from rule files: a body that opens with a
+// heading and has two sentences, a subjective rule with criteria, a rule with no body. The
+// other rules of the fixture are left undescribed (generic descriptors).
+func fixtureRules(t testing.TB) map[string]RuleInfo {
+	t.Helper()
+	files := map[string]string{
+		"wordiness.md": "---\nid: Wordiness\nname: Wordiness\nseverity: error\n---\n# Wordiness\n\n" +
+			"Flag phrases that have a shorter equivalent. Say \"to\", not \"in order to\".\n" +
+			"Keep technical terms.\n\n## Examples\n\n- *in order to* → *to*\n",
+		"headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\ncriteria:\n" +
+			"  - {id: ValueCommunication, name: Value Communication, weight: 12}\n---\n" +
+			"Rate the headline: does it promise the reader something?\n\n# Value Communication <weight=12>\n",
+		"flow.md": "---\nid: Flow\nname: Flow & Rhythm\n---\n",
+	}
+	pack := &rules.Pack{Name: "Acme"}
+	for name, src := range files {
+		r, ps := rules.Parse(name, []byte(src))
+		if len(ps) != 0 {
+			t.Fatalf("%s: %v", name, ps)
+		}
+		r.Pack = "Acme"
+		pack.Rules = append(pack.Rules, r)
+	}
+	return RuleInfos([]*rules.Pack{pack})
 }

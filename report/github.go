@@ -74,8 +74,11 @@ func annotation(command string, props [][2]string, message string) string {
 // multi-line finding gives lines only.
 func findingAnnotation(path string, f lint.Finding) string {
 	command := "warning"
-	if f.Severity == rules.SeverityError {
+	switch f.Severity {
+	case rules.SeverityError:
 		command = "error"
+	case rules.SeveritySuggestion:
+		command = "notice"
 	}
 	props := [][2]string{{"file", path}, {"line", strconv.Itoa(f.Start.Line)}}
 	if f.Start.Line == f.End.Line {

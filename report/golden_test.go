@@ -47,6 +47,8 @@ func TestGolden(t *testing.T) {
 		{"rdjsonl.golden", FormatRDJSONL, Options{}, r},
 		{"github.golden", FormatGitHub, Options{}, r},
 		{"sarif.golden", FormatSARIF, Options{}, r},
+		// Rule descriptors from the rule files: name, first sentence, first paragraph, body.
+		{"sarif-rules.golden", FormatSARIF, Options{Rules: fixtureRules(t)}, r},
 		{"junit.golden", FormatJUnit, Options{}, r},
 		// A run whose model server could not be reached: the cause once, with the count.
 		{"line-stopped.golden", FormatLine, Options{}, stoppedFixture()},

@@ -131,14 +131,18 @@ func (j *junitWriter) File(fr lint.FileResult) error {
 }
 
 // failure writes one <failure> listing every finding of the test case, one per paragraph:
-// "LINE:COL SEVERITY: MESSAGE [RULE]" then the suggestion and the fix.
+// "LINE:COL SEVERITY: MESSAGE [RULE]" then the suggestion and the fix. Its type is the most
+// severe finding's severity (a test case with suggestions only fails with type "suggestion").
 func (j *junitWriter) failure(fs []lint.Finding) {
-	nerr, nwarn := 0, 0
+	nerr, nwarn, nsugg := 0, 0, 0
 	var body strings.Builder
 	for i, f := range fs {
-		if f.Severity == rules.SeverityError {
+		switch f.Severity {
+		case rules.SeverityError:
 			nerr++
-		} else {
+		case rules.SeveritySuggestion:
+			nsugg++
+		default:
 			nwarn++
 		}
 		if i > 0 {
@@ -154,9 +158,12 @@ func (j *junitWriter) failure(fs []lint.Finding) {
 			fmt.Fprintf(&body, "  fix: %s\n", sf.Message)
 		}
 	}
-	typ := "warning"
-	if nerr > 0 {
+	typ := "suggestion" // the most severe finding's
+	switch {
+	case nerr > 0:
 		typ = "error"
+	case nwarn > 0:
+		typ = "warning"
 	}
 	var counts []string
 	if nerr > 0 {
@@ -165,7 +172,13 @@ func (j *junitWriter) failure(fs []lint.Finding) {
 	if nwarn > 0 {
 		counts = append(counts, plural(nwarn, "warning", "warnings"))
 	}
+	if nsugg > 0 {
+		counts = append(counts, plural(nsugg, "suggestion", "suggestions"))
+	}
 	msg := strings.Join(counts, " and ")
+	if len(counts) == 3 {
+		msg = counts[0] + ", " + counts[1] + " and " + counts[2]
+	}
 	fmt.Fprintf(j.out, "      <failure message=\"%s\" type=\"%s\">%s</failure>\n", msg, typ, xmlText(body.String()))
 }
 

@@ -19,7 +19,7 @@ const maxMessageWidth = 60
 // object: the package-wide color.NoColor is never touched, so two writers with different
 // settings can run in one process.
 type palette struct {
-	path, err, warn, rule, ok, heading *color.Color
+	path, err, warn, sugg, rule, ok, heading *color.Color
 }
 
 func newPalette(enabled bool) palette {
@@ -36,6 +36,7 @@ func newPalette(enabled bool) palette {
 		path:    mk(color.Underline),
 		err:     mk(color.FgRed),
 		warn:    mk(color.FgYellow),
+		sugg:    mk(color.FgBlue),
 		rule:    mk(color.Faint),
 		ok:      mk(color.FgGreen),
 		heading: mk(color.Bold),
@@ -127,8 +128,11 @@ func (l *lineWriter) findings(fs []lint.Finding) {
 	w := l.out
 	for _, r := range rows {
 		sev := l.pal.warn.Sprint(r.sev)
-		if r.sev == rules.SeverityError.String() {
+		switch r.sev {
+		case rules.SeverityError.String():
 			sev = l.pal.err.Sprint(r.sev)
+		case rules.SeveritySuggestion.String():
+			sev = l.pal.sugg.Sprint(r.sev) // blue, as Vale shows suggestions
 		}
 		fmt.Fprintf(w, "  %s  %s  %s  %s\n", padRight(r.loc, r.loc, locW), padRight(sev, r.sev, sevW),
 			padRight(r.msg[0], r.msg[0], msgW), l.pal.rule.Sprint(r.rule))

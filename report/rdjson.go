@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
@@ -45,6 +46,9 @@ type (
 		Source      *rdSource      `json:"source,omitempty"`
 		Code        rdCode         `json:"code"`
 		Suggestions []rdSuggestion `json:"suggestions,omitempty"`
+		// OriginalOutput is what `reviewdog -reporter=local` prints for the diagnostic (without
+		// it, reviewdog prints the diagnostic's protobuf text): the finding as one line.
+		OriginalOutput string `json:"original_output,omitempty"`
 	}
 )
 
@@ -60,6 +64,28 @@ type rdjsonWriter struct {
 	written int
 }
 
+// rdSeverity is the reviewdog severity of a finding's: ERROR, WARNING, or INFO for a suggestion.
+func rdSeverity(s rules.Severity) string {
+	switch s {
+	case rules.SeverityError:
+		return "ERROR"
+	case rules.SeveritySuggestion:
+		return "INFO"
+	}
+	return "WARNING"
+}
+
+// originalOutput is a finding as one line of text, for rdjson's original_output:
+// "PATH:LINE:COL: SEVERITY: MESSAGE [RULE]", the column in code points as in the line output,
+// every white space run (line breaks too) made one space. reviewdog prints it to a terminal or a
+// CI log, so it is human text: control characters are shown escaped, and nothing in it can be a
+// GitHub workflow command (safetext.Human).
+func originalOutput(path string, f lint.Finding) string {
+	one := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	return safetext.Human(fmt.Sprintf("%s:%d:%d: %s: %s [%s]", one(path), f.Start.Line, f.Start.Column, f.Severity,
+		one(f.Message), one(f.Rule)), true)
+}
+
 func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 	r := rdRange{
 		Start: rdPosition{Line: f.Start.Line, Column: f.Start.ByteColumn},
@@ -68,15 +94,13 @@ func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 	d := rdDiagnostic{
 		Message:  messageWithSuggestion(f),
 		Location: rdLocation{Path: path, Range: r},
-		Severity: "WARNING",
+		Severity: rdSeverity(f.Severity),
 		Code:     rdCode{Value: f.Rule},
-	}
-	if f.Severity == rules.SeverityError {
-		d.Severity = "ERROR"
 	}
 	if withSource {
 		d.Source = &rdSource{Name: "vectorlint", URL: projectURL}
 	}
+	d.OriginalOutput = originalOutput(path, f)
 	for _, e := range f.Edits() {
 		d.Suggestions = append(d.Suggestions, rdSuggestion{Range: rdRange{
 			Start: rdPosition{Line: e.Start.Line, Column: e.Start.ByteColumn},

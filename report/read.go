@@ -284,7 +284,7 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 	}
 	sev, err := rules.ParseSeverity(*fj.Severity)
 	if err != nil {
-		return lint.Finding{}, rd.errorf(at+".severity", `"error" or "warning"`, fmt.Sprintf("%q", *fj.Severity))
+		return lint.Finding{}, rd.errorf(at+".severity", rules.SeverityExpected, fmt.Sprintf("%q", *fj.Severity))
 	}
 	switch {
 	case *fj.Line < 1 || *fj.Column < 1 || *fj.EndLine < 1 || *fj.EndColumn < 1:

@@ -82,7 +82,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{"an end before the start", strings.Replace(valid, `"endLine": 6,`, `"endLine": 5,`, 1),
 			"r.json: files[1].findings[1]: expected an end at or after the start, found 6:26-5:37"},
 		{"an unknown severity", strings.Replace(valid, `"severity": "error"`, `"severity": "fatal"`, 1),
-			`r.json: files[1].findings[0].severity: expected "error" or "warning", found "fatal"`},
+			`r.json: files[1].findings[0].severity: expected "suggestion", "warning" or "error", found "fatal"`},
 		{"a finding without a rule", strings.Replace(valid, `"rule": "Acme.Headline.ValueCommunication",`, ``, 1),
 			"r.json: files[1].findings[0].rule: expected a value, found nothing"},
 		{"a score over 10", strings.Replace(valid, `"score": 8.4`, `"score": 84`, 1),

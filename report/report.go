@@ -21,7 +21,6 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Writer prints one run in one output format. Call File once per linted file, in increasing
@@ -58,6 +57,9 @@ type Options struct {
 	// internal/safetext). The machine formats encode such text whether or not it is set (their
 	// decoded text is exact either way), and the github format always escapes what it prints.
 	GitHubActions bool
+	// Rules describes the rules by id (RuleInfos of the run's packs), for the formats that carry
+	// rule metadata: sarif's rule descriptors. Nil or a missing id gives generic text.
+	Rules map[string]RuleInfo
 }
 
 // Totals closes a run: the counts over all files, the LLM usage, the files that were found but
@@ -235,8 +237,8 @@ func (s *stream) begin(fr lint.FileResult) error {
 		return &OrderError{Path: fr.Path, Previous: s.lastPath}
 	}
 	for _, f := range fr.Findings {
-		if f.Severity != rules.SeverityError && f.Severity != rules.SeverityWarning {
-			return fmt.Errorf("report: %s:%d:%d: finding of rule %q: expected severity error or warning, found %d",
+		if !f.Severity.Valid() {
+			return fmt.Errorf("report: %s:%d:%d: finding of rule %q: expected severity suggestion, warning or error, found %d",
 				fr.Path, f.Start.Line, f.Start.Column, f.Rule, int(f.Severity))
 		}
 	}
@@ -268,7 +270,8 @@ func plural(n int, singular, pluralForm string) string {
 }
 
 // totalsLine is the closing sentence of the line, github and step-summary outputs:
-// "✖ 2 errors and 1 warning in 3 files." or "✓ 0 errors and 0 warnings in 1 file.". When some
+// "✖ 2 errors and 1 warning in 3 files." or "✓ 0 errors and 0 warnings in 1 file.", and, when
+// there are suggestions, Vale's "✖ 0 errors, 1 warning and 2 suggestions in 3 files.". When some
 // work could not be done it says so, with the run-wide causes: "✖ 0 errors and 0 warnings in
 // 50 files; 400 rule runs could not complete (connection refused to 127.0.0.1:9).". The tick
 // is given only to a run with nothing to report and nothing left undone (exit code 0).
@@ -276,11 +279,16 @@ func totalsLine(t Totals) string {
 	s := t.Summary
 	incomplete := s.OperationalErrors + s.NotRun
 	mark := "✓"
-	if s.Errors+s.Warnings > 0 || !t.complete() {
+	if s.Errors+s.Warnings+s.Suggestions > 0 || !t.complete() {
 		mark = "✖"
 	}
 	line := fmt.Sprintf("%s %s and %s in %s", mark, plural(s.Errors, "error", "errors"),
 		plural(s.Warnings, "warning", "warnings"), plural(s.Files, "file", "files"))
+	if s.Suggestions > 0 { // Vale's sentence; without suggestions, the two-part one of old
+		line = fmt.Sprintf("%s %s, %s and %s in %s", mark, plural(s.Errors, "error", "errors"),
+			plural(s.Warnings, "warning", "warnings"), plural(s.Suggestions, "suggestion", "suggestions"),
+			plural(s.Files, "file", "files"))
+	}
 	if incomplete > 0 {
 		line += "; " + plural(incomplete, "rule run", "rule runs") + " could not complete"
 	}

@@ -103,7 +103,7 @@ func TestTotalsAdd(t *testing.T) {
 	for _, fr := range fixture(t).Files {
 		tot.Add(fr)
 	}
-	want := lint.Summary{Files: 3, Errors: 3, Warnings: 2, Unverified: 1, OperationalErrors: 1, Ignored: 2}
+	want := lint.Summary{Files: 3, Errors: 3, Warnings: 1, Suggestions: 1, Unverified: 1, OperationalErrors: 1, Ignored: 2}
 	if tot.Summary != want {
 		t.Errorf("Summary = %+v, want %+v", tot.Summary, want)
 	}
@@ -134,7 +134,7 @@ func TestStreamOrder(t *testing.T) {
 			bad := finding
 			bad.Severity = rules.SeverityUnset
 			err = w.File(lint.FileResult{Path: "c.md", Findings: []lint.Finding{bad}})
-			if err == nil || err.Error() != `report: c.md:1:1: finding of rule "A.B": expected severity error or warning, found 0` {
+			if err == nil || err.Error() != `report: c.md:1:1: finding of rule "A.B": expected severity suggestion, warning or error, found 0` {
 				t.Errorf("invalid severity: %v", err)
 			}
 			if err := w.Finish(Totals{}); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // sarifSchemaURI is the OASIS SARIF 2.1.0 schema (errata 01), the one GitHub code scanning
@@ -57,11 +58,16 @@ type (
 		Locations []sarifLocation `json:"locations"`
 		Fixes     []sarifFix      `json:"fixes,omitempty"`
 	}
+	sarifMultiformat struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown,omitempty"`
+	}
 	sarifRule struct {
-		ID               string    `json:"id"`
-		ShortDescription sarifText `json:"shortDescription"`
-		FullDescription  sarifText `json:"fullDescription"`
-		Help             sarifText `json:"help"`
+		ID               string           `json:"id"`
+		Name             string           `json:"name,omitempty"`
+		ShortDescription sarifText        `json:"shortDescription"`
+		FullDescription  sarifText        `json:"fullDescription"`
+		Help             sarifMultiformat `json:"help"`
 	}
 	sarifDriver struct {
 		Name           string      `json:"name"`
@@ -136,6 +142,34 @@ func sarifURI(p string) sarifArtifactLocation {
 	return sarifArtifactLocation{URI: (&url.URL{Path: slashed}).String(), URIBaseID: "%SRCROOT%"}
 }
 
+// sarifDescriptor is the rule descriptor of a rule id: its name, the first sentence and the
+// first paragraph of its instructions, and the instructions themselves as help (text and
+// Markdown: GitHub code scanning shows help.markdown with each alert), from its rule file. A
+// rule the writer was not told about (Options.Rules: vectorlint merge has no rule files) gets
+// generic text.
+func sarifDescriptor(id string, infos map[string]RuleInfo) sarifRule {
+	info, ok := infos[id]
+	if !ok {
+		return sarifRule{
+			ID:               id,
+			ShortDescription: sarifText{Text: id},
+			FullDescription:  sarifText{Text: "VectorLint rule " + id + ", evaluated by an LLM."},
+			Help:             sarifMultiformat{Text: "The rule's instructions are in its Markdown file in the pack under RulesPath."},
+		}
+	}
+	return sarifRule{ID: id, Name: info.Name, ShortDescription: sarifText{Text: info.Summary},
+		FullDescription: sarifText{Text: info.Description},
+		Help:            sarifMultiformat{Text: info.Help, Markdown: info.Help}}
+}
+
+// sarifLevel is a finding's SARIF level: error, warning, or note for a suggestion.
+func sarifLevel(s rules.Severity) string {
+	if s == rules.SeveritySuggestion {
+		return "note"
+	}
+	return s.String()
+}
+
 func findingRegion(f lint.Finding) sarifRegion {
 	return sarifRegion{StartLine: f.Start.Line, StartColumn: f.Start.Column, EndLine: f.End.Line,
 		EndColumn: f.End.Column}
@@ -182,7 +216,7 @@ func (s *sarifWriter) File(fr lint.FileResult) error {
 		res := sarifResult{
 			RuleID:    f.Rule,
 			RuleIndex: s.rule(f.Rule),
-			Level:     f.Severity.String(),
+			Level:     sarifLevel(f.Severity),
 			Message:   sarifText{Text: messageWithSuggestion(f)},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: loc, Region: &region}}},
 		}
@@ -251,12 +285,7 @@ func (s *sarifWriter) Finish(t Totals) error {
 	driver := sarifDriver{Name: "vectorlint", Version: s.opts.Version, InformationURI: projectURL,
 		Rules: make([]sarifRule, len(s.rules))}
 	for i, id := range s.rules {
-		driver.Rules[i] = sarifRule{
-			ID:               id,
-			ShortDescription: sarifText{Text: id},
-			FullDescription:  sarifText{Text: "VectorLint rule " + id + ", evaluated by an LLM."},
-			Help:             sarifText{Text: "The rule's instructions are in its Markdown file in the pack under RulesPath."},
-		}
+		driver.Rules[i] = sarifDescriptor(id, s.opts.Rules)
 	}
 	b, err := json.MarshalIndent(sarifTool{Driver: driver}, "      ", "  ")
 	if err != nil {

@@ -147,7 +147,7 @@ func (p *ruleParser) parse(data []byte) *Rule {
 				r.Type = Type(s)
 			}
 		case "severity":
-			if s, ok := p.enum(v, "severity", SeverityError.String(), SeverityWarning.String()); ok {
+			if s, ok := p.enum(v, "severity", SeveritySuggestion.String(), SeverityWarning.String(), SeverityError.String()); ok {
 				r.Severity, _ = ParseSeverity(s)
 			}
 		case "strictness":
@@ -507,7 +507,7 @@ func (p *ruleParser) criteria(v *yaml.Node) []*Criterion {
 			}
 		}
 		if n, ok := lookup(fs, "severity"); ok {
-			if s, ok := p.enum(n, field+".severity", SeverityError.String(), SeverityWarning.String()); ok {
+			if s, ok := p.enum(n, field+".severity", SeveritySuggestion.String(), SeverityWarning.String(), SeverityError.String()); ok {
 				c.Severity, _ = ParseSeverity(s)
 			}
 		}

@@ -189,7 +189,7 @@ severty: error
 			`r.md:4: specVersion: expected a version string or number, found a list`,
 			`r.md:5: evaluator: expected "base" or "technical-accuracy", found "smart"`,
 			`r.md:6: type: expected "semi-objective", "subjective", "check" or "judge", found "objective"`,
-			`r.md:7: severity: expected "error" or "warning", found "fatal"`,
+			`r.md:7: severity: expected "suggestion", "warning" or "error", found "fatal"`,
 			`r.md:8: strictness: expected a positive number, "lenient", "standard" or "strict", found -3`,
 			`r.md:9: evaluateAs: expected "chunk" or "document", found "whole"`,
 			`r.md:10: should: expected a non-empty list of points, found "yes please"`,
@@ -199,7 +199,7 @@ severty: error
 		{"duplicate key", "---\nid: A\nname: B\nid: C\n---\n", []string{
 			`r.md:4: id: given twice (first on line 2)`}},
 		{"empty severity", "---\nid: A\nname: B\nseverity:\n---\n", []string{
-			`r.md:4: severity: expected "error" or "warning", found an empty value`}},
+			`r.md:4: severity: expected "suggestion", "warning" or "error", found an empty value`}},
 		{"subjective without criteria", "---\nid: A\nname: B\ntype: subjective\n---\n", []string{
 			`r.md:1: criteria: expected a non-empty list of criteria for a subjective rule, found nothing`}},
 		{"subjective with empty criteria", "---\nid: A\nname: B\ntype: subjective\ncriteria: []\n---\n", []string{
@@ -252,7 +252,7 @@ criteria:
 			`r.md:7: criteria[0].weight: expected a number greater than 0, found 0`,
 			`r.md:8: criteria[1].id: expected an id unique within the rule, found "Clarity", already used on line 6`,
 			`r.md:10: criteria[1].weight: expected a number greater than 0, found "heavy"`,
-			`r.md:11: criteria[1].severity: expected "error" or "warning", found "info"`,
+			`r.md:11: criteria[1].severity: expected "suggestion", "warning" or "error", found "info"`,
 			`r.md:12: criteria[2].id: expected a criterion id (letters, digits, '_' or '-'), found nothing`,
 			`r.md:13: criteria[3]: expected a mapping with id, name, weight, found "just a string"`,
 			`r.md:14: criteria[4].id: expected a criterion id (letters, digits, '_' or '-'), found "Bad Id"`,
@@ -387,5 +387,33 @@ The introduction of every page.
 				}
 			}
 		})
+	}
+}
+
+// TestSeveritySuggestion: Vale's three levels are the severities of a rule and of a criterion,
+// ordered suggestion < warning < error (Vale's internal/core/alert.go LevelToInt), and every
+// name reads back as itself.
+func TestSeveritySuggestion(t *testing.T) {
+	src := "---\nid: Tone\nname: Tone\ntype: subjective\nseverity: suggestion\n" +
+		"criteria:\n  - {id: Warmth, name: Warmth, severity: suggestion}\n  - {id: Clarity, name: Clarity, severity: error}\n---\nRate it.\n"
+	r, ps := Parse("r.md", []byte(src))
+	if len(ps) != 0 {
+		t.Fatalf("problems: %v", ps)
+	}
+	if r.Severity != SeveritySuggestion || r.Criteria[0].Severity != SeveritySuggestion || r.Criteria[1].Severity != SeverityError {
+		t.Errorf("severities %v, %v, %v", r.Severity, r.Criteria[0].Severity, r.Criteria[1].Severity)
+	}
+	if !(SeverityUnset < SeveritySuggestion && SeveritySuggestion < SeverityWarning && SeverityWarning < SeverityError) {
+		t.Error("severities are not ordered suggestion < warning < error")
+	}
+	for i, name := range SeverityNames() {
+		s, err := ParseSeverity(name)
+		b, merr := s.MarshalText()
+		if err != nil || merr != nil || string(b) != name || s.String() != name || int(s) != i+1 {
+			t.Errorf("%s: parsed %v (%v), marshalled %q (%v)", name, s, err, b, merr)
+		}
+	}
+	if _, err := SeverityUnset.MarshalText(); err == nil {
+		t.Error("the unset severity marshals")
 	}
 }

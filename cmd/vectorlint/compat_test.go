@@ -136,7 +136,7 @@ func TestOverrideWarnings(t *testing.T) {
 		{name: "a bad value for a setting vectorlint has stays an error",
 			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nAcme.Wordy = off\nAcme.Wordy.severity = fatal\n", code: exitFailure,
 			stderr: `vectorlint.ini:4: Acme.Wordy: expected "disabled" or "enabled", found "off"` + "\n" +
-				`vectorlint.ini:5: Acme.Wordy.severity: expected "error" or "warning", found "fatal"` + "\n"},
+				`vectorlint.ini:5: Acme.Wordy.severity: expected "suggestion", "warning" or "error", found "fatal"` + "\n"},
 		{name: "a misspelt global key stays an error",
 			ini: "RulesPath = rules\nConcurrancy = 4\n[**/*.md]\nRunRules = Acme\n", code: exitFailure,
 			stderr: `vectorlint.ini:2: Concurrancy: unknown global key (did you mean "Concurrency"?)` + "\n"},
@@ -630,8 +630,9 @@ func TestInitQuickAndFull(t *testing.T) {
 
 Next steps:
   edit VECTORLINT.md: your guidelines, one checkable statement each
-  vectorlint --dry-run README.md        see what is checked and the tokens it needs (no LLM call)
-  OPENAI_API_KEY=... vectorlint README.md   check README.md against VECTORLINT.md
+  no document here yet: try a sentence (then name your files or docs folder instead)
+  echo "In order to start, utilize the tool." | vectorlint --dry-run --stdin-filename notes.md
+  echo "In order to start, utilize the tool." | OPENAI_API_KEY=... vectorlint --stdin-filename notes.md
 `, "")
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || entries[0].Name() != "VECTORLINT.md" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -18,10 +19,11 @@ const initUsage = `Usage: vectorlint init [--quick | --full | --style-guide] [--
 
 Writes a commented vectorlint.ini that runs the built-in VectorLint pack (docs/presets.md) and
 an example pack, rules/Starter, with one semi-objective and one subjective rule, into the
-current folder. With --full (or --style-guide), also writes a VECTORLINT.md style guide
-template: its text is sent to the model with every rule. With --quick, writes only
-VECTORLINT.md: without a vectorlint.ini, every Markdown file is checked against it
-(zero-config). Existing files are never overwritten unless --force is given.
+current folder. With --full, also writes a VECTORLINT.md style guide template: its text is sent
+to the model with every rule. With --style-guide, writes VECTORLINT.md and a vectorlint.ini that
+checks every Markdown file against it (RunRules = VectorLint, StyleGuide; no example pack). With
+--quick, writes only VECTORLINT.md: without a vectorlint.ini, every Markdown file is checked
+against it (zero-config). Existing files are never overwritten unless --force is given.
 
 Flags:
 `
@@ -41,13 +43,19 @@ const (
 	initConfigOnly initMode = iota
 	initFull
 	initQuick
+	// initWithGuide (--style-guide): the guide and a configuration that checks files
+	// against it.
+	initWithGuide
 )
 
 // initFiles returns the files init writes, in the order it writes them.
 func initFiles(mode initMode) []initFile {
 	guide := initFile{lint.StyleGuideFileName, initStyleGuide}
-	if mode == initQuick {
+	switch mode {
+	case initQuick:
 		return []initFile{guide}
+	case initWithGuide:
+		return []initFile{{"vectorlint.ini", initGuideConfig}, guide}
 	}
 	files := []initFile{
 		{"vectorlint.ini", initConfig},
@@ -68,7 +76,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	fs.BoolVar(&force, "force", false, "overwrite existing files")
 	fs.BoolVar(&quick, "quick", false, "write only a VECTORLINT.md style guide template, for zero-config use")
 	fs.BoolVar(&full, "full", false, "write vectorlint.ini, the example pack and a VECTORLINT.md style guide template")
-	fs.BoolVar(&styleGuide, "style-guide", false, "the same as --full")
+	fs.BoolVar(&styleGuide, "style-guide", false, "write a VECTORLINT.md style guide template and a vectorlint.ini that checks every Markdown file against it")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, initUsage+fs.FlagUsages())
@@ -83,10 +91,14 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	switch {
 	case quick && (full || styleGuide):
 		return a.usageError("vectorlint init", errors.New("--quick writes only VECTORLINT.md: it cannot be combined with --full or --style-guide"))
+	case full && styleGuide:
+		return a.usageError("vectorlint init", errors.New("--full and --style-guide write different configurations: choose one"))
 	case quick:
 		mode = initQuick
-	case full || styleGuide:
+	case full:
 		mode = initFull
+	case styleGuide:
+		mode = initWithGuide
 	}
 	files := initFiles(mode)
 	_, hiddenErr := os.Lstat(filepath.Join(a.dir, ".vectorlint.ini"))
@@ -120,37 +132,86 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	if hiddenConfig {
 		fmt.Fprintln(a.stderr, "vectorlint init: note: .vectorlint.ini is read before vectorlint.ini; remove it to use the new file")
 	}
+	// The next steps lint README.md when there is one, else the folder when it holds a
+	// document, else a sentence given on standard input: each runs as printed, even in an
+	// empty folder.
+	target, lintNote := "README.md", ""
+	if st, err := os.Stat(filepath.Join(a.dir, "README.md")); err != nil || !st.Mode().IsRegular() {
+		target, lintNote = ".", "lint every Markdown file here and below"
+		docs, _, err := lint.Discover(a.dir, []string{"."}, []string{filepath.Join(a.dir, "rules")})
+		if err != nil || len(docs) == 0 || len(docs) == 1 && filepath.Base(docs[0]) == lint.StyleGuideFileName {
+			target, lintNote = sampleStdin, ""
+		}
+	}
+	fmt.Fprintln(a.stdout, "\nNext steps:")
 	if mode == initQuick {
 		// Zero-config applies only where no configuration is found.
 		if cfg, err := lint.FindConfig(a.dir, "", a.getenv("VECTORLINT_CONFIG")); err == nil {
 			fmt.Fprintf(a.stderr, "vectorlint init: note: %s applies here, so %s is sent to the model with its rules instead of being checked on its own; add StyleGuide to its RunRules to check files against the guide\n",
 				a.rel(cfg), lint.StyleGuideFileName)
 		}
-		fmt.Fprintf(a.stdout, initQuickNextSteps, lint.StyleGuideFileName)
+		fmt.Fprintf(a.stdout, "  edit %s: your guidelines, one checkable statement each\n", lint.StyleGuideFileName)
+		sampleNote(a.stdout, target)
+		printStep(a.stdout, dryRunStep(target), "see what is checked and the tokens it needs (no LLM call)")
+		if target == "README.md" {
+			lintNote = "check README.md against " + lint.StyleGuideFileName
+		}
+		printStep(a.stdout, lintStep(target), lintNote)
 		return exitOK
 	}
-	fmt.Fprint(a.stdout, initNextSteps)
-	if mode == initFull {
+	fmt.Fprintln(a.stdout, "  vectorlint validate                   check the configuration and list the rules")
+	sampleNote(a.stdout, target)
+	printStep(a.stdout, dryRunStep(target), "see which rules run and the tokens they need (no LLM call)")
+	printStep(a.stdout, lintStep(target), lintNote)
+	switch mode {
+	case initFull:
 		fmt.Fprintf(a.stdout, "  edit %s: its text goes to the model with every rule\n", lint.StyleGuideFileName)
+	case initWithGuide:
+		fmt.Fprintf(a.stdout, "  edit %s: every Markdown file is checked against it (StyleGuide.Compliance) and its text goes to the model with every rule\n", lint.StyleGuideFileName)
 	}
 	return exitOK
 }
 
-// initQuickNextSteps is printed after init --quick (%s is the style guide's name).
-const initQuickNextSteps = `
-Next steps:
-  edit %[1]s: your guidelines, one checkable statement each
-  vectorlint --dry-run README.md        see what is checked and the tokens it needs (no LLM call)
-  OPENAI_API_KEY=... vectorlint README.md   check README.md against %[1]s
-`
+// sampleStdin is the next steps' document when the folder has none: one sentence read from
+// standard input, named for the configuration's sections.
+const sampleStdin = `echo "In order to start, utilize the tool." | vectorlint --stdin-filename notes.md`
 
-// initNextSteps is printed after the files init wrote.
-const initNextSteps = `
-Next steps:
-  vectorlint validate                   check the configuration and list the rules
-  vectorlint --dry-run README.md        see which rules run and the tokens they need (no LLM call)
-  OPENAI_API_KEY=... vectorlint README.md
-`
+// sampleNote says, before the steps that lint sampleStdin, why they do.
+func sampleNote(w io.Writer, target string) {
+	if target == sampleStdin {
+		fmt.Fprintln(w, "  no document here yet: try a sentence (then name your files or docs folder instead)")
+	}
+}
+
+// dryRunStep is the next step that shows the plan for target (a path, or sampleStdin).
+func dryRunStep(target string) string {
+	if target == sampleStdin {
+		return strings.Replace(sampleStdin, "vectorlint ", "vectorlint --dry-run ", 1)
+	}
+	return "vectorlint --dry-run " + target
+}
+
+// lintStep is the next step that lints target with a model.
+func lintStep(target string) string {
+	if target == sampleStdin {
+		return strings.Replace(sampleStdin, "vectorlint ", "OPENAI_API_KEY=... vectorlint ", 1)
+	}
+	return "OPENAI_API_KEY=... vectorlint " + target
+}
+
+// printStep prints one next step: the command, and what it does in a column beside it (not
+// beside the long commands of sampleStdin, which say what they do in a line before them).
+func printStep(w io.Writer, cmd, what string) {
+	if what == "" || strings.Contains(cmd, sampleStdin[:10]) {
+		fmt.Fprintf(w, "  %s\n", cmd)
+		return
+	}
+	if len(cmd) >= 37 {
+		fmt.Fprintf(w, "  %s  %s\n", cmd, what) // two spaces still part the columns
+		return
+	}
+	fmt.Fprintf(w, "  %-37s %s\n", cmd, what)
+}
 
 // writeFileAtomic writes through a temporary file and a rename, so an interrupted init never
 // leaves a half-written file; the file gets mode 0666 less the umask, as an editor would give it.
@@ -213,6 +274,32 @@ RunRules = VectorLint, Starter
 RunRules =
 
 # The style guide is sent to the model with every rule; it is not linted itself.
+[**/VECTORLINT.md]
+RunRules =
+`
+
+// initGuideConfig is the configuration of init --style-guide: the built-in packs, and the
+// project's style guide checked as a rule (the StyleGuide pack exists when VECTORLINT.md does).
+const initGuideConfig = `# vectorlint configuration, written by "vectorlint init --style-guide".
+# Reference: docs/configuration.md and docs/presets.md in the vectorlint repository.
+#
+# VECTORLINT.md beside this file is your style guide: its text goes to the model with every rule,
+# and the StyleGuide pack (built in whenever the guide exists) checks each file against it.
+
+# Folder of your own rule packs, relative to this file (none yet: the packs below are built in).
+# RulesPath = rules
+
+# Sections: a glob matched against paths relative to this file (** and {a,b} allowed).
+# VectorLint is built in: Wordiness, PassiveVoice, InclusiveLanguage, UnsupportedClaims,
+# Consistency, Capitalization, Repetition and AIPatterns. Take it off to check the guide alone.
+[**/*.{md,mdx,markdown}]
+RunRules = VectorLint, StyleGuide
+
+# An empty RunRules turns every rule off for matching files (it clears the packs above).
+[drafts/**]
+RunRules =
+
+# The style guide is not linted itself.
 [**/VECTORLINT.md]
 RunRules =
 `

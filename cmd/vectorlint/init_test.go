@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
 // initValidateOutput is what validate prints right after a plain init.
@@ -29,6 +32,16 @@ pack VectorLint (built-in, 8 rules)
 func TestInit(t *testing.T) {
 	dir := t.TempDir()
 	const created = `created vectorlint.ini
+created rules/Starter/acronyms.md
+created rules/Starter/headline.md
+
+Next steps:
+  vectorlint validate                   check the configuration and list the rules
+  no document here yet: try a sentence (then name your files or docs folder instead)
+  echo "In order to start, utilize the tool." | vectorlint --dry-run --stdin-filename notes.md
+  echo "In order to start, utilize the tool." | OPENAI_API_KEY=... vectorlint --stdin-filename notes.md
+`
+	const again = `created vectorlint.ini
 created rules/Starter/acronyms.md
 created rules/Starter/headline.md
 
@@ -83,7 +96,7 @@ vectorlint init: nothing was written; use --force to overwrite
 	if data, _ := os.ReadFile(filepath.Join(dir, "vectorlint.ini")); string(data) != "# mine\n" {
 		t.Errorf("init without --force overwrote vectorlint.ini: %q", data)
 	}
-	runVectorlint(t, dir, nil, "", "init", "--force").expect(t, exitOK, created, "")
+	runVectorlint(t, dir, nil, "", "init", "--force").expect(t, exitOK, again, "") // README.md is here now
 	if data, _ := os.ReadFile(filepath.Join(dir, "vectorlint.ini")); string(data) != initConfig {
 		t.Error("--force did not overwrite vectorlint.ini")
 	}
@@ -93,34 +106,45 @@ vectorlint init: nothing was written; use --force to overwrite
 	}
 }
 
+// TestInitStyleGuide: init --style-guide writes the guide and a configuration whose RunRules
+// hold the StyleGuide pack, so every Markdown file is checked against the guide (and the guide
+// itself is not); no example pack, no RulesPath to a folder that does not exist.
 func TestInitStyleGuide(t *testing.T) {
 	dir := t.TempDir()
 	const created = `created vectorlint.ini
-created rules/Starter/acronyms.md
-created rules/Starter/headline.md
 created VECTORLINT.md
 
 Next steps:
   vectorlint validate                   check the configuration and list the rules
-  vectorlint --dry-run README.md        see which rules run and the tokens they need (no LLM call)
-  OPENAI_API_KEY=... vectorlint README.md
-  edit VECTORLINT.md: its text goes to the model with every rule
+  no document here yet: try a sentence (then name your files or docs folder instead)
+  echo "In order to start, utilize the tool." | vectorlint --dry-run --stdin-filename notes.md
+  echo "In order to start, utilize the tool." | OPENAI_API_KEY=... vectorlint --stdin-filename notes.md
+  edit VECTORLINT.md: every Markdown file is checked against it (StyleGuide.Compliance) and its text goes to the model with every rule
 `
 	runVectorlint(t, dir, nil, "", "init", "--style-guide").expect(t, exitOK, created, "")
 	if data, err := os.ReadFile(filepath.Join(dir, "VECTORLINT.md")); err != nil || string(data) != initStyleGuide {
 		t.Fatalf("VECTORLINT.md: %v", err)
 	}
-	// The guide is found, sent with every rule, offered as the StyleGuide pack, and not linted.
+	if data, err := os.ReadFile(filepath.Join(dir, "vectorlint.ini")); err != nil || string(data) != initGuideConfig ||
+		!strings.Contains(initGuideConfig, "\n[**/*.{md,mdx,markdown}]\nRunRules = VectorLint, StyleGuide\n") {
+		t.Fatalf("vectorlint.ini: %v", err)
+	}
+	// The guide is found, sent with every rule, run as the StyleGuide pack, and not linted.
 	r := runVectorlint(t, dir, nil, "", "validate")
-	wantHead := "config: vectorlint.ini\nstyle guide: VECTORLINT.md (~242 tokens, sent with every rule)\nrules: rules\n"
+	wantHead := "config: vectorlint.ini\nstyle guide: VECTORLINT.md (~242 tokens, sent with every rule)\nrules: none (RulesPath is not set)\n"
 	if r.code != exitOK || r.stderr != "" || !strings.HasPrefix(r.stdout, wantHead) ||
 		!strings.Contains(r.stdout, "\npack StyleGuide (built-in, 1 rule)\n  StyleGuide.Compliance  semi-objective  warning  (built-in)/StyleGuide/compliance.md\n") ||
-		!strings.HasSuffix(r.stdout, "✓ 3 packs, 11 valid rules, no problems.\n") {
+		!strings.HasSuffix(r.stdout, "✓ 2 packs, 9 valid rules, no problems.\n") {
 		t.Errorf("validate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runVectorlint(t, dir, nil, "", "--dry-run", "--verbose", ".")
 	if r.code != exitOK || !strings.Contains(r.stdout, "VECTORLINT.md\n  skipped: RunRules is empty in [**/VECTORLINT.md]\n") {
 		t.Errorf("dry run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	writeTestTree(t, dir, map[string]string{"docs/a.md": "# A\n\nSome text.\n"})
+	r = runVectorlint(t, dir, nil, "", "--dry-run", "docs")
+	if r.code != exitOK || !strings.Contains(r.stdout, "\n  StyleGuide.Compliance (semi-objective, warning, strictness 10)\n") {
+		t.Errorf("the guide is not checked: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
 	// Only the files init would write block it: an existing guide blocks --style-guide alone.
@@ -155,5 +179,75 @@ func TestInitRefusesHiddenConfig(t *testing.T) {
 	if r := runVectorlint(t, dir, nil, "", "init", "--help"); r.code != exitOK ||
 		!strings.HasPrefix(r.stdout, "Usage: vectorlint init [--quick | --full | --style-guide] [--force]\n") || !strings.Contains(r.stdout, "--style-guide") {
 		t.Errorf("help: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestInitNextStepsRun runs, for every mode of init in an empty folder, each command of the
+// "Next steps" it prints, as printed (a sentence piped in included): each must work there
+// (exit 0), the lint step too, with a model configured. With a README.md, the steps name it
+// and still work; with other documents and no README.md, they name the folder.
+func TestInitNextStepsRun(t *testing.T) {
+	step := regexp.MustCompile(`^  (?:echo "([^"]*)" \| )?(OPENAI_API_KEY=\.\.\. )?vectorlint (\S+(?: \S+)*?)(?:\s{2,}.*)?$`)
+	srv := llmtest.Start(t)
+	// One reply that suits every rule the steps run: no violation, every criterion rated 4.
+	var criteria []any
+	for _, id := range []string{"Structure", "Vocabulary", "Tone"} {
+		criteria = append(criteria, map[string]any{"id": id, "score": 4, "summary": "Fine.", "violations": []any{}})
+	}
+	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}, "criteria": criteria}))
+	for _, mode := range []string{"", "--full", "--style-guide", "--quick"} {
+		t.Run("init "+mode, func(t *testing.T) {
+			for _, doc := range []string{"", "README.md", "docs/a.md"} {
+				dir := t.TempDir()
+				if doc != "" {
+					writeTestTree(t, dir, map[string]string{doc: "# Ship faster\n\nIn order to ship, test.\n"})
+				}
+				args := []string{"init"}
+				if mode != "" {
+					args = append(args, mode)
+				}
+				r := runVectorlint(t, dir, nil, "", args...)
+				if r.code != exitOK {
+					t.Fatalf("init: exit %d\n%s", r.code, r.stderr)
+				}
+				_, steps, _ := strings.Cut(r.stdout, "\nNext steps:\n")
+				ran := 0
+				for _, line := range strings.Split(steps, "\n") {
+					m := step.FindStringSubmatch(line)
+					if m == nil {
+						continue
+					}
+					stdin, withModel, cmd := m[1], m[2] != "", m[3]
+					target := map[string]string{"": "--stdin-filename notes.md", "README.md": "README.md", "docs/a.md": "."}[doc]
+					if cmd != "validate" && !strings.HasSuffix(cmd, target) {
+						t.Errorf("with %q: step %q does not lint %s", doc, line, target)
+					}
+					var env map[string]string
+					if withModel {
+						if doc != "" {
+							continue // a real lint of a document needs a model answering every kind of rule
+						}
+						env = fakeEnv(srv)
+					}
+					if stdin != "" {
+						stdin += "\n"
+					}
+					if s := runVectorlint(t, dir, env, stdin, strings.Fields(cmd)...); s.code != exitOK {
+						t.Errorf("with %q: step %q: exit %d\n%s%s", doc, strings.TrimSpace(line), s.code, s.stdout, s.stderr)
+					}
+					ran++
+				}
+				want := 3
+				if doc != "" {
+					want-- // the lint step is not run
+				}
+				if mode == "--quick" {
+					want-- // no validate step
+				}
+				if ran != want {
+					t.Errorf("with %q: ran %d steps, want %d:\n%s", doc, ran, want, r.stdout)
+				}
+			}
+		})
 	}
 }

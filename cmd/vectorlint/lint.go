@@ -28,6 +28,9 @@ type lintFlags struct {
 	config        string
 	output        string
 	failOn        string
+	minAlertLevel string
+	// minLevel is --min-alert-level, checked (suggestion, the lowest, by default).
+	minLevel      rules.Severity
 	concurrency   int
 	provider      string
 	model         string
@@ -62,7 +65,9 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.StringVar(&f.config, "config", "", "configuration file (default: $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini here or in a parent folder)")
 	fs.StringVar(&f.output, "output", "line", "output format: "+strings.Join(report.Formats(), ", "))
-	fs.StringVar(&f.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or none")
+	fs.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
+	fs.StringVar(&f.minAlertLevel, "min-alert-level", "suggestion", "report only findings at or above this severity, a `LEVEL`: suggestion, warning or error; rules that cannot reach it do not run (Vale's --minAlertLevel)")
+	fs.SetNormalizeFunc(valeFlagNames)
 	fs.IntVar(&f.concurrency, "concurrency", 0, "LLM requests in flight at once (default: Concurrency from the config, else 8)")
 	fs.StringVar(&f.provider, "provider", "", "LLM provider: "+providerNames()+" (default: $LLM_PROVIDER)")
 	fs.StringVar(&f.model, "model", "", "model name (overrides the provider's model variable and Model)")
@@ -172,6 +177,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		StdinFilename: f.stdinFilename,
 		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
+		MinSeverity:   f.minLevel,
 		// A lint run reads each file when the pool reaches it (memory flat in the number of
 		// files); the dry run prints the whole plan.
 		Lazy: !f.dryRun,
@@ -219,7 +225,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		if !a.withinBudget(&f, run, proj, plan, a.stderr) {
 			return exitFailure
 		}
-		return failOnExit(f.failOn, sum.Errors, sum.Warnings)
+		return failOnExit(f.failOn, lint.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions})
 	}
 	return a.evaluatePlan(ctx, &f, fs, proj, plan, env, eps)
 }
@@ -229,6 +235,7 @@ type lintRun struct {
 	setup       *llmSetup
 	threshold   float64
 	concurrency int
+	minLevel    rules.Severity // --min-alert-level
 }
 
 // prepareLint checks every setting of a lint run and builds its model client: the one path
@@ -268,7 +275,7 @@ func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f 
 		setup.client.Close()
 		return nil, err
 	}
-	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency}, nil
+	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency, minLevel: f.minLevel}, nil
 }
 
 // evalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
@@ -283,6 +290,7 @@ func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
 		StyleGuide:          proj.StyleGuide,
 		Directive:           proj.Directive,
 		Concurrency:         run.concurrency,
+		MinSeverity:         run.minLevel,
 	}
 	if setup.notConfigured == nil {
 		opts.Client = setup.client
@@ -334,6 +342,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		Problems: errw,
 		// The formats escape untrusted text themselves (spec/trust.md §3).
 		GitHubActions: a.githubActions,
+		Rules:         report.RuleInfos(proj.Packs),
 	}
 	stdout := a.stdout
 	if f.output == report.FormatGitHub {
@@ -431,7 +440,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if !res.Complete() || (session != nil && session.Failed > 0) {
 		return exitFailure
 	}
-	return failOnExit(f.failOn, totals.Summary.Errors, totals.Summary.Warnings)
+	return failOnExit(f.failOn, totals.Summary)
 }
 
 // --fix modes.
@@ -485,11 +494,15 @@ func listSome(items []string, n int) string {
 
 // check validates flag values that pflag cannot.
 func (f *lintFlags) check(fs *pflag.FlagSet) error {
-	if !slices.Contains([]string{"error", "warning", "none"}, f.failOn) {
-		return fmt.Errorf("--fail-on: expected error, warning or none, found %q", f.failOn)
+	var err error
+	if f.failOn, err = failOnFlag(f.failOn); err != nil {
+		return err
 	}
-	if !slices.Contains(report.Formats(), f.output) {
-		return fmt.Errorf("--output: expected one of %s, found %q", strings.Join(report.Formats(), ", "), f.output)
+	if f.output, err = outputFlag(f.output); err != nil {
+		return err
+	}
+	if f.minLevel, err = severityFlag("--min-alert-level", f.minAlertLevel); err != nil {
+		return err
 	}
 	if fs.Changed("concurrency") && f.concurrency < 1 {
 		return fmt.Errorf("--concurrency: expected a whole number of 1 or more, found %d", f.concurrency)
@@ -506,17 +519,56 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if f.quiet && f.verbose {
 		return errors.New("--quiet and --verbose cannot be combined")
 	}
-	var err error
 	if f.timeoutValue, err = timeoutFlag(f.timeout, fs.Changed("timeout")); err != nil {
 		return err
 	}
 	return f.cost.check(fs, f.stdinFilename != "")
 }
 
-// failOnExit maps finding counts to an exit code under --fail-on.
-func failOnExit(failOn string, errs, warnings int) int {
-	switch {
-	case failOn == "error" && errs > 0, failOn == "warning" && errs+warnings > 0:
+// failOnUsage describes --fail-on (the lint and merge commands).
+const failOnUsage = "exit 1 when a finding is at or above this severity: error, warning, suggestion or none"
+
+// failOnFlag checks a --fail-on value: "none" or a severity, any case.
+func failOnFlag(v string) (string, error) {
+	l := strings.ToLower(v)
+	if _, err := rules.ParseSeverity(l); err != nil && l != "none" {
+		return "", fmt.Errorf("--fail-on: expected error, warning, suggestion or none, found %q", v)
+	}
+	return l, nil
+}
+
+// severityFlag checks a flag whose value is a severity (--min-alert-level), any case.
+func severityFlag(name, v string) (rules.Severity, error) {
+	s, err := rules.ParseSeverity(strings.ToLower(v))
+	if err != nil {
+		return rules.SeverityUnset, fmt.Errorf("%s: expected suggestion, warning or error, found %q", name, v)
+	}
+	return s, nil
+}
+
+// outputFlag checks an --output value of the lint and merge commands, in any case ("JSON", as
+// Vale's --output=JSON is written), and returns the format's name.
+func outputFlag(v string) (string, error) {
+	l := strings.ToLower(v)
+	if !slices.Contains(report.Formats(), l) {
+		return "", fmt.Errorf("--output: expected one of %s, found %q", strings.Join(report.Formats(), ", "), v)
+	}
+	return l, nil
+}
+
+// valeFlagNames accepts Vale's spelling of the flags vectorlint shares with it
+// (--minAlertLevel), so a command line written for Vale runs unchanged.
+func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+	if name == "minAlertLevel" {
+		name = "min-alert-level"
+	}
+	return pflag.NormalizedName(name)
+}
+
+// failOnExit maps finding counts to an exit code under --fail-on (checked by failOnFlag).
+func failOnExit(failOn string, s lint.Summary) int {
+	sev, err := rules.ParseSeverity(failOn)
+	if err == nil && s.AtOrAbove(sev) > 0 {
 		return exitFindings
 	}
 	return exitOK

@@ -90,7 +90,7 @@ func TestLintFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"--frobnicate", "x"}, "unknown flag: --frobnicate"},
-		{[]string{"--fail-on", "fatal", "x"}, `--fail-on: expected error, warning or none, found "fatal"`},
+		{[]string{"--fail-on", "fatal", "x"}, `--fail-on: expected error, warning, suggestion or none, found "fatal"`},
 		{[]string{"--output=xml", "x"}, `--output: expected one of line, json, vale-json, rdjson, rdjsonl, github, sarif, junit, found "xml"`},
 		{[]string{"--concurrency", "0", "x"}, "--concurrency: expected a whole number of 1 or more, found 0"},
 		{[]string{"--concurrency", "many", "x"}, `invalid argument "many" for "--concurrency" flag: strconv.ParseInt: parsing "many": invalid syntax`},

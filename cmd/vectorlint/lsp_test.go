@@ -160,10 +160,10 @@ func TestLSPWithVSCodeClient(t *testing.T) {
 	check("changed", "diagnostics", `["0:0-0:0 2 Acme.Title: target not found\n\nSuggestion: Add a title."]`)
 	rulePath := filepath.Join(dir, "rules", "Acme", "words.md")
 	check("broken rule", "diagnostics", mustJSON(t, []string{`0:0-0:0 1 : vectorlint cannot lint this file: the configuration or a rule has errors: ` +
-		rulePath + `:4: severity: expected "error" or "warning", found "fatal"`}))
-	check("broken rule", "rule", `["3:0-3:15 1 : severity: expected \"error\" or \"warning\", found \"fatal\""]`)
+		rulePath + `:4: severity: expected "suggestion", "warning" or "error", found "fatal"`}))
+	check("broken rule", "rule", `["3:0-3:15 1 : severity: expected \"suggestion\", \"warning\" or \"error\", found \"fatal\""]`)
 	check("broken rule", "messages", mustJSON(t, []map[string]any{{"type": 1, "message": "vectorlint: " + rulePath +
-		`:4: severity: expected "error" or "warning", found "fatal"`}}))
+		`:4: severity: expected "suggestion", "warning" or "error", found "fatal"`}}))
 	check("mended", "rule", `[]`)
 	check("mended", "diagnostics", `["0:0-0:0 2 Acme.Title: target not found\n\nSuggestion: Add a title."]`)
 	check("shutdown", "result", `null`)

@@ -147,6 +147,8 @@ func (a *app) run(ctx context.Context, args []string) int {
 			return a.runCache(args[1:])
 		case "merge":
 			return a.runMerge(args[1:])
+		case "ls-config":
+			return a.runLsConfig(args[1:])
 		case "lsp":
 			return a.runLSP(ctx, args[1:])
 		}
@@ -167,6 +169,7 @@ Usage:
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
   vectorlint merge FILE.json...         join the json results of --shard jobs into one report
+  vectorlint ls-config [FILE...]        print the resolved configuration (for each FILE: its sections and rules) as JSON
   vectorlint lsp                        the editor server (Language Server Protocol on stdio)
   vectorlint version                    print the version (also --version, -V)
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -29,7 +28,8 @@ func (a *app) runMerge(args []string) int {
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	output := fs.String("output", "line", "output format: "+strings.Join(report.Formats(), ", "))
-	failOn := fs.String("fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or none")
+	failOn := fs.String("fail-on", "error", failOnUsage)
+	config := fs.String("config", "", "configuration file whose rule packs describe the rules in sarif output (default: found as the lint command finds it; with none, generic descriptions)")
 	verbose := fs.Bool("verbose", false, "more detail: skipped files, passing scores")
 	noColor := fs.Bool("no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
 	if err := fs.Parse(args); err != nil {
@@ -39,11 +39,12 @@ func (a *app) runMerge(args []string) int {
 		}
 		return a.usageError("vectorlint merge", err)
 	}
-	if !slices.Contains(report.Formats(), *output) {
-		return a.usageError("vectorlint merge", fmt.Errorf("--output: expected one of %s, found %q", strings.Join(report.Formats(), ", "), *output))
+	var err error
+	if *output, err = outputFlag(*output); err != nil {
+		return a.usageError("vectorlint merge", err)
 	}
-	if !slices.Contains([]string{"error", "warning", "none"}, *failOn) {
-		return a.usageError("vectorlint merge", fmt.Errorf("--fail-on: expected error, warning or none, found %q", *failOn))
+	if *failOn, err = failOnFlag(*failOn); err != nil {
+		return a.usageError("vectorlint merge", err)
 	}
 	files := fs.Args()
 	if len(files) == 0 {
@@ -84,6 +85,20 @@ func (a *app) runMerge(args []string) int {
 		Problems:      a.stderr,
 		GitHubActions: a.githubActions,
 	}
+	// The rule files describe the rules as a single run's report does (sarif's descriptors).
+	if popts, err := lint.FindProject(a.dir, *config, a.getenv("VECTORLINT_CONFIG")); err == nil {
+		proj, err := lint.LoadProject(popts)
+		if err != nil && *config != "" {
+			a.printProblemsOrError(err)
+			return exitFailure
+		}
+		if err == nil {
+			opts.Rules = report.RuleInfos(proj.Packs)
+		}
+	} else if *config != "" {
+		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+		return exitFailure
+	}
 	stdout := a.stdout
 	if *output == report.FormatGitHub {
 		opts.StepSummaryPath = a.getenv("GITHUB_STEP_SUMMARY")
@@ -107,7 +122,7 @@ func (a *app) runMerge(args []string) int {
 	if !res.Complete() {
 		return exitFailure
 	}
-	return failOnExit(*failOn, res.Summary.Errors, res.Summary.Warnings)
+	return failOnExit(*failOn, res.Summary)
 }
 
 // path resolves a command-line path against the working directory.

@@ -103,7 +103,7 @@ pack Acme (2 rules)
   Acme.Headline  subjective  error             rules/Acme/headline.md
 `+builtinListing+`✖ 3 errors and 2 warnings (2 packs, 10 valid rules).
 `, `rules/Acme/advice.md:7: warning: rubric: the weight of "Tone" disagrees with the frontmatter (expected <weight=2> (criteria[0].weight), found <weight=1>)
-rules/Acme/broken.md:5: severity: expected "error" or "warning", found "critical"
+rules/Acme/broken.md:5: severity: expected "suggestion", "warning" or "error", found "critical"
 rules/Acme/broken.md:7: target.regex: expected a valid JavaScript regular expression, found "^#\\s+(.+$" (missing closing ))
 rules/Acme/broken.md:11: criteria[0].weight: expected a number greater than 0, found -2
 rules/Acme/broken.md:13: warning: rubric: the weight of "Clarity" disagrees with the frontmatter (expected <weight=1> (criteria[0].weight), found <weight=3>)
@@ -161,7 +161,7 @@ rules: rules
 pack Acme (1 rule)
   Acme.Headline  subjective  error  rules/Acme/headline.md
 `+builtinListing+`✖ 3 errors and 1 warning (2 packs, 9 valid rules).
-`, `rules/Acme/broken.md:4: severity: expected "error" or "warning", found "critical"
+`, `rules/Acme/broken.md:4: severity: expected "suggestion", "warning" or "error", found "critical"
 vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize)
 vectorlint.ini:4: RunRules: unknown pack "Acmee" (packs found in RulesPath: Acme; built-in packs: VectorLint)
 vectorlint.ini:5: warning: VectorLint.Wordyness.severity: pack VectorLint has no rule with id "Wordyness" (did you mean "Wordiness"? its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness); ignored

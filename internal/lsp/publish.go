@@ -92,8 +92,11 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 // message with the suggestion after a blank line.
 func findingDiagnostic(l lines, f lint.Finding) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityWarning
-	if f.Severity == rules.SeverityError {
+	switch f.Severity {
+	case rules.SeverityError:
 		sev = protocol.DiagnosticSeverityError
+	case rules.SeveritySuggestion:
+		sev = protocol.DiagnosticSeverityInformation
 	}
 	msg := f.Message
 	if f.Suggestion != "" {

@@ -331,18 +331,18 @@ func TestServer(t *testing.T) {
 	ds = c.wait(uri, "the configuration error", func(ds []protocol.Diagnostic) bool {
 		return len(ds) == 1 && strings.Contains(ds[0].Message, "the configuration or a rule has errors")
 	})
-	if !strings.Contains(ds[0].Message, "severity: expected \"error\" or \"warning\", found \"fatal\"") {
+	if !strings.Contains(ds[0].Message, "severity: expected \"suggestion\", \"warning\" or \"error\", found \"fatal\"") {
 		t.Errorf("the document's diagnostic: %s", show(ds))
 	}
 	rd := c.wait(pathURI(rule), "the rule's problem", func(ds []protocol.Diagnostic) bool { return len(ds) == 1 })
-	if got := show(rd); !strings.HasPrefix(got, "3:0-3:15 1 : severity: expected \"error\" or \"warning\", found \"fatal\"") {
+	if got := show(rd); !strings.HasPrefix(got, "3:0-3:15 1 : severity: expected \"suggestion\", \"warning\" or \"error\", found \"fatal\"") {
 		t.Errorf("the rule file's diagnostic: %s", got)
 	}
 	waitFor(t, "the message", func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return len(c.messages) == 1 && c.messages[0].Type == protocol.MessageTypeError &&
-			strings.Contains(c.messages[0].Message, `severity: expected "error" or "warning"`)
+			strings.Contains(c.messages[0].Message, `severity: expected "suggestion", "warning" or "error"`)
 	})
 	// Mended: the rule file's diagnostic is cleared and the document is linted again.
 	if err := os.WriteFile(rule, []byte("---\nid: Wordiness\nname: Wordiness\nseverity: error\n---\nFind wordy phrases.\n"), 0o644); err != nil {

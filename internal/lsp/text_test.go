@@ -8,6 +8,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 func TestPositions(t *testing.T) {
@@ -110,5 +111,21 @@ func TestShift(t *testing.T) {
 				t.Errorf("kept %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFindingSeverity: each severity is the diagnostic severity an editor shows for it —
+// error, warning, and information for a suggestion (Vale's lowest level).
+func TestFindingSeverity(t *testing.T) {
+	l := newLines("Some text.\n")
+	for sev, want := range map[rules.Severity]protocol.DiagnosticSeverity{
+		rules.SeverityError:      protocol.DiagnosticSeverityError,
+		rules.SeverityWarning:    protocol.DiagnosticSeverityWarning,
+		rules.SeveritySuggestion: protocol.DiagnosticSeverityInformation,
+	} {
+		d := findingDiagnostic(l, lint.Finding{Rule: "A.B", Severity: sev, Message: "m"})
+		if d.Severity == nil || *d.Severity != want {
+			t.Errorf("%s: severity %v, want %v", sev, d.Severity, want)
+		}
 	}
 }
