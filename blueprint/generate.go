@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -197,16 +199,13 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 		err       error
 	}
 	results := make([][]result, len(bp.Prompts))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, maxPairsInFlight)
+	// A pair's failure is recorded in its result, so no goroutine returns an error.
+	var g errgroup.Group
+	g.SetLimit(maxPairsInFlight)
 	for i, p := range bp.Prompts {
 		results[i] = make([]result, len(variants))
 		for j, v := range variants {
-			wg.Add(1)
-			slots <- struct{}{}
-			go func() {
-				defer func() { <-slots }()
-				defer wg.Done()
+			g.Go(func() error {
 				r := &results[i][j]
 				if t := targets[v.Model.ID]; t.err != nil {
 					r.err = t.err
@@ -216,10 +215,11 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 				if opts.OnPair != nil {
 					opts.OnPair(p.ID, v.ID, r.err)
 				}
-			}()
+				return nil
+			})
 		}
 	}
-	wg.Wait()
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

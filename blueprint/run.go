@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -35,6 +37,17 @@ type Result struct {
 	EvaluationResults          EvaluationResults                      `json:"evaluationResults"`
 	// Warnings are problems with the input that did not stop the run (not serialised).
 	Warnings []string `json:"-"`
+
+	// Set by Run (not serialised). Path is where the document was written (Options.OutDir
+	// joined with Folder and FileName, "" when it was not); WriteErr and HTMLErr say why the
+	// document or the report could not be written. Stopped are the endpoints the client stopped
+	// (*llm.StopError), each once: the table counts what each kept from being done. Usage is the
+	// client's usage (all of its calls, so a client shared between runs counts the earlier ones
+	// too).
+	Path              string    `json:"-"`
+	WriteErr, HTMLErr error     `json:"-"`
+	Stopped           []error   `json:"-"`
+	Usage             llm.Usage `json:"-"`
 	// evalErrors are evaluations that could not be done outside llm-coverage (similarity).
 	evalErrors []string
 	// stopped holds the pairs whose generation failed for a reason of the whole run
@@ -61,8 +74,8 @@ type ModelScore struct {
 	Exact *float64 `json:"-"`
 }
 
-// RunOptions control Run.
-type RunOptions struct {
+// ScoreOptions control Score.
+type ScoreOptions struct {
 	// RunLabel names the run; empty means a content hash of the blueprint (as Weval does).
 	RunLabel string
 	// Now is the clock (time.Now when nil), injected so tests are exact.
@@ -76,9 +89,10 @@ type RunOptions struct {
 	DefaultModels []string
 	// NoCoverage skips the llm-coverage method (no rubric is scored, no judge is called).
 	NoCoverage bool
-	// OnScored is called after each prompt × model's rubric is scored, with how many of how
-	// many are done, for progress reports (calls are serialised); nil means none.
-	OnScored func(done, total int)
+	// Progress, when set, is told of the scoring: Phase("scoring", n) once the n prompt ×
+	// model pairs to score are known, then Advance(1) as each is scored. Score never calls
+	// Stop (Run does, once the whole run is done).
+	Progress Progress
 	// Similarity compares responses with the prompts' ideal responses; nil skips it.
 	Similarity *Similarity
 }
@@ -121,9 +135,10 @@ func (r *Result) Complete() bool {
 	return true
 }
 
-// Run scores given responses against a blueprint: no generation, no judging beyond
-// opts.Env.Judge. Every prompt × model without a usable response gets an entry in Errors.
-func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (*Result, error) {
+// Score scores given responses against a blueprint, the last step of Run: no generation, no
+// judging beyond opts.Env.Judge, no file written. Every prompt × model without a usable response
+// gets an entry in Errors.
+func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOptions) (*Result, error) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -226,28 +241,24 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 	}
 	if !opts.NoCoverage {
 		// Every prompt × model is scored at once: judge calls are bounded by the client's
-		// limits, not by the order of the pairs.
+		// limits, not by the order of the pairs. A pair's failures are recorded in its result,
+		// so no goroutine returns an error.
 		covs := make([]points.CoverageResult, len(jobs))
-		var wg sync.WaitGroup
-		slots := make(chan struct{}, maxPairsInFlight)
-		var mu sync.Mutex
-		done := 0
-		for i, j := range jobs {
-			wg.Add(1)
-			slots <- struct{}{}
-			go func() {
-				defer func() { <-slots }()
-				defer wg.Done()
-				covs[i] = points.ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
-				if opts.OnScored != nil {
-					mu.Lock()
-					done++
-					opts.OnScored(done, len(jobs))
-					mu.Unlock()
-				}
-			}()
+		if opts.Progress != nil {
+			opts.Progress.Phase(PhaseScoring, len(jobs))
 		}
-		wg.Wait()
+		var g errgroup.Group
+		g.SetLimit(maxPairsInFlight)
+		for i, j := range jobs {
+			g.Go(func() error {
+				covs[i] = points.ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
+				if opts.Progress != nil {
+					opts.Progress.Advance(1)
+				}
+				return nil
+			})
+		}
+		_ = g.Wait()
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
