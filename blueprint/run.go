@@ -67,11 +67,20 @@ type EvaluationResults struct {
 // ModelScore is a model's score over the blueprint: the mean of its prompt scores weighted by
 // prompt weight, over the prompts that have a score.
 type ModelScore struct {
-	// Average is rounded to 2 decimals; null when no prompt has a score.
+	// Average is the exact mean, unrounded (spec §7: round only for display, see Rounded);
+	// null when no prompt has a score.
 	Average     *float64 `json:"average"`
 	PromptCount int      `json:"promptCount"`
-	// Exact is the unrounded average.
-	Exact *float64 `json:"-"`
+}
+
+// Rounded returns the average as tables and reports show it: rounded to 2 decimals as
+// JavaScript's toFixed rounds (scoring.Round); nil when there is none.
+func (s ModelScore) Rounded() *float64 {
+	if s.Average == nil {
+		return nil
+	}
+	r := scoring.Round(*s.Average, 2)
+	return &r
 }
 
 // ScoreOptions control Score.
@@ -287,8 +296,7 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		}
 		ms := ModelScore{PromptCount: len(scores)}
 		if avg, ok := scoring.CoverageAverage(scores, weights); ok {
-			rounded := scoring.Round(avg, 2)
-			ms.Average, ms.Exact = &rounded, &avg
+			ms.Average = &avg
 		}
 		res.EvaluationResults.PerModelScores[m] = ms
 	}

@@ -159,8 +159,8 @@ models: [CORE]
 	if c := res.EvaluationResults.LLMCoverageScores["single"]["m:a"]; *c.AvgCoverageExtent != 1 || c.NotEvaluatedCount != 1 {
 		t.Errorf("single × m:a = %+v", c)
 	}
-	// m:a: single 1, multi 1, bad-regex 0 → 2/3.
-	if ms := res.EvaluationResults.PerModelScores["m:a"]; *ms.Average != 0.67 || ms.PromptCount != 3 {
+	// m:a: single 1, multi 1, bad-regex 0 → 2/3, exact in the document (spec §7), 0.67 shown.
+	if ms := res.EvaluationResults.PerModelScores["m:a"]; *ms.Average != 2.0/3 || *ms.Rounded() != 0.67 || ms.PromptCount != 3 {
 		t.Errorf("m:a = %+v", ms)
 	}
 	if ms := res.EvaluationResults.PerModelScores["m:b"]; ms.Average != nil || ms.PromptCount != 0 {
@@ -183,7 +183,7 @@ func TestRunFixturesDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Weighted by prompt weight: (1 × 3 + 0 × 1) / 4.
-	if ms := res.EvaluationResults.PerModelScores["x:1"]; *ms.Exact != 0.75 || ms.PromptCount != 2 {
+	if ms := res.EvaluationResults.PerModelScores["x:1"]; *ms.Average != 0.75 || ms.PromptCount != 2 {
 		t.Errorf("x:1 = %+v", ms)
 	}
 	if h := res.FullConversationHistories["p"]["x:1"]; len(h) != 3 || h[0].Role != "system" || h[0].Text() != "Be kind." {

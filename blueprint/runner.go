@@ -74,9 +74,11 @@ type Options struct {
 	// the blueprint's custom models (that model). With Responses they are the model ids scored
 	// (every model of the responses when empty).
 	Models []string
-	// Collections resolve collection placeholders such as CORE (LoadCollections); without
-	// them a placeholder is an error naming it.
-	Collections Collections
+	// CollectionsDir, when set, is the folder collection placeholders such as CORE are resolved
+	// from (--collections): only the collections the run uses are read (LoadCollectionsFor).
+	// Otherwise Collections resolve them; a placeholder neither defines is an error naming it.
+	CollectionsDir string
+	Collections    Collections
 
 	// Client makes every model call of the run (generation, judges, embeddings): one cache, one
 	// set of limits, one usage count. Required.
@@ -210,13 +212,23 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 
+	resolve := func(ms []Model) ([]Model, error) {
+		colls := opts.Collections
+		if opts.CollectionsDir != "" {
+			var err error
+			if colls, err = LoadCollectionsFor(opts.path(opts.CollectionsDir), ms); err != nil {
+				return nil, err
+			}
+		}
+		return ResolveModels(ms, colls)
+	}
 	resp := opts.Responses
 	var models []Model
 	var scored, defaults []string
 	if resp != nil {
 		scored = opts.Models
 		if len(opts.Models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
-			resolved, err := ResolveModels(bp.Models, opts.Collections)
+			resolved, err := resolve(bp.Models)
 			if err != nil {
 				return nil, fmt.Errorf("the responses give only default responses, so they apply to the blueprint's models: %v (or pass --models)", err)
 			}
@@ -226,7 +238,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	} else {
 		var err error
-		if models, err = ResolveModels(modelsNamed(bp, opts.Models), opts.Collections); err != nil {
+		if models, err = resolve(modelsNamed(bp, opts.Models)); err != nil {
 			return nil, err
 		}
 		if len(models) == 0 {

@@ -89,8 +89,8 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 	fmt.Fprint(tw, "AVERAGE")
 	for _, m := range r.EffectiveModels {
 		cell := "n/a"
-		if s, ok := r.EvaluationResults.PerModelScores[m]; ok && s.Average != nil {
-			cell = strconv.FormatFloat(*s.Average, 'f', 2, 64)
+		if avg := r.EvaluationResults.PerModelScores[m].Rounded(); avg != nil {
+			cell = strconv.FormatFloat(*avg, 'f', 2, 64)
 		}
 		fmt.Fprint(tw, "\t"+cell)
 	}

@@ -98,9 +98,11 @@ func (a *app) blueprintCheck(args []string) int {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 		return exitFailure
 	}
-	var colls blueprint.Collections
+	collDir := ""
 	if *collections != "" {
-		if colls, err = blueprint.LoadCollections(a.blueprintPath(*collections)); err != nil {
+		// Each blueprint reads only the collections it names; the folder must exist.
+		collDir = a.blueprintPath(*collections)
+		if _, err := blueprint.LoadCollectionsFor(collDir, nil); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 			return exitFailure
 		}
@@ -134,8 +136,12 @@ func (a *app) blueprintCheck(args []string) int {
 				diags = append(append([]rubric.Diagnostic(nil), diags...), envDiags...)
 				sortDiagnosticsByLine(diags)
 			}
-			if colls != nil {
-				if _, rerr := blueprint.ResolveModels(bp.Models, colls); rerr != nil {
+			if collDir != "" {
+				colls, rerr := blueprint.LoadCollectionsFor(collDir, bp.Models)
+				if rerr == nil {
+					_, rerr = blueprint.ResolveModels(bp.Models, colls)
+				}
+				if rerr != nil {
 					diags = append(diags, rubric.Diagnostic{File: file, Severity: rubric.SeverityError, Code: blueprint.CodeCollection, Message: rerr.Error()})
 				}
 			}
@@ -338,12 +344,6 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var colls blueprint.Collections
-	if f.collections != "" {
-		if colls, err = blueprint.LoadCollections(a.blueprintPath(f.collections)); err != nil {
-			return fail("%v", err)
-		}
-	}
 	var resp *blueprint.Responses
 	if f.responses != "" {
 		respData, err := blueprint.ReadFile(a.blueprintPath(f.responses))
@@ -375,7 +375,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		Blueprint:           bp,
 		Responses:           resp,
 		Models:              f.models,
-		Collections:         colls,
+		CollectionsDir:      f.collections,
 		Client:              client,
 		LookupEnv:           env,
 		AllowEnv:            allow,
