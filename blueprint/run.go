@@ -59,6 +59,10 @@ type Result struct {
 type EvaluationResults struct {
 	LLMCoverageScores map[string]map[string]*points.CoverageResult `json:"llmCoverageScores"`
 	PerModelScores    map[string]ModelScore                        `json:"perModelScores"`
+	// JudgeAgreement is the judges' agreement over every point of the run that two judges or
+	// more scored (Krippendorff's alpha, interval metric); each prompt × model's is in its
+	// llmCoverageScores entry. Absent with fewer than two judges.
+	JudgeAgreement *points.JudgeAgreement `json:"judgeAgreement,omitempty"`
 	// Similarity holds, for prompts with an ideal response, each model's final response
 	// compared with the ideal: metric name → score in [0, 1], rounded to 3 decimals.
 	Similarity map[string]map[string]map[string]float64 `json:"similarity,omitempty"`
@@ -271,9 +275,15 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		// How far the judges agreed: on each response's points, and over the whole run.
+		judges := judgeSpecs(env.Judge)
+		var all []points.PointAssessment
 		for i, j := range jobs {
+			covs[i].JudgeAgreement = judgeAgreement(covs[i].PointAssessments, judges)
+			all = append(all, covs[i].PointAssessments...)
 			setCell(res.EvaluationResults.LLMCoverageScores, j.p.ID, j.model, &covs[i])
 		}
+		res.EvaluationResults.JudgeAgreement = judgeAgreement(all, judges)
 	}
 	if opts.Similarity != nil {
 		if err := res.similarity(ctx, bp, models, opts.Similarity); err != nil {

@@ -98,6 +98,10 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if ag := r.EvaluationResults.JudgeAgreement; ag != nil {
+		fmt.Fprintf(ew, "\nJudge agreement: Krippendorff's α %s (%s) over %d point%s scored by %d judges.\n",
+			strconv.FormatFloat(ag.KrippendorffsAlpha, 'f', -1, 64), ag.Interpretation, ag.NumItems, node.Plural(ag.NumItems), ag.NumJudges)
+	}
 	if partial {
 		fmt.Fprintln(ew, "\n* some points were not evaluated; the score covers the evaluated points only.")
 	}
