@@ -51,6 +51,36 @@ const (
 	MethodEmbedding = "embedding"
 )
 
+// ParseMethods reads the evaluation methods as --eval-method names them, Weval's names and
+// vectorlint's: llm-coverage, similarity, embedding, "all" (every method) or "none" (the result
+// then holds the responses only), each item trimmed. "none" stands alone; an unknown name is an
+// error naming the accepted ones. Weval's run-config (parseEvalMethods) ignores an unknown name
+// with a warning; a typo here must not silently drop the rubric.
+func ParseMethods(names []string) (Methods, error) {
+	var m Methods
+	none := false
+	for _, n := range names {
+		switch n = strings.TrimSpace(n); n {
+		case MethodCoverage:
+			m.Coverage = true
+		case MethodSimilarity:
+			m.Similarity = true
+		case MethodEmbedding:
+			m.Embedding = true
+		case "all":
+			m = Methods{Coverage: true, Similarity: true, Embedding: true}
+		case "none":
+			none = true
+		default:
+			return Methods{}, fmt.Errorf("expected %s, %s, %s, all or none, found %q", MethodCoverage, MethodSimilarity, MethodEmbedding, n)
+		}
+	}
+	if none && len(names) > 1 {
+		return Methods{}, fmt.Errorf("expected none alone (no evaluation), found it with %d other method%s", len(names)-1, node.Plural(len(names)-1))
+	}
+	return m, nil
+}
+
 // DefaultEmbeddingModel is the embeddings model of the embedding method (Weval's default).
 const DefaultEmbeddingModel = "openai:text-embedding-3-small"
 

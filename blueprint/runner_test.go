@@ -180,3 +180,36 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("progress: %v", rec.events)
 	}
 }
+
+// TestParseMethods: --eval-method takes Weval's names (parseEvalMethods in
+// src/cli/commands/run-config.ts: embedding, llm-coverage, all, none) and vectorlint's
+// similarity; unlike Weval an unknown name is an error, not a warning.
+func TestParseMethods(t *testing.T) {
+	tests := []struct {
+		in   []string
+		want Methods
+		err  string
+	}{
+		{in: []string{"llm-coverage", "similarity"}, want: Methods{Coverage: true, Similarity: true}},
+		{in: []string{" embedding ", "llm-coverage"}, want: Methods{Coverage: true, Embedding: true}},
+		{in: []string{"all"}, want: Methods{Coverage: true, Similarity: true, Embedding: true}},
+		{in: []string{"embedding", "all"}, want: Methods{Coverage: true, Similarity: true, Embedding: true}},
+		{in: []string{"none"}, want: Methods{}},
+		{in: nil, want: Methods{}},
+		{in: []string{"none", "embedding"}, err: "expected none alone (no evaluation), found it with 1 other method"},
+		{in: []string{"llm-coverage", "bogus"}, err: `expected llm-coverage, similarity, embedding, all or none, found "bogus"`},
+		{in: []string{""}, err: `expected llm-coverage, similarity, embedding, all or none, found ""`},
+	}
+	for _, tt := range tests {
+		got, err := ParseMethods(tt.in)
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("ParseMethods(%q) error %v, want %s", tt.in, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseMethods(%q) = %+v, %v; want %+v", tt.in, got, err, tt.want)
+		}
+	}
+}

@@ -106,7 +106,11 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 		fmt.Fprintln(ew, "\n* some points were not evaluated; the score covers the evaluated points only.")
 	}
 	if !coverage {
-		fmt.Fprintln(ew, "\n· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.")
+		if len(r.EvalMethodsUsed) > 0 {
+			fmt.Fprintln(ew, "\n· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.")
+		} else {
+			fmt.Fprintln(ew, "\n· no evaluation was run (--eval-method): the result holds the responses.")
+		}
 	}
 	if f := r.Failures(); len(f) > 0 {
 		fmt.Fprintf(ew, "\n%d failure%s:\n", len(f), node.Plural(len(f)))

@@ -209,7 +209,7 @@ func blueprintJSON(v any) ([]byte, error) {
 }
 
 // blueprintEvalMethods lists the values of --eval-method.
-const blueprintEvalMethods = "llm-coverage, similarity, embedding"
+const blueprintEvalMethods = "llm-coverage, similarity, embedding (comma-separated), all or none"
 
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
@@ -277,18 +277,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if f.output != "line" && f.output != "json" {
 		return fail("--output: expected line or json, found %q", f.output)
 	}
-	var methods blueprint.Methods
-	for _, m := range f.evalMethods {
-		switch m = strings.TrimSpace(m); m {
-		case blueprint.MethodCoverage:
-			methods.Coverage = true
-		case blueprint.MethodSimilarity:
-			methods.Similarity = true
-		case blueprint.MethodEmbedding:
-			methods.Embedding = true
-		default:
-			return fail("--eval-method: expected %s, found %q", blueprintEvalMethods, m)
-		}
+	methods, err := blueprint.ParseMethods(f.evalMethods)
+	if err != nil {
+		return fail("--eval-method: %v", err)
 	}
 	if f.concurrency < 0 {
 		return fail("--concurrency: expected a number ≥ 1, found %d", f.concurrency)

@@ -65,3 +65,53 @@ func TestBlueprintRunReadsOnlyNamedCollections(t *testing.T) {
 		t.Errorf("%d calls, want 6", srv.Calls())
 	}
 }
+
+// TestBlueprintRunEvalMethods: --eval-method takes Weval's names (parseEvalMethods,
+// src/cli/commands/run-config.ts); the embeddings model is called only with embedding or all,
+// the judges only with llm-coverage or all, and none leaves the responses alone. The requests
+// each run makes are counted on the fake server.
+func TestBlueprintRunEvalMethods(t *testing.T) {
+	tests := []struct {
+		methods            string
+		methodsUsed        string
+		judged, embeddings int
+		note               string
+	}{
+		{methods: "", methodsUsed: "llm-coverage,similarity", judged: 1},
+		{methods: "all", methodsUsed: "llm-coverage,similarity,embedding", judged: 1, embeddings: 1},
+		{methods: "llm-coverage,embedding", methodsUsed: "llm-coverage,embedding", judged: 1, embeddings: 1},
+		{methods: "embedding", methodsUsed: "embedding", embeddings: 1,
+			note: "· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores."},
+		{methods: "none", methodsUsed: "", note: "· no evaluation was run (--eval-method): the result holds the responses."},
+	}
+	for _, tt := range tests {
+		t.Run("methods "+tt.methods, func(t *testing.T) {
+			srv := llmtest.Start(t)
+			judge := srv.On(llmtest.SystemContains("expert examiner"), llmtest.Text("<reflection>ok</reflection><classification>CLASS_FULLY_PRESENT</classification>"))
+			srv.SetDefault(llmtest.Text("Paris is the capital of France."))
+			dir := writeBlueprintFiles(t, map[string]string{
+				"c.yml": "models: [openai:one]\n---\n- id: p\n  prompt: Capital?\n  ideal: Paris is the capital of France.\n  should: [Names Paris]\n",
+			})
+			env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}
+			args := []string{"blueprint", "run", "c.yml", "--no-cache", "--judge", "openai:judge", "--embedding-model", "openai:embed"}
+			if tt.methods != "" {
+				args = append(args, "--eval-method", tt.methods)
+			}
+			code, stdout, stderr := runBlueprintAt(t, dir, env, append(args, "--output", "json")...)
+			var res struct {
+				EvalMethodsUsed []string `json:"evalMethodsUsed"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil || code != exitOK {
+				t.Fatalf("exit %d: %v\n%s", code, err, stderr)
+			}
+			if got := strings.Join(res.EvalMethodsUsed, ","); got != tt.methodsUsed || judge.Hits() != tt.judged || srv.EmbeddingCalls() != tt.embeddings {
+				t.Errorf("methods used %q, %d judge calls, %d embedding calls; want %q, %d, %d", got, judge.Hits(), srv.EmbeddingCalls(), tt.methodsUsed, tt.judged, tt.embeddings)
+			}
+			if tt.note != "" {
+				if _, stdout, _ := runBlueprintAt(t, dir, env, args...); !strings.Contains(stdout, "\n"+tt.note+"\n") {
+					t.Errorf("table lacks %q:\n%s", tt.note, stdout)
+				}
+			}
+		})
+	}
+}
