@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -24,6 +25,14 @@ const DefaultMaxTokens = 1500
 // Run). The client's limits bound the calls; this bounds the goroutines and memory of a run
 // over thousands of pairs, and is high enough to keep every provider's limit busy.
 const maxPairsInFlight = 256
+
+// Generation's robustness settings, Weval's defaults (--gen-timeout-ms 30000, --gen-retries 1
+// in src/cli/commands/run-config.ts): a generation attempt that has not answered in 30 s is
+// given up, and tried once more.
+const (
+	DefaultGenTimeout = 30 * time.Second
+	DefaultGenRetries = 1
+)
 
 // DefaultProviderConcurrency is the most calls in flight to one provider at once (every model
 // of "openrouter:…" shares it; a custom model shares it with the others on its server), on
@@ -149,6 +158,13 @@ type GenerateOptions struct {
 	ProviderConcurrency int
 	// MaxTokens of each generated turn (DefaultMaxTokens when 0).
 	MaxTokens int
+	// Timeout bounds each attempt of a generation call (DefaultGenTimeout when 0; --gen-timeout-ms).
+	// The whole call, retries included, is bounded by llm.CallTimeoutFactor times it.
+	Timeout time.Duration
+	// Attempts is how many times a generation call is tried: 1 + --gen-retries
+	// (DefaultGenRetries + 1 when 0). Which failures are retried is the client's rule (429,
+	// 5xx, time-outs, broken connections and replies).
+	Attempts int
 	// OnPair is called after each prompt × variant is done (from the goroutine that did it), for
 	// progress reports; nil means none.
 	OnPair func(promptID, modelID string, err error)
@@ -178,6 +194,12 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 	}
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = DefaultMaxTokens
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultGenTimeout
+	}
+	if opts.Attempts <= 0 {
+		opts.Attempts = DefaultGenRetries + 1
 	}
 	variants := Variants(bp, models)
 	resp := newResponses("")
@@ -273,6 +295,7 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 			}
 		}
 		ep.SettingNames.Model = "the model id " + m.ID + " (the blueprint's models, or --models)"
+		ep.SettingNames.Timeout = "--gen-timeout-ms"
 		return target{ep: ep, api: llm.APIChat}
 	}
 	cm := m.Custom
@@ -296,7 +319,8 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 		SettingNames: llm.SettingNames{
 			Key:     "the headers of custom model " + cm.ID,
 			BaseURL: "the url of custom model " + cm.ID,
-			Model:   "the modelName of custom model " + cm.ID}}
+			Model:   "the modelName of custom model " + cm.ID,
+			Timeout: "--gen-timeout-ms"}}
 	if opts.Client != nil {
 		if err := opts.Client.CheckTrust(ep); err != nil {
 			return target{err: err}
@@ -329,12 +353,13 @@ func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t ta
 		var err error
 		if t.custom == nil {
 			resp, err = opts.Client.Complete(ctx, llm.Request{Endpoint: t.ep, Messages: msgs, Temperature: v.Temperature,
-				MaxTokens: opts.MaxTokens, NoCache: noCache, Label: label})
+				MaxTokens: opts.MaxTokens, NoCache: noCache, Label: label, Timeout: opts.Timeout, MaxAttempts: opts.Attempts})
 		} else {
 			cm := t.custom
 			req := llm.GenerateRequest{Endpoint: t.ep, URL: t.url, API: t.api, Messages: msgs, Temperature: v.Temperature,
 				MaxTokens: opts.MaxTokens, PromptFormat: cm.PromptFormat, ReasoningEffort: cm.ReasoningEffort,
-				ParameterMapping: cm.ParameterMapping, Parameters: cm.Parameters, NoCache: noCache, Label: label}
+				ParameterMapping: cm.ParameterMapping, Parameters: cm.Parameters, NoCache: noCache, Label: label,
+				Timeout: opts.Timeout, MaxAttempts: opts.Attempts}
 			if cm.ThinkingBudget != nil {
 				req.ThinkingBudget = int(*cm.ThinkingBudget)
 			}

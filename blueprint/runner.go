@@ -134,6 +134,11 @@ type Options struct {
 	// ProviderConcurrency limits the calls in flight to one provider
 	// (DefaultProviderConcurrency when 0).
 	ProviderConcurrency int
+	// GenTimeout bounds each attempt of a generation (--gen-timeout-ms; DefaultGenTimeout
+	// when 0) and GenAttempts is how many times it is tried (1 + --gen-retries;
+	// DefaultGenRetries + 1 when 0). Judges and embeddings keep the client's settings.
+	GenTimeout  time.Duration
+	GenAttempts int
 	// Methods are the evaluations done; the zero value does none (the result then holds the
 	// responses only).
 	Methods Methods
@@ -359,7 +364,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	if resp == nil {
 		gopts := GenerateOptions{Client: opts.Client, LookupEnv: opts.LookupEnv, AllowEnv: opts.AllowEnv,
-			ProviderConcurrency: opts.ProviderConcurrency}
+			ProviderConcurrency: opts.ProviderConcurrency, Timeout: opts.GenTimeout, Attempts: opts.GenAttempts}
 		for _, m := range models {
 			if err := CheckModel(bp, m, gopts); err != nil {
 				var untrusted *llm.UntrustedHostError

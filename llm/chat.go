@@ -414,7 +414,7 @@ func (c *Client) callChat(ctx context.Context, req Request) (*Response, error) {
 	if req.Timeout > 0 {
 		timeout = req.Timeout
 	}
-	info := callInfo{op: opChat, label: req.Label, ep: ep, timeout: timeout, secrets: secrets}
+	info := callInfo{op: opChat, label: req.Label, ep: ep, timeout: timeout, maxAttempts: req.MaxAttempts, secrets: secrets}
 	requested := requestedFormat(req)
 	totalAttempts := 0
 	for {

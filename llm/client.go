@@ -286,7 +286,9 @@ type callInfo struct {
 	label   string
 	ep      Endpoint
 	timeout time.Duration
-	secrets []string
+	// maxAttempts overrides Config.MaxAttempts when positive.
+	maxAttempts int
+	secrets     []string
 	// scopes are the endpoint's stop scopes (set by withRetries).
 	scopes stopScopes
 }
@@ -304,6 +306,10 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 	var last *APIError // the previous attempt's failure
 	var deadline time.Time
 	suspected := false
+	maxAttempts := c.cfg.MaxAttempts
+	if info.maxAttempts > 0 {
+		maxAttempts = info.maxAttempts
+	}
 	for attempt := 1; ; attempt++ {
 		release, err := c.acquire(callCtx, info, attempt == 1)
 		if err != nil {
@@ -347,7 +353,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 			end = apiErr
 		case callCtx.Err() != nil: // the attempt was cut short by the call's limit
 			end = c.final(info, c.outOfTime(apiErr, limit))
-		case !apiErr.Retryable() || attempt >= c.cfg.MaxAttempts:
+		case !apiErr.Retryable() || attempt >= maxAttempts:
 			end = c.final(info, apiErr)
 		case !suspected && c.suspicious(info, apiErr):
 			suspected = true
@@ -469,6 +475,9 @@ type Request struct {
 	NoCache bool
 	// Timeout overrides Config.Timeout for each attempt of this call.
 	Timeout time.Duration
+	// MaxAttempts overrides Config.MaxAttempts for this call (blueprint generation's
+	// --gen-retries); 0 keeps the client's.
+	MaxAttempts int
 	// Label says what the call is for, in events (e.g. "Acme.Wordiness docs/a.md").
 	Label string
 }

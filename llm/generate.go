@@ -91,6 +91,8 @@ type GenerateRequest struct {
 	NoCache bool
 	// Timeout overrides Config.Timeout for each attempt of this call.
 	Timeout time.Duration
+	// MaxAttempts overrides Config.MaxAttempts for this call; 0 keeps the client's.
+	MaxAttempts int
 	// Label says what the call is for, in events.
 	Label string
 }
@@ -343,7 +345,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 	if req.Timeout > 0 {
 		timeout = req.Timeout
 	}
-	info := callInfo{op: op, label: req.Label, ep: ep, timeout: timeout, secrets: secrets}
+	info := callInfo{op: op, label: req.Label, ep: ep, timeout: timeout, maxAttempts: req.MaxAttempts, secrets: secrets}
 	var resp *Response
 	attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
 		c.emit(Event{Kind: EventRequest, Op: op, Label: req.Label, Host: ep.Host(), Model: ep.Model, Attempt: attempt,

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -217,7 +218,7 @@ type blueprintRunFlags struct {
 	cacheMaxSize, failUnder                                                                   string
 	allowNet, noCache                                                                         bool
 	models, judges, evalMethods, allowEnv                                                     []string
-	concurrency, providerConcurrency                                                          int
+	concurrency, providerConcurrency, genTimeoutMS, genRetries                                int
 }
 
 // blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
@@ -237,6 +238,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.StringVar(&f.embeddingModel, "embedding-model", blueprint.DefaultEmbeddingModel, "embeddings model of --eval-method embedding")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "most model calls in flight at once (default: the blueprint's concurrency, else 8)")
 	fs.IntVar(&f.providerConcurrency, "provider-concurrency", blueprint.DefaultProviderConcurrency, "most model calls in flight to one provider at once")
+	fs.IntVar(&f.genTimeoutMS, "gen-timeout-ms", int(blueprint.DefaultGenTimeout/time.Millisecond), "time limit of each attempt of a generation call, in milliseconds (judges keep --timeout)")
+	fs.IntVar(&f.genRetries, "gen-retries", blueprint.DefaultGenRetries, "retries of a generation call that failed in a way worth retrying (timeout, 429, 5xx, broken connection)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
 	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage)
@@ -286,6 +289,12 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	if f.providerConcurrency < 1 {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
+	}
+	if f.genTimeoutMS < 1 {
+		return fail("--gen-timeout-ms: expected a number of milliseconds ≥ 1, found %d", f.genTimeoutMS)
+	}
+	if f.genRetries < 0 {
+		return fail("--gen-retries: expected a number ≥ 0, found %d", f.genRetries)
 	}
 	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
 	if err != nil {
@@ -375,6 +384,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		HTTPClient:          a.serviceClient(),
 		Judges:              judgeSpecs,
 		ProviderConcurrency: f.providerConcurrency,
+		GenTimeout:          time.Duration(f.genTimeoutMS) * time.Millisecond,
+		GenAttempts:         f.genRetries + 1,
 		Methods:             methods,
 		EmbeddingModel:      f.embeddingModel,
 		RunLabel:            f.runLabel,

@@ -1,12 +1,29 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
+
+// runBlueprintFast runs the command like runBlueprintAt with the client's retry delays cut to
+// milliseconds, for runs that retry on purpose.
+func runBlueprintFast(t *testing.T, dir string, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir,
+		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		now:       func() time.Time { return e2eNow },
+		tuneLLM:   func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 2*time.Millisecond }}
+	code = a.run(context.Background(), args)
+	return code, out.String(), errOut.String()
+}
 
 // The run-level Weval behaviours of spec/blueprints.md §6–7 (issue 20), through the command.
 // Each test names the file of weval-org/app it follows.
@@ -113,5 +130,71 @@ func TestBlueprintRunEvalMethods(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBlueprintRunGenerationLimits: --gen-retries (default 1) and --gen-timeout-ms (default
+// 30000) bound each generation call, as Weval's run-config does (src/cli/commands/run-config.ts,
+// passed to getModelResponse in src/cli/services/llm-service.ts), while the judges keep the
+// client's four attempts and --timeout. Requests are counted on the fake server.
+func TestBlueprintRunGenerationLimits(t *testing.T) {
+	const bp = "models: [openai:gen]\n---\n- {id: p, prompt: Say hi., should: [Says hi]}\n"
+	tests := []struct {
+		name      string
+		args      []string
+		gen       llmtest.Reply
+		genCalls  int
+		judgeFail bool
+		// failure is the one failure listed, or stop the one endpoint that could not be used.
+		failure, stop string
+	}{
+		{name: "default: one retry", gen: llmtest.ServerError(), genCalls: 2,
+			failure: "p × openai:gen: llm: chat completion with gen at HOST: HTTP 500 Internal Server Error: The server had an error while processing your request. (2 attempts)"},
+		{name: "no retry", args: []string{"--gen-retries", "0"}, gen: llmtest.ServerError(), genCalls: 1,
+			failure: "p × openai:gen: llm: chat completion with gen at HOST: HTTP 500 Internal Server Error: The server had an error while processing your request."},
+		{name: "three retries", args: []string{"--gen-retries", "3"}, gen: llmtest.ServerError(), genCalls: 4,
+			failure: "p × openai:gen: llm: chat completion with gen at HOST: HTTP 500 Internal Server Error: The server had an error while processing your request. (4 attempts)"},
+		// A host that never answered is stopped for the run: reported once, naming the flag.
+		{name: "a hung generation gives up at --gen-timeout-ms", args: []string{"--gen-timeout-ms", "150"}, gen: llmtest.Hang(), genCalls: 2,
+			stop: "llm: HOST (openai) sends no reply: no complete reply within 150ms (2 attempts); check that the server works, or allow more time with --gen-timeout-ms (1 response not generated)"},
+		{name: "the judges keep the client's attempts", args: []string{"--gen-retries", "0"}, gen: llmtest.Text("hi"), genCalls: 1, judgeFail: true,
+			failure: "p × openai:gen: Says hi: judging failed: all 1 judges failed: holistic(openai:judge): llm: chat completion with judge at HOST: HTTP 500 Internal Server Error: The server had an error while processing your request. (4 attempts)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.Start(t)
+			judgeReply := llmtest.Text("<reflection>ok</reflection><classification>CLASS_FULLY_PRESENT</classification>")
+			if tt.judgeFail {
+				judgeReply = llmtest.ServerError()
+			}
+			judge := srv.On(llmtest.ModelIs("judge"), judgeReply)
+			gen := srv.On(llmtest.ModelIs("gen"), tt.gen)
+			dir := writeBlueprintFiles(t, map[string]string{"c.yml": bp})
+			env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}
+			code, stdout, stderr := runBlueprintFast(t, dir, env, append([]string{"blueprint", "run", "c.yml", "--no-cache", "--judge", "openai:judge"}, tt.args...)...)
+			host := strings.TrimPrefix(strings.TrimSuffix(srv.URL, "/v1"), "http://")
+			want := "\n1 failure:\n  " + tt.failure + "\n"
+			if tt.stop != "" {
+				want = "\n1 model endpoint could not be used:\n  " + tt.stop + "\n"
+			}
+			if want = strings.ReplaceAll(want, "HOST", host); code != exitFailure || !strings.Contains(stdout, want) {
+				t.Errorf("exit %d\n%s\nwant %s\n%s", code, stdout, want, stderr)
+			}
+			judgeCalls := 0
+			if tt.judgeFail {
+				judgeCalls = 4
+			}
+			if gen.Hits() != tt.genCalls || judge.Hits() != judgeCalls {
+				t.Errorf("%d generation and %d judge requests, want %d and %d", gen.Hits(), judge.Hits(), tt.genCalls, judgeCalls)
+			}
+		})
+	}
+	for flag, want := range map[string]string{
+		"--gen-timeout-ms=0": "vectorlint blueprint run: --gen-timeout-ms: expected a number of milliseconds ≥ 1, found 0\n",
+		"--gen-retries=-1":   "vectorlint blueprint run: --gen-retries: expected a number ≥ 0, found -1\n",
+	} {
+		if code, _, stderr := runBlueprintAt(t, t.TempDir(), nil, "blueprint", "run", "c.yml", flag); code != exitFailure || stderr != want {
+			t.Errorf("%s: exit %d, stderr %q", flag, code, stderr)
+		}
 	}
 }
