@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -185,6 +186,12 @@ type target struct {
 // client's limits. A prompt × variant whose generation fails is recorded in the returned
 // Responses (Run reports it in the result's errors) and the others go on; Generate itself
 // fails only when ctx ends.
+//
+// A model whose generations fail BreakerThreshold times in a row is skipped for the rest of
+// the run (the circuit breaker, as in Weval): its remaining pairs fail with a *BreakerError
+// without a call. So that the count is checked before each call rather than while calls queue,
+// a model has at most ProviderConcurrency pairs in flight; those already in flight when the
+// breaker opens finish.
 func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateOptions) (*Responses, error) {
 	if opts.Client == nil {
 		return nil, errors.New("blueprint: Generate needs GenerateOptions.Client")
@@ -221,6 +228,13 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 		err       error
 	}
 	results := make([][]result, len(bp.Prompts))
+	brk := newBreaker(BreakerThreshold)
+	perModel := map[string]*semaphore.Weighted{}
+	for _, v := range variants {
+		if perModel[v.Model.ID] == nil {
+			perModel[v.Model.ID] = semaphore.NewWeighted(int64(opts.ProviderConcurrency))
+		}
+	}
 	// A pair's failure is recorded in its result, so no goroutine returns an error.
 	var g errgroup.Group
 	g.SetLimit(maxPairsInFlight)
@@ -231,8 +245,12 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 				r := &results[i][j]
 				if t := targets[v.Model.ID]; t.err != nil {
 					r.err = t.err
-				} else {
-					r.turns, r.history, r.generated, r.err = generatePair(ctx, bp, p, v, t, opts)
+				} else if r.err = perModel[v.Model.ID].Acquire(ctx, 1); r.err == nil {
+					if r.err = brk.check(v.Model.ID); r.err == nil {
+						r.turns, r.history, r.generated, r.err = generatePair(ctx, bp, p, v, t, opts)
+						brk.record(v.Model.ID, r.err)
+					}
+					perModel[v.Model.ID].Release(1)
 				}
 				if opts.OnPair != nil {
 					opts.OnPair(p.ID, v.ID, r.err)
@@ -245,12 +263,19 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	resp.tripped = brk.tripped
 	for i, p := range bp.Prompts {
 		for j, v := range variants {
 			r := results[i][j]
 			if r.err != nil {
 				setCell(resp.failures, p.ID, v.ID, r.err.Error())
-				if rw := points.RunWide(r.err); rw != nil {
+				// Failures of the run, and pairs the breaker skipped, are reported once each.
+				var be *BreakerError
+				rw := points.RunWide(r.err)
+				if rw == nil && errors.As(r.err, &be) {
+					rw = be
+				}
+				if rw != nil {
 					if resp.stopped == nil {
 						resp.stopped = map[string]map[string]error{}
 					}

@@ -28,9 +28,16 @@ type Responses struct {
 	histories      map[string]map[string][]points.Message
 	generatedFlags map[string]map[string][]bool
 	failures       map[string]map[string]string
-	// stopped holds, for the failed pairs whose failure is the run's (runWide), that failure.
+	// stopped holds, for the failed pairs whose failure is the run's (runWide) or the circuit
+	// breaker's, that failure.
 	stopped map[string]map[string]error
+	// tripped are the circuit breakers that opened (*BreakerError), in order.
+	tripped []error
 }
+
+// Tripped returns the circuit breakers that opened during generation (*BreakerError), in the
+// order they opened: each model skipped for the rest of the run.
+func (r *Responses) Tripped() []error { return append([]error(nil), r.tripped...) }
 
 func newResponses(file string) *Responses {
 	return &Responses{File: file, byPrompt: map[string]map[string][]string{}, defaults: map[string][]string{}, lines: map[string]int{},

@@ -40,8 +40,9 @@ type Result struct {
 
 	// Set by Run (not serialised). Path is where the document was written (Options.OutDir
 	// joined with Folder and FileName, "" when it was not); WriteErr and HTMLErr say why the
-	// document or the report could not be written. Stopped are the endpoints the client stopped
-	// (*llm.StopError), each once: the table counts what each kept from being done. Usage is the
+	// document or the report could not be written. Stopped are the failures of the whole run,
+	// each once: the endpoints the client stopped (*llm.StopError), then the models the circuit
+	// breaker skipped (*BreakerError); the table counts what each kept from being done. Usage is the
 	// client's usage (all of its calls, so a client shared between runs counts the earlier ones
 	// too).
 	Path              string    `json:"-"`

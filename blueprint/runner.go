@@ -399,6 +399,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, se := range opts.Client.Stopped() {
 		res.Stopped = append(res.Stopped, se)
 	}
+	res.Stopped = append(res.Stopped, resp.Tripped()...)
 	// The results are kept even when they cannot be saved: the run was paid for.
 	if opts.OutDir != "" {
 		if _, err := res.WriteFile(outDir); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +197,77 @@ func TestBlueprintRunGenerationLimits(t *testing.T) {
 		if code, _, stderr := runBlueprintAt(t, t.TempDir(), nil, "blueprint", "run", "c.yml", flag); code != exitFailure || stderr != want {
 			t.Errorf("%s: exit %d, stderr %q", flag, code, stderr)
 		}
+	}
+}
+
+// TestBlueprintRunCircuitBreaker: a model whose generations fail 10 times in a row is not
+// asked again for the rest of the run (Weval's FAILURE_THRESHOLD,
+// src/cli/services/comparison-pipeline-service.non-stream.ts): its other cells are errors,
+// named once as a run failure in the table and on stderr, and the other model is unaffected.
+// Every variant of a model counts toward one breaker; rate limits do not count.
+func TestBlueprintRunCircuitBreaker(t *testing.T) {
+	var bp strings.Builder
+	bp.WriteString("models: [openai:steady, openai:probe]\ntemperatures: [0, 1]\n---\n")
+	for i := range 6 {
+		fmt.Fprintf(&bp, "- {id: p%d, prompt: Q%d, should: [{$contains: fine}]}\n", i, i)
+	}
+	tests := []struct {
+		name       string
+		probe      llmtest.Reply
+		probeCalls int
+		stop       string
+	}{
+		{name: "always 500", probe: llmtest.ServerError(), probeCalls: 10,
+			stop: "circuit breaker: openai:probe failed 10 generations in a row, so it was not asked for the rest of the run"},
+		{name: "always rate limited", probe: llmtest.RateLimited(""), probeCalls: 12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.Start(t)
+			probe := srv.On(llmtest.ModelIs("probe"), tt.probe)
+			srv.SetDefault(llmtest.Text("fine"))
+			dir := writeBlueprintFiles(t, map[string]string{"c.yml": bp.String()})
+			env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}
+			// One call in flight per provider, so "in a row" is exact; no retry, so one request
+			// per generation.
+			code, stdout, stderr := runBlueprintFast(t, dir, env, "blueprint", "run", "c.yml", "--no-cache", "--provider-concurrency", "1",
+				"--gen-retries", "0", "--output", "json")
+			if probe.Hits() != tt.probeCalls || srv.Calls() != tt.probeCalls+12 || code != exitFailure {
+				t.Errorf("exit %d, %d probe requests, %d in all; want %d and %d", code, probe.Hits(), srv.Calls(), tt.probeCalls, tt.probeCalls+12)
+			}
+			var res struct {
+				Errors map[string]map[string]string `json:"errors"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatal(err)
+			}
+			skipped, failed := 0, 0
+			for _, byModel := range res.Errors {
+				for m, msg := range byModel {
+					if !strings.HasPrefix(m, "openai:probe[") {
+						t.Errorf("%s failed: %s", m, msg)
+					}
+					if msg == tt.stop {
+						skipped++
+					} else {
+						failed++
+					}
+				}
+			}
+			wantSkipped := 12 - tt.probeCalls
+			if skipped != wantSkipped || failed != tt.probeCalls {
+				t.Errorf("%d cells skipped by the breaker, %d failed; want %d and %d", skipped, failed, wantSkipped, tt.probeCalls)
+			}
+			if tt.stop == "" {
+				return
+			}
+			if want := "vectorlint blueprint run: " + tt.stop + "\n"; strings.Count(stderr, want) != 1 {
+				t.Errorf("stderr %q, want the breaker once", stderr)
+			}
+			_, stdout, _ = runBlueprintFast(t, dir, env, "blueprint", "run", "c.yml", "--no-cache", "--provider-concurrency", "1", "--gen-retries", "0")
+			if want := "\n1 model endpoint could not be used:\n  " + tt.stop + " (2 responses not generated)\n"; !strings.Contains(stdout, want) || strings.Count(stdout, "HTTP 500") != 10 {
+				t.Errorf("table:\n%s\nwant %q and 10 failures", stdout, want)
+			}
+		})
 	}
 }
