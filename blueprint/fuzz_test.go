@@ -142,6 +142,7 @@ func blueprintYAMLToJSON(data []byte) (js []byte, ok bool) {
 func FuzzParseResponses(f *testing.F) {
 	f.Add([]byte(`{"promptId": "p", "model": "m", "response": "r"}` + "\n" + `{"promptId": "p", "model": "n", "turns": ["a"]}`))
 	f.Add([]byte(`{"responses": {"p": {"default": "x", "byModel": {"m": ["a", "b"]}}}}`))
+	f.Add([]byte(`{"version": 1, "strategy": "first", "responses": {"p": {"default": {"turns": ["a"], "final": "b"}, "byModel": {"m*": {"turns": ["c"]}}, "notes": "n"}}}`))
 	f.Add([]byte("\n\n{}\n[]"))
 	if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), "examples", "blueprints", "capitals.responses.jsonl")); err == nil {
 		f.Add(data)

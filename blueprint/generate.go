@@ -166,6 +166,15 @@ type GenerateOptions struct {
 	// (DefaultGenRetries + 1 when 0). Which failures are retried is the client's rule (429,
 	// 5xx, time-outs, broken connections and replies).
 	Attempts int
+	// Fixtures, when set, are responses used instead of generating (Weval's --fixtures, in
+	// either format of ParseResponses): a prompt × variant with one is not generated. A
+	// fixture is looked up by the variant's id, then its model's, then a byModel key ending in
+	// "*" that prefixes the model id, then the prompt's default. Its turns must be as many as the
+	// prompt generates.
+	Fixtures *Responses
+	// FixturesStrict makes a prompt × variant without a fixture an error instead of a
+	// generation (--fixtures-strict): no model is called.
+	FixturesStrict bool
 	// OnPair is called after each prompt × variant is done (from the goroutine that did it), for
 	// progress reports; nil means none.
 	OnPair func(promptID, modelID string, err error)
@@ -195,6 +204,9 @@ type target struct {
 func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateOptions) (*Responses, error) {
 	if opts.Client == nil {
 		return nil, errors.New("blueprint: Generate needs GenerateOptions.Client")
+	}
+	if opts.FixturesStrict && opts.Fixtures == nil {
+		return nil, errors.New("blueprint: GenerateOptions.FixturesStrict needs Fixtures")
 	}
 	if opts.ProviderConcurrency <= 0 {
 		opts.ProviderConcurrency = DefaultProviderConcurrency
@@ -243,7 +255,19 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 		for j, v := range variants {
 			g.Go(func() error {
 				r := &results[i][j]
-				if t := targets[v.Model.ID]; t.err != nil {
+				fixture, fixed := []string(nil), false
+				if opts.Fixtures != nil {
+					fixture, fixed = opts.Fixtures.fixture(p.ID, v.ID, v.Model.ID)
+				}
+				if t := targets[v.Model.ID]; fixed {
+					// A fixture stands for the model: no call, nothing for the breaker to count.
+					r.turns = fixture
+					if r.history, r.generated, r.err = conversation(bp, p, v.ID, fixture); r.err != nil {
+						r.err = fmt.Errorf("the fixture in %s: %w", opts.Fixtures.File, r.err)
+					}
+				} else if opts.FixturesStrict {
+					r.err = fmt.Errorf("no fixture response for this prompt and model in %s (--fixtures-strict)", opts.Fixtures.File)
+				} else if t.err != nil {
 					r.err = t.err
 				} else if r.err = perModel[v.Model.ID].Acquire(ctx, 1); r.err == nil {
 					if r.err = brk.check(v.Model.ID); r.err == nil {

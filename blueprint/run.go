@@ -192,15 +192,7 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 	if res.ConfigTitle == "" {
 		res.ConfigTitle = bp.ID
 	}
-	known := map[string]bool{}
-	for _, p := range bp.Prompts {
-		known[p.ID] = true
-	}
-	for _, id := range resp.PromptIDs() {
-		if !known[id] {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: responses for prompt %q, which the blueprint does not have (ignored)", resp.File, resp.Line(id), id))
-		}
-	}
+	res.Warnings = append(res.Warnings, resp.unknownPrompts(bp)...)
 	env := opts.Env
 	if env.JSPool == nil {
 		env.JSPool = points.NewJSPool() // one for the run: its watchdog sees every point scored at once

@@ -99,6 +99,11 @@ type Options struct {
 	// Responses, when set, are scored instead of generating any (the command's --responses):
 	// no model is asked for a response.
 	Responses *Responses
+	// Fixtures, when set, are responses used where they apply and generated where they do not
+	// (Weval's --fixtures; see GenerateOptions.Fixtures); FixturesStrict makes a missing one an
+	// error instead of a generation (--fixtures-strict). Not with Responses.
+	Fixtures       *Responses
+	FixturesStrict bool
 	// Models are the models named on the command line (--models). When generating they replace
 	// the blueprint's models: "provider:model" ids, collection placeholders, or the id of one of
 	// the blueprint's custom models (that model). With Responses they are the model ids scored
@@ -234,6 +239,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Client == nil {
 		return nil, errors.New("blueprint: Run needs Options.Client")
 	}
+	if opts.Responses != nil && opts.Fixtures != nil {
+		return nil, errors.New("blueprint: Run takes Options.Responses (nothing generated) or Options.Fixtures (what they lack generated), not both")
+	}
+	if opts.FixturesStrict && opts.Fixtures == nil {
+		return nil, errors.New("blueprint: Options.FixturesStrict needs Options.Fixtures")
+	}
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(string) {}
@@ -364,8 +375,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 
 	if resp == nil {
 		gopts := GenerateOptions{Client: opts.Client, LookupEnv: opts.LookupEnv, AllowEnv: opts.AllowEnv,
-			ProviderConcurrency: opts.ProviderConcurrency, Timeout: opts.GenTimeout, Attempts: opts.GenAttempts}
+			ProviderConcurrency: opts.ProviderConcurrency, Timeout: opts.GenTimeout, Attempts: opts.GenAttempts,
+			Fixtures: opts.Fixtures, FixturesStrict: opts.FixturesStrict}
 		for _, m := range models {
+			if opts.FixturesStrict {
+				break // no model is called: whether one could be does not matter
+			}
 			if err := CheckModel(bp, m, gopts); err != nil {
 				var untrusted *llm.UntrustedHostError
 				if errors.As(err, &untrusted) {
@@ -394,6 +409,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if opts.Fixtures != nil {
+		res.Warnings = append(opts.Fixtures.unknownPrompts(bp), res.Warnings...)
 	}
 	res.Usage = opts.Client.Usage()
 	for _, se := range opts.Client.Stopped() {

@@ -213,3 +213,74 @@ func TestParseMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestRunFixtures: fixture responses stand for the models where they apply (Weval's
+// --fixtures: pickFixtureValue in src/lib/fixtures-service.ts, used by generateAllResponses in
+// src/cli/services/comparison-pipeline-service.non-stream.ts), and the other pairs are
+// generated, or with FixturesStrict are errors (run-config's --fixtures-strict: "Error when a
+// fixture for a prompt×model is missing instead of generating live"). The server counts the
+// generations.
+func TestRunFixtures(t *testing.T) {
+	const src = "models: [openai:a, openai:b]\ntemperatures: [0, 1]\n---\n" +
+		"- {id: p1, prompt: Q1, should: [{$contains: x}]}\n" +
+		"- {id: p2, prompt: Q2, should: [{$contains: x}]}\n" +
+		"- {id: p3, prompt: Q3, should: [{$contains: x}]}\n" +
+		"- {id: p4, messages: [{user: Hi}, {assistant: null}, {user: More}], should: [{$contains: x}]}\n"
+	// Variant ids as Variants writes them (the temperature's form is Weval's).
+	a0, a1 := "openai:a[temp:"+FormatTemperature(0)+"]", "openai:a[temp:"+FormatTemperature(1)+"]"
+	b0, b1 := "openai:b[temp:"+FormatTemperature(0)+"]", "openai:b[temp:"+FormatTemperature(1)+"]"
+	fixtures, err := ParseResponses([]byte(`{"version": 1, "responses": {
+  "p1": {"default": "fixture x"},
+  "p2": {"byModel": {"openai:a": "model a x", "`+b1+`": "variant b x"}},
+  "p3": {"byModel": {"openai:*": "wildcard x", "openai:b": "model b x"}},
+  "p4": {"byModel": {"openai:a": {"turns": ["one x"]}}},
+  "gone": {"default": "x"}
+}}`), "f.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := "error: the fixture in f.json: the prompt asks for 2 generated turns (one per assistant: null, plus a final one after a user message), found 1; give \"turns\" with 2 strings"
+	// What each pair holds: a fixture's text, "generated" (from the server), or an error.
+	want := map[[2]string]string{
+		{"p1", a0}: "fixture x", {"p1", a1}: "fixture x", {"p1", b0}: "fixture x", {"p1", b1}: "fixture x",
+		{"p2", a0}: "model a x", {"p2", a1}: "model a x", {"p2", b0}: "generated", {"p2", b1}: "variant b x",
+		{"p3", a0}: "wildcard x", {"p3", a1}: "wildcard x", {"p3", b0}: "model b x", {"p3", b1}: "model b x",
+		{"p4", a0}: turns, {"p4", a1}: turns, {"p4", b0}: "generated", {"p4", b1}: "generated",
+	}
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strict %v", strict), func(t *testing.T) {
+			srv := llmtest.Start(t)
+			srv.SetDefault(llmtest.Text("generated"))
+			res, err := Run(context.Background(), Options{Blueprint: parseTestBlueprint(t, src), Client: newRunClient(t, nil), LookupEnv: runEnv(srv),
+				Fixtures: fixtures, FixturesStrict: strict, Methods: Methods{Coverage: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for key, w := range want {
+				p, m := key[0], key[1]
+				got := res.AllFinalAssistantResponses[p][m]
+				if msg, failed := res.Errors[p][m]; failed {
+					got = "error: " + msg
+				}
+				if w == "generated" {
+					if strict {
+						w = "error: no fixture response for this prompt and model in f.json (--fixtures-strict)"
+					}
+				}
+				if got != w {
+					t.Errorf("%s: %q, want %q", key, got, w)
+				}
+			}
+			wantCalls := 1 + 2*2 // p2 × b at 0 once; p4 × b at 0 and 1, two turns each
+			if strict {
+				wantCalls = 0
+			}
+			if srv.Calls() != wantCalls {
+				t.Errorf("%d generation requests, want %d", srv.Calls(), wantCalls)
+			}
+			if w := `f.json:6: responses for prompt "gone", which the blueprint does not have (ignored)`; len(res.Warnings) != 1 || res.Warnings[0] != w {
+				t.Errorf("warnings %q", res.Warnings)
+			}
+		})
+	}
+}

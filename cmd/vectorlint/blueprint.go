@@ -214,11 +214,11 @@ const blueprintEvalMethods = "llm-coverage, similarity, embedding (comma-separat
 
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
-	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
-	cacheMaxSize, failUnder                                                                   string
-	allowNet, noCache                                                                         bool
-	models, judges, evalMethods, allowEnv                                                     []string
-	concurrency, providerConcurrency, genTimeoutMS, genRetries                                int
+	fixtures, responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
+	cacheMaxSize, failUnder                                                                             string
+	allowNet, noCache, fixturesStrict                                                                   bool
+	models, judges, evalMethods, allowEnv                                                               []string
+	concurrency, providerConcurrency, genTimeoutMS, genRetries                                          int
 }
 
 // blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
@@ -230,6 +230,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs.StringSliceVar(&f.models, "models", nil, "models to run, comma-separated provider:model ids or custom model ids (default: the blueprint's models)")
 	fs.StringArrayVar(&f.judges, "judge", nil, "judge model provider:model, repeatable; replaces the blueprint's and the default judges")
 	fs.StringVar(&f.responses, "responses", "", "score these responses (JSON Lines or Weval fixtures JSON) instead of generating")
+	fs.StringVar(&f.fixtures, "fixtures", "", "use these responses (JSON Lines or Weval fixtures JSON) where they apply, and generate the others")
+	fs.BoolVar(&f.fixturesStrict, "fixtures-strict", false, "with --fixtures: a prompt and model without a fixture response is an error instead of a generation")
 	fs.StringVar(&f.outDir, "out-dir", ".results", "folder for the result document (written to DIR/<configId>/)")
 	fs.StringVar(&f.output, "output", "line", "output on stdout: line (a table) or json (the result document)")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to FILE")
@@ -279,6 +281,12 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	file := fs.Arg(0)
 	if f.output != "line" && f.output != "json" {
 		return fail("--output: expected line or json, found %q", f.output)
+	}
+	if f.responses != "" && f.fixtures != "" {
+		return fail("--responses and --fixtures: expected one of them, found both (--responses generates nothing, --fixtures generates what the fixtures lack)")
+	}
+	if f.fixturesStrict && f.fixtures == "" {
+		return fail("--fixtures-strict: expected --fixtures FILE, found none")
 	}
 	methods, err := blueprint.ParseMethods(f.evalMethods)
 	if err != nil {
@@ -344,13 +352,19 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var resp *blueprint.Responses
-	if f.responses != "" {
-		respData, err := blueprint.ReadFile(a.blueprintPath(f.responses))
-		if err != nil {
-			return fail("cannot read %s: %v", f.responses, blueprintPathErr(err))
+	var resp, fixtures *blueprint.Responses
+	for _, in := range []struct {
+		file string
+		into **blueprint.Responses
+	}{{f.responses, &resp}, {f.fixtures, &fixtures}} {
+		if in.file == "" {
+			continue
 		}
-		if resp, err = blueprint.ParseResponses(respData, f.responses); err != nil {
+		data, err := blueprint.ReadFile(a.blueprintPath(in.file))
+		if err != nil {
+			return fail("cannot read %s: %v", in.file, blueprintPathErr(err))
+		}
+		if *in.into, err = blueprint.ParseResponses(data, in.file); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -374,6 +388,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	opts := blueprint.Options{
 		Blueprint:           bp,
 		Responses:           resp,
+		Fixtures:            fixtures,
+		FixturesStrict:      f.fixturesStrict,
 		Models:              f.models,
 		CollectionsDir:      f.collections,
 		Client:              client,

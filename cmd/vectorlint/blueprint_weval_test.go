@@ -271,3 +271,49 @@ func TestBlueprintRunCircuitBreaker(t *testing.T) {
 		})
 	}
 }
+
+// TestBlueprintRunFixtures: --fixtures uses the responses of a Weval fixtures file where they
+// apply and generates the others; --fixtures-strict makes the others errors, and no model is
+// called (run-config's --fixtures and --fixtures-strict, src/cli/commands/run-config.ts).
+func TestBlueprintRunFixtures(t *testing.T) {
+	srv := llmtest.Start(t)
+	srv.SetDefault(llmtest.Text("generated yes"))
+	dir := writeBlueprintFiles(t, map[string]string{
+		"c.yml":  "models: [openai:a]\n---\n- {id: p1, prompt: Q1, should: [{$contains: yes}]}\n- {id: p2, prompt: Q2, should: [{$contains: yes}]}\n",
+		"f.json": `{"version": 1, "strategy": "first", "responses": {"p1": {"default": {"turns": ["fixture yes"]}, "notes": "from a run"}}}`,
+	})
+	env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}
+	code, stdout, stderr := runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--no-cache", "--fixtures", "f.json", "--output", "json")
+	var res struct {
+		Final  map[string]map[string]string `json:"allFinalAssistantResponses"`
+		Errors map[string]map[string]string `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, stderr)
+	}
+	if res.Final["p1"]["openai:a"] != "fixture yes" || res.Final["p2"]["openai:a"] != "generated yes" || srv.Calls() != 1 {
+		t.Errorf("responses %v, %d calls; want the fixture for p1 and one generation", res.Final, srv.Calls())
+	}
+
+	// Strict: p2 has no fixture, so it is an error, and nothing is generated.
+	code, stdout, _ = runBlueprintAt(t, dir, env, "blueprint", "run", "c.yml", "--no-cache", "--fixtures", "f.json", "--fixtures-strict", "--run-label", "S")
+	want := "Blueprint c\nRun S at 2025-07-05T10-20-30-123Z: 2 prompts × 1 model\n\nPROMPT   openai:a\np1       1.00\np2       —\nAVERAGE  1.00\n\n" +
+		"1 failure:\n  p2 × openai:a: no fixture response for this prompt and model in f.json (--fixtures-strict)\n\n" +
+		"Result written to .results/c/S_2025-07-05T10-20-30-123Z_comparison.json\n"
+	if code != exitFailure || stdout != want || srv.Calls() != 1 {
+		t.Errorf("exit %d, %d calls\n%s\nwant\n%s", code, srv.Calls(), stdout, want)
+	}
+
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fixtures-strict"}, "vectorlint blueprint run: --fixtures-strict: expected --fixtures FILE, found none\n"},
+		{[]string{"--fixtures", "f.json", "--responses", "f.json"}, "vectorlint blueprint run: --responses and --fixtures: expected one of them, found both (--responses generates nothing, --fixtures generates what the fixtures lack)\n"},
+		{[]string{"--fixtures", "none.json"}, "vectorlint blueprint run: cannot read none.json: no such file or directory\n"},
+	} {
+		if code, _, stderr := runBlueprintAt(t, dir, env, append([]string{"blueprint", "run", "c.yml"}, tt.args...)...); code != exitFailure || stderr != tt.want {
+			t.Errorf("%v: exit %d, stderr %q", tt.args, code, stderr)
+		}
+	}
+}
