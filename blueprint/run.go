@@ -14,6 +14,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -30,7 +31,11 @@ type Result struct {
 	EffectiveModels []string   `json:"effectiveModels"`
 	PromptIDs       []string   `json:"promptIds"`
 	// PromptContexts holds the prompt text of a single-turn prompt, or its messages.
-	PromptContexts             map[string]any                         `json:"promptContexts"`
+	PromptContexts map[string]any `json:"promptContexts"`
+	// ExtractedKeyPoints holds, for each prompt that had an ideal response and no points, the
+	// key points a model extracted from the ideal and the prompt was scored against (Weval's
+	// extractedKeyPoints); absent when there are none.
+	ExtractedKeyPoints         map[string][]string                    `json:"extractedKeyPoints,omitempty"`
 	AllFinalAssistantResponses map[string]map[string]string           `json:"allFinalAssistantResponses"`
 	FullConversationHistories  map[string]map[string][]points.Message `json:"fullConversationHistories"`
 	Errors                     map[string]map[string]string           `json:"errors,omitempty"`
@@ -109,6 +114,11 @@ type ScoreOptions struct {
 	Progress Progress
 	// Similarity compares responses with the prompts' ideal responses; nil skips it.
 	Similarity *Similarity
+	// KeyPoints extracts key points from the ideal response of a prompt that has one and no
+	// points (Weval's behaviour); the prompt is scored against them as LLM-judged points and
+	// the result lists them in ExtractedKeyPoints. Nil leaves such a prompt without points (no
+	// score).
+	KeyPoints KeyPointExtractor
 }
 
 // SimilarityMetric compares a response with an ideal response.
@@ -246,6 +256,43 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		}
 	}
 	if !opts.NoCoverage {
+		// A prompt with an ideal response and no points is scored against key points
+		// extracted from the ideal, once per prompt (Weval's LLMCoverageEvaluator).
+		rubrics := map[string]rubric.Rubric{}
+		if opts.KeyPoints != nil {
+			var need []*Prompt
+			seen := map[string]bool{}
+			for _, j := range jobs {
+				if !seen[j.p.ID] && needsKeyPoints(j.p) {
+					seen[j.p.ID] = true
+					need = append(need, j.p)
+				}
+			}
+			got, failed := extractKeyPoints(ctx, opts.KeyPoints, need)
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			for _, p := range need {
+				if err := failed[p.ID]; err != nil {
+					res.evalErrors = append(res.evalErrors, fmt.Sprintf("%s: key points could not be extracted from the ideal response: %v", p.ID, err))
+					continue
+				}
+				if res.ExtractedKeyPoints == nil {
+					res.ExtractedKeyPoints = map[string][]string{}
+				}
+				res.ExtractedKeyPoints[p.ID] = got[p.ID]
+				rubrics[p.ID] = keyPointRubric(got[p.ID])
+			}
+			// The pairs of a prompt whose key points could not be extracted have nothing to
+			// be scored against: no score (the failure is listed once, for the prompt).
+			kept := jobs[:0]
+			for _, j := range jobs {
+				if failed[j.p.ID] == nil {
+					kept = append(kept, j)
+				}
+			}
+			jobs = kept
+		}
 		// Every prompt × model is scored at once: judge calls are bounded by the client's
 		// limits, not by the order of the pairs. A pair's failures are recorded in its result,
 		// so no goroutine returns an error.
@@ -257,7 +304,11 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		g.SetLimit(maxPairsInFlight)
 		for i, j := range jobs {
 			g.Go(func() error {
-				covs[i] = points.ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
+				r, extracted := rubrics[j.p.ID]
+				if !extracted {
+					r = j.p.Rubric()
+				}
+				covs[i] = points.ScoreRubric(ctx, r, j.subject, env)
 				if opts.Progress != nil {
 					opts.Progress.Advance(1)
 				}

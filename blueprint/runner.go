@@ -327,7 +327,26 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			Trust:      opts.Trust,
 		},
 	}
-	if opts.Methods.Coverage && hasTextPoints(bp) {
+	extracting := false
+	for _, p := range bp.Prompts {
+		extracting = extracting || needsKeyPoints(p)
+	}
+	if opts.Methods.Coverage && extracting {
+		ex, err := NewLLMExtractor(ExtractorOptions{Client: opts.Client, LookupEnv: opts.LookupEnv,
+			Models: ExtractionModels(bp, opts.Judges), ProviderConcurrency: opts.ProviderConcurrency})
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ex.Unavailable() {
+			var untrusted *llm.UntrustedHostError
+			if errors.As(e, &untrusted) {
+				return nil, untrusted
+			}
+			warn(e.Error())
+		}
+		sopts.KeyPoints = ex
+	}
+	if opts.Methods.Coverage && (extracting || hasTextPoints(bp)) {
 		judge, err := NewLLMJudge(bp, JudgeOptions{Client: opts.Client, LookupEnv: opts.LookupEnv, Judges: opts.Judges,
 			ProviderConcurrency: opts.ProviderConcurrency})
 		if err != nil {

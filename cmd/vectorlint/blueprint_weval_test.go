@@ -317,3 +317,73 @@ func TestBlueprintRunFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestBlueprintRunExtractsKeyPoints: a prompt with an ideal response and no points is scored
+// against key points a model extracts from the ideal, once per prompt, and the result lists
+// them in extractedKeyPoints (Weval's LLMCoverageEvaluator, src/cli/evaluators/
+// llm-coverage-evaluator.ts, with extractKeyPoints of src/cli/services/llm-evaluation-service.ts).
+// When no model can extract them the prompt has no score and the run says why (exit 2).
+func TestBlueprintRunExtractsKeyPoints(t *testing.T) {
+	const bp = "models: [openai:a, openai:b]\n---\n" +
+		"- id: ideal-only\n  prompt: \"Capital of France?\"\n  ideal: \"Paris is the capital; the Seine runs through it.\"\n" +
+		"- id: with-points\n  prompt: \"Say hi.\"\n  ideal: \"Hi.\"\n  should: [{$contains: Paris}]\n"
+	tests := []struct {
+		name          string
+		extraction    llmtest.Reply
+		extractCalls  int
+		judgeCalls    int
+		code          int
+		wantExtracted string
+		tableRow      string
+		failure       string
+	}{
+		{name: "extracted", extraction: llmtest.Text("<key_point>Names Paris</key_point>\n<key_point>Mentions the Seine</key_point>"),
+			extractCalls: 1, judgeCalls: 4, code: exitOK, wantExtracted: `{"ideal-only":["Names Paris","Mentions the Seine"]}`,
+			tableRow: "ideal-only   0.75      0.75\n"},
+		{name: "no key points", extraction: llmtest.Text("Paris, mostly."), extractCalls: 2, code: exitFailure, wantExtracted: "null",
+			tableRow: "ideal-only   —         —\n",
+			failure:  `ideal-only: key points could not be extracted from the ideal response: openai:judge: llm: reply of judge at HOST rejected after one retry: expected key points in <key_point>…</key_point> tags, found "Paris, mostly."; the reply began "Paris, mostly."`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.Start(t)
+			extract := srv.On(llmtest.SystemContains("Your role is to extract"), tt.extraction)
+			judge := srv.On(llmtest.SystemContains("expert examiner"), llmtest.Text("<reflection>ok</reflection><classification>CLASS_MOSTLY_PRESENT</classification>"))
+			srv.SetDefault(llmtest.Text("Paris."))
+			dir := writeBlueprintFiles(t, map[string]string{"c.yml": bp})
+			env := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}
+			args := []string{"blueprint", "run", "c.yml", "--no-cache", "--judge", "openai:judge", "--eval-method", "llm-coverage"}
+			code, stdout, stderr := runBlueprintAt(t, dir, env, append(args, "--output", "json")...)
+			var res struct {
+				Extracted json.RawMessage `json:"extractedKeyPoints"`
+				Results   struct {
+					Coverage map[string]map[string]struct {
+						KeyPointsCount int `json:"keyPointsCount"`
+					} `json:"llmCoverageScores"`
+				} `json:"evaluationResults"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatalf("%v\n%s", err, stderr)
+			}
+			var compact bytes.Buffer
+			_ = json.Compact(&compact, res.Extracted)
+			extracted := compact.String()
+			if extracted == "" {
+				extracted = "null"
+			}
+			if code != tt.code || extracted != tt.wantExtracted || extract.Hits() != tt.extractCalls || judge.Hits() != tt.judgeCalls {
+				t.Errorf("exit %d, extracted %s, %d extraction and %d judge requests; want %d, %s, %d, %d",
+					code, extracted, extract.Hits(), judge.Hits(), tt.code, tt.wantExtracted, tt.extractCalls, tt.judgeCalls)
+			}
+			if tt.code == exitOK && res.Results.Coverage["ideal-only"]["openai:b"].KeyPointsCount != 2 {
+				t.Errorf("coverage %+v", res.Results.Coverage)
+			}
+			// The table, from the cache: the same answers.
+			_, stdout, _ = runBlueprintAt(t, dir, env, args...)
+			host := strings.TrimPrefix(strings.TrimSuffix(srv.URL, "/v1"), "http://")
+			if !strings.Contains(stdout, "\n"+tt.tableRow) || (tt.failure != "" && !strings.Contains(stdout, "\n  "+strings.ReplaceAll(tt.failure, "HOST", host)+"\n")) {
+				t.Errorf("table:\n%s\nwant row %q and failure %q", stdout, tt.tableRow, tt.failure)
+			}
+		})
+	}
+}
