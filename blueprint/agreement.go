@@ -12,39 +12,45 @@ import (
 )
 
 // judgeAgreement measures how far the judges agreed on the text points of the given
-// assessments (one prompt × model's, or a whole run's): Krippendorff's alpha with the interval
+// assessments (one prompt × model's, or every one of a run): Krippendorff's alpha with the interval
 // metric (scoring.KrippendorffAlphaInterval), each point a unit and each judge's raw score a
 // value, as Weval's calculateJudgeAgreement does (src/cli/evaluators/llm-coverage-evaluator.ts)
 // but with the coefficient's own formula: Weval averages squared differences over pairs, which
 // drops alpha's correction for the number of values. Nil when no point was scored by two judges.
 // judges maps each judge's name in results (JudgeName) to its configuration.
-func judgeAgreement(assessments []points.PointAssessment, judges map[string]JudgeSpec) *points.JudgeAgreement {
+func judgeAgreement(assessments [][]points.PointAssessment, judges map[string]JudgeSpec) *points.JudgeAgreement {
 	var units [][]float64
 	counts := map[string]int{}
 	models := map[string]string{}
-	for _, a := range assessments {
-		var unit []float64
-		var ids []string
-		for _, j := range a.IndividualJudgements {
-			if math.IsNaN(j.CoverageExtent) {
+	for _, list := range assessments {
+		for i := range list {
+			a := &list[i]
+			if len(a.IndividualJudgements) < 2 {
+				continue // one judge: nothing to compare
+			}
+			var unit []float64
+			var ids []string
+			for _, j := range a.IndividualJudgements {
+				if math.IsNaN(j.CoverageExtent) {
+					continue
+				}
+				unit = append(unit, j.CoverageExtent)
+				id, model := splitJudgeName(j.JudgeModelID)
+				ids = append(ids, id)
+				if models[id] == "" {
+					models[id] = model
+				}
+				if spec, ok := judges[j.JudgeModelID]; ok {
+					models[id] = spec.Model
+				}
+			}
+			if len(unit) < 2 {
 				continue
 			}
-			unit = append(unit, j.CoverageExtent)
-			id, model := splitJudgeName(j.JudgeModelID)
-			ids = append(ids, id)
-			if models[id] == "" {
-				models[id] = model
+			units = append(units, unit)
+			for _, id := range ids {
+				counts[id]++
 			}
-			if spec, ok := judges[j.JudgeModelID]; ok {
-				models[id] = spec.Model
-			}
-		}
-		if len(unit) < 2 {
-			continue
-		}
-		units = append(units, unit)
-		for _, id := range ids {
-			counts[id]++
 		}
 	}
 	alpha := scoring.KrippendorffAlphaInterval(units)

@@ -68,7 +68,7 @@ func TestJudgeAgreement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := json.Marshal(judgeAgreement(tt.in, judges))
+			got, err := json.Marshal(judgeAgreement([][]points.PointAssessment{tt.in}, judges))
 			if err != nil {
 				t.Fatal(err)
 			}

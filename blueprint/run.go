@@ -321,10 +321,10 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		}
 		// How far the judges agreed: on each response's points, and over the whole run.
 		judges := judgeSpecs(env.Judge)
-		var all []points.PointAssessment
+		all := make([][]points.PointAssessment, len(jobs))
 		for i, j := range jobs {
-			covs[i].JudgeAgreement = judgeAgreement(covs[i].PointAssessments, judges)
-			all = append(all, covs[i].PointAssessments...)
+			covs[i].JudgeAgreement = judgeAgreement([][]points.PointAssessment{covs[i].PointAssessments}, judges)
+			all[i] = covs[i].PointAssessments
 			setCell(res.EvaluationResults.LLMCoverageScores, j.p.ID, j.model, &covs[i])
 		}
 		res.EvaluationResults.JudgeAgreement = judgeAgreement(all, judges)
