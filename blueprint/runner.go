@@ -232,19 +232,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Progress != nil {
 		defer opts.Progress.Stop()
 	}
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	bp := opts.Blueprint
-	if bp == nil {
-		return nil, errors.New("blueprint: Run needs Options.Blueprint")
-	}
-	if opts.Client == nil {
-		return nil, errors.New("blueprint: Run needs Options.Client")
-	}
-	if opts.Responses != nil && opts.Fixtures != nil {
-		return nil, errors.New("blueprint: Run takes Options.Responses (nothing generated) or Options.Fixtures (what they lack generated), not both")
-	}
-	if opts.FixturesStrict && opts.Fixtures == nil {
-		return nil, errors.New("blueprint: Options.FixturesStrict needs Options.Fixtures")
-	}
 	warn := opts.Warn
 	if warn == nil {
 		warn = func(string) {}
@@ -257,171 +248,25 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return nil, &OutDirError{Dir: opts.OutDir, Err: err}
 		}
 	}
-
-	resolve := func(ms []Model) ([]Model, error) {
-		colls := opts.Collections
-		if opts.CollectionsDir != "" {
-			var err error
-			if colls, err = LoadCollectionsFor(opts.path(opts.CollectionsDir), ms); err != nil {
-				return nil, err
-			}
-		}
-		return ResolveModels(ms, colls)
+	models, scored, defaults, err := opts.models()
+	if err != nil {
+		return nil, err
 	}
+	if err := opts.checkEnv(models); err != nil {
+		return nil, err
+	}
+	sopts, err := opts.scoring(warn)
+	if err != nil {
+		return nil, err
+	}
+	sopts.Models, sopts.DefaultModels = scored, defaults
+
 	resp := opts.Responses
-	var models []Model
-	var scored, defaults []string
-	if resp != nil {
-		scored = opts.Models
-		if len(opts.Models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
-			resolved, err := resolve(bp.Models)
-			if err != nil {
-				return nil, fmt.Errorf("the responses give only default responses, so they apply to the blueprint's models: %v (or pass --models)", err)
-			}
-			for _, m := range resolved {
-				defaults = append(defaults, m.ID)
-			}
-		}
-	} else {
-		var err error
-		if models, err = resolve(modelsNamed(bp, opts.Models)); err != nil {
-			return nil, err
-		}
-		if len(models) == 0 {
-			return nil, errors.New("no model to run: the blueprint lists none (give --models)")
-		}
-	}
-
-	// ${VAR} references the run would expand: custom models it generates with, and $call
-	// points when the network is allowed. Each must be named by AllowEnv, and a value the user
-	// holds may go only to a trusted url; both are checked before any call.
-	var refs []EnvRef
-	generating := map[string]bool{}
-	for _, m := range models {
-		generating[m.ID] = true
-	}
-	for _, r := range EnvRefs(bp) {
-		if (r.Call && opts.AllowNet) || (!r.Call && generating[r.Model]) {
-			refs = append(refs, r)
-		}
-	}
-	if diags := CheckEnvRefs(bp, refs, opts.AllowEnv); len(diags) > 0 {
-		return nil, &EnvRefError{File: bp.File, Diagnostics: diags}
-	}
-	if errs := CheckEnvTrust(bp, refs, opts.LookupEnv, opts.AllowEnv, opts.Trust); len(errs) > 0 {
-		return nil, &EnvTrustError{Errs: errs}
-	}
-
-	sopts := ScoreOptions{
-		RunLabel:      opts.RunLabel,
-		Models:        scored,
-		DefaultModels: defaults,
-		Now:           opts.Now,
-		NoCoverage:    !opts.Methods.Coverage,
-		Progress:      opts.Progress,
-		Env: points.Env{
-			AllowNet:   opts.AllowNet,
-			HTTPClient: opts.HTTPClient,
-			LookupEnv:  opts.LookupEnv,
-			AllowEnv:   opts.AllowEnv,
-			Trust:      opts.Trust,
-		},
-	}
-	extracting := false
-	for _, p := range bp.Prompts {
-		extracting = extracting || needsKeyPoints(p)
-	}
-	if opts.Methods.Coverage && extracting {
-		ex, err := NewLLMExtractor(ExtractorOptions{Client: opts.Client, LookupEnv: opts.LookupEnv,
-			Models: ExtractionModels(bp, opts.Judges), ProviderConcurrency: opts.ProviderConcurrency})
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range ex.Unavailable() {
-			var untrusted *llm.UntrustedHostError
-			if errors.As(e, &untrusted) {
-				return nil, untrusted
-			}
-			warn(e.Error())
-		}
-		sopts.KeyPoints = ex
-	}
-	if opts.Methods.Coverage && (extracting || hasTextPoints(bp)) {
-		judge, err := NewLLMJudge(bp, JudgeOptions{Client: opts.Client, LookupEnv: opts.LookupEnv, Judges: opts.Judges,
-			ProviderConcurrency: opts.ProviderConcurrency})
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range judge.Unavailable() {
-			var untrusted *llm.UntrustedHostError
-			if errors.As(e, &untrusted) {
-				return nil, untrusted
-			}
-			warn(e.Error())
-		}
-		sopts.Env.Judge = judge
-	}
-	if opts.Methods.Similarity || opts.Methods.Embedding {
-		sopts.Similarity = &Similarity{}
-		if opts.Methods.Similarity {
-			sopts.Similarity.Metrics = []SimilarityMetric{
-				{Name: "exact_match", Score: scoring.ExactMatch},
-				{Name: "f1", Score: scoring.F1},
-				{Name: "bleu", Score: scoring.BLEU},
-				{Name: "rouge_l", Score: scoring.RougeL},
-			}
-		}
-		if opts.Methods.Embedding && hasIdeal(bp) {
-			model := opts.EmbeddingModel
-			if model == "" {
-				model = DefaultEmbeddingModel
-			}
-			ep, err := llm.ModelEndpoint(opts.LookupEnv, model)
-			if err != nil {
-				return nil, fmt.Errorf("--eval-method embedding: the embeddings model %s cannot be used: %v (choose another with --embedding-model)", model, err)
-			}
-			if err := opts.Client.CheckTrust(ep); err != nil {
-				return nil, err
-			}
-			ep.MaxConcurrency = opts.ProviderConcurrency
-			if ep.MaxConcurrency <= 0 {
-				ep.MaxConcurrency = DefaultProviderConcurrency
-			}
-			ep.SettingNames.Model = "--embedding-model"
-			sopts.Similarity.Semantic = embeddingSimilarity(opts.Client, ep)
-		}
-	}
-
 	if resp == nil {
-		gopts := GenerateOptions{Client: opts.Client, LookupEnv: opts.LookupEnv, AllowEnv: opts.AllowEnv,
-			ProviderConcurrency: opts.ProviderConcurrency, Timeout: opts.GenTimeout, Attempts: opts.GenAttempts,
-			Fixtures: opts.Fixtures, FixturesStrict: opts.FixturesStrict}
-		for _, m := range models {
-			if opts.FixturesStrict {
-				break // no model is called: whether one could be does not matter
-			}
-			if err := CheckModel(bp, m, gopts); err != nil {
-				var untrusted *llm.UntrustedHostError
-				if errors.As(err, &untrusted) {
-					return nil, untrusted
-				}
-				warn(fmt.Sprintf("model %s cannot be called: %v", m.ID, err))
-			}
-		}
-		if opts.Progress != nil {
-			opts.Progress.Phase(PhaseGenerating, len(bp.Prompts)*len(Variants(bp, models)))
-			gopts.OnPair = func(string, string, error) { opts.Progress.Advance(1) }
-		}
-		var err error
-		resp, err = Generate(ctx, bp, models, gopts)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if err != nil {
+		if resp, err = opts.generate(ctx, models, warn); err != nil {
 			return nil, err
 		}
 	}
-
 	res, err := Score(ctx, bp, resp, sopts)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -449,6 +294,204 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		res.HTMLErr = res.writeHTMLFile(opts.path(opts.HTML), opts.HTML)
 	}
 	return res, nil
+}
+
+// validate checks what Run needs and what may not be combined.
+func (o *Options) validate() error {
+	switch {
+	case o.Blueprint == nil:
+		return errors.New("blueprint: Run needs Options.Blueprint")
+	case o.Client == nil:
+		return errors.New("blueprint: Run needs Options.Client")
+	case o.Responses != nil && o.Fixtures != nil:
+		return errors.New("blueprint: Run takes Options.Responses (nothing generated) or Options.Fixtures (what they lack generated), not both")
+	case o.FixturesStrict && o.Fixtures == nil:
+		return errors.New("blueprint: Options.FixturesStrict needs Options.Fixtures")
+	}
+	return nil
+}
+
+// resolve replaces the collection placeholders among ms, reading CollectionsDir for the ones
+// named when it is set.
+func (o *Options) resolve(ms []Model) ([]Model, error) {
+	colls := o.Collections
+	if o.CollectionsDir != "" {
+		var err error
+		if colls, err = LoadCollectionsFor(o.path(o.CollectionsDir), ms); err != nil {
+			return nil, err
+		}
+	}
+	return ResolveModels(ms, colls)
+}
+
+// models returns the models to generate with, or, with given responses, the model ids to
+// score and those a fixtures "default" applies to.
+func (o *Options) models() (models []Model, scored, defaults []string, err error) {
+	bp := o.Blueprint
+	if resp := o.Responses; resp != nil {
+		if len(o.Models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
+			resolved, err := o.resolve(bp.Models)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("the responses give only default responses, so they apply to the blueprint's models: %v (or pass --models)", err)
+			}
+			for _, m := range resolved {
+				defaults = append(defaults, m.ID)
+			}
+		}
+		return nil, o.Models, defaults, nil
+	}
+	if models, err = o.resolve(modelsNamed(bp, o.Models)); err != nil {
+		return nil, nil, nil, err
+	}
+	if len(models) == 0 {
+		return nil, nil, nil, errors.New("no model to run: the blueprint lists none (give --models)")
+	}
+	return models, nil, nil, nil
+}
+
+// checkEnv checks the ${VAR} references the run would expand — the custom models it generates
+// with, and $call points when the network is allowed: each must be named by AllowEnv, and a
+// value the user holds may go only to a trusted url.
+func (o *Options) checkEnv(models []Model) error {
+	bp := o.Blueprint
+	var refs []EnvRef
+	generating := map[string]bool{}
+	for _, m := range models {
+		generating[m.ID] = true
+	}
+	for _, r := range EnvRefs(bp) {
+		if (r.Call && o.AllowNet) || (!r.Call && generating[r.Model]) {
+			refs = append(refs, r)
+		}
+	}
+	if diags := CheckEnvRefs(bp, refs, o.AllowEnv); len(diags) > 0 {
+		return &EnvRefError{File: bp.File, Diagnostics: diags}
+	}
+	if errs := CheckEnvTrust(bp, refs, o.LookupEnv, o.AllowEnv, o.Trust); len(errs) > 0 {
+		return &EnvTrustError{Errs: errs}
+	}
+	return nil
+}
+
+// scoring builds the options of Score: the key point extractor and the judges when the
+// llm-coverage method runs and needs them, and the similarity metrics. A model that cannot
+// be called is warned about (an untrusted one stops the run).
+func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
+	bp := o.Blueprint
+	sopts := ScoreOptions{
+		RunLabel:   o.RunLabel,
+		Now:        o.Now,
+		NoCoverage: !o.Methods.Coverage,
+		Progress:   o.Progress,
+		Env: points.Env{
+			AllowNet:   o.AllowNet,
+			HTTPClient: o.HTTPClient,
+			LookupEnv:  o.LookupEnv,
+			AllowEnv:   o.AllowEnv,
+			Trust:      o.Trust,
+		},
+	}
+	// unavailable warns about each model that cannot be called, or returns the first one the
+	// trust rule refuses.
+	unavailable := func(errs []error) error {
+		for _, e := range errs {
+			var untrusted *llm.UntrustedHostError
+			if errors.As(e, &untrusted) {
+				return untrusted
+			}
+			warn(e.Error())
+		}
+		return nil
+	}
+	extracting := false
+	for _, p := range bp.Prompts {
+		extracting = extracting || needsKeyPoints(p)
+	}
+	if o.Methods.Coverage && extracting {
+		ex, err := NewLLMExtractor(ExtractorOptions{Client: o.Client, LookupEnv: o.LookupEnv,
+			Models: ExtractionModels(bp, o.Judges), ProviderConcurrency: o.ProviderConcurrency})
+		if err != nil {
+			return sopts, err
+		}
+		if err := unavailable(ex.Unavailable()); err != nil {
+			return sopts, err
+		}
+		sopts.KeyPoints = ex
+	}
+	if o.Methods.Coverage && (extracting || hasTextPoints(bp)) {
+		judge, err := NewLLMJudge(bp, JudgeOptions{Client: o.Client, LookupEnv: o.LookupEnv, Judges: o.Judges,
+			ProviderConcurrency: o.ProviderConcurrency})
+		if err != nil {
+			return sopts, err
+		}
+		if err := unavailable(judge.Unavailable()); err != nil {
+			return sopts, err
+		}
+		sopts.Env.Judge = judge
+	}
+	if !o.Methods.Similarity && !o.Methods.Embedding {
+		return sopts, nil
+	}
+	sopts.Similarity = &Similarity{}
+	if o.Methods.Similarity {
+		sopts.Similarity.Metrics = []SimilarityMetric{
+			{Name: "exact_match", Score: scoring.ExactMatch},
+			{Name: "f1", Score: scoring.F1},
+			{Name: "bleu", Score: scoring.BLEU},
+			{Name: "rouge_l", Score: scoring.RougeL},
+		}
+	}
+	if o.Methods.Embedding && hasIdeal(bp) {
+		model := o.EmbeddingModel
+		if model == "" {
+			model = DefaultEmbeddingModel
+		}
+		ep, err := llm.ModelEndpoint(o.LookupEnv, model)
+		if err != nil {
+			return sopts, fmt.Errorf("--eval-method embedding: the embeddings model %s cannot be used: %v (choose another with --embedding-model)", model, err)
+		}
+		if err := o.Client.CheckTrust(ep); err != nil {
+			return sopts, err
+		}
+		ep.MaxConcurrency = o.ProviderConcurrency
+		if ep.MaxConcurrency <= 0 {
+			ep.MaxConcurrency = DefaultProviderConcurrency
+		}
+		ep.SettingNames.Model = "--embedding-model"
+		sopts.Similarity.Semantic = embeddingSimilarity(o.Client, ep)
+	}
+	return sopts, nil
+}
+
+// generate warns about each model that cannot be called (an untrusted one stops the run), then
+// generates every variant's responses, telling Progress of each prompt × variant done.
+func (o *Options) generate(ctx context.Context, models []Model, warn func(string)) (*Responses, error) {
+	bp := o.Blueprint
+	gopts := GenerateOptions{Client: o.Client, LookupEnv: o.LookupEnv, AllowEnv: o.AllowEnv,
+		ProviderConcurrency: o.ProviderConcurrency, Timeout: o.GenTimeout, Attempts: o.GenAttempts,
+		Fixtures: o.Fixtures, FixturesStrict: o.FixturesStrict}
+	// With strict fixtures no model is called: whether one could be does not matter.
+	for _, m := range models {
+		if o.FixturesStrict {
+			break
+		}
+		if err := CheckModel(bp, m, gopts); err != nil {
+			var untrusted *llm.UntrustedHostError
+			if errors.As(err, &untrusted) {
+				return nil, untrusted
+			}
+			warn(fmt.Sprintf("model %s cannot be called: %v", m.ID, err))
+		}
+	}
+	if o.Progress != nil {
+		o.Progress.Phase(PhaseGenerating, len(bp.Prompts)*len(Variants(bp, models)))
+		gopts.OnPair = func(string, string, error) { o.Progress.Advance(1) }
+	}
+	resp, err := Generate(ctx, bp, models, gopts)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return resp, err
 }
 
 // path resolves a path of the options against Dir.
