@@ -23,13 +23,12 @@ func BenchmarkParseCorpus(b *testing.B) {
 	}
 }
 
-// BenchmarkGenerateAndJudge measures the engine's own cost around model calls: a blueprint of
-// 20 prompts × 2 models × 2 temperatures, each with two judged points and one function point,
-// generated and judged by two judges against the fake server (no latency, no cache), so the
-// figure is the overhead of 80 generations and 320 judge calls over local HTTP.
-func BenchmarkGenerateAndJudge(b *testing.B) {
+// benchBlueprint is the blueprint of the generation benchmarks: 20 prompts × 2 models × 2
+// temperatures, each with two judged points and one function point, and two judges, all
+// answered by one fake server (no latency).
+func benchBlueprint(b *testing.B) (*Blueprint, *llmtest.Server, llm.LookupFunc) {
 	srv := llmtest.NewServer()
-	defer srv.Close()
+	b.Cleanup(srv.Close)
 	srv.On(llmtest.SystemContains("expert examiner"), llmtest.Text("<reflection>ok</reflection><classification>CLASS_MOSTLY_PRESENT</classification>"))
 	srv.SetDefault(llmtest.Text("Paris is the capital of France, and the Seine runs through it."))
 	var src strings.Builder
@@ -46,6 +45,14 @@ func BenchmarkGenerateAndJudge(b *testing.B) {
 		v, ok := map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": srv.URL, "OPENROUTER_API_KEY": "k", "OPENROUTER_BASE_URL": srv.URL}[k]
 		return v, ok
 	})
+	return bp, srv, env
+}
+
+// BenchmarkGenerateAndJudge measures the engine's own cost around model calls: the blueprint of
+// benchBlueprint generated and judged against the fake server (no cache), so the figure is the
+// overhead of 80 generations and 320 judge calls over local HTTP.
+func BenchmarkGenerateAndJudge(b *testing.B) {
+	bp, _, env := benchBlueprint(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		c, err := llm.New(llm.Config{Concurrency: 16})
@@ -57,7 +64,27 @@ func BenchmarkGenerateAndJudge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := Run(context.Background(), bp, resp, RunOptions{Env: points.Env{Judge: judge}})
+		res, err := Score(context.Background(), bp, resp, ScoreOptions{Env: points.Env{Judge: judge}})
+		if err != nil || !res.Complete() {
+			b.Fatalf("%v %q", err, res.Failures())
+		}
+		c.Close()
+	}
+}
+
+// BenchmarkRun is BenchmarkGenerateAndJudge through Run, as the command calls it (the
+// llm-coverage and similarity methods, no file written): the orchestration adds its checks and
+// nothing per call.
+func BenchmarkRun(b *testing.B) {
+	bp, _, env := benchBlueprint(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := llm.New(llm.Config{Concurrency: 16})
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := Run(context.Background(), Options{Blueprint: bp, Client: c, LookupEnv: env, ProviderConcurrency: 16,
+			Methods: Methods{Coverage: true, Similarity: true}})
 		if err != nil || !res.Complete() {
 			b.Fatalf("%v %q", err, res.Failures())
 		}

@@ -1,6 +1,10 @@
 // Package blueprint runs Weval blueprints: the file format in its four structures, YAML or
 // JSON (Parse, with every problem a diagnostic naming its line), model collections and custom
-// models, generating responses (Generate), LLM judges (LLMJudge), runs (Run) that score each
-// prompt × model with the points engine (package points), and the results: Weval's comparison
+// models, generating responses (Generate), LLM judges (LLMJudge), scoring each prompt × model
+// with the points engine of package points (Score), and the results: Weval's comparison
 // document, a table and an HTML report.
+//
+// Run is a whole run as the vectorlint command does it — checks before any call, generation,
+// judging, scoring, the result document and the report — so Go programs and editors get the
+// command's behaviour from one call.
 package blueprint

@@ -146,6 +146,7 @@ func blueprintYAMLToJSON(data []byte) (js []byte, ok bool) {
 func FuzzParseResponses(f *testing.F) {
 	f.Add([]byte(`{"promptId": "p", "model": "m", "response": "r"}` + "\n" + `{"promptId": "p", "model": "n", "turns": ["a"]}`))
 	f.Add([]byte(`{"responses": {"p": {"default": "x", "byModel": {"m": ["a", "b"]}}}}`))
+	f.Add([]byte(`{"version": 1, "strategy": "first", "responses": {"p": {"default": {"turns": ["a"], "final": "b"}, "byModel": {"m*": {"turns": ["c"]}}, "notes": "n"}}}`))
 	f.Add([]byte("\n\n{}\n[]"))
 	if data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(f), "examples", "blueprints", "capitals.responses.jsonl")); err == nil {
 		f.Add(data)
@@ -197,6 +198,32 @@ func FuzzLoadCollections(f *testing.F) {
 		for _, id := range c["CORE"] {
 			if id == "" || normaliseModelID(id) != id {
 				t.Fatalf("model id %q is empty or not normalised", id)
+			}
+		}
+	})
+}
+
+// FuzzParseKeyPoints fuzzes the reading of a key point extraction reply (a model's text): it
+// never panics, and an accepted reply gives non-empty, trimmed key points, each found in it.
+func FuzzParseKeyPoints(f *testing.F) {
+	f.Add("<key_point>Paris is the capital.</key_point>\n<key_point>It lies on the Seine.</key_point>")
+	f.Add("<KEY_POINT>\n spans\n lines </Key_Point><key_point></key_point>")
+	f.Add("<key_point><key_point>nested</key_point></key_point>")
+	f.Add("no tags at all")
+	f.Fuzz(func(t *testing.T, reply string) {
+		kps, err := ParseKeyPoints(reply)
+		if err != nil {
+			if kps != nil {
+				t.Fatalf("key points %q with error %v", kps, err)
+			}
+			return
+		}
+		if len(kps) == 0 {
+			t.Fatal("no key points and no error")
+		}
+		for _, kp := range kps {
+			if kp == "" || kp != strings.TrimSpace(kp) || !strings.Contains(reply, kp) {
+				t.Fatalf("key point %q of %q", kp, reply)
 			}
 		}
 	})

@@ -9,6 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
@@ -23,6 +27,14 @@ const DefaultMaxTokens = 1500
 // Run). The client's limits bound the calls; this bounds the goroutines and memory of a run
 // over thousands of pairs, and is high enough to keep every provider's limit busy.
 const maxPairsInFlight = 256
+
+// Generation's robustness settings, Weval's defaults (--gen-timeout-ms 30000, --gen-retries 1
+// in src/cli/commands/run-config.ts): a generation attempt that has not answered in 30 s is
+// given up, and tried once more.
+const (
+	DefaultGenTimeout = 30 * time.Second
+	DefaultGenRetries = 1
+)
 
 // DefaultProviderConcurrency is the most calls in flight to one provider at once (every model
 // of "openrouter:…" shares it; a custom model shares it with the others on its server), on
@@ -167,6 +179,22 @@ type GenerateOptions struct {
 	ProviderConcurrency int
 	// MaxTokens of each generated turn (DefaultMaxTokens when 0).
 	MaxTokens int
+	// Timeout bounds each attempt of a generation call (DefaultGenTimeout when 0; --gen-timeout-ms).
+	// The whole call, retries included, is bounded by llm.CallTimeoutFactor times it.
+	Timeout time.Duration
+	// Attempts is how many times a generation call is tried: 1 + --gen-retries
+	// (DefaultGenRetries + 1 when 0). Which failures are retried is the client's rule (429,
+	// 5xx, time-outs, broken connections and replies).
+	Attempts int
+	// Fixtures, when set, are responses used instead of generating (Weval's --fixtures, in
+	// either format of ParseResponses): a prompt × variant with one is not generated. A
+	// fixture is looked up by the variant's id, then its model's, then a byModel key ending in
+	// "*" that prefixes the model id, then the prompt's default. Its turns must be as many as the
+	// prompt generates.
+	Fixtures *Responses
+	// FixturesStrict makes a prompt × variant without a fixture an error instead of a
+	// generation (--fixtures-strict): no model is called.
+	FixturesStrict bool
 	// OnPair is called after each prompt × variant is done (from the goroutine that did it), for
 	// progress reports; nil means none.
 	OnPair func(promptID, modelID string, err error)
@@ -187,15 +215,30 @@ type target struct {
 // client's limits. A prompt × variant whose generation fails is recorded in the returned
 // Responses (Run reports it in the result's errors) and the others go on; Generate itself
 // fails only when ctx ends.
+//
+// A model whose generations fail BreakerThreshold times in a row is skipped for the rest of
+// the run (the circuit breaker, as in Weval): its remaining pairs fail with a *BreakerError
+// without a call. So that the count is checked before each call rather than while calls queue,
+// a model has at most ProviderConcurrency pairs in flight; those already in flight when the
+// breaker opens finish.
 func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateOptions) (*Responses, error) {
 	if opts.Client == nil {
 		return nil, errors.New("blueprint: Generate needs GenerateOptions.Client")
+	}
+	if opts.FixturesStrict && opts.Fixtures == nil {
+		return nil, errors.New("blueprint: GenerateOptions.FixturesStrict needs Fixtures")
 	}
 	if opts.ProviderConcurrency <= 0 {
 		opts.ProviderConcurrency = DefaultProviderConcurrency
 	}
 	if opts.MaxTokens <= 0 {
 		opts.MaxTokens = DefaultMaxTokens
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultGenTimeout
+	}
+	if opts.Attempts <= 0 {
+		opts.Attempts = DefaultGenRetries + 1
 	}
 	variants := Variants(bp, models)
 	resp := newResponses("")
@@ -217,38 +260,66 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 		err       error
 	}
 	results := make([][]result, len(bp.Prompts))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, maxPairsInFlight)
+	brk := newBreaker(BreakerThreshold)
+	perModel := map[string]*semaphore.Weighted{}
+	for _, v := range variants {
+		if perModel[v.Model.ID] == nil {
+			perModel[v.Model.ID] = semaphore.NewWeighted(int64(opts.ProviderConcurrency))
+		}
+	}
+	// A pair's failure is recorded in its result, so no goroutine returns an error.
+	var g errgroup.Group
+	g.SetLimit(maxPairsInFlight)
 	for i, p := range bp.Prompts {
 		results[i] = make([]result, len(variants))
 		for j, v := range variants {
-			wg.Add(1)
-			slots <- struct{}{}
-			go func() {
-				defer func() { <-slots }()
-				defer wg.Done()
+			g.Go(func() error {
 				r := &results[i][j]
-				if t := targets[v.Model.ID]; t.err != nil {
+				fixture, fixed := []string(nil), false
+				if opts.Fixtures != nil {
+					fixture, fixed = opts.Fixtures.fixture(p.ID, v.ID, v.Model.ID)
+				}
+				if t := targets[v.Model.ID]; fixed {
+					// A fixture stands for the model: no call, nothing for the breaker to count.
+					r.turns = fixture
+					if r.history, r.generated, r.err = conversation(bp, p, v.ID, fixture); r.err != nil {
+						r.err = fmt.Errorf("the fixture in %s: %w", opts.Fixtures.File, r.err)
+					}
+				} else if opts.FixturesStrict {
+					r.err = fmt.Errorf("no fixture response for this prompt and model in %s (--fixtures-strict)", opts.Fixtures.File)
+				} else if t.err != nil {
 					r.err = t.err
-				} else {
-					r.turns, r.history, r.generated, r.err = generatePair(ctx, bp, p, v, t, opts)
+				} else if r.err = perModel[v.Model.ID].Acquire(ctx, 1); r.err == nil {
+					if r.err = brk.check(v.Model.ID); r.err == nil {
+						r.turns, r.history, r.generated, r.err = generatePair(ctx, bp, p, v, t, opts)
+						brk.record(v.Model.ID, r.err)
+					}
+					perModel[v.Model.ID].Release(1)
 				}
 				if opts.OnPair != nil {
 					opts.OnPair(p.ID, v.ID, r.err)
 				}
-			}()
+				return nil
+			})
 		}
 	}
-	wg.Wait()
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	resp.tripped = brk.tripped
 	for i, p := range bp.Prompts {
 		for j, v := range variants {
 			r := results[i][j]
 			if r.err != nil {
 				setCell(resp.failures, p.ID, v.ID, r.err.Error())
-				if rw := points.RunWide(r.err); rw != nil {
+				// Failures of the run, and pairs the breaker skipped, are reported once each.
+				var be *BreakerError
+				rw := points.RunWide(r.err)
+				if rw == nil && errors.As(r.err, &be) {
+					rw = be
+				}
+				if rw != nil {
 					if resp.stopped == nil {
 						resp.stopped = map[string]map[string]error{}
 					}
@@ -293,6 +364,7 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 			}
 		}
 		ep.SettingNames.Model = "the model id " + m.ID + " (the blueprint's models, or --models)"
+		ep.SettingNames.Timeout = "--gen-timeout-ms"
 		return target{ep: ep, api: llm.APIChat}
 	}
 	cm := m.Custom
@@ -316,7 +388,8 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 		SettingNames: llm.SettingNames{
 			Key:     "the headers of custom model " + cm.ID,
 			BaseURL: "the url of custom model " + cm.ID,
-			Model:   "the modelName of custom model " + cm.ID}}
+			Model:   "the modelName of custom model " + cm.ID,
+			Timeout: "--gen-timeout-ms"}}
 	if opts.Client != nil {
 		if err := opts.Client.CheckTrust(ep); err != nil {
 			return target{err: err}
@@ -350,12 +423,13 @@ func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t ta
 		var err error
 		if t.custom == nil {
 			resp, err = opts.Client.Complete(ctx, llm.Request{Endpoint: t.ep, Messages: msgs, Temperature: temperature,
-				MaxTokens: opts.MaxTokens, NoCache: noCache, Label: label})
+				MaxTokens: opts.MaxTokens, NoCache: noCache, Label: label, Timeout: opts.Timeout, MaxAttempts: opts.Attempts})
 		} else {
 			cm := t.custom
 			req := llm.GenerateRequest{Endpoint: t.ep, URL: t.url, API: t.api, Messages: msgs, Temperature: temperature,
 				MaxTokens: opts.MaxTokens, PromptFormat: cm.PromptFormat, ReasoningEffort: cm.ReasoningEffort,
-				ParameterMapping: cm.ParameterMapping, Parameters: cm.Parameters, NoCache: noCache, Label: label}
+				ParameterMapping: cm.ParameterMapping, Parameters: cm.Parameters, NoCache: noCache, Label: label,
+				Timeout: opts.Timeout, MaxAttempts: opts.Attempts}
 			if cm.ThinkingBudget != nil {
 				req.ThinkingBudget = int(*cm.ThinkingBudget)
 			}

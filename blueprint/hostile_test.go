@@ -42,7 +42,7 @@ func hostileRun(t *testing.T) *Result {
 		t.Fatal(err)
 	}
 	judge := &fakeJudge{scores: map[string]float64{"Names Paris": 1}}
-	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "::error::label", Now: fixedClock,
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "::error::label", Now: fixedClock,
 		Env: points.Env{Judge: judge}})
 	if err != nil {
 		t.Fatal(err)

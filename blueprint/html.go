@@ -148,9 +148,10 @@ func (r *Result) reportView() reportView {
 	}
 	for _, m := range r.EffectiveModels {
 		c := reportCell{Text: "n/a", Class: "none", Title: m + ": no prompt has a score"}
-		if s, ok := r.EvaluationResults.PerModelScores[m]; ok && s.Average != nil {
-			c.Text = strconv.FormatFloat(*s.Average, 'f', 2, 64)
-			c.Class = heatClass(*s.Average)
+		s := r.EvaluationResults.PerModelScores[m]
+		if avg := s.Rounded(); avg != nil {
+			c.Text = strconv.FormatFloat(*avg, 'f', 2, 64)
+			c.Class = heatClass(*avg)
 			c.Title = fmt.Sprintf("%s: average %s over %d prompt%s", m, c.Text, s.PromptCount, node.Plural(s.PromptCount))
 		}
 		v.Averages = append(v.Averages, c)

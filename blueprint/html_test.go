@@ -52,7 +52,7 @@ models: [m:good, m:bad]
 		t.Fatal(err)
 	}
 	judge := &fakeJudge{scores: map[string]float64{"Names Paris": 1, "Is rude": 0.25}}
-	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "html", Now: fixedClock, Env: points.Env{Judge: judge},
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "html", Now: fixedClock, Env: points.Env{Judge: judge},
 		Similarity: &Similarity{Metrics: []SimilarityMetric{{Name: "exact_match", Score: func(r, i string) float64 {
 			if r == i {
 				return 1

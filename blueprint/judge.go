@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
@@ -193,15 +194,15 @@ type judgement struct {
 // JudgeText asks every judge about one criterion and returns their consensus.
 func (j *LLMJudge) JudgeText(ctx context.Context, req points.JudgeRequest) (points.JudgeResult, error) {
 	got := make([]judgement, len(j.judges))
-	var wg sync.WaitGroup
+	// Every judge is asked at once; a judge's failure is its judgement's, not the group's.
+	var g errgroup.Group
 	for i, t := range j.judges {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go(func() error {
 			got[i] = j.ask(ctx, t, req)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	var ok, failed []judgement
 	for _, g := range got {
 		if g.err != nil {

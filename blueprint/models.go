@@ -36,7 +36,8 @@ func IsCollection(id string) bool {
 
 // LoadCollections reads the collections in dir: every NAME.json holding a JSON list of model
 // ids, with NAME a placeholder (see IsCollection). When dir has a "models" folder (the layout
-// of weval-org/configs), that folder is read instead.
+// of weval-org/configs), that folder is read instead. A run reads only what it needs with
+// LoadCollectionsFor.
 func LoadCollections(dir string) (Collections, error) {
 	if fi, err := os.Stat(filepath.Join(dir, "models")); err == nil && fi.IsDir() {
 		dir = filepath.Join(dir, "models")
@@ -51,24 +52,86 @@ func LoadCollections(dir string) (Collections, error) {
 		if !ok || e.IsDir() || !IsCollection(name) {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
-		data, err := ReadFile(path)
+		ids, err := readCollection(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return nil, fmt.Errorf("model collections: %w", err)
-		}
-		var ids []string
-		if err := json.Unmarshal(data, &ids); err != nil {
-			return nil, fmt.Errorf("%s: expected a JSON list of model ids: %v", path, err)
-		}
-		for i, id := range ids {
-			ids[i] = normaliseModelID(id)
-			if ids[i] == "" {
-				return nil, fmt.Errorf("%s: model %d is an empty string", path, i+1)
-			}
+			return nil, err
 		}
 		out[name] = ids
 	}
 	return out, nil
+}
+
+// CollectionNames returns the collection placeholders among models, each once, in order.
+func CollectionNames(models []Model) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range models {
+		if m.Custom == nil && IsCollection(m.ID) && !seen[m.ID] {
+			seen[m.ID] = true
+			out = append(out, m.ID)
+		}
+	}
+	return out
+}
+
+// LoadCollectionsFor reads from dir only the collections that models name (NAME.json for each
+// placeholder, in dir's "models" folder when it has one, as LoadCollections): a collection the
+// blueprint does not use is never read, so a broken or huge one elsewhere in a shared configs
+// checkout cannot stop or slow the run (Weval reads the same way). A placeholder without its
+// file is an *UnresolvedError listing the collections dir defines; dir itself must exist.
+func LoadCollectionsFor(dir string, models []Model) (Collections, error) {
+	if fi, err := os.Stat(filepath.Join(dir, "models")); err == nil && fi.IsDir() {
+		dir = filepath.Join(dir, "models")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("model collections: %w", err)
+	}
+	defined := map[string]bool{}
+	var known []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && IsCollection(name) {
+			defined[name] = true
+			known = append(known, name)
+		}
+	}
+	out := Collections{}
+	var missing []string
+	for _, name := range CollectionNames(models) {
+		if !defined[name] {
+			missing = append(missing, name)
+			continue
+		}
+		ids, err := readCollection(filepath.Join(dir, name+".json"))
+		if err != nil {
+			return nil, err
+		}
+		out[name] = ids
+	}
+	if missing != nil {
+		sort.Strings(known)
+		return nil, &UnresolvedError{Names: missing, Known: known}
+	}
+	return out, nil
+}
+
+// readCollection reads one collection file: a JSON list of model ids.
+func readCollection(path string) ([]string, error) {
+	data, err := ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("model collections: %w", err)
+	}
+	var ids []string
+	if err := json.Unmarshal(data, &ids); err != nil {
+		return nil, fmt.Errorf("%s: expected a JSON list of model ids: %v", path, err)
+	}
+	for i, id := range ids {
+		ids[i] = normaliseModelID(id)
+		if ids[i] == "" {
+			return nil, fmt.Errorf("%s: model %d is an empty string", path, i+1)
+		}
+	}
+	return ids, nil
 }
 
 // UnresolvedError lists collection placeholders that no collection defines.

@@ -59,6 +59,53 @@ func TestCollections(t *testing.T) {
 	}
 }
 
+// TestLoadCollectionsFor: a run reads only the collections it names (spec §2; Weval's
+// resolveModelCollections in src/cli/commands/run-config.ts reads models/<NAME>.json for each
+// placeholder and nothing else), so a broken collection elsewhere in the folder does not matter.
+func TestLoadCollectionsFor(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "models"), 0o755)
+	os.WriteFile(filepath.Join(dir, "models", "CORE.json"), []byte(`["a:1", " b : 2 "]`), 0o644)
+	os.WriteFile(filepath.Join(dir, "models", "BROKEN.json"), []byte(`{"not": "a list"}`), 0o644)
+	tests := []struct {
+		name   string
+		dir    string
+		models []Model
+		want   Collections
+		err    string
+	}{
+		{name: "only the named collection is read", dir: dir, models: []Model{{ID: "CORE"}, {ID: "c:3"}, {ID: "CORE"}},
+			want: Collections{"CORE": {"a:1", "b:2"}}},
+		{name: "the models folder given directly", dir: filepath.Join(dir, "models"), models: []Model{{ID: "CORE"}},
+			want: Collections{"CORE": {"a:1", "b:2"}}},
+		{name: "no placeholder reads nothing", dir: dir, models: []Model{{ID: "c:3"}, {ID: "X", Custom: &CustomModel{ID: "X"}}}, want: Collections{}},
+		{name: "a named broken collection", dir: dir, models: []Model{{ID: "BROKEN"}},
+			err: filepath.Join(dir, "models", "BROKEN.json") + ": expected a JSON list of model ids: json: cannot unmarshal object into Go value of type []string"},
+		{name: "a named collection without its file", dir: dir, models: []Model{{ID: "CORE"}, {ID: "FRONTIER"}},
+			err: `model collection "FRONTIER" not found (defined: BROKEN, CORE); pass --collections DIR with NAME.json files, or list model ids`},
+		{name: "no such folder", dir: filepath.Join(dir, "nope"), models: []Model{{ID: "CORE"}},
+			err: "model collections: open " + filepath.Join(dir, "nope") + ": no such file or directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := LoadCollectionsFor(tt.dir, tt.models)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Errorf("error %v\nwant  %s", err, tt.err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+	// LoadCollections (every file) fails on the broken one: the run must not use it.
+	if _, err := LoadCollections(dir); err == nil {
+		t.Error("LoadCollections read past the broken collection")
+	}
+}
+
 func TestCustomModels(t *testing.T) {
 	bp := mustParse(t, "c.yml", `
 models:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/points"
@@ -28,9 +29,16 @@ type Responses struct {
 	histories      map[string]map[string][]points.Message
 	generatedFlags map[string]map[string][]bool
 	failures       map[string]map[string]string
-	// stopped holds, for the failed pairs whose failure is the run's (runWide), that failure.
+	// stopped holds, for the failed pairs whose failure is the run's (runWide) or the circuit
+	// breaker's, that failure.
 	stopped map[string]map[string]error
+	// tripped are the circuit breakers that opened (*BreakerError), in order.
+	tripped []error
 }
+
+// Tripped returns the circuit breakers that opened during generation (*BreakerError), in the
+// order they opened: each model skipped for the rest of the run.
+func (r *Responses) Tripped() []error { return append([]error(nil), r.tripped...) }
 
 func newResponses(file string) *Responses {
 	return &Responses{File: file, byPrompt: map[string]map[string][]string{}, defaults: map[string][]string{}, lines: map[string]int{},
@@ -220,6 +228,43 @@ func stringList(n *node.Node) ([]string, error) {
 	return out, nil
 }
 
+// fixtureShapes names the forms of a fixture response, for errors.
+const fixtureShapes = `a string, a non-empty list of strings or {"turns": [...]}`
+
+// fixtureTurns reads the generated turns of a fixture response: a string (one turn), a
+// non-empty list of strings (one a turn), or Weval's {"turns": ["…"], "final": "…"}: the turns
+// of the `assistant: null` messages, then the final turn when given. The error is what was
+// found instead.
+func fixtureTurns(n *node.Node) ([]string, error) {
+	if n.Kind != node.MapKind {
+		turns, err := stringList(n)
+		if err != nil {
+			return nil, errors.New(n.Describe())
+		}
+		return turns, nil
+	}
+	for _, k := range n.Keys {
+		if k.Str != "turns" && k.Str != "final" {
+			return nil, fmt.Errorf("the key %q", k.Str)
+		}
+	}
+	t := n.Get("turns")
+	if t == nil {
+		return nil, errors.New("an object without \"turns\"")
+	}
+	turns, err := stringList(t)
+	if err != nil || t.Kind != node.ListKind {
+		return nil, fmt.Errorf("\"turns\" as %s", t.Describe())
+	}
+	if f := n.Get("final"); f != nil {
+		if f.Kind != node.StringKind {
+			return nil, fmt.Errorf("\"final\" as %s", f.Describe())
+		}
+		turns = append(turns, f.Str)
+	}
+	return turns, nil
+}
+
 func (r *Responses) fixtures(n *node.Node, offset int) error {
 	resp := n.Get("responses")
 	if resp.Kind != node.MapKind {
@@ -232,17 +277,18 @@ func (r *Responses) fixtures(n *node.Node, offset int) error {
 			return r.errf(line, "prompt %q: expected {\"default\": …, \"byModel\": {…}}, found %s", prompt, v.Describe())
 		}
 		for _, kk := range v.Keys {
-			if kk.Str != "default" && kk.Str != "byModel" {
-				return r.errf(kk.Line+offset, "prompt %q: unknown key %q (expected \"default\" and \"byModel\")", prompt, kk.Str)
+			// "notes" documents a fixture in Weval's format (FixtureResponseSpec) and is ignored.
+			if kk.Str != "default" && kk.Str != "byModel" && kk.Str != "notes" {
+				return r.errf(kk.Line+offset, "prompt %q: unknown key %q (expected \"default\", \"byModel\" or \"notes\")", prompt, kk.Str)
 			}
 		}
 		if r.lines[prompt] == 0 {
 			r.lines[prompt] = line
 		}
 		if d := v.Get("default"); d != nil {
-			turns, err := stringList(d)
+			turns, err := fixtureTurns(d)
 			if err != nil {
-				return r.errf(d.Line+offset, "prompt %q: expected \"default\" to be a string or a non-empty list of strings, found %s", prompt, d.Describe())
+				return r.errf(d.Line+offset, "prompt %q: expected \"default\" to be %s, found %s", prompt, fixtureShapes, err)
 			}
 			r.defaults[prompt] = turns
 		}
@@ -251,9 +297,9 @@ func (r *Responses) fixtures(n *node.Node, offset int) error {
 				return r.errf(bm.Line+offset, "prompt %q: expected \"byModel\" to map model ids to responses, found %s", prompt, bm.Describe())
 			}
 			for j, mk := range bm.Keys {
-				turns, err := stringList(bm.Vals[j])
+				turns, err := fixtureTurns(bm.Vals[j])
 				if err != nil {
-					return r.errf(bm.Vals[j].Line+offset, "prompt %q, model %q: expected a string or a non-empty list of strings, found %s", prompt, mk.Str, bm.Vals[j].Describe())
+					return r.errf(bm.Vals[j].Line+offset, "prompt %q, model %q: expected %s, found %s", prompt, mk.Str, fixtureShapes, err)
 				}
 				if err := r.add(mk.Line+offset, prompt, normaliseModelID(mk.Str), turns); err != nil {
 					return err
@@ -285,6 +331,48 @@ func (r *Responses) Turns(promptID, modelID string) ([]string, bool) {
 	}
 	t, ok := r.defaults[promptID]
 	return t, ok
+}
+
+// fixture returns the turns a fixtures file gives a prompt × model variant: the variant's own
+// (its effective id, such as "openai:gpt-4o[temp:0.7]"), else its model's ("openai:gpt-4o"),
+// else a byModel key ending in "*" that prefixes the model id ("openai:gpt-4o*"), else the
+// prompt's default; Weval's pickFixtureValue (src/lib/fixtures-service.ts) looks up the model,
+// the wildcard and the default the same way.
+func (r *Responses) fixture(promptID, variantID, modelID string) ([]string, bool) {
+	byModel := r.byPrompt[promptID]
+	for _, id := range []string{variantID, modelID} {
+		if t, ok := byModel[id]; ok {
+			return t, true
+		}
+	}
+	var keys []string
+	for k := range byModel {
+		if strings.HasSuffix(k, "*") && strings.HasPrefix(modelID, strings.TrimSuffix(k, "*")) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) }) // the most specific
+		return byModel[keys[0]], true
+	}
+	t, ok := r.defaults[promptID]
+	return t, ok
+}
+
+// unknownPrompts returns a warning for each prompt id the responses mention that the blueprint
+// does not have (its responses are ignored).
+func (r *Responses) unknownPrompts(bp *Blueprint) []string {
+	known := map[string]bool{}
+	for _, p := range bp.Prompts {
+		known[p.ID] = true
+	}
+	var out []string
+	for _, id := range r.PromptIDs() {
+		if !known[id] {
+			out = append(out, fmt.Sprintf("%s:%d: responses for prompt %q, which the blueprint does not have (ignored)", r.File, r.Line(id), id))
+		}
+	}
+	return out
 }
 
 // PromptIDs returns every prompt id mentioned, sorted.

@@ -52,6 +52,39 @@ func TestParseResponsesFixtures(t *testing.T) {
 	}
 }
 
+// TestParseResponsesWevalFixtures reads Weval's fixtures files as weval-org/app writes them
+// (examples/fixtures/clarify.json and comprehensive.json; FixtureSet in
+// src/lib/fixtures-service.ts): version, strategy and notes are accepted, {"turns": […]}
+// gives the turns, and "final" is the last one.
+func TestParseResponsesWevalFixtures(t *testing.T) {
+	src := `{
+  "version": 1,
+  "strategy": "first",
+  "responses": {
+    "clarify": {"default": {"turns": ["Could you share your filing status?", "Also, which states?"]}, "notes": "two turns"},
+    "multi": {"default": {"turns": ["Screen size?"], "final": "Prioritise build quality."}},
+    "plain": {"default": "alpha beta gamma.", "byModel": {"openai:gpt-4o": {"turns": ["one"]}}}
+  }
+}`
+	r, err := ParseResponses([]byte(src), "f.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		p, m string
+		want []string
+	}{
+		{"clarify", "x:y", []string{"Could you share your filing status?", "Also, which states?"}},
+		{"multi", "x:y", []string{"Screen size?", "Prioritise build quality."}},
+		{"plain", "x:y", []string{"alpha beta gamma."}},
+		{"plain", "openai:gpt-4o", []string{"one"}},
+	} {
+		if got, ok := r.Turns(c.p, c.m); !ok || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Turns(%s, %s) = %v %v, want %v", c.p, c.m, got, ok, c.want)
+		}
+	}
+}
+
 func TestParseResponsesErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"empty", "  \n", "r.jsonl: expected JSON Lines or fixtures JSON with responses, found an empty file"},
@@ -65,8 +98,11 @@ func TestParseResponsesErrors(t *testing.T) {
 		{"turns type", `{"promptId": "p", "model": "m", "turns": []}`, `r.jsonl:1: expected "turns" to be a non-empty list of strings, found a list of 0 items`},
 		{"duplicate", "{\"promptId\": \"p\", \"model\": \"m\", \"response\": \"x\"}\n{\"promptId\": \"p\", \"model\": \"m\", \"response\": \"y\"}",
 			`r.jsonl:2: a second response for prompt "p" and model "m"; each pair may be given once`},
-		{"fixtures default type", "{\"responses\": {\n \"p\": {\"default\": 5}}}", `r.jsonl:2: prompt "p": expected "default" to be a string or a non-empty list of strings, found the number 5`},
-		{"fixtures unknown key", "{\"responses\": {\"p\": {\"defualt\": \"x\"}}}", `r.jsonl:1: prompt "p": unknown key "defualt" (expected "default" and "byModel")`},
+		{"fixtures default type", "{\"responses\": {\n \"p\": {\"default\": 5}}}", `r.jsonl:2: prompt "p": expected "default" to be a string, a non-empty list of strings or {"turns": [...]}, found the number 5`},
+		{"fixtures unknown key", "{\"responses\": {\"p\": {\"defualt\": \"x\"}}}", `r.jsonl:1: prompt "p": unknown key "defualt" (expected "default", "byModel" or "notes")`},
+		{"fixtures turns type", "{\"responses\": {\"p\": {\"default\": {\"turns\": \"x\"}}}}", `r.jsonl:1: prompt "p": expected "default" to be a string, a non-empty list of strings or {"turns": [...]}, found "turns" as the string "x"`},
+		{"fixtures turns key", "{\"responses\": {\"p\": {\"byModel\": {\"m:a\": {\"turn\": [\"x\"]}}}}}", `r.jsonl:1: prompt "p", model "m:a": expected a string, a non-empty list of strings or {"turns": [...]}, found the key "turn"`},
+		{"fixtures final type", "{\"responses\": {\"p\": {\"default\": {\"turns\": [\"x\"], \"final\": 1}}}}", `r.jsonl:1: prompt "p": expected "default" to be a string, a non-empty list of strings or {"turns": [...]}, found "final" as the number 1`},
 		{"fixtures empty", `{"responses": {}}`, `r.jsonl:1: expected at least one prompt under "responses", found none`},
 	}
 	for _, tt := range tests {

@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -28,13 +31,29 @@ type Result struct {
 	EffectiveModels []string   `json:"effectiveModels"`
 	PromptIDs       []string   `json:"promptIds"`
 	// PromptContexts holds the prompt text of a single-turn prompt, or its messages.
-	PromptContexts             map[string]any                         `json:"promptContexts"`
+	PromptContexts map[string]any `json:"promptContexts"`
+	// ExtractedKeyPoints holds, for each prompt that had an ideal response and no points, the
+	// key points a model extracted from the ideal and the prompt was scored against (Weval's
+	// extractedKeyPoints); absent when there are none.
+	ExtractedKeyPoints         map[string][]string                    `json:"extractedKeyPoints,omitempty"`
 	AllFinalAssistantResponses map[string]map[string]string           `json:"allFinalAssistantResponses"`
 	FullConversationHistories  map[string]map[string][]points.Message `json:"fullConversationHistories"`
 	Errors                     map[string]map[string]string           `json:"errors,omitempty"`
 	EvaluationResults          EvaluationResults                      `json:"evaluationResults"`
 	// Warnings are problems with the input that did not stop the run (not serialised).
 	Warnings []string `json:"-"`
+
+	// Set by Run (not serialised). Path is where the document was written (Options.OutDir
+	// joined with Folder and FileName, "" when it was not); WriteErr and HTMLErr say why the
+	// document or the report could not be written. Stopped are the failures of the whole run,
+	// each once: the endpoints the client stopped (*llm.StopError), then the models the circuit
+	// breaker skipped (*BreakerError); the table counts what each kept from being done. Usage is the
+	// client's usage (all of its calls, so a client shared between runs counts the earlier ones
+	// too).
+	Path              string    `json:"-"`
+	WriteErr, HTMLErr error     `json:"-"`
+	Stopped           []error   `json:"-"`
+	Usage             llm.Usage `json:"-"`
 	// evalErrors are evaluations that could not be done outside llm-coverage (similarity).
 	evalErrors []string
 	// stopped holds the pairs whose generation failed for a reason of the whole run
@@ -46,6 +65,10 @@ type Result struct {
 type EvaluationResults struct {
 	LLMCoverageScores map[string]map[string]*points.CoverageResult `json:"llmCoverageScores"`
 	PerModelScores    map[string]ModelScore                        `json:"perModelScores"`
+	// JudgeAgreement is the judges' agreement over every point of the run that two judges or
+	// more scored (Krippendorff's alpha, interval metric); each prompt × model's is in its
+	// llmCoverageScores entry. Absent with fewer than two judges.
+	JudgeAgreement *points.JudgeAgreement `json:"judgeAgreement,omitempty"`
 	// Similarity holds, for prompts with an ideal response, each model's final response
 	// compared with the ideal: metric name → score in [0, 1], rounded to 3 decimals.
 	Similarity map[string]map[string]map[string]float64 `json:"similarity,omitempty"`
@@ -54,15 +77,24 @@ type EvaluationResults struct {
 // ModelScore is a model's score over the blueprint: the mean of its prompt scores weighted by
 // prompt weight, over the prompts that have a score.
 type ModelScore struct {
-	// Average is rounded to 2 decimals; null when no prompt has a score.
+	// Average is the exact mean, unrounded (spec §7: round only for display, see Rounded);
+	// null when no prompt has a score.
 	Average     *float64 `json:"average"`
 	PromptCount int      `json:"promptCount"`
-	// Exact is the unrounded average.
-	Exact *float64 `json:"-"`
 }
 
-// RunOptions control Run.
-type RunOptions struct {
+// Rounded returns the average as tables and reports show it: rounded to 2 decimals as
+// JavaScript's toFixed rounds (scoring.Round); nil when there is none.
+func (s ModelScore) Rounded() *float64 {
+	if s.Average == nil {
+		return nil
+	}
+	r := scoring.Round(*s.Average, 2)
+	return &r
+}
+
+// ScoreOptions control Score.
+type ScoreOptions struct {
 	// RunLabel names the run; empty means a content hash of the blueprint (as Weval does).
 	RunLabel string
 	// Now is the clock (time.Now when nil), injected so tests are exact.
@@ -76,11 +108,17 @@ type RunOptions struct {
 	DefaultModels []string
 	// NoCoverage skips the llm-coverage method (no rubric is scored, no judge is called).
 	NoCoverage bool
-	// OnScored is called after each prompt × model's rubric is scored, with how many of how
-	// many are done, for progress reports (calls are serialised); nil means none.
-	OnScored func(done, total int)
+	// Progress, when set, is told of the scoring: Phase("scoring", n) once the n prompt ×
+	// model pairs to score are known, then Advance(1) as each is scored. Score never calls
+	// Stop (Run does, once the whole run is done).
+	Progress Progress
 	// Similarity compares responses with the prompts' ideal responses; nil skips it.
 	Similarity *Similarity
+	// KeyPoints extracts key points from the ideal response of a prompt that has one and no
+	// points (Weval's behaviour); the prompt is scored against them as LLM-judged points and
+	// the result lists them in ExtractedKeyPoints. Nil leaves such a prompt without points (no
+	// score).
+	KeyPoints KeyPointExtractor
 }
 
 // SimilarityMetric compares a response with an ideal response.
@@ -121,9 +159,10 @@ func (r *Result) Complete() bool {
 	return true
 }
 
-// Run scores given responses against a blueprint: no generation, no judging beyond
-// opts.Env.Judge. Every prompt × model without a usable response gets an entry in Errors.
-func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (*Result, error) {
+// Score scores given responses against a blueprint, the last step of Run: no generation, no
+// judging beyond opts.Env.Judge, no file written. Every prompt × model without a usable response
+// gets an entry in Errors.
+func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOptions) (*Result, error) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -163,15 +202,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 	if res.ConfigTitle == "" {
 		res.ConfigTitle = bp.ID
 	}
-	known := map[string]bool{}
-	for _, p := range bp.Prompts {
-		known[p.ID] = true
-	}
-	for _, id := range resp.PromptIDs() {
-		if !known[id] {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s:%d: responses for prompt %q, which the blueprint does not have (ignored)", resp.File, resp.Line(id), id))
-		}
-	}
+	res.Warnings = append(res.Warnings, resp.unknownPrompts(bp)...)
 	env := opts.Env
 	if env.JSPool == nil {
 		env.JSPool = points.NewJSPool() // one for the run: its watchdog sees every point scored at once
@@ -225,35 +256,78 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		}
 	}
 	if !opts.NoCoverage {
-		// Every prompt × model is scored at once: judge calls are bounded by the client's
-		// limits, not by the order of the pairs.
-		covs := make([]points.CoverageResult, len(jobs))
-		var wg sync.WaitGroup
-		slots := make(chan struct{}, maxPairsInFlight)
-		var mu sync.Mutex
-		done := 0
-		for i, j := range jobs {
-			wg.Add(1)
-			slots <- struct{}{}
-			go func() {
-				defer func() { <-slots }()
-				defer wg.Done()
-				covs[i] = points.ScoreRubric(ctx, j.p.Rubric(), j.subject, env)
-				if opts.OnScored != nil {
-					mu.Lock()
-					done++
-					opts.OnScored(done, len(jobs))
-					mu.Unlock()
+		// A prompt with an ideal response and no points is scored against key points
+		// extracted from the ideal, once per prompt (Weval's LLMCoverageEvaluator).
+		rubrics := map[string]rubric.Rubric{}
+		if opts.KeyPoints != nil {
+			var need []*Prompt
+			seen := map[string]bool{}
+			for _, j := range jobs {
+				if !seen[j.p.ID] && needsKeyPoints(j.p) {
+					seen[j.p.ID] = true
+					need = append(need, j.p)
 				}
-			}()
+			}
+			got, failed := extractKeyPoints(ctx, opts.KeyPoints, need)
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			for _, p := range need {
+				if err := failed[p.ID]; err != nil {
+					res.evalErrors = append(res.evalErrors, fmt.Sprintf("%s: key points could not be extracted from the ideal response: %v", p.ID, err))
+					continue
+				}
+				if res.ExtractedKeyPoints == nil {
+					res.ExtractedKeyPoints = map[string][]string{}
+				}
+				res.ExtractedKeyPoints[p.ID] = got[p.ID]
+				rubrics[p.ID] = keyPointRubric(got[p.ID])
+			}
+			// The pairs of a prompt whose key points could not be extracted have nothing to
+			// be scored against: no score (the failure is listed once, for the prompt).
+			kept := jobs[:0]
+			for _, j := range jobs {
+				if failed[j.p.ID] == nil {
+					kept = append(kept, j)
+				}
+			}
+			jobs = kept
 		}
-		wg.Wait()
+		// Every prompt × model is scored at once: judge calls are bounded by the client's
+		// limits, not by the order of the pairs. A pair's failures are recorded in its result,
+		// so no goroutine returns an error.
+		covs := make([]points.CoverageResult, len(jobs))
+		if opts.Progress != nil {
+			opts.Progress.Phase(PhaseScoring, len(jobs))
+		}
+		var g errgroup.Group
+		g.SetLimit(maxPairsInFlight)
+		for i, j := range jobs {
+			g.Go(func() error {
+				r, extracted := rubrics[j.p.ID]
+				if !extracted {
+					r = j.p.Rubric()
+				}
+				covs[i] = points.ScoreRubric(ctx, r, j.subject, env)
+				if opts.Progress != nil {
+					opts.Progress.Advance(1)
+				}
+				return nil
+			})
+		}
+		_ = g.Wait()
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		// How far the judges agreed: on each response's points, and over the whole run.
+		judges := judgeSpecs(env.Judge)
+		all := make([][]points.PointAssessment, len(jobs))
 		for i, j := range jobs {
+			covs[i].JudgeAgreement = judgeAgreement([][]points.PointAssessment{covs[i].PointAssessments}, judges)
+			all[i] = covs[i].PointAssessments
 			setCell(res.EvaluationResults.LLMCoverageScores, j.p.ID, j.model, &covs[i])
 		}
+		res.EvaluationResults.JudgeAgreement = judgeAgreement(all, judges)
 	}
 	if opts.Similarity != nil {
 		if err := res.similarity(ctx, bp, models, opts.Similarity); err != nil {
@@ -276,8 +350,7 @@ func Run(ctx context.Context, bp *Blueprint, resp *Responses, opts RunOptions) (
 		}
 		ms := ModelScore{PromptCount: len(scores)}
 		if avg, ok := scoring.CoverageAverage(scores, weights); ok {
-			rounded := scoring.Round(avg, 2)
-			ms.Average, ms.Exact = &rounded, &avg
+			ms.Average = &avg
 		}
 		res.EvaluationResults.PerModelScores[m] = ms
 	}

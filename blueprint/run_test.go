@@ -48,7 +48,7 @@ func loadExample(t *testing.T) (*Blueprint, *Responses) {
 // hand in the comments.
 func TestRunExample(t *testing.T) {
 	bp, resp := loadExample(t)
-	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "example", Now: fixedClock})
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "example", Now: fixedClock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ models: [CORE]
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock})
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{Now: fixedClock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +159,8 @@ models: [CORE]
 	if c := res.EvaluationResults.LLMCoverageScores["single"]["m:a"]; *c.AvgCoverageExtent != 1 || c.NotEvaluatedCount != 1 {
 		t.Errorf("single × m:a = %+v", c)
 	}
-	// m:a: single 1, multi 1, bad-regex 0 → 2/3.
-	if ms := res.EvaluationResults.PerModelScores["m:a"]; *ms.Average != 0.67 || ms.PromptCount != 3 {
+	// m:a: single 1, multi 1, bad-regex 0 → 2/3, exact in the document (spec §7), 0.67 shown.
+	if ms := res.EvaluationResults.PerModelScores["m:a"]; *ms.Average != 2.0/3 || *ms.Rounded() != 0.67 || ms.PromptCount != 3 {
 		t.Errorf("m:a = %+v", ms)
 	}
 	if ms := res.EvaluationResults.PerModelScores["m:b"]; ms.Average != nil || ms.PromptCount != 0 {
@@ -174,16 +174,16 @@ func TestRunFixturesDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock}); err == nil ||
+	if _, err := Score(context.Background(), bp, resp, ScoreOptions{Now: fixedClock}); err == nil ||
 		err.Error() != "f.json: no model to score: the responses name no model (give byModel responses, --models, or concrete models in the blueprint)" {
 		t.Errorf("without models: %v", err)
 	}
-	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock, DefaultModels: []string{"x:1"}})
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{Now: fixedClock, DefaultModels: []string{"x:1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Weighted by prompt weight: (1 × 3 + 0 × 1) / 4.
-	if ms := res.EvaluationResults.PerModelScores["x:1"]; *ms.Exact != 0.75 || ms.PromptCount != 2 {
+	if ms := res.EvaluationResults.PerModelScores["x:1"]; *ms.Average != 0.75 || ms.PromptCount != 2 {
 		t.Errorf("x:1 = %+v", ms)
 	}
 	if h := res.FullConversationHistories["p"]["x:1"]; len(h) != 3 || h[0].Role != "system" || h[0].Text() != "Be kind." {
@@ -196,7 +196,7 @@ func TestRunFixturesDefaults(t *testing.T) {
 
 func TestWriteFile(t *testing.T) {
 	bp, resp := loadExample(t)
-	res, err := Run(context.Background(), bp, resp, RunOptions{RunLabel: "a/b", Now: fixedClock})
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "a/b", Now: fixedClock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestRunSimilarity(t *testing.T) {
 			}
 			return out, nil
 		}}
-	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock, Similarity: sim})
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{Now: fixedClock, Similarity: sim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestRunSimilarity(t *testing.T) {
 	}
 
 	// Without llm-coverage nothing is judged or scored.
-	res, err = Run(context.Background(), bp, resp, RunOptions{Now: fixedClock, NoCoverage: true, Similarity: &Similarity{Metrics: []SimilarityMetric{length}}})
+	res, err = Score(context.Background(), bp, resp, ScoreOptions{Now: fixedClock, NoCoverage: true, Similarity: &Similarity{Metrics: []SimilarityMetric{length}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +326,7 @@ func TestRunResponsesForSystemVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), bp, resp, RunOptions{Now: fixedClock})
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{Now: fixedClock})
 	if err != nil {
 		t.Fatal(err)
 	}

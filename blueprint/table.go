@@ -89,8 +89,8 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 	fmt.Fprint(tw, "AVERAGE")
 	for _, m := range r.EffectiveModels {
 		cell := "n/a"
-		if s, ok := r.EvaluationResults.PerModelScores[m]; ok && s.Average != nil {
-			cell = strconv.FormatFloat(*s.Average, 'f', 2, 64)
+		if avg := r.EvaluationResults.PerModelScores[m].Rounded(); avg != nil {
+			cell = strconv.FormatFloat(*avg, 'f', 2, 64)
 		}
 		fmt.Fprint(tw, "\t"+cell)
 	}
@@ -98,11 +98,19 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if ag := r.EvaluationResults.JudgeAgreement; ag != nil {
+		fmt.Fprintf(ew, "\nJudge agreement: Krippendorff's α %s (%s) over %d point%s scored by %d judges.\n",
+			strconv.FormatFloat(ag.KrippendorffsAlpha, 'f', -1, 64), ag.Interpretation, ag.NumItems, node.Plural(ag.NumItems), ag.NumJudges)
+	}
 	if partial {
 		fmt.Fprintln(ew, "\n* some points were not evaluated; the score covers the evaluated points only.")
 	}
 	if !coverage {
-		fmt.Fprintln(ew, "\n· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.")
+		if len(r.EvalMethodsUsed) > 0 {
+			fmt.Fprintln(ew, "\n· llm-coverage was not run (--eval-method): the result holds the responses and their similarity scores.")
+		} else {
+			fmt.Fprintln(ew, "\n· no evaluation was run (--eval-method): the result holds the responses.")
+		}
 	}
 	if f := r.Failures(); len(f) > 0 {
 		fmt.Fprintf(ew, "\n%d failure%s:\n", len(f), node.Plural(len(f)))

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,8 +62,8 @@ type callSpec struct {
 
 // newCallSpec fills a spec's callInfo for a call to ep. Its secrets and stop scopes are worked
 // out when the call goes to the server: a reply from the cache needs them only for an event.
-func newCallSpec(op, label string, ep Endpoint, timeout time.Duration, k kind) *callSpec {
-	return &callSpec{kind: k, info: callInfo{op: op, label: label, ep: ep, timeout: timeout}}
+func newCallSpec(op, label string, ep Endpoint, timeout time.Duration, maxAttempts int, k kind) *callSpec {
+	return &callSpec{kind: k, info: callInfo{op: op, label: label, ep: ep, timeout: timeout, maxAttempts: maxAttempts}}
 }
 
 // event is an event of the spec's call.
@@ -298,7 +299,9 @@ type callInfo struct {
 	label   string
 	ep      Endpoint
 	timeout time.Duration
-	secrets []string
+	// maxAttempts overrides the client's MaxAttempts when positive (a request's own).
+	maxAttempts int
+	secrets     []string
 	// scopes are the endpoint's stop scopes.
 	scopes stopScopes
 }
@@ -358,7 +361,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 			end = apiErr
 		case callCtx.Err() != nil: // the attempt was cut short by the call's limit
 			end = c.final(info, c.outOfTime(apiErr, limit))
-		case !apiErr.Retryable() || attempt >= c.retry.MaxAttempts:
+		case !apiErr.Retryable() || attempt >= cmp.Or(info.maxAttempts, c.retry.MaxAttempts):
 			end = c.final(info, apiErr)
 		case !suspected && c.suspicious(info, apiErr):
 			suspected = true

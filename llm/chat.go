@@ -220,7 +220,7 @@ func (c *Client) chatSpec(req Request) (*callSpec, error) {
 	}
 	format := requestedFormat(req)
 	kind := &chatKind{c: c, req: req, requested: format}
-	s := newCallSpec(opChat, req.Label, req.Endpoint, c.timeout(req.Timeout), kind)
+	s := newCallSpec(opChat, req.Label, req.Endpoint, c.timeout(req.Timeout), req.MaxAttempts, kind)
 	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "chat", req.Messages
 	if s.cache {
 		k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,

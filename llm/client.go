@@ -334,6 +334,9 @@ type Request struct {
 	NoCache bool
 	// Timeout overrides Config.Timeout for each attempt of this call.
 	Timeout time.Duration
+	// MaxAttempts overrides Config.MaxAttempts for this call (blueprint generation's
+	// --gen-retries); 0 keeps the client's.
+	MaxAttempts int
 	// Label says what the call is for, in events (e.g. "Acme.Wordiness docs/a.md").
 	Label string
 }

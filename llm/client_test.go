@@ -890,3 +890,37 @@ func TestDefaultTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestMaxAttempts: a request's MaxAttempts replaces the client's for that call only (a
+// blueprint run's --gen-retries bounds its generations, not its judges), in Complete and in
+// Generate; 0 keeps the client's.
+func TestRequestMaxAttempts(t *testing.T) {
+	tests := []struct {
+		name     string
+		attempts int
+		want     int
+	}{
+		{"one retry", 2, 2},
+		{"no retry", 1, 1},
+		{"the client's", 0, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := llmtest.Start(t)
+			s.SetDefault(llmtest.ServerError())
+			c := newClient(t, fastConfig())
+			req := userRequest(s, "hello")
+			req.MaxAttempts = tt.attempts
+			_, err := c.Complete(context.Background(), req)
+			var apiErr *llm.APIError
+			if !errors.As(err, &apiErr) || apiErr.Attempts != tt.want || s.Calls() != tt.want {
+				t.Errorf("Complete: %d calls, error %v; want %d attempts", s.Calls(), err, tt.want)
+			}
+			_, err = c.Generate(context.Background(), llm.GenerateRequest{Endpoint: endpointOf(s), MaxAttempts: tt.attempts,
+				Messages: []llm.Message{{Role: llm.RoleUser, Content: "hello"}}})
+			if !errors.As(err, &apiErr) || apiErr.Attempts != tt.want || s.Calls() != 2*tt.want {
+				t.Errorf("Generate: %d calls, error %v; want %d attempts", s.Calls()-tt.want, err, tt.want)
+			}
+		})
+	}
+}

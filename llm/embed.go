@@ -46,7 +46,7 @@ func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]fl
 
 func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([][]float64, error) {
 	kind := &embedKind{c: c, ep: ep, texts: texts}
-	s := newCallSpec(opEmbed, "", ep, c.retry.Timeout, kind)
+	s := newCallSpec(opEmbed, "", ep, c.retry.Timeout, 0, kind)
 	s.cache, s.entryOp = c.useCache(false), "embeddings"
 	if s.cache {
 		key, err := hashKey(keyInput{Op: "embeddings", URL: ep.operationURL("embeddings"), Model: ep.Model, Input: texts})

@@ -91,6 +91,8 @@ type GenerateRequest struct {
 	NoCache bool
 	// Timeout overrides Config.Timeout for each attempt of this call.
 	Timeout time.Duration
+	// MaxAttempts overrides Config.MaxAttempts for this call; 0 keeps the client's.
+	MaxAttempts int
 	// Label says what the call is for, in events.
 	Label string
 }
@@ -319,7 +321,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 
 	kind := &generateKind{c: c, api: api, target: target, ep: req.Endpoint, payload: payload, msgs: req.Messages,
 		body: body, tempKey: req.param("temperature", "temperature"), label: req.Label}
-	s := newCallSpec(op, req.Label, ep, c.timeout(req.Timeout), kind)
+	s := newCallSpec(op, req.Label, ep, c.timeout(req.Timeout), req.MaxAttempts, kind)
 	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "generate", req.Messages
 	if s.cache {
 		if s.key, err = hashKey(keyInput{Op: "generate-" + string(api), URL: cacheURL(target), Model: req.Endpoint.Model, Extra: body}); err != nil {

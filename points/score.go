@@ -171,6 +171,9 @@ type CoverageResult struct {
 	PointAssessments  []PointAssessment `json:"pointAssessments"`
 	// NotEvaluatedCount is the number of points left out of the score.
 	NotEvaluatedCount int `json:"notEvaluatedCount,omitempty"`
+	// JudgeAgreement is how far the judges agreed on this response's points, when two or more
+	// judged some point (set by blueprint runs; nil otherwise).
+	JudgeAgreement *JudgeAgreement `json:"judgeAgreement,omitempty"`
 
 	// Score is the exact aggregate (nil when no point was evaluated).
 	Score *float64 `json:"-"`

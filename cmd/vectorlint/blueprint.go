@@ -11,18 +11,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/blueprint"
-	"github.com/vectorlint/vectorlint/evaluate"
-	"github.com/vectorlint/vectorlint/internal/atomicfile"
+	"github.com/vectorlint/vectorlint/internal/progress"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
-	"github.com/vectorlint/vectorlint/scoring"
 )
 
 const blueprintUsage = `Usage:
@@ -101,9 +99,11 @@ func (a *app) blueprintCheck(args []string) int {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 		return exitFailure
 	}
-	var colls blueprint.Collections
+	collDir := ""
 	if *collections != "" {
-		if colls, err = blueprint.LoadCollections(a.blueprintPath(*collections)); err != nil {
+		// Each blueprint reads only the collections it names; the folder must exist.
+		collDir = a.blueprintPath(*collections)
+		if _, err := blueprint.LoadCollectionsFor(collDir, nil); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 			return exitFailure
 		}
@@ -137,8 +137,12 @@ func (a *app) blueprintCheck(args []string) int {
 				diags = append(append([]rubric.Diagnostic(nil), diags...), envDiags...)
 				sortDiagnosticsByLine(diags)
 			}
-			if colls != nil {
-				if _, rerr := blueprint.ResolveModels(bp.Models, colls); rerr != nil {
+			if collDir != "" {
+				colls, rerr := blueprint.LoadCollectionsFor(collDir, bp.Models)
+				if rerr == nil {
+					_, rerr = blueprint.ResolveModels(bp.Models, colls)
+				}
+				if rerr != nil {
 					diags = append(diags, rubric.Diagnostic{File: file, Severity: rubric.SeverityError, Code: blueprint.CodeCollection, Message: rerr.Error()})
 				}
 			}
@@ -205,37 +209,39 @@ func blueprintJSON(v any) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-// Defaults of blueprint run.
-const (
-	blueprintDefaultEmbeddingModel = "openai:text-embedding-3-small"
-	blueprintEvalMethods           = "llm-coverage, similarity, embedding"
-)
+// blueprintEvalMethods lists the values of --eval-method.
+const blueprintEvalMethods = "llm-coverage, similarity, embedding (comma-separated), all or none"
 
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
-	responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
-	cacheMaxSize, failUnder                                                                   string
-	allowNet, noCache                                                                         bool
-	models, judges, evalMethods, allowEnv                                                     []string
-	concurrency, providerConcurrency                                                          int
+	fixtures, responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
+	cacheMaxSize, failUnder                                                                             string
+	allowNet, noCache, fixturesStrict                                                                   bool
+	models, judges, evalMethods, allowEnv                                                               []string
+	concurrency, providerConcurrency, genTimeoutMS, genRetries                                          int
 }
 
-// blueprintRun is "blueprint run FILE": generate (or read) responses, judge and score them,
-// and write the result document (and the HTML report).
+// blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
+// read the responses, judge and score them, write the result document and the HTML report) →
+// the table or the document on stdout, and the exit code.
 func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	fs := blueprintFlagSet("vectorlint blueprint run", a.stderr)
 	var f blueprintRunFlags
 	fs.StringSliceVar(&f.models, "models", nil, "models to run, comma-separated provider:model ids or custom model ids (default: the blueprint's models)")
 	fs.StringArrayVar(&f.judges, "judge", nil, "judge model provider:model, repeatable; replaces the blueprint's and the default judges")
 	fs.StringVar(&f.responses, "responses", "", "score these responses (JSON Lines or Weval fixtures JSON) instead of generating")
+	fs.StringVar(&f.fixtures, "fixtures", "", "use these responses (JSON Lines or Weval fixtures JSON) where they apply, and generate the others")
+	fs.BoolVar(&f.fixturesStrict, "fixtures-strict", false, "with --fixtures: a prompt and model without a fixture response is an error instead of a generation")
 	fs.StringVar(&f.outDir, "out-dir", ".results", "folder for the result document (written to DIR/<configId>/)")
 	fs.StringVar(&f.output, "output", "line", "output on stdout: line (a table) or json (the result document)")
 	fs.StringVar(&f.html, "html", "", "also write a self-contained HTML report to FILE")
 	fs.StringVar(&f.runLabel, "run-label", "", "name of the run (default: a hash of the blueprint)")
-	fs.StringSliceVar(&f.evalMethods, "eval-method", []string{"llm-coverage", "similarity"}, "evaluation methods: "+blueprintEvalMethods)
-	fs.StringVar(&f.embeddingModel, "embedding-model", blueprintDefaultEmbeddingModel, "embeddings model of --eval-method embedding")
+	fs.StringSliceVar(&f.evalMethods, "eval-method", []string{blueprint.MethodCoverage, blueprint.MethodSimilarity}, "evaluation methods: "+blueprintEvalMethods)
+	fs.StringVar(&f.embeddingModel, "embedding-model", blueprint.DefaultEmbeddingModel, "embeddings model of --eval-method embedding")
 	fs.IntVar(&f.concurrency, "concurrency", 0, "most model calls in flight at once (default: the blueprint's concurrency, else 8)")
 	fs.IntVar(&f.providerConcurrency, "provider-concurrency", blueprint.DefaultProviderConcurrency, "most model calls in flight to one provider at once")
+	fs.IntVar(&f.genTimeoutMS, "gen-timeout-ms", int(blueprint.DefaultGenTimeout/time.Millisecond), "time limit of each attempt of a generation call, in milliseconds (judges keep --timeout)")
+	fs.IntVar(&f.genRetries, "gen-retries", blueprint.DefaultGenRetries, "retries of a generation call that failed in a way worth retrying (timeout, 429, 5xx, broken connection)")
 	fs.BoolVar(&f.noCache, "no-cache", false, "neither read nor write cached model replies")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "folder of cached model replies (default: $XDG_CACHE_HOME/vectorlint or ~/.cache/vectorlint)")
 	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage)
@@ -276,20 +282,27 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if f.output != "line" && f.output != "json" {
 		return fail("--output: expected line or json, found %q", f.output)
 	}
-	methods := map[string]bool{}
-	for _, m := range f.evalMethods {
-		switch m = strings.TrimSpace(m); m {
-		case "llm-coverage", "similarity", "embedding":
-			methods[m] = true
-		default:
-			return fail("--eval-method: expected %s, found %q", blueprintEvalMethods, m)
-		}
+	if f.responses != "" && f.fixtures != "" {
+		return fail("--responses and --fixtures: expected one of them, found both (--responses generates nothing, --fixtures generates what the fixtures lack)")
+	}
+	if f.fixturesStrict && f.fixtures == "" {
+		return fail("--fixtures-strict: expected --fixtures FILE, found none")
+	}
+	methods, err := blueprint.ParseMethods(f.evalMethods)
+	if err != nil {
+		return fail("--eval-method: %v", err)
 	}
 	if f.concurrency < 0 {
 		return fail("--concurrency: expected a number ≥ 1, found %d", f.concurrency)
 	}
 	if f.providerConcurrency < 1 {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
+	}
+	if f.genTimeoutMS < 1 {
+		return fail("--gen-timeout-ms: expected a number of milliseconds ≥ 1, found %d", f.genTimeoutMS)
+	}
+	if f.genRetries < 0 {
+		return fail("--gen-retries: expected a number ≥ 0, found %d", f.genRetries)
 	}
 	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
 	if err != nil {
@@ -301,10 +314,10 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	var judgeSpecs []blueprint.JudgeSpec
 	for _, j := range f.judges {
-		if _, _, err := llm.ParseModelID(j); err != nil {
+		provider, model, err := llm.ParseModelID(j)
+		if err != nil {
 			return fail("--judge: %v", err)
 		}
-		provider, model, _ := llm.ParseModelID(j)
 		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: points.ApproachHolistic})
 	}
 
@@ -330,11 +343,6 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	// Where the results go is checked before the first model call: finding an unusable folder
-	// after paid generation would waste the run.
-	if _, err := blueprint.PrepareOutDir(a.blueprintPath(f.outDir), bp.ID); err != nil {
-		return fail("--out-dir %s cannot hold the results: %v (no model was called)", f.outDir, err)
-	}
 	// blueprint run uses no config file: .env files are read from the working directory.
 	env, err := a.llmEnv(a.dir)
 	if err != nil {
@@ -344,70 +352,22 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var colls blueprint.Collections
-	if f.collections != "" {
-		if colls, err = blueprint.LoadCollections(a.blueprintPath(f.collections)); err != nil {
-			return fail("%v", err)
+	var resp, fixtures *blueprint.Responses
+	for _, in := range []struct {
+		file string
+		into **blueprint.Responses
+	}{{f.responses, &resp}, {f.fixtures, &fixtures}} {
+		if in.file == "" {
+			continue
 		}
-	}
-
-	var resp *blueprint.Responses
-	var models []blueprint.Model
-	var defaultModels, scoredModels []string
-	if f.responses != "" {
-		respData, err := blueprint.ReadFile(a.blueprintPath(f.responses))
+		data, err := blueprint.ReadFile(a.blueprintPath(in.file))
 		if err != nil {
-			return fail("cannot read %s: %v", f.responses, blueprintPathErr(err))
+			return fail("cannot read %s: %v", in.file, blueprintPathErr(err))
 		}
-		if resp, err = blueprint.ParseResponses(respData, f.responses); err != nil {
+		if *in.into, err = blueprint.ParseResponses(data, in.file); err != nil {
 			return fail("%v", err)
 		}
-		scoredModels = f.models
-		if len(f.models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
-			resolved, err := blueprint.ResolveModels(bp.Models, colls)
-			if err != nil {
-				return fail("the responses give only default responses, so they apply to the blueprint's models: %v (or pass --models)", err)
-			}
-			for _, m := range resolved {
-				defaultModels = append(defaultModels, m.ID)
-			}
-		}
-	} else {
-		if models, err = blueprint.ResolveModels(blueprintModels(bp, f.models), colls); err != nil {
-			return fail("%v", err)
-		}
-		if len(models) == 0 {
-			return fail("no model to run: the blueprint lists none (give --models)")
-		}
 	}
-
-	// ${VAR} references the run would expand: custom models it generates with, and $call
-	// points when the network is allowed. Each must be named by --allow-env, and a value the
-	// user holds may go only to a trusted url; both are checked before any call.
-	var refs []blueprint.EnvRef
-	generating := map[string]bool{}
-	for _, m := range models {
-		generating[m.ID] = true
-	}
-	for _, r := range blueprint.EnvRefs(bp) {
-		if (r.Call && f.allowNet) || (!r.Call && generating[r.Model]) {
-			refs = append(refs, r)
-		}
-	}
-	if diags := blueprint.CheckEnvRefs(bp, refs, allow); len(diags) > 0 {
-		for _, d := range diags {
-			fmt.Fprintln(a.stderr, d.String())
-		}
-		return fail("%s: %s not allowed (--allow-env): no call made", file, pluralize(len(diags), "environment variable reference"))
-	}
-	if errs := blueprint.CheckEnvTrust(bp, refs, env, allow, trust); len(errs) > 0 {
-		for _, e := range errs[:len(errs)-1] {
-			fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", a.relErr(e))
-		}
-		return fail("%v", a.relErr(errs[len(errs)-1]))
-	}
-
-	progress := &blueprintProgress{w: a.term, on: a.stderrIsTerminal} // its own escape codes: unguarded
 
 	// One client for generation, judging and embeddings: one cache, one set of limits.
 	concurrency := f.concurrency
@@ -425,117 +385,68 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	defer client.Close()
 
-	opts := blueprint.RunOptions{
-		RunLabel:      f.runLabel,
-		Models:        scoredModels,
-		DefaultModels: defaultModels,
-		Now:           a.clock(),
-		NoCoverage:    !methods["llm-coverage"],
-		Env: points.Env{
-			AllowNet:   f.allowNet,
-			HTTPClient: a.serviceClient(),
-			LookupEnv:  env,
-			AllowEnv:   allow,
-			Trust:      trust,
-		},
+	opts := blueprint.Options{
+		Blueprint:           bp,
+		Responses:           resp,
+		Fixtures:            fixtures,
+		FixturesStrict:      f.fixturesStrict,
+		Models:              f.models,
+		CollectionsDir:      f.collections,
+		Client:              client,
+		LookupEnv:           env,
+		AllowEnv:            allow,
+		Trust:               trust,
+		AllowNet:            f.allowNet,
+		HTTPClient:          a.serviceClient(),
+		Judges:              judgeSpecs,
+		ProviderConcurrency: f.providerConcurrency,
+		GenTimeout:          time.Duration(f.genTimeoutMS) * time.Millisecond,
+		GenAttempts:         f.genRetries + 1,
+		Methods:             methods,
+		EmbeddingModel:      f.embeddingModel,
+		RunLabel:            f.runLabel,
+		Now:                 a.clock(),
+		Dir:                 a.dir,
+		OutDir:              f.outDir,
+		HTML:                f.html,
+		Warn:                func(msg string) { fmt.Fprintln(a.stderr, "warning: "+msg) },
 	}
-	if methods["llm-coverage"] && blueprintHasTextPoints(bp) {
-		judge, err := blueprint.NewLLMJudge(bp, blueprint.JudgeOptions{Client: client, LookupEnv: env, Judges: judgeSpecs,
-			ProviderConcurrency: f.providerConcurrency})
-		if err != nil {
-			return fail("%v", err)
-		}
-		for _, e := range judge.Unavailable() {
-			var untrusted *llm.UntrustedHostError
-			if errors.As(e, &untrusted) {
-				return fail("%v", a.relErr(untrusted))
-			}
-			fmt.Fprintln(a.stderr, "warning: "+e.Error())
-		}
-		opts.Env.Judge = judge
+	if a.stderrIsTerminal {
+		opts.Progress = progress.NewStatus(a.term) // its own escape codes: unguarded
 	}
-	if methods["similarity"] || methods["embedding"] {
-		opts.Similarity = &blueprint.Similarity{}
-		if methods["similarity"] {
-			opts.Similarity.Metrics = []blueprint.SimilarityMetric{
-				{Name: "exact_match", Score: scoring.ExactMatch},
-				{Name: "f1", Score: scoring.F1},
-				{Name: "bleu", Score: scoring.BLEU},
-				{Name: "rouge_l", Score: scoring.RougeL},
-			}
-		}
-		if methods["embedding"] && blueprintHasIdeal(bp) {
-			ep, err := llm.ModelEndpoint(env, f.embeddingModel)
-			if err != nil {
-				return fail("--eval-method embedding: the embeddings model %s cannot be used: %v (choose another with --embedding-model)", f.embeddingModel, err)
-			}
-			if err := client.CheckTrust(ep); err != nil {
-				return fail("%v", a.relErr(err))
-			}
-			ep.MaxConcurrency = f.providerConcurrency
-			ep.SettingNames.Model = "--embedding-model"
-			opts.Similarity.Semantic = blueprintSemantic(evaluate.ModelEmbedder(client, ep))
-		}
-	}
-
-	genOpts := blueprint.GenerateOptions{Client: client, LookupEnv: env, AllowEnv: allow, ProviderConcurrency: f.providerConcurrency}
-	if resp == nil {
-		for _, m := range models {
-			if err := blueprint.CheckModel(bp, m, genOpts); err != nil {
-				var untrusted *llm.UntrustedHostError
-				if errors.As(err, &untrusted) {
-					return fail("%v", a.relErr(untrusted))
-				}
-				fmt.Fprintf(a.stderr, "warning: model %s cannot be called: %v\n", m.ID, err)
-			}
-		}
-		total := len(bp.Prompts) * len(blueprint.Variants(bp, models))
-		var mu sync.Mutex
-		generated := 0
-		genOpts.OnPair = func(string, string, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			generated++
-			progress.show("generating responses: %d/%d", generated, total)
-		}
-		resp, err = blueprint.Generate(ctx, bp, models, genOpts)
-		progress.clear()
-		if ctx.Err() != nil {
-			return interrupted()
-		}
-		if err != nil {
-			return fail("%v", err)
-		}
-	}
-	opts.OnScored = func(done, total int) { progress.show("scoring: %d/%d", done, total) }
-
-	res, err := blueprint.Run(ctx, bp, resp, opts)
-	progress.clear()
+	res, err := blueprint.Run(ctx, opts)
 	if ctx.Err() != nil {
 		return interrupted()
 	}
 	if err != nil {
-		return fail("%v", err)
+		var outDir *blueprint.OutDirError
+		var refs *blueprint.EnvRefError
+		var untrusted *blueprint.EnvTrustError
+		switch {
+		case errors.As(err, &outDir):
+			return fail("--out-dir %s cannot hold the results: %v (no model was called)", f.outDir, outDir.Err)
+		case errors.As(err, &refs):
+			for _, d := range refs.Diagnostics {
+				fmt.Fprintln(a.stderr, d.String())
+			}
+		case errors.As(err, &untrusted):
+			for _, e := range untrusted.Errs[:len(untrusted.Errs)-1] {
+				fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", a.relErr(e))
+			}
+			err = untrusted.Errs[len(untrusted.Errs)-1]
+		}
+		return fail("%v", a.relErr(err))
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
-	// The results are shown even when they cannot be saved: the run was paid for.
-	_, writeErr := res.WriteFile(a.blueprintPath(f.outDir))
-	shown := filepath.Join(f.outDir, res.Folder(), res.FileName())
 	code := exitOK
-	stops := client.Stopped()
-	if !res.Complete() || len(stops) > 0 {
+	if !res.Complete() || len(res.Stopped) > 0 {
 		code = exitFailure
 	}
-	htmlWritten := false
-	if f.html != "" {
-		if err := a.blueprintWriteHTML(res, f.html); err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", err)
-			code = exitFailure
-		} else {
-			htmlWritten = true
-		}
+	if res.HTMLErr != nil {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", res.HTMLErr)
+		code = exitFailure
 	}
 	if f.output == "json" {
 		doc, err := res.JSON() // encoded safe to print (blueprint.Result.JSON)
@@ -545,32 +456,32 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		if _, err := a.stdout.Write(doc); err != nil {
 			return fail("%v", err)
 		}
-		if writeErr == nil {
-			fmt.Fprintf(a.stderr, "result written to %s\n", shown)
+		if res.Path != "" {
+			fmt.Fprintf(a.stderr, "result written to %s\n", res.Path)
 		}
 	} else {
 		if err := res.WriteTableWith(a.stdout, blueprint.TableOptions{GitHubActions: a.githubActions}); err != nil {
 			return fail("%v", err)
 		}
 		stdout := a.humanStdout() // the result's path holds the blueprint's id
-		if writeErr == nil {
-			fmt.Fprintf(stdout, "\nResult written to %s\n", shown)
+		if res.Path != "" {
+			fmt.Fprintf(stdout, "\nResult written to %s\n", res.Path)
 		}
-		if htmlWritten {
+		if f.html != "" && res.HTMLErr == nil {
 			fmt.Fprintf(stdout, "Report written to %s\n", f.html)
 		}
 		stdout.Flush()
 	}
 	// Each stopped endpoint once (the table counts what it kept from being done).
-	for _, se := range stops {
+	for _, se := range res.Stopped {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", se)
 	}
-	if u := client.Usage(); u.Calls+u.CachedCalls > 0 {
+	if u := res.Usage; u.Calls+u.CachedCalls > 0 {
 		fmt.Fprintf(a.stderr, "model calls: %d (%d more from the cache), %d input + %d output tokens\n",
 			u.Calls, u.CachedCalls, u.InputTokens, u.OutputTokens)
 	}
-	if writeErr != nil {
-		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", writeErr)
+	if res.WriteErr != nil {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", res.WriteErr)
 		code = exitFailure
 	}
 	if failUnder != nil && !a.passesFailUnder(res, *failUnder) && code == exitOK {
@@ -593,114 +504,4 @@ func (a *app) serviceClient() *http.Client {
 // sortDiagnosticsByLine orders diagnostics by line, keeping the order within a line.
 func sortDiagnosticsByLine(ds []rubric.Diagnostic) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
-}
-
-// blueprintWriteHTML writes the HTML report atomically, with mode 0666 less the umask.
-func (a *app) blueprintWriteHTML(res *blueprint.Result, file string) error {
-	path := a.blueprintPath(file)
-	var b strings.Builder
-	if err := res.WriteHTML(&b); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
-	}
-	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
-		return fmt.Errorf("cannot write the report %s: %w", file, blueprintPathErr(err))
-	}
-	return nil
-}
-
-// blueprintModels returns the models to run: the blueprint's, or those --models names (a
-// name matching one of the blueprint's custom models is that model).
-func blueprintModels(bp *blueprint.Blueprint, names []string) []blueprint.Model {
-	if len(names) == 0 {
-		return bp.Models
-	}
-	custom := map[string]blueprint.Model{}
-	for _, m := range bp.Models {
-		if m.Custom != nil {
-			custom[m.ID] = m
-		}
-	}
-	var out []blueprint.Model
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if p, m, ok := strings.Cut(n, ":"); ok {
-			n = strings.TrimSpace(p) + ":" + strings.TrimSpace(m)
-		}
-		if m, ok := custom[n]; ok {
-			out = append(out, m)
-		} else if n != "" {
-			out = append(out, blueprint.Model{ID: n})
-		}
-	}
-	return out
-}
-
-// blueprintHasTextPoints reports whether any prompt has an LLM-judged point.
-func blueprintHasTextPoints(bp *blueprint.Blueprint) bool {
-	for _, p := range bp.Prompts {
-		r := p.Rubric()
-		for _, pt := range r.Points() {
-			if !pt.IsFunction() {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// blueprintHasIdeal reports whether any prompt has an ideal response.
-func blueprintHasIdeal(bp *blueprint.Blueprint) bool {
-	for _, p := range bp.Prompts {
-		if p.Ideal != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// blueprintSemantic scores responses by the cosine of their embeddings with the ideal's
-// (negative cosines count as 0), in one embeddings call per prompt.
-func blueprintSemantic(emb evaluate.Embedder) func(ctx context.Context, ideal string, responses []string) ([]float64, error) {
-	return func(ctx context.Context, ideal string, responses []string) ([]float64, error) {
-		vecs, err := emb.Embed(ctx, append([]string{ideal}, responses...))
-		if err != nil {
-			return nil, err
-		}
-		if len(vecs) != len(responses)+1 {
-			return nil, fmt.Errorf("expected %d embeddings, found %d", len(responses)+1, len(vecs))
-		}
-		out := make([]float64, len(responses))
-		for i := range responses {
-			c, err := scoring.Cosine(vecs[0], vecs[i+1])
-			if err != nil {
-				return nil, err
-			}
-			out[i] = max(c, 0)
-		}
-		return out, nil
-	}
-}
-
-// blueprintProgress rewrites one status line on a terminal (and writes nothing otherwise).
-type blueprintProgress struct {
-	w     io.Writer
-	on    bool
-	shown bool
-}
-
-func (p *blueprintProgress) show(format string, args ...any) {
-	if p.on {
-		fmt.Fprintf(p.w, "\r\033[K"+format, args...)
-		p.shown = true
-	}
-}
-
-func (p *blueprintProgress) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
 }

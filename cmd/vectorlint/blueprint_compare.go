@@ -32,13 +32,15 @@ func failUnderFlag(v string, given bool) (*float64, error) {
 func (a *app) passesFailUnder(res *blueprint.Result, score float64) bool {
 	ok := true
 	for _, m := range res.EffectiveModels {
-		s, found := res.EvaluationResults.PerModelScores[m]
+		// The gate reads the average as the table shows it (2 decimals), so a model shown at
+		// 0.70 passes --fail-under 0.7.
+		avg := res.EvaluationResults.PerModelScores[m].Rounded()
 		switch {
-		case !found || s.Average == nil:
+		case avg == nil:
 			fmt.Fprintf(a.stderr, "vectorlint blueprint run: --fail-under %s: %s has no average score (no prompt was scored)\n", formatGate(score), m)
 			ok = false
-		case *s.Average < score:
-			fmt.Fprintf(a.stderr, "vectorlint blueprint run: --fail-under %s: %s averages %s\n", formatGate(score), m, strconv.FormatFloat(*s.Average, 'f', 2, 64))
+		case *avg < score:
+			fmt.Fprintf(a.stderr, "vectorlint blueprint run: --fail-under %s: %s averages %s\n", formatGate(score), m, strconv.FormatFloat(*avg, 'f', 2, 64))
 			ok = false
 		}
 	}

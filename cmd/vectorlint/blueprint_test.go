@@ -229,7 +229,7 @@ warning: judge backup-claude-3-5-haiku(anthropic:claude-3.5-haiku) cannot be use
 	}{
 		{"unresolved collection", []string{"b.yml"}, "vectorlint blueprint run: model collection \"CORE\" not found (none are defined); pass --collections DIR with NAME.json files, or list model ids\n"},
 		{"bad judge", []string{"b.yml", "--responses", "r.jsonl", "--judge", "gpt-4o"}, "vectorlint blueprint run: --judge: model id: expected \"provider:model\" such as \"openai:gpt-4o\", found \"gpt-4o\"\n"},
-		{"eval method", []string{"b.yml", "--responses", "r.jsonl", "--eval-method", "llm-coverage,bogus"}, "vectorlint blueprint run: --eval-method: expected llm-coverage, similarity, embedding, found \"bogus\"\n"},
+		{"eval method", []string{"b.yml", "--responses", "r.jsonl", "--eval-method", "llm-coverage,bogus"}, "vectorlint blueprint run: --eval-method: expected llm-coverage, similarity, embedding, all or none, found \"bogus\"\n"},
 		{"provider concurrency", []string{"b.yml", "--provider-concurrency", "0"}, "vectorlint blueprint run: --provider-concurrency: expected a number ≥ 1, found 0\n"},
 		{"output", []string{"b.yml", "--responses", "r.jsonl", "--output", "xml"}, "vectorlint blueprint run: --output: expected line or json, found \"xml\"\n"},
 		{"two files", []string{"b.yml", "c.yml", "--responses", "r.jsonl"}, "vectorlint blueprint run: expected one blueprint file, found 2 arguments\n"},

@@ -83,7 +83,10 @@ func runFaultBlueprint(t *testing.T, gen, judge *llmtest.Server, tune func(*llm.
 				tune(c)
 			}
 		}}
-	code := a.run(context.Background(), []string{"blueprint", "run", "faults.yml", "--no-cache", "--judge", "xai:judge", "--run-label", "F"})
+	// Generation gets Weval's one retry (--gen-retries 1) and, so that a hang costs seconds, a
+	// one-second attempt limit; the judges keep the client's settings (4 attempts).
+	code := a.run(context.Background(), []string{"blueprint", "run", "faults.yml", "--no-cache", "--judge", "xai:judge", "--run-label", "F",
+		"--gen-timeout-ms", "1000"})
 	r := blueprintFaultRun{code: code, stdout: out.String(), stderr: errOut.String()}
 	for _, secret := range []string{testAPIKey, env["XAI_API_KEY"]} {
 		if strings.Contains(r.stdout+r.stderr, secret) {
@@ -164,11 +167,11 @@ func TestBlueprintFaults(t *testing.T) {
 		{name: "baseline", gen: true, match: llmtest.ModelIs("none"), replies: []llmtest.Reply{llmtest.ServerError()}, hits: 0, code: exitOK, want: allOK},
 		{name: "generation: 429 with Retry-After, then success", gen: true, match: probeCapital,
 			replies: []llmtest.Reply{llmtest.RateLimited("0.1"), llmtest.Text("Paris.")}, hits: 2, code: exitOK, want: allOK},
-		{name: "generation: 500 always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.ServerError()}, hits: 4, code: exitFailure, want: genFailed("HTTP 500 Internal Server Error: The server had an error while processing your request. (4 attempts)")},
+		{name: "generation: 500 always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.ServerError()}, hits: 2, code: exitFailure, want: genFailed("HTTP 500 Internal Server Error: The server had an error while processing your request. (2 attempts)")},
 		{name: "generation: hang always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.Hang()},
-			tune: func(c *llm.Config) { c.Timeout = time.Second }, hits: 3, code: exitFailure, want: genFailed("no complete reply within 1s per attempt, and the call gave up at its limit of 3s (3 × the timeout) (3 attempts)")},
-		{name: "generation: connection closed always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.CloseConnection()}, hits: 4, code: exitFailure, want: genFailed("connection failed: the server closed the connection without replying (4 attempts)")},
-		{name: "generation: truncated JSON always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.TruncatedJSON()}, hits: 4, code: exitFailure, want: genFailed("the server's reply is cut off after 134 bytes (truncated JSON) (4 attempts)")},
+			hits: 2, code: exitFailure, want: genFailed("no complete reply within 1s (2 attempts)")},
+		{name: "generation: connection closed always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.CloseConnection()}, hits: 2, code: exitFailure, want: genFailed("connection failed: the server closed the connection without replying (2 attempts)")},
+		{name: "generation: truncated JSON always", gen: true, match: probeCapital, replies: []llmtest.Reply{llmtest.TruncatedJSON()}, hits: 2, code: exitFailure, want: genFailed("the server's reply is cut off after 134 bytes (truncated JSON) (2 attempts)")},
 		{name: "generation: a 1 MB reply", gen: true, match: probeCapital,
 			replies: []llmtest.Reply{llmtest.Text("Paris. " + strings.Repeat("And more about France. ", 1<<20/23))}, hits: 1, code: exitOK, want: allOK},
 		{name: "judge: 500, then success", match: judgeRiver, replies: []llmtest.Reply{llmtest.ServerError(), llmtest.Dynamic(e2eJudge("judge", map[string]string{"Names the river": "CLASS_MOSTLY_PRESENT"}))},

@@ -1,7 +1,8 @@
 // Package progress draws a one-line progress bar on a terminal: files done out of the total,
 // model calls and tokens. Everything else written to the same terminal while the bar is shown
 // goes through the Bar (it is an io.Writer), which clears the bar line, writes, and redraws, so
-// log lines and the bar never garble each other.
+// log lines and the bar never garble each other. Status is the simpler one-line status of work
+// done in phases (a blueprint run: generating responses, then scoring).
 //
 // The command decides whether to show a bar at all (only when standard error is a terminal and
 // --quiet is not given); this package never inspects the terminal.
