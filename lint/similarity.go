@@ -110,11 +110,25 @@ func fuzzRatio(lcs, lenA, lenB int) int {
 
 // lcsLen is the length of the longest common subsequence of a and b.
 func lcsLen(a, b []rune) int {
+	var rows lcsRows
+	return rows.length(a, b)
+}
+
+// lcsRows are the two rows of the table a longest common subsequence is measured with, kept
+// so that a caller measuring many pairs (setScorer) allocates them once.
+type lcsRows struct{ prev, cur []int }
+
+// length is the length of the longest common subsequence of a and b.
+func (r *lcsRows) length(a, b []rune) int {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	if cap(r.prev) < len(b)+1 {
+		r.prev, r.cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	prev, cur := r.prev[:len(b)+1], r.cur[:len(b)+1]
+	clear(prev)
+	clear(cur)
 	for i := 1; i <= len(a); i++ {
 		for j := 1; j <= len(b); j++ {
 			switch {
@@ -228,7 +242,7 @@ type setScorer struct {
 	present []int  // ids with a count, sorted
 
 	restA, restB []rune
-	prev, cur    []int
+	rows         lcsRows
 }
 
 // newSetScorer prepares the scoring of passages of a text of words against quotes made of the
@@ -363,7 +377,7 @@ func (s *setScorer) similarity(floor int) int {
 	if bound := fuzzRatio(common+sharedChars(s.restA, s.restB), withA, withB); bound <= aInB || bound < floor {
 		return max(aInB, min(bound, floor-1))
 	}
-	return max(aInB, fuzzRatio(common+s.lcs(s.restA, s.restB), withA, withB))
+	return max(aInB, fuzzRatio(common+s.rows.length(s.restA, s.restB), withA, withB))
 }
 
 // sharedChars bounds the longest common subsequence of a and b: the characters they share,
@@ -392,31 +406,4 @@ func appendWord(text []rune, word string) []rune {
 		text = append(text, r)
 	}
 	return text
-}
-
-// lcs is lcsLen with the scorer's rows.
-func (s *setScorer) lcs(a, b []rune) int {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	if cap(s.prev) < len(b)+1 {
-		s.prev, s.cur = make([]int, len(b)+1), make([]int, len(b)+1)
-	}
-	prev, cur := s.prev[:len(b)+1], s.cur[:len(b)+1]
-	clear(prev)
-	clear(cur)
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			switch {
-			case a[i-1] == b[j-1]:
-				cur[j] = prev[j-1] + 1
-			case prev[j] >= cur[j-1]:
-				cur[j] = prev[j]
-			default:
-				cur[j] = cur[j-1]
-			}
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
