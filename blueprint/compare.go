@@ -475,36 +475,16 @@ func (c *Comparison) writeGitHub(w io.Writer, summary io.Writer) error {
 	}
 	sw := &errWriter{w: summary}
 	fmt.Fprintf(sw, "## Blueprint %s: %s → %s\n\n| Prompt | Model | Base | New | Change |\n| --- | --- | ---: | ---: | --- |\n",
-		mdCell(c.ConfigID), mdCell(runName(c.Base)), mdCell(runName(c.New)))
+		safetext.MarkdownCell(c.ConfigID), safetext.MarkdownCell(runName(c.Base)), safetext.MarkdownCell(runName(c.New)))
 	for _, d := range c.Cells {
-		fmt.Fprintf(sw, "| %s | %s | %s | %s | %s %s |\n", mdCell(d.Prompt), mdCell(d.Model), formatScore(d.Base), formatScore(d.New),
+		fmt.Fprintf(sw, "| %s | %s | %s | %s | %s %s |\n", safetext.MarkdownCell(d.Prompt), safetext.MarkdownCell(d.Model), formatScore(d.Base), formatScore(d.New),
 			formatDelta(d.Delta), changeNote(d.Change))
 	}
 	for _, d := range c.Averages {
-		fmt.Fprintf(sw, "| **average** | %s | %s | %s | %s |\n", mdCell(d.Model), formatScore(d.Base), formatScore(d.New), formatDelta(d.Delta))
+		fmt.Fprintf(sw, "| **average** | %s | %s | %s | %s |\n", safetext.MarkdownCell(d.Model), formatScore(d.Base), formatScore(d.New), formatDelta(d.Delta))
 	}
-	fmt.Fprintf(sw, "\n%s\n", mdCell(c.verdict()))
+	fmt.Fprintf(sw, "\n%s\n", safetext.MarkdownCell(c.verdict()))
 	return sw.err
-}
-
-// mdCell makes text safe in a Markdown table cell: controls escaped, Markdown and HTML
-// punctuation backslash-escaped, line breaks as <br>.
-func mdCell(s string) string {
-	var b strings.Builder
-	for _, r := range safetext.Terminal(s) {
-		switch r {
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~', '#', '!':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
-			b.WriteString("<br>")
-		case '\t':
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // compareTemplate is the html format: one self-contained page. html/template escapes every

@@ -148,15 +148,15 @@ func (g *githubWriter) summarize(fr lint.FileResult) error {
 		fmt.Fprint(w, "## vectorlint\n\n| File | Line | Column | Severity | Rule | Message |\n"+
 			"| --- | ---: | ---: | --- | --- | --- |\n")
 	}
-	path := markdownCell(fr.Path)
+	path := safetext.MarkdownCell(fr.Path)
 	for _, f := range fr.Findings {
 		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s |\n", path, f.Start.Line, f.Start.Column, f.Severity,
-			markdownCell(f.Rule), markdownCell(messageWithSuggestion(f)))
+			safetext.MarkdownCell(f.Rule), safetext.MarkdownCell(messageWithSuggestion(f)))
 		g.rows++
 	}
 	for _, e := range fr.Errors {
-		fmt.Fprintf(w, "| %s |  |  | could not run | %s | %s |\n", path, markdownCell(e.Rule),
-			markdownCell(e.Message))
+		fmt.Fprintf(w, "| %s |  |  | could not run | %s | %s |\n", path, safetext.MarkdownCell(e.Rule),
+			safetext.MarkdownCell(e.Message))
 		g.rows++
 	}
 	if err := w.Flush(); err != nil {
@@ -190,14 +190,14 @@ func (g *githubWriter) closeSummary(t Totals) error {
 	if g.rows == 0 {
 		fmt.Fprint(w, "## vectorlint\n")
 	}
-	fmt.Fprintf(w, "\n%s\n", markdownCell(totalsLine(t)))
+	fmt.Fprintf(w, "\n%s\n", safetext.MarkdownCell(totalsLine(t)))
 	if p := problemsLine(t.Summary); p != "" {
-		fmt.Fprintf(w, "\n%s.\n", markdownCell(p))
+		fmt.Fprintf(w, "\n%s.\n", safetext.MarkdownCell(p))
 	}
 	// What the run cost, cached calls included: a team paying per call reads it here.
-	fmt.Fprintf(w, "\n%s.\n", markdownCell(usageLine(t.Usage)))
+	fmt.Fprintf(w, "\n%s.\n", safetext.MarkdownCell(usageLine(t.Usage)))
 	for _, e := range t.RunErrors {
-		fmt.Fprintf(w, "\n**Could not run:** %s\n", markdownCell(runErrorText(e)))
+		fmt.Fprintf(w, "\n**Could not run:** %s\n", safetext.MarkdownCell(runErrorText(e)))
 	}
 	err := w.Flush()
 	if cerr := g.summary.Close(); err == nil {
@@ -207,28 +207,4 @@ func (g *githubWriter) closeSummary(t Totals) error {
 		return fmt.Errorf("report: writing the step summary %s: %w", g.summaryPath, err)
 	}
 	return nil
-}
-
-// markdownCell makes text safe inside a GitHub-flavoured Markdown table cell: control,
-// bidi and invisible characters are shown as escapes (safetext.Terminal: a cell must not reorder
-// what the reader sees), Markdown and HTML punctuation is backslash-escaped (CommonMark allows it
-// before any ASCII punctuation), the cell separator | and the escapes' own backslashes included,
-// and line breaks become <br>.
-func markdownCell(s string) string {
-	s = safetext.Terminal(s)
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '\\', '`', '*', '_', '[', ']', '<', '>', '&', '|', '~', '#', '!':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
-			b.WriteString("<br>")
-		case '\t':
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -288,22 +288,6 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 }
 
-func TestMarkdownCell(t *testing.T) {
-	tests := map[string]string{
-		"plain text.":          "plain text.",
-		"a | b":                `a \| b`,
-		"<b>&amp;</b>":         `\<b\>\&amp;\</b\>`,
-		"*bold* _it_ `code`":   "\\*bold\\* \\_it\\_ \\`code\\`",
-		"line\r\nnext\nlast":   "line<br>next<br>last",
-		`back\slash [link](x)`: `back\\slash \[link\](x)`,
-	}
-	for in, want := range tests {
-		if got := markdownCell(in); got != want {
-			t.Errorf("markdownCell(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestXMLEscape(t *testing.T) {
 	tests := []struct{ in, text, attr string }{
 		{`a<b>&"c"`, `a&lt;b&gt;&amp;"c"`, `a&lt;b&gt;&amp;&quot;c&quot;`},

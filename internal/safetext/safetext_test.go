@@ -481,3 +481,21 @@ func BenchmarkJSONWriter(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// TestMarkdownCell: text in a Markdown table cell (the GitHub step summary, blueprint compare) keeps
+// its table and shows its markup as written.
+func TestMarkdownCell(t *testing.T) {
+	tests := map[string]string{
+		"plain text.":          "plain text.",
+		"a | b":                `a \| b`,
+		"<b>&amp;</b>":         `\<b\>\&amp;\</b\>`,
+		"*bold* _it_ `code`":   "\\*bold\\* \\_it\\_ \\`code\\`",
+		"line\r\nnext\nlast":   "line<br>next<br>last",
+		`back\slash [link](x)`: `back\\slash \[link\](x)`,
+	}
+	for in, want := range tests {
+		if got := MarkdownCell(in); got != want {
+			t.Errorf("MarkdownCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
