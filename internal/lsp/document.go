@@ -145,11 +145,7 @@ func (s *server) checkNow(d *document, gen int) {
 		if !current {
 			return
 		}
-		s.publish(d.uri)
-		for _, f := range files {
-			s.publish(f)
-		}
-		s.showMessages(out)
+		s.announce(d.uri, files, out)
 	}()
 }
 
@@ -208,11 +204,7 @@ func (s *server) modelRun(ctx context.Context, cancel context.CancelFunc, d *doc
 	if !current {
 		return
 	}
-	s.publish(d.uri)
-	for _, f := range files {
-		s.publish(f)
-	}
-	s.showMessages(full)
+	s.announce(d.uri, files, full)
 }
 
 // lintOutcome is one run's result, or what kept it from running.
@@ -321,6 +313,16 @@ func (s *server) failed(out *lintOutcome, err error) {
 	}
 	out.notes = append(out.notes, note(protocol.DiagnosticSeverityError, "vectorlint cannot lint this file: the configuration or a rule has errors: "+summary))
 	out.messages = append(out.messages, message{protocol.MessageTypeError, "vectorlint: " + summary})
+}
+
+// announce publishes a run's diagnostics for the document and for the rule and config files
+// its problems name, then shows its messages.
+func (s *server) announce(uri protocol.DocumentUri, files []protocol.DocumentUri, out lintOutcome) {
+	s.publish(uri)
+	for _, f := range files {
+		s.publish(f)
+	}
+	s.showMessages(out)
 }
 
 // showMessages shows a run's messages, each once.
