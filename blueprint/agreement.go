@@ -3,10 +3,13 @@ package blueprint
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -130,4 +133,10 @@ func judgeSpecs(j points.Judge) map[string]JudgeSpec {
 		out[JudgeName(*b)] = *b
 	}
 	return out
+}
+
+// agreementSentence says how far the judges agreed, for the table and the HTML report.
+func agreementSentence(ag *points.JudgeAgreement) string {
+	return fmt.Sprintf("Judge agreement: Krippendorff's α %s (%s) over %d point%s scored by %d judges.",
+		strconv.FormatFloat(ag.KrippendorffsAlpha, 'f', -1, 64), ag.Interpretation, ag.NumItems, node.Plural(ag.NumItems), ag.NumJudges)
 }

@@ -51,10 +51,12 @@ func (r *Result) WriteHTML(w io.Writer) error {
 
 type reportView struct {
 	Title, ConfigID, RunLabel, Timestamp, Methods, Description string
-	Models                                                     []string
-	Prompts                                                    []reportPrompt
-	Averages                                                   []reportCell
-	Failures, Warnings                                         []string
+	// Agreement is the judges' agreement over the whole run, when two judges or more scored.
+	Agreement          string
+	Models             []string
+	Prompts            []reportPrompt
+	Averages           []reportCell
+	Failures, Warnings []string
 }
 
 type reportPrompt struct {
@@ -64,7 +66,9 @@ type reportPrompt struct {
 	PromptText     string
 	PromptMessages []reportTurn
 	Ideal          string
-	Cells          []reportCell
+	// KeyPoints are the points extracted from the ideal response of a prompt that had none.
+	KeyPoints []string
+	Cells     []reportCell
 }
 
 type reportCell struct {
@@ -78,6 +82,7 @@ type reportCell struct {
 	HasResponse  bool
 	Response     string
 	Conversation []reportTurn
+	Agreement    string
 }
 
 type reportPoint struct {
@@ -111,6 +116,9 @@ func (r *Result) reportView() reportView {
 	if v.Title == "" {
 		v.Title = r.ConfigID
 	}
+	if ag := r.EvaluationResults.JudgeAgreement; ag != nil {
+		v.Agreement = agreementSentence(ag)
+	}
 	v.Methods = strings.Join(r.EvalMethodsUsed, ", ")
 	if v.Methods == "" {
 		v.Methods = "no evaluation method"
@@ -122,7 +130,7 @@ func (r *Result) reportView() reportView {
 		}
 	}
 	for pi, id := range r.PromptIDs {
-		rp := reportPrompt{Index: pi, ID: id}
+		rp := reportPrompt{Index: pi, ID: id, KeyPoints: r.ExtractedKeyPoints[id]}
 		if p := prompts[id]; p != nil {
 			rp.Description = p.Description
 			if p.Ideal != nil {
@@ -190,6 +198,9 @@ func (r *Result) reportCell(p, m string, index int) reportCell {
 			c.Text, c.Class, c.Title = "", "none", p+" × "+m
 		}
 		return c
+	}
+	if cov.JudgeAgreement != nil {
+		c.Agreement = agreementSentence(cov.JudgeAgreement)
 	}
 	c.Text, c.Class = "n/a", "none"
 	c.Title = fmt.Sprintf("%s × %s: no point could be evaluated", p, m)

@@ -195,3 +195,32 @@ func distinctColours(img image.Image, limit int) int {
 	}
 	return len(seen)
 }
+
+// TestWriteHTMLKeyPointsAndAgreement: the report shows the key points extracted from an ideal
+// response (escaped) and the judges' agreement for the run and for a cell, with the wording
+// of the table. (α for the cell: units [1, 1] and [0.75, 0.625], 1 − 3 × 0.03125 / 0.84375 = 0.889.)
+func TestWriteHTMLKeyPointsAndAgreement(t *testing.T) {
+	res := reportFixture(t)
+	judges := map[string]JudgeSpec{"a(m:a)": {ID: "a", Model: "m:a"}, "b(m:b)": {ID: "b", Model: "m:b"}}
+	worked := []points.PointAssessment{judged("a(m:a)", 1.0, "b(m:b)", 1.0), judged("a(m:a)", 0.75, "b(m:b)", 0.625), judged("a(m:a)", 0.5, "b(m:b)", 0.625)}
+	res.EvaluationResults.JudgeAgreement = judgeAgreement([][]points.PointAssessment{worked}, judges)
+	res.EvaluationResults.LLMCoverageScores["capital"]["m:good"].JudgeAgreement = judgeAgreement([][]points.PointAssessment{worked[:2]}, judges)
+	res.ExtractedKeyPoints = map[string][]string{"capital": {"Names Paris", "Says <i>capital</i>"}}
+	var b bytes.Buffer
+	if err := res.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{
+		"<p class=\"description\">Checks the HTML report.</p>\n<p class=\"meta\">Judge agreement: Krippendorff&#39;s α 0.881 (reliable) over 3 points scored by 2 judges.</p>\n</header>",
+		"<h4>Key points extracted from the ideal response</h4>\n<ul class=\"keypoints\"><li>Names Paris</li><li>Says &lt;i&gt;capital&lt;/i&gt;</li></ul>\n<details id=\"cell-0-0\">",
+		"<summary>m:good <span class=\"score s9\">0.94</span></summary>\n\n<p class=\"meta\">Judge agreement: Krippendorff&#39;s α 0.889 (reliable) over 2 points scored by 2 judges.</p>\n<table class=\"points\">",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if n := strings.Count(html, "Judge agreement"); n != 2 {
+		t.Errorf("%d agreement lines, want 2 (the run and one cell)", n)
+	}
+}

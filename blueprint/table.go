@@ -99,8 +99,7 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 		return err
 	}
 	if ag := r.EvaluationResults.JudgeAgreement; ag != nil {
-		fmt.Fprintf(ew, "\nJudge agreement: Krippendorff's α %s (%s) over %d point%s scored by %d judges.\n",
-			strconv.FormatFloat(ag.KrippendorffsAlpha, 'f', -1, 64), ag.Interpretation, ag.NumItems, node.Plural(ag.NumItems), ag.NumJudges)
+		fmt.Fprintf(ew, "\n%s\n", agreementSentence(ag))
 	}
 	if partial {
 		fmt.Fprintln(ew, "\n* some points were not evaluated; the score covers the evaluated points only.")
