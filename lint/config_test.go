@@ -342,6 +342,8 @@ Acme.Wordiness = off
 Acme.Wordiness.level = error
 Acme.Headline.strictness = 20
 Headline.severity = error
+strictness = 7
+Severity = fatal
 `
 	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src))
 	if len(ps) != 0 {
@@ -356,6 +358,10 @@ Headline.severity = error
 		`vectorlint.ini:8: Acme.Wordiness: expected "disabled" or "enabled", found "off"`,
 		`vectorlint.ini:9: warning: Acme.Wordiness.level: vectorlint has no setting "level" for rule "Acme.Wordiness" (a rule's settings are severity and strictness, and Pack.Rule = disabled or enabled); ignored`,
 		`vectorlint.ini:10: warning: Acme.Headline.strictness: strictness has no effect on Acme.Headline: a subjective rule is scored from its criteria's ratings; ignored`,
+		// A setting that names no rule (the original's own config-loader test writes
+		// "strictness = 7"; the original accepts and ignores it): a warning, whatever its value.
+		`vectorlint.ini:12: warning: strictness: names no rule (a rule's strictness is set with Pack.Rule.strictness or Rule.strictness); ignored`,
+		`vectorlint.ini:13: warning: Severity: names no rule (a rule's severity is set with Pack.Rule.severity or Rule.severity); ignored`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
