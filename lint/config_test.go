@@ -434,6 +434,7 @@ func FuzzParseConfig(f *testing.F) {
 		"\ufeff; c\nBaseURL = http://h/#x ; c\n[docs/**]\nRunRules =\n",
 		"Model = `a\nb`\n",
 		"[a]\n[a]\nk=1\nk=2\n",
+		"[content/**/*.md]\nRunRules = A\nstrictness = 7\nSeverity = x\nclarity.depth = high\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -461,6 +462,14 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatal("nil config")
 		}
 		if !ps.HasErrors() {
+			// The check against packs: every problem (an unknown pack, a key naming no rule or
+			// setting) names the file and a line of it.
+			packs := []*rules.Pack{{Name: "A", Rules: []*rules.Rule{{Pack: "A", ID: "B"}}}}
+			for _, p := range CheckConfig(cfg, packs) {
+				if p.File != "/f/vectorlint.ini" || p.Line < 1 || p.Line > lines {
+					t.Fatalf("check problem without its file and line: %v", p)
+				}
+			}
 			for _, s := range cfg.Sections {
 				_ = cfg.Settings("docs/a.md").Rule("A", "B")
 				if s.HasRunRules && s.RunRulesLine == 0 {
