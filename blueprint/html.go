@@ -29,7 +29,7 @@ func reportTemplate() (*template.Template, error) {
 
 // WriteHTML writes the run as one self-contained HTML page (inline CSS and a few lines of
 // inline JavaScript, no external resource, so it opens offline and can be attached to a CI
-// run): a heat-map of prompts × models with each cell's score, the per-model averages, the
+// run): the header's system prompts, a heat-map of prompts × models with each cell's score, the per-model averages, the
 // failures and warnings, and for each cell its point assessments with reflections and judges,
 // the similarity to the ideal response and the response (or the whole conversation of a
 // multi-turn prompt). Everything from the blueprint and the models is HTML-escaped, and, since
@@ -52,17 +52,28 @@ func (r *Result) WriteHTML(w io.Writer) error {
 type reportView struct {
 	Title, ConfigID, RunLabel, Timestamp, Methods, Description string
 	// Agreement is the judges' agreement over the whole run, when two judges or more scored.
-	Agreement          string
+	Agreement string
+	// Systems are the header's system prompts: one, or one per run variant of a list.
+	Systems            []reportSystem
 	Models             []string
 	Prompts            []reportPrompt
 	Averages           []reportCell
 	Failures, Warnings []string
 }
 
+// reportSystem is one of the header's system prompts: Label is the variant's [sp_idx:i] when
+// the header lists several; None marks a null (or empty) entry, run without a system prompt.
+type reportSystem struct {
+	Label, Text string
+	None        bool
+}
+
 type reportPrompt struct {
-	Index          int
-	ID             string
-	Description    string
+	Index       int
+	ID          string
+	Description string
+	// System is the prompt's own system prompt, which replaces the header's.
+	System         string
 	PromptText     string
 	PromptMessages []reportTurn
 	Ideal          string
@@ -128,11 +139,15 @@ func (r *Result) reportView() reportView {
 		for _, p := range r.Config.Prompts {
 			prompts[p.ID] = p
 		}
+		v.Systems = reportSystems(r.Config)
 	}
 	for pi, id := range r.PromptIDs {
 		rp := reportPrompt{Index: pi, ID: id, KeyPoints: r.ExtractedKeyPoints[id]}
 		if p := prompts[id]; p != nil {
 			rp.Description = p.Description
+			if p.System != nil {
+				rp.System = *p.System
+			}
 			if p.Ideal != nil {
 				rp.Ideal = *p.Ideal
 			}
@@ -165,6 +180,29 @@ func (r *Result) reportView() reportView {
 		v.Averages = append(v.Averages, c)
 	}
 	return v
+}
+
+// reportSystems lists the header's system prompts (generate.go's systemPrompt sends them): its
+// system, or each of its list, labelled with the [sp_idx:i] of the variants it runs when there
+// are several (a list of one gives no suffix, as in Weval).
+func reportSystems(bp *Blueprint) []reportSystem {
+	var out []reportSystem
+	switch {
+	case len(bp.Systems) > 0:
+		for i, s := range bp.Systems {
+			rs := reportSystem{Label: "system", None: s == nil || *s == ""}
+			if len(bp.Systems) > 1 {
+				rs.Label = "[sp_idx:" + strconv.Itoa(i) + "]"
+			}
+			if !rs.None {
+				rs.Text = *s
+			}
+			out = append(out, rs)
+		}
+	case bp.System != nil && *bp.System != "":
+		out = append(out, reportSystem{Label: "system", Text: *bp.System})
+	}
+	return out
 }
 
 func (r *Result) reportCell(p, m string, index int) reportCell {

@@ -224,3 +224,60 @@ func TestWriteHTMLKeyPointsAndAgreement(t *testing.T) {
 		t.Errorf("%d agreement lines, want 2 (the run and one cell)", n)
 	}
 }
+
+// TestWriteHTMLSystemPrompt: the report shows the system prompt the header gives (escaped), each
+// of a list with the [sp_idx:i] of its variant ("none" for a null entry), and a prompt's own
+// system prompt in the prompt's section, where it replaces the header's (issue 32: the report
+// did not show it).
+func TestWriteHTMLSystemPrompt(t *testing.T) {
+	t.Parallel()
+	write := func(src, responses string) string {
+		t.Helper()
+		bp := parseTestBlueprint(t, src)
+		resp, err := ParseResponses([]byte(responses), "r.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "sys", Now: fixedClock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := res.WriteHTML(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	html := write("system: \"You are a <b>terse</b> & exact geographer.\"\nmodels: [m:a]\n---\n"+
+		"- id: capital\n  prompt: Capital of France?\n  should: [{$contains: Paris}]\n"+
+		"- id: own\n  prompt: Capital of Peru?\n  system: \"Answer in <i>Spanish</i>.\"\n  should: [{$contains: Lima}]\n",
+		`{"promptId": "capital", "model": "m:a", "response": "Paris."}`+"\n"+`{"promptId": "own", "model": "m:a", "response": "Lima."}`+"\n")
+	golden(t, "report-system.html", []byte(html))
+	for _, want := range []string{
+		"<h4>System prompt</h4>\n<pre>You are a &lt;b&gt;terse&lt;/b&gt; &amp; exact geographer.</pre>\n</header>",
+		"<h3>own</h3>\n\n<h4>System prompt</h4><pre>Answer in &lt;i&gt;Spanish&lt;/i&gt;.</pre>\n<h4>Prompt</h4>",
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if n := strings.Count(html, "<h4>System prompt</h4>"); n != 2 {
+		t.Errorf("%d system prompt headings, want 2 (the header's and the prompt's own)", n)
+	}
+
+	html = write("system: [null, \"Be <brief>.\"]\nmodels: [m:a]\n---\n- id: capital\n  prompt: Capital of France?\n  should: [{$contains: Paris}]\n",
+		`{"promptId": "capital", "model": "m:a[temp:0][sp_idx:0]", "response": "Paris."}`+"\n"+
+			`{"promptId": "capital", "model": "m:a[temp:0][sp_idx:1]", "response": "Paris."}`+"\n")
+	want := "<h4>System prompts</h4>\n" +
+		"<div class=\"turn\"><span class=\"role\">[sp_idx:0]</span><p class=\"meta\">none</p></div>\n" +
+		"<div class=\"turn\"><span class=\"role\">[sp_idx:1]</span><pre>Be &lt;brief&gt;.</pre></div>\n</header>"
+	if !strings.Contains(html, want) {
+		t.Errorf("the report lacks %q:\n%s", want, html[:strings.Index(html, "</header>")+9])
+	}
+
+	html = write("models: [m:a]\n---\n- id: capital\n  prompt: Capital of France?\n  should: [{$contains: Paris}]\n",
+		`{"promptId": "capital", "model": "m:a", "response": "Paris."}`+"\n")
+	if strings.Contains(html, "System prompt") {
+		t.Error("a blueprint without a system prompt gets a system prompt section")
+	}
+}

@@ -96,6 +96,32 @@ func TestEvaluatorsGolden(t *testing.T) {
 	}
 }
 
+// TestPythonLowerCase: exact_match, f1 and rouge_l lower-case as Python's str.lower() in the
+// SQuAD script and rouge-score (full case mapping, final sigma), so texts with "Σ" or "İ" score as
+// there (values from scoring/testdata/reference.py).
+func TestPythonLowerCase(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		ev   Evaluator
+		want float64
+	}{
+		{"exact match, final sigma", RunExactMatchEvaluator("\u039f\u0394\u039f\u03a3", "\u03bf\u03b4\u03bf\u03c2", 1), 1},
+		{"f1, final sigma", RunF1ScoreEvaluator("\u039f\u0394\u039f\u03a3 \u0391\u0398\u0397\u039d\u03a9\u039d", "\u03bf\u03b4\u03bf\u03c3 \u03b1\u03b8\u03b7\u03bd\u03c9\u03bd", 0.5), 0.5},
+		{"f1, dotted capital I", RunF1ScoreEvaluator("\u0130stanbul", "istanbul", 0.5), 0},
+		{"rouge_l, dotted capital I", RunRougeLScoreEvaluator("\u0130zmir is warm", "i zmir is warm", 1), 1},
+	}
+	for _, tt := range tests {
+		r, err := tt.ev.Evaluate(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if score, ok := r.Score(); !ok || score != tt.want || r.Passed() != (tt.want >= 0.5) {
+			t.Errorf("%s: score %v (passed %v), want %v", tt.name, score, r.Passed(), tt.want)
+		}
+	}
+}
+
 // TestSpecExample checks the exact result line spec/evaluators.md shows.
 func TestSpecExample(t *testing.T) {
 	r, err := RunF1ScoreEvaluator("the cat sat", "the cat sat on the mat", 0.5).Evaluate(t.Context())

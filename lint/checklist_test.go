@@ -187,3 +187,33 @@ func TestChecklistJSMemory(t *testing.T) {
 		t.Errorf("results:\n%s\nwant the memory budget's message (or, on a loaded machine, the time limit's)", r)
 	}
 }
+
+// TestChecklistPunctuatedItemLocated: a forbidden item with punctuation ("e-mail") is placed
+// where it occurs, not at the start of the text (issue 32: its escaped regex was invalid under
+// the u flag, so the finding fell back to the first line).
+func TestChecklistPunctuatedItemLocated(t *testing.T) {
+	t.Parallel()
+	dir, proj := loadTestProject(t, map[string]string{
+		"vectorlint.ini":      "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/email.md": "---\nid: Email\nname: Email\nshould:\n  - $not_icontains: e-mail\n  - $not_contains_any_of: [\"a/b\", \"x: y\"]\n---\nSay email.\n",
+		"docs/a.md":           "# Contact\n\nSend us an E-mail (or an e-mail) about a/b.\n",
+	})
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := evaluate(t, nil, plan, EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join([]string{
+		"docs/a.md",
+		`  3:12-3:18 warning Acme.Email "E-mail" "Avoid \"E-mail\"."`,
+		`  3:26-3:32 warning Acme.Email "e-mail" "Avoid \"e-mail\"."`,
+		`  3:40-3:43 warning Acme.Email "a/b" "Avoid \"a/b\"."`,
+		`  score Acme.Email semi-objective 0.0`,
+	}, "\n")
+	if r := renderResults(got); r != want {
+		t.Errorf("results:\n%s\nwant:\n%s", r, want)
+	}
+}

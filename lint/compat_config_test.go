@@ -2,7 +2,10 @@ package lint
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // The configuration behaviour of the original VectorLint that vectorlint.ini keeps
@@ -67,5 +70,56 @@ func TestRunRulesAddUp(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOriginalConfigLoaderSections reproduces the original's config-loader test "loads config
+// with multiple file sections and various overrides" (tests/config-loader-integration.test.ts),
+// its ini verbatim: the original loads it, so vectorlint runs with it. "strictness = 7" names
+// no rule and "clarity.depth" is no setting: warnings naming key and line, not errors
+// (spec/linter.md §2, issue 32).
+func TestOriginalConfigLoaderSections(t *testing.T) {
+	t.Parallel()
+	src := `
+RulesPath = ./prompts
+
+[content/**/*.md]
+RunRules = Base
+strictness = 7
+
+[content/api/**/*.md]
+RunRules = APIPack
+strictness = 9
+clarity.depth = high
+
+[content/archived/**/*.md]
+RunRules = 
+`
+	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src))
+	if len(ps) != 0 {
+		t.Fatal(ps)
+	}
+	if len(cfg.Sections) != 3 {
+		t.Fatalf("%d sections, want 3", len(cfg.Sections))
+	}
+	if fs := cfg.Settings("content/archived/old.md"); len(fs.RunRules) != 0 {
+		t.Errorf("archived RunRules = %q, want none", fs.RunRules)
+	}
+	packs := []*rules.Pack{
+		{Name: "Base", Rules: []*rules.Rule{{Pack: "Base", ID: "Clarity"}}},
+		{Name: "APIPack", Rules: []*rules.Rule{{Pack: "APIPack", ID: "Endpoints"}}},
+	}
+	got := problemLines(CheckConfig(cfg, packs), "/p")
+	want := []string{
+		`vectorlint.ini:6: warning: strictness: names no rule (a rule's strictness is set with Pack.Rule.strictness or Rule.strictness); ignored`,
+		`vectorlint.ini:10: warning: strictness: names no rule (a rule's strictness is set with Pack.Rule.strictness or Rule.strictness); ignored`,
+		`vectorlint.ini:11: warning: clarity.depth: vectorlint has no setting "depth" for rule "clarity" (a rule's settings are severity and strictness, and Pack.Rule = disabled or enabled); ignored`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The warnings change nothing: no rule gets a strictness.
+	if st := cfg.Settings("content/api/x.md").Rule("Base", "Clarity").Strictness; st != nil {
+		t.Errorf("Base.Clarity strictness = %v, want none", *st)
 	}
 }

@@ -120,9 +120,10 @@ const (
 	// OverrideStrictness sets a rule's strictness ("Pack.Rule.strictness = 20" or "= strict").
 	OverrideStrictness
 	// OverrideUnknown names a setting vectorlint does not have ("TechnicalAccuracy.threshold =
-	// 8.0", as the original's documentation writes, or "Pack.Rule.threshold = 8"). It changes
-	// nothing; the configuration check (CheckConfig) warns about it, or, for a two-part key
-	// that turns out to name a rule ("Pack.Rule = 8"), reports the value as an error.
+	// 8.0", as the original's documentation writes, or "Pack.Rule.threshold = 8"), or a
+	// setting with no rule ("strictness = 7", Rule ""). It changes nothing; the configuration
+	// check (CheckConfig) warns about it, or, for a two-part key that turns out to name a rule
+	// ("Pack.Rule = 8"), reports the value as an error.
 	OverrideUnknown
 )
 
@@ -416,15 +417,21 @@ func valeKeyHint(key string, global bool) (hint string, ok bool) {
 
 // parseOverride reads a rule setting key of a section: "Pack.Rule", "Pack.Rule.severity",
 // "Pack.Rule.strictness", "Rule.severity" or "Rule.strictness". A key of two or three parts
-// whose setting vectorlint does not have ("Rule.threshold", "Pack.Rule.threshold") is an
-// OverrideUnknown, which the configuration check turns into a warning: the original VectorLint
-// accepts any such key and its own documentation writes some.
+// whose setting vectorlint does not have ("Rule.threshold", "Pack.Rule.threshold"), and a bare
+// "severity" or "strictness" that names no rule, are an OverrideUnknown, which the
+// configuration check turns into a warning: the original VectorLint accepts any such key and
+// its own documentation and tests write some.
 func parseOverride(key, value string) (Override, *rules.Problem) {
 	o := Override{Key: key}
 	parts := strings.Split(key, ".")
 	const forms = "RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness"
 	setting := ""
 	switch {
+	case len(parts) == 1 && (strings.EqualFold(key, "severity") || strings.EqualFold(key, "strictness")):
+		// "strictness = 7" names no rule (the original's own config-loader test writes it,
+		// and the original ignores it): a warning from the configuration check.
+		o.Kind, o.Setting, o.Value = OverrideUnknown, key, value
+		return o, nil
 	case len(parts) == 2 && (strings.EqualFold(parts[1], "severity") || strings.EqualFold(parts[1], "strictness")):
 		o.Rule, setting = parts[0], strings.ToLower(parts[1])
 	case len(parts) == 2 && !strings.EqualFold(value, "disabled") && !strings.EqualFold(value, "enabled") &&

@@ -342,6 +342,8 @@ Acme.Wordiness = off
 Acme.Wordiness.level = error
 Acme.Headline.strictness = 20
 Headline.severity = error
+strictness = 7
+Severity = fatal
 `
 	cfg, ps := ParseConfig("/p/vectorlint.ini", []byte(src))
 	if len(ps) != 0 {
@@ -356,6 +358,10 @@ Headline.severity = error
 		`vectorlint.ini:8: Acme.Wordiness: expected "disabled" or "enabled", found "off"`,
 		`vectorlint.ini:9: warning: Acme.Wordiness.level: vectorlint has no setting "level" for rule "Acme.Wordiness" (a rule's settings are severity and strictness, and Pack.Rule = disabled or enabled); ignored`,
 		`vectorlint.ini:10: warning: Acme.Headline.strictness: strictness has no effect on Acme.Headline: a subjective rule is scored from its criteria's ratings; ignored`,
+		// A setting that names no rule (the original's own config-loader test writes
+		// "strictness = 7"; the original accepts and ignores it): a warning, whatever its value.
+		`vectorlint.ini:12: warning: strictness: names no rule (a rule's strictness is set with Pack.Rule.strictness or Rule.strictness); ignored`,
+		`vectorlint.ini:13: warning: Severity: names no rule (a rule's severity is set with Pack.Rule.severity or Rule.severity); ignored`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -428,6 +434,7 @@ func FuzzParseConfig(f *testing.F) {
 		"\ufeff; c\nBaseURL = http://h/#x ; c\n[docs/**]\nRunRules =\n",
 		"Model = `a\nb`\n",
 		"[a]\n[a]\nk=1\nk=2\n",
+		"[content/**/*.md]\nRunRules = A\nstrictness = 7\nSeverity = x\nclarity.depth = high\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -455,6 +462,14 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatal("nil config")
 		}
 		if !ps.HasErrors() {
+			// The check against packs: every problem (an unknown pack, a key naming no rule or
+			// setting) names the file and a line of it.
+			packs := []*rules.Pack{{Name: "A", Rules: []*rules.Rule{{Pack: "A", ID: "B"}}}}
+			for _, p := range CheckConfig(cfg, packs) {
+				if p.File != "/f/vectorlint.ini" || p.Line < 1 || p.Line > lines {
+					t.Fatalf("check problem without its file and line: %v", p)
+				}
+			}
 			for _, s := range cfg.Sections {
 				_ = cfg.Settings("docs/a.md").Rule("A", "B")
 				if s.HasRunRules && s.RunRulesLine == 0 {

@@ -23,8 +23,7 @@ func locate(doc *Document, props []proposal) {
 		if v == nil || p.merged {
 			continue
 		}
-		span, method := Locate(p.chunk, *v)
-		span, method = doc.locateSkipped(p.chunk, *v, span, method) // skipped scopes: skip.go
+		span, method := doc.locateQuote(p.chunk, *v) // skipped scopes: skip.go
 		if method == NotLocated {
 			continue
 		}
@@ -195,7 +194,7 @@ func Locate(c Chunk, v Violation) (Span, LocateMethod) {
 			continue
 		}
 		if spans := nt.findAll(nq.runes); len(spans) > 0 {
-			return abs(p.pick(spans), LocatedNormalized)
+			return abs(balanceMarkup(text, p.pick(spans)), LocatedNormalized)
 		}
 	}
 	if hint >= 0 {
@@ -346,7 +345,9 @@ type normText struct {
 
 // normalize lower-cases s, turns every run of white space into one space (dropping it at the
 // ends), maps typographic quotes, apostrophes and dashes to their ASCII forms and "…" to "...",
-// and drops the Markdown markup characters ` and *.
+// and drops the Markdown markup a rendered text does not show: the characters `, *, [ and ],
+// and the label of a reference link ("[text][label]" reads "text"). A model may quote a link
+// as it renders ("Node.js-based API, this") where it was shown "[Node.js-based API], this".
 func normalize(s string) normText {
 	var n normText
 	emit := func(r rune, start, end int) {
@@ -355,19 +356,21 @@ func normalize(s string) normText {
 		n.end = append(n.end, end)
 	}
 	pendingSpace := -1 // offset of a space run not yet emitted
-	for i, r := range s {
-		size := utf8.RuneLen(r)
-		if size < 0 {
-			size = 1
-		}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) {
 			if pendingSpace < 0 {
 				pendingSpace = i
 			}
+			i += size
 			continue
 		}
 		switch r {
-		case '`', '*':
+		case '[':
+			i += max(referenceLabel(s, i), size)
+			continue
+		case '`', '*', ']':
+			i += size
 			continue
 		}
 		if pendingSpace >= 0 && len(n.runes) > 0 {
@@ -387,8 +390,110 @@ func normalize(s string) normText {
 			r = '.'
 		}
 		emit(unicode.ToLower(r), i, i+size)
+		i += size
 	}
 	return n
+}
+
+// referenceLabel returns the length of the reference label "[label]" at s[i:], right after a
+// link's text ("[text][label]", "[text][]"), or 0 when there is none there.
+func referenceLabel(s string, i int) int {
+	if i == 0 || s[i-1] != ']' {
+		return 0
+	}
+	end := strings.IndexAny(s[i+1:], "[]\n\r")
+	if end < 0 || s[i+1+end] != ']' {
+		return 0
+	}
+	return end + 2
+}
+
+// balanceMarkup widens a span found ignoring markup (normalize) over the markup next to it that
+// it opens or closes, so that the finding holds whole links, emphasis and code spans: the "["
+// before "Node.js-based API], this", the "*" after "for *all", the "**" after "Call **[the API]".
+// Only markup right at the span's ends is taken; a span that is balanced stays as it is.
+func balanceMarkup(text string, s Span) Span {
+	for {
+		m := scanMarkup(text, s)
+		switch {
+		case m.closeBrackets > 0 && s.Start > 0 && text[s.Start-1] == '[':
+			s.Start--
+		case m.openBrackets > 0 && s.End < len(text) && text[s.End] == ']':
+			s.End++
+		case m.closeRun != 0 && s.Start > 0 && text[s.Start-1] == m.closeRun:
+			for s.Start > 0 && text[s.Start-1] == m.closeRun {
+				s.Start--
+			}
+		case m.openRun != 0 && s.End < len(text) && text[s.End] == m.openRun:
+			for s.End < len(text) && text[s.End] == m.openRun {
+				s.End++
+			}
+		default:
+			return s
+		}
+	}
+}
+
+// spanMarkup is what a span leaves open or closes of the markup around it.
+type spanMarkup struct {
+	openBrackets, closeBrackets int  // "[" not closed in the span, "]" not opened in it
+	openRun, closeRun           byte // '*' or '`' when a run of it opens and is not closed, or the reverse
+}
+
+// scanMarkup reads the brackets and the runs of * and ` in text[s.Start:s.End]. A run opens when
+// the character after it is not white space and closes when the one before it is not (both:
+// it closes what is open, else opens); the characters around the span count.
+func scanMarkup(text string, s Span) spanMarkup {
+	var m spanMarkup
+	var depth [2]int // of the runs of * and of `
+	run := func(c byte) *int {
+		if c == '*' {
+			return &depth[0]
+		}
+		return &depth[1]
+	}
+	for i := s.Start; i < s.End; {
+		c := text[i]
+		switch c {
+		case '[':
+			m.openBrackets++
+		case ']':
+			if m.openBrackets > 0 {
+				m.openBrackets--
+			} else {
+				m.closeBrackets++
+			}
+		case '*', '`':
+			j := i
+			for j < s.End && text[j] == c {
+				j++
+			}
+			before, _ := utf8.DecodeLastRuneInString(text[:i])
+			after, _ := utf8.DecodeRuneInString(text[j:])
+			opens := j < len(text) && !unicode.IsSpace(after)
+			closes := i > 0 && !unicode.IsSpace(before)
+			d := run(c)
+			switch {
+			case closes && (*d > 0 || !opens):
+				if *d > 0 {
+					*d--
+				} else if m.closeRun == 0 {
+					m.closeRun = c
+				}
+			case opens:
+				*d++
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+	for _, c := range []byte{'*', '`'} {
+		if *run(c) > 0 && m.openRun == 0 {
+			m.openRun = c
+		}
+	}
+	return m
 }
 
 // findAll returns the original spans of every occurrence of q in the normalised text.

@@ -8,10 +8,11 @@ import (
 )
 
 // BenchmarkLocate places violations in a 500-word chunk by each method of Locate: the exact
-// quote on its line, ignoring case, ignoring typography, the fuzzy match of a misspelt and of a
-// reordered quote; and a quote that is not there, which goes through every step.
+// quote on its line, ignoring case, ignoring typography, ignoring link and emphasis markup (and
+// closing what the match opens), the fuzzy match of a misspelt and of a reordered quote; and a
+// quote that is not there, which goes through every step.
 func BenchmarkLocate(b *testing.B) {
-	text := longText(450) + "We act in order to ship the “release” on time.\n"
+	text := longText(450) + "See [the guide][g] for *all* of it.\nWe act in order to ship the “release” on time.\n"
 	c := SplitChunks(text, 0, 1)[0]
 	line := strings.Count(text, "\n")
 	cases := []struct {
@@ -22,6 +23,7 @@ func BenchmarkLocate(b *testing.B) {
 		{"exact", Violation{QuotedText: "in order to", Line: line}, LocatedOnLine},
 		{"case", Violation{QuotedText: "IN ORDER TO", Line: line}, LocatedCaseInsensitive},
 		{"typography", Violation{QuotedText: `ship the "release"`, Line: line}, LocatedNormalized},
+		{"markup", Violation{QuotedText: "see the guide for all", Line: line - 1}, LocatedNormalized},
 		{"fuzzy", Violation{QuotedText: "we act in ordr to ship", Line: line}, LocatedFuzzy},
 		{"reordered", Violation{QuotedText: "on time ship the release we act", Line: line}, LocatedFuzzy},
 		{"unverified", Violation{QuotedText: "leverage our synergies to win", Line: line}, NotLocated},
@@ -34,6 +36,42 @@ func BenchmarkLocate(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				Locate(c, tc.v)
+			}
+		})
+	}
+}
+
+// BenchmarkLocateShown places violations, as the locate stage does, in a 500-word chunk of a
+// document whose link destinations and code spans are skipped: a quote copied from the text the
+// model was shown and one copied from the text as it renders, both across a link, found in the
+// shown text (built for each quote) and mapped back to the file.
+func BenchmarkLocateShown(b *testing.B) {
+	doc, err := NewDocument("doc.md", []byte(longText(450)+
+		"Use the [Node.js-based API](https://nodejs.org/api/x.html), this is how `x` works.\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+		b.Fatal(err)
+	}
+	c := SplitChunks(doc.Prose(), doc.BodyOffset, 1)[0]
+	line := strings.Count(doc.Body, "\n")
+	cases := []struct {
+		name  string
+		quote string
+	}{
+		{"shown", "[Node.js-based API], this is how `…` works."},
+		{"rendered", "Node.js-based API, this is how … works."},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			v := Violation{QuotedText: tc.quote, Line: line}
+			if s, m := doc.locateQuote(c, v); m != LocatedNormalized || !strings.HasPrefix(string(doc.Source[s.Start:s.End]), "[Node.js") {
+				b.Fatalf("located %q by %v", doc.Source[s.Start:s.End], m)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				doc.locateQuote(c, v)
 			}
 		})
 	}

@@ -2,9 +2,12 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // chunkOf returns the chunk of a whole document (its body from the first line).
@@ -52,8 +55,11 @@ func TestLocate(t *testing.T) {
 			`1:1-2:5 [0,21) normalised "Due  to\tthe fact\nthat"`},
 		{"typographic quotes and dashes", "It’s “fast” — really.\n", Violation{QuotedText: `It's "fast" - really`},
 			`1:1-1:21 [0,28) normalised "It’s “fast” — really"`},
+		// The emphasis the match opens is closed with it (TestLocateAcrossMarkup).
 		{"markup dropped", "Run `acme deploy` **now**.\n", Violation{QuotedText: "run acme deploy now"},
-			"1:1-1:24 [0,23) normalised \"Run `acme deploy` **now\""},
+			"1:1-1:26 [0,25) normalised \"Run `acme deploy` **now**\""},
+		{"reference links' markup dropped", "See [the guide][g] and [the API][].\n", Violation{QuotedText: "the guide and the API."},
+			`1:5-1:36 [4,35) normalised "[the guide][g] and [the API][]."`},
 		{"copied line number prefix", "alpha\nbeta gamma\n", Violation{QuotedText: "2\tbeta gamma", Line: 2},
 			`2:1-2:11 [6,16) exact on the line "beta gamma"`},
 		{"surrounding quotation marks", "Say hello world now.\n", Violation{QuotedText: `"hello world"`},
@@ -92,6 +98,112 @@ func TestLocate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// markupDoc has links of every form, emphasis and a code span: with the default skipped scopes
+// the model is shown it without link destinations and with "`…`" for the code span
+// ("Use the [Node.js-based API], this is how it works.").
+const markupDoc = "# Links\n\n" +
+	"Use the [Node.js-based API](https://nodejs.org/api/x.html), this is how it works.\n" +
+	"See [the reference][ref] for *all* the `flags` here.\n" +
+	"[Start here](https://a.example) to learn more.\n" +
+	"Read the [guide](https://g.example).\n" +
+	"Call **[the API](https://api.example)** now.\n" +
+	"\n[ref]: https://r.example\n"
+
+// TestLocateAcrossMarkup: a quote that crosses link or emphasis markup, copied as the model saw
+// it ("[Node.js-based API], this") or as the text reads rendered ("Node.js-based API, this"),
+// is located from its first character to its last in the file, with the markup it opens or
+// closes: not a column after the "[", not without the final "." (issue 32). Such a match holds
+// text the model was not shown (a link destination, a code span), so its fix is no edit; a quote
+// inside the link text is exact and keeps it.
+func TestLocateAcrossMarkup(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, quote string
+		line        int
+		want        string // "LINE:COL-LINE:COL \"match\"", then " fix" when the fix is an edit
+	}{
+		{"the issue's quote, as shown", "[Node.js-based API], this is how", 3,
+			`3:9-3:72 "[Node.js-based API](https://nodejs.org/api/x.html), this is how"`},
+		{"the issue's quote, rendered", "Node.js-based API, this is how", 3,
+			`3:9-3:72 "[Node.js-based API](https://nodejs.org/api/x.html), this is how"`},
+		// Exact in the file, so the fix is an edit that keeps the link's destination.
+		{"link at the end, as shown", "Use the [Node.js-based API]", 3, `3:1-3:28 "Use the [Node.js-based API]" fix`},
+		{"link at the end, rendered", "Use the Node.js-based API", 3, `3:1-3:28 "Use the [Node.js-based API]"`},
+		{"inside the link text: exact", "Node.js-based API", 3, `3:10-3:27 "Node.js-based API" fix`},
+		{"reference link and emphasis, rendered", "the reference for all", 4,
+			`4:5-4:35 "[the reference][ref] for *all*"`},
+		{"reference link, as shown", "See [the reference][ref] for *all* the", 4,
+			`4:1-4:39 "See [the reference][ref] for *all* the" fix`},
+		{"a code span shown as a placeholder, ending in a period", "for *all* the `…` here.", 4,
+			"4:26-4:53 \"for *all* the `flags` here.\""},
+		{"emphasis and placeholder rendered", "for all the … here.", 4,
+			"4:26-4:53 \"for *all* the `flags` here.\""},
+		{"link at the start of the line, rendered", "Start here to learn", 5,
+			`5:1-5:41 "[Start here](https://a.example) to learn"`},
+		{"link at the start of the line, as shown", "[Start here] to learn", 5,
+			`5:1-5:41 "[Start here](https://a.example) to learn"`},
+		{"a period right after the link, rendered", "Read the guide.", 6,
+			`6:1-6:37 "Read the [guide](https://g.example)."`},
+		{"a period right after the link, as shown", "Read the [guide].", 6,
+			`6:1-6:37 "Read the [guide](https://g.example)."`},
+		{"only the link and the period", "guide.", 6, `6:10-6:37 "[guide](https://g.example)."`},
+		{"a link in strong emphasis, rendered", "Call the API now.", 7,
+			`7:1-7:45 "Call **[the API](https://api.example)** now."`},
+		{"ending at a link in strong emphasis", "Call the API", 7,
+			`7:1-7:40 "Call **[the API](https://api.example)**"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := locateStageIn(t, markupDoc, Violation{QuotedText: tt.quote, Line: tt.line, Fix: "X"}, DefaultScopeSettings()); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+	// Nothing skipped: the model saw the markup, and a quote that drops some of it is placed
+	// with the markup it opens or closes.
+	raw := ScopeSettings{}
+	for _, tt := range []struct{ quote, want string }{
+		{"run acme deploy now", "1:1-1:26 \"Run `acme deploy` **now**\""},
+		{"Use the [Node.js-based API](https://nodejs.org/api/x.html), this", `1:1-1:65 "Use the [Node.js-based API](https://nodejs.org/api/x.html), this" fix`},
+	} {
+		src := "Run `acme deploy` **now**.\n"
+		if strings.HasPrefix(tt.quote, "Use") {
+			src = "Use the [Node.js-based API](https://nodejs.org/api/x.html), this is how it works.\n"
+		}
+		if got := locateStageIn(t, src, Violation{QuotedText: tt.quote, Line: 1, Fix: "X"}, raw); got != tt.want {
+			t.Errorf("nothing skipped, %q: got  %s\nwant %s", tt.quote, got, tt.want)
+		}
+	}
+}
+
+// locateStageIn runs the locate stage on one violation of a document whose skipped scopes are s,
+// reported on the whole document's prose as the pipeline's chunks are, and describes the
+// finding.
+func locateStageIn(t *testing.T, src string, v Violation, s ScopeSettings) string {
+	t.Helper()
+	doc, err := NewDocument("doc.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.SkipScopes(s); err != nil {
+		t.Fatal(err)
+	}
+	c := Chunk{Text: doc.Prose(), Offset: doc.BodyOffset, Line: doc.Position(doc.BodyOffset).Line}
+	props := []proposal{violationProposal("Acme.Rule", 0, rules.SeverityWarning, c, &v)}
+	locate(doc, props)
+	p := props[0]
+	if !p.located {
+		return "not located"
+	}
+	f := p.finding
+	got := fmt.Sprintf("%d:%d-%d:%d %q", f.Start.Line, f.Start.Column, f.End.Line, f.End.Column, f.Match)
+	if f.SuggestedFix != nil {
+		got += " fix"
+	}
+	return got
 }
 
 // TestLocateOriginalFuzzyMatching reproduces the original VectorLint's tests of locating
@@ -182,6 +294,8 @@ func FuzzLocate(f *testing.F) {
 	f.Add("Le café 👋 naïve — in order…", "CAFE 👋", 1, "", "")
 	f.Add("a\n\nb", "2\tb", 3, "", "")
 	f.Add("The quick brown fox jumps.\n", "the quick brown fax jumps", 1, "", "")
+	f.Add("Use the [Node.js-based API][api], this.\n", "Node.js-based API, this.", 1, "", "")
+	f.Add("Call **[the *API*]** `now`]*[.\n", "the api now", 1, "", "")
 	f.Fuzz(func(t *testing.T, text, quote string, line int, before, after string) {
 		if !utf8.ValidString(text) {
 			return
@@ -196,6 +310,53 @@ func FuzzLocate(f *testing.F) {
 		}
 		if !utf8.Valid(doc.Source[span.Start:span.End]) {
 			t.Fatalf("span %+v cuts a character: %q", span, doc.Source[span.Start:span.End])
+		}
+	})
+}
+
+// FuzzLocateQuote locates a quote in a Markdown document with the default skipped scopes, as the
+// locate stage does: the text it searches first is the one the model was shown (line for line
+// what scopes.Show sends), what it finds lies in the document on UTF-8 boundaries, and a quote
+// it reports as exact is the file's text byte for byte (its fix becomes an edit of that text).
+func FuzzLocateQuote(f *testing.F) {
+	f.Add(markupDoc, "Node.js-based API, this is how", 3)
+	f.Add(markupDoc, "for *all* the `…` here.", 4)
+	f.Add("Run `a` [b](https://c) <b>d</b> {e}\n\n```\nf\n```\n", "run `…` b d.", 1)
+	f.Add("x <https://a> \r\n*y*", "x `…`\r\ny", 1)
+	f.Fuzz(func(t *testing.T, src, quote string, line int) {
+		doc, err := NewDocument("doc.md", []byte(src))
+		if err != nil {
+			return
+		}
+		if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+			t.Fatal(err)
+		}
+		c := Chunk{Text: doc.Prose(), Offset: doc.BodyOffset, Line: doc.Position(doc.BodyOffset).Line}
+		if sc, ok := doc.shownChunk(c); ok {
+			shown, _ := doc.modelText(c.Text, c.Offset)
+			got, want := strings.Split(sc.chunk.Text, "\n"), strings.Split(shown, "\n")
+			if len(got) != len(want) || len(sc.from) != len(sc.chunk.Text) || len(sc.to) != len(sc.chunk.Text) {
+				t.Fatalf("shown text %q, the model was sent %q", sc.chunk.Text, shown)
+			}
+			for i := range got {
+				if strings.TrimSpace(got[i]) != strings.TrimSpace(want[i]) {
+					t.Fatalf("line %d: shown %q, the model was sent %q", i+1, got[i], want[i])
+				}
+			}
+		}
+		span, m := doc.locateQuote(c, Violation{QuotedText: quote, Line: line})
+		if m == NotLocated {
+			return
+		}
+		if span.Start < doc.BodyOffset || span.End > len(doc.Source) || span.Start > span.End {
+			t.Fatalf("span %+v outside the body [%d,%d)", span, doc.BodyOffset, len(doc.Source))
+		}
+		match := doc.Source[span.Start:span.End]
+		if !utf8.Valid(match) {
+			t.Fatalf("span %+v cuts a character: %q", span, match)
+		}
+		if (m == LocatedOnLine || m == LocatedExact) && !slices.Contains(quoteCandidates(quote), string(match)) {
+			t.Fatalf("%v match %q is not the quote %q", m, match, quote)
 		}
 	})
 }

@@ -38,6 +38,11 @@ type overrideChecker struct {
 
 // check returns the problems of one override.
 func (c *overrideChecker) check(o Override) rules.Problems {
+	if o.Kind == OverrideUnknown && o.Rule == "" {
+		// "strictness = 7": a rule's setting with no rule named.
+		setting := strings.ToLower(o.Setting)
+		return c.warn(o, fmt.Sprintf("names no rule (a rule's %s is set with Pack.Rule.%s or Rule.%s); ignored", setting, setting, setting))
+	}
 	if o.Kind == OverrideUnknown && o.Setting == "" {
 		// "X.Y = value": a rule turned on or off with a value vectorlint cannot read, or a
 		// setting it does not have for the rule X.

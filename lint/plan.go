@@ -418,21 +418,55 @@ func (p *Plan) Count() Summary {
 }
 
 // OperationalErrors returns the files that could not be read and the rules that cannot run (of
-// the prepared files: every file unless the plan is lazy).
+// the prepared files: every file unless the plan is lazy). A rule that cannot run for a reason
+// that does not depend on the file (a technical-accuracy rule without a search model) is one
+// *RuleNotRunError, at its first file's place, with the count of files: the dry run says it
+// once, not once per file.
 func (p *Plan) OperationalErrors() []error {
 	var out []error
+	notRun := map[string]*RuleNotRunError{}
 	for _, f := range p.Files {
 		if f.Err != nil {
 			out = append(out, f.Err)
 		}
 		for _, r := range f.Rules {
-			if r.Err != nil {
+			switch {
+			case r.Err == nil:
+			case errors.Is(r.Err, rules.ErrNoSearchModel):
+				if e := notRun[r.ID]; e != nil {
+					e.Files++
+					continue
+				}
+				e := &RuleNotRunError{Rule: r.ID, Files: 1, Err: r.Err}
+				notRun[r.ID] = e
+				out = append(out, e)
+			default:
 				out = append(out, fmt.Errorf("%s: %s: %w", f.Path, r.ID, r.Err))
 			}
 		}
 	}
 	return out
 }
+
+// RuleNotRunError is a rule that cannot run on any of the files it applies to, for a reason
+// that does not depend on the file (rules.ErrNoSearchModel).
+type RuleNotRunError struct {
+	Rule  string // the rule's full ID, Pack.Rule
+	Files int    // how many files it applies to
+	Err   error
+}
+
+// Error is "Acme.Facts: evaluator technical-accuracy needs a search model: … (not run on 3 files)".
+func (e *RuleNotRunError) Error() string {
+	files := "1 file"
+	if e.Files != 1 {
+		files = fmt.Sprintf("%d files", e.Files)
+	}
+	return fmt.Sprintf("%s: %v (not run on %s)", e.Rule, e.Err, files)
+}
+
+// Unwrap returns the reason the rule cannot run.
+func (e *RuleNotRunError) Unwrap() error { return e.Err }
 
 // Calls returns the number of model calls the plan needs (one per chunk of each unit that
 // needs a call; of the prepared files: every file unless the plan is lazy).

@@ -172,8 +172,20 @@ func TestBuildPlan(t *testing.T) {
 	if errs != 4 || warnings != 0 {
 		t.Errorf("Count = %d errors, %d warnings; want 4, 0", errs, warnings)
 	}
-	if n := len(plan.OperationalErrors()); n != 3 {
-		t.Errorf("OperationalErrors = %d, want 3 (2 Facts, 1 bad file)", n)
+	// Facts cannot run on either file for the same reason: one error for the rule, with the
+	// count of files (issue 32: the dry run said it once per file), then the bad file.
+	var opErrs []string
+	for _, e := range plan.OperationalErrors() {
+		opErrs = append(opErrs, e.Error())
+	}
+	if want := []string{
+		"Acme.Facts: evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL (not run on 2 files)",
+		"docs/bad.md:1:7: expected UTF-8 text, found a byte that is not UTF-8 (offset 6)",
+	}; !reflect.DeepEqual(opErrs, want) {
+		t.Errorf("OperationalErrors =\n%s\nwant\n%s", strings.Join(opErrs, "\n"), strings.Join(want, "\n"))
+	}
+	if nr := (*RuleNotRunError)(nil); !errors.As(plan.OperationalErrors()[0], &nr) || nr.Files != 2 || !errors.Is(nr, rules.ErrNoSearchModel) {
+		t.Errorf("OperationalErrors()[0] = %#v, want a *RuleNotRunError for 2 files wrapping rules.ErrNoSearchModel", plan.OperationalErrors()[0])
 	}
 	// a.md: Headline 2 units + Summary 1 + Wordiness 1; b.md: Headline 1 + Wordiness 1.
 	if n := plan.Calls(); n != 6 {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/scopes"
@@ -341,6 +342,105 @@ func (u *Unit) ModelText() string {
 // semi-objective score's denominator: skipped code and markup do not count, and a code span or
 // a URL inside a sentence counts as the one word it stands for.
 func (u *Unit) Words() int { return CountWords(u.ModelText()) }
+
+// locateQuote finds a violation's quote for the locate stage. In a document with skipped
+// scopes it looks first in the text the model was shown (shownChunk): a quote copied from it
+// ("[Node.js-based API], this", "run `…` first"), or from the text it renders to, is found there
+// and mapped back to the file, the skipped scopes inside included. Such a match holds text the
+// model was not shown, so it is at best a normalised match (no fix as an edit, edit.go). A quote
+// not found there, or only fuzzily, is looked for in the chunk's prose and then the file
+// (locateSkipped).
+func (d *Document) locateQuote(c Chunk, v Violation) (Span, LocateMethod) {
+	if d.masked() {
+		if sc, ok := d.shownChunk(c); ok {
+			if s, m := Locate(sc.chunk, v); m != NotLocated && m != LocatedFuzzy {
+				span := sc.source(s)
+				if d.skipsWithin(span) {
+					m = max(m, LocatedNormalized)
+				}
+				return span, m
+			}
+		}
+	}
+	span, m := Locate(c, v)
+	return d.locateSkipped(c, v, span, m)
+}
+
+// shownText is a chunk as the model was shown it (Document.modelText, scopes.Show: skipped
+// scopes left out, a placeholder where a code span or a URL stood, every line break kept), with
+// the span of Source each of its bytes stands for.
+type shownText struct {
+	chunk    Chunk // Text is the shown text, Offset 0
+	from, to []int // per byte of chunk.Text
+}
+
+// shownChunk returns the chunk as the model was shown it; ok is false when no skipped scope
+// touches it (the model was shown the chunk as it is).
+func (d *Document) shownChunk(c Chunk) (shownText, bool) {
+	parts := d.skippedIn(c.Offset, c.Offset+len(c.Text))
+	if len(parts) == 0 {
+		return shownText{}, false
+	}
+	var (
+		b        strings.Builder
+		from, to []int
+		next     int // the first part not yet passed
+		end      = -1
+	)
+	b.Grow(len(c.Text))
+	for i := 0; i < len(c.Text); {
+		at := c.Offset + i
+		covered, wrote := at < end, false
+		for next < len(parts) && parts[next].Start <= at {
+			p := parts[next]
+			if p.Placeholder && p.Start == at && !covered && !wrote {
+				// Every byte of the placeholder stands for the whole scope.
+				b.WriteString(scopes.PlaceholderText)
+				for range len(scopes.PlaceholderText) {
+					from, to = append(from, p.Start), append(to, p.End)
+				}
+				wrote = true
+			}
+			end = max(end, p.End)
+			next++
+		}
+		size := 1
+		if ch := c.Text[i]; ch != '\n' && ch != '\r' {
+			if at < end {
+				i++
+				continue
+			}
+			// A whole character, as scopes.Show writes it.
+			_, size = utf8.DecodeRuneInString(c.Text[i:])
+		}
+		b.WriteString(c.Text[i : i+size])
+		for k := range size {
+			from, to = append(from, at+k), append(to, at+k+1)
+		}
+		i += size
+	}
+	return shownText{chunk: Chunk{Text: b.String(), Line: c.Line}, from: from, to: to}, true
+}
+
+// source maps a span of the shown text to the file: from where its first byte comes from to
+// where its last byte's ends.
+func (s shownText) source(sp Span) Span {
+	if sp.Start >= sp.End {
+		at := s.from[min(sp.Start, len(s.from)-1)]
+		return Span{Start: at, End: at}
+	}
+	return Span{Start: s.from[sp.Start], End: s.to[sp.End-1]}
+}
+
+// skipsWithin reports whether a skipped scope overlaps the span of Source.
+func (d *Document) skipsWithin(s Span) bool {
+	for _, sc := range d.skippedIn(s.Start, s.End) {
+		if sc.Start < s.End && s.Start < sc.End {
+			return true
+		}
+	}
+	return false
+}
 
 // locateSkipped is the locate stage's second look at a quote in a document with skipped
 // scopes, given where Locate found it in the chunk's prose (m, span). The prose comes first: a

@@ -2,7 +2,6 @@ package points
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/points/internal/funcarg"
@@ -127,7 +126,7 @@ func occurrenceRegex(item string, fold, asRegex, word bool) (*jsregex.Regexp, er
 	if asRegex {
 		return funcarg.CompileRegex(item, fold)
 	}
-	pattern := escapeJSRegex(item)
+	pattern := jsregex.QuoteMeta(item)
 	if word {
 		// The same boundary as $contains_word: no letter, digit, mark or "_" on either side.
 		pattern = `(?<![\p{L}\p{N}\p{M}_])` + pattern + `(?![\p{L}\p{N}\p{M}_])`
@@ -137,18 +136,4 @@ func occurrenceRegex(item string, fold, asRegex, word bool) (*jsregex.Regexp, er
 		flags += "i"
 	}
 	return jsregex.Compile(pattern, flags)
-}
-
-// escapeJSRegex escapes the characters that are special in a JavaScript regex with the u flag.
-func escapeJSRegex(s string) string {
-	var b strings.Builder
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		if strings.ContainsRune(`\^$.*+?()[]{}|/-`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteString(s[:size])
-		s = s[size:]
-	}
-	return b.String()
 }

@@ -1,7 +1,10 @@
 package points
 
 import (
+	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -43,6 +46,57 @@ func TestOccurrences(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOccurrencesPunctuation: a forbidden item holding punctuation is located, folded or not
+// (issue 32: "e-mail" was escaped as "e\-mail", which the JavaScript u flag rejects, so its
+// finding fell back to the start of the text).
+func TestOccurrencesPunctuation(t *testing.T) {
+	t.Parallel()
+	const text = "Send an E-mail. Then e-mail us."
+	for _, tc := range []struct {
+		point string
+		want  []string
+	}{
+		{`$not_icontains: e-mail`, []string{"E-mail", "e-mail"}},
+		{`$not_contains: e-mail`, []string{"e-mail"}},
+		{`$not_icontains_any_of: ["E-MAIL", "us."]`, []string{"E-mail", "e-mail", "us."}},
+		{`$not_icontains_word: e-mail`, []string{"E-mail", "e-mail"}},
+	} {
+		if got := occurrences(t, tc.point, text); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: occurrences = %q, want %q", tc.point, got, tc.want)
+		}
+	}
+	for _, p := range strings.Split("/ - , : = ! < > # ~ ' \" ` & % @ ; _ ^ $ \\ . * + ? ( ) [ ] { } |", " ") {
+		item := "A" + p + "b"
+		text := "x a" + p + "B y A" + p + "b z"
+		for _, tc := range []struct {
+			fn   string
+			want []string
+		}{
+			{"not_contains", []string{item}},
+			{"not_icontains", []string{"a" + p + "B", item}},
+		} {
+			point := fmt.Sprintf("$%s: %s", tc.fn, strconv.Quote(item))
+			if got := occurrences(t, point, text); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("%s in %q: occurrences = %q, want %q", point, text, got, tc.want)
+			}
+		}
+	}
+}
+
+// occurrences parses one point and returns the texts of its occurrences in text.
+func occurrences(t *testing.T, point, text string) []string {
+	t.Helper()
+	r, errs := rubric.Parse(yamlValue(t, "- "+point), rubric.Options{File: "t.yml", Prepare: Prepare})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var got []string
+	for _, o := range Occurrences(r.Points()[0], text) {
+		got = append(got, text[o[0]:o[1]])
+	}
+	return got
 }
 
 // yamlValue decodes a YAML list written in a test.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -85,6 +86,12 @@ func dryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, er
 	if s.Skipped > 0 && !opts.Verbose {
 		p.printf("%s skipped (--verbose lists them).\n", dryRunPlural(s.Skipped, "file"))
 	}
+	for _, e := range plan.OperationalErrors() {
+		var nr *lint.RuleNotRunError
+		if errors.As(e, &nr) {
+			p.printf("%v\n", nr)
+		}
+	}
 	if s.OperationalErrors > 0 {
 		p.printf("%s (unreadable files, rules that cannot run): a real run would exit 2.\n", dryRunPlural(s.OperationalErrors, "operational error"))
 	}
@@ -127,7 +134,12 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 		p.printf("  %s (%s)\n", r.ID, r.Kind.Describe(r))
 		if r.Err != nil {
 			p.summary.OperationalErrors++
-			p.printf("    cannot run: %v\n", r.Err)
+			if errors.Is(r.Err, rules.ErrNoSearchModel) {
+				// The same on every file: the whole message is printed once, with the totals.
+				p.printf("    not run: no search model is configured\n")
+			} else {
+				p.printf("    cannot run: %v\n", r.Err)
+			}
 			continue
 		}
 		for _, u := range r.Units {

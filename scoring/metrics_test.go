@@ -46,6 +46,12 @@ var squadCases = []struct {
 	// Python's str.split() also splits on the information separators U+001C–U+001F.
 	{"cat\x1fsat", "cat sat", 1, 1},
 	{"The Eiffel Tower is in Paris, the capital of France.", "Paris", 0, 0.2222222222222222},
+	// str.lower() maps a word-final capital sigma to the final form and "İ" to "i" and U+0307
+	// (Unicode's full case mapping); Go's simple mapping (strings.ToLower) did neither.
+	{"\u039f\u0394\u039f\u03a3", "\u03bf\u03b4\u03bf\u03c2", 1, 1},
+	{"\u039f\u0394\u039f\u03a3 \u0391\u0398\u0397\u039d\u03a9\u039d", "\u03bf\u03b4\u03bf\u03c3 \u03b1\u03b8\u03b7\u03bd\u03c9\u03bd", 0, 0.5},
+	{"\u0130stanbul", "istanbul", 0, 0},
+	{"\u0130stanbul", "i\u0307stanbul", 1, 1},
 }
 
 func TestExactMatch(t *testing.T) {
@@ -167,6 +173,9 @@ var rougeCases = []struct {
 	{"Hello, WORLD!!", "hello world", 1},
 	// "café" becomes the token "caf".
 	{"caf\u00e9 au lait", "cafe au lait", 0.6666666666666666},
+	// "İ" lower-cases to "i" and U+0307, which separates tokens: "i", "zmir".
+	{"\u0130zmir is warm", "i zmir is warm", 1},
+	{"\u0130stanbul", "istanbul", 0},
 	{"Run vectorlint on every pull request so reviewers see scores before they read the diff.",
 		"Run vectorlint on each pull request, so that reviewers see the scores before reading the diff.", 0.7741935483870969},
 }

@@ -7,10 +7,11 @@ import (
 
 // RougeL returns the ROUGE-L F-measure of response against groundTruth, as Google's
 // rouge-score package computes it (RougeScorer(["rougeL"]) without stemming): both texts are
-// lower-cased and tokenised into runs of ASCII letters and digits (everything else separates
-// tokens, so text in other scripts yields no tokens); the longest common subsequence of the token
-// lists gives precision LCS/len(response tokens) and recall LCS/len(ground-truth tokens), and the
-// score is their harmonic mean. Either text without tokens scores 0.
+// lower-cased as Python's str.lower() does and tokenised into runs of ASCII letters and digits
+// (everything else separates tokens, so text in other scripts yields no tokens); the longest
+// common subsequence of the token lists gives precision LCS/len(response tokens) and recall
+// LCS/len(ground-truth tokens), and the score is their harmonic mean. Either text without tokens
+// scores 0.
 //
 // The subsequence takes time proportional to the product of the token counts (seconds for two
 // texts of 30,000 tokens each); [RougeLContext] stops it when its context ends.
@@ -39,9 +40,10 @@ func RougeLContext(ctx context.Context, response, groundTruth string) (float64, 
 	return 0, nil
 }
 
-// rougeTokens is rouge-score's tokenize: lower case, then the maximal runs of [a-z0-9].
+// rougeTokens is rouge-score's tokenize: lower case (Python's str.lower(), so "İ" becomes "i"
+// and U+0307, which separates tokens), then the maximal runs of [a-z0-9].
 func rougeTokens(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	return strings.FieldsFunc(pyLower(s), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	})
 }

@@ -7,7 +7,8 @@ import (
 
 // ExactMatch returns 1 when response and groundTruth are equal after SQuAD answer
 // normalisation, else 0. The normalisation is that of the official SQuAD v2.0 evaluation
-// script (normalize_answer): lower case; ASCII punctuation removed; the articles "a", "an" and
+// script (normalize_answer): lower case as Python's str.lower() (Unicode's full case mapping,
+// with a word-final "Σ" as "ς"); ASCII punctuation removed; the articles "a", "an" and
 // "the" removed where they stand as whole words; white space collapsed. So "The Cat sat!" and
 // "cat  sat" match.
 func ExactMatch(response, groundTruth string) float64 {
@@ -63,11 +64,10 @@ func answerTokens(s string) []string {
 const asciiPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
 // normalizeAnswer is SQuAD's normalize_answer: lower, remove_punc, remove_articles and
-// white_space_fix, in that order. Lower case uses Go's Unicode simple case mapping, which
-// differs from Python's str.lower() only for a handful of characters (such as "İ" and a
-// word-final "Σ").
+// white_space_fix, in that order. Lower case is Python's str.lower() (pyLower: full case
+// mapping, so "İ" becomes "i" and U+0307, and a word-final "Σ" becomes "ς").
 func normalizeAnswer(s string) string {
-	s = strings.ToLower(s)
+	s = pyLower(s)
 	s = strings.Map(func(r rune) rune {
 		if r < 0x80 && strings.ContainsRune(asciiPunctuation, r) {
 			return -1

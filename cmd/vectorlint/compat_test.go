@@ -124,6 +124,9 @@ func TestOverrideWarnings(t *testing.T) {
 		{name: "the original's resolver test (tests/scanpaths-refactor.test.ts): Technical.enabled = true",
 			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nTechnical.enabled = true\n", code: exitOK,
 			stderr: `vectorlint.ini:4: warning: Technical.enabled: vectorlint has no setting "enabled" for rule "Technical": a rule is turned on or off with Pack.Rule = enabled or disabled; ignored` + "\n"},
+		{name: "the original's config-loader test (tests/config-loader-integration.test.ts): strictness = 7, naming no rule",
+			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nstrictness = 7\n", code: exitOK,
+			stderr: "vectorlint.ini:4: warning: strictness: names no rule (a rule's strictness is set with Pack.Rule.strictness or Rule.strictness); ignored\n"},
 		{name: "strictness on a subjective rule and on a checklist rule",
 			ini: "RulesPath = rules\n[**/*.md]\nRunRules = Acme\nAcme.Headline.strictness = strict\nPlain.strictness = 5\nWordy.strictness = 5\n", code: exitOK,
 			stderr: "vectorlint.ini:4: warning: Acme.Headline.strictness: strictness has no effect on Acme.Headline: a subjective rule is scored from its criteria's ratings; ignored\n" +

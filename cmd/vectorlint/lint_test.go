@@ -151,6 +151,32 @@ func TestDryRunExample(t *testing.T) {
 	checkCLIGolden(t, "dry-run-example-verbose.golden", r.stdout)
 }
 
+// TestDryRunNoSearchModelOnce: a technical-accuracy rule without a search model cannot run on
+// any file, for a reason that does not depend on the file. The dry run says why once per rule,
+// with the count of files, not once per file (issue 32: 25 lines for 25 files), and still
+// exits 2 as a real run would.
+func TestDryRunNoSearchModelOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/facts.md": "---\nid: Facts\nname: Facts\nevaluator: technical-accuracy\ntype: subjective\n" +
+			"criteria: [{id: Accuracy, name: Accuracy}]\n---\nCheck the claims.\n",
+		"docs/a.md": "Go 1.0 shipped in 2012.\n",
+		"docs/b.md": "Go has generics.\n",
+		"docs/c.md": "Go has goroutines.\n",
+	})
+	const noSearch = "evaluator technical-accuracy needs a search model: set PERPLEXITY_API_KEY, or SEARCH_MODEL with PERPLEXITY_BASE_URL"
+	file := "  Acme.Facts (subjective, warning)\n    not run: no search model is configured\n"
+	runVectorlint(t, dir, nil, "", "--dry-run", "docs").expect(t, exitFailure,
+		"docs/a.md\n"+file+"docs/b.md\n"+file+"docs/c.md\n"+file+`
+Dry run, no LLM call made: 3 files, 0 LLM calls, ~0 input tokens (estimated).
+Acme.Facts: `+noSearch+` (not run on 3 files)
+3 operational errors (unreadable files, rules that cannot run): a real run would exit 2.
+✓ No findings.
+`, "vectorlint: Acme.Facts: "+noSearch+" (not run on 3 files)\n")
+}
+
 func TestDryRunExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())

@@ -107,6 +107,22 @@ type Group struct {
 // fresh JavaScript regex has).
 const ValidFlags = "dgimsuvy"
 
+// QuoteMeta returns a pattern that matches s literally, with any flags: a backslash before each
+// of JavaScript's syntax characters and "/" (^ $ \ . * + ? ( ) [ ] { } | /), the only characters
+// an identity escape may name with the u or v flag, and nothing else. Escaping more, as Go's
+// regexp.QuoteMeta does for "-", makes a pattern JavaScript rejects under u ("e\-mail").
+func QuoteMeta(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	for i := 0; i < len(s); i++ { // the syntax characters are ASCII: other bytes are copied
+		if isSyntaxChar(rune(s[i])) {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // Option changes how a regex is compiled.
 type Option func(*config)
 

@@ -431,3 +431,62 @@ func BenchmarkCompileIgnoreCase(b *testing.B) {
 		}
 	}
 }
+
+// quoteMetaInputs are texts QuoteMeta must make literal patterns of: every ASCII punctuation
+// character (issue 32: "-" was escaped, which the u flag rejects), the syntax characters
+// together, and text beyond ASCII.
+var quoteMetaInputs = func() []string {
+	out := []string{"e-mail", "a/b, c:d=e! <x> #1 ~y 'q' \"w\" `z`", `^$\.*+?()[]{}|/`, "caf\u00e9 \u2014 \U0001F600 [x-y]", "(?<n>a)\\k<n>"}
+	for c := byte('!'); c <= '~'; c++ {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			out = append(out, "a"+string(c)+"b")
+		}
+	}
+	return out
+}()
+
+// quoteMetaFlags are the flag sets a quoted pattern must compile and match literally under.
+var quoteMetaFlags = []string{"", "u", "v", "i", "iu", "m"}
+
+func TestQuoteMeta(t *testing.T) {
+	t.Parallel()
+	for _, in := range quoteMetaInputs {
+		for _, flags := range quoteMetaFlags {
+			re, err := Compile(QuoteMeta(in), flags)
+			if err != nil {
+				t.Errorf("QuoteMeta(%q) = %q, flags %q: %v", in, QuoteMeta(in), flags, err)
+				continue
+			}
+			m, err := re.FindStringMatch("x" + in + "y")
+			if err != nil || m == nil || m.Groups[0].Text != in || m.Groups[0].ByteStart != 1 {
+				t.Errorf("/%s/%s on %q: %+v, %v; want %q at 1", QuoteMeta(in), flags, "x"+in+"y", m, err, in)
+			}
+		}
+	}
+	if got, want := QuoteMeta("e-mail: a/b (c)"), `e-mail: a\/b \(c\)`; got != want {
+		t.Errorf("QuoteMeta = %q, want %q", got, want)
+	}
+}
+
+// FuzzQuoteMeta: any text quoted is a valid pattern under u and without it, and matches the
+// text itself from its start.
+func FuzzQuoteMeta(f *testing.F) {
+	for _, in := range quoteMetaInputs {
+		f.Add(in)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if !utf8.ValidString(in) || in == "" {
+			return
+		}
+		for _, flags := range []string{"", "u"} {
+			re, err := Compile(QuoteMeta(in), flags, WithTimeout(time.Second))
+			if err != nil {
+				t.Fatalf("QuoteMeta(%q) = %q, flags %q: %v", in, QuoteMeta(in), flags, err)
+			}
+			m, err := re.FindStringMatch(in)
+			if err != nil || m == nil || m.Groups[0].Text != in || m.Groups[0].ByteStart != 0 {
+				t.Fatalf("/%s/%s on %q: %+v, %v", QuoteMeta(in), flags, in, m, err)
+			}
+		}
+	})
+}

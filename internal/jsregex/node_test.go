@@ -93,10 +93,11 @@ func foldCases() []nodeCase {
 	return out
 }
 
-// TestAgainstNode runs the package's semantic test cases, every pair of case-fold partners and
-// the syntax cases through both this package and Node.js, and requires the same outcome: the
-// same patterns rejected, and the same first match at the same code point. Cases with ES2025
-// modifier groups are left out when the Node at hand does not have them (before Node 24).
+// TestAgainstNode runs the package's semantic test cases, every pair of case-fold partners, the
+// syntax cases and QuoteMeta's patterns through both this package and Node.js, and requires the
+// same outcome: the same patterns rejected, and the same first match at the same code point.
+// Cases with ES2025 modifier groups are left out when the Node at hand does not have them
+// (before Node 24).
 func TestAgainstNode(t *testing.T) {
 	node := nodeBinary(t)
 	var cases []nodeCase
@@ -111,6 +112,11 @@ func TestAgainstNode(t *testing.T) {
 	}
 	for _, p := range javaScriptLookalikes {
 		cases = append(cases, nodeCase{"lookalike " + p, p, "", "abc"})
+	}
+	for _, in := range quoteMetaInputs {
+		for _, flags := range quoteMetaFlags {
+			cases = append(cases, nodeCase{"QuoteMeta", QuoteMeta(in), flags, "x" + in + "y"})
+		}
 	}
 	cases = append(cases, foldCases()...)
 	cases = append(cases, randomCases(randomCount())...)

@@ -13,6 +13,9 @@ Python 3 with no packages, so the expected numbers in metrics_test.go can be rep
 - ROUGE-L: Google's rouge-score (rouge_scorer.RougeScorer(["rougeL"]), tokenize.tokenize without
   a stemmer, _score_lcs, scoring.fmeasure).
 
+All three lower-case with str.lower(), Unicode's full case mapping with the Final_Sigma rule;
+the "lower" lines give pytext_test.go's table of str.lower() results as Go literals.
+
 It prints one line per case: metric, repr of the exact value, and the value rounded to 3 decimals
 as the evaluators record it.
 """
@@ -173,7 +176,54 @@ SQUAD_CASES = [
     ("A\u00a0cat", "cat"),
     ("cat\x1fsat", "cat sat"),
     ("The Eiffel Tower is in Paris, the capital of France.", "Paris"),
+    ("\u039f\u0394\u039f\u03a3", "\u03bf\u03b4\u03bf\u03c2"),
+    ("\u039f\u0394\u039f\u03a3 \u0391\u0398\u0397\u039d\u03a9\u039d", "\u03bf\u03b4\u03bf\u03c3 \u03b1\u03b8\u03b7\u03bd\u03c9\u03bd"),
+    ("\u0130stanbul", "istanbul"),
+    ("\u0130stanbul", "i\u0307stanbul"),
 ]
+
+# str.lower() on strings where Unicode's full case mapping and the Final_Sigma rule matter, as
+# Python implements them: U+0130 becomes "i" and U+0307; a capital sigma becomes a final sigma
+# when a cased letter comes before it (case-ignorable characters skipped first) and none after.
+LOWER_CASES = [
+    ("dotted capital I", "\u0130"), ("", "\u0130STANBUL"),
+    ("final sigma", "\u039f\u0394\u039f\u03a3"), ("", "\u039f\u0394\u039f\u03a3 \u039f\u0394\u039f\u03a3."),
+    ("", "\u03a3\u0391\u03a3 \u03a3\u0391\u03a3"), ("", "\u038c\u03a3\u039f\u03a3"),
+    ("not final: nothing cased before, or a cased letter after", "\u03a3"), ("", "\u03a3 \u0391"), ("", "1\u03a3"),
+    ("", "\u0391\u03a3\u0391"), ("", "\u03a3\u03a3"), ("", "\u0391\u03a3\u03a3\u0391"), ("", "\u0391\u03a31"),
+    ("", "\u0391\u03a3\U0001d400"),
+    ("case-ignorable characters are skipped on both sides", "\u0391\u03a3\u0301"), ("", "\u0391\u0301\u03a3"),
+    ("", "\u0391\u03a3'\u0391"), ("", "\u0391\u03a3'"), ("", "\u0391'\u03a3"), ("", "\u0391.\u03a3"),
+    ("", "\u0391\u03a3:\u0391"), ("", "\u0391\u03a3\u2019\u0391"), ("", "\u0391\u03a3\u00b7"),
+    ("", "\u0391\u00ad\u03a3"), ("", "\u0391\u03a3\u00ad\u0391"), ("", "\u0391\u03a3\u200b"), ("", "\u01c5\u03a3"),
+    ("cased and case-ignorable (modifier letters, ypogegrammeni): skipped before the sigma",
+     "\u02b0\u03a3"), ("", "1\u0345\u03a3"), ("", "\u1d2c\u03a3"), ("", "\u0391\u02b0\u03a3"),
+    ("", "\u0391\u03a3\u02b0"), ("", "\u0391\u03a3\u02b0\u0391"), ("", "\u0391\u03a3\u0345"),
+    ("no lower-case mapping", "\u00df"), ("", "\ufb01"), ("", "\u0131"), ("", "\u0390"), ("", "\u0587"),
+    ("", "\u2c65"),
+    ("capital sharp s, digraphs", "\u1e9e"), ("", "\u01c4"), ("", "\u01c5"),
+    ("dotless i and I: no Turkish rule", "I\u0131"),
+    ("ohm, kelvin and angstrom signs", "\u2126"), ("", "\u212a"), ("", "\u212b"),
+    ("combining marks kept", "E\u0301"), ("", "\u0130\u0301"),
+    ("other scripts", "\u13a0"), ("", "\U00010400"), ("", "\u0531"), ("", "\u1f48"), ("", "\u1fbc"),
+    ("", "\u24b6"), ("", "\u0410\u0411\u0412"),
+]
+
+
+def go_literal(s):
+    """s as a Go string literal with every non-ASCII character escaped."""
+    out = '"'
+    for c in s:
+        o = ord(c)
+        if c in '"\\':
+            out += "\\" + c
+        elif 0x20 <= o < 0x7f:
+            out += c
+        elif o <= 0xFFFF:
+            out += "\\u%04x" % o
+        else:
+            out += "\\U%08x" % o
+    return out + '"'
 
 BLEU_CASES = [
     ("The quick brown fox jumps over the lazy dog.", "The quick brown fox jumps over the lazy dog."),
@@ -202,6 +252,8 @@ ROUGE_CASES = [
     ("", "x"),
     ("Hello, WORLD!!", "hello world"),
     ("caf\u00e9 au lait", "cafe au lait"),
+    ("\u0130zmir is warm", "i zmir is warm"),
+    ("\u0130stanbul", "istanbul"),
     ("Run vectorlint on every pull request so reviewers see scores before they read the diff.",
      "Run vectorlint on each pull request, so that reviewers see the scores before reading the diff."),
 ]
@@ -218,6 +270,8 @@ def main():
     for pred, target in ROUGE_CASES:
         v = rouge_l(pred, target)
         print("rouge_l", repr(pred), repr(target), repr(v), round(v, 3))
+    for note, s in LOWER_CASES:
+        print("lower", "// " + note if note else "", "{%s, %s}," % (go_literal(s), go_literal(s.lower())))
 
 
 if __name__ == "__main__":
