@@ -42,6 +42,9 @@ const (
 	KindCanceled
 	// KindRequest is a request that could not be built (never retried).
 	KindRequest
+	// KindRedirect is a redirect to another scheme, host or port, which a request that may
+	// carry a key does not follow (spec/trust.md §7; never retried).
+	KindRedirect
 )
 
 // String names the kind.
@@ -59,6 +62,8 @@ func (k ErrorKind) String() string {
 		return "canceled"
 	case KindRequest:
 		return "request"
+	case KindRedirect:
+		return "redirect"
 	}
 	return "unknown"
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/progress"
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -490,15 +491,11 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	return code
 }
 
-// serviceClient is the HTTP client of $call and $factcheck: the default transport (its proxy
-// from the process environment), or the test dial hook.
+// serviceClient is the HTTP client of $call and $factcheck: the proxy from the process
+// environment (never for a loopback host), the test dial hook when set, and redirects only
+// within one origin, without Referer (spec/trust.md §7), as the model client's.
 func (a *app) serviceClient() *http.Client {
-	if a.dialContext == nil {
-		return &http.Client{}
-	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = a.dialContext
-	return &http.Client{Transport: t}
+	return safehttp.NewClient(safehttp.NewTransport(http.ProxyFromEnvironment, a.dialContext))
 }
 
 // sortDiagnosticsByLine orders diagnostics by line, keeping the order within a line.

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -237,9 +238,7 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		Trust:        trust,
 	}
 	if a.dialContext != nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.Proxy, t.DialContext = cfg.Proxy, a.dialContext
-		cfg.HTTPClient = &http.Client{Transport: t}
+		cfg.HTTPClient = safehttp.NewClient(safehttp.NewTransport(cfg.Proxy, a.dialContext))
 	}
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt, o.promptLimit)
