@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -495,7 +496,17 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 // environment (never for a loopback host), the test dial hook when set, and redirects only
 // within one origin, without Referer (spec/trust.md §7), as the model client's.
 func (a *app) serviceClient() *http.Client {
-	return safehttp.NewClient(safehttp.NewTransport(http.ProxyFromEnvironment, a.dialContext))
+	return safehttp.NewClient(safehttp.NewTransport(a.proxyFunc(), a.dialContext))
+}
+
+// proxyFunc chooses the proxy of the command's HTTP clients: http.ProxyFromEnvironment (the
+// process's own variables, never a .env file's), or the test hook. The clients skip it for
+// loopback hosts (safehttp.Proxy).
+func (a *app) proxyFunc() func(*http.Request) (*url.URL, error) {
+	if a.proxy != nil {
+		return a.proxy
+	}
+	return http.ProxyFromEnvironment
 }
 
 // sortDiagnosticsByLine orders diagnostics by line, keeping the order within a line.
