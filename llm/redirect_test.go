@@ -158,7 +158,9 @@ func TestSameOriginRedirectFollowed(t *testing.T) {
 				c := newClient(t, fastConfig())
 				if strings.HasPrefix(sh.name, "azure") {
 					// Azure's paths have no /v1: move /openai/… instead.
-					s.On(func(r *llmtest.Request) bool { return strings.HasPrefix(r.Path, "/openai/") && !strings.Contains(r.Query, "moved=1") },
+					s.On(func(r *llmtest.Request) bool {
+						return strings.HasPrefix(r.Path, "/openai/") && !strings.Contains(r.Query, "moved=1")
+					},
 						llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
 							return llmtest.Redirect(code, "http://"+hostOf(s.URL)+"/openai/deployments/test-model/chat/completions?moved=1&"+r.Query)
 						}))

@@ -83,12 +83,13 @@ func NewTransport(proxy ProxyFunc, dial DialFunc) *http.Transport {
 	return t
 }
 
-// NewClient returns a client on rt (http.DefaultTransport when nil) that follows redirects
-// only within one origin and sends no Referer. rt is used as it is: build it with NewTransport
-// (or use Guard) so that its proxy skips loopback hosts.
+// NewClient returns a client on rt that follows redirects only within one origin and sends no
+// Referer. rt is used as it is: build it with NewTransport (or use Guard) so that its proxy
+// skips loopback hosts. A nil rt is NewTransport(http.ProxyFromEnvironment, nil), the default
+// transport's settings with that bypass.
 func NewClient(rt http.RoundTripper) *http.Client {
 	if rt == nil {
-		rt = http.DefaultTransport
+		rt = NewTransport(http.ProxyFromEnvironment, nil)
 	}
 	if _, ok := rt.(*transport); !ok {
 		rt = &transport{next: rt}
