@@ -132,7 +132,7 @@ type Options struct {
 	Trust *llm.Trust
 	// AllowNet lets $call and $factcheck make HTTP requests (--allow-net), with HTTPClient
 	// (http.DefaultClient when nil), always under the redirect, Referer and proxy rules of
-	// spec/trust.md §7 (a copy made by safehttp.Guard).
+	// docs/security.md (a copy made by safehttp.Guard).
 	AllowNet   bool
 	HTTPClient *http.Client
 

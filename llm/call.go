@@ -189,7 +189,7 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 // redact replaces, in the text the server wrote (content, refusal, model, finish reason), the
 // secrets the request carried (Endpoint.replySecrets) with "[redacted]": a server or model that
 // echoes a key in a successful reply does not put it in any output, the cache, a result
-// document or a report (spec/trust.md §7). Every reply passes here as it is read, before it
+// document or a report (docs/security.md). Every reply passes here as it is read, before it
 // is checked, stored or returned; errors are redacted where they are made (classify). A reply
 // without a secret is left exactly as it was.
 func (r *reply) redact(secrets []string) {

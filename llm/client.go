@@ -68,7 +68,7 @@ type Config struct {
 	Prices *Prices
 	// HTTPClient replaces the client's own HTTP client (its Timeout should be 0: attempts are
 	// bounded by Timeout through their context). The client uses a copy with the redirect,
-	// Referer and proxy rules of spec/trust.md §7 (safehttp.Guard); the one given is not changed.
+	// Referer and proxy rules of docs/security.md (safehttp.Guard); the one given is not changed.
 	HTTPClient *http.Client
 	// Proxy selects the proxy of the client's own HTTP transport; nil means none. The command
 	// passes http.ProxyFromEnvironment (this package never reads the environment). A loopback
@@ -147,7 +147,7 @@ func New(cfg Config) (*Client, error) {
 	cfg.MaxAttempts, cfg.Timeout, cfg.BaseDelay, cfg.MaxDelay, cfg.MaxRetryAfter, cfg.Rand =
 		policy.MaxAttempts, policy.Timeout, policy.BaseDelay, policy.MaxDelay, policy.MaxRetryAfter, policy.Rand
 	// Every request may carry a key: redirects stay within one origin, no Referer is sent, and
-	// a loopback host never goes through the proxy (spec/trust.md §7), whoever made the client.
+	// a loopback host never goes through the proxy (docs/security.md), whoever made the client.
 	hc := cfg.HTTPClient
 	if hc != nil {
 		hc = safehttp.Guard(hc)

@@ -166,7 +166,7 @@ func (e Endpoint) operationURL(op string) string {
 // password and its credential query values. Errors and events are redacted with them.
 func (e Endpoint) secrets() []string { return e.collectSecrets(true) }
 
-// replySecrets lists the values a successful reply is redacted of (spec/trust.md §7): those of
+// replySecrets lists the values a successful reply is redacted of (docs/security.md): those of
 // secrets, except the values of headers whose names do not say they carry a credential
 // (X-Title, Content-Type…), which a reply may well contain as ordinary words. A value the
 // environment filled into such a header is still among Secrets.

@@ -43,7 +43,8 @@ const (
 	// KindRequest is a request that could not be built (never retried).
 	KindRequest
 	// KindRedirect is a redirect to another scheme, host or port, which a request that may
-	// carry a key does not follow (spec/trust.md §7; never retried).
+	// carry a key does not follow (docs/security.md, "Redirects, proxies and echoed keys"; never
+	// retried).
 	KindRedirect
 )
 

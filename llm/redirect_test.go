@@ -18,9 +18,10 @@ import (
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
-// The rules of spec/trust.md §7 on the model client, for every shape it speaks: a redirect is
-// followed only within one origin, no Referer is sent, and a key echoed in a successful reply
-// is redacted before the reply is returned or cached.
+// The rules of docs/security.md ("Redirects, proxies and echoed keys") on the model client,
+// for every shape it speaks: a redirect is followed only within one origin, no Referer is
+// sent, and a key echoed in a successful reply is redacted before the reply is returned or
+// cached.
 
 // otherHost is a real server that logs every request, whatever its path: the host a redirect
 // points at.

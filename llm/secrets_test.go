@@ -86,7 +86,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The echoing server put the key and the header secret in a successful reply: they are
-		// redacted before the reply is stored (spec/trust.md §7).
+		// redacted before the reply is stored (docs/security.md).
 		if found := leaks(string(data)); len(found) > 0 {
 			t.Errorf("cache file %s holds %q", f, found)
 		}

@@ -66,7 +66,7 @@ func splitHostPort(s string) (host, port string) { return safehttp.HostPort(s) }
 // literal address in 127.0.0.0/8 or ::1, or the name "localhost" in any case and with or without
 // a trailing dot. Other names are never resolved: a DNS answer is not the user's choice, so
 // "localhost.example.com" or a name that resolves to 127.0.0.1 is not loopback. The client's
-// proxy bypass uses the same test (spec/trust.md §7): a host trusted as loopback never goes
+// proxy bypass uses the same test (docs/security.md): a host trusted as loopback never goes
 // through HTTP_PROXY or HTTPS_PROXY.
 func IsLoopback(hostport string) bool { return safehttp.IsLoopback(hostport) }
 

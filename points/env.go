@@ -141,7 +141,7 @@ func HeldSource(sources []llm.Source) llm.Source {
 // EnvSecrets returns the values of the variables in used (the sources ExpandEnv and
 // ExpandHeaders return), each with its URL-escaped forms when they differ: what a request
 // carries because --allow-env let it, to be redacted wherever a key is (errors, and the
-// successful replies of spec/trust.md §7). Values shorter than 4 bytes are left out, as the
+// successful replies of docs/security.md). Values shorter than 4 bytes are left out, as the
 // redaction ignores them.
 func EnvSecrets(env llm.Vars, used []llm.Source) []llm.Secret {
 	if env == nil {

@@ -214,7 +214,7 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 	if method == "" {
 		method = http.MethodPost
 	}
-	// Secrets do not follow redirects (spec/trust.md §7): only same-origin ones are followed,
+	// Secrets do not follow redirects (docs/security.md): only same-origin ones are followed,
 	// with no Referer, and a loopback host never goes through the proxy.
 	given := in.env.HTTPClient
 	if given == nil {
@@ -242,7 +242,7 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		score, explain, err = readServiceAnswer(res, shown)
 		if err == nil {
 			// A service that echoes a credential it was sent does not put it in results
-			// (spec/trust.md §7); any other explanation is kept exactly.
+			// (docs/security.md); any other explanation is kept exactly.
 			return score, redact.Secrets(explain, secrets...), nil
 		}
 	}

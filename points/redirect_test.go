@@ -12,9 +12,9 @@ import (
 	"github.com/vectorlint/vectorlint/llm"
 )
 
-// $call and $factcheck under spec/trust.md §7: a redirect is followed only within one origin
-// and without Referer, and a credential the service echoes in a successful answer is redacted
-// from the explanation.
+// $call and $factcheck under docs/security.md ("Redirects, proxies and echoed keys"): a
+// redirect is followed only within one origin and without Referer, and a credential the
+// service echoes in a successful answer is redacted from the explanation.
 
 const callSecret = "callSecret-LEAK-24680"
 

@@ -93,7 +93,7 @@ type Env struct {
 	// AllowNet lets $call and $factcheck make HTTP requests.
 	AllowNet bool
 	// HTTPClient makes those requests (http.DefaultClient when nil), always under the
-	// redirect, Referer and proxy rules of spec/trust.md §7: a client safehttp did not make is
+	// redirect, Referer and proxy rules of docs/security.md: a client safehttp did not make is
 	// used through a copy (safehttp.Guard), made for each request.
 	HTTPClient *http.Client
 	// LookupEnv reads variables for $factcheck (FACTCHECK_ENDPOINT_URL) and the ${VAR}

@@ -494,7 +494,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 
 // serviceClient is the HTTP client of $call and $factcheck: the proxy from the process
 // environment (never for a loopback host), the test dial hook when set, and redirects only
-// within one origin, without Referer (spec/trust.md §7), as the model client's.
+// within one origin, without Referer (docs/security.md), as the model client's.
 func (a *app) serviceClient() *http.Client {
 	return safehttp.NewClient(safehttp.NewTransport(a.proxyFunc(), a.dialContext))
 }

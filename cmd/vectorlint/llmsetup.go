@@ -202,7 +202,7 @@ func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup,
 // environment; none with --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from
 // the process environment (http.ProxyFromEnvironment reads the process's own variables, never a
 // .env file's; never used for a loopback host), redirects only within one origin and no Referer
-// (spec/trust.md §7), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the
+// (docs/security.md), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the
 // concurrency limit, the timeout, the --verbose/--show-prompt event log and, when standard error
 // is not a terminal, the stall reports. It returns the client and the cache folder in use (""
 // when there is none).

@@ -58,7 +58,7 @@ type app struct {
 	// proxy, when set, chooses the proxy of every HTTP client (the model client's, $call's)
 	// instead of http.ProxyFromEnvironment, which reads the process's variables once per
 	// process. Tests set a local logging proxy; production leaves it nil. Either way a
-	// loopback host never goes through it (spec/trust.md §7).
+	// loopback host never goes through it (docs/security.md).
 	proxy func(*http.Request) (*url.URL, error)
 	// handleSignals makes Ctrl-C and SIGTERM cancel a command's context (so the run stops
 	// promptly and prints what it has). Only main sets it: tests run commands in-process.

@@ -23,10 +23,11 @@ import (
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
-// The attacks of spec/trust.md §7, performed for real through the command: a trusted (loopback)
-// model server or $call service that answers a redirect to another host, a proxy set in the
-// environment that must not see requests to loopback hosts however they are spelled, and a
-// model that echoes the key in a successful reply. Each has its positive control.
+// The attacks of docs/security.md ("Redirects, proxies and echoed keys"), performed for real
+// through the command: a trusted (loopback) model server or $call service that answers a
+// redirect to another host, a proxy set in the environment that must not see requests to
+// loopback hosts however they are spelled, and a model that echoes the key in a successful
+// reply. Each has its positive control.
 
 // envKey is the value of the variable a blueprint's headers name with --allow-env.
 const envKey = "envKEY-allow-env-97531"

@@ -39,7 +39,7 @@ func Text(s string, secrets ...string) string {
 
 // Secrets replaces the given secrets in s with "[redacted]", and nothing else: the redaction
 // of a successful reply, whose text must stay exactly as the server wrote it unless it holds a
-// key the request carried (spec/trust.md §7). Text, for errors, does this first. Secrets
+// key the request carried (docs/security.md). Text, for errors, does this first. Secrets
 // shorter than 4 bytes are ignored; pass longer ones first, so a value is replaced whole
 // before any part of it.
 func Secrets(s string, secrets ...string) string {

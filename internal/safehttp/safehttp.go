@@ -1,7 +1,7 @@
 // Package safehttp makes the HTTP clients of requests that may carry a secret: the model
 // client's (chat, generations, embeddings, searches in every provider's shape, openai-go's
-// included) and the blueprint's $call and $factcheck (spec/trust.md §7; docs/security.md,
-// "Redirects, proxies and echoed keys").
+// included) and the blueprint's $call and $factcheck (docs/security.md, "Redirects, proxies
+// and echoed keys").
 //
 // Such a client follows a redirect only to the same scheme, host and port; any other redirect
 // fails the request with a *RedirectError naming both origins, before anything is sent to the

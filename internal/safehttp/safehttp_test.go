@@ -175,6 +175,9 @@ func TestCrossOriginRedirectRefused(t *testing.T) {
 				if res != nil {
 					res.Body.Close()
 				}
+				if n := len(other.requests()) - before; n != 0 {
+					t.Errorf("the other host got %d requests", n)
+				}
 				var re *safehttp.RedirectError
 				if !errors.As(err, &re) || re.From != origin.srv.URL || re.To != to || re.TooMany {
 					t.Fatalf("error %v (%#v), want a RedirectError from %s to %s", err, re, origin.srv.URL, to)
@@ -183,9 +186,6 @@ func TestCrossOriginRedirectRefused(t *testing.T) {
 					"same scheme, host and port, so nothing was sent to " + to
 				if re.Error() != want {
 					t.Errorf("message\n%s\nwant\n%s", re.Error(), want)
-				}
-				if n := len(other.requests()) - before; n != 0 {
-					t.Errorf("the other host got %d requests", n)
 				}
 				if n := len(origin.requests()); n != 1 {
 					t.Errorf("the origin got %d requests, want 1", n)
