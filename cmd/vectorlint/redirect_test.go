@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/safehttp"
+	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -553,6 +554,13 @@ func TestEchoedKeyRedacted(t *testing.T) {
 	}
 	if n := model.Calls(); n != 1 {
 		t.Errorf("%d model calls, want 1 (then the cache)", n)
+	}
+	// --debug-json writes the model's raw output: redacted too.
+	if r := runWith(t, dir, env, nil, nil, "--no-cache", "--debug-json", "docs"); r.code != exitOK {
+		t.Errorf("--debug-json: exit %d\n%s", r.code, r.stderr)
+	}
+	if debug := readAll(t, filepath.Join(dir, lint.DefaultDebugDir)); !strings.Contains(debug, "You sent [redacted].") || strings.Contains(debug, userKey) {
+		t.Errorf("the --debug-json output holds the key or lacks the redacted reply:\n%s", debug)
 	}
 
 	svc := startLogServer(t, func(w http.ResponseWriter, r *http.Request) {
