@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 )
 
@@ -106,7 +107,7 @@ func Guard(c *http.Client) *http.Client {
 	if c == nil {
 		return NewClient(NewTransport(nil, nil))
 	}
-	if _, ok := c.Transport.(*transport); ok && c.CheckRedirect != nil {
+	if _, ok := c.Transport.(*transport); ok && isCheckRedirect(c.CheckRedirect) {
 		return c
 	}
 	g := *c
@@ -124,6 +125,11 @@ func Guard(c *http.Client) *http.Client {
 	}
 	g.Transport, g.CheckRedirect = rt, checkRedirect
 	return &g
+}
+
+// isCheckRedirect reports whether f is this package's redirect policy.
+func isCheckRedirect(f func(*http.Request, []*http.Request) error) bool {
+	return f != nil && reflect.ValueOf(f).Pointer() == reflect.ValueOf(checkRedirect).Pointer()
 }
 
 // transport removes the Referer header from every request before next sends it.

@@ -299,6 +299,17 @@ func TestGuard(t *testing.T) {
 	if safehttp.Guard(g) != g {
 		t.Error("a guarded client was copied again")
 	}
+	// A copy whose redirect policy was replaced is guarded again.
+	loose := *g
+	loose.CheckRedirect = func(*http.Request, []*http.Request) error { return nil }
+	if again := safehttp.Guard(&loose); again == &loose || again.CheckRedirect == nil {
+		t.Error("a client with another redirect policy was returned as it was")
+	} else if _, err := again.Do(keyedRequest(t, origin.srv.URL+"/v1")); !errors.As(err, new(*safehttp.RedirectError)) {
+		t.Errorf("re-guarded: %v", err)
+	}
+	if n := len(other.requests()); n != 0 {
+		t.Errorf("the other host got %d requests", n)
+	}
 	_, err := g.Do(keyedRequest(t, origin.srv.URL+"/v1"))
 	var re *safehttp.RedirectError
 	if !errors.As(err, &re) || len(other.requests()) != 0 {
