@@ -383,6 +383,8 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 	}
 	ep := llm.Endpoint{Provider: llm.Provider(strings.ToLower(cm.Inherit)), Model: cm.ModelName, Headers: headers,
 		MaxConcurrency: limit, LimitGroup: group, BaseURL: rawURL,
+		// What --allow-env put in the url and headers is redacted like a key, in replies too.
+		Secrets:       points.EnvSecrets(opts.LookupEnv, append(headerUsed, urlUsed...)),
 		KeySource:     points.HeldSource(append(headerUsed, urlUsed...)),
 		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.URLLine()},
 		SettingNames: llm.SettingNames{

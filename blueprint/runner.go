@@ -12,6 +12,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/node"
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -130,7 +131,8 @@ type Options struct {
 	// (*EnvTrustError). Nil allows any host.
 	Trust *llm.Trust
 	// AllowNet lets $call and $factcheck make HTTP requests (--allow-net), with HTTPClient
-	// (http.DefaultClient when nil).
+	// (http.DefaultClient when nil), always under the redirect, Referer and proxy rules of
+	// docs/security.md (a copy made by safehttp.Guard).
 	AllowNet   bool
 	HTTPClient *http.Client
 
@@ -373,6 +375,15 @@ func (o *Options) checkEnv(models []Model) error {
 	return nil
 }
 
+// serviceClient is the client of a run's $call and $factcheck requests: c (http.DefaultClient
+// when nil) under safehttp's rules, made once for the run so that its connections are shared.
+func serviceClient(c *http.Client) *http.Client {
+	if c == nil {
+		c = http.DefaultClient
+	}
+	return safehttp.Guard(c)
+}
+
 // scoring builds the options of Score: the key point extractor and the judges when the
 // llm-coverage method runs and needs them, and the similarity metrics. A model that cannot
 // be called is warned about (an untrusted one stops the run).
@@ -385,7 +396,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 		Progress:   o.Progress,
 		Env: points.Env{
 			AllowNet:   o.AllowNet,
-			HTTPClient: o.HTTPClient,
+			HTTPClient: serviceClient(o.HTTPClient),
 			LookupEnv:  o.LookupEnv,
 			AllowEnv:   o.AllowEnv,
 			Trust:      o.Trust,

@@ -8,6 +8,9 @@ import (
 	"net/http"
 	"slices"
 	"time"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
 // Every model call (a chat completion, a generation in any API shape, an embeddings batch)
@@ -173,11 +176,29 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 				e.Format, e.Messages = Format(entry.Format), redactMessages(msgs, s.info.ep.secrets())
 				c.emit(e)
 			}
-			return &reply{Response: Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
-				Tokens: entry.Usage, Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}, nil
+			r := &reply{Response: Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
+				Tokens: entry.Usage, Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}
+			// An entry stored before replies were redacted, or under another key, may hold one.
+			r.redact(s.info.ep.replySecrets())
+			return r, nil
 		}
 	}
 	return c.send(ctx, s)
+}
+
+// redact replaces, in the text the server wrote (content, refusal, model, finish reason), the
+// secrets the request carried (Endpoint.replySecrets) with "[redacted]": a server or model that
+// echoes a key in a successful reply does not put it in any output, the cache, a result
+// document or a report (docs/security.md). Every reply passes here as it is read, before it
+// is checked, stored or returned; errors are redacted where they are made (classify). A reply
+// without a secret is left exactly as it was.
+func (r *reply) redact(secrets []string) {
+	if len(secrets) == 0 {
+		return
+	}
+	for _, f := range []*string{&r.Content, &r.Refusal, &r.Model, &r.FinishReason, &r.JSON} {
+		*f = redact.Secrets(*f, secrets...)
+	}
 }
 
 // joined makes r, the reply of the call s joined in flight, this call's: a reply it did not
@@ -209,7 +230,7 @@ func cloneVectors(vs [][]float64) [][]float64 {
 // response-format fallback), each round with its retries.
 func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 	info := s.info
-	info.secrets, info.scopes = info.ep.secrets(), scopesOf(info.ep)
+	info.secrets, info.replySecrets, info.scopes = info.ep.secrets(), info.ep.replySecrets(), scopesOf(info.ep)
 	total := 0
 	for {
 		format, msgs, err := s.kind.round()
@@ -237,6 +258,7 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 			if err != nil {
 				return err
 			}
+			got.redact(info.replySecrets)
 			if c.listening() {
 				e := s.event(EventResponse)
 				e.Attempt, e.Status, e.Duration, e.Tokens, e.Format = attempt, res.StatusCode, time.Since(start), got.Tokens, format
@@ -302,6 +324,8 @@ type callInfo struct {
 	// maxAttempts overrides the client's MaxAttempts when positive (a request's own).
 	maxAttempts int
 	secrets     []string
+	// replySecrets are the values a successful reply is redacted of (Endpoint.replySecrets).
+	replySecrets []string
 	// scopes are the endpoint's stop scopes.
 	scopes stopScopes
 }
@@ -444,6 +468,7 @@ func (c *Client) classify(ctx context.Context, timedOut bool, info callInfo, err
 	var se *statusError
 	var br *badResponseError
 	var ce *connError
+	var re *safehttp.RedirectError
 	switch {
 	case ctx.Err() != nil:
 		e.Kind, e.Message, e.err = KindCanceled, "canceled: "+ctx.Err().Error(), ctx.Err()
@@ -454,6 +479,8 @@ func (c *Client) classify(ctx context.Context, timedOut bool, info callInfo, err
 		e.err = context.DeadlineExceeded
 	case errors.As(err, &br):
 		e.Kind, e.Message = KindBadResponse, Redact(br.msg, info.secrets...)
+	case errors.As(err, &re):
+		e.Kind, e.Message = KindRedirect, Redact(re.Error(), info.secrets...)
 	case errors.As(err, &ce) || isTransportError(err):
 		e.Kind, e.Message = KindConnection, "connection failed: "+Redact(causeText(err), info.secrets...)
 	default:

@@ -14,6 +14,8 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
 // Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5). DefaultConcurrency is
@@ -65,10 +67,12 @@ type Config struct {
 	// Prices, when set, make Usage report a cost (see ResolvePrices).
 	Prices *Prices
 	// HTTPClient replaces the client's own HTTP client (its Timeout should be 0: attempts are
-	// bounded by Timeout through their context).
+	// bounded by Timeout through their context). The client uses a copy with the redirect,
+	// Referer and proxy rules of docs/security.md (safehttp.Guard); the one given is not changed.
 	HTTPClient *http.Client
 	// Proxy selects the proxy of the client's own HTTP transport; nil means none. The command
-	// passes http.ProxyFromEnvironment (this package never reads the environment).
+	// passes http.ProxyFromEnvironment (this package never reads the environment). A loopback
+	// host (IsLoopback, the trust rule's test) is never sent through it.
 	Proxy func(*http.Request) (*url.URL, error)
 	// OnEvent receives request/response metadata (--verbose, --show-prompt). It is called from
 	// the goroutines making calls, so it must be safe for concurrent use, and it should be fast.
@@ -142,15 +146,18 @@ func New(cfg Config) (*Client, error) {
 		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.withDefaults()
 	cfg.MaxAttempts, cfg.Timeout, cfg.BaseDelay, cfg.MaxDelay, cfg.MaxRetryAfter, cfg.Rand =
 		policy.MaxAttempts, policy.Timeout, policy.BaseDelay, policy.MaxDelay, policy.MaxRetryAfter, policy.Rand
+	// Every request may carry a key: redirects stay within one origin, no Referer is sent, and
+	// a loopback host never goes through the proxy (docs/security.md), whoever made the client.
 	hc := cfg.HTTPClient
-	if hc == nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.Proxy = cfg.Proxy
+	if hc != nil {
+		hc = safehttp.Guard(hc)
+	} else {
+		t := safehttp.NewTransport(cfg.Proxy, nil)
 		// Keep a connection per concurrent request alive between calls; the default of 2 per
 		// host would reconnect constantly at higher concurrency.
 		t.MaxIdleConnsPerHost = max(cfg.Concurrency, 16)
 		t.MaxIdleConns = max(cfg.Concurrency*4, 100)
-		hc = &http.Client{Transport: t}
+		hc = safehttp.NewClient(t)
 	}
 	setDefault(&cfg.UserAgent, "vectorlint")
 	// The services are built directly, not with openai.NewClient, so that the SDK reads no

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 // Secret is an API key. It formats as "[redacted]" with every fmt verb, in JSON and in slog, so
@@ -67,8 +69,14 @@ type Endpoint struct {
 	// endpoint (Resolve).
 	MaxTokens int
 	// Headers are extra request headers (e.g. OpenRouter's HTTP-Referer). Their values are
-	// treated as secrets: redacted from errors and events, never part of cache keys.
+	// treated as secrets: redacted from errors and events, never part of cache keys; the
+	// values of credential headers (Authorization, names with key, token, secret or auth) are
+	// redacted from replies too.
 	Headers map[string]string
+	// Secrets are other values the requests to this endpoint carry that must never be shown:
+	// the values the environment filled into its URL or headers (a blueprint's ${VAR} under
+	// --allow-env). They are redacted like the key, from errors, events and replies.
+	Secrets []Secret
 	// MaxConcurrency, when positive, limits the requests in flight to this endpoint's limit
 	// group, on top of the client's global limit. The first endpoint of a group to be used
 	// fixes the group's limit.
@@ -153,20 +161,38 @@ func (e Endpoint) operationURL(op string) string {
 	return s
 }
 
-// secrets lists the values that must never appear in text derived from calls to e.
-func (e Endpoint) secrets() []string {
-	out := make([]string, 0, 1+len(e.Headers))
+// secrets lists the values that must never appear in text derived from calls to e: the key,
+// Secrets, every header value (whole and, for "Bearer <token>", word by word), the URL's
+// password and its credential query values. Errors and events are redacted with them.
+func (e Endpoint) secrets() []string { return e.collectSecrets(true) }
+
+// replySecrets lists the values a successful reply is redacted of (docs/security.md): those of
+// secrets, except the values of headers whose names do not say they carry a credential
+// (X-Title, Content-Type…), which a reply may well contain as ordinary words. A value the
+// environment filled into such a header is still among Secrets.
+func (e Endpoint) replySecrets() []string { return e.collectSecrets(false) }
+
+// collectSecrets lists the secrets of e, longest first (so a value is replaced whole before any
+// word of it); allHeaders takes every header value, not only credential headers'.
+func (e Endpoint) collectSecrets(allHeaders bool) []string {
+	out := make([]string, 0, 1+len(e.Secrets)+len(e.Headers))
 	if e.APIKey != "" {
 		out = append(out, string(e.APIKey))
 	}
-	for _, v := range e.Headers {
-		if v != "" {
-			out = append(out, v)
-			// A server may quote the token of "Bearer <token>" alone.
-			for _, w := range strings.Fields(v) {
-				if len(w) >= 8 && w != v {
-					out = append(out, w)
-				}
+	for _, s := range e.Secrets {
+		if s != "" {
+			out = append(out, string(s))
+		}
+	}
+	for k, v := range e.Headers {
+		if v == "" || !allHeaders && !redact.IsCredentialHeader(k) {
+			continue
+		}
+		out = append(out, v)
+		// A server may quote the token of "Bearer <token>" alone.
+		for _, w := range strings.Fields(v) {
+			if len(w) >= 8 && w != v {
+				out = append(out, w)
 			}
 		}
 	}
@@ -180,7 +206,6 @@ func (e Endpoint) secrets() []string {
 			}
 		}
 	}
-	// Longest first, so a value is replaced whole before any word of it.
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
 }

@@ -42,6 +42,10 @@ const (
 	KindCanceled
 	// KindRequest is a request that could not be built (never retried).
 	KindRequest
+	// KindRedirect is a redirect to another scheme, host or port, which a request that may
+	// carry a key does not follow (docs/security.md, "Redirects, proxies and echoed keys"; never
+	// retried).
+	KindRedirect
 )
 
 // String names the kind.
@@ -59,6 +63,8 @@ func (k ErrorKind) String() string {
 		return "canceled"
 	case KindRequest:
 		return "request"
+	case KindRedirect:
+		return "redirect"
 	}
 	return "unknown"
 }

@@ -2,9 +2,10 @@ package llm
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
 // TrustedHostsVar is the variable that lists, comma-separated, the extra hosts a key from the
@@ -58,28 +59,16 @@ func (t *Trust) trustsHost(hostport string) bool {
 }
 
 // splitHostPort splits "host:port", "[v6]:port", "host" or a bare IPv6 address, lower-casing
-// the host and dropping a trailing dot.
-func splitHostPort(s string) (host, port string) {
-	host = s
-	if h, p, err := net.SplitHostPort(s); err == nil {
-		host, port = h, p
-	}
-	host = strings.TrimSuffix(strings.Trim(strings.ToLower(host), "[]"), ".")
-	return host, port
-}
+// the host and dropping a trailing dot (safehttp.HostPort).
+func splitHostPort(s string) (host, port string) { return safehttp.HostPort(s) }
 
 // IsLoopback reports whether a URL's host (with or without a port) is a loopback address: a
-// literal address in 127.0.0.0/8 or ::1, or the name "localhost". Other names are never
-// resolved: a DNS answer is not the user's choice, so "localhost.example.com" or a name that
-// resolves to 127.0.0.1 is not loopback.
-func IsLoopback(hostport string) bool {
-	host, _ := splitHostPort(hostport)
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+// literal address in 127.0.0.0/8 or ::1, or the name "localhost" in any case and with or without
+// a trailing dot. Other names are never resolved: a DNS answer is not the user's choice, so
+// "localhost.example.com" or a name that resolves to 127.0.0.1 is not loopback. The client's
+// proxy bypass uses the same test (docs/security.md): a host trusted as loopback never goes
+// through HTTP_PROXY or HTTPS_PROXY.
+func IsLoopback(hostport string) bool { return safehttp.IsLoopback(hostport) }
 
 // Check returns nil when ep may be called, else an *UntrustedHostError. Only an endpoint that
 // carries a key the user holds (KeySource from the process environment or the user config)

@@ -2,6 +2,7 @@ package points
 
 import (
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -135,4 +136,30 @@ func HeldSource(sources []llm.Source) llm.Source {
 		}
 	}
 	return llm.Source{}
+}
+
+// EnvSecrets returns the values of the variables in used (the sources ExpandEnv and
+// ExpandHeaders return), each with its URL-escaped forms when they differ: what a request
+// carries because --allow-env let it, to be redacted wherever a key is (errors, and the
+// successful replies of docs/security.md). Values shorter than 4 bytes are left out, as the
+// redaction ignores them.
+func EnvSecrets(env llm.Vars, used []llm.Source) []llm.Secret {
+	if env == nil {
+		return nil
+	}
+	var out []llm.Secret
+	seen := map[string]bool{}
+	for _, s := range used {
+		v, ok := env.Lookup(s.Name)
+		if !ok || len(v) < 4 {
+			continue
+		}
+		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
+			if !seen[form] {
+				seen[form] = true
+				out = append(out, llm.Secret(form))
+			}
+		}
+	}
+	return out
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/internal/funcarg"
 )
@@ -213,16 +214,17 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 	if method == "" {
 		method = http.MethodPost
 	}
-	client := in.env.HTTPClient
-	if client == nil {
-		client = http.DefaultClient
+	// Secrets do not follow redirects (docs/security.md): only same-origin ones are followed,
+	// with no Referer, and a loopback host never goes through the proxy.
+	given := in.env.HTTPClient
+	if given == nil {
+		given = http.DefaultClient
 	}
+	client := safehttp.Guard(given)
 	secrets := serviceSecrets(target, svc.Headers, in.env.LookupEnv)
-	for _, s := range urlUsed {
-		// A variable expanded into the url is a credential too (a token in the path).
-		if v, ok := in.env.LookupEnv.Lookup(s.Name); ok && len(v) >= 4 {
-			secrets = append(secrets, v, url.QueryEscape(v), url.PathEscape(v))
-		}
+	// A variable expanded into the url is a credential too (a token in the path).
+	for _, v := range EnvSecrets(in.env.LookupEnv, urlUsed) {
+		secrets = append(secrets, string(v))
 	}
 	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
 	// The model client's retries (llm.RetryHTTP): network failures, attempts that ran out of
@@ -239,7 +241,9 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		var explain string
 		score, explain, err = readServiceAnswer(res, shown)
 		if err == nil {
-			return score, explain, nil
+			// A service that echoes a credential it was sent does not put it in results
+			// (docs/security.md); any other explanation is kept exactly.
+			return score, redact.Secrets(explain, secrets...), nil
 		}
 	}
 	if in.ctx.Err() != nil {

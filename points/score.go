@@ -92,7 +92,9 @@ type Env struct {
 	Judge Judge
 	// AllowNet lets $call and $factcheck make HTTP requests.
 	AllowNet bool
-	// HTTPClient makes those requests (http.DefaultClient when nil).
+	// HTTPClient makes those requests (http.DefaultClient when nil), always under the
+	// redirect, Referer and proxy rules of docs/security.md: a client safehttp did not make is
+	// used through a copy (safehttp.Guard), made for each request.
 	HTTPClient *http.Client
 	// LookupEnv reads variables for $factcheck (FACTCHECK_ENDPOINT_URL) and the ${VAR}
 	// references of $call urls and headers. The command passes its environment in (each value

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/progress"
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -490,15 +492,21 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	return code
 }
 
-// serviceClient is the HTTP client of $call and $factcheck: the default transport (its proxy
-// from the process environment), or the test dial hook.
+// serviceClient is the HTTP client of $call and $factcheck: the proxy from the process
+// environment (never for a loopback host), the test dial hook when set, and redirects only
+// within one origin, without Referer (docs/security.md), as the model client's.
 func (a *app) serviceClient() *http.Client {
-	if a.dialContext == nil {
-		return &http.Client{}
+	return safehttp.NewClient(safehttp.NewTransport(a.proxyFunc(), a.dialContext))
+}
+
+// proxyFunc chooses the proxy of the command's HTTP clients: http.ProxyFromEnvironment (the
+// process's own variables, never a .env file's), or the test hook. The clients skip it for
+// loopback hosts (safehttp.Proxy).
+func (a *app) proxyFunc() func(*http.Request) (*url.URL, error) {
+	if a.proxy != nil {
+		return a.proxy
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = a.dialContext
-	return &http.Client{Transport: t}
+	return http.ProxyFromEnvironment
 }
 
 // sortDiagnosticsByLine orders diagnostics by line, keeping the order within a line.

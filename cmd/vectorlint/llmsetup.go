@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -201,7 +201,8 @@ func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup,
 // (--cache-dir relative to the working directory, else the user cache folder from the process
 // environment; none with --no-cache), prices (INPUT_/OUTPUT_PRICE_PER_MILLION), the proxy from
 // the process environment (http.ProxyFromEnvironment reads the process's own variables, never a
-// .env file's), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the
+// .env file's; never used for a loopback host), redirects only within one origin and no Referer
+// (docs/security.md), the trust rule (every call is checked, VECTORLINT_TRUSTED_HOSTS), the
 // concurrency limit, the timeout, the --verbose/--show-prompt event log and, when standard error
 // is not a terminal, the stall reports. It returns the client and the cache folder in use (""
 // when there is none).
@@ -232,14 +233,12 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		NoCache:      o.noCache,
 		CacheMaxSize: o.cacheCap.limit,
 		Prices:       prices,
-		Proxy:        http.ProxyFromEnvironment,
+		Proxy:        a.proxyFunc(),
 		UserAgent:    "vectorlint/" + versionString(),
 		Trust:        trust,
 	}
 	if a.dialContext != nil {
-		t := http.DefaultTransport.(*http.Transport).Clone()
-		t.Proxy, t.DialContext = cfg.Proxy, a.dialContext
-		cfg.HTTPClient = &http.Client{Transport: t}
+		cfg.HTTPClient = safehttp.NewClient(safehttp.NewTransport(cfg.Proxy, a.dialContext))
 	}
 	if o.verbose || o.showPrompt {
 		cfg.OnEvent = eventPrinter(o.log, o.verbose, o.showPrompt, o.promptLimit)

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -53,6 +55,11 @@ type app struct {
 	// attacker.test to a local server, so the trust rule is tested against a host that is not
 	// loopback; production leaves it nil (the standard dialer).
 	dialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// proxy, when set, chooses the proxy of every HTTP client (the model client's, $call's)
+	// instead of http.ProxyFromEnvironment, which reads the process's variables once per
+	// process. Tests set a local logging proxy; production leaves it nil. Either way a
+	// loopback host never goes through it (docs/security.md).
+	proxy func(*http.Request) (*url.URL, error)
 	// handleSignals makes Ctrl-C and SIGTERM cancel a command's context (so the run stops
 	// promptly and prints what it has). Only main sets it: tests run commands in-process.
 	handleSignals bool

@@ -24,12 +24,7 @@ var keyPattern = sync.OnceValue(func() *regexp.Regexp {
 // "[redacted]". Secrets shorter than 4 bytes are ignored (replacing them would garble text
 // without protecting anything).
 func Text(s string, secrets ...string) string {
-	for _, sec := range secrets {
-		if len(sec) >= 4 {
-			s = strings.ReplaceAll(s, sec, Marker)
-		}
-	}
-	return keyPattern().ReplaceAllStringFunc(s, func(m string) string {
+	return keyPattern().ReplaceAllStringFunc(Secrets(s, secrets...), func(m string) string {
 		// Keep the label of "Bearer …" and "api-key: …" so the message still reads.
 		lower := strings.ToLower(m)
 		if strings.HasPrefix(lower, "sk-") || strings.HasPrefix(m, "AIza") {
@@ -40,6 +35,20 @@ func Text(s string, secrets ...string) string {
 		}
 		return Marker
 	})
+}
+
+// Secrets replaces the given secrets in s with "[redacted]", and nothing else: the redaction
+// of a successful reply, whose text must stay exactly as the server wrote it unless it holds a
+// key the request carried (docs/security.md). Text, for errors, does this first. Secrets
+// shorter than 4 bytes are ignored; pass longer ones first, so a value is replaced whole
+// before any part of it.
+func Secrets(s string, secrets ...string) string {
+	for _, sec := range secrets {
+		if len(sec) >= 4 && strings.Contains(s, sec) {
+			s = strings.ReplaceAll(s, sec, Marker)
+		}
+	}
+	return s
 }
 
 // urlPasswordRe and urlSecretParamRe find the credentials a URL may carry: the password of its
@@ -78,15 +87,20 @@ func Headers(headers map[string]string) map[string]string {
 	out := make(map[string]string, len(headers))
 	for k, v := range headers {
 		literal := EnvRef().ReplaceAllString(v, "")
-		name := strings.ToLower(k)
-		credential := name == "cookie" || strings.Contains(name, "auth") || strings.Contains(name, "key") ||
-			strings.Contains(name, "token") || strings.Contains(name, "secret")
 		switch {
-		case credential && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(literal), "Bearer")) != "":
+		case IsCredentialHeader(k) && strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(literal), "Bearer")) != "":
 			out[k] = Marker
 		default:
 			out[k] = Text(v)
 		}
 	}
 	return out
+}
+
+// IsCredentialHeader reports whether a header's name says it carries a credential:
+// Authorization, Cookie, or a name with auth, key, token or secret in it (any case).
+func IsCredentialHeader(name string) bool {
+	name = strings.ToLower(name)
+	return name == "cookie" || strings.Contains(name, "auth") || strings.Contains(name, "key") ||
+		strings.Contains(name, "token") || strings.Contains(name, "secret")
 }

@@ -93,6 +93,12 @@ func mustJSON(v any) string {
 // object whose message is the status text.
 func Status(code int, body string) Reply { return Reply{Status: code, Body: body} }
 
+// Redirect answers with a redirect status (301, 302, 303, 307, 308) to location, as a
+// gateway that moved, or one that tries to send a request (and its key) somewhere else, does.
+func Redirect(code int, location string) Reply {
+	return Reply{Status: code, Header: map[string]string{"Location": location}, Body: "moved", ContentType: "text/plain"}
+}
+
 // RateLimited answers 429 with the given Retry-After header value (seconds or an HTTP-date;
 // empty for none).
 func RateLimited(retryAfter string) Reply {
