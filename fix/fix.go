@@ -165,9 +165,11 @@ func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
 			return false
 		}
 	}
+	// An edit overlaps a comment when each starts before the other ends, which an insertion
+	// or deletion point strictly inside one does too.
 	across := func(cs []lint.ControlComment, s, e int) bool {
 		for _, c := range cs {
-			if c.Start < e && s < c.End || c.Start < s && s < c.End {
+			if c.Start < e && s < c.End {
 				return true
 			}
 		}

@@ -19,8 +19,9 @@ import (
 //     spans, URLs, HTML, MDX syntax, math, TOML front matter, BlockIgnores and TokenIgnores
 //     matches), which the model saw only as blanks or placeholders;
 //   - it adds, removes or changes no vectorlint control comment: the document's control
-//     comments, read with the suppression matcher (suppress.go) and with code read from the
-//     fixed text, are the same before and after, and none lies across the edit;
+//     comments, read with the suppression matcher (suppress.go), are the same before and after,
+//     in order, both as text and as controls (not code examples, code read anew from the fixed
+//     text), and none lies across the edit;
 //   - its new text holds no control, bidi-override or invisible character (safetext.Dangerous,
 //     spec/trust.md §3's list; a CR only as part of a CRLF line break).
 //
@@ -48,7 +49,7 @@ func (d *Document) unsafeFix(c Chunk, span Span, text string) string {
 	for _, sc := range d.skippedIn(span.Start, span.End) {
 		// An edit overlaps a scope when each starts before the other ends; an insertion (an
 		// empty span) strictly inside a scope does too, by the same test.
-		if sc.Start < span.End && span.Start < sc.End || sc.Start < span.Start && span.Start < sc.End {
+		if sc.Start < span.End && span.Start < sc.End {
 			return fmt.Sprintf("it reaches into %s on line %d, which the model was not sent", scopeWhat(sc.Kind), d.Position(sc.Start).Line)
 		}
 	}
@@ -118,10 +119,10 @@ func (d *Document) controlChange(span Span, text string) string {
 	// Offsets into Body and into after, code included.
 	before, fixed := findControls(d.Body, 0, nil), findControls(after, 0, nil)
 	// The comments across the edit: an edit overlaps a comment when each starts before the
-	// other ends; an insertion or deletion point strictly inside one does too.
+	// other ends, which an insertion or deletion point strictly inside one does too.
 	across := func(cs []control, s, e int) int {
 		for i, c := range cs {
-			if c.start < e && s < c.end || c.start < s && s < c.end {
+			if c.start < e && s < c.end {
 				return i
 			}
 		}
@@ -146,6 +147,9 @@ func (d *Document) controlChange(span Span, text string) string {
 	}
 	if i := firstDifferent(fixed, before); i < len(before) {
 		return fmt.Sprintf("it changes the control comment vectorlint-%s on line %d", before[i].kind, line(before[i]))
+	}
+	if len(before) == 0 {
+		return ""
 	}
 	// The same comments as text: are the same ones controls, and not code examples?
 	found, err := scopes.Find([]byte(after), scopes.SyntaxOf(d.Path))
