@@ -75,10 +75,17 @@ func (r Result) Changed() bool { return len(r.Applied) > 0 }
 // an edit of it
 //   - lies outside src or cuts a UTF-8 character or a CRLF line break ("is outside the text"),
 //   - overlaps another edit of the same fix ("its edits overlap each other"),
-//   - writes what lint.FixableText refuses (control characters, invalid UTF-8),
+//   - writes what lint.FixableText refuses (control, bidi-override and invisible characters,
+//     invalid UTF-8),
 //   - overlaps an edit already applied, or inserts at the same place as one: "overlaps the fix
 //     of …", or "is the same change as the fix of …" when every edit equals one already
 //     applied (the text already has it).
+//
+// The vectorlint control comments of the fixed text (lint.ControlComments) must be those of
+// src, none of them across an applied edit: each fix was checked alone where it was made
+// (docs/security.md, "What a model may change"), and this keeps fixes from building or breaking
+// one together, one half each. When they are not, the fixes are taken again one by one and a
+// fix that would add, remove or change one is skipped.
 //
 // Two edits overlap when each starts before the other ends; an insertion (an empty edit) at
 // the start or end of a replaced range does not overlap it. src is never modified.
@@ -94,7 +101,16 @@ func Apply(src []byte, fixes []Fix) Result {
 		return slices.MinFunc(f.Edits, compareEdits)
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return compareEdits(first(fixes[a]), first(fixes[b])) })
+	res := apply(src, fixes, order, false)
+	if !controlsKept(src, res.Text, res.edits) {
+		res = apply(src, fixes, order, true)
+	}
+	return res
+}
 
+// apply applies fixes in the given order, each whole or skipped with its reason; with
+// controls, a fix that would change the control comments of src (controlsKept) is skipped too.
+func apply(src []byte, fixes []Fix, order []int, controls bool) Result {
 	var (
 		res   = Result{}
 		taken []takenEdit
@@ -104,6 +120,16 @@ func Apply(src []byte, fixes []Fix) Result {
 		reason := f.check(src)
 		if reason == "" {
 			reason = collision(f, taken)
+		}
+		if reason == "" && controls {
+			edits := slices.Clone(f.Edits)
+			for _, t := range taken {
+				edits = append(edits, t.edit)
+			}
+			slices.SortStableFunc(edits, compareEdits)
+			if !controlsKept(src, splice(src, edits), edits) {
+				reason = "would add, remove or change a vectorlint control comment"
+			}
 		}
 		if reason != "" {
 			res.Skipped = append(res.Skipped, Skipped{Fix: f, Reason: reason})
@@ -122,6 +148,46 @@ func Apply(src []byte, fixes []Fix) Result {
 	res.Text = splice(src, res.edits)
 	return res
 }
+
+// controlsKept reports whether out, src with the sorted, non-overlapping edits applied, has
+// the same vectorlint control comments as src, in the same order, with none across an edit: in
+// the text an edit replaces, in the text it writes, or around an insertion or deletion point.
+func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
+	if !bytes.Contains(src, []byte(controlPrefix)) && !bytes.Contains(out, []byte(controlPrefix)) {
+		return true
+	}
+	before, after := lint.ControlComments(src), lint.ControlComments(out)
+	if len(before) != len(after) {
+		return false
+	}
+	for i := range before {
+		if before[i].Text != after[i].Text {
+			return false
+		}
+	}
+	// An edit overlaps a comment when each starts before the other ends, which an insertion
+	// or deletion point strictly inside one does too.
+	across := func(cs []lint.ControlComment, s, e int) bool {
+		for _, c := range cs {
+			if c.Start < e && s < c.End {
+				return true
+			}
+		}
+		return false
+	}
+	delta := 0
+	for _, e := range edits {
+		s := e.Start.Offset + delta
+		if across(before, e.Start.Offset, e.End.Offset) || across(after, s, s+len(e.NewText)) {
+			return false
+		}
+		delta += len(e.NewText) - (e.End.Offset - e.Start.Offset)
+	}
+	return true
+}
+
+// controlPrefix is in every vectorlint control comment: texts without it have none.
+const controlPrefix = "vectorlint-"
 
 // takenEdit is an applied edit and the fix it belongs to.
 type takenEdit struct {
@@ -149,7 +215,7 @@ func (f Fix) check(src []byte) string {
 			return fmt.Sprintf("is outside the text (bytes %d to %d of %d)", s, t, len(src))
 		}
 		if !lint.FixableText(e.NewText) {
-			return "would write control characters or bytes that are not UTF-8"
+			return "would write a control, bidi-override or invisible character, or bytes that are not UTF-8"
 		}
 	}
 	edits := slices.Clone(f.Edits)

@@ -51,6 +51,7 @@ func summary(r Result) []string {
 func TestApply(t *testing.T) {
 	const text = "We act in order to win, utilize the \"tools\".\nLe café 👋 naïve.\n"
 	const crlf = "one in order to\r\ntwo\r\n"
+	const controls = "We act in order to win.\n<!-- vectorlint-disable -->\nWe utilize it.\n{/* vectorlint-enable */}\nThe end.\n"
 	tests := []struct {
 		name  string
 		text  string
@@ -139,7 +140,7 @@ func TestApply(t *testing.T) {
 		}, text, []string{"skipped Bad: is outside the text (bytes 5 to 4 of 67)"}},
 		{"control characters are not written", text, func(t testing.TB) []Fix {
 			return []Fix{fixOf("Esc", edit(t, text, "utilize", "use\x1b[2J", 0))}
-		}, text, []string{"skipped Esc: would write control characters or bytes that are not UTF-8"}},
+		}, text, []string{"skipped Esc: would write a control, bidi-override or invisible character, or bytes that are not UTF-8"}},
 		{"a fix whose edits overlap each other", text, func(t testing.TB) []Fix {
 			return []Fix{fixOf("Self", edit(t, text, "in order", "x", 0), edit(t, text, "order to", "y", 0))}
 		}, text, []string{"skipped Self: its edits overlap each other"}},
@@ -151,6 +152,34 @@ func TestApply(t *testing.T) {
 			return []Fix{{Rule: "Split", Edits: []lint.TextEdit{{Start: lint.Position{Offset: i + 1}, End: lint.Position{Offset: i + 1}, NewText: "x"}}}}
 		}, crlf, []string{"skipped Split: is outside the text (bytes 16 to 16 of 22)"}},
 		{"no fixes", text, func(testing.TB) []Fix { return nil }, text, nil},
+		{"a bidi override is not written", text, func(t testing.TB) []Fix {
+			return []Fix{fixOf("Bidi", edit(t, text, "utilize", "use\u202e", 0))}
+		}, text, []string{"skipped Bidi: would write a control, bidi-override or invisible character, or bytes that are not UTF-8"}},
+		{"a lone CR is not written", text, func(t testing.TB) []Fix {
+			return []Fix{fixOf("CR", edit(t, text, "utilize", "use\rx", 0))}
+		}, text, []string{"skipped CR: would write a control, bidi-override or invisible character, or bytes that are not UTF-8"}},
+		{"fixes around control comments apply", controls, func(t testing.TB) []Fix {
+			return []Fix{fixOf("A", edit(t, controls, "in order to", "to", 0)), fixOf("B", edit(t, controls, "utilize", "use", 0))}
+		}, "We act to win.\n<!-- vectorlint-disable -->\nWe use it.\n{/* vectorlint-enable */}\nThe end.\n", []string{"applied A", "applied B"}},
+		{"a fix that writes a control comment", controls, func(t testing.TB) []Fix {
+			return []Fix{fixOf("A", edit(t, controls, "in order to", "to", 0)), fixOf("Add", edit(t, controls, "The end.", "<!-- vectorlint-disable-next-line -->", 0))}
+		}, "We act to win.\n<!-- vectorlint-disable -->\nWe utilize it.\n{/* vectorlint-enable */}\nThe end.\n",
+			[]string{"applied A", "skipped Add: would add, remove or change a vectorlint control comment"}},
+		{"a fix that removes a control comment (MDX form)", controls, func(t testing.TB) []Fix {
+			return []Fix{fixOf("Remove", edit(t, controls, "{/* vectorlint-enable */}\n", "", 0)), fixOf("B", edit(t, controls, "utilize", "use", 0))}
+		}, "We act in order to win.\n<!-- vectorlint-disable -->\nWe use it.\n{/* vectorlint-enable */}\nThe end.\n",
+			[]string{"applied B", "skipped Remove: would add, remove or change a vectorlint control comment"}},
+		{"a fix that rewrites a control comment as it was", controls, func(t testing.TB) []Fix {
+			return []Fix{fixOf("Same", edit(t, controls, "win.\n<!-- vectorlint-disable -->", "win.\n<!-- vectorlint-disable -->", 0))}
+		}, controls, []string{"skipped Same: would add, remove or change a vectorlint control comment"}},
+		{"two fixes that build a control comment together, half each", text, func(t testing.TB) []Fix {
+			return []Fix{
+				fixOf("Open", edit(t, text, "in order to", "<!-- vectorlint-", 0)),
+				fixOf("Close", edit(t, text, " win", "disable -->", 0)),
+				fixOf("Other", edit(t, text, "naïve", "naive", 0)),
+			}
+		}, "We act <!-- vectorlint- win, utilize the \"tools\".\nLe café 👋 naive.\n",
+			[]string{"applied Open", "applied Other", "skipped Close: would add, remove or change a vectorlint control comment"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,13 +271,15 @@ func reference(src string, fixes []Fix) string {
 }
 
 // FuzzApply: whatever the edits, Apply never panics, considers every fix once (applied or
-// skipped with a reason), never applies two edits that overlap, and gives the reference's text.
+// skipped with a reason), never applies two edits that overlap, leaves the control comments as
+// they were, and gives the reference's text (where no control comment is at stake).
 func FuzzApply(f *testing.F) {
 	f.Add("We act in order to win.\n", []byte{7, 11, 0, 7, 5, 1, 10, 0, 2})
 	f.Add("Le café 👋 naïve.\r\nx\r\n", []byte{4, 1, 0, 5, 2, 1, 17, 1, 2, 18, 0, 0})
 	f.Add("", []byte{0, 0, 0, 0, 0, 1})
 	f.Add("abc", []byte{1, 1, 3, 1, 1, 3, 0, 3, 4})
-	texts := []string{"", "to", "x\ny", "é👋", "\x1b", "\r\n"}
+	f.Add("a <!-- vectorlint-disable --> b\n", []byte{2, 2, 6, 9, 1, 0, 30, 0, 6})
+	texts := []string{"", "to", "x\ny", "é👋", "\x1b", "\r\n", "<!-- vectorlint-", "disable -->", "\u202e"}
 	f.Fuzz(func(t *testing.T, src string, spec []byte) {
 		var fixes []Fix
 		for i := 0; i+2 < len(spec) && len(fixes) < 20; i += 3 {
@@ -275,7 +306,14 @@ func FuzzApply(f *testing.F) {
 				t.Fatalf("applied edits overlap: %+v and %+v", r.edits[i-1], r.edits[i])
 			}
 		}
-		if want := reference(src, fixes); string(r.Text) != want {
+		// The control comments are those of src, whatever the fixes were.
+		if b, a := lint.ControlComments([]byte(src)), lint.ControlComments(r.Text); len(a) != len(b) ||
+			!slices.EqualFunc(a, b, func(x, y lint.ControlComment) bool { return x.Text == y.Text }) {
+			t.Fatalf("control comments %+v became %+v", b, a)
+		}
+		// The reference knows nothing of control comments: it is compared when the fixes
+		// cannot touch one.
+		if want := reference(src, fixes); string(r.Text) != want && !strings.Contains(src+want, "vectorlint-") {
 			t.Fatalf("Apply gives %q, the reference %q", r.Text, want)
 		}
 		if !r.Changed() && string(r.Text) != src {

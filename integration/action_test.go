@@ -183,7 +183,8 @@ func TestActionStructure(t *testing.T) {
 // TestPreCommitHooksManifest checks .pre-commit-hooks.yaml: two hooks, vectorlint and
 // vectorlint-fix (the same with --fix), with only keys pre-commit knows, building the command
 // pre-commit's golang language installs (`go install ./...` names the binary after
-// cmd/vectorlint).
+// cmd/vectorlint), each entry ending in "--" so that the file names pre-commit appends are
+// never options (docs/security.md).
 func TestPreCommitHooksManifest(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	data, err := os.ReadFile(filepath.Join(root, ".pre-commit-hooks.yaml"))
@@ -201,9 +202,9 @@ func TestPreCommitHooksManifest(t *testing.T) {
 		"additional_dependencies", "args", "always_run", "fail_fast", "pass_filenames", "description", "language_version",
 		"log_file", "minimum_pre_commit_version", "require_serial", "stages", "verbose"}
 	wants := []map[string]any{
-		{"id": "vectorlint", "name": "vectorlint", "entry": "vectorlint", "language": "golang",
+		{"id": "vectorlint", "name": "vectorlint", "entry": "vectorlint --", "language": "golang",
 			"types_or": []any{"markdown", "text"}, "require_serial": true, "args": []any{}},
-		{"id": "vectorlint-fix", "name": "vectorlint (apply fixes)", "entry": "vectorlint --fix", "language": "golang",
+		{"id": "vectorlint-fix", "name": "vectorlint (apply fixes)", "entry": "vectorlint --fix --", "language": "golang",
 			"types_or": []any{"markdown", "text"}, "require_serial": true, "args": []any{}},
 	}
 	for i, h := range hooks {
@@ -221,6 +222,9 @@ func TestPreCommitHooksManifest(t *testing.T) {
 		}
 		if d, _ := h["description"].(string); d == "" {
 			t.Errorf("hook %d has no description", i)
+		}
+		if e := h["entry"].(string); !strings.HasSuffix(e, " --") {
+			t.Errorf("hook %d: entry %q does not end in --: a staged file named --fix would be an option", i, e)
 		}
 		command, _, _ := strings.Cut(h["entry"].(string), " ")
 		if _, err := os.Stat(filepath.Join(root, "cmd", command, "main.go")); err != nil {

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,6 +177,104 @@ func TestPreCommitHook(t *testing.T) {
 	if r = precommitRun(); r.code != 0 || !hookLine(r.stdout, "Passed") {
 		t.Fatalf("vectorlint-fix after staging the fix: exit %d (want 0)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
+
+	// Committed files named like flags (docs/security.md): the read-only hook lints them as
+	// files — in the line format, not --output=json — and rewrites nothing, not even their
+	// fixable findings (--fix is a file name).
+	const wordy = "In order to deploy, run the script.\n"
+	flagged := map[string]string{"--fix": wordy, "--output=json": wordy}
+	writeFiles(t, project, flagged)
+	writeFiles(t, project, map[string]string{
+		".pre-commit-config.yaml": hookConfig(t, "vectorlint", hook, rev),
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.{md,mdx,markdown}]\nRunRules = Acme\n[--*]\nRunRules = Acme\n",
+	})
+	git(t, project, "add", "-A")
+	before := readTree(t, project)
+	r = precommitRun()
+	if r.code != 1 || !hookLine(r.stdout, "Failed") || strings.Contains(r.stdout, "files were modified") {
+		t.Fatalf("files named like flags: exit %d (want 1, findings, nothing modified)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"--fix\n  1:1  error  Say \"To\" instead of \"In order to\".  Acme.Wordiness\n",
+		"--output=json\n  1:1  error  Say \"To\" instead of \"In order to\".  Acme.Wordiness\n",
+		"✖ 2 errors and 0 warnings in 4 files.",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("files named like flags: the hook's output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if after := readTree(t, project); !maps.Equal(before, after) {
+		t.Errorf("files named like flags: the read-only hook changed the tree")
+	}
+
+	// Flags go in an overridden entry, before its "--", as the documentation shows: taken as
+	// flags (the hook runs and finds the same findings).
+	writeFiles(t, project, map[string]string{".pre-commit-config.yaml": hookConfigWith(t, "entry: vectorlint --fail-on", hook, rev)})
+	git(t, project, "add", "-A")
+	r = precommitRun()
+	if r.code != 1 || !strings.Contains(r.stdout, "✖ 2 errors and 0 warnings in 4 files.") || strings.Contains(r.stdout, "no such file") {
+		t.Fatalf("entry with flags: exit %d (want 1, the findings)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	// Flags in args are file names: the commit fails closed, saying so.
+	config = strings.Replace(hookConfig(t, "vectorlint", hook, rev), "- id: vectorlint\n", "- id: vectorlint\n        args: [--fail-on, none]\n", 1)
+	writeFiles(t, project, map[string]string{".pre-commit-config.yaml": config})
+	git(t, project, "add", "-A")
+	r = precommitRun()
+	if r.code != 1 || !strings.Contains(r.stdout, "- exit code: 2\n") ||
+		!strings.Contains(r.stdout, `vectorlint: --fail-on: no such file or folder (after "--" every argument is a file name: give flags before it)`) {
+		t.Fatalf("flags in args: exit %d (want the hook's exit 2 and why)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if after := readTree(t, project); !maps.Equal(before, withConfigs(after, before)) {
+		t.Errorf("the tree changed")
+	}
+}
+
+// readTree reads every file of a project outside .git, by slash path.
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		out[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// withConfigs is after with before's .pre-commit-config.yaml (which the test rewrote itself).
+func withConfigs(after, before map[string]string) map[string]string {
+	out := maps.Clone(after)
+	out[".pre-commit-config.yaml"] = before[".pre-commit-config.yaml"]
+	return out
+}
+
+// hookConfigWith is the documented .pre-commit-config.yaml that holds marker (the one with an
+// overridden entry), pointing at the hook repository under test.
+func hookConfigWith(t *testing.T, marker, hook, rev string) string {
+	t.Helper()
+	for _, b := range docBlocks(t, "yaml") {
+		if strings.HasPrefix(b, "repos:\n") && strings.Contains(b, marker) {
+			return strings.NewReplacer("https://github.com/vectorlint/vectorlint", hook, "rev: <commit-sha>", "rev: "+rev).Replace(b)
+		}
+	}
+	t.Fatalf("docs/integrations.md has no pre-commit configuration with %q", marker)
+	return ""
 }
 
 // hookConfig is the documented .pre-commit-config.yaml for the hook id, pointing at the hook

@@ -171,7 +171,11 @@ func (e *evaluator) explain(p proposal) (string, []string) {
 		if p.violation == nil {
 			return DecisionKept, []string{"placed by the rule itself"}
 		}
-		return DecisionKept, []string{"the quote is in the evaluated text"}
+		reasons := []string{"the quote is in the evaluated text"}
+		if p.fixRefused != "" {
+			reasons = append(reasons, "the model's fix is not offered: "+p.fixRefused)
+		}
+		return DecisionKept, reasons
 	case lowConfidence:
 		return DecisionLowConfidence, []string{fmt.Sprintf("confidence %s < %s (ConfidenceThreshold)",
 			strconv.FormatFloat(p.violation.Confidence, 'f', -1, 64), strconv.FormatFloat(e.opts.ConfidenceThreshold, 'f', -1, 64))}

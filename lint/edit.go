@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -55,22 +54,27 @@ func (f Finding) Edits() []TextEdit {
 	return f.SuggestedFix.TextEdits
 }
 
-// exactFix gives f, located exactly at span, the model's fix as an edit of that span; fix is
-// kept in f.Fix. A fix that is empty, changes nothing, or holds characters no text should get
-// from a fix (controls other than tab and line breaks, invalid UTF-8) is not kept. Line breaks
-// in the fix take the document's form at that place, so a fix on a CRLF file stays CRLF.
-func exactFix(doc *Document, span Span, f *Finding, fix string) {
-	if fix == "" || fix == f.Match || !FixableText(fix) {
-		return
+// exactFix gives f, located exactly at span of chunk c, the model's fix as an edit of that
+// span; fix is kept in f.Fix. A fix that is empty or changes nothing is not kept; neither is
+// one that is not safe to make (fixsafe.go), and then the reason is returned ("" otherwise).
+// Line breaks in the fix take the document's form at that place, so a fix on a CRLF file stays
+// CRLF.
+func exactFix(doc *Document, c Chunk, span Span, f *Finding, fix string) (refused string) {
+	if fix == "" || fix == f.Match {
+		return ""
 	}
 	if strings.Contains(fix, "\n") && doc.crlfAt(span) {
 		fix = strings.ReplaceAll(strings.ReplaceAll(fix, "\r\n", "\n"), "\n", "\r\n")
+	}
+	if why := doc.unsafeFix(c, span, fix); why != "" {
+		return why
 	}
 	f.Fix = fix
 	f.SuggestedFix = &SuggestedFix{
 		Message:   ReplaceMessage(f.Match, fix),
 		TextEdits: []TextEdit{{Start: doc.Position(span.Start), End: doc.Position(span.End), NewText: fix}},
 	}
+	return ""
 }
 
 // ReplaceMessage says what replacing old with new does, in a few words: `Replace “in order
@@ -97,18 +101,13 @@ func shorten(s string) string {
 }
 
 // FixableText reports whether s may be written into a document by a fix: valid UTF-8 without
-// control characters other than tab, LF and CR (no escape sequence, NUL or C1 control can come
-// from a model's reply into a file).
+// the characters spec/trust.md §3 names — controls other than tab and LF (a CR only in a CRLF
+// line break), C1 controls, bidi overrides and isolates, invisible characters
+// (safetext.Dangerous) — so no escape sequence, NUL or reordering of text can come from a
+// model's reply into a file.
 func FixableText(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
-			return false
-		}
-	}
-	return true
+	_, bad := unfixableRune(s)
+	return !bad
 }
 
 // crlfAt reports whether the line break that ends the line holding span (else, on a last line

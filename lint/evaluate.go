@@ -58,8 +58,8 @@ type EvalOptions struct {
 	// (PlanInput.MinSeverity). Zero keeps every finding.
 	MinSeverity rules.Severity
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
-	// does not have), one line each naming the file and rule. Calls are never concurrent. May
-	// be nil.
+	// does not have, a model's fix not offered because it is not safe to make: fixsafe.go), one
+	// line each naming the file and rule. Calls are never concurrent. May be nil.
 	Warn func(string)
 	// DocumentWarn receives the problems of a document that do not stop its lint, one line
 	// each naming the file and line: a Markdown or MDX document whose markup could not be

@@ -13,7 +13,8 @@ import (
 // locate is the locate stage (pipeline.go): it finds each proposed violation's quote in the
 // chunk the model evaluated (Locate) and makes the finding there, with the document's own text
 // as its match. The model's fix is kept, as an edit, only when the quote was found exactly
-// (edit.go); a fix identical to the match is dropped (it would change nothing). A placed
+// (edit.go) and the fix is safe to make (fixsafe.go: why not is kept in fixRefused); a fix
+// identical to the match is dropped (it would change nothing). A placed
 // proposal is already where it goes.
 func locate(doc *Document, props []proposal) {
 	mergeIdentical(props)
@@ -31,7 +32,7 @@ func locate(doc *Document, props []proposal) {
 		f := Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion,
 			Match: match, Analysis: v.Analysis, Start: doc.Position(span.Start), End: doc.Position(span.End)}
 		if method == LocatedOnLine || method == LocatedExact {
-			exactFix(doc, span, &f, v.Fix)
+			p.fixRefused = exactFix(doc, p.chunk, span, &f, v.Fix)
 		}
 		p.located, p.span, p.finding = true, span, f
 	}

@@ -40,11 +40,13 @@ type proposal struct {
 
 	// Set by the locate stage for a violation: whether it repeats an identical violation (it is
 	// then not located: mergeIdentical), whether its quote was found, where, and the finding
-	// there.
-	merged  bool
-	located bool
-	span    Span
-	finding Finding
+	// there; fixRefused says why the model's fix was not kept as an edit (fixsafe.go), "" when
+	// it was or none was given.
+	merged     bool
+	located    bool
+	span       Span
+	finding    Finding
+	fixRefused string
 
 	// Set by the filter stage.
 	decision decision

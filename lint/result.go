@@ -292,6 +292,10 @@ func (b *resultBuilder) rule(id string, props []proposal, is issues, score *Scor
 				continue // below --min-alert-level: not shown, not counted
 			}
 			b.fr.Findings = append(b.fr.Findings, p.finding)
+			if warn := b.e.opts.Warn; warn != nil && p.fixRefused != "" {
+				f := p.finding
+				warn(fmt.Sprintf("%s:%d:%d: %s: the model's fix is not offered: %s", b.fr.Path, f.Start.Line, f.Start.Column, f.Rule, p.fixRefused))
+			}
 		case unverified:
 			v := p.violation
 			b.fr.Unverified = append(b.fr.Unverified, Unverified{Rule: p.rule, Message: v.Message, Quote: v.QuotedText, Line: v.Line})

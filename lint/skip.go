@@ -310,9 +310,12 @@ func (d *Document) inSkipped(s Span) bool {
 
 // codeScopes returns the code blocks and code spans of the document, disjoint and sorted,
 // whatever is skipped: a control comment in them is an example, not a control.
-func (d *Document) codeScopes() []scopes.Scope {
+func (d *Document) codeScopes() []scopes.Scope { return codeOf(d.scopes) }
+
+// codeOf returns the code blocks and code spans of found, disjoint and sorted.
+func codeOf(found []scopes.Scope) []scopes.Scope {
 	var code []scopes.Scope
-	for _, s := range d.scopes {
+	for _, s := range found {
 		if s.Kind == scopes.Code || s.Kind == scopes.InlineCode {
 			code = append(code, s)
 		}

@@ -44,40 +44,19 @@ type suppressEvent struct {
 // reported at line 1, column 1.
 func ParseSuppressions(doc *Document) *Suppressions {
 	s := &Suppressions{}
-	body := doc.Body
-	if !strings.Contains(body, "vectorlint-") {
-		return s
-	}
-	code := doc.codeScopes()
 	prose := doc.Prose() // Body's offsets; MDX imports before a disable are not text before it
-	for _, m := range controlComment().FindAllStringSubmatchIndex(body, -1) {
-		if scopes.Contains(code, doc.BodyOffset+m[0]) {
-			continue
-		}
-		kind, names := "", ""
-		switch {
-		case m[2] >= 0:
-			kind = body[m[2]:m[3]]
-			if m[4] >= 0 {
-				names = body[m[4]:m[5]]
-			}
-		default:
-			kind = body[m[6]:m[7]]
-			if m[8] >= 0 {
-				names = body[m[8]:m[9]]
-			}
-		}
-		list := splitNames(names)
-		start := doc.BodyOffset + m[0]
-		switch kind {
+	for _, c := range findControls(doc.Body, doc.BodyOffset, doc.codeScopes()) {
+		list := splitNames(c.names)
+		start := doc.BodyOffset + c.start
+		switch c.kind {
 		case "disable-next-line":
 			if s.nextLine == nil {
 				s.nextLine = map[int][][]string{}
 			}
-			line := doc.Position(doc.BodyOffset+m[1]).Line + 1
+			line := doc.Position(doc.BodyOffset+c.end).Line + 1
 			s.nextLine[line] = append(s.nextLine[line], list)
 		case "disable":
-			if strings.TrimSpace(prose[:m[0]]) == "" {
+			if strings.TrimSpace(prose[:c.start]) == "" {
 				start = 0
 			}
 			s.events = append(s.events, suppressEvent{offset: start, disable: true, names: list})
@@ -87,6 +66,49 @@ func ParseSuppressions(doc *Document) *Suppressions {
 	}
 	sort.SliceStable(s.events, func(i, j int) bool { return s.events[i].offset < s.events[j].offset })
 	return s
+}
+
+// controlPrefix is what every control comment holds: a text without it has none.
+const controlPrefix = "vectorlint-"
+
+// control is one control comment of a text: where it is ([start, end) of the text searched),
+// its kind ("disable", "enable" or "disable-next-line") and the names it lists, as written.
+type control struct {
+	start, end int
+	kind       string
+	names      string
+}
+
+// findControls returns the control comments of text (HTML and MDX forms) in order, with offsets
+// into text, leaving out those that start inside code: there they are examples, not controls.
+// code holds the code blocks and code spans, disjoint and sorted (scopes.Union), in offsets
+// where text starts at base. The suppression filter and the check on a model's fix
+// (fixsafe.go) both read control comments with it.
+func findControls(text string, base int, code []scopes.Scope) []control {
+	if !strings.Contains(text, controlPrefix) {
+		return nil
+	}
+	var out []control
+	for _, m := range controlComment().FindAllStringSubmatchIndex(text, -1) {
+		if scopes.Contains(code, base+m[0]) {
+			continue
+		}
+		c := control{start: m[0], end: m[1]}
+		switch {
+		case m[2] >= 0:
+			c.kind = text[m[2]:m[3]]
+			if m[4] >= 0 {
+				c.names = text[m[4]:m[5]]
+			}
+		default:
+			c.kind = text[m[6]:m[7]]
+			if m[8] >= 0 {
+				c.names = text[m[8]:m[9]]
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // splitNames splits "A.B, C.D E" into rule names; nil when there are none.
@@ -150,4 +172,24 @@ func matchName(names []string, rule string) int {
 // or a prefix of it at a dot ("Acme" covers "Acme.Tone", "Acme.Tone" covers "Acme.Tone.Clarity").
 func nameCovers(name, rule string) bool {
 	return rule == name || strings.HasPrefix(rule, name+".")
+}
+
+// ControlComment is a vectorlint control comment found in a text.
+type ControlComment struct {
+	// Start and End are its byte offsets in the text, End exclusive.
+	Start, End int
+	// Text is the comment as written.
+	Text string
+}
+
+// ControlComments returns the vectorlint control comments of text, in order, read with the
+// matcher of the inline controls (HTML and MDX forms) but wherever they are: code included,
+// since text comes without the markup that would tell an example from a control. Package fix
+// compares a text's control comments before and after its fixes with it.
+func ControlComments(text []byte) []ControlComment {
+	var out []ControlComment
+	for _, c := range findControls(string(text), 0, nil) {
+		out = append(out, ControlComment{Start: c.start, End: c.end, Text: string(text[c.start:c.end])})
+	}
+	return out
 }

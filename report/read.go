@@ -312,6 +312,12 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 		case *e.Offset < 0 || *e.EndOffset < *e.Offset:
 			return lint.Finding{}, rd.errorf(field, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *e.Offset, *e.EndOffset))
 		}
+		if !lint.FixableText(*e.NewText) {
+			// What a fix may not write (control, bidi-override and invisible characters:
+			// docs/security.md, "What a model may change"), which vectorlint never writes as
+			// an edit: the finding is kept without its fix, so no output re-advertises it.
+			return f, nil
+		}
 		start, ok1 := positionIn(f, *e.Offset)
 		end, ok2 := positionIn(f, *e.EndOffset)
 		if !ok1 || !ok2 {

@@ -113,6 +113,37 @@ func TestReadJSONErrors(t *testing.T) {
 
 // TestReadJSONLaterFields reads a document with fields this version does not know (a later
 // version's): they are ignored.
+// TestReadJSONDropsUnsafeEdits: an edit that would write a bidi override or an escape, which
+// vectorlint never writes, leaves its finding without a fix when a json result is read back
+// (vectorlint merge), so no output made from it offers the fix; the other fixes are kept.
+func TestReadJSONDropsUnsafeEdits(t *testing.T) {
+	valid := string(render(t, FormatJSON, Options{Version: "test"}, fixesFixture(t)))
+	for _, bad := range []string{`\u202e`, `\u001b[2J`} {
+		doc := strings.Replace(valid, `"newText": "“"`, `"newText": "“`+bad+`"`, 1)
+		if doc == valid {
+			t.Fatal("the fixture has no edit writing “")
+		}
+		got, err := ReadJSON(strings.NewReader(doc), "r.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixes, without := 0, 0
+		for _, fr := range got.Files {
+			for _, f := range fr.Findings {
+				switch {
+				case f.SuggestedFix != nil:
+					fixes++
+				case f.Match == `"tools"`:
+					without++
+				}
+			}
+		}
+		if without != 1 || fixes == 0 {
+			t.Errorf("%s: %d findings with a fix, the quotes' finding without one %d times; want it once", bad, fixes, without)
+		}
+	}
+}
+
 func TestReadJSONLaterFields(t *testing.T) {
 	doc := `{"version": "9", "files": [{"path": "a.md", "findings": [], "scores": [], "reviewers": 3}], "summary": {"files": 1, "errors": 0, "warnings": 0, "unverified": 0, "operationalErrors": 0}, "usage": {"calls": 0, "cachedCalls": 0, "inputTokens": 0, "outputTokens": 0, "cost": null}, "extra": {"x": 1}}`
 	r, err := ReadJSON(strings.NewReader(doc), "later.json")

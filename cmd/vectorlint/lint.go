@@ -98,6 +98,23 @@ func (a *app) printLintUsage(w io.Writer) {
 	fmt.Fprintf(w, "\nLint flags:\n%s", newLintFlagSet(&f).FlagUsages())
 }
 
+// operands returns the PATH arguments of a parsed command line. After "--" every argument is a
+// file name (docs/security.md: paths from the repository are never options), "-" included: there
+// it names a file called "-", given on as "./-", and standard input is read only for a "-"
+// before "--" (or --stdin-filename alone).
+func operands(fs *pflag.FlagSet) []string {
+	paths := fs.Args()
+	if dash := fs.ArgsLenAtDash(); dash >= 0 {
+		paths = slices.Clone(paths)
+		for i := dash; i < len(paths); i++ {
+			if paths[i] == "-" {
+				paths[i] = "." + string(filepath.Separator) + "-"
+			}
+		}
+	}
+	return paths
+}
+
 // usageError reports a command-line mistake and returns exitFailure.
 func (a *app) usageError(cmd string, err error) int {
 	fmt.Fprintf(a.stderr, "%s: %v\nRun \"%s --help\" for usage.\n", cmd, err, cmd)
@@ -123,7 +140,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	if err := f.check(fs); err != nil {
 		return a.usageError("vectorlint", err)
 	}
-	paths := fs.Args()
+	paths := operands(fs)
 	if len(paths) == 0 && f.stdinFilename != "" {
 		paths = []string{"-"} // --stdin-filename alone names the document on standard input
 	}
@@ -183,6 +200,13 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		Lazy: !f.dryRun,
 	})
 	if err != nil {
+		var pe *lint.PathError
+		if errors.As(err, &pe) && fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
+			// A flag given after "--" (a pre-commit hook's args after an entry ending in "--")
+			// is a file name: say so, the message alone would read as a missing file.
+			fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", err)
+			return exitFailure
+		}
 		a.printProblemsOrError(err)
 		return exitFailure
 	}

@@ -116,8 +116,9 @@ func (a *app) getenv(key string) string {
 	return v
 }
 
-// run dispatches to a subcommand; anything that is not a subcommand name is the lint command.
-// The command runs with guarded output streams (output.go).
+// run dispatches to a subcommand; anything that is not a subcommand name is the lint command,
+// "--" first included: "vectorlint -- validate" lints a file named validate. The command runs
+// with guarded output streams (output.go).
 func (a *app) run(ctx context.Context, args []string) int {
 	if !a.guarded {
 		g, flush := a.guardOutput()
@@ -168,7 +169,8 @@ func (a *app) printUsage(w io.Writer) {
 	fmt.Fprint(w, `vectorlint lints prose with LLM-evaluated rules and runs Weval blueprints.
 
 Usage:
-  vectorlint [flags] PATH...            lint files, directories (recursive) and globs
+  vectorlint [flags] [--] PATH...       lint files, directories (recursive) and globs; after -- every
+                                        argument is a path, even one named like a flag or a command
   vectorlint validate [--rules DIR]     check the config and every rule; no LLM calls
   vectorlint init [--quick|--full]      write a starter vectorlint.ini and rule pack (--quick: only VECTORLINT.md)
   vectorlint blueprint check FILE...    parse and check Weval blueprints

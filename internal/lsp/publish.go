@@ -144,7 +144,9 @@ func problemDiagnostic(p rules.Problem) protocol.Diagnostic {
 
 // codeAction offers the fixes of the document's findings in the requested range, one quick fix
 // each, and all of them at once (source.fixAll.vectorlint: the fixes that do not overlap, the
-// first by position winning, as vectorlint --fix applies them).
+// first by position winning, as vectorlint --fix applies them). A model's fix that is not safe
+// to make was never made a fix (docs/security.md, "What a model may change"), and each fix
+// offered is one package fix would apply to the current text.
 func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any, error) {
 	uri := p.TextDocument.URI
 	s.mu.Lock()
@@ -173,6 +175,13 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	var all []lint.Finding
 	for _, f := range findings {
 		if f.SuggestedFix == nil || len(f.SuggestedFix.TextEdits) == 0 {
+			continue
+		}
+		// Each fix is offered only when vectorlint --fix would apply it to the text as it is
+		// now: the fixes of a model run moved with an edit of the document since are checked
+		// against its control comments again (a fix that would complete one another fix began
+		// is not offered).
+		if len(fix.Apply([]byte(text), fix.Fixes([]lint.Finding{f})).Applied) == 0 {
 			continue
 		}
 		all = append(all, f)
