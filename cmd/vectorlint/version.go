@@ -84,6 +84,12 @@ type buildFacts struct {
 // vcs.revision, vcs.time and vcs.modified for a go build in a git checkout, the module version
 // for go install …@version.
 func readBuildFacts(stamp buildStamp, bi *debug.BuildInfo) buildFacts {
+	// GoReleaser stamps "none" for what it could not learn (a snapshot without a git remote).
+	for _, v := range []*string{&stamp.version, &stamp.commit, &stamp.date} {
+		if *v == "none" || *v == "unknown" {
+			*v = ""
+		}
+	}
 	f := buildFacts{version: sourceVersion, commit: stamp.commit, built: stamp.date}
 	var mainVersion string
 	if bi != nil {
