@@ -39,11 +39,13 @@ func versionString() string {
 	return sourceVersion
 }
 
-// semverRE is a module release or pre-release version; pseudoRE the tail of a pseudo-version
-// (its commit time and 12-digit commit hash prefix, https://go.dev/ref/mod#pseudo-versions).
-var (
-	semverRE = regexp.MustCompile(`^v(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?:\+[0-9A-Za-z.-]+)?$`)
-	pseudoRE = regexp.MustCompile(`(?:^|[-.])(?:0\.)?(\d{14})-([0-9a-f]{12})(?:\+[0-9A-Za-z.-]+)?$`)
+// semverRE matches a module release or pre-release version; pseudoRE the tail of a
+// pseudo-version (its commit time and 12-digit commit hash prefix,
+// https://go.dev/ref/mod#pseudo-versions). They are compiled when used, not at start-up, which
+// every command pays (docs/benchmarks.md).
+const (
+	semverRE = `^v(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?:\+[0-9A-Za-z.-]+)?$`
+	pseudoRE = `(?:^|[-.])(?:0\.)?(\d{14})-([0-9a-f]{12})(?:\+[0-9A-Za-z.-]+)?$`
 )
 
 // releaseVersion returns a module version without its "v" when it is a release or a
@@ -52,8 +54,8 @@ var (
 // pseudo-versions Go derives from a commit ("v0.0.0-20250102150405-abcdef123456", with
 // "+dirty" for uncommitted changes), which say less than sourceVersion does.
 func releaseVersion(v string) (string, bool) {
-	m := semverRE.FindStringSubmatch(v)
-	if m == nil || pseudoRE.MatchString(v) {
+	m := regexp.MustCompile(semverRE).FindStringSubmatch(v)
+	if m == nil || regexp.MustCompile(pseudoRE).MatchString(v) {
 		return "", false
 	}
 	return m[1], true
@@ -110,7 +112,7 @@ func readBuildFacts(stamp buildStamp, bi *debug.BuildInfo) buildFacts {
 			}
 		}
 	}
-	if m := pseudoRE.FindStringSubmatch(mainVersion); m != nil {
+	if m := regexp.MustCompile(pseudoRE).FindStringSubmatch(mainVersion); m != nil {
 		if f.commit == "" {
 			f.commit = m[2]
 		}
