@@ -107,8 +107,8 @@ func TestActionStructure(t *testing.T) {
 		}
 	}
 
-	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 6 {
-		t.Fatalf("runs: using %q, %d steps; want a composite action of 6 steps", a.Runs.Using, len(a.Runs.Steps))
+	if a.Runs.Using != "composite" || len(a.Runs.Steps) != 10 {
+		t.Fatalf("runs: using %q, %d steps; want a composite action of 10 steps", a.Runs.Using, len(a.Runs.Steps))
 	}
 	// The reply cache is restored before the run and saved after it, even when the run fails
 	// (findings exit 1), under the key the Cache key step computes, in the folder the run uses.
@@ -124,9 +124,22 @@ func TestActionStructure(t *testing.T) {
 		a.step(t, "Cache key").ID != "cache-key" || restore.ID != "cache-restore" {
 		t.Errorf("cache steps' conditions: restore %q, save %q", restore.If, save.If)
 	}
-	setup := a.Runs.Steps[0]
-	if !strings.HasPrefix(setup.Uses, "actions/setup-go@v") || setup.With["go-version-file"] != "${{ github.action_path }}/go.mod" {
-		t.Errorf("first step = %+v, want actions/setup-go with the action's go.mod", setup)
+	// The binary: the release's, else a build restored from the cache or made and saved there
+	// (integration.TestActionInstallRelease and TestActionBuildCache run these steps), the
+	// cache holding the folder the Locate step puts on the PATH. setup-go hashes a go.sum in the
+	// workspace, the only place it looks.
+	locate, restoreBin, saveBin := a.Runs.Steps[0], a.step(t, "Restore the vectorlint build"), a.step(t, "Save the vectorlint build")
+	if locate.Name != "Locate vectorlint" || locate.ID != "vectorlint-bin" || restoreBin.ID != "vectorlint-build" ||
+		!strings.HasPrefix(restoreBin.Uses, "actions/cache/restore@v") || !strings.HasPrefix(saveBin.Uses, "actions/cache/save@v") ||
+		restoreBin.With["path"] != "${{ runner.temp }}/vectorlint-bin" || saveBin.With["path"] != restoreBin.With["path"] ||
+		restoreBin.With["key"] != "${{ steps.vectorlint-bin.outputs.build-key }}" || saveBin.With["key"] != restoreBin.With["key"] ||
+		len(restoreBin.With) != 2 {
+		t.Errorf("binary steps: locate %q, restore %+v, save %+v", locate.Name, restoreBin, saveBin)
+	}
+	setup := a.step(t, "Set up Go")
+	if !strings.HasPrefix(setup.Uses, "actions/setup-go@v") || setup.With["go-version-file"] != "${{ github.action_path }}/go.mod" ||
+		setup.With["cache-dependency-path"] != "${{ github.workspace }}/.vectorlint-action-go.sum" {
+		t.Errorf("Set up Go = %+v, want actions/setup-go with the action's go.mod and a go.sum in the workspace", setup)
 	}
 
 	// Every input is used, every ${{ inputs.x }} names an input, and scripts read inputs only
@@ -231,6 +244,14 @@ func TestPreCommitHooksManifest(t *testing.T) {
 			t.Errorf("entry %v is not a command of this module: %v", h["entry"], err)
 		}
 	}
+	// pre-commit installs the hook with `go install ./...`: vectorlint must be the only main
+	// package it finds (TestPreCommitHook checks what the real tool installs).
+	list := exec.CommandContext(t.Context(), "go", "list", "-f", "{{if eq .Name \"main\"}}{{.ImportPath}}{{end}}", "./...")
+	list.Dir = root
+	out, err := list.Output()
+	if got := strings.Fields(string(out)); err != nil || !slices.Equal(got, []string{"github.com/vectorlint/vectorlint/cmd/vectorlint"}) {
+		t.Errorf("go list ./... finds the main packages %v (%v), want only cmd/vectorlint", got, err)
+	}
 }
 
 // actionRun runs the action's steps the way a GitHub runner does, on a project folder.
@@ -260,50 +281,49 @@ func (r *actionRun) runStep(name, dir string, given map[string]string, extra ...
 	}
 	env := cleanEnv(extra...)
 	for k, v := range s.Env {
-		env = append(env, k+"="+anyExpr.ReplaceAllStringFunc(v, func(expr string) string {
-			// "a || b": the first operand that is not empty, as GitHub evaluates it.
-			for _, operand := range strings.Split(anyExpr.FindStringSubmatch(expr)[1], "||") {
-				operand = strings.TrimSpace(operand)
-				val := r.ctx[operand]
-				if in, ok := strings.CutPrefix(operand, "inputs."); ok {
-					val = *r.a.Inputs[in].Default
-					if g, ok := given[in]; ok {
-						val = g
-					}
-				}
-				if val != "" {
-					return val
-				}
-			}
-			return ""
-		}))
+		env = append(env, k+"="+r.expand(v, given))
 	}
 	return run(t, dir, env, 5*time.Minute, runnerShell[0], append(runnerShell[1:], script)...)
 }
 
-// buildAction runs the action's Build step (building the command from this checkout, as the
-// action does by default) and returns the run with the folder it added to GITHUB_PATH.
+// expand replaces the ${{ }} expressions of a step's env or with value: inputs from given,
+// else their defaults; other names from r.ctx ("" when not set there).
+func (r *actionRun) expand(v string, given map[string]string) string {
+	return anyExpr.ReplaceAllStringFunc(v, func(expr string) string {
+		// "a || b": the first operand that is not empty, as GitHub evaluates it.
+		for _, operand := range strings.Split(anyExpr.FindStringSubmatch(expr)[1], "||") {
+			operand = strings.TrimSpace(operand)
+			val := r.ctx[operand]
+			if in, ok := strings.CutPrefix(operand, "inputs."); ok {
+				val = *r.a.Inputs[in].Default
+				if g, ok := given[in]; ok {
+					val = g
+				}
+			}
+			if val != "" {
+				return val
+			}
+		}
+		return ""
+	})
+}
+
+// buildAction runs the action's install steps as a runner does for a local action (no release
+// to use: it builds the command from this checkout) and returns the run with the folder they
+// added to GITHUB_PATH.
 func buildAction(t *testing.T) *actionRun {
 	t.Helper()
 	r := &actionRun{t: t, a: readAction(t), ctx: map[string]string{}}
-	runnerTemp := t.TempDir()
-	githubPath := filepath.Join(t.TempDir(), "github_path")
-	goEnv, err := exec.CommandContext(t.Context(), "go", "env", "GOCACHE", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
+	rn := hostRunner(t, "")
+	in := r.install(rn, nil)
+	if in.failed != "" {
+		t.Fatalf("%s failed:\n%s", in.failed, in.log)
 	}
-	gocache, gomodcache, _ := strings.Cut(strings.TrimSpace(string(goEnv)), "\n")
-	b := r.runStep("Build vectorlint", t.TempDir(), nil, "GITHUB_ACTION_PATH="+testutil.RepoRoot(t), "RUNNER_TEMP="+runnerTemp,
-		"GITHUB_PATH="+githubPath, "GOCACHE="+gocache, "GOMODCACHE="+gomodcache, "GOFLAGS=-mod=mod")
-	if b.code != 0 {
-		t.Fatalf("Build vectorlint: exit %d\n%s%s", b.code, b.stdout, b.stderr)
+	r.binDir = in.binDir
+	if r.binDir != filepath.Join(r.ctx["runner.temp"], "vectorlint-bin") {
+		t.Fatalf("GITHUB_PATH = %q", r.binDir)
 	}
-	added, _ := os.ReadFile(githubPath)
-	r.binDir = strings.TrimSpace(string(added))
-	if r.binDir != filepath.Join(runnerTemp, "vectorlint-bin") {
-		t.Fatalf("GITHUB_PATH = %q", added)
-	}
-	if _, err := os.Stat(filepath.Join(r.binDir, "vectorlint")); err != nil {
+	if _, err := os.Stat(filepath.Join(r.binDir, rn.exe())); err != nil {
 		t.Fatal(err)
 	}
 	return r

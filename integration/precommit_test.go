@@ -110,8 +110,9 @@ func TestPreCommitHook(t *testing.T) {
 	git(t, project, "add", "-A")
 	git(t, project, "commit", "-q", "-m", "docs")
 
+	precommitHome := t.TempDir()
 	env := cleanEnv(
-		"PRE_COMMIT_HOME="+t.TempDir(),
+		"PRE_COMMIT_HOME="+precommitHome,
 		// The developer's module and build caches: pre-commit sets its own GOPATH, and
 		// XDG_CACHE_HOME (set below for vectorlint's reply cache) would move the build cache.
 		"GOMODCACHE="+modcache,
@@ -135,6 +136,12 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	if srv.Calls() != 1 {
 		t.Errorf("clean document: %d model calls, want 1 (docs/clean.md only: not the rule file, not notes.txt)", srv.Calls())
+	}
+	// pre-commit ran `go install ./...` with GOPATH in its environment folder: the one command
+	// it installed is vectorlint (the benchmark program is behind a build tag).
+	installed, err := filepath.Glob(filepath.Join(precommitHome, "*", "golangenv-*", "bin", "*"))
+	if err != nil || len(installed) != 1 || filepath.Base(installed[0]) != "vectorlint" {
+		t.Errorf("pre-commit installed %v (%v), want only vectorlint", installed, err)
 	}
 
 	writeFiles(t, project, map[string]string{"docs/wordy.md": "# Deploy\n\nIn order to deploy, run the script.\n"})

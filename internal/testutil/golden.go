@@ -14,7 +14,7 @@ const updateFlag = "update"
 // The -update flag is defined here, once for every test binary that uses Golden: a flag may be
 // defined only once per binary, and the packages that each defined their own had to guard
 // against one another. It is defined only in test binaries, so the programs that use this
-// package's other helpers (internal/cmd/bench) get no stray flag.
+// package's other helpers (internal/bench) get no stray flag.
 func init() {
 	if testing.Testing() && flag.Lookup(updateFlag) == nil {
 		flag.Bool(updateFlag, false, "rewrite the golden files with the current output (check the change first)")
