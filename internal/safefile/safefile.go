@@ -121,23 +121,44 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 }
 
 // readOpened opens path and reads it once the opened file is known to be regular. Check keeps
-// FIFOs and devices from being opened at all; openFlags (O_NONBLOCK) keeps one swapped in since
+// FIFOs and devices from being opened at all; OpenFlags (O_NONBLOCK) keeps one swapped in since
 // from blocking the open, and the fstat after it refuses it.
 func readOpened(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|OpenFlags, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadOpened(f, path, limit)
+}
+
+// CheckOpened checks an opened file before a byte is read: fstat (a regular file, not a FIFO,
+// device or socket swapped in after a stat) and fstatfs (not a file of a pseudo-filesystem such
+// as /proc). Errors are *fs.PathError values naming path. It returns the file's information.
+func CheckOpened(f *os.File, path string) (fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: "read", Path: path, Err: unwrapPath(err)}
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: Describe(fi.Mode())}}
 	}
 	if what := pseudoFSFile(f); what != "" {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: what}}
+	}
+	return fi, nil
+}
+
+// ReadOpened reads the opened file f (named path in errors) once CheckOpened accepts it, never
+// more than limit bytes (no limit when limit ≤ 0): a file over the limit is a *TooLargeError,
+// also when it grew after the fstat. The caller opens f with OpenFlags and closes it.
+func ReadOpened(f *os.File, path string, limit int64) ([]byte, error) {
+	fi, err := CheckOpened(f, path)
+	if err != nil {
+		return nil, err
 	}
 	if limit > 0 && fi.Size() > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: fi.Size(), Limit: limit}}
@@ -159,7 +180,7 @@ func readOpened(path string, limit int64) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+			return nil, &fs.PathError{Op: "read", Path: path, Err: unwrapPath(err)}
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -171,10 +192,24 @@ func readOpened(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// unwrapPath is the reason of an *fs.PathError (which names the opened file's own name, not
+// the path the caller gave), or err itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // PseudoFS names the pseudo-filesystem path is on ("a file of the proc pseudo-filesystem"), or
 // returns "" for an ordinary filesystem (and on systems without such filesystems). A folder walk
 // checks each folder it enters, so the files of /proc, /sys and the like are never listed.
 func PseudoFS(path string) string { return pseudoFS(path) }
+
+// PseudoFSOf is PseudoFS for an open file or folder: a walk that opens each folder through a
+// root (internal/tree) checks the folder it opened, not a path that could be swapped since.
+func PseudoFSOf(f *os.File) string { return pseudoFSFile(f) }
 
 // IsNotRegular reports whether err is (or wraps) a *NotRegularError.
 func IsNotRegular(err error) bool {
