@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"path/filepath"
 	"slices"
@@ -143,10 +144,11 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		a.printProblemsOrError(err)
 		return exitFailure
 	}
+	defer proj.Close()
 	if f.verbose {
 		a.printProblems(proj.Warnings)
 	}
-	env, err := a.llmEnv(a.projectEnvDir(proj))
+	env, err := a.llmEnv(proj.Root, a.projectEnvDir(proj))
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
@@ -178,6 +180,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
 		MinSeverity:   f.minLevel,
+		Root:          proj.Root,
 		// A lint run reads each file when the pool reaches it (memory flat in the number of
 		// files); the dry run prints the whole plan.
 		Lazy: !f.dryRun,
@@ -353,6 +356,9 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		stdout = bar.Writer(stdout) // the same terminal: keep results and the bar apart
 	}
 	session, flushFix := a.fixSession(f, stdout, errw)
+	if session != nil {
+		session.Root = proj.Root // files are rewritten inside the project root only
+	}
 	defer flushFix()
 	var out report.Writer
 	if session == nil || session.Mode == fix.ModeWrite {
@@ -388,11 +394,12 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	var debugErr error
 	if f.debugJSON {
 		// The folder is made and proved writable before the first call.
-		w, err := a.debugWriter(setup.endpoint)
+		w, closeRoot, err := a.debugWriter(proj.Root, setup.endpoint)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", err)
 			return exitFailure
 		}
+		defer closeRoot()
 		opts.Debug = func(rec lint.DebugRecord) {
 			rec.Prompt.Filename = a.rel(rec.Prompt.Filename)
 			if _, err := w.Write(rec); err != nil && debugErr == nil {
@@ -620,8 +627,23 @@ func providerNames() string {
 }
 
 // debugWriter creates the run's --debug-json folder under lint.DefaultDebugDir in the working
-// directory, as the original VectorLint does. The repository could have made that folder a
-// link to anywhere, so it must resolve inside the working directory.
-func (a *app) debugWriter(ep llm.Endpoint) (*lint.DebugWriter, error) {
-	return lint.NewDebugWriter(a.abs(lint.DefaultDebugDir), a.dir, a.clock()(), lint.DebugModel{Provider: string(ep.Provider), Name: ep.Model})
+// directory, as the original VectorLint does, through root (the project root when the working
+// directory is inside it, else a root opened there, returned for the caller to close): the
+// repository could have made that folder, or .vectorlint, a link to anywhere, and such a link
+// is refused before anything is created (spec/trust.md §6).
+func (a *app) debugWriter(root *tree.Root, ep llm.Endpoint) (*lint.DebugWriter, func(), error) {
+	closeRoot := func() {}
+	if !root.Contains(a.dir) {
+		r, err := a.openRoot()
+		if err != nil {
+			return nil, nil, err
+		}
+		root, closeRoot = r, func() { r.Close() }
+	}
+	w, err := lint.NewDebugWriter(root, a.abs(lint.DefaultDebugDir), a.clock()(), lint.DebugModel{Provider: string(ep.Provider), Name: ep.Model})
+	if err != nil {
+		closeRoot()
+		return nil, nil, err
+	}
+	return w, closeRoot, nil
 }

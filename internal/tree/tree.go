@@ -105,14 +105,15 @@ func (e *LeavesRootError) Error() string {
 // GitError reports a document inside a .git folder: git's own files (its config holds the
 // checkout's token on CI) are never linted.
 type GitError struct {
-	// Link is the symbolic link that leads into .git, "" when the path names it directly.
-	Link string
+	// Link tells whether a symbolic link on the way leads into .git (the path itself does not
+	// name it).
+	Link bool
 }
 
-// Error says why the file is refused.
+// Error says why the file is refused (an *fs.PathError around it names the path).
 func (e *GitError) Error() string {
-	if e.Link != "" {
-		return "a symbolic link into .git (" + e.Link + "): git's own files are never linted"
+	if e.Link {
+		return "a symbolic link into .git: git's own files are never linted"
 	}
 	return "inside .git: git's own files are never linted"
 }
@@ -165,8 +166,9 @@ func (r *Root) resolve(op, path string, follow bool) (string, error) {
 			if le.Link == r.Host(rel) {
 				le.Link = path // the path itself is the link: named as the caller named it
 			}
+			return "", &fs.PathError{Op: op, Path: path, Err: le}
 		}
-		return "", &fs.PathError{Op: op, Path: path, Err: unwrapPath(err)}
+		return "", r.pathErr(op, path, rel, err)
 	}
 	return res, nil
 }
@@ -246,6 +248,10 @@ func (r *Root) follow(rel string, last bool) (string, error) {
 				}
 			}
 			break
+		}
+		if errors.Is(err, syscall.ENOTDIR) && len(done) > 0 {
+			// A file on the way: named as mkdir names it.
+			return "", &fs.PathError{Op: "lstat", Path: path.Join(done...), Err: syscall.ENOTDIR}
 		}
 		if err != nil {
 			return "", err
@@ -459,10 +465,8 @@ func (r *Root) document(path string) (string, error) {
 		return "", err
 	}
 	if InGit(rel) {
-		ge := &GitError{}
-		if lex, _ := r.lexical(path); !InGit(lex) {
-			ge.Link = path
-		}
+		lex, _ := r.lexical(path)
+		ge := &GitError{Link: !InGit(lex)}
 		return "", &fs.PathError{Op: "open", Path: path, Err: ge}
 	}
 	return rel, nil
@@ -507,6 +511,9 @@ func (r *Root) MkdirAll(path string) error {
 		return err
 	}
 	if err := r.root.MkdirAll(rel, 0o777); err != nil {
+		if fi, serr := r.root.Stat(rel); errors.Is(err, fs.ErrExist) && serr == nil && !fi.IsDir() {
+			err = syscall.ENOTDIR // a file in the way, as os.MkdirAll says it
+		}
 		return r.pathErr("mkdir", path, rel, err)
 	}
 	return nil

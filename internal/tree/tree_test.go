@@ -197,7 +197,7 @@ func TestReadDocumentRefusesGit(t *testing.T) {
 	f := newFixture(t)
 	for _, tt := range []struct{ path, want string }{
 		{".git/config", "open .git/config: inside .git: git's own files are never linted"},
-		{"gitlink.md", "open gitlink.md: a symbolic link into .git (gitlink.md): git's own files are never linted"},
+		{"gitlink.md", "open gitlink.md: a symbolic link into .git: git's own files are never linted"},
 	} {
 		data, err := f.root.ReadDocument(tt.path, 0)
 		var ge *GitError
