@@ -222,7 +222,7 @@ func (w *walker) walk(report, target, container string) (int, error) {
 	}
 	if tree.InGit(targetRel) {
 		lex, _ := r.Rel(target)
-		return 0, &tree.GitError{Link: !tree.InGit(lex)}
+		return 0, &tree.GitError{Link: !tree.InGit(lex), Verb: "linted"}
 	}
 	inside, err := r.Resolve(container)
 	if err != nil {
@@ -354,7 +354,7 @@ func (w *walker) glob(root *tree.Root, pattern string) (int, error) {
 	}
 	if tree.InGit(inside) {
 		lex, _ := r.Rel(named.Path)
-		return 0, &tree.GitError{Link: !tree.InGit(lex)}
+		return 0, &tree.GitError{Link: !tree.InGit(lex), Verb: "linted"}
 	}
 	// WithNoFollow: "**" does not descend into symbolic links to folders (no cycles).
 	sub, err := fs.Sub(r.FS(), inside)

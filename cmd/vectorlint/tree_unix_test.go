@@ -223,19 +223,28 @@ func TestTreeGuideAndDirectiveLinkedOutside(t *testing.T) {
 		wantRefused(t, r, strings.ReplaceAll(tt.want, "DIR", dir))
 		c.check(t, srv, r)
 	}
+	// A guide linked into .git (whose config holds the checkout's token on CI): refused too.
+	dir := t.TempDir()
+	files := faultProject()
+	files[".git/config"] = "[http]\n\textraheader = AUTHORIZATION: basic " + canaryMark + "-TOKEN\n"
+	writeTestTree(t, dir, files)
+	link(t, dir, "VECTORLINT.md", ".git/config")
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "docs")
+	r.expect(t, exitFailure, "", "vectorlint: cannot read the style guide: open "+filepath.Join(dir, "VECTORLINT.md")+": a symbolic link into .git: git's own files are never read\n")
+	c.check(t, srv, r)
 	if srv.Calls() != 0 {
 		t.Errorf("%d model calls", srv.Calls())
 	}
 
 	// Controls: linked from inside the tree, relative and absolute; their text is sent.
-	dir := t.TempDir()
-	files := faultProject()
+	dir = t.TempDir()
+	files = faultProject()
 	files["guides/style.md"] = "GUIDE-INSIDE-THE-TREE: prefer short words.\n"
 	files["guides/directive.md"] = "DIRECTIVE-INSIDE-THE-TREE: be brief.\n"
 	writeTestTree(t, dir, files)
 	link(t, dir, "VECTORLINT.md", "guides/style.md")
 	link(t, dir, ".vectorlint/directive.md", filepath.Join(dir, "guides", "directive.md"))
-	r := runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "docs/a.md")
+	r = runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "docs/a.md")
 	if r.code != exitFindings {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}

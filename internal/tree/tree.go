@@ -102,20 +102,36 @@ func (e *LeavesRootError) Error() string {
 	return "the symbolic link " + e.Link + " leads outside the project root " + e.Root
 }
 
-// GitError reports a document inside a .git folder: git's own files (its config holds the
-// checkout's token on CI) are never linted.
+// GitError reports a path inside a .git folder: git's own files are never read or written
+// through a Root (its config holds the checkout's token on CI, its hooks run on the next git
+// command), whatever link leads there.
 type GitError struct {
 	// Link tells whether a symbolic link on the way leads into .git (the path itself does not
 	// name it).
 	Link bool
+	// Verb is what is never done to git's files: "linted" (a document), "read", "written".
+	Verb string
 }
 
-// Error says why the file is refused (an *fs.PathError around it names the path).
+// Error says why the path is refused (an *fs.PathError around it names the path).
 func (e *GitError) Error() string {
-	if e.Link {
-		return "a symbolic link into .git: git's own files are never linted"
+	verb := e.Verb
+	if verb == "" {
+		verb = "read"
 	}
-	return "inside .git: git's own files are never linted"
+	if e.Link {
+		return "a symbolic link into .git: git's own files are never " + verb
+	}
+	return "inside .git: git's own files are never " + verb
+}
+
+// notGit refuses the resolved rel (path as asked) when it lies in a .git folder.
+func (r *Root) notGit(op, path, rel, verb string) error {
+	if !InGit(rel) {
+		return nil
+	}
+	lex, _ := r.lexical(path)
+	return &fs.PathError{Op: op, Path: path, Err: &GitError{Link: !InGit(lex), Verb: verb}}
 }
 
 // Contains reports whether path lies inside the root's folder, by its name alone (no link is
@@ -422,17 +438,20 @@ func (r *Root) PseudoFS(path string) string {
 // ReadFile reads the regular file path, of at most limit bytes (no limit when limit ≤ 0).
 // Anything else — a FIFO, a device, a socket, a folder, a file of a pseudo-filesystem — is a
 // *safefile.NotRegularError and a file over the limit a *safefile.TooLargeError, each in an
-// *fs.PathError naming path; nothing is read from them. A FIFO or device is never opened.
+// *fs.PathError naming path; nothing is read from them. A FIFO or device is never opened. A
+// file in a .git folder is a *GitError.
 func (r *Root) ReadFile(path string, limit int64) ([]byte, error) {
 	rel, err := r.resolve("open", path, true)
 	if err != nil {
 		return nil, err
 	}
+	if err := r.notGit("open", path, rel, "read"); err != nil {
+		return nil, err
+	}
 	return r.read(path, rel, limit)
 }
 
-// ReadDocument is ReadFile for a document: also refused when it resolves into a .git folder
-// (a *GitError), whatever link leads there.
+// ReadDocument is ReadFile for a document (a .git file's *GitError says it is never linted).
 func (r *Root) ReadDocument(path string, limit int64) ([]byte, error) {
 	rel, err := r.document(path)
 	if err != nil {
@@ -464,10 +483,8 @@ func (r *Root) document(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if InGit(rel) {
-		lex, _ := r.lexical(path)
-		ge := &GitError{Link: !InGit(lex)}
-		return "", &fs.PathError{Op: "open", Path: path, Err: ge}
+	if err := r.notGit("open", path, rel, "linted"); err != nil {
+		return "", err
 	}
 	return rel, nil
 }
@@ -510,6 +527,9 @@ func (r *Root) MkdirAll(path string) error {
 	if err != nil {
 		return err
 	}
+	if err := r.notGit("mkdir", path, rel, "written"); err != nil {
+		return err
+	}
 	if err := r.root.MkdirAll(rel, 0o777); err != nil {
 		if fi, serr := r.root.Stat(rel); errors.Is(err, fs.ErrExist) && serr == nil && !fi.IsDir() {
 			err = syscall.ENOTDIR // a file in the way, as os.MkdirAll says it
@@ -527,6 +547,9 @@ func (r *Root) Mkdir(path string) error {
 		return err
 	}
 	rel := joinRel(dir, base)
+	if err := r.notGit("mkdir", path, rel, "written"); err != nil {
+		return err
+	}
 	if err := r.root.Mkdir(rel, 0o777); err != nil {
 		return r.pathErr("mkdir", path, rel, err)
 	}
@@ -569,6 +592,9 @@ func (r *Root) Probe(dir string) error {
 	if err != nil {
 		return err
 	}
+	if err := r.notGit("open", dir, rel, "written"); err != nil {
+		return err
+	}
 	f, name, err := r.createTemp(rel, ".vectorlint-probe")
 	if err != nil {
 		return r.pathErr("open", dir, rel, err)
@@ -605,7 +631,8 @@ func (r *Root) createTemp(dir, prefix string) (*os.File, string, error) {
 // WriteFile writes data to path whole: into a temporary file beside it, renamed over path, so
 // a reader never sees half a file and a symbolic link at path is replaced, never written
 // through. The file gets mode 0666 less the umask. The folder must exist (folders on the way
-// may be links inside the root). On failure path is left as it was.
+// may be links inside the root, but not into .git: nothing is written there). On failure path
+// is left as it was.
 func (r *Root) WriteFile(path string, data []byte) error {
 	return r.write(path, data, nil, nil)
 }
@@ -626,6 +653,9 @@ func (r *Root) Replace(path string, data []byte, mode fs.FileMode, unchanged fun
 func (r *Root) write(path string, data []byte, perm *fs.FileMode, beforeRename func() error) error {
 	dir, base, err := r.parent("open", path)
 	if err != nil {
+		return err
+	}
+	if err := r.notGit("open", path, joinRel(dir, base), "written"); err != nil {
 		return err
 	}
 	prefix := "." + base

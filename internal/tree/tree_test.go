@@ -208,10 +208,30 @@ func TestReadDocumentRefusesGit(t *testing.T) {
 			t.Errorf("CheckDocument %s: %v", tt.path, err)
 		}
 	}
-	// Configuration files are not documents: ReadFile reads .git's like any other (the
-	// project decides whether to name one).
 	if data, err := f.root.ReadDocument("rel.md", 0); err != nil || string(data) != "A" {
 		t.Errorf("rel.md: %q, %v", data, err)
+	}
+	// Nothing else of .git is read or written either: a guide, a rule or a configuration
+	// linked there would send the token to the model, a result written there could land in
+	// its hooks.
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"ReadFile", func() error { _, err := f.root.ReadFile("gitlink.md", 0); return err }(), "open gitlink.md: a symbolic link into .git: git's own files are never read"},
+		{"WriteFile", f.root.WriteFile(".git/hooks-pre-commit", []byte("x")), "open .git/hooks-pre-commit: inside .git: git's own files are never written"},
+		{"MkdirAll", f.root.MkdirAll(".git/hooks/x"), "mkdir .git/hooks/x: inside .git: git's own files are never written"},
+		{"Mkdir", f.root.Mkdir(".git/x"), "mkdir .git/x: inside .git: git's own files are never written"},
+		{"Probe", f.root.Probe(".git"), "open .git: inside .git: git's own files are never written"},
+	} {
+		var ge *GitError
+		if !errors.As(tt.err, &ge) || tt.err.Error() != tt.want {
+			t.Errorf("%s: %v\nwant %s", tt.name, tt.err, tt.want)
+		}
+	}
+	if entries, _ := os.ReadDir(filepath.Join(f.dir, ".git")); len(entries) != 1 {
+		t.Errorf(".git holds %d entries", len(entries))
 	}
 }
 
