@@ -3,13 +3,13 @@ package blueprint
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/vectorlint/vectorlint/internal/node"
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // Collections maps collection placeholders ("CORE") to the model ids they stand for.
@@ -37,12 +37,18 @@ func IsCollection(id string) bool {
 // LoadCollections reads the collections in dir: every NAME.json holding a JSON list of model
 // ids, with NAME a placeholder (see IsCollection). When dir has a "models" folder (the layout
 // of weval-org/configs), that folder is read instead. A run reads only what it needs with
-// LoadCollectionsFor.
+// LoadCollectionsFor. Files are read through a root opened at dir (internal/tree): a
+// collection that is a link leading out of it is not read.
 func LoadCollections(dir string) (Collections, error) {
-	if fi, err := os.Stat(filepath.Join(dir, "models")); err == nil && fi.IsDir() {
+	root, err := tree.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("model collections: %w", err)
+	}
+	defer root.Close()
+	if fi, err := root.Stat(filepath.Join(dir, "models")); err == nil && fi.IsDir() {
 		dir = filepath.Join(dir, "models")
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := root.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("model collections: %w", err)
 	}
@@ -52,7 +58,7 @@ func LoadCollections(dir string) (Collections, error) {
 		if !ok || e.IsDir() || !IsCollection(name) {
 			continue
 		}
-		ids, err := readCollection(filepath.Join(dir, e.Name()))
+		ids, err := readCollection(root, filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, err
 		}
@@ -79,11 +85,21 @@ func CollectionNames(models []Model) []string {
 // blueprint does not use is never read, so a broken or huge one elsewhere in a shared configs
 // checkout cannot stop or slow the run (Weval reads the same way). A placeholder without its
 // file is an *UnresolvedError listing the collections dir defines; dir itself must exist.
-func LoadCollectionsFor(dir string, models []Model) (Collections, error) {
-	if fi, err := os.Stat(filepath.Join(dir, "models")); err == nil && fi.IsDir() {
+// Everything is read through root (internal/tree: the project root, so dir and every file in it
+// must resolve inside it); nil opens a root at dir for the call.
+func LoadCollectionsFor(root *tree.Root, dir string, models []Model) (Collections, error) {
+	if root == nil {
+		r, err := tree.Open(dir)
+		if err != nil {
+			return nil, fmt.Errorf("model collections: %w", err)
+		}
+		defer r.Close()
+		root = r
+	}
+	if fi, err := root.Stat(filepath.Join(dir, "models")); err == nil && fi.IsDir() {
 		dir = filepath.Join(dir, "models")
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := root.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("model collections: %w", err)
 	}
@@ -102,7 +118,7 @@ func LoadCollectionsFor(dir string, models []Model) (Collections, error) {
 			missing = append(missing, name)
 			continue
 		}
-		ids, err := readCollection(filepath.Join(dir, name+".json"))
+		ids, err := readCollection(root, filepath.Join(dir, name+".json"))
 		if err != nil {
 			return nil, err
 		}
@@ -115,9 +131,9 @@ func LoadCollectionsFor(dir string, models []Model) (Collections, error) {
 	return out, nil
 }
 
-// readCollection reads one collection file: a JSON list of model ids.
-func readCollection(path string) ([]string, error) {
-	data, err := ReadFile(path)
+// readCollection reads one collection file through root: a JSON list of model ids.
+func readCollection(root *tree.Root, path string) ([]string, error) {
+	data, err := ReadFile(root, path)
 	if err != nil {
 		return nil, fmt.Errorf("model collections: %w", err)
 	}

@@ -88,7 +88,7 @@ func TestLoadCollectionsFor(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := LoadCollectionsFor(tt.dir, tt.models)
+			got, err := LoadCollectionsFor(nil, tt.dir, tt.models)
 			if tt.err != "" {
 				if err == nil || err.Error() != tt.err {
 					t.Errorf("error %v\nwant  %s", err, tt.err)

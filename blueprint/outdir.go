@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // FileName returns the result file's name: <runLabel>_<timestamp>_comparison.json, with the
@@ -67,36 +66,42 @@ func isBidiControl(r rune) bool {
 }
 
 // PrepareOutDir makes the folder the result of blueprint id will be written to,
-// <outDir>/<SafeFileName(id)>, and proves it usable by creating and removing a probe file in it.
-// Run it before the first model call: an output folder that is a file, cannot be created, is not
-// writable or resolves outside outDir (a link planted in the tree) is then found before any money
-// is spent. It returns the folder.
-func PrepareOutDir(outDir, id string) (string, error) {
+// <outDir>/<SafeFileName(id)>, through root (internal/tree: the project root, or a root of its
+// own for a folder the user named outside it), and proves it usable by creating and removing a
+// probe file in it. Run it before the first model call: an output folder that is a file, cannot
+// be created, is not writable, leads out of the root through a link planted in the tree, or
+// resolves outside outDir, is then found before any money is spent (a link leading out is
+// refused before anything is created). It returns the folder.
+func PrepareOutDir(root *tree.Root, outDir, id string) (string, error) {
 	dir := filepath.Join(outDir, SafeFileName(id))
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", unwrapPath(err)
-	}
-	if err := checkInside(outDir, dir); err != nil {
+	if err := checkInside(root, outDir, dir); err != nil {
 		return "", err
 	}
-	if err := atomicfile.Probe(dir); err != nil {
+	if err := root.MkdirAll(dir); err != nil {
+		return "", unwrapPath(err)
+	}
+	if err := checkInside(root, outDir, dir); err != nil {
+		return "", err
+	}
+	if err := root.Probe(dir); err != nil {
 		return "", unwrapPath(err)
 	}
 	return dir, nil
 }
 
-// checkInside fails unless dir, once symbolic links are resolved, is inside outDir (resolved).
-func checkInside(outDir, dir string) error {
-	root, err := filepath.EvalSymlinks(outDir)
+// checkInside fails when dir, once the symbolic links inside root are resolved, leaves root or
+// is not inside outDir (resolved): a folder of a result made a link elsewhere in the tree.
+func checkInside(root *tree.Root, outDir, dir string) error {
+	out, err := root.Resolve(outDir)
 	if err != nil {
 		return unwrapPath(err)
 	}
-	resolved, err := filepath.EvalSymlinks(dir)
+	resolved, err := root.Resolve(dir)
 	if err != nil {
 		return unwrapPath(err)
 	}
-	if rel, err := filepath.Rel(root, resolved); err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s resolves to %s, which is not inside the output folder %s", dir, resolved, root)
+	if resolved == out || !tree.Within(out, resolved) {
+		return fmt.Errorf("%s resolves to %s, which is not inside the output folder %s", dir, root.Resolved(resolved), root.Resolved(out))
 	}
 	return nil
 }
@@ -111,15 +116,19 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// WriteFile writes the result as indented JSON to <outDir>/<Folder()>/<FileName()>, atomically
-// (a temporary file renamed into place) and with mode 0666 less the umask, and returns the
-// path. The folder is checked as PrepareOutDir checks it: the path is always inside outDir.
-func (r *Result) WriteFile(outDir string) (string, error) {
+// WriteFile writes the result as indented JSON to <outDir>/<Folder()>/<FileName()> through
+// root (as PrepareOutDir), atomically (a temporary file renamed into place, which replaces a
+// link at that name, never writing through it) and with mode 0666 less the umask, and returns
+// the path. The folder is checked as PrepareOutDir checks it: the path is always inside outDir.
+func (r *Result) WriteFile(root *tree.Root, outDir string) (string, error) {
 	dir := filepath.Join(outDir, r.Folder())
-	if err := os.MkdirAll(dir, 0o777); err != nil {
+	if err := checkInside(root, outDir, dir); err != nil {
+		return "", fmt.Errorf("cannot write the result: %w", err)
+	}
+	if err := root.MkdirAll(dir); err != nil {
 		return "", fmt.Errorf("cannot create the results folder: %w", unwrapPath(err))
 	}
-	if err := checkInside(outDir, dir); err != nil {
+	if err := checkInside(root, outDir, dir); err != nil {
 		return "", fmt.Errorf("cannot write the result: %w", err)
 	}
 	data, err := r.JSON()
@@ -127,7 +136,7 @@ func (r *Result) WriteFile(outDir string) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, r.FileName())
-	if err := atomicfile.Write(path, data); err != nil {
+	if err := root.WriteFile(path, data); err != nil {
 		return "", fmt.Errorf("cannot write the result %s: %w", path, unwrapPathErr(err))
 	}
 	return path, nil

@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,8 +71,13 @@ func FuzzSafeFileName(f *testing.F) {
 // planted in the tree that leads out of it, and an id that would climb out of it.
 func TestPrepareOutDir(t *testing.T) {
 	root := t.TempDir()
+	tr, err := tree.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
 	out := filepath.Join(root, ".results")
-	dir, err := PrepareOutDir(out, "..")
+	dir, err := PrepareOutDir(tr, out, "..")
 	if err != nil || dir != filepath.Join(out, "blueprint") {
 		t.Fatalf("PrepareOutDir(..) = %s, %v", dir, err)
 	}
@@ -83,30 +89,41 @@ func TestPrepareOutDir(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := PrepareOutDir(file, "c"); err == nil || err.Error() != file+": not a directory" {
+	if _, err := PrepareOutDir(tr, file, "c"); err == nil || err.Error() != file+": not a directory" {
 		t.Errorf("out-dir a file: %v", err)
 	}
 
+	// A link planted in the results folder that leads out of the project root: refused before
+	// anything is created (spec/trust.md §6).
 	elsewhere := t.TempDir()
 	if err := os.Symlink(elsewhere, filepath.Join(out, "planted")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = PrepareOutDir(out, "planted")
-	resolved, _ := filepath.EvalSymlinks(elsewhere)
-	resolvedOut, _ := filepath.EvalSymlinks(out)
-	if want := filepath.Join(out, "planted") + " resolves to " + resolved + ", which is not inside the output folder " + resolvedOut; err == nil || err.Error() != want {
+	_, err = PrepareOutDir(tr, out, "planted")
+	if want := filepath.Join(out, "planted") + ": a symbolic link leading outside the project root " + root; err == nil || err.Error() != want {
 		t.Errorf("planted link: %v\nwant %s", err, want)
 	}
 	res := &Result{ConfigID: "planted", RunLabel: "l", Timestamp: "t"}
-	if _, err := res.WriteFile(out); err == nil || !strings.HasPrefix(err.Error(), "cannot write the result: ") {
+	if _, err := res.WriteFile(tr, out); err == nil || !strings.HasPrefix(err.Error(), "cannot write the result: ") {
 		t.Errorf("WriteFile through the planted link: %v", err)
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
 		t.Errorf("written outside the output folder: %v", entries)
 	}
+	// One that leads elsewhere inside the tree, out of the results folder: refused too.
+	if err := os.Mkdir(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../docs", filepath.Join(out, "sideways")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = PrepareOutDir(tr, out, "sideways")
+	if want := filepath.Join(out, "sideways") + " resolves to " + filepath.Join(root, "docs") + ", which is not inside the output folder " + out; err == nil || err.Error() != want {
+		t.Errorf("sideways link: %v\nwant %s", err, want)
+	}
 
 	res = &Result{ConfigID: "..", RunLabel: "../label", Timestamp: "2025"}
-	path, err := res.WriteFile(out)
+	path, err := res.WriteFile(tr, out)
 	if err != nil || path != filepath.Join(out, "blueprint", "_label_2025_comparison.json") {
 		t.Errorf("WriteFile = %s, %v", path, err)
 	}

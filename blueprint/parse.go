@@ -11,7 +11,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/node"
-	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -31,14 +31,26 @@ type ParseOptions struct {
 // (64 MiB).
 const MaxFileSize = 64 << 20
 
-// ReadFile reads a blueprint, responses or collection file: a regular file (never a FIFO, a
-// device or a /proc file, which could hang the run or hold secrets) of at most MaxFileSize
-// bytes. Errors are *fs.PathError values naming the path.
-func ReadFile(path string) ([]byte, error) { return safefile.ReadFile(path, MaxFileSize) }
+// ReadFile reads a blueprint, responses or collection file through root, the project root
+// (internal/tree; nil opens a root at the file's folder): a regular file (never a FIFO, a
+// device or a /proc file, which could hang the run or hold secrets, nor a link leading out of
+// the root) of at most MaxFileSize bytes. Errors are *fs.PathError values naming the path.
+func ReadFile(root *tree.Root, path string) ([]byte, error) {
+	if root == nil {
+		r, err := tree.Open(filepath.Dir(path))
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		root = r
+	}
+	return root.ReadFile(path, MaxFileSize)
+}
 
-// ParseFile reads and parses a blueprint file; its id comes from path as given.
+// ParseFile reads and parses a blueprint file (through a root at its folder); its id comes
+// from path as given.
 func ParseFile(path string) (*Blueprint, error) {
-	data, err := ReadFile(path)
+	data, err := ReadFile(nil, path)
 	if err != nil {
 		return nil, err
 	}

@@ -60,9 +60,9 @@ func (r *Responses) stopOf(promptID, modelID string) error {
 // Generated reports whether the responses come from Generate rather than a file.
 func (r *Responses) Generated() bool { return r.generated }
 
-// LoadResponses reads a responses file.
+// LoadResponses reads a responses file (through a root at its folder).
 func LoadResponses(path string) (*Responses, error) {
-	data, err := ReadFile(path)
+	data, err := ReadFile(nil, path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -201,7 +202,12 @@ func TestWriteFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	path, err := res.WriteFile(dir)
+	root, err := tree.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	path, err := res.WriteFile(root, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

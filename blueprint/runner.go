@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -160,6 +159,12 @@ type Options struct {
 	// Dir is the folder relative OutDir and HTML paths are taken from (the command's working
 	// directory); messages name them as given.
 	Dir string
+	// Root is the project root the run's files are read and written through (internal/tree,
+	// spec/trust.md §6): CollectionsDir, OutDir and HTML. A path inside it whose folder is a
+	// link leading out is refused (the results folder before any call); a path the user named
+	// outside it is their choice, opened through a root of its own. Nil opens a root at Dir
+	// (the working directory) for the run.
+	Root *tree.Root
 	// OutDir, when set, is the folder the result document is written to, under
 	// <OutDir>/<configId>/. It is created and proved writable before the first model call (an
 	// unusable one stops the run: *OutDirError). A document that cannot be written after the
@@ -242,11 +247,28 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if warn == nil {
 		warn = func(string) {}
 	}
+	if opts.Root == nil {
+		dir := opts.Dir
+		if dir == "" {
+			dir = "."
+		}
+		root, err := tree.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		opts.Root = root
+	}
 	// Where the results go is checked before the first model call: finding an unusable folder
 	// after paid generation would waste the run.
-	outDir := opts.path(opts.OutDir)
+	var out tree.Named
 	if opts.OutDir != "" {
-		if _, err := PrepareOutDir(outDir, bp.ID); err != nil {
+		var err error
+		if out, err = opts.Root.Named(opts.path(opts.OutDir)); err != nil {
+			return nil, &OutDirError{Dir: opts.OutDir, Err: err}
+		}
+		defer out.Close()
+		if _, err := PrepareOutDir(out.Root, out.Path, bp.ID); err != nil {
 			return nil, &OutDirError{Dir: opts.OutDir, Err: err}
 		}
 	}
@@ -286,14 +308,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Stopped = append(res.Stopped, resp.Tripped()...)
 	// The results are kept even when they cannot be saved: the run was paid for.
 	if opts.OutDir != "" {
-		if _, err := res.WriteFile(outDir); err != nil {
+		if _, err := res.WriteFile(out.Root, out.Path); err != nil {
 			res.WriteErr = err
 		} else {
 			res.Path = filepath.Join(opts.OutDir, res.Folder(), res.FileName())
 		}
 	}
 	if opts.HTML != "" {
-		res.HTMLErr = res.writeHTMLFile(opts.path(opts.HTML), opts.HTML)
+		res.HTMLErr = res.writeHTMLFile(opts.Root, opts.path(opts.HTML), opts.HTML)
 	}
 	return res, nil
 }
@@ -319,7 +341,12 @@ func (o *Options) resolve(ms []Model) ([]Model, error) {
 	colls := o.Collections
 	if o.CollectionsDir != "" {
 		var err error
-		if colls, err = LoadCollectionsFor(o.path(o.CollectionsDir), ms); err != nil {
+		named, err := o.Root.Named(o.path(o.CollectionsDir))
+		if err != nil {
+			return nil, fmt.Errorf("model collections: %w", err)
+		}
+		defer named.Close()
+		if colls, err = LoadCollectionsFor(named.Root, named.Path, ms); err != nil {
 			return nil, err
 		}
 	}
@@ -513,17 +540,24 @@ func (o *Options) path(p string) string {
 	return filepath.Join(o.Dir, p)
 }
 
-// writeHTMLFile writes the HTML report to path atomically, with mode 0666 less the umask,
-// creating its folder; errors name the file as given (name).
-func (r *Result) writeHTMLFile(path, name string) error {
+// writeHTMLFile writes the HTML report to path atomically through root (a path the user named
+// outside it through a root of its own), with mode 0666 less the umask, creating its folder: a
+// link at path is replaced, never written through, and a folder on the way that leads out of
+// the root is refused. Errors name the file as given (name).
+func (r *Result) writeHTMLFile(root *tree.Root, path, name string) error {
 	var b strings.Builder
 	if err := r.WriteHTML(&b); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+	n, err := root.Named(path)
+	if err != nil {
 		return fmt.Errorf("cannot write the report %s: %w", name, unwrapPathErr(err))
 	}
-	if err := atomicfile.Write(path, []byte(b.String())); err != nil {
+	defer n.Close()
+	if err := n.Root.MkdirAll(filepath.Dir(n.Path)); err != nil {
+		return fmt.Errorf("cannot write the report %s: %w", name, unwrapPathErr(err))
+	}
+	if err := n.Root.WriteFile(n.Path, []byte(b.String())); err != nil {
 		return fmt.Errorf("cannot write the report %s: %w", name, unwrapPathErr(err))
 	}
 	return nil

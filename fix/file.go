@@ -9,8 +9,8 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
-	"github.com/vectorlint/vectorlint/internal/atomicfile"
 	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -26,7 +26,8 @@ func (e *ChangedError) Error() string {
 }
 
 // NotRewritableError is a file --fix does not rewrite: a symbolic link (renaming over it would
-// replace the link, and its target may be anywhere) or anything but a regular file.
+// replace the link, and its target may be anywhere), anything but a regular file, or a file the
+// user named outside the project root (read, their choice, but never rewritten).
 type NotRewritableError struct {
 	Path string
 	What string
@@ -39,18 +40,26 @@ func (e *NotRewritableError) Error() string {
 
 // WriteFile replaces the file at path with fixed, provided its content is still original (the
 // text that was linted): atomically, through a temporary file in the same folder renamed over
-// it, with the file's mode kept. A symbolic link or anything but a regular file is a
-// *NotRewritableError, a file whose content differs from original a *ChangedError; the content
-// is checked when the file is opened and again just before the rename. The file is not followed
-// through a link and no other file is written.
-func WriteFile(path string, original, fixed []byte) error {
-	return writeFile(path, original, fixed, nil)
+// it, with the file's mode kept, through root, the project root (internal/tree). A file outside
+// the root, a symbolic link or anything but a regular file is a *NotRewritableError, a folder
+// on the way that is a link leading out of the root a *tree.LeavesRootError, a file whose
+// content differs from original a *ChangedError; the content is checked when the file is
+// opened and again just before the rename. The file is not followed through a link and no
+// other file is written.
+func WriteFile(root *tree.Root, path string, original, fixed []byte) error {
+	return writeFile(root, path, original, fixed, nil)
 }
 
 // writeFile is WriteFile; between, when not nil, runs after the first check (a test changes
 // the file there, as another program could).
-func writeFile(path string, original, fixed []byte, between func()) error {
-	fi, err := os.Lstat(path)
+func writeFile(root *tree.Root, path string, original, fixed []byte, between func()) error {
+	if root == nil {
+		return &NotRewritableError{Path: path, What: "no project root to write through"}
+	}
+	if !root.Contains(path) {
+		return &NotRewritableError{Path: path, What: "outside the project root " + root.Dir()}
+	}
+	fi, err := root.Lstat(path)
 	if err != nil {
 		return err
 	}
@@ -61,7 +70,7 @@ func writeFile(path string, original, fixed []byte, between func()) error {
 		return &NotRewritableError{Path: path, What: safefile.Describe(fi.Mode())}
 	}
 	same := func() error {
-		now, err := safefile.ReadFile(path, int64(len(original))+1)
+		now, err := root.ReadFile(path, int64(len(original))+1)
 		var tl *safefile.TooLargeError
 		switch {
 		case errors.As(err, &tl):
@@ -79,9 +88,9 @@ func writeFile(path string, original, fixed []byte, between func()) error {
 	if between != nil {
 		between()
 	}
-	return atomicfile.Replace(path, fixed, fi.Mode(), func() error {
+	return root.Replace(path, fixed, fi.Mode(), func() error {
 		// The same file still (not replaced by a link or another file), with the same bytes.
-		now, err := os.Lstat(path)
+		now, err := root.Lstat(path)
 		if err != nil {
 			return err
 		}
@@ -126,9 +135,9 @@ type Outcome struct {
 
 // File applies the fixes of a linted file's findings to the text that was linted (fr must come
 // from a run with lint.EvalOptions.KeepSource) and, when write is set and a fix applies,
-// rewrites the file it was read from (WriteFile). A file read from standard input
-// (fr.SourceFile == "") is never written: its fixed text is in the outcome.
-func File(fr lint.FileResult, write bool) Outcome {
+// rewrites the file it was read from through root, the project root (WriteFile). A file read
+// from standard input (fr.SourceFile == "") is never written: its fixed text is in the outcome.
+func File(root *tree.Root, fr lint.FileResult, write bool) Outcome {
 	out := Outcome{Path: fr.Path}
 	if fr.Source == nil && len(fr.Findings) > 0 && len(Fixes(fr.Findings)) > 0 {
 		out.Err = fmt.Errorf("%s: the linted text was not kept; nothing to apply the fixes to", fr.Path)
@@ -138,7 +147,7 @@ func File(fr lint.FileResult, write bool) Outcome {
 	if !write || !out.Changed() || fr.SourceFile == "" {
 		return out
 	}
-	if err := WriteFile(fr.SourceFile, fr.Source, out.Text); err != nil {
+	if err := WriteFile(root, fr.SourceFile, fr.Source, out.Text); err != nil {
 		out.Err = named(err, fr.Path)
 		return out
 	}

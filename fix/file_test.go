@@ -2,6 +2,7 @@ package fix
 
 import (
 	"errors"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,7 @@ func TestFileRewrites(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "doc.md")
 			write(t, path, tt.text, tt.mode)
 			fr := linted(t, path, tt.text, tt.pairs...)
-			o := File(fr, true)
+			o := File(rootOf(t, fr.SourceFile), fr, true)
 			if o.Err != nil {
 				t.Fatal(o.Err)
 			}
@@ -117,7 +118,7 @@ func TestFileRefuses(t *testing.T) {
 		write(t, path, text, 0o644)
 		fr := linted(t, path, text, "in order to", "to")
 		write(t, path, "We act in order to win!\n", 0o644)
-		o := File(fr, true)
+		o := File(rootOf(t, fr.SourceFile), fr, true)
 		var ce *ChangedError
 		if !errors.As(o.Err, &ce) || o.Written {
 			t.Fatalf("err %v, written %v", o.Err, o.Written)
@@ -138,7 +139,7 @@ func TestFileRefuses(t *testing.T) {
 		fr := linted(t, path, text, "in order to", "to")
 		write(t, path, text+"More.\n", 0o644)
 		var ce *ChangedError
-		if o := File(fr, true); !errors.As(o.Err, &ce) {
+		if o := File(rootOf(t, fr.SourceFile), fr, true); !errors.As(o.Err, &ce) {
 			t.Fatalf("err %v", o.Err)
 		}
 	})
@@ -147,7 +148,7 @@ func TestFileRefuses(t *testing.T) {
 		// check and the rename is caught too.
 		path := filepath.Join(t.TempDir(), "doc.md")
 		write(t, path, text, 0o644)
-		err := writeFile(path, []byte(text), []byte("x"), func() { write(t, path, "other\n", 0o644) })
+		err := writeFile(rootOf(t, path), path, []byte(text), []byte("x"), func() { write(t, path, "other\n", 0o644) })
 		var ce *ChangedError
 		if !errors.As(err, &ce) || read(t, path) != "other\n" {
 			t.Fatalf("err %v, file %q", err, read(t, path))
@@ -161,7 +162,7 @@ func TestFileRefuses(t *testing.T) {
 		if err := os.Symlink(target, link); err != nil {
 			t.Fatal(err)
 		}
-		o := File(linted(t, link, text, "in order to", "to"), true)
+		o := File(rootOf(t, link), linted(t, link, text, "in order to", "to"), true)
 		var nr *NotRewritableError
 		if !errors.As(o.Err, &nr) || o.Err.Error() != "doc.md: a symbolic link, not rewritten" {
 			t.Fatalf("err %v", o.Err)
@@ -175,7 +176,7 @@ func TestFileRefuses(t *testing.T) {
 		if err := syscall.Mkfifo(path, 0o644); err != nil {
 			t.Skip(err)
 		}
-		o := File(linted(t, path, text, "in order to", "to"), true)
+		o := File(rootOf(t, path), linted(t, path, text, "in order to", "to"), true)
 		var nr *NotRewritableError
 		if !errors.As(o.Err, &nr) || !strings.Contains(o.Err.Error(), "FIFO") {
 			t.Fatalf("err %v", o.Err)
@@ -183,21 +184,48 @@ func TestFileRefuses(t *testing.T) {
 	})
 	t.Run("missing", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "doc.md")
-		if o := File(linted(t, path, text, "in order to", "to"), true); !errors.Is(o.Err, os.ErrNotExist) {
+		if o := File(rootOf(t, path), linted(t, path, text, "in order to", "to"), true); !errors.Is(o.Err, os.ErrNotExist) {
 			t.Fatalf("err %v", o.Err)
 		}
 	})
 	t.Run("not asked to write", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "doc.md")
 		write(t, path, text, 0o644)
-		o := File(linted(t, path, text, "in order to", "to"), false)
+		o := File(rootOf(t, path), linted(t, path, text, "in order to", "to"), false)
 		if o.Err != nil || o.Written || string(o.Text) != "We act to win.\n" || read(t, path) != text {
 			t.Fatalf("outcome %+v, file %q", o, read(t, path))
 		}
 	})
+	t.Run("outside the project root", func(t *testing.T) {
+		// A file the user named outside the project root is read, never rewritten.
+		path := filepath.Join(t.TempDir(), "doc.md")
+		write(t, path, text, 0o644)
+		root := rootOf(t, filepath.Join(t.TempDir(), "x"))
+		o := File(root, linted(t, path, text, "in order to", "to"), true)
+		var nr *NotRewritableError
+		if !errors.As(o.Err, &nr) || o.Err.Error() != "doc.md: outside the project root "+root.Dir()+", not rewritten" || read(t, path) != text {
+			t.Fatalf("err %v", o.Err)
+		}
+	})
+	t.Run("a folder on the way leads out", func(t *testing.T) {
+		outside := t.TempDir()
+		write(t, filepath.Join(outside, "doc.md"), text, 0o644)
+		dir := t.TempDir()
+		if err := os.Symlink(outside, filepath.Join(dir, "docs")); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "docs", "doc.md")
+		o := File(rootOf(t, filepath.Join(dir, "x")), linted(t, path, text, "in order to", "to"), true)
+		if !errors.As(o.Err, new(*tree.LeavesRootError)) || o.Written || read(t, filepath.Join(outside, "doc.md")) != text {
+			t.Fatalf("err %v", o.Err)
+		}
+		if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+			t.Errorf("written outside: %v", entries)
+		}
+	})
 	t.Run("standard input", func(t *testing.T) {
 		fr := linted(t, "", text, "in order to", "to")
-		o := File(fr, true)
+		o := File(rootOf(t, fr.SourceFile), fr, true)
 		if o.Err != nil || o.Written || string(o.Text) != "We act to win.\n" {
 			t.Fatalf("outcome %+v", o)
 		}
@@ -214,4 +242,19 @@ func TestDiff(t *testing.T) {
 	if d := Diff("x.md", []byte(text), Apply([]byte(text), nil)); d != "" {
 		t.Errorf("diff without fixes: %q", d)
 	}
+}
+
+// rootOf opens the folder of path as the project root, closed with the test.
+func rootOf(t *testing.T, path string) *tree.Root {
+	t.Helper()
+	dir := filepath.Dir(path)
+	if path == "" {
+		dir = t.TempDir()
+	}
+	r, err := tree.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }

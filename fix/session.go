@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"strconv"
 
@@ -34,6 +35,9 @@ type Session struct {
 	Log  io.Writer
 	// Report receives each file's result with the findings left (ModeWrite; may be nil).
 	Report func(lint.FileResult) error
+	// Root is the project root files are rewritten through (ModeWrite): a file outside it, or
+	// reached through a link leading out of it, is never written (spec/trust.md §6).
+	Root *tree.Root
 
 	// Left totals the files' results with the findings left: the command's exit code and the
 	// report's totals come from it.
@@ -49,7 +53,7 @@ type Session struct {
 // File handles one linted file: applies its fixes, writes, prints or diffs the result, logs
 // what was applied and skipped, and passes the findings left on.
 func (s *Session) File(fr lint.FileResult) error {
-	o := File(fr, s.Mode == ModeWrite)
+	o := File(s.Root, fr, s.Mode == ModeWrite)
 	if o.Err == nil { // a file not rewritten has nothing applied
 		s.Applied += len(o.Applied)
 		s.Skipped += len(o.Skipped)

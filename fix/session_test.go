@@ -50,7 +50,7 @@ func TestSession(t *testing.T) {
 	} {
 		var out, log strings.Builder
 		var reported []int
-		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Report: func(fr lint.FileResult) error {
+		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Root: rootOf(t, fixed), Report: func(fr lint.FileResult) error {
 			reported = append(reported, len(fr.Findings))
 			return nil
 		}}

@@ -355,6 +355,7 @@ func TestActionSteps(t *testing.T) {
 	})
 
 	annotation := "::error file=docs/wordy.md,line=3,col=1,endLine=3,endColumn=12,title=Acme.Wordiness::Say \"To\".%0A%0ASuggestion: Write \"To\"."
+	var canary canaryFile
 	tests := []struct {
 		name   string
 		inputs map[string]string
@@ -364,6 +365,8 @@ func TestActionSteps(t *testing.T) {
 		stdout, stdoutNot []string
 		stderr            string
 		check             func(t *testing.T, summary string)
+		// setup, when set, prepares the project before the step runs.
+		setup func(t *testing.T)
 	}{
 		{
 			name:   "defaults: github annotations and a job summary",
@@ -429,6 +432,56 @@ func TestActionSteps(t *testing.T) {
 			},
 		},
 		{
+			// spec/trust.md §6: a pull request commits a link at the output file's path, to a
+			// file outside the workspace. The output replaces the link; the target is untouched.
+			name: "output-file committed as a link out of the workspace",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "output": "sarif", "output-file": "report.sarif",
+				"fail-on": "none", "paths": "docs/wordy.md"},
+			code: 0,
+			setup: func(t *testing.T) {
+				canary = plantCanaryLink(t, filepath.Join(r.project, "report.sarif"))
+			},
+			check: func(t *testing.T, _ string) {
+				canary.unchanged(t)
+				link := filepath.Join(r.project, "report.sarif")
+				fi, err := os.Lstat(link)
+				data, _ := os.ReadFile(link)
+				if err != nil || !fi.Mode().IsRegular() || !strings.Contains(string(data), `"ruleId": "Acme.Wordiness"`) {
+					t.Errorf("report.sarif: %v, %v\n%s", fi, err, data)
+				}
+				os.Remove(link)
+			},
+		},
+		{
+			name: "output-file outside the workspace is refused",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "output": "sarif", "output-file": "../report.sarif",
+				"paths": "docs/wordy.md"},
+			code:   2,
+			stdout: []string{"::error title=vectorlint::output-file: expected a path relative to the workspace, inside it (no leading / and no ..)"},
+			check: func(t *testing.T, _ string) {
+				if _, err := os.Lstat(filepath.Join(filepath.Dir(r.project), "report.sarif")); err == nil {
+					t.Error("written outside the workspace")
+				}
+			},
+		},
+		{
+			// spec/trust.md §9: paths come after "--", so a file named like a flag is a path.
+			name:   "a path named like a flag is a path",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "paths": "--fix.md"},
+			code:   1,
+			stdout: []string{"::error file=--fix.md,line=3,"},
+			setup: func(t *testing.T) {
+				writeFiles(t, r.project, map[string]string{"--fix.md": "# Deploy\n\nIn order to deploy, run the script.\n"})
+			},
+			check: func(t *testing.T, _ string) {
+				data, _ := os.ReadFile(filepath.Join(r.project, "--fix.md"))
+				if string(data) != "# Deploy\n\nIn order to deploy, run the script.\n" {
+					t.Errorf("--fix.md was rewritten: %q", data)
+				}
+				os.Remove(filepath.Join(r.project, "--fix.md"))
+			},
+		},
+		{
 			name:   "globs are vectorlint's, not bash's",
 			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "paths": "docs/**/*.md", "output": "line"},
 			code:   1, // docs/wordy.md is matched: bash alone would expand docs/**/*.md to docs/*/*.md
@@ -466,6 +519,9 @@ func TestActionSteps(t *testing.T) {
 			summary := filepath.Join(t.TempDir(), "summary.md")
 			env := append([]string{"PATH=" + r.binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
 				"GITHUB_STEP_SUMMARY=" + summary, "XDG_CACHE_HOME=" + t.TempDir()}, tt.env...)
+			if tt.setup != nil {
+				tt.setup(t)
+			}
 			res := r.runStep("Run vectorlint", r.project, tt.inputs, env...)
 			if res.code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", res.code, tt.code, res.stdout, res.stderr)
@@ -493,5 +549,41 @@ func TestActionSteps(t *testing.T) {
 				tt.check(t, string(s))
 			}
 		})
+	}
+}
+
+// canaryFile is a file outside the workspace that no step may read back or change.
+type canaryFile struct {
+	path  string
+	data  []byte
+	mtime time.Time
+}
+
+// plantCanaryLink writes a canary file outside the workspace and commits a symbolic link to it
+// at link, as a pull request could.
+func plantCanaryLink(t *testing.T, link string) canaryFile {
+	t.Helper()
+	c := canaryFile{path: filepath.Join(t.TempDir(), "id_rsa"), data: []byte("CANARY-OUTSIDE-THE-WORKSPACE-51c3\n")}
+	if err := os.WriteFile(c.path, c.data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(c.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.mtime = fi.ModTime()
+	if err := os.Symlink(c.path, link); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// unchanged fails the test when the canary's bytes or modification time changed.
+func (c canaryFile) unchanged(t *testing.T) {
+	t.Helper()
+	data, err := os.ReadFile(c.path)
+	fi, serr := os.Stat(c.path)
+	if err != nil || serr != nil || string(data) != string(c.data) || !fi.ModTime().Equal(c.mtime) {
+		t.Errorf("the canary outside the workspace changed: %q, %v %v", data, err, serr)
 	}
 }

@@ -13,12 +13,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/ini.v1"
 
-	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/suggest"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -162,7 +163,10 @@ func (e *ConfigNotFoundError) Error() string {
 // FindConfig locates the configuration file: flagValue (--config) when set, else envValue
 // (VECTORLINT_CONFIG) when set, else the first of ConfigFileNames in dir or any parent folder.
 // Relative paths are relative to dir. A named file that does not exist is an error; nothing
-// found is a *ConfigNotFoundError. FindProject, which the commands use, then falls back to
+// found is a *ConfigNotFoundError. A relative path inside dir must stay inside it once its
+// symbolic links are followed: the configuration's folder becomes the project root, so a
+// committed link on the way (conf -> /elsewhere) would otherwise move the root out of the
+// tree (spec/trust.md §6). FindProject, which the commands use, then falls back to
 // zero-config when dir holds a style guide; the error's message describes that whole search.
 func FindConfig(dir, flagValue, envValue string) (string, error) {
 	for _, named := range []struct{ value, source string }{{flagValue, "--config"}, {envValue, "VECTORLINT_CONFIG"}} {
@@ -172,6 +176,9 @@ func FindConfig(dir, flagValue, envValue string) (string, error) {
 		path := named.value
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
+			if err := staysInside(dir, path); err != nil {
+				return "", fmt.Errorf("config file %s (from %s): %v", named.value, named.source, err)
+			}
 		}
 		fi, err := os.Stat(path)
 		if err != nil {
@@ -197,19 +204,66 @@ func FindConfig(dir, flagValue, envValue string) (string, error) {
 	}
 }
 
-// LoadConfig reads and parses a configuration file and checks that its RulesPath exists.
-// Problems (with file and line) are returned as rules.Problems.
+// staysInside fails when path, inside dir by its name, leads out of dir through a symbolic link.
+func staysInside(dir, path string) error {
+	root, err := tree.Open(dir)
+	if err != nil {
+		return nil // the working directory cannot be opened: the stat that follows says why
+	}
+	defer root.Close()
+	if !root.Contains(path) {
+		return nil // named outside: the user's choice
+	}
+	_, err = root.Resolve(path)
+	var le *tree.LeavesRootError
+	if errors.As(err, &le) {
+		if le.Link == path {
+			return fmt.Errorf("a symbolic link leading outside %s", dir)
+		}
+		return fmt.Errorf("the symbolic link %s leads outside %s", le.Link, dir)
+	}
+	return nil
+}
+
+// LoadConfig reads and parses a configuration file through a root at its folder (the project
+// root, internal/tree) and checks that its RulesPath is a folder inside that root. Problems
+// (with file and line) are returned as rules.Problems.
 func LoadConfig(path string) (*Config, error) {
-	data, err := safefile.ReadFile(path, rules.MaxFileSize)
+	root, err := tree.Open(filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the configuration: %w", err)
 	}
+	defer root.Close()
+	data, err := root.ReadFile(path, rules.MaxFileSize)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the configuration: %w", err)
+	}
+	return loadConfig(root, path, data)
+}
+
+// ReadConfigFile reads a configuration file through a root at its folder, the project root
+// (internal/tree): a vectorlint.ini that is a link leading out of the folder is refused, and
+// the error quotes none of it.
+func ReadConfigFile(path string) ([]byte, error) {
+	root, err := tree.Open(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return root.ReadFile(path, rules.MaxFileSize)
+}
+
+// loadConfig is LoadConfig once the file is read.
+func loadConfig(root *tree.Root, path string, data []byte) (*Config, error) {
 	cfg, problems := ParseConfig(path, data)
 	if problems.HasErrors() {
 		return nil, problems
 	}
 	if cfg.RulesPath != "" {
-		fi, err := os.Stat(cfg.RulesPath)
+		if p := rulesPathOutside(root, cfg); p != nil {
+			return nil, rules.Problems{*p}
+		}
+		fi, err := root.Stat(cfg.RulesPath)
 		if err != nil || !fi.IsDir() {
 			return nil, rules.Problems{{File: path, Line: cfg.RulesPathLine, Field: "RulesPath",
 				Expected: "an existing folder of rule packs (relative to the config file's folder)",
@@ -243,14 +297,14 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 	}
 	scan := scanINI(path, data)
 	if scan.problems.HasErrors() {
-		return cfg, scan.problems
+		return cfg, clipQuotes(scan.problems)
 	}
 	file, err := ini.LoadSources(ini.LoadOptions{
 		IgnoreContinuation:       true, // a trailing "\" (a Windows path) is not a line continuation
 		SpaceBeforeInlineComment: true, // "#" and ";" start a comment only after a space (URLs keep their fragments)
 	}, data)
 	if err != nil {
-		return cfg, rules.Problems{{File: path, Expected: "an ini file", Found: err.Error()}}
+		return cfg, clipQuotes(rules.Problems{{File: path, Expected: "an ini file", Found: clip(err.Error())}})
 	}
 	problems := scan.problems
 	add := func(line int, field, expected, found string) {
@@ -392,7 +446,36 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 		cfg.Sections = append(cfg.Sections, sec)
 	}
 	problems.Sort()
-	return cfg, problems
+	return cfg, clipQuotes(problems)
+}
+
+// MaxQuoted is how many characters of a configuration line a problem quotes at most
+// (spec/trust.md §6): a message shows what is wrong, never a whole file that happens to be
+// lines of something else.
+const MaxQuoted = 80
+
+// quote is strconv.Quote of s cut to MaxQuoted characters (clip).
+func quote(s string) string { return strconv.Quote(clip(s)) }
+
+// clip cuts s to MaxQuoted characters, marking the cut with "…".
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= MaxQuoted {
+		return s
+	}
+	return string([]rune(s)[:MaxQuoted]) + "…"
+}
+
+// clipQuotes cuts what the problems quote of the file (a quoted Found, a Field that is a key as
+// written) to MaxQuoted characters.
+func clipQuotes(ps rules.Problems) rules.Problems {
+	for i := range ps {
+		p := &ps[i]
+		if text, err := strconv.Unquote(p.Found); err == nil && strings.HasPrefix(p.Found, `"`) && utf8.RuneCountInString(text) > MaxQuoted {
+			p.Found = strconv.Quote(string([]rune(text)[:MaxQuoted])) + "…"
+		}
+		p.Field = clip(p.Field)
+	}
+	return ps
 }
 
 // valeKeyHint explains a key of Vale's .vale.ini found in vectorlint.ini, naming vectorlint's
@@ -545,7 +628,7 @@ func scanINI(path string, data []byte) *iniScan {
 		if first, dup := keys[key]; dup {
 			where := "before the first section"
 			if section != ini.DefaultSection {
-				where = "in section [" + section + "]"
+				where = "in section [" + clip(section) + "]"
 			}
 			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Field: key,
 				Message: fmt.Sprintf("set twice %s (first on line %d)", where, first)})
@@ -743,7 +826,7 @@ func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) 
 			problems = append(problems, overrides.check(o)...)
 		}
 	}
-	return problems
+	return clipQuotes(problems)
 }
 
 // IsProblems reports whether err is a list of input problems (as opposed to an I/O failure).

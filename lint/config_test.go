@@ -457,6 +457,9 @@ func FuzzParseConfig(f *testing.F) {
 			if p.Line < 0 || p.Line > lines {
 				t.Fatalf("problem on line %d of a %d-line file: %v", p.Line, lines, p)
 			}
+			if w := quotedRun(p.Error(), data); w != "" {
+				t.Fatalf("problem quotes more than %d characters of a line (%q): %v", MaxQuoted, w, p)
+			}
 		}
 		if cfg == nil {
 			t.Fatal("nil config")
@@ -486,6 +489,60 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// quotedRun returns a run of more than MaxQuoted+1 characters of a line of data that msg holds
+// ("" when there is none): a problem quotes at most MaxQuoted characters of a line
+// (spec/trust.md §6), and the bracket or quote around a quote may match the line's own. Only
+// runs that quoting leaves as they are (printable ASCII without quotes or backslashes) are
+// looked for.
+func quotedRun(msg string, data []byte) string {
+	plain := func(c byte) bool { return c >= ' ' && c < 0x7f && c != '"' && c != '\\' && c != '`' }
+	for _, line := range strings.Split(string(data), "\n") {
+		start := 0
+		for i := 0; i <= len(line); i++ {
+			if i < len(line) && plain(line[i]) {
+				continue
+			}
+			for j := start; j+MaxQuoted+2 <= i; j++ {
+				if w := line[j : j+MaxQuoted+2]; strings.Contains(msg, w) {
+					return w
+				}
+			}
+			start = i + 1
+		}
+	}
+	return ""
+}
+
+// TestConfigQuotesAtMost80: a line that cannot be parsed, a long value, a long section and a
+// long pattern are quoted at most MaxQuoted characters (spec/trust.md §6: an SSH key or a
+// .netrc read as a configuration would otherwise be printed line by line).
+func TestConfigQuotesAtMost80(t *testing.T) {
+	long := strings.Repeat("A", 200)
+	for _, data := range []string{
+		long + "\n",
+		"Concurrency = " + long + "\n",
+		"[" + long + "\n",
+		"[a]\nRunRules = X\n[a]\nRunRules = Y\n[" + long + "]\nk=1\nk=2\n",
+		"[*.md]\nBlockIgnores = (" + long + "\n",
+		"[*.md]\nSkippedScopes = " + long + "\n",
+		"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAABlwAAAAdzc2gtcn\n",
+	} {
+		_, ps := ParseConfig("/f/vectorlint.ini", []byte(data))
+		if len(ps) == 0 {
+			t.Errorf("%.30q: no problem", data)
+		}
+		for _, p := range ps {
+			if w := quotedRun(p.Error(), []byte(data)); w != "" {
+				t.Errorf("%.30q: quotes %q in %v", data, w, p)
+			}
+		}
+	}
+	_, ps := ParseConfig("/f/vectorlint.ini", []byte(long+"\n"))
+	if want := `/f/vectorlint.ini:1: expected KEY = VALUE, a [GLOB] section header or a # comment, found "` + long[:80] + `"…`; len(ps) != 1 || ps[0].Error() != want {
+		t.Errorf("problems %v\nwant %s", ps, want)
+	}
 }
 
 // TestRepoExampleConfig keeps vectorlint.ini.example valid and its comments true.

@@ -8,14 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/vectorlint/vectorlint/internal/atomicfile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // What --debug-json writes (spec/linter.md §1): for each rule on each file, the model's raw
@@ -214,14 +213,16 @@ func rawOutput(raw string) json.RawMessage {
 const DefaultDebugDir = ".vectorlint/runs"
 
 // DebugWriter writes DebugRecords as JSON files, one per rule and file, into a folder of its
-// own for the run: <root>/<run id>/<file>.<Pack.Rule>.json. Every name is made from the file's
+// own for the run: <dir>/<run id>/<file>.<Pack.Rule>.json. Every name is made from the file's
 // path and the rule's id, which come from the repository, so each is sanitised to one plain file
 // name (letters, digits, ".", "_", "-"; no leading dot; at most 180 bytes), and the run's folder
-// is created fresh (never an existing folder or link): nothing is written outside it. Files are
-// written whole (internal/atomicfile). Safe for concurrent use.
+// is created fresh (never an existing folder or link): nothing is written outside it. Every
+// folder and file is created through the project root (internal/tree), written whole. Safe for
+// concurrent use.
 type DebugWriter struct {
 	// Dir is the run's folder.
 	Dir       string
+	root      *tree.Root
 	runID     string
 	timestamp string
 	model     *DebugModel
@@ -230,40 +231,36 @@ type DebugWriter struct {
 	used map[string]bool
 }
 
-// NewDebugWriter creates the run's folder under root (created when missing), named after the
-// run's start in UTC (20060102T150405.000Z, with -2, -3… when taken), and proves it writable,
-// so an unusable folder stops a run before its first model call. within, when not "", is a
-// folder root must resolve inside (symbolic links followed): the default folder, which the
-// repository could have made a link to anywhere.
-func NewDebugWriter(root, within string, start time.Time, model DebugModel) (*DebugWriter, error) {
-	if err := os.MkdirAll(root, 0o777); err != nil {
+// NewDebugWriter creates the run's folder under dir (created when missing) through root,
+// named after the run's start in UTC (20060102T150405.000Z, with -2, -3… when taken), and
+// proves it writable, so an unusable folder stops a run before its first model call. dir must
+// resolve inside root: a folder on the way that is a symbolic link leading out of it (the
+// repository could have made .vectorlint or .vectorlint/runs one) is refused before anything
+// is created. The writer writes through root, which must stay open while it is used.
+func NewDebugWriter(root *tree.Root, dir string, start time.Time, model DebugModel) (*DebugWriter, error) {
+	if err := root.MkdirAll(dir); err != nil {
 		return nil, err
 	}
-	if within != "" {
-		if err := resolvesInside(root, within); err != nil {
-			return nil, err
-		}
-	}
 	id := start.UTC().Format("20060102T150405.000Z")
-	dir := ""
+	run := ""
 	for n := 1; ; n++ {
 		name := id
 		if n > 1 {
 			name += "-" + strconv.Itoa(n)
 		}
-		err := os.Mkdir(filepath.Join(root, name), 0o777)
+		err := root.Mkdir(filepath.Join(dir, name))
 		if err == nil {
-			dir, id = filepath.Join(root, name), name
+			run, id = filepath.Join(dir, name), name
 			break
 		}
 		if !errors.Is(err, fs.ErrExist) || n >= 1000 {
 			return nil, err
 		}
 	}
-	if err := atomicfile.Probe(dir); err != nil {
+	if err := root.Probe(run); err != nil {
 		return nil, err
 	}
-	w := &DebugWriter{Dir: dir, runID: id, timestamp: start.UTC().Format(time.RFC3339Nano), used: map[string]bool{}}
+	w := &DebugWriter{Dir: run, root: root, runID: id, timestamp: start.UTC().Format(time.RFC3339Nano), used: map[string]bool{}}
 	if model != (DebugModel{}) {
 		w.model = &model
 	}
@@ -286,7 +283,7 @@ func (w *DebugWriter) Write(rec DebugRecord) (string, error) {
 	w.used[name] = true
 	w.mu.Unlock()
 	path := filepath.Join(w.Dir, name)
-	if err := atomicfile.Write(path, append(data, '\n')); err != nil {
+	if err := w.root.WriteFile(path, append(data, '\n')); err != nil {
 		return "", fmt.Errorf("cannot write %s: %w", path, unwrapPathError(err))
 	}
 	return path, nil
@@ -315,21 +312,4 @@ func debugFileName(s string) string {
 		return "_"
 	}
 	return string(b)
-}
-
-// resolvesInside fails unless dir, once symbolic links are resolved, is within (resolved) or
-// below it.
-func resolvesInside(dir, within string) error {
-	root, err := filepath.EvalSymlinks(within)
-	if err != nil {
-		return err
-	}
-	resolved, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return err
-	}
-	if rel, err := filepath.Rel(root, resolved); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s resolves to %s, which is not inside %s", dir, resolved, root)
-	}
-	return nil
 }

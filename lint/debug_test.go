@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,8 +38,14 @@ func TestDebugFileName(t *testing.T) {
 // TestDebugWriterNames: two records whose names sanitise alike get two files, in the run's
 // folder only.
 func TestDebugWriterNames(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "runs")
-	w, err := NewDebugWriter(root, "", time.Date(2025, 1, 2, 3, 4, 5, 6e6, time.UTC), DebugModel{})
+	tmp := t.TempDir()
+	tr, err := tree.Open(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	root := filepath.Join(tmp, "runs")
+	w, err := NewDebugWriter(tr, root, time.Date(2025, 1, 2, 3, 4, 5, 6e6, time.UTC), DebugModel{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +71,11 @@ func TestDebugWriterNames(t *testing.T) {
 		t.Errorf("record:\n%s", data)
 	}
 	// A root that is a file is an error before anything is written.
-	file := filepath.Join(t.TempDir(), "f")
+	file := filepath.Join(tmp, "f")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewDebugWriter(filepath.Join(file, "runs"), "", time.Now(), DebugModel{}); err == nil {
+	if _, err := NewDebugWriter(tr, filepath.Join(file, "runs"), time.Now(), DebugModel{}); err == nil {
 		t.Error("a folder under a file: no error")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -37,13 +36,13 @@ func FindDirective(dir, configPath string) string {
 	return ""
 }
 
-// loadDirective reads a project directive: a regular file (safefile: no FIFO, device or link
-// to one), UTF-8, trimmed. One that cannot be read is an error (a run must not go on without
+// loadDirective reads a project directive with read: a regular file inside the project root
+// (internal/tree: no FIFO, device, or link leading out), UTF-8, trimmed. One that cannot be read is an error (a run must not go on without
 // instructions the project gave); one that is not UTF-8 an error problem; an empty one is
 // ignored with a warning (the original then sends no directive); one over
 // StyleGuideTokenLimit gets the style guide's warning, since it rides along with every call.
-func loadDirective(path string) (string, rules.Problems, error) {
-	data, err := safefile.ReadFile(path, rules.MaxFileSize)
+func loadDirective(read readFunc, path string) (string, rules.Problems, error) {
+	data, err := read(path, rules.MaxFileSize)
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot read the project directive: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // LintableExtensions are the extensions of the files a folder walk or a glob picks up
@@ -33,21 +34,59 @@ type PathError struct {
 func (e *PathError) Error() string { return e.Arg + ": " + e.Reason }
 
 // Discover expands PATH arguments into the files to lint (spec/linter.md §1), as absolute
-// paths, sorted and without duplicates:
+// paths, sorted and without duplicates. Every path is opened through root, the project root
+// (spec/trust.md §6; nil opens one at dir for the call):
 //
 //   - an existing file is linted whatever its extension, when it is a regular file (following
-//     symbolic links: the user named it); a FIFO, device, socket or file of a pseudo-filesystem
-//     such as /proc is a *PathError;
+//     symbolic links that stay inside the root); a FIFO, device, socket or file of a
+//     pseudo-filesystem such as /proc is a *PathError;
 //   - a folder is walked recursively, skipping hidden entries (names starting with ".") and the
 //     folders in skip (the RulesPath), keeping files with a LintableExtensions extension;
 //   - anything else is a doublestar glob (relative to dir) whose matches are filtered like a walk.
+//
+// A path, walk root or glob prefix that is (or goes through) a symbolic link leading out of the
+// root is a *PathError naming it, and so is anything inside a .git folder: git's own files are
+// never linted. A file or folder the user names outside the root (an absolute path elsewhere,
+// or one that climbs out with "..") is their choice: it is read, through a root of its own at
+// the folder it resolves to, so a walk of it stays inside that folder (BuildPlan never lets
+// --fix rewrite it).
 //
 // A walk (or a glob) reads only regular files inside the folder it walks (the glob's fixed
 // prefix): a symbolic link is followed only when its target resolves inside that folder, links
 // to folders are not walked (no cycles), and FIFOs, devices, sockets and pseudo-filesystems are
 // never opened. What it leaves out that way is returned in skipped (absolute paths, with the
 // reason), for the report's skipped list. A PATH that yields no file is a *PathError.
-func Discover(dir string, args []string, skip []string) (files []string, skipped []Skipped, err error) {
+func Discover(root *tree.Root, dir string, args []string, skip []string) (files []string, skipped []Skipped, err error) {
+	found, skipped, err := discover(root, dir, args, skip)
+	if err != nil {
+		return nil, nil, err
+	}
+	files = make([]string, len(found))
+	for i, f := range found {
+		files[i] = f.path
+	}
+	return files, skipped, nil
+}
+
+// docFile is a document Discover found.
+type docFile struct {
+	// path is the reported absolute path.
+	path string
+	// outside is set for a file the user named outside the project root: the folder a root is
+	// opened at to read it, and read the path to read through that root.
+	outside, read string
+}
+
+// discover is Discover, with where each file is read from.
+func discover(root *tree.Root, dir string, args []string, skip []string) ([]docFile, []Skipped, error) {
+	if root == nil {
+		r, err := tree.Open(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer r.Close()
+		root = r
+	}
 	skipSet := map[string]bool{}
 	for _, s := range skip {
 		if s != "" {
@@ -63,36 +102,11 @@ func Discover(dir string, args []string, skip []string) (files []string, skipped
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
-		path = filepath.Clean(path)
-		fi, err := os.Stat(path)
-		switch {
-		case err == nil && !fi.IsDir():
-			if err := safefile.Check(path); err != nil {
-				return nil, nil, &PathError{Arg: arg, Reason: notReadable(err) + ": only regular files are linted"}
-			}
-			w.add(path)
-			continue
-		case err == nil:
-			n, err := w.walk(path, path)
-			if err != nil {
-				return nil, nil, &PathError{Arg: arg, Reason: err.Error()}
-			}
-			if n == 0 {
-				return nil, nil, &PathError{Arg: arg, Reason: "no file to lint in this folder (" + extensionList() + ")"}
-			}
-			continue
-		case !strings.ContainsAny(arg, "*?[{"):
-			return nil, nil, &PathError{Arg: arg, Reason: "no such file or folder"}
-		}
-		n, err := w.glob(path)
-		if err != nil {
-			return nil, nil, &PathError{Arg: arg, Reason: err.Error()}
-		}
-		if n == 0 {
-			return nil, nil, &PathError{Arg: arg, Reason: "matches no file to lint (globs pick " + extensionList() + " files)"}
+		if err := w.arg(root, arg, filepath.Clean(path)); err != nil {
+			return nil, nil, err
 		}
 	}
-	slices.Sort(w.files)
+	slices.SortFunc(w.files, func(a, b docFile) int { return strings.Compare(a.path, b.path) })
 	slices.SortFunc(w.skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return w.files, slices.CompactFunc(w.skipped, func(a, b Skipped) bool { return a.Path == b.Path }), nil
 }
@@ -104,7 +118,7 @@ func lintable(name string) bool {
 	return slices.ContainsFunc(LintableExtensions(), func(e string) bool { return strings.EqualFold(e, ext) })
 }
 
-// notReadable is the reason a path named on the command line is refused, from safefile.Check.
+// notReadable is the reason a path named on the command line is refused.
 func notReadable(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
@@ -113,53 +127,121 @@ func notReadable(err error) string {
 	return err.Error()
 }
 
+// refused reports whether err refuses a path for where it leads: out of the root, or into .git.
+func refused(err error) bool {
+	var (
+		le *tree.LeavesRootError
+		ge *tree.GitError
+	)
+	return errors.As(err, &le) || errors.As(err, &ge)
+}
+
 // walker collects the files of a Discover call and what it skipped.
 type walker struct {
 	skip    map[string]bool
 	seen    map[string]bool
-	files   []string
+	files   []docFile
 	skipped []Skipped
+	// named is how the current argument is opened: through the project root, or a root of its
+	// own for a path the user named outside it.
+	named tree.Named
 }
 
-// add lists a file once, however many arguments yield it.
-func (w *walker) add(path string) {
-	if !w.seen[path] {
-		w.seen[path] = true
-		w.files = append(w.files, path)
+// arg expands one PATH argument (path is it made absolute).
+func (w *walker) arg(root *tree.Root, arg, path string) error {
+	n, err := root.Named(path)
+	if err != nil {
+		return &PathError{Arg: arg, Reason: notReadable(err)}
 	}
+	defer n.Close()
+	w.named = n
+	fi, err := n.Root.Stat(n.Path)
+	switch {
+	case err == nil && !fi.IsDir():
+		if err := n.Root.CheckDocument(n.Path); err != nil {
+			reason := notReadable(err)
+			if !refused(err) {
+				reason += ": only regular files are linted"
+			}
+			return &PathError{Arg: arg, Reason: reason}
+		}
+		w.add(path, n.Path)
+		return nil
+	case err == nil:
+		count, err := w.walk(path, n.Path, n.Path)
+		if err != nil {
+			return &PathError{Arg: arg, Reason: notReadable(err)}
+		}
+		if count == 0 {
+			return &PathError{Arg: arg, Reason: "no file to lint in this folder (" + extensionList() + ")"}
+		}
+		return nil
+	case refused(err):
+		return &PathError{Arg: arg, Reason: notReadable(err)}
+	case !strings.ContainsAny(arg, "*?[{"):
+		return &PathError{Arg: arg, Reason: "no such file or folder"}
+	}
+	count, err := w.glob(root, path)
+	if err != nil {
+		return &PathError{Arg: arg, Reason: notReadable(err)}
+	}
+	if count == 0 {
+		return &PathError{Arg: arg, Reason: "matches no file to lint (globs pick " + extensionList() + " files)"}
+	}
+	return nil
+}
+
+// add lists a file once, however many arguments yield it: report is its reported path, read
+// the path to read it by through the current argument's root.
+func (w *walker) add(report, read string) {
+	if w.seen[report] {
+		return
+	}
+	w.seen[report] = true
+	f := docFile{path: report}
+	if w.named.Outside {
+		f.outside, f.read = w.named.Root.Dir(), read
+	}
+	w.files = append(w.files, f)
 }
 
 func (w *walker) skipFile(path, reason string) {
 	w.skipped = append(w.skipped, Skipped{Path: path, Reason: reason})
 }
 
-// walk lists the lintable files below root. A root that is a symbolic link to a folder is
-// walked (it was named explicitly), reporting paths under the link's name. container is the
-// folder symbolic links must stay inside: root for a folder named on the command line, the
-// fixed prefix of a glob for a folder a glob matched. It returns how many files it yielded
-// (counting those an earlier argument listed already).
-func (w *walker) walk(root, container string) (int, error) {
-	target, err := filepath.EvalSymlinks(root)
+// walk lists the lintable files below target, the current argument's folder (a symbolic link
+// to a folder inside the root is walked: it was named explicitly), reporting them under report.
+// container is the folder symbolic links must stay inside: target for a folder named on the
+// command line, the fixed prefix of a glob for a folder a glob matched. It returns how many
+// files it yielded (counting those an earlier argument listed already).
+func (w *walker) walk(report, target, container string) (int, error) {
+	r := w.named.Root
+	targetRel, err := r.Resolve(target)
 	if err != nil {
 		return 0, err
 	}
-	inside, err := filepath.EvalSymlinks(container)
+	if tree.InGit(targetRel) {
+		lex, _ := r.Rel(target)
+		return 0, &tree.GitError{Link: !tree.InGit(lex), Verb: "linted"}
+	}
+	inside, err := r.Resolve(container)
 	if err != nil {
 		return 0, err
 	}
-	if what := safefile.PseudoFS(target); what != "" {
+	if what := r.PseudoFS(target); what != "" {
 		return 0, errors.New(strings.Replace(what, "a file of", "a folder of", 1) + ", not read")
 	}
+	walked := filepath.Clean(target)
 	n := 0
-	err = filepath.WalkDir(target, func(path string, d fs.DirEntry, err error) error {
+	err = r.WalkDir(target, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if path == target {
+		if path == walked {
 			return nil
 		}
-		report := root + strings.TrimPrefix(path, target)
-		if strings.HasPrefix(d.Name(), ".") || w.skip[path] || w.skip[report] {
+		rep := report + strings.TrimPrefix(path, walked)
+		if strings.HasPrefix(d.Name(), ".") || w.skip[path] || w.skip[rep] {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -168,8 +250,8 @@ func (w *walker) walk(root, container string) (int, error) {
 		if d.IsDir() {
 			// A mount point inside the tree (rare) could hold /proc or /sys: its files look
 			// regular but are the kernel's.
-			if what := safefile.PseudoFS(path); what != "" {
-				w.skipFile(report, strings.Replace(what, "a file of", "a folder of", 1)+", not read")
+			if what := r.PseudoFS(path); what != "" {
+				w.skipFile(rep, strings.Replace(what, "a file of", "a folder of", 1)+", not read")
 				return filepath.SkipDir
 			}
 			return nil
@@ -180,15 +262,15 @@ func (w *walker) walk(root, container string) (int, error) {
 		if d.Type()&fs.ModeSymlink != 0 {
 			if reason := w.followLink(path, inside); reason != "" {
 				if reason != linkToFolder {
-					w.skipFile(report, reason)
+					w.skipFile(rep, reason)
 				}
 				return nil
 			}
 		} else if !d.Type().IsRegular() {
-			w.skipFile(report, safefile.Describe(d.Type())+", not a regular file")
+			w.skipFile(rep, safefile.Describe(d.Type())+", not a regular file")
 			return nil
 		}
-		w.add(report)
+		w.add(rep, path)
 		n++
 		return nil
 	})
@@ -200,52 +282,86 @@ func (w *walker) walk(root, container string) (int, error) {
 const linkToFolder = "a symbolic link to a folder"
 
 // followLink decides whether a walk follows the symbolic link at path: "" when its target
-// resolves to a regular file inside the folder inside (resolved), else why not.
+// resolves to a regular file inside the folder inside (resolved, root-relative) and outside
+// .git, else why not.
 func (w *walker) followLink(path, inside string) string {
-	// os.Stat tells a loop (ELOOP) and a dangling link apart; EvalSymlinks does not.
-	_, err := os.Stat(path)
+	r := w.named.Root
+	resolved, err := r.Resolve(path)
+	var le *tree.LeavesRootError
 	switch {
 	case errors.Is(err, syscall.ELOOP):
 		return "a loop of symbolic links"
+	case errors.As(err, &le):
+		return linkOutside(linkTarget(path), r.Resolved(inside))
+	case err != nil:
+		return "a symbolic link that cannot be followed: " + notReadable(err)
+	}
+	fi, err := r.Stat(path)
+	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "a symbolic link to nothing (its target does not exist)"
 	case err != nil:
 		return "a symbolic link that cannot be followed: " + notReadable(err)
-	}
-	resolved, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "a symbolic link that cannot be followed: " + notReadable(err)
-	}
-	if !withinDir(inside, resolved) {
-		return fmt.Sprintf("a symbolic link to %s, outside the folder walked (%s): only links inside it are followed", resolved, inside)
-	}
-	fi, err := os.Stat(resolved)
-	if err != nil {
-		return "a symbolic link that cannot be followed: " + notReadable(err)
-	}
-	if fi.IsDir() {
+	case !tree.Within(inside, resolved):
+		return linkOutside(r.Resolved(resolved), r.Resolved(inside))
+	case tree.InGit(resolved):
+		return "a symbolic link into .git: git's own files are never linted"
+	case fi.IsDir():
 		return linkToFolder
 	}
-	if err := safefile.Check(resolved); err != nil {
+	if err := r.CheckDocument(path); err != nil {
 		return "a symbolic link to " + notReadable(err)
 	}
 	return ""
 }
 
+// linkOutside is the reason a walk skips a link to target, outside the folder walked.
+func linkOutside(target, folder string) string {
+	return fmt.Sprintf("a symbolic link to %s, outside the folder walked (%s): only links inside it are followed", target, folder)
+}
+
+// linkTarget names where a link out of the root points, for messages only: its target is
+// never opened.
+func linkTarget(path string) string {
+	if t, err := filepath.EvalSymlinks(path); err == nil {
+		return t
+	}
+	if t, err := os.Readlink(path); err == nil {
+		return t
+	}
+	return "a place outside the project root"
+}
+
 // glob expands an absolute doublestar pattern and filters its matches like a walk of the
-// pattern's fixed prefix. It returns how many files the pattern yielded.
-func (w *walker) glob(pattern string) (int, error) {
+// pattern's fixed prefix, opened through root (or a root of its own when the prefix is a folder
+// the user named outside it). It returns how many files the pattern yielded.
+func (w *walker) glob(root *tree.Root, pattern string) (int, error) {
 	base, pat := doublestar.SplitPattern(filepath.ToSlash(pattern))
 	if !doublestar.ValidatePattern(pat) {
 		return 0, fmt.Errorf("invalid glob %q", pat)
 	}
 	base = filepath.FromSlash(base)
-	// WithNoFollow: "**" does not descend into symbolic links to folders (no cycles).
-	matches, err := doublestar.Glob(os.DirFS(base), pat, doublestar.WithNoFollow())
+	named, err := root.Named(base)
 	if err != nil {
 		return 0, err
 	}
-	inside, err := filepath.EvalSymlinks(base)
+	defer named.Close()
+	w.named = named
+	r := named.Root
+	inside, err := r.Resolve(named.Path)
+	if err != nil {
+		return 0, err
+	}
+	if tree.InGit(inside) {
+		lex, _ := r.Rel(named.Path)
+		return 0, &tree.GitError{Link: !tree.InGit(lex), Verb: "linted"}
+	}
+	// WithNoFollow: "**" does not descend into symbolic links to folders (no cycles).
+	sub, err := fs.Sub(r.FS(), inside)
+	if err != nil {
+		return 0, err
+	}
+	matches, err := doublestar.Glob(sub, pat, doublestar.WithNoFollow())
 	if err != nil {
 		return 0, err
 	}
@@ -254,11 +370,12 @@ func (w *walker) glob(pattern string) (int, error) {
 		if slices.ContainsFunc(strings.Split(m, "/"), func(seg string) bool { return strings.HasPrefix(seg, ".") }) {
 			continue
 		}
-		full := filepath.Join(base, filepath.FromSlash(m))
-		if underAny(full, w.skip) {
+		full := filepath.Join(named.Path, filepath.FromSlash(m))
+		rep := filepath.Join(base, filepath.FromSlash(m))
+		if underAny(rep, w.skip) {
 			continue
 		}
-		fi, err := os.Lstat(full)
+		fi, err := r.Lstat(full)
 		if err != nil {
 			continue
 		}
@@ -267,35 +384,35 @@ func (w *walker) glob(pattern string) (int, error) {
 			switch {
 			case reason == linkToFolder:
 				// A link to a folder inside the glob's folder is walked, as a folder would be.
-				if fi, err = os.Stat(full); err != nil {
+				if fi, err = r.Stat(full); err != nil {
 					continue
 				}
 			case reason == "":
 				if lintable(full) {
-					w.add(full)
+					w.add(rep, full)
 					n++
 				}
 				continue
 			default:
-				if target, err := os.Stat(full); lintable(full) || (err == nil && target.IsDir()) {
-					w.skipFile(full, reason)
+				if target, err := r.Stat(full); lintable(full) || (err == nil && target.IsDir()) {
+					w.skipFile(rep, reason)
 				}
 				continue
 			}
 		}
 		switch {
 		case fi.IsDir():
-			found, err := w.walk(full, base)
+			found, err := w.walk(rep, full, named.Path)
 			if err != nil {
 				return 0, err
 			}
 			n += found
 		case !lintable(full):
 		case fi.Mode().IsRegular():
-			w.add(full)
+			w.add(rep, full)
 			n++
 		default:
-			w.skipFile(full, safefile.Describe(fi.Mode())+", not a regular file")
+			w.skipFile(rep, safefile.Describe(fi.Mode())+", not a regular file")
 		}
 	}
 	return n, nil

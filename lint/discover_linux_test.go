@@ -56,7 +56,7 @@ func TestDiscoverUntrustedTree(t *testing.T) {
 		files   []string
 		skipped []Skipped
 	)
-	within(t, func() { files, skipped, err = Discover(root, []string{"docs"}, nil) })
+	within(t, func() { files, skipped, err = Discover(nil, root, []string{"docs"}, nil) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestDiscoverUntrustedTree(t *testing.T) {
 	}
 
 	// A glob walks the folder before its first wildcard: the same links stay out.
-	within(t, func() { files, skipped, err = Discover(root, []string{"docs/*.md"}, nil) })
+	within(t, func() { files, skipped, err = Discover(nil, root, []string{"docs/*.md"}, nil) })
 	if err != nil || len(files) != 3 || len(skipped) != 7 {
 		t.Errorf("glob: %d files %v, %d skipped %v, %v", len(files), files, len(skipped), skipped, err)
 	}
@@ -101,23 +101,35 @@ func TestDiscoverUntrustedTree(t *testing.T) {
 		{"docs/socket.md", "docs/socket.md: a socket, not a regular file: only regular files are linted"},
 		{"/dev/null", "/dev/null: a character device, not a regular file: only regular files are linted"},
 		{"/proc/self/environ", "/proc/self/environ: a file of the proc pseudo-filesystem, not a regular file: only regular files are linted"},
-		{"docs/environ.md", "docs/environ.md: a file of the proc pseudo-filesystem, not a regular file: only regular files are linted"},
 	} {
-		within(t, func() { _, _, err = Discover(root, []string{tt.arg}, nil) })
+		within(t, func() { _, _, err = Discover(nil, root, []string{tt.arg}, nil) })
 		var pe *PathError
 		if !errors.As(err, &pe) || err.Error() != tt.want {
 			t.Errorf("%s: %v\nwant %s", tt.arg, err, tt.want)
 		}
 	}
-	// A link named on the command line is the user's choice: followed wherever it points.
-	files, _, err = Discover(root, []string{"docs/secret.md"}, nil)
-	if err != nil || len(files) != 1 {
-		t.Errorf("a link named explicitly: %v %v", files, err)
+	// A link named on the command line that leads out of the project root is refused, naming
+	// it (spec/trust.md §6: the repository chose the link, not the user), and so is a folder
+	// named through one, and a glob whose fixed part goes through one.
+	for _, tt := range []struct{ arg, want string }{
+		{"docs/environ.md", "docs/environ.md: a symbolic link leading outside the project root " + root},
+		{"docs/secret.md", "docs/secret.md: a symbolic link leading outside the project root " + root},
+		{"docs/escape.md", "docs/escape.md: a symbolic link leading outside the project root " + root},
+		{"docs/outdir", "docs/outdir: a symbolic link leading outside the project root " + root},
+		{"docs/outdir/secret.md", "docs/outdir/secret.md: the symbolic link " + filepath.Join(docs, "outdir") + " leads outside the project root " + root},
+		{"docs/outdir/*.md", "docs/outdir/*.md: the symbolic link " + filepath.Join(docs, "outdir") + " leads outside the project root " + root},
+	} {
+		within(t, func() { files, _, err = Discover(nil, root, []string{tt.arg}, nil) })
+		var pe *PathError
+		if !errors.As(err, &pe) || err.Error() != tt.want || files != nil {
+			t.Errorf("%s: %v %v\nwant %s", tt.arg, files, err, tt.want)
+		}
 	}
-	// So is a folder named through a link: walked, under the link's name.
-	files, _, err = Discover(root, []string{"docs/outdir"}, nil)
-	if err != nil || len(files) != 1 || rel(files[0]) != "docs/outdir/secret.md" {
-		t.Errorf("a linked folder named explicitly: %v %v", files, err)
+	// The same file and folder named by their own absolute paths, outside the root: the user's
+	// choice, read (the walk stays inside the folder named).
+	files, _, err = Discover(nil, root, []string{secret, outside}, nil)
+	if err != nil || !reflect.DeepEqual(files, []string{secret}) {
+		t.Errorf("named outside: %v %v", files, err)
 	}
 }
 

@@ -61,7 +61,7 @@ func TestDiscover(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, skipped, err := Discover(root, tt.args, skip)
+			got, skipped, err := Discover(nil, root, tt.args, skip)
 			if tt.err != "" {
 				var pe *PathError
 				if !errors.As(err, &pe) || err.Error() != tt.err {
@@ -84,8 +84,48 @@ func TestDiscover(t *testing.T) {
 			}
 		})
 	}
-	abs, _, err := Discover("/", []string{filepath.Join(root, "docs", "a.md")}, nil)
+	abs, _, err := Discover(nil, "/", []string{filepath.Join(root, "docs", "a.md")}, nil)
 	if err != nil || !reflect.DeepEqual(abs, []string{filepath.Join(root, "docs", "a.md")}) {
 		t.Errorf("absolute path: %v %v", abs, err)
+	}
+}
+
+// TestDiscoverGit: git's own files are never linted, however they are named: the .git folder,
+// a file in it, a glob into it, or a link into it named or found by a walk (spec/trust.md §6: a
+// document linked to .git/config would send the checkout's token to the model).
+func TestDiscoverGit(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTestFiles(t, root, map[string]string{".git/config.md": "token", ".git/sub/x.md": "", "docs/a.md": ""})
+	for name, target := range map[string]string{"docs/git.md": "../.git/config.md", "docs/gitdir": "../.git", "abs.md": filepath.Join(root, ".git", "config.md")} {
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const never = "git's own files are never linted"
+	for _, tt := range []struct{ arg, want string }{
+		{".git", ".git: inside .git: " + never},
+		{".git/config.md", ".git/config.md: inside .git: " + never},
+		{".git/*.md", ".git/*.md: inside .git: " + never},
+		{"docs/git.md", "docs/git.md: a symbolic link into .git: " + never},
+		{"abs.md", "abs.md: a symbolic link into .git: " + never},
+		{"docs/gitdir", "docs/gitdir: a symbolic link into .git: " + never},
+	} {
+		files, _, err := Discover(nil, root, []string{tt.arg}, nil)
+		var pe *PathError
+		if !errors.As(err, &pe) || err.Error() != tt.want {
+			t.Errorf("%s: %v %v\nwant %s", tt.arg, files, err, tt.want)
+		}
+	}
+	files, skipped, err := Discover(nil, root, []string{"."}, nil)
+	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "a.md" {
+		t.Fatalf("walk: %v %v", files, err)
+	}
+	want := []Skipped{
+		{Path: filepath.Join(root, "abs.md"), Reason: "a symbolic link into .git: " + never},
+		{Path: filepath.Join(root, "docs", "git.md"), Reason: "a symbolic link into .git: " + never},
+	}
+	if !reflect.DeepEqual(skipped, want) {
+		t.Errorf("skipped %v\nwant %v", skipped, want)
 	}
 }

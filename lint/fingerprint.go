@@ -3,12 +3,12 @@ package lint
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
 
-	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -17,8 +17,13 @@ import (
 // each rule pack's folder, each by its path relative to the configuration's folder and its
 // content. It changes when a rule, the configuration or the style guide changes, and not when a
 // document does, wherever the project is checked out: a CI job keys its saved reply cache with
-// it (the GitHub Action does, through `vectorlint cache key`).
+// it (the GitHub Action does, through `vectorlint cache key`). Every file is read through the
+// project root (Project.Root): a link out of it fails the fingerprint, naming the link.
 func (p *Project) Fingerprint() (string, error) {
+	root := p.Root
+	if root == nil {
+		return "", errors.New("the project has no root: load it with LoadProject")
+	}
 	base := ""
 	var files []string
 	if p.Config != nil {
@@ -34,7 +39,7 @@ func (p *Project) Fingerprint() (string, error) {
 		if pk.Dir == "" {
 			continue // built in: part of the binary
 		}
-		err := filepath.WalkDir(pk.Dir, func(path string, d fs.DirEntry, err error) error {
+		err := root.WalkDir(pk.Dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -51,7 +56,7 @@ func (p *Project) Fingerprint() (string, error) {
 	files = slices.Compact(files)
 	h := sha256.New()
 	for _, f := range files {
-		data, err := safefile.ReadFile(f, rules.MaxFileSize)
+		data, err := root.ReadFile(f, rules.MaxFileSize)
 		if err != nil {
 			return "", err
 		}

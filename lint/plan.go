@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -41,6 +42,10 @@ type PlanInput struct {
 	// MinSeverity leaves out the rules whose findings would all be below it (--min-alert-level):
 	// they are not run. Zero keeps every rule.
 	MinSeverity rules.Severity
+	// Root is the project root every document is found and read through (Project.Root,
+	// spec/trust.md §6). Nil opens one at the configuration's folder (else Dir), kept for the
+	// plan's life.
+	Root *tree.Root
 }
 
 // Plan is what a lint run will do: for each file, the rules that apply (after configuration
@@ -69,15 +74,24 @@ type FilePlan struct {
 	// How the file is read and planned, kept small since a lazy plan holds one FilePlan per
 	// file for the whole run: env is nil for a FilePlan made by hand, which is complete as it
 	// is; the file is read from standard input, else from abs, else from env.dir joined with
-	// Path. prepared tells whether Doc, Err and Rules are filled.
+	// Path, through the project root (env.root), or, for a file the user named outside it,
+	// through a root at outside (outside.dir, outside.read). prepared tells whether Doc, Err and
+	// Rules are filled.
 	env      *planEnv
 	set      *ruleSet
 	abs      string
+	outside  *outsideFile
 	stdin    bool
 	prepared bool
 	// changed restricts the file to its changed lines (SelectChanged with Lines; nil: the
 	// whole file).
 	changed *changedLines
+}
+
+// outsideFile is where a document the user named outside the project root is read: the path
+// read, through a root opened at dir.
+type outsideFile struct {
+	dir, read string
 }
 
 // planEnv is what preparing any file of a plan needs.
@@ -86,6 +100,7 @@ type planEnv struct {
 	searchModel bool
 	sharedChars int
 	dir         string
+	root        *tree.Root
 	readStdin   func() ([]byte, error)
 }
 
@@ -134,10 +149,10 @@ func (fp *FilePlan) Prepare() {
 	switch {
 	case fp.stdin:
 		data, err = fp.env.readStdin()
-	case fp.abs != "":
-		data, err = safefile.ReadFile(fp.abs, MaxDocumentSize)
+	case fp.outside != nil:
+		data, err = readOutside(fp.outside)
 	default:
-		data, err = safefile.ReadFile(filepath.Join(fp.env.dir, filepath.FromSlash(fp.Path)), MaxDocumentSize)
+		data, err = fp.env.root.ReadDocument(fp.SourceFile(), MaxDocumentSize)
 	}
 	if err != nil {
 		fp.Err = fmt.Errorf("%s: cannot read the file: %w", fp.Path, unwrapPathError(err))
@@ -164,6 +179,21 @@ func (fp *FilePlan) Prepare() {
 	if fp.changed != nil {
 		fp.restrictRules()
 	}
+}
+
+// Outside reports whether the file was named by the user outside the project root: it is read
+// (their choice) but never rewritten by --fix.
+func (fp *FilePlan) Outside() bool { return fp.outside != nil }
+
+// readOutside reads a document the user named outside the project root, through a root at the
+// folder it is in.
+func readOutside(o *outsideFile) ([]byte, error) {
+	r, err := tree.Open(o.dir)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.ReadDocument(o.read, MaxDocumentSize)
 }
 
 // release drops what Prepare filled, so the document, its units and chunks can be collected.
@@ -194,8 +224,20 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	if ps := CheckConfig(cfg, packs); ps.HasErrors() {
 		return nil, ps
 	}
+	root := in.Root
+	if root == nil {
+		dir := cfg.Dir
+		if dir == "" {
+			dir = in.Dir
+		}
+		r, err := tree.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		root = r // kept for the plan's reads; released with it
+	}
 	var (
-		files     []string
+		files     []docFile
 		notRead   []Skipped
 		stdinUsed bool
 	)
@@ -214,7 +256,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		args = append(args, a)
 	}
 	if len(args) > 0 {
-		found, skipped, err := Discover(in.Dir, args, []string{cfg.RulesPath})
+		found, skipped, err := discover(root, in.Dir, args, []string{cfg.RulesPath})
 		if err != nil {
 			return nil, err
 		}
@@ -225,14 +267,19 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 
 	plan := &Plan{Config: cfg, Skipped: notRead}
-	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, sharedChars: utf8.RuneCountInString(in.SharedPrompt)}
+	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, root: root, sharedChars: utf8.RuneCountInString(in.SharedPrompt)}
 	type source struct {
-		abs   string
-		stdin bool
+		abs     string
+		stdin   bool
+		outside *outsideFile
 	}
 	sources := make([]source, 0, len(files)+1)
 	for _, f := range files {
-		sources = append(sources, source{abs: f})
+		src := source{abs: f.path}
+		if f.outside != "" {
+			src.outside = &outsideFile{dir: f.outside, read: f.read}
+		}
+		sources = append(sources, src)
 	}
 	if stdinUsed {
 		name := in.StdinFilename
@@ -288,7 +335,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		if rel == path {
 			rel = path // one string for both
 		}
-		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin}
+		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin, outside: src.outside}
 		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
 			fp.abs = src.abs // not derivable from the reported path
 		}

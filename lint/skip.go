@@ -74,7 +74,7 @@ func compileIgnores(file, key, value string, line int) ([]*IgnorePattern, *rules
 			}
 			return nil, &rules.Problem{File: file, Line: line, Field: key,
 				Expected: "JavaScript regular expressions separated by commas",
-				Found:    fmt.Sprintf("%s, which does not compile: %s", strconv.Quote(src), reason)}
+				Found:    fmt.Sprintf("%s, which does not compile: %s", quote(src), clip(reason))}
 		}
 		out = append(out, &IgnorePattern{Key: key, Source: src, File: file, Line: line, re: re})
 	}
@@ -127,7 +127,7 @@ func parseSkippedScopes(file, value string, line int) ([]string, *rules.Problem)
 		k, ok := scopes.ParseName(name)
 		if !ok {
 			expected := "scope names from " + strings.Join(ScopeNames(), ", ")
-			found := strconv.Quote(name)
+			found := quote(name)
 			switch s := suggest.Closest(name, ScopeNames(), 2); {
 			case s != "":
 				found += fmt.Sprintf(" (did you mean %q?)", s)

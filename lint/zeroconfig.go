@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -33,9 +32,10 @@ const zeroConfigINI = "[" + ZeroConfigGlob + "]\nRunRules = " + rules.StyleGuide
 
 // FindProject is discovery for every command that lints: the configuration file (FindConfig:
 // --config, $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini in dir or a parent), the
-// style guide (FindStyleGuide) and the project directive (FindDirective). With no configuration file but a VECTORLINT.md in dir, the
-// project is zero-config: the options carry only StyleGuidePath. With neither, the error is a
-// *ConfigNotFoundError naming the files looked for.
+// style guide (FindStyleGuide) and the project directive (FindDirective). With no configuration
+// file but a VECTORLINT.md in dir, the project is zero-config: the options carry no ConfigPath.
+// With neither, the error is a *ConfigNotFoundError naming the files looked for. The project
+// root (ProjectOptions.RootDir) is the configuration file's folder, else dir.
 //
 // configFlag and configEnv are the values of --config and VECTORLINT_CONFIG ("" when unset);
 // dir is the working directory.
@@ -48,12 +48,12 @@ func FindProject(dir, configFlag, configEnv string) (ProjectOptions, error) {
 		if guide == "" {
 			return ProjectOptions{}, err
 		}
-		return ProjectOptions{StyleGuidePath: guide, DirectivePath: FindDirective(dir, "")}, nil
+		return ProjectOptions{StyleGuidePath: guide, DirectivePath: FindDirective(dir, ""), RootDir: dir, WorkDir: dir}, nil
 	case err != nil:
 		return ProjectOptions{}, err
 	}
 	return ProjectOptions{ConfigPath: cfgPath, StyleGuidePath: FindStyleGuide(dir, cfgPath),
-		DirectivePath: FindDirective(dir, cfgPath)}, nil
+		DirectivePath: FindDirective(dir, cfgPath), RootDir: filepath.Dir(cfgPath), WorkDir: dir}, nil
 }
 
 // FindStyleGuide returns the style guide of a project: VECTORLINT.md in dir (the working
@@ -83,12 +83,15 @@ func ZeroConfig(styleGuidePath string) *Config {
 	return cfg
 }
 
-// loadStyleGuide reads a style guide. An unreadable file is an error and a guide that is not
+// readFunc reads a file of the project through its root (ProjectOptions.readFile).
+type readFunc func(path string, limit int64) ([]byte, error)
+
+// loadStyleGuide reads a style guide with read. An unreadable file is an error and a guide that is not
 // UTF-8 an error problem. An empty guide is an error problem when the guide is all there is to
 // run (zero-config), else a warning (it is ignored). A long guide gets a warning
 // (StyleGuideTokenLimit).
-func loadStyleGuide(path string, zeroConfig bool) (string, rules.Problems, error) {
-	data, err := safefile.ReadFile(path, rules.MaxFileSize)
+func loadStyleGuide(read readFunc, path string, zeroConfig bool) (string, rules.Problems, error) {
+	data, err := read(path, rules.MaxFileSize)
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot read the style guide: %w", err)
 	}

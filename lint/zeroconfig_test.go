@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -71,7 +72,12 @@ func TestFindProject(t *testing.T) {
 				}
 				return filepath.Join(root, rel)
 			}
-			want := ProjectOptions{ConfigPath: abs(tt.wantConfig), StyleGuidePath: abs(tt.wantGuide)}
+			// The project root is the configuration's folder, else the working directory.
+			rootDir := dir
+			if tt.wantConfig != "" {
+				rootDir = filepath.Dir(abs(tt.wantConfig))
+			}
+			want := ProjectOptions{ConfigPath: abs(tt.wantConfig), StyleGuidePath: abs(tt.wantGuide), RootDir: rootDir, WorkDir: dir}
 			if opts != want {
 				t.Errorf("got %+v, want %+v", opts, want)
 			}
@@ -392,12 +398,19 @@ func FuzzLoadStyleGuide(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	dir := f.TempDir()
+	opts := ProjectOptions{RootDir: dir}
+	root, err := tree.Open(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer root.Close()
+	read := func(path string, limit int64) ([]byte, error) { return opts.readFile(root, path, limit) }
 	f.Fuzz(func(t *testing.T, data []byte, zeroConfig bool) {
 		path := filepath.Join(dir, "VECTORLINT.md")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		guide, ps, err := loadStyleGuide(path, zeroConfig)
+		guide, ps, err := loadStyleGuide(read, path, zeroConfig)
 		if err != nil {
 			t.Fatal(err)
 		}

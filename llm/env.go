@@ -3,6 +3,8 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"io/fs"
 	"os"
@@ -213,6 +215,10 @@ type EnvOptions struct {
 	// Dir is the folder of the project's .env and .env.local: the folder of the config file
 	// that was found, else the working directory; "" reads none.
 	Dir string
+	// Root is the project root (internal/tree) the .env files are read through: a link whose
+	// target is a regular file inside it is followed, one leading out is an error. Nil opens a
+	// root at Dir for the call.
+	Root *tree.Root
 }
 
 // MaxEnvFileSize is the largest environment file LoadEnv reads (1 MiB): an environment file
@@ -221,20 +227,31 @@ const MaxEnvFileSize = 1 << 20
 
 // LoadEnv reads the environment files and layers them under the process environment:
 // process > Dir/.env.local > Dir/.env > the user config's [env] table. A missing file is
-// skipped. A file that is not a regular file (a symbolic link, a FIFO, a device, a folder) is
-// an error and is not read: a repository could otherwise make the tool read /proc/self/environ
-// or hang on a pipe. The user config may be a link (dotfile managers link it), but its target
-// must be a regular file. Malformed files are errors naming the file and line; no value is
-// ever quoted in an error.
+// skipped. The project's files are read through the project root (EnvOptions.Root): a file
+// that is not a regular file (a FIFO, a device, a folder) or a symbolic link leading out of the
+// root is an error and is not read, since a repository could otherwise make the tool read
+// /proc/self/environ, a key file, or hang on a pipe; a link to a regular file inside the root
+// is followed. The user config may be a link (dotfile managers link it), but its target must be
+// a regular file. Malformed files are errors naming the file and line; no value is ever quoted
+// in an error.
 func LoadEnv(opts EnvOptions) (*Env, error) {
 	e := &Env{process: opts.Process}
 	if opts.Dir != "" {
+		root := opts.Root
+		if root == nil {
+			r, err := tree.Open(opts.Dir)
+			if err != nil {
+				return nil, err
+			}
+			defer r.Close()
+			root = r
+		}
 		for _, f := range []struct {
 			name   string
 			origin Origin
 		}{{".env.local", OriginDotEnvLocal}, {".env", OriginDotEnv}} {
 			path := filepath.Join(opts.Dir, f.name)
-			data, err := readEnvFile(path, false)
+			data, err := readProjectEnvFile(root, path)
 			if err != nil {
 				return nil, err
 			}
@@ -249,7 +266,7 @@ func LoadEnv(opts EnvOptions) (*Env, error) {
 		}
 	}
 	if opts.UserConfig != "" {
-		data, err := readEnvFile(opts.UserConfig, true)
+		data, err := readEnvFile(opts.UserConfig)
 		if err != nil {
 			return nil, err
 		}
@@ -270,15 +287,43 @@ func LoadDotEnv(dir string, process LookupFunc) (*Env, error) {
 	return LoadEnv(EnvOptions{Process: process, Dir: dir})
 }
 
-// readEnvFile reads an environment file, or returns nil when there is none. Only a regular
-// file is read (followLinks lets a symbolic link to one count), and only up to
-// MaxEnvFileSize.
-func readEnvFile(path string, followLinks bool) ([]byte, error) {
-	stat := os.Lstat
-	if followLinks {
-		stat = os.Stat
+// readProjectEnvFile reads a project's environment file through root, or returns nil when there
+// is none. Only a regular file inside the root is read (a link to one inside counts), and only
+// up to MaxEnvFileSize.
+func readProjectEnvFile(root *tree.Root, path string) ([]byte, error) {
+	fi, err := root.Stat(path)
+	var le *tree.LeavesRootError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case errors.As(err, &le):
+		return nil, &DotEnvError{File: path, Expected: notRegularExpected, Found: le.Error()}
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
 	}
-	fi, err := stat(path)
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(path, fi.Mode())
+	}
+	data, err := root.ReadFile(path, MaxEnvFileSize)
+	var tl *safefile.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return nil, &DotEnvError{File: path, Expected: "an environment file of at most 1 MiB", Found: "a larger file"}
+	case safefile.IsNotRegular(err):
+		var pe *fs.PathError
+		errors.As(err, &pe)
+		return nil, &DotEnvError{File: path, Expected: notRegularExpected, Found: strings.TrimSuffix(pe.Err.Error(), ", not a regular file")}
+	case err != nil:
+		return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
+	}
+	return data, nil
+}
+
+// readEnvFile reads the user's own environment file (the user config), or returns nil when
+// there is none. Only a regular file is read (a symbolic link to one counts: dotfile managers
+// link it), and only up to MaxEnvFileSize.
+func readEnvFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -312,9 +357,11 @@ func readEnvFile(path string, followLinks bool) ([]byte, error) {
 
 // notRegular is the error for an environment file that is not a regular file.
 func notRegular(path string, mode fs.FileMode) error {
-	return &DotEnvError{File: path, Expected: "a regular file (environment files that are links, pipes or devices are not read)",
-		Found: describeMode(mode)}
+	return &DotEnvError{File: path, Expected: notRegularExpected, Found: describeMode(mode)}
 }
+
+// notRegularExpected is what an environment file must be.
+const notRegularExpected = "a regular file (environment files that are pipes, devices or links out of the project are not read)"
 
 // describeMode names a kind of file.
 func describeMode(m fs.FileMode) string {

@@ -88,9 +88,10 @@ func TestLoadEnvPrecedence(t *testing.T) {
 	}
 }
 
-// TestLoadEnvNotRegular: a .env or .env.local that is a symbolic link (it could point at
-// /proc/self/environ) or a folder is an error and is never read; a user config that links to a
-// regular file is read (dotfile managers link it).
+// TestLoadEnvNotRegular: a .env or .env.local that is a symbolic link leading out of the project
+// root (it could point at /proc/self/environ or a key file) or a folder is an error and is never
+// read; a link to a regular file inside the root is read (spec/trust.md §6), and so is a user
+// config that links to a regular file (dotfile managers link it).
 func TestLoadEnvNotRegular(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "target.env")
 	writeFiles(t, filepath.Dir(target), map[string]string{"target.env": "OPENAI_BASE_URL=http://attacker.test/v1\n"})
@@ -100,7 +101,7 @@ func TestLoadEnvNotRegular(t *testing.T) {
 			t.Skipf("symbolic links: %v", err)
 		}
 		_, err := llm.LoadEnv(llm.EnvOptions{Process: envOf(nil), Dir: dir})
-		want := filepath.Join(dir, name) + ": expected a regular file (environment files that are links, pipes or devices are not read), found a symbolic link"
+		want := filepath.Join(dir, name) + ": expected a regular file (environment files that are pipes, devices or links out of the project are not read), found a symbolic link leading outside the project root " + dir
 		if err == nil || err.Error() != want {
 			t.Errorf("%s link: %v\nwant %s", name, err, want)
 		}
@@ -114,8 +115,24 @@ func TestLoadEnvNotRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := llm.LoadEnv(llm.EnvOptions{Dir: dir})
-	if want := filepath.Join(dir, ".env") + ": expected a regular file (environment files that are links, pipes or devices are not read), found a folder"; err == nil || err.Error() != want {
+	if want := filepath.Join(dir, ".env") + ": expected a regular file (environment files that are pipes, devices or links out of the project are not read), found a folder"; err == nil || err.Error() != want {
 		t.Errorf("folder: %v", err)
+	}
+	// A link inside the root, relative or absolute, is followed.
+	for _, absolute := range []bool{false, true} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"env/shared.env": "OPENAI_MODEL=inside\n"})
+		target := "env/shared.env"
+		if absolute {
+			target = filepath.Join(dir, "env", "shared.env")
+		}
+		if err := os.Symlink(target, filepath.Join(dir, ".env")); err != nil {
+			t.Fatal(err)
+		}
+		env, err := llm.LoadEnv(llm.EnvOptions{Process: envOf(nil), Dir: dir})
+		if v, _ := env.Lookup("OPENAI_MODEL"); err != nil || v != "inside" {
+			t.Errorf("link inside (%s): %q, %v", target, v, err)
+		}
 	}
 
 	home := t.TempDir()

@@ -26,7 +26,7 @@ func TestLoadEnvFIFO(t *testing.T) {
 		}()
 		select {
 		case err := <-done:
-			want := filepath.Join(dir, name) + ": expected a regular file (environment files that are links, pipes or devices are not read), found a named pipe (FIFO)"
+			want := filepath.Join(dir, name) + ": expected a regular file (environment files that are pipes, devices or links out of the project are not read), found a named pipe (FIFO)"
 			if err == nil || err.Error() != want {
 				t.Errorf("%s: %v\nwant %s", name, err, want)
 			}

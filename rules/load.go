@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // MaxFileSize is the largest rule file, configuration file (vectorlint.ini) or style guide
@@ -26,9 +25,23 @@ const MaxFileSize = 10 << 20
 func LoadPacks(rulesPath string) ([]*Pack, Problems, error) { return Loader{}.LoadPacks(rulesPath) }
 
 // LoadPacks reads every pack under rulesPath as the package-level LoadPacks does, parsing each
-// rule with the loader.
+// rule with the loader, through l.Root: rulesPath itself must resolve inside it (a *tree
+// .LeavesRootError otherwise), and so must every pack folder and rule file.
 func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
-	entries, err := os.ReadDir(rulesPath)
+	root := l.Root
+	if root == nil {
+		r, err := tree.Open(rulesPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer r.Close()
+		root = r
+	}
+	inside, err := root.Resolve(rulesPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := root.ReadDir(rulesPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -43,7 +56,13 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 		path := filepath.Join(rulesPath, e.Name())
 		isDir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
-			if fi, err := os.Stat(path); err == nil {
+			if reason := linkOutside(root, path, inside); reason != "" {
+				if isRuleFile(e.Name()) || reason != linkMissing {
+					problems = append(problems, Problem{File: path, Level: LevelWarning, Message: "ignored: " + reason})
+				}
+				continue
+			}
+			if fi, err := root.Stat(path); err == nil {
 				isDir = fi.IsDir()
 			}
 		}
@@ -60,7 +79,7 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 				Expected: "a name without '.' or ','", Found: fmt.Sprintf("%q", e.Name())})
 			continue
 		}
-		pack, ps, err := l.loadPack(e.Name(), path, rulesPath)
+		pack, ps, err := l.loadPack(root, e.Name(), path, inside)
 		problems = append(problems, ps...)
 		if err != nil {
 			problems = append(problems, Problem{File: path, Message: "cannot read the pack: " + err.Error()})
@@ -73,20 +92,17 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 	return packs, problems, nil
 }
 
-// loadPack reads the rules of one pack folder. A rule file that is a symbolic link is read only
-// when its target is a regular file inside rulesPath: a rule's body is sent to the model, so a
-// link out of the tree (to a key file, to /proc/self/environ) must not become a rule.
-func (l Loader) loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
+// loadPack reads the rules of one pack folder through root. A rule file that is a symbolic link
+// is read only when its target is a regular file inside the rules folder (inside, resolved and
+// root-relative): a rule's body is sent to the model, so a link out of the tree (to a key file,
+// to /proc/self/environ) must not become a rule.
+func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Problems, error) {
 	pack := &Pack{Name: name, Dir: dir}
 	var (
 		problems Problems
 		files    []string
 	)
-	inside, err := filepath.EvalSymlinks(rulesPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	err := root.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -100,7 +116,7 @@ func (l Loader) loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			if reason := linkOutside(path, inside); reason != "" {
+			if reason := linkOutside(root, path, inside); reason != "" {
 				problems = append(problems, Problem{File: path, Level: LevelWarning, Message: "ignored: " + reason})
 				return nil
 			}
@@ -114,7 +130,7 @@ func (l Loader) loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
 	slices.Sort(files)
 	seen := map[string]string{}
 	for _, path := range files {
-		data, err := safefile.ReadFile(path, MaxFileSize)
+		data, err := root.ReadFile(path, MaxFileSize)
 		if err != nil {
 			problems = append(problems, Problem{File: path, Message: "cannot read the rule: " + pathErrorReason(err)})
 			continue
@@ -140,17 +156,32 @@ func (l Loader) loadPack(name, dir, rulesPath string) (*Pack, Problems, error) {
 	return pack, problems, nil
 }
 
+// linkMissing is linkOutside's reason for a link whose target does not exist.
+const linkMissing = "a symbolic link that cannot be followed (no such file or directory)"
+
 // linkOutside returns why the symbolic link at path is not followed: its target is missing or
-// resolves outside the folder inside (resolved). "" when the link may be followed; what the
-// target is (a regular file or not) is checked when it is read.
-func linkOutside(path, inside string) string {
-	resolved, err := filepath.EvalSymlinks(path)
-	if err != nil {
+// resolves outside the rules folder inside (resolved, root-relative), or out of the root
+// altogether. "" when the link may be followed; what the target is (a regular file or not) is
+// checked when it is read.
+func linkOutside(root *tree.Root, path, inside string) string {
+	resolved, err := root.Resolve(path)
+	var le *tree.LeavesRootError
+	switch {
+	case errors.As(err, &le):
+		// The target's name, for the message only: nothing of it is read.
+		target, terr := filepath.EvalSymlinks(path)
+		if terr != nil {
+			target = "a place outside the project root " + le.Root
+		}
+		return "a symbolic link to " + target + ", outside the rules folder " + root.Resolved(inside) + ": only links inside it are followed"
+	case err != nil:
 		return "a symbolic link that cannot be followed (" + pathErrorReason(err) + ")"
 	}
-	rel, err := filepath.Rel(inside, resolved)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return "a symbolic link to " + resolved + ", outside the rules folder " + inside + ": only links inside it are followed"
+	if _, err := root.Stat(path); err != nil {
+		return "a symbolic link that cannot be followed (" + pathErrorReason(err) + ")"
+	}
+	if !tree.Within(inside, resolved) {
+		return "a symbolic link to " + root.Resolved(resolved) + ", outside the rules folder " + root.Resolved(inside) + ": only links inside it are followed"
 	}
 	return ""
 }

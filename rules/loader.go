@@ -1,6 +1,9 @@
 package rules
 
-import "github.com/vectorlint/vectorlint/points/rubric"
+import (
+	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/points/rubric"
+)
 
 // Loader parses rule files and loads rule packs. The package-level Parse, LoadPacks,
 // BuiltinPacks and StyleGuidePack are a zero Loader's.
@@ -18,4 +21,8 @@ type Loader struct {
 	// Prepare compiles a function point of a `should` list (points.Prepare); nil leaves the
 	// rubric parser's own checks.
 	Prepare func(*rubric.Point) error
+	// Root is the project root rule files are read through (internal/tree): a rule file or
+	// pack folder that is a link leading out of it is never read. Nil opens a root at the rules
+	// folder for the call.
+	Root *tree.Root
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"net/http"
 	"net/url"
@@ -101,11 +102,22 @@ func (a *app) blueprintCheck(args []string) int {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 		return exitFailure
 	}
-	collDir := ""
+	// Blueprints and collections are read through the working directory's root: a link in
+	// the tree that leads out of it is refused (spec/trust.md §6).
+	root, err := a.openRoot()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
+		return exitFailure
+	}
+	defer root.Close()
+	var coll tree.Named
 	if *collections != "" {
 		// Each blueprint reads only the collections it names; the folder must exist.
-		collDir = a.blueprintPath(*collections)
-		if _, err := blueprint.LoadCollectionsFor(collDir, nil); err != nil {
+		if coll, err = root.Named(a.blueprintPath(*collections)); err == nil {
+			defer coll.Close()
+			_, err = blueprint.LoadCollectionsFor(coll.Root, coll.Path, nil)
+		}
+		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 			return exitFailure
 		}
@@ -119,7 +131,7 @@ func (a *app) blueprintCheck(args []string) int {
 	}
 	invalid, warnings := 0, 0
 	for _, file := range files {
-		data, err := blueprint.ReadFile(a.blueprintPath(file))
+		data, err := a.readNamed(root, file, blueprint.MaxFileSize)
 		if err != nil {
 			fmt.Fprintf(diagOut, "%s: error: cannot read the file: %v\n", file, blueprintPathErr(err))
 			invalid++
@@ -139,8 +151,8 @@ func (a *app) blueprintCheck(args []string) int {
 				diags = append(append([]rubric.Diagnostic(nil), diags...), envDiags...)
 				sortDiagnosticsByLine(diags)
 			}
-			if collDir != "" {
-				colls, rerr := blueprint.LoadCollectionsFor(collDir, bp.Models)
+			if coll.Root != nil {
+				colls, rerr := blueprint.LoadCollectionsFor(coll.Root, coll.Path, bp.Models)
 				if rerr == nil {
 					_, rerr = blueprint.ResolveModels(bp.Models, colls)
 				}
@@ -323,7 +335,15 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: points.ApproachHolistic})
 	}
 
-	data, err := blueprint.ReadFile(a.blueprintPath(file))
+	// The blueprint, its responses, fixtures and collections, and the results and report are
+	// read and written through the working directory's root: a link in the tree that leads out
+	// of it is refused (spec/trust.md §6).
+	root, err := a.openRoot()
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer root.Close()
+	data, err := a.readNamed(root, file, blueprint.MaxFileSize)
 	if err != nil {
 		return fail("cannot read %s: %v", file, blueprintPathErr(err))
 	}
@@ -346,7 +366,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		return fail("%v", err)
 	}
 	// blueprint run uses no config file: .env files are read from the working directory.
-	env, err := a.llmEnv(a.dir)
+	env, err := a.llmEnv(root, a.dir)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -362,7 +382,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		if in.file == "" {
 			continue
 		}
-		data, err := blueprint.ReadFile(a.blueprintPath(in.file))
+		data, err := a.readNamed(root, in.file, blueprint.MaxFileSize)
 		if err != nil {
 			return fail("cannot read %s: %v", in.file, blueprintPathErr(err))
 		}
@@ -409,6 +429,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		RunLabel:            f.runLabel,
 		Now:                 a.clock(),
 		Dir:                 a.dir,
+		Root:                root,
 		OutDir:              f.outDir,
 		HTML:                f.html,
 		Warn:                func(msg string) { fmt.Fprintln(a.stderr, "warning: "+msg) },

@@ -78,9 +78,14 @@ func (a *app) blueprintCompare(args []string) int {
 	if *tolerance < 0 || math.IsNaN(*tolerance) || math.IsInf(*tolerance, 0) {
 		return fail("--tolerance: expected a number of 0 or more such as 0.05, found %v", *tolerance)
 	}
+	root, err := a.openRoot()
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer root.Close()
 	var sheets []*blueprint.ScoreSheet
 	for _, name := range fs.Args() {
-		data, err := blueprint.ReadFile(a.blueprintPath(name))
+		data, err := a.readNamed(root, name, blueprint.MaxFileSize)
 		if err != nil {
 			return fail("cannot read %s: %v", name, blueprintPathErr(err))
 		}

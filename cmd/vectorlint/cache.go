@@ -11,10 +11,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 const cacheUsage = `Usage:
@@ -138,7 +136,7 @@ func (a *app) runCache(args []string) int {
 		return exitFailure
 	}
 	// The cap may come from VECTORLINT_CACHE_MAX_SIZE in a .env file of the working directory.
-	env, err := a.llmEnv(a.dir)
+	env, err := a.llmEnv(nil, a.dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -243,7 +241,7 @@ func (a *app) cacheConfig() (*lint.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := safefile.ReadFile(path, rules.MaxFileSize)
+	data, err := lint.ReadConfigFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the configuration: %w", err)
 	}

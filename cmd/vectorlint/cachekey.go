@@ -30,6 +30,7 @@ func (a *app) cacheKey(args []string) int {
 		a.printProblemsOrError(err)
 		return exitFailure
 	}
+	defer proj.Close()
 	key, err := proj.Fingerprint()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -10,17 +11,17 @@ import (
 )
 
 // TestDirectiveNotRegular: a FIFO or a link to /proc/self/environ planted as
-// .vectorlint/directive.md is never read (spec/trust.md §2): an error naming the file, exit 2,
-// no model call, nothing blocks.
+// .vectorlint/directive.md is never read (spec/trust.md §2, §6: the link leads out of the
+// project root): an error naming the file, exit 2, no model call, nothing blocks.
 func TestDirectiveNotRegular(t *testing.T) {
 	srv := llmtest.Start(t)
 	for _, tt := range []struct {
 		name  string
 		plant func(path string) error
-		found string
+		found string // after "cannot read the project directive: "; PATH and ROOT stand for the file and the project
 	}{
-		{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "a FIFO (named pipe), not a regular file"},
-		{"link to /proc", func(p string) error { return os.Symlink("/proc/self/environ", p) }, "a file of the proc pseudo-filesystem, not a regular file"},
+		{"FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "read PATH: a FIFO (named pipe), not a regular file"},
+		{"link to /proc", func(p string) error { return os.Symlink("/proc/self/environ", p) }, "open PATH: a symbolic link leading outside the project root ROOT"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -34,7 +35,7 @@ func TestDirectiveNotRegular(t *testing.T) {
 			}
 			var r cliResult
 			withinTime(t, func() { r = runVectorlint(t, dir, fakeEnv(srv), "", "docs/titled.md") })
-			want := "vectorlint: cannot read the project directive: read " + path + ": " + tt.found + "\n"
+			want := "vectorlint: cannot read the project directive: " + strings.NewReplacer("PATH", path, "ROOT", dir).Replace(tt.found) + "\n"
 			if r.code != exitFailure || r.stderr != want {
 				t.Errorf("exit %d, stderr %q\nwant %q", r.code, r.stderr, want)
 			}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/evaluate"
-	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
@@ -267,7 +265,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		}
 	}
 	// evaluate uses no config file: .env files are read from the working directory.
-	env, err := a.llmEnv(a.dir)
+	env, err := a.llmEnv(nil, a.dir)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
@@ -349,11 +347,14 @@ func (a *app) textArg(flag, value string, stdinUsedBy *string) (string, error) {
 		return "", fmt.Errorf("%s: expected a file name after @, found none", flag)
 	case strings.HasPrefix(value, "@"):
 		name := value[1:]
-		path := name
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(a.dir, path)
+		// A file named on the command line: read through the working directory's root, so a
+		// link there that leads out of it is refused (spec/trust.md §6).
+		root, err := a.openRoot()
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", flag, err)
 		}
-		b, err := safefile.ReadFile(path, lint.MaxDocumentSize)
+		defer root.Close()
+		b, err := a.readNamed(root, name, lint.MaxDocumentSize)
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {

@@ -140,7 +140,8 @@ func TestLintNamedSpecialFile(t *testing.T) {
 	for _, tt := range []struct{ arg, want string }{
 		{"docs/pipe.md", "vectorlint: docs/pipe.md: a FIFO (named pipe), not a regular file: only regular files are linted\n"},
 		{"/proc/self/environ", "vectorlint: /proc/self/environ: a file of the proc pseudo-filesystem, not a regular file: only regular files are linted\n"},
-		{"docs/environ.md", "vectorlint: docs/environ.md: a file of the proc pseudo-filesystem, not a regular file: only regular files are linted\n"},
+		// A link the repository committed, leading out of the project root (spec/trust.md §6).
+		{"docs/environ.md", "vectorlint: docs/environ.md: a symbolic link leading outside the project root " + dir + "\n"},
 		{"/dev/zero", "vectorlint: /dev/zero: a character device, not a regular file: only regular files are linted\n"},
 	} {
 		var r cliResult

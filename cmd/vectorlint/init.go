@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/vectorlint/vectorlint/internal/atomicfile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -101,7 +100,17 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 		mode = initWithGuide
 	}
 	files := initFiles(mode)
-	_, hiddenErr := os.Lstat(filepath.Join(a.dir, ".vectorlint.ini"))
+	// init writes the project's files in the working directory, its project root: through one
+	// root there, so a committed link in the way (rules/ leading elsewhere) is refused, and a
+	// link at a file's own path is replaced (with --force), never written through
+	// (spec/trust.md §6).
+	root, err := a.openRoot()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint init: %v\n", err)
+		return exitFailure
+	}
+	defer root.Close()
+	_, hiddenErr := root.Lstat(filepath.Join(a.dir, ".vectorlint.ini"))
 	hiddenConfig := hiddenErr == nil && mode != initQuick
 	if !force {
 		var existing []string
@@ -109,7 +118,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 			existing = append(existing, ".vectorlint.ini")
 		}
 		for _, f := range files {
-			if _, err := os.Lstat(filepath.Join(a.dir, filepath.FromSlash(f.path))); err == nil {
+			if _, err := root.Lstat(filepath.Join(a.dir, filepath.FromSlash(f.path))); err == nil {
 				existing = append(existing, f.path)
 			}
 		}
@@ -123,7 +132,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	}
 	for _, f := range files {
 		path := filepath.Join(a.dir, filepath.FromSlash(f.path))
-		if err := writeFileAtomic(path, []byte(f.content)); err != nil {
+		if err := writeFileAtomic(root, path, []byte(f.content)); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint init: %v\n", err)
 			return exitFailure
 		}
@@ -136,9 +145,9 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	// document, else a sentence given on standard input: each runs as printed, even in an
 	// empty folder.
 	target, lintNote := "README.md", ""
-	if st, err := os.Stat(filepath.Join(a.dir, "README.md")); err != nil || !st.Mode().IsRegular() {
+	if st, err := root.Stat(filepath.Join(a.dir, "README.md")); err != nil || !st.Mode().IsRegular() {
 		target, lintNote = ".", "lint every Markdown file here and below"
-		docs, _, err := lint.Discover(a.dir, []string{"."}, []string{filepath.Join(a.dir, "rules")})
+		docs, _, err := lint.Discover(root, a.dir, []string{"."}, []string{filepath.Join(a.dir, "rules")})
 		if err != nil || len(docs) == 0 || len(docs) == 1 && filepath.Base(docs[0]) == lint.StyleGuideFileName {
 			target, lintNote = sampleStdin, ""
 		}
@@ -213,13 +222,14 @@ func printStep(w io.Writer, cmd, what string) {
 	fmt.Fprintf(w, "  %-37s %s\n", cmd, what)
 }
 
-// writeFileAtomic writes through a temporary file and a rename, so an interrupted init never
-// leaves a half-written file; the file gets mode 0666 less the umask, as an editor would give it.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+// writeFileAtomic writes through root, a temporary file and a rename, so an interrupted init
+// never leaves a half-written file; the file gets mode 0666 less the umask, as an editor would
+// give it.
+func writeFileAtomic(root *tree.Root, path string, data []byte) error {
+	if err := root.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
-	return atomicfile.Write(path, data)
+	return root.WriteFile(path, data)
 }
 
 const initConfig = `# vectorlint configuration, written by "vectorlint init".

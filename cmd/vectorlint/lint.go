@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"path/filepath"
 	"slices"
@@ -25,8 +26,11 @@ import (
 
 // lintFlags holds every flag of the lint command (spec/linter.md §1).
 type lintFlags struct {
-	config        string
-	output        string
+	config string
+	output string
+	// outputFile is --output-file: the output is written there, whole, instead of standard
+	// output.
+	outputFile    string
 	failOn        string
 	minAlertLevel string
 	// minLevel is --min-alert-level, checked (suggestion, the lowest, by default).
@@ -65,6 +69,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.StringVar(&f.config, "config", "", "configuration file (default: $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini here or in a parent folder)")
 	fs.StringVar(&f.output, "output", "line", "output format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&f.outputFile, "output-file", "", "write the output to `FILE` instead of standard output, whole (a link at FILE is replaced, never written through; a FILE in the working directory's tree must stay inside it)")
 	fs.StringVar(&f.failOn, "fail-on", "error", failOnUsage)
 	fs.StringVar(&f.minAlertLevel, "min-alert-level", "suggestion", "report only findings at or above this severity, a `LEVEL`: suggestion, warning or error; rules that cannot reach it do not run (Vale's --minAlertLevel)")
 	fs.SetNormalizeFunc(valeFlagNames)
@@ -154,16 +159,76 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	if f.fix != "" && slices.Contains(paths, "-") && len(paths) > 1 {
 		return a.usageError("vectorlint", errors.New("--fix with standard input prints the fixed text: lint only the PATH -"))
 	}
+	if f.outputFile != "" {
+		return a.lintToFile(ctx, &f, fs, paths)
+	}
+	return a.lint(ctx, &f, fs, paths)
+}
+
+// lintToFile runs the lint command with its standard output written to --output-file through
+// the working directory's root (spec/trust.md §6): the file is checked before the run (a
+// folder on the way that is a link leading out of the tree, or a folder at FILE, stops it
+// before any model call) and written whole after it, by a rename that replaces a link
+// committed at that path instead of following it. A FILE outside the working directory is the
+// user's choice, written through a root at its folder. The output is written whatever the
+// exit code, as a shell redirection would.
+func (a *app) lintToFile(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) int {
+	root, err := a.openRoot()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
+		return exitFailure
+	}
+	defer root.Close()
+	n, err := root.Named(a.abs(f.outputFile))
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
+		return exitFailure
+	}
+	defer n.Close()
+	if err := checkOutputFile(n); err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
+		return exitFailure
+	}
+	var buf bytes.Buffer
+	c := *a
+	c.stdout, c.rawStdout, c.stdoutIsTerminal = &buf, &buf, false
+	code := c.lint(ctx, f, fs, paths)
+	if err := n.Root.WriteFile(n.Path, buf.Bytes()); err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
+		return exitFailure
+	}
+	return code
+}
+
+// checkOutputFile fails when the output file cannot be written where it is named: its folder
+// is missing, is not a folder or leads out of the root, or FILE is a folder.
+func checkOutputFile(n tree.Named) error {
+	fi, err := n.Root.Stat(filepath.Dir(n.Path))
+	switch {
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s: not a folder", filepath.Dir(n.Path))
+	}
+	if fi, err := n.Root.Lstat(n.Path); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s: a folder, expected a file", n.Path)
+	}
+	return nil
+}
+
+// lint is the lint command once its flags are checked.
+func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) int {
 
 	proj, err := a.loadProject(f.config)
 	if err != nil {
 		a.printProblemsOrError(err)
 		return exitFailure
 	}
+	defer proj.Close()
 	if f.verbose {
 		a.printProblems(proj.Warnings)
 	}
-	env, err := a.llmEnv(a.projectEnvDir(proj))
+	env, err := a.llmEnv(proj.Root, a.projectEnvDir(proj))
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
@@ -195,6 +260,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
 		MinSeverity:   f.minLevel,
+		Root:          proj.Root,
 		// A lint run reads each file when the pool reaches it (memory flat in the number of
 		// files); the dry run prints the whole plan.
 		Lazy: !f.dryRun,
@@ -211,7 +277,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		return exitFailure
 	}
 	// --changed-since, --changed-lines and --shard choose what of the plan runs.
-	if err := a.selectFiles(ctx, &f, proj, plan); err != nil {
+	if err := a.selectFiles(ctx, f, proj, plan); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
@@ -220,7 +286,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		// Every setting a real run checks is checked here, by the same code, with the same
 		// messages: a dry run that passes means the settings are usable (whether the server
 		// answers is the one thing it cannot tell).
-		run, err := a.prepareLint(env, eps, proj, &f, fs, &syncWriter{w: a.stderr})
+		run, err := a.prepareLint(env, eps, proj, f, fs, &syncWriter{w: a.stderr})
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 			return exitFailure
@@ -246,12 +312,12 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 		if sum.OperationalErrors > 0 {
 			return exitFailure
 		}
-		if !a.withinBudget(&f, run, proj, plan, a.stderr) {
+		if !a.withinBudget(f, run, proj, plan, a.stderr) {
 			return exitFailure
 		}
 		return failOnExit(f.failOn, lint.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions})
 	}
-	return a.evaluatePlan(ctx, &f, fs, proj, plan, env, eps)
+	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
 }
 
 // lintRun is what a lint run needs beyond its plan, with every setting checked.
@@ -377,6 +443,9 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		stdout = bar.Writer(stdout) // the same terminal: keep results and the bar apart
 	}
 	session, flushFix := a.fixSession(f, stdout, errw)
+	if session != nil {
+		session.Root = proj.Root // files are rewritten inside the project root only
+	}
 	defer flushFix()
 	var out report.Writer
 	if session == nil || session.Mode == fix.ModeWrite {
@@ -412,11 +481,12 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	var debugErr error
 	if f.debugJSON {
 		// The folder is made and proved writable before the first call.
-		w, err := a.debugWriter(setup.endpoint)
+		w, closeRoot, err := a.debugWriter(proj.Root, setup.endpoint)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", err)
 			return exitFailure
 		}
+		defer closeRoot()
 		opts.Debug = func(rec lint.DebugRecord) {
 			rec.Prompt.Filename = a.rel(rec.Prompt.Filename)
 			if _, err := w.Write(rec); err != nil && debugErr == nil {
@@ -644,8 +714,23 @@ func providerNames() string {
 }
 
 // debugWriter creates the run's --debug-json folder under lint.DefaultDebugDir in the working
-// directory, as the original VectorLint does. The repository could have made that folder a
-// link to anywhere, so it must resolve inside the working directory.
-func (a *app) debugWriter(ep llm.Endpoint) (*lint.DebugWriter, error) {
-	return lint.NewDebugWriter(a.abs(lint.DefaultDebugDir), a.dir, a.clock()(), lint.DebugModel{Provider: string(ep.Provider), Name: ep.Model})
+// directory, as the original VectorLint does, through root (the project root when the working
+// directory is inside it, else a root opened there, returned for the caller to close): the
+// repository could have made that folder, or .vectorlint, a link to anywhere, and such a link
+// is refused before anything is created (spec/trust.md §6).
+func (a *app) debugWriter(root *tree.Root, ep llm.Endpoint) (*lint.DebugWriter, func(), error) {
+	closeRoot := func() {}
+	if !root.Contains(a.dir) {
+		r, err := a.openRoot()
+		if err != nil {
+			return nil, nil, err
+		}
+		root, closeRoot = r, func() { r.Close() }
+	}
+	w, err := lint.NewDebugWriter(root, a.abs(lint.DefaultDebugDir), a.clock()(), lint.DebugModel{Provider: string(ep.Provider), Name: ep.Model})
+	if err != nil {
+		closeRoot()
+		return nil, nil, err
+	}
+	return w, closeRoot, nil
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/safehttp"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -20,9 +21,14 @@ import (
 // llmEnv loads the environment model settings are read from (spec/trust.md §5): the process
 // environment, then .env.local and .env in dir — the folder of the config file that was found,
 // or the working directory when no config file is used — then the [env] table of the user
-// config, ~/.vectorlint/config.toml. Each value keeps its source for the trust rule.
-func (a *app) llmEnv(dir string) (*llm.Env, error) {
-	env, err := llm.LoadEnv(llm.EnvOptions{Process: a.lookupEnv, UserConfig: llm.UserConfigPath(a.homeDir()), Dir: dir})
+// config, ~/.vectorlint/config.toml. Each value keeps its source for the trust rule. The .env
+// files are read through root, the project root (nil, or a root dir is not in: a root opened
+// at dir).
+func (a *app) llmEnv(root *tree.Root, dir string) (*llm.Env, error) {
+	if root != nil && !root.Contains(dir) {
+		root = nil
+	}
+	env, err := llm.LoadEnv(llm.EnvOptions{Process: a.lookupEnv, UserConfig: llm.UserConfigPath(a.homeDir()), Dir: dir, Root: root})
 	if err != nil {
 		return nil, a.relErr(err)
 	}

@@ -39,6 +39,7 @@ func (a *app) runLsConfig(args []string) int {
 		a.printProblemsOrError(err)
 		return exitFailure
 	}
+	defer proj.Close()
 	base := a.dir // what the sections' globs are relative to
 	if proj.Config != nil && proj.Config.Dir != "" {
 		base = proj.Config.Dir

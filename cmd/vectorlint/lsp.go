@@ -100,7 +100,7 @@ func (a *app) lspModel(proj *lint.Project) (lsp.Model, error) {
 	if proj.ZeroConfig {
 		envDir = proj.Config.Dir // the project's folder stands for the command's working directory
 	}
-	env, err := a.llmEnv(envDir)
+	env, err := a.llmEnv(proj.Root, envDir)
 	if err != nil {
 		return lsp.Model{}, err
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/report"
 )
@@ -50,9 +49,17 @@ func (a *app) runMerge(args []string) int {
 	if len(files) == 0 {
 		return a.usageError("vectorlint merge", errors.New("expected one or more json results (vectorlint --output json), found none"))
 	}
+	// The results and the documents they name are read through the working directory's root
+	// (spec/trust.md §6).
+	root, err := a.openRoot()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
+		return exitFailure
+	}
+	defer root.Close()
 	results := make([]*lint.Result, 0, len(files))
 	for _, name := range files {
-		data, err := safefile.ReadFile(a.path(name), report.MaxJSONSize)
+		data, err := a.readNamed(root, name, report.MaxJSONSize)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %s: cannot read the file: %v\n", name, blueprintPathErr(err))
 			return exitFailure
@@ -73,7 +80,7 @@ func (a *app) runMerge(args []string) int {
 		// reviewdog's columns are bytes, which the json output does not hold: they are read
 		// from the documents when they are here and unchanged.
 		for i := range res.Files {
-			if doc, err := safefile.ReadFile(a.path(res.Files[i].Path), lint.MaxDocumentSize); err == nil {
+			if doc, err := root.ReadDocument(a.path(res.Files[i].Path), lint.MaxDocumentSize); err == nil {
 				report.FillByteColumns(&res.Files[i], doc)
 			}
 		}
@@ -88,6 +95,9 @@ func (a *app) runMerge(args []string) int {
 	// The rule files describe the rules as a single run's report does (sarif's descriptors).
 	if popts, err := lint.FindProject(a.dir, *config, a.getenv("VECTORLINT_CONFIG")); err == nil {
 		proj, err := lint.LoadProject(popts)
+		if proj != nil { // also with problems: its root is open
+			defer proj.Close()
+		}
 		if err != nil && *config != "" {
 			a.printProblemsOrError(err)
 			return exitFailure

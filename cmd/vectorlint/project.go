@@ -17,6 +17,10 @@ import (
 // override that names no rule or no setting, a setting a rule has no use for: a configuration
 // written for the original VectorLint runs, but the user learns what it does not do;
 // spec/linter.md §1–2). Other warnings are the caller's to print.
+//
+// The project holds the command's one root-confined handle on the project root (Project.Root,
+// spec/trust.md §6), through which every repository file is read and written: the caller
+// closes it (Project.Close).
 func (a *app) loadProject(configFlag string) (*lint.Project, error) {
 	opts, err := lint.FindProject(a.dir, configFlag, a.getenv("VECTORLINT_CONFIG"))
 	if err != nil {
@@ -24,6 +28,7 @@ func (a *app) loadProject(configFlag string) (*lint.Project, error) {
 	}
 	proj, err := lint.LoadProject(opts)
 	if err != nil {
+		proj.Close()
 		return nil, err
 	}
 	var always, others rules.Problems

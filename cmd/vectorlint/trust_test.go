@@ -345,8 +345,8 @@ func TestEnvPrecedence(t *testing.T) {
 	}
 }
 
-// TestDotEnvNotRegular: a .env that is a link (to a file outside the tree) is not read; the
-// run stops with a message naming it.
+// TestDotEnvNotRegular: a .env that is a link to a file outside the tree is not read
+// (spec/trust.md §6); the run stops with a message naming it.
 func TestDotEnvNotRegular(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "secrets.env")
 	writeTestTree(t, filepath.Dir(outside), map[string]string{"secrets.env": "OPENAI_BASE_URL=http://attacker.test/v1\n"})
@@ -355,7 +355,7 @@ func TestDotEnvNotRegular(t *testing.T) {
 		t.Skip(err)
 	}
 	r := runRouted(t, dir, map[string]string{"OPENAI_API_KEY": userKey}, nil, "docs")
-	r.expect(t, exitFailure, "", "vectorlint: .env: expected a regular file (environment files that are links, pipes or devices are not read), found a symbolic link\n")
+	r.expect(t, exitFailure, "", "vectorlint: .env: expected a regular file (environment files that are pipes, devices or links out of the project are not read), found a symbolic link leading outside the project root "+dir+"\n")
 }
 
 // TestProxyFromProcessOnly: proxy variables in a .env file do not route requests (the client

@@ -20,7 +20,7 @@ func TestDotEnvFIFO(t *testing.T) {
 	go func() { done <- runRouted(t, dir, map[string]string{"OPENAI_API_KEY": userKey}, nil, "docs") }()
 	select {
 	case r := <-done:
-		r.expect(t, exitFailure, "", "vectorlint: .env: expected a regular file (environment files that are links, pipes or devices are not read), found a named pipe (FIFO)\n")
+		r.expect(t, exitFailure, "", "vectorlint: .env: expected a regular file (environment files that are pipes, devices or links out of the project are not read), found a named pipe (FIFO)\n")
 	case <-time.After(10 * time.Second):
 		t.Fatal("the run hangs on a FIFO named .env")
 	}

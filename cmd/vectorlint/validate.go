@@ -50,9 +50,12 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 
 	opts := lint.ProjectOptions{}
 	if rulesDir != "" {
-		opts.RulesPath = a.abs(rulesDir)
+		// The project root: the configuration's folder, else the working directory; a rules
+		// folder named outside it is the user's choice (lint.LoadProject).
+		opts.RulesPath, opts.RootDir, opts.WorkDir = a.abs(rulesDir), a.dir, a.dir
 		if config != "" {
 			opts.ConfigPath = a.abs(config)
+			opts.RootDir = filepath.Dir(opts.ConfigPath)
 			opts.StyleGuidePath = lint.FindStyleGuide(a.dir, opts.ConfigPath)
 			opts.DirectivePath = lint.FindDirective(a.dir, opts.ConfigPath)
 		}
@@ -65,6 +68,9 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		opts = found
 	}
 	proj, err := lint.LoadProject(opts)
+	if proj != nil { // also with problems: its root is open
+		defer proj.Close()
+	}
 	var problems rules.Problems
 	if err != nil {
 		ps, ok := lint.IsProblems(err)

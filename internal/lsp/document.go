@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"path/filepath"
 	"strings"
 	"time"
@@ -229,12 +230,16 @@ type message struct {
 func (s *server) lint(ctx context.Context, path, text string, withModel bool, progress lint.Progress) lintOutcome {
 	var out lintOutcome
 	proj, err := s.opts.Project(filepath.Dir(path))
+	// The project's root handle (every file it reads goes through it) is released with the run.
+	if proj != nil { // also with problems: its root is open
+		defer proj.Close()
+	}
 	var notFound *lint.ConfigNotFoundError
 	switch {
 	case errors.As(err, &notFound):
 		return out // not in a project: nothing to say
 	case err != nil:
-		s.failed(&out, err)
+		s.failed(&out, proj, err)
 		return out
 	}
 	var (
@@ -257,9 +262,9 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 	}
 	eval.Warn = func(msg string) { s.logf("warning: %s", msg) }
 	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{Dir: proj.Config.Dir, Paths: []string{"-"},
-		Stdin: strings.NewReader(text), StdinFilename: path, SearchModel: search, Lazy: true})
+		Stdin: strings.NewReader(text), StdinFilename: path, SearchModel: search, Lazy: true, Root: proj.Root})
 	if err != nil {
-		s.failed(&out, err)
+		s.failed(&out, proj, err)
 		return out
 	}
 	ropts := lint.RunOptions{EvalOptions: eval}
@@ -281,8 +286,9 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 }
 
 // failed records a configuration or rule error: a diagnostic on the document, one on each
-// file at fault (at its line), and a message.
-func (s *server) failed(out *lintOutcome, err error) {
+// file at fault (at its line, read through the project's root when there is one), and a
+// message.
+func (s *server) failed(out *lintOutcome, proj *lint.Project, err error) {
 	ps, ok := lint.IsProblems(err)
 	if !ok {
 		out.notes = append(out.notes, note(protocol.DiagnosticSeverityError, "vectorlint cannot lint this file: "+err.Error()))
@@ -304,7 +310,11 @@ func (s *server) failed(out *lintOutcome, err error) {
 			continue
 		}
 		uri := pathURI(p.File)
-		out.problems[uri] = append(out.problems[uri], problemDiagnostic(p))
+		var root *tree.Root
+		if proj != nil {
+			root = proj.Root
+		}
+		out.problems[uri] = append(out.problems[uri], problemDiagnostic(root, p))
 	}
 	first := errs[0].Error()
 	summary := first

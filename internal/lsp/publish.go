@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +12,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/vectorlint/vectorlint/fix"
-	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -113,8 +114,9 @@ func note(sev protocol.DiagnosticSeverity, msg string) protocol.Diagnostic {
 }
 
 // problemDiagnostic is a configuration or rule problem on its line of the file at fault (the
-// whole line, or its start when the file cannot be read).
-func problemDiagnostic(p rules.Problem) protocol.Diagnostic {
+// whole line, or its start when the file cannot be read). The file is read through the
+// project's root (nil: not read), so a link there that leads out of it is not.
+func problemDiagnostic(root *tree.Root, p rules.Problem) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityError
 	if p.Level != rules.LevelError {
 		sev = protocol.DiagnosticSeverityWarning
@@ -127,7 +129,7 @@ func problemDiagnostic(p rules.Problem) protocol.Diagnostic {
 	msg = strings.TrimPrefix(msg, prefix+": ")
 	line := max(p.Line, 1) - 1
 	r := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(line)}, End: protocol.Position{Line: protocol.UInteger(line)}}
-	if data, err := safefile.ReadFile(p.File, rules.MaxFileSize); err == nil {
+	if data, err := readProblemFile(root, p.File); err == nil {
 		l := newLines(string(data))
 		if line < len(l.starts) {
 			end := len(l.text)
@@ -287,3 +289,11 @@ func (p *workProgress) finish(ctx context.Context, out lintOutcome) {
 }
 
 var _ lint.Progress = (*workProgress)(nil)
+
+// readProblemFile reads the file a problem names through root ("no root" when root is nil).
+func readProblemFile(root *tree.Root, path string) ([]byte, error) {
+	if root == nil {
+		return nil, errors.New("no project root")
+	}
+	return root.ReadFile(path, rules.MaxFileSize)
+}

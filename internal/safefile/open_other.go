@@ -2,6 +2,6 @@
 
 package safefile
 
-// openFlags: O_NONBLOCK is a Unix flag; the stat before the open still keeps FIFOs and devices
-// from being opened.
-const openFlags = 0
+// OpenFlags are added to the flags a file is opened for reading with: none here (O_NONBLOCK
+// is a Unix flag); the stat before the open still keeps FIFOs and devices from being opened.
+const OpenFlags = 0

@@ -4,5 +4,6 @@ package safefile
 
 import "syscall"
 
-// openFlags opens without blocking: a FIFO opened for reading would otherwise wait for a writer.
-const openFlags = syscall.O_NONBLOCK
+// OpenFlags are added to the flags a file is opened for reading with: O_NONBLOCK, since a FIFO
+// opened for reading would otherwise wait for a writer.
+const OpenFlags = syscall.O_NONBLOCK

@@ -5,16 +5,7 @@ import (
 	"syscall"
 )
 
-// pseudoFS names the pseudo-filesystem path is on ("" when it is an ordinary one).
-func pseudoFS(path string) string {
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(path, &st); err != nil {
-		return ""
-	}
-	return describeFS(st.Type)
-}
-
-// pseudoFSFile is pseudoFS for an open file.
+// pseudoFSFile names the pseudo-filesystem the open file f is on ("" for an ordinary one).
 func pseudoFSFile(f *os.File) string {
 	rc, err := f.SyscallConn()
 	if err != nil {

@@ -5,6 +5,4 @@ package safefile
 import "os"
 
 // Other systems have no /proc-style filesystem of regular-looking files to guard against here.
-func pseudoFS(string) string { return "" }
-
 func pseudoFSFile(*os.File) string { return "" }

@@ -1,12 +1,14 @@
-// Package safefile reads the files a run is given — documents, rule files, configuration,
-// blueprints — so that nothing but a regular file is ever read, and never more than a limit.
+// Package safefile holds the checks that make reading the files a run is given — documents,
+// rule files, configuration, blueprints — read nothing but a regular file, and never more than
+// a limit. The files are opened through internal/tree, which uses these checks.
 //
 // On a pull request those files come from a stranger. A FIFO blocks the run the moment it is
 // opened, a device can be endless (/dev/zero) or have effects when opened, and a file of a
 // pseudo-filesystem such as /proc/self/environ holds the process's own secrets while looking
 // like an ordinary, empty file. So a path is stat'ed before it is opened (a FIFO or device is
-// never opened), opened without blocking (a FIFO swapped in after the stat cannot hang the
-// open), and the opened file is checked again (fstat, fstatfs) before a byte is read.
+// never opened), opened without blocking (OpenFlags: a FIFO swapped in after the stat cannot
+// hang the open), and the opened file is checked again (CheckOpened: fstat, fstatfs) before a
+// byte is read (ReadOpened).
 package safefile
 
 import (
@@ -83,61 +85,33 @@ func Describe(mode fs.FileMode) string {
 	return "not a regular file"
 }
 
-// Check reports whether path (following symbolic links) is a regular file that may be read:
-// nil when it is, a *NotRegularError wrapped in an *fs.PathError when it is something else, and
-// the error of os.Stat when it cannot be looked at (missing, a loop of symbolic links). It opens
-// nothing, so it is safe on a FIFO or a device.
-func Check(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() {
-		// As os.ReadFile says it, which messages have always shown.
-		return &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
-	}
-	if !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: Describe(fi.Mode())}}
-	}
-	if what := pseudoFS(path); what != "" {
-		return &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: what}}
-	}
-	return nil
-}
-
-// ReadFile reads a regular file of at most limit bytes (no limit when limit ≤ 0). Anything
-// else — a FIFO, a device, a socket, a folder, a file of a pseudo-filesystem — is a
-// *NotRegularError and a file over the limit a *TooLargeError, each wrapped in an
-// *fs.PathError naming the path; nothing is read from them.
-func ReadFile(path string, limit int64) ([]byte, error) {
-	if err := Check(path); err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) && pe.Op == "stat" {
-			pe.Op = "open" // a missing file reads as it does with os.ReadFile
-		}
-		return nil, err
-	}
-	return readOpened(path, limit)
-}
-
-// readOpened opens path and reads it once the opened file is known to be regular. Check keeps
-// FIFOs and devices from being opened at all; openFlags (O_NONBLOCK) keeps one swapped in since
-// from blocking the open, and the fstat after it refuses it.
-func readOpened(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// CheckOpened checks an opened file before a byte is read: fstat (a regular file, not a FIFO,
+// device or socket swapped in after a stat) and fstatfs (not a file of a pseudo-filesystem such
+// as /proc). Errors are *fs.PathError values naming path. It returns the file's information.
+func CheckOpened(f *os.File, path string) (fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, &fs.PathError{Op: "read", Path: path, Err: unwrapPath(err)}
+	}
+	if fi.IsDir() {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: Describe(fi.Mode())}}
 	}
 	if what := pseudoFSFile(f); what != "" {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &NotRegularError{What: what}}
+	}
+	return fi, nil
+}
+
+// ReadOpened reads the opened file f (named path in errors) once CheckOpened accepts it, never
+// more than limit bytes (no limit when limit ≤ 0): a file over the limit is a *TooLargeError,
+// also when it grew after the fstat. The caller opens f with OpenFlags and closes it.
+func ReadOpened(f *os.File, path string, limit int64) ([]byte, error) {
+	fi, err := CheckOpened(f, path)
+	if err != nil {
+		return nil, err
 	}
 	if limit > 0 && fi.Size() > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: fi.Size(), Limit: limit}}
@@ -159,7 +133,7 @@ func readOpened(path string, limit int64) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+			return nil, &fs.PathError{Op: "read", Path: path, Err: unwrapPath(err)}
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
@@ -171,10 +145,21 @@ func readOpened(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// PseudoFS names the pseudo-filesystem path is on ("a file of the proc pseudo-filesystem"), or
-// returns "" for an ordinary filesystem (and on systems without such filesystems). A folder walk
-// checks each folder it enters, so the files of /proc, /sys and the like are never listed.
-func PseudoFS(path string) string { return pseudoFS(path) }
+// unwrapPath is the reason of an *fs.PathError (which names the opened file's own name, not
+// the path the caller gave), or err itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// PseudoFSOf names the pseudo-filesystem the open file or folder f is on ("a file of the proc
+// pseudo-filesystem"), or returns "" for an ordinary filesystem (and on systems without such
+// filesystems). A folder walk checks each folder it enters (opened through a root,
+// internal/tree), so the files of /proc, /sys and the like are never listed.
+func PseudoFSOf(f *os.File) string { return pseudoFSFile(f) }
 
 // IsNotRegular reports whether err is (or wraps) a *NotRegularError.
 func IsNotRegular(err error) bool {
