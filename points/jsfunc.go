@@ -41,9 +41,16 @@ func compileJS(name, code string) (*goja.Program, error) {
 // \p{Script=Greek}) fails on regexp2 with goja's "Invalid regular expression (regexp2)".
 func withoutSuffix(msg string) string { return strings.ReplaceAll(msg, jsRegexpSuffix, "") }
 
-// jsGrace is how long runJS waits, after interrupting a script at its time limit, for the
-// script to stop before it gives up on it.
+// jsGrace is how long runJS waits, after interrupting a script for its memory (or when the
+// caller's context ends), for the script to stop before it gives up on it: long enough for the
+// script to unwind and its memory to be confirmed as its own.
 const jsGrace = 100 * time.Millisecond
+
+// jsStopGrace is the same wait for a script interrupted at its time limit, whose answer is then
+// "stopped" whatever it does: long enough for a script in JavaScript code to see the interrupt,
+// or for a result sent just at the limit to arrive; short, because a script stuck in a built-in
+// call (a regular expression scan) gives its slot back only when runJS gives up on it.
+const jsStopGrace = 10 * time.Millisecond
 
 // runJS runs a compiled program in a fresh sandbox: no require, no I/O, no timers, no code
 // built from strings, a time limit, a bounded call stack, size-checked built-ins (jsGuards)
@@ -53,7 +60,7 @@ const jsGrace = 100 * time.Millisecond
 // The script runs on its own goroutine. At the time limit (or when ctx ends) it is
 // interrupted, which stops it at its next instruction; a built-in call still running then
 // (goja cannot interrupt one: sorting a long array, or a regular expression scan) is abandoned
-// after jsGrace, so the caller gets its error on time whatever the script does, and its pool
+// after jsStopGrace (jsGrace when stopped for memory), so the caller gets its error on time whatever the script does, and its pool
 // slot is free at once. The abandoned goroutine ends when the built-in returns: every regular
 // expression scan is bounded by jsRegexpTimeout, and jsGuards bounds what one built-in call
 // may do. A script that ran past its limit is stopped whatever it returned.

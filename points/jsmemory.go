@@ -185,6 +185,7 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 	defer limit.Stop()
 	stopped := fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
 	var o outcome
+	wait := jsGrace
 	select {
 	case o = <-done:
 	case <-ctx.Done():
@@ -196,10 +197,11 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 		// memory, so that it is stopped for what it did, not for how slowly it was run.
 		if !p.measure(run) {
 			vm.Interrupt(errJSTimeout)
+			wait = jsStopGrace
 		}
 	}
 	if o == (outcome{}) {
-		grace := time.NewTimer(jsGrace)
+		grace := time.NewTimer(wait)
 		defer grace.Stop()
 		select {
 		case o = <-done:
