@@ -499,6 +499,7 @@ func (p *ruleParser) criteria(v *yaml.Node) []*Criterion {
 				c.Weight = w
 			} else {
 				p.add(n, field+".weight", WeightExpected, describe(n))
+				c.weightRefused = true
 			}
 		}
 		for _, e := range fs {

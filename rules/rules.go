@@ -251,4 +251,7 @@ type Criterion struct {
 	Severity Severity
 	// Line is the line of the criterion's entry in the rule file.
 	Line int
+	// weightRefused is set when the frontmatter's weight was refused (out of range): Weight is
+	// then the default, and a rubric heading is not compared with it.
+	weightRefused bool
 }
