@@ -15,6 +15,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -127,6 +128,10 @@ func checkBounds(t *testing.T, bp *Blueprint) {
 			b := *m.Custom.ThinkingBudget
 			ok = ok && b >= 0 && b <= llm.MaxReplyTokens && b == math.Trunc(b)
 		}
+	}
+	for _, s := range bp.Services {
+		ok = ok && s.TimeoutMS >= 0 && s.TimeoutMS <= points.MaxServiceTimeoutMS && s.RetryBackoffMS >= 0 &&
+			s.RetryBackoffMS <= points.MaxServiceBackoffMS && (s.MaxRetries == nil || *s.MaxRetries >= 0 && *s.MaxRetries <= points.MaxServiceRetries)
 	}
 	for _, p := range bp.Prompts {
 		ok = ok && temperature(p.Temperature) && (p.Weight == nil || *p.Weight >= 0.1 && *p.Weight <= 10) &&
