@@ -155,7 +155,8 @@ func hostileScript(i int) string {
 // the number of CPUs were stuck; each is now its rule's error (stopped at its limit), the
 // legitimate rules still score, and the run ends.
 func TestHostileScriptsLint(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
+	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	dir := t.TempDir()
 	writeTestTree(t, dir, hostileRules(true))
 	r := runVectorlint(t, dir, nil, "", "--output", "json", "docs")
@@ -192,7 +193,8 @@ func TestHostileScriptsLint(t *testing.T) {
 // failure naming its point (stopped at its limit); the legitimate regex point scores, and the
 // run ends. The control, the legitimate point alone, scores 1.
 func TestHostileScriptsBlueprint(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
+	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	var points strings.Builder
 	for i := range 10 {
 		fmt.Fprintf(&points, "    - $js: \"%s\"\n", hostileScript(i))
@@ -200,7 +202,7 @@ func TestHostileScriptsBlueprint(t *testing.T) {
 	const legit = "    - $js: \"/^(\\\\w+)@example\\\\.com$/m.test(r) && r.replace(/a+/g, 'x').includes('x')\"\n"
 	responses := `{"promptId": "p", "model": "m:a", "response": "me@example.com\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}`
 	dir := writeBlueprintFiles(t, map[string]string{
-		"hostile.yml": "- id: p\n  prompt: Q\n  should:\n" + points.String() + legit,
+		"hostile.yml": "- id: p\n  prompt: Q\n  should:\n" + legit + points.String(),
 		"good.yml":    "- id: p\n  prompt: Q\n  should:\n" + legit,
 		"r.jsonl":     responses,
 	})
@@ -300,7 +302,8 @@ func (s *lspSession) await(what string, ok func(map[string]any) bool) map[string
 // scripts. It now publishes, for the document, each hostile rule as a rule that could not run
 // and the legitimate rule's finding, and shuts down cleanly when asked.
 func TestHostileScriptsLSP(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
+	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	dir := t.TempDir()
 	writeTestTree(t, dir, hostileRules(true))
 	uri := "file://" + filepath.ToSlash(filepath.Join(dir, "docs", "a.md"))
