@@ -51,7 +51,8 @@ func TestJSRegexpKeepsJavaScript(t *testing.T) {
 // the matches (test, a global replace finding thousands of slow matches in one call, split,
 // match, a pattern built at run time or from a string).
 func TestJSRegexpBounded(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
+	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	const text = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" // 40 a, no b
 	pool := NewJSPool()
 	for _, code := range []string{
@@ -129,7 +130,8 @@ func TestJSStoppedScriptFreesItsSlot(t *testing.T) {
 // stopped, every one's goroutine ends (no match runs on unbounded), and a legitimate script
 // that uses a regular expression then passes.
 func TestJSManyHostileScripts(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
+	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	pool := newJSPool(2)
 	hostile := []string{`/(?=(a+)+b)/.test(r)`, `/x{1000}z/.test('x'.repeat(4e6))`,
 		`('a'.repeat(18) + 'c').repeat(200000).replace(/(?=(a+)+b)|c/g, '').length > 0`}
