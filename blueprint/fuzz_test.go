@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -29,6 +32,8 @@ var fuzzBlueprintSeeds = []string{
 	// a systems list with one null, and the two run-config errors.
 	"noCache: true\ntemperatures: [0, 0.7]\nsystem: [null, S]\n---\n- {prompt: q, temperature: 0.9, should: [\"$\", \"$is_json\"]}\n",
 	"systems: [a, null, null]\n---\n- {id: p, prompt: q, system: b, temperature: hot}\n",
+	// Issue 31: numbers out of their ranges.
+	"concurrency: 9223372036854775807\ntemperature: 1e308\ntoolUse: {maxSteps: 1e9}\n---\n- {prompt: q, maxCalls: 1e18, weight: .inf}\n",
 }
 
 // FuzzParse checks that no blueprint, YAML or JSON, makes Parse panic; that a rejected one gets
@@ -87,6 +92,7 @@ func FuzzParse(f *testing.F) {
 		if _, err := json.Marshal(bp); err != nil {
 			t.Fatalf("the parsed blueprint does not marshal: %v", err)
 		}
+		checkBounds(t, bp)
 		ids := map[string]bool{}
 		for _, p := range bp.Prompts {
 			if p.ID == "" || ids[p.ID] {
@@ -104,6 +110,36 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkBounds fails when an accepted blueprint holds a number out of its range (spec/trust.md §8).
+func checkBounds(t *testing.T, bp *Blueprint) {
+	t.Helper()
+	temperature := func(f *float64) bool { return f == nil || *f >= 0 && *f <= MaxTemperature }
+	ok := temperature(bp.Temperature) && (bp.Concurrency == nil || *bp.Concurrency >= 1 && *bp.Concurrency <= llm.MaxConcurrency)
+	for _, f := range bp.Temperatures {
+		ok = ok && temperature(&f)
+	}
+	if bp.ToolUse != nil && bp.ToolUse.MaxSteps != nil {
+		ok = ok && *bp.ToolUse.MaxSteps >= 1 && *bp.ToolUse.MaxSteps <= MaxToolSteps
+	}
+	for _, m := range bp.Models {
+		if m.Custom != nil && m.Custom.ThinkingBudget != nil {
+			b := *m.Custom.ThinkingBudget
+			ok = ok && b >= 0 && b <= llm.MaxReplyTokens && b == math.Trunc(b)
+		}
+	}
+	for _, s := range bp.Services {
+		ok = ok && s.TimeoutMS >= 0 && s.TimeoutMS <= points.MaxServiceTimeoutMS && s.RetryBackoffMS >= 0 &&
+			s.RetryBackoffMS <= points.MaxServiceBackoffMS && (s.MaxRetries == nil || *s.MaxRetries >= 0 && *s.MaxRetries <= points.MaxServiceRetries)
+	}
+	for _, p := range bp.Prompts {
+		ok = ok && temperature(p.Temperature) && (p.Weight == nil || *p.Weight >= 0.1 && *p.Weight <= 10) &&
+			(p.MaxCalls == nil || *p.MaxCalls >= 0 && *p.MaxCalls <= MaxToolCalls)
+	}
+	if !ok {
+		t.Fatalf("accepted a number out of range: %+v", bp)
+	}
 }
 
 // blueprintYAMLToJSON converts a multi-document YAML blueprint to the JSON form (the header's

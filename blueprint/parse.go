@@ -12,6 +12,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -331,7 +332,7 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 		}
 	}
 	if v := h.Get("temperature"); v != nil {
-		if f, ok := p.number(v, "", "temperature"); ok {
+		if f, ok := p.numberIn(v, "", "temperature", 0, MaxTemperature); ok {
 			bp.Temperature = &f
 		}
 	}
@@ -341,14 +342,14 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 		} else {
 			bp.Temperatures = []float64{}
 			for _, item := range v.Items {
-				if f, ok := p.number(item, "", "each temperature"); ok {
+				if f, ok := p.numberIn(item, "", "each temperature", 0, MaxTemperature); ok {
 					bp.Temperatures = append(bp.Temperatures, f)
 				}
 			}
 		}
 	}
 	if v := h.Get("concurrency"); v != nil {
-		if n, ok := p.integer(v, "", "concurrency", 1); ok {
+		if n, ok := p.integer(v, "", "concurrency", 1, llm.MaxConcurrency); ok {
 			bp.Concurrency = &n
 		}
 	}
@@ -394,17 +395,21 @@ func (p *parser) text(v *node.Node, prompt, what string) (string, bool) {
 	return v.Str, true
 }
 
-func (p *parser) number(v *node.Node, prompt, what string) (float64, bool) {
-	if v.Kind != node.NumberKind || math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
-		p.errorf(v.Line, prompt, "expected %s to be a number, found %s", what, v.Describe())
+// numberIn reads a number from lo to hi (spec/trust.md §8: every number a blueprint sets has
+// a range; the error names it and the value found).
+func (p *parser) numberIn(v *node.Node, prompt, what string, lo, hi float64) (float64, bool) {
+	if v.Kind != node.NumberKind || !(v.Num >= lo && v.Num <= hi) {
+		p.errorf(v.Line, prompt, "expected %s to be a number from %s to %s, found %s", what,
+			jsjson.FormatNumber(lo), jsjson.FormatNumber(hi), v.Describe())
 		return 0, false
 	}
 	return v.Num, true
 }
 
-func (p *parser) integer(v *node.Node, prompt, what string, min int) (int, bool) {
-	if v.Kind != node.NumberKind || v.Num != math.Trunc(v.Num) || v.Num < float64(min) || v.Num > 1e9 {
-		p.errorf(v.Line, prompt, "expected %s to be a whole number of at least %d, found %s", what, min, v.Describe())
+// integer reads a whole number from lo to hi.
+func (p *parser) integer(v *node.Node, prompt, what string, lo, hi int) (int, bool) {
+	if v.Kind != node.NumberKind || v.Num != math.Trunc(v.Num) || v.Num < float64(lo) || v.Num > float64(hi) {
+		p.errorf(v.Line, prompt, "expected %s to be a whole number from %d to %d, found %s", what, lo, hi, v.Describe())
 		return 0, false
 	}
 	return int(v.Num), true

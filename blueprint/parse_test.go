@@ -332,9 +332,9 @@ func TestParseErrors(t *testing.T) {
 			[]string{`b.yml:4: error: prompt "p": should item 1: expected an alternative path to be a list of points, found a nested list inside it (paths cannot nest)`}},
 		// Weval: "Prompt temperature must be a number" (src/lib/blueprint-parser.ts).
 		{"prompt temperature", "t.yml", "- id: a\n  prompt: x\n  temperature: hot\n",
-			[]string{`t.yml:3: error: prompt "a": expected temperature to be a number, found the string "hot"`}},
+			[]string{`t.yml:3: error: prompt "a": expected temperature to be a number from 0 to 2, found the string "hot"`}},
 		{"null prompt temperature", "t.yml", "- id: a\n  prompt: x\n  temperature: null\n",
-			[]string{`t.yml:3: error: prompt "a": expected temperature to be a number, found null`}},
+			[]string{`t.yml:3: error: prompt "a": expected temperature to be a number from 0 to 2, found null`}},
 		{"unnamed prompt", "u.yml", "- prompt: 5\n", []string{`u.yml:1: error: prompt "#1": expected prompt to be a string, found the number 5`}},
 		{"custom model", "m.yml", "models:\n  - {id: 'x:y', url: 'http://h', inherit: openai}\n---\n- {id: a, prompt: x}\n",
 			[]string{`m.yml:2: error: custom model: expected "modelName" to be a non-empty string, found nothing`}},

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/internal/node"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
@@ -147,8 +148,9 @@ func (p *parser) customModel(v *node.Node) *CustomModel {
 		cm.ReasoningEffort, _ = p.text(f, "", "reasoningEffort")
 	}
 	if f := v.Get("thinkingBudget"); f != nil {
-		if n, good := p.number(f, "", "thinkingBudget"); good {
-			cm.ThinkingBudget = &n
+		if n, good := p.integer(f, "", "thinkingBudget", 0, llm.MaxReplyTokens); good {
+			budget := float64(n)
+			cm.ThinkingBudget = &budget
 		}
 	}
 	if !ok {
@@ -293,7 +295,7 @@ func (p *parser) toolUse(v *node.Node) *ToolUse {
 			}
 			tu.Mode = val.Str
 		case "maxSteps":
-			if n, ok := p.integer(val, "", "toolUse.maxSteps", 1); ok {
+			if n, ok := p.integer(val, "", "toolUse.maxSteps", 1, MaxToolSteps); ok {
 				tu.MaxSteps = &n
 			}
 		case "outputFormat":

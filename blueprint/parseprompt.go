@@ -101,7 +101,7 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		}
 	}
 	if v := n.Get("temperature"); v != nil {
-		if f, ok := p.number(v, label, "temperature"); ok {
+		if f, ok := p.numberIn(v, label, "temperature", 0, MaxTemperature); ok {
 			pr.Temperature = &f
 			if headerTemperature(bp) {
 				p.warnf(CodeIgnoredTemperature, v.Line, label, "temperature %s is not used: the header's temperature(s) apply to every prompt, as in Weval; remove one or the other",
@@ -116,7 +116,7 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		pr.ProhibitedTools = p.strings(v, label, "prohibitedTools")
 	}
 	if v := n.Get("maxCalls"); v != nil {
-		if c, ok := p.integer(v, label, "maxCalls", 0); ok {
+		if c, ok := p.integer(v, label, "maxCalls", 0, MaxToolCalls); ok {
 			pr.MaxCalls = &c
 		}
 	}

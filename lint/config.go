@@ -324,8 +324,8 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			}
 		case "Concurrency":
 			n, err := strconv.Atoi(value)
-			if err != nil || n < 1 {
-				add(line, name, "a whole number of 1 or more", strconv.Quote(value))
+			if err != nil || n < 1 || n > llm.MaxConcurrency {
+				add(line, name, llm.ConcurrencyRange, strconv.Quote(value))
 				continue
 			}
 			cfg.Concurrency = n
@@ -374,8 +374,8 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			cfg.Timeout = d
 		case "CacheMaxSize":
 			n, err := llm.ParseSize(value)
-			if err != nil {
-				add(line, name, "a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit)", strconv.Quote(value))
+			if err != nil || !llm.ValidCacheMaxSize(n) {
+				add(line, name, llm.CacheMaxSizeRange, strconv.Quote(value))
 				continue
 			}
 			cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true
@@ -562,7 +562,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 	case "strictness":
 		s, ok := rules.ParseStrictness(value)
 		if !ok {
-			return o, &rules.Problem{Field: key, Expected: `a positive number, "lenient", "standard" or "strict"`, Found: strconv.Quote(value)}
+			return o, &rules.Problem{Field: key, Expected: rules.StrictnessExpected, Found: strconv.Quote(value)}
 		}
 		o.Kind, o.Strictness = OverrideStrictness, s
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -110,14 +111,14 @@ ConfidenceThreshold = 1.5
 Timeout = 2 minutes
 CacheMaxSize = lots
 `, []string{
-			`vectorlint.ini:2: Concurrency: expected a whole number of 1 or more, found "0"`,
+			`vectorlint.ini:2: Concurrency: expected a whole number from 1 to 256, found "0"`,
 			`vectorlint.ini:3: DefaultSeverity: expected "suggestion", "warning" or "error", found "fatal"`,
 			`vectorlint.ini:4: Provider: expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found "openia"`,
 			`vectorlint.ini:5: BaseURL: expected an http:// or https:// URL, found "localhost:8080"`,
 			`vectorlint.ini:6: Temperature: expected a number from 0 to 2, found "hot"`,
 			`vectorlint.ini:7: ConfidenceThreshold: expected a number from 0 to 1, found "1.5"`,
 			`vectorlint.ini:8: Timeout: expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found "2 minutes"`,
-			`vectorlint.ini:9: CacheMaxSize: expected a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit), found "lots"`}},
+			`vectorlint.ini:9: CacheMaxSize: expected 0 (no cap) or a size from 1MB to 100TB, such as 500MB, 2GB or 1GiB, found "lots"`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
 			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize)`}},
@@ -143,8 +144,8 @@ A.B.C.D = x
 			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
 			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
 			`vectorlint.ini:4: Acme.Wordiness.severity: expected "suggestion", "warning" or "error", found "fatal"`,
-			`vectorlint.ini:5: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
-			`vectorlint.ini:6: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
+			`vectorlint.ini:5: Acme.Wordiness.strictness: expected a number greater than 0 and at most 1000, or "lenient", "standard" or "strict", found "harsh"`,
+			`vectorlint.ini:6: Wordiness.strictness: expected a number greater than 0 and at most 1000, or "lenient", "standard" or "strict", found "0"`,
 			`vectorlint.ini:7: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
 			`vectorlint.ini:8: .Rule: expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
 		{"bad glob", "[docs/[a-]\nRunRules = A\n", []string{
@@ -435,6 +436,7 @@ func FuzzParseConfig(f *testing.F) {
 		"Model = `a\nb`\n",
 		"[a]\n[a]\nk=1\nk=2\n",
 		"[content/**/*.md]\nRunRules = A\nstrictness = 7\nSeverity = x\nclarity.depth = high\n",
+		"Concurrency = 9223372036854775807\nCacheMaxSize = 1kB\nTimeout = 1e308\n[*.md]\nA.B.strictness = 1e9\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -471,6 +473,18 @@ func FuzzParseConfig(f *testing.F) {
 			for _, p := range CheckConfig(cfg, packs) {
 				if p.File != "/f/vectorlint.ini" || p.Line < 1 || p.Line > lines {
 					t.Fatalf("check problem without its file and line: %v", p)
+				}
+			}
+			// Every number in its range (spec/trust.md §8).
+			if cfg.Concurrency < 1 || cfg.Concurrency > llm.MaxConcurrency || !llm.ValidCacheMaxSize(cfg.CacheMaxSize) ||
+				cfg.Timeout < 0 || cfg.Timeout > llm.MaxTimeout {
+				t.Fatalf("valid config out of range: %+v", cfg)
+			}
+			for _, s := range cfg.Sections {
+				for _, o := range s.Overrides {
+					if o.Kind == OverrideStrictness && !(o.Strictness > 0 && o.Strictness <= rules.MaxStrictness) {
+						t.Fatalf("strictness %v accepted", o.Strictness)
+					}
 				}
 			}
 			for _, s := range cfg.Sections {

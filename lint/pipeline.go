@@ -117,6 +117,11 @@ func (e *evaluator) rule(out *resultBuilder, doc *Document, supp *Suppressions, 
 	)
 	if ran {
 		score, err = pr.Kind.score(r, props)
+		// The one place scores are made: a NaN or an infinity from any formula stops here, as
+		// the rule's error on this file, and never reaches an output format.
+		if ferr := checkFinite(score); err == nil && ferr != nil {
+			score, err = nil, ferr
+		}
 	}
 	if e.opts.Debug != nil && len(r.units) > 0 {
 		e.opts.Debug(e.debugRecord(doc, r, props))

@@ -17,6 +17,24 @@ import (
 // DefaultCacheMaxSize is the size cap of the reply cache when none is set: 1 GB (10^9 bytes).
 const DefaultCacheMaxSize = 1_000_000_000
 
+// MinCacheMaxSize and MaxCacheMaxSize bound a cache cap that a file or the environment sets
+// (vectorlint.ini's CacheMaxSize; VECTORLINT_CACHE_MAX_SIZE, which a project's .env may set);
+// 0 stays "no cap" (spec/trust.md §8). The cache is the user's, shared by every project: a cap
+// of a few bytes set by a repository would empty it at every write. The --cache-max-size flag,
+// the user's own choice on the command line, is not bounded.
+const (
+	MinCacheMaxSize = 1_000_000           // 1 MB
+	MaxCacheMaxSize = 100_000_000_000_000 // 100 TB
+	// CacheMaxSizeRange describes the accepted caps for messages.
+	CacheMaxSizeRange = "0 (no cap) or a size from 1MB to 100TB, such as 500MB, 2GB or 1GiB"
+)
+
+// ValidCacheMaxSize reports whether n is a cap a file may set: 0 (no cap), or from
+// MinCacheMaxSize to MaxCacheMaxSize bytes.
+func ValidCacheMaxSize(n int64) bool {
+	return n == 0 || n >= MinCacheMaxSize && n <= MaxCacheMaxSize
+}
+
 // NoCacheLimit as Config.CacheMaxSize lets the cache grow without a cap (CacheMaxSize = 0 in
 // vectorlint.ini).
 const NoCacheLimit = -1

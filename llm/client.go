@@ -32,6 +32,15 @@ const (
 	DefaultStallInterval = 30 * time.Second
 )
 
+// MaxConcurrency is the most requests in flight any setting may ask for (vectorlint.ini's
+// Concurrency, a blueprint's concurrency, --concurrency): a file in a repository must not be able
+// to make the tool start a billion workers (spec/trust.md §8). ConcurrencyRange describes the
+// accepted values for messages.
+const (
+	MaxConcurrency   = 256
+	ConcurrencyRange = "a whole number from 1 to 256"
+)
+
 // CallTimeoutFactor bounds a whole call, all its attempts, backoff and Retry-After waits
 // included, to this many times the timeout of one attempt: a hung server costs a call at
 // most 3 minutes at the default timeout, not the 8 that 4 full attempts and their backoff
@@ -126,7 +135,8 @@ type Client struct {
 	noTemperature map[string]bool
 }
 
-// New returns a client. It fails only on an invalid Config (a negative limit or duration).
+// New returns a client. It fails only on an invalid Config (a negative limit or duration, or a
+// Concurrency above MaxConcurrency).
 func New(cfg Config) (*Client, error) {
 	for _, f := range []struct {
 		name string
@@ -139,6 +149,9 @@ func New(cfg Config) (*Client, error) {
 		if f.bad {
 			return nil, fmt.Errorf("llm: Config.%s: expected a value ≥ 0, found a negative one", f.name)
 		}
+	}
+	if cfg.Concurrency > MaxConcurrency {
+		return nil, fmt.Errorf("llm: Config.Concurrency: expected at most %d, found %d", MaxConcurrency, cfg.Concurrency)
 	}
 	setDefault(&cfg.Concurrency, DefaultConcurrency)
 	setDefault(&cfg.StallInterval, DefaultStallInterval)

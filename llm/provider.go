@@ -44,8 +44,12 @@ const (
 	// ANTHROPIC_MAX_TOKENS is unset, the original VectorLint's default (Anthropic requires a
 	// limit on every reply).
 	DefaultAnthropicMaxTokens = 4096
-	DefaultGeminiBaseURL      = "https://generativelanguage.googleapis.com/v1beta/openai"
-	DefaultGeminiModel        = "gemini-2.5-flash"
+	// MaxReplyTokens is the highest ANTHROPIC_MAX_TOKENS (which a project's .env may set): no
+	// model writes a longer reply, so a larger number is a mistake, reported with the range
+	// like every number a file sets (spec/trust.md §8).
+	MaxReplyTokens       = 1_000_000
+	DefaultGeminiBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai"
+	DefaultGeminiModel   = "gemini-2.5-flash"
 	// DefaultAzureAPIVersion is the api-version sent to Azure when AZURE_OPENAI_API_VERSION is
 	// unset: a generally available version that supports structured outputs.
 	DefaultAzureAPIVersion = "2024-10-21"
@@ -273,8 +277,8 @@ func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
 		ep.MaxTokens = vars.defaultMaxTokens
 		if s := get(vars.maxTokens); s != "" {
 			n, err := strconv.Atoi(s)
-			if err != nil || n < 1 {
-				return Endpoint{}, &SettingError{Source: vars.maxTokens, Expected: "a whole number of tokens, 1 or more", Found: s}
+			if err != nil || n < 1 || n > MaxReplyTokens {
+				return Endpoint{}, &SettingError{Source: vars.maxTokens, Expected: "a whole number of tokens from 1 to 1000000", Found: s}
 			}
 			ep.MaxTokens = n
 		}

@@ -125,7 +125,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:    "anthropic max tokens not a positive whole number",
 			env:     map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MAX_TOKENS": "0"},
-			wantErr: `ANTHROPIC_MAX_TOKENS: expected a whole number of tokens, 1 or more, found "0"`,
+			wantErr: `ANTHROPIC_MAX_TOKENS: expected a whole number of tokens from 1 to 1000000, found "0"`,
 		},
 		{
 			name: "anthropic base URL override",

@@ -260,7 +260,7 @@ func TestCallRetriesAsModelCalls(t *testing.T) {
 		}))
 		defer srv.Close()
 		defer close(release)
-		args := map[string]any{"url": srv.URL + "/check", "timeout_ms": 100.0, "max_retries": 50.0, "retry_backoff_ms": 1.0}
+		args := map[string]any{"url": srv.URL + "/check", "timeout_ms": 100.0, "max_retries": 10.0, "retry_backoff_ms": 1.0}
 		start := time.Now()
 		r := callPoint(t, "call", args, Env{AllowNet: true}, Subject{Text: "x"})
 		want := "no answer from " + srv.URL + "/check within 100ms"
@@ -268,7 +268,7 @@ func TestCallRetriesAsModelCalls(t *testing.T) {
 			t.Fatalf("error = %v, want %s", r.err, want)
 		}
 		// 3 × 100 ms for the whole call: at most 3 attempts of 100 ms (the waits are 1–3 ms),
-		// never the 51 that max_retries allows.
+		// never the 11 that max_retries allows.
 		if n := calls.Load(); n < 2 || n > 3 {
 			t.Errorf("%d attempts in %v, want 2 or 3 within the call's bound", n, time.Since(start))
 		}

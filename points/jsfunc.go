@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/dop251/goja"
@@ -32,12 +33,24 @@ func compileJS(name, code string) (*goja.Program, error) {
 	if wrapped, werr := compileGuarded(name, "(function(){\n"+code+"\n})()"); werr == nil {
 		return wrapped, nil
 	}
-	return nil, fmt.Errorf("JavaScript does not compile: %s", truncate(err.Error(), 300))
+	return nil, fmt.Errorf("JavaScript does not compile: %s", truncate(withoutSuffix(err.Error()), 300))
 }
 
-// jsGrace is how long runJS waits, after interrupting a script at its time limit, for the
-// script to stop before it gives up on it.
+// withoutSuffix removes jsRegexpSuffix from a message about a pattern: the script's author
+// never wrote it. A pattern that only Go's regexp accepts (goja's lenient reading of, say,
+// \p{Script=Greek}) fails on regexp2 with goja's "Invalid regular expression (regexp2)".
+func withoutSuffix(msg string) string { return strings.ReplaceAll(msg, jsRegexpSuffix, "") }
+
+// jsGrace is how long runJS waits, after interrupting a script for its memory (or when the
+// caller's context ends), for the script to stop before it gives up on it: long enough for the
+// script to unwind and its memory to be confirmed as its own.
 const jsGrace = 100 * time.Millisecond
+
+// jsStopGrace is the same wait for a script interrupted at its time limit, whose answer is then
+// "stopped" whatever it does: long enough for a script in JavaScript code to see the interrupt,
+// or for a result sent just at the limit to arrive; short, because a script stuck in a built-in
+// call (a regular expression scan) gives its slot back only when runJS gives up on it.
+const jsStopGrace = 10 * time.Millisecond
 
 // runJS runs a compiled program in a fresh sandbox: no require, no I/O, no timers, no code
 // built from strings, a time limit, a bounded call stack, size-checked built-ins (jsGuards)
@@ -46,9 +59,11 @@ const jsGrace = 100 * time.Millisecond
 //
 // The script runs on its own goroutine. At the time limit (or when ctx ends) it is
 // interrupted, which stops it at its next instruction; a built-in call still running then
-// (goja cannot interrupt one: sorting a long array, say) is abandoned after jsGrace, so the
-// caller gets its error on time whatever the script does. The abandoned goroutine ends when
-// the built-in returns.
+// (goja cannot interrupt one: sorting a long array, or a regular expression scan) is abandoned
+// after jsStopGrace (jsGrace when stopped for memory), so the caller gets its error on time whatever the script does, and its pool
+// slot is free at once. The abandoned goroutine ends when the built-in returns: every regular
+// expression scan is bounded by jsRegexpTimeout, and jsGuards bounds what one built-in call
+// may do. A script that ran past its limit is stopped whatever it returned.
 func runJS(ctx context.Context, pool *JSPool, prog *goja.Program, timeout time.Duration, bind func(vm *goja.Runtime) error) (goja.Value, error) {
 	if pool == nil {
 		pool = NewJSPool()
@@ -66,7 +81,7 @@ func jsError(err error, timeout time.Duration) error {
 	}
 	var ex *goja.Exception
 	if errors.As(err, &ex) {
-		return fmt.Errorf("JavaScript threw: %s", truncate(ex.Value().String(), 300))
+		return fmt.Errorf("JavaScript threw: %s", truncate(withoutSuffix(ex.Value().String()), 300))
 	}
 	var se *goja.StackOverflowError
 	if errors.As(err, &se) {

@@ -40,12 +40,12 @@ const maxJSPattern = 1 << 16
 // Template literals and object spread and rest are syntax, not built-ins: rewriteJS turns
 // them into calls of the checks defined here (__vlTemplate, __vlSpread, __vlRestCheck).
 var jsGuards = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("guards", fmt.Sprintf(jsGuardsSource, maxJSString, maxJSItems, maxJSArgs, maxJSPattern, JSMemoryBudget), true)
+	return goja.MustCompile("guards", fmt.Sprintf(jsGuardsSource, maxJSString, maxJSItems, maxJSArgs, maxJSPattern, JSMemoryBudget, jsRegexpSuffix), true)
 })
 
 const jsGuardsSource = `(function (global) {
   'use strict';
-  var max = %d, maxItems = %d, maxArgs = %d, maxPattern = %d, maxBytes = %d;
+  var max = %d, maxItems = %d, maxArgs = %d, maxPattern = %d, maxBytes = %d, suffix = %q;
   var apply = Reflect.apply, construct = Reflect.construct, defineProperty = Object.defineProperty,
       getPrototypeOf = Object.getPrototypeOf, isArray = Array.isArray, NativeRegExp = RegExp,
       nativeExec = RegExp.prototype.exec, NativeArrayBuffer = ArrayBuffer, nativeJoin = Array.prototype.join, nativeStringify = JSON.stringify;
@@ -273,35 +273,41 @@ const jsGuardsSource = `(function (global) {
     }
     return total;
   }
-  // countMatches refuses a global pattern with more than maxItems matches in a string long
-  // enough to hold them: replace, replaceAll and split find every match before they build
-  // anything (400 MB for four million). The count runs in JavaScript, one match at a time.
+  // countMatches finds, in JavaScript and one match at a time, every match of a global regular
+  // expression before a native operation (replace, replaceAll, a global match, split) finds
+  // them all in one call. Each match is bounded in time (jsRegexpTimeout), but not their number,
+  // and a native call does not see the script's time limit: run here first, the matches are
+  // separate instructions that the limit stops, so the native call that follows repeats work
+  // that fitted in the limit. In a string long enough to hold more than maxItems matches, it
+  // also refuses more (the native operations hold them all before they build anything: 400 MB
+  // for four million).
   function countMatches(str, pattern, all, what, unit) {
-    if (str.length < maxItems) return;
     unit = unit || 'matches';
-    var n = 0, per = 1;
+    var n = 0, per = 1, long = str.length >= maxItems;
     if (pattern instanceof NativeRegExp) {
       if (!all && !pattern.global) return;
       var flags = pattern.flags.indexOf('g') < 0 ? pattern.flags + 'g' : pattern.flags;
-      var rx = new NativeRegExp(pattern.source, flags), m;
-      per = new NativeRegExp('|' + pattern.source, pattern.flags.replace('y', '')).exec('').length;
+      // Made from the object, so it keeps its bounded pattern (the source getter hides the suffix).
+      var rx = new NativeRegExp(pattern, flags), m;
+      if (long) per = new NativeRegExp('|' + pattern.source + suffix, pattern.flags.replace('y', '')).exec('').length;
       while ((m = apply(nativeExec, rx, [str])) !== null) {
-        if ((++n) * per > maxItems) tooMany(what, maxItems, unit);
+        if ((++n) * per > maxItems && long) tooMany(what, maxItems, unit);
         if (m[0] === '') rx.lastIndex++;
       }
-    } else if (all) {
+    } else if (all && long) {
       // A string pattern: split with a limit counts natively and stops at the limit.
       if (apply(nativeSplit, str, [String(pattern), maxItems + 2]).length > maxItems + 1) tooMany(what, maxItems, unit);
     }
   }
-  // replaceGuard checks a replace: the matches are counted first in a long string, and with a
-  // replacement string whose result could be over the limit, the result is measured first with
-  // a replacer function that only counts.
+  // replaceGuard checks a replace: the matches are counted first (a regular expression's by
+  // RegExp.prototype[Symbol.replace], which String.prototype.replace and replaceAll call), and
+  // with a replacement string whose result could be over the limit, the result is measured
+  // first with a replacer function that only counts.
   function replaceGuard(native, what, all) {
     return function (pattern, replacement) {
       if (this === null || this === undefined) return apply(native, this, arguments);
       var str = String(this);
-      countMatches(str, pattern, all, what);
+      if (!(pattern instanceof NativeRegExp) || what === 'RegExp.prototype[Symbol.replace]') countMatches(str, pattern, all, what);
       if (typeof replacement === 'function') return apply(native, this, arguments);
       var rep = String(replacement);
       var matches = all ? str.length + 1 : 1;
@@ -325,15 +331,69 @@ const jsGuardsSource = `(function (global) {
   var RP = NativeRegExp.prototype, nativeRegExpReplace = RP[Symbol.replace];
   define(RP, Symbol.replace, function (string, replacement) {
     var rx = this;
-    return apply(replaceGuard(function (p, r) { return apply(nativeRegExpReplace, rx, [this, r]); }, 'RegExp.prototype[Symbol.replace]', true),
+    // A replace finds one match, or every match of a global expression.
+    return apply(replaceGuard(function (p, r) { return apply(nativeRegExpReplace, rx, [this, r]); }, 'RegExp.prototype[Symbol.replace]', !!rx.global),
       String(string), [rx, replacement]);
+  });
+  // Every pattern of a script runs on regexp2, whose scans stop at jsRegexpTimeout (Go's regexp,
+  // which goja prefers, never stops: x{1000}z takes a minute over a few million characters):
+  // rewriteJS appends suffix, an empty lookahead that Go's regexp cannot compile, to every
+  // literal, and boundedPattern to every pattern built at run time. source and toString hide it.
+  var sourceGetter = Object.getOwnPropertyDescriptor(RP, 'source').get, BoundedRegExp;
+  function toStr(x) {
+    if (typeof x === 'symbol') throw new TypeError('Cannot convert a Symbol value to a string');
+    return String(x);
+  }
+  function isRegExpObject(p) {
+    if (p === null || typeof p !== 'object' || p === RP) return false;
+    try { apply(sourceGetter, p, []); return true; } catch (e) { return false; }
+  }
+  // boundedPattern returns the arguments for the RegExp constructor (or compile) that give the
+  // same expression with the suffix: a RegExp object already has it, and the pattern of
+  // anything else is read as the constructor reads it (IsRegExp, then source and flags, or
+  // ToString).
+  function boundedPattern(what, p, f) {
+    var m = p !== null && typeof p === 'object' ? p[Symbol.match] : undefined;
+    var isRe = m !== undefined ? !!m : isRegExpObject(p), src;
+    if (isRe && isRegExpObject(p)) return [p, f];
+    if (isRe) {
+      src = toStr(p.source);
+      if (f === undefined) f = p.flags;
+    } else {
+      src = p === undefined ? '' : toStr(p);
+    }
+    patternLength(what, src);
+    return [src + suffix, f];
+  }
+  defineProperty(RP, 'source', {configurable: true, enumerable: false, get: function () {
+    var s = apply(sourceGetter, this, []);
+    if (typeof s !== 'string' || s.slice(s.length - suffix.length) !== suffix) return s;
+    s = s.slice(0, s.length - suffix.length);
+    return s === '' ? '(?:)' : s;
+  }});
+  define(RP, 'toString', function toString() {
+    if (this === null || (typeof this !== 'object' && typeof this !== 'function')) throw new TypeError('RegExp.prototype.toString requires that this be an Object');
+    return '/' + toStr(this.source) + '/' + toStr(this.flags);
+  });
+
+  // A global match and a split find every match in one native call: counted first.
+  var nativeRegExpMatch = RP[Symbol.match], nativeRegExpSplit = RP[Symbol.split];
+  define(RP, Symbol.match, function (string) {
+    var str = toStr(string);
+    countMatches(str, this, false, 'RegExp.prototype[Symbol.match]');
+    return apply(nativeRegExpMatch, this, [str]);
+  });
+  define(RP, Symbol.split, function (string, limit) {
+    var str = toStr(string);
+    countMatches(str, this, true, 'RegExp.prototype[Symbol.split]', 'items');
+    return apply(nativeRegExpSplit, this, [str, limit]);
   });
 
   // Items created one per character or match: split asks for one more than the limit at most.
   define(SP, 'split', function split(separator, limit) {
     var lim = limit === undefined ? 4294967295 : Number(limit) >>> 0;
     if (this === null || this === undefined || lim <= maxItems) return apply(nativeSplit, this, arguments);
-    countMatches(String(this), separator, true, 'String.prototype.split', 'items');
+    if (!(separator instanceof NativeRegExp)) countMatches(String(this), separator, true, 'String.prototype.split', 'items');
     var parts = apply(nativeSplit, this, [separator, maxItems + 1]);
     if (parts.length > maxItems) tooMany('String.prototype.split', maxItems, 'items');
     return parts;
@@ -341,20 +401,20 @@ const jsGuardsSource = `(function (global) {
   function patternLength(what, p) {
     if (typeof p === 'string' && p.length > maxPattern) tooMany(what, maxPattern, 'characters of pattern');
   }
-  var nativeMatch = SP.match;
-  define(SP, 'match', function match(regexp) {
-    patternLength('String.prototype.match', regexp);
-    if (this !== null && this !== undefined && regexp instanceof NativeRegExp && regexp.global && String(this).length >= maxItems) {
-      var str = String(this), rx = new NativeRegExp(regexp.source, regexp.flags), n = 0, m;
-      while ((m = apply(nativeExec, rx, [str])) !== null) {
-        if (++n > maxItems) tooMany('String.prototype.match', maxItems, 'matches');
-        if (m[0] === '') rx.lastIndex++;
-      }
-    }
-    return apply(nativeMatch, this, arguments);
+  // match, matchAll and search make a regular expression of an argument that is none
+  // (RegExpCreate): made here, with the bounded RegExp, so that it runs on regexp2 too.
+  function regExpArg(regexp, sym, flags) {
+    if (regexp !== undefined && regexp !== null && regexp[sym] !== undefined && regexp[sym] !== null) return regexp;
+    return new BoundedRegExp(regexp, flags);
+  }
+  [['match', Symbol.match, undefined], ['matchAll', Symbol.matchAll, 'g'], ['search', Symbol.search, undefined]].forEach(function (m) {
+    var native = SP[m[0]], what = 'String.prototype.' + m[0];
+    define(SP, m[0], function (regexp) {
+      patternLength(what, regexp);
+      if (this === null || this === undefined) return apply(native, this, arguments);
+      return apply(native, this, [regExpArg(regexp, m[1], m[2])]);
+    });
   });
-  wrap(SP, 'matchAll', 'String.prototype.matchAll', function (args, what) { patternLength(what, args[0]); });
-  wrap(SP, 'search', 'String.prototype.search', function (args, what) { patternLength(what, args[0]); });
   ['encodeURI', 'encodeURIComponent', 'escape'].forEach(function (name) {
     wrap(global, name, name, function (args, what) {
       if (String(args[0]).length > max) tooMany(what, max, 'characters of input');
@@ -392,12 +452,13 @@ const jsGuardsSource = `(function (global) {
   // constructs (or calls) the built-in. It shares the built-in's prototype, so instanceof,
   // .constructor, subclasses and species constructors (which now go through the check) work as
   // before, and inherits its static members.
+  // check may return the arguments to construct with instead.
   function guardConstructor(name, check) {
     var native = global[name];
     if (typeof native !== 'function') return;
     var guarded = function () {
-      check(arguments);
-      return new.target === undefined ? apply(native, this, arguments) : construct(native, arguments, new.target);
+      var args = check(arguments) || arguments;
+      return new.target === undefined ? apply(native, this, args) : construct(native, args, new.target);
     };
     // Static members (from, of, BYTES_PER_ELEMENT, isView, the species getter) are inherited.
     Object.setPrototypeOf(guarded, native);
@@ -418,10 +479,8 @@ const jsGuardsSource = `(function (global) {
       else if (typeof a !== 'object') bytes(name, (Number(a) || 0) * size);
     });
   });
-  guardConstructor('RegExp', function (args) {
-    var p = args[0];
-    patternLength('RegExp', p instanceof NativeRegExp ? p.source : p === undefined ? '' : String(p));
-  });
+  guardConstructor('RegExp', function (args) { return boundedPattern('RegExp', args[0], args[1]); });
+  BoundedRegExp = global.RegExp;
   function noCodeFromStrings(what) {
     return function () { throw new EvalError(what + ' is not available in $js: code built from strings at run time is not allowed'); };
   }
@@ -432,8 +491,8 @@ const jsGuardsSource = `(function (global) {
   });
   defineProperty(global, 'eval', {value: noCodeFromStrings('eval'), writable: true, configurable: true, enumerable: false});
   var nativeCompile = RP.compile;
-  if (typeof nativeCompile === 'function') wrap(RP, 'compile', 'RegExp.prototype.compile', function (args, what) {
-    patternLength(what, args[0] instanceof NativeRegExp ? args[0].source : args[0] === undefined ? '' : String(args[0]));
+  if (typeof nativeCompile === 'function') define(RP, 'compile', function compile(pattern, flags) {
+    return apply(nativeCompile, this, boundedPattern('RegExp.prototype.compile', pattern, flags));
   });
 
   // size estimates the characters JSON.stringify would write, stopping once over the limit.

@@ -43,9 +43,12 @@ var (
 // the budget, else the growth was not the script's (another part of the program) and it is run
 // once more. The memory of a stopped script is returned to the operating system at once.
 //
-// At most GOMAXPROCS scripts run at once (they are CPU-bound; more would only add to the
-// memory). A JSPool is safe for concurrent use; the points of a run share one so the watchdog
-// sees them all. The zero value is not usable: use NewJSPool.
+// At most GOMAXPROCS scripts hold a slot at once (they are CPU-bound; more would only add to
+// the memory). A script stopped at its limit gives its slot back as soon as runJS gives up on
+// it, even when it is still in a built-in call (its goroutine then ends within a bounded time,
+// and the watchdog keeps an eye on it until then): no number of hostile scripts can keep the
+// others from running (spec/trust.md §8). A JSPool is safe for concurrent use; the points of a
+// run share one so the watchdog sees them all. The zero value is not usable: use NewJSPool.
 type JSPool struct {
 	slots  *semaphore.Weighted
 	width  int64
@@ -132,7 +135,11 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 	}
 	vm := goja.New()
 	vm.SetMaxCallStackSize(1000)
-	release := func() { p.slots.Release(weight) }
+	// The slot is given back once: by the script's goroutine when it ends, or by attempt when it
+	// gives up on a script that does not stop at its limit (a built-in still running), at once,
+	// so that a stopped script never keeps others from running (spec/trust.md §8).
+	var released sync.Once
+	release := func() { released.Do(func() { p.slots.Release(weight) }) }
 	if _, err := vm.RunProgram(jsGuards()); err != nil {
 		release()
 		return nil, fmt.Errorf("JavaScript sandbox: %v", err)
@@ -153,16 +160,24 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 			if r := recover(); r != nil {
 				o = outcome{err: fmt.Errorf("JavaScript failed: %v", r)}
 			}
-			// The slot and the watchdog's eye stay on the script until it has really ended,
-			// even when runJS gave up waiting for it (a built-in still running).
+			// The watchdog's eye stays on the script until it has really ended, even when
+			// runJS gave up waiting for it (a built-in still running): its memory is still
+			// the process's.
 			p.finish(run)
 			release()
 			done <- o
 		}()
+		began := time.Now()
 		v, err := vm.RunProgram(prog)
-		if err != nil {
+		switch {
+		case err != nil:
 			o.err = jsError(err, timeout)
-		} else {
+		case time.Since(began) >= timeout:
+			// Past its limit, whatever it returned: a regular expression cut at its own
+			// limit (jsRegexpTimeout) reports no match instead of failing, so a result that
+			// took this long may rest on a match that was never finished.
+			o.err = fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
+		default:
 			o.v = v
 		}
 	}()
@@ -170,6 +185,7 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 	defer limit.Stop()
 	stopped := fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
 	var o outcome
+	wait := jsGrace
 	select {
 	case o = <-done:
 	case <-ctx.Done():
@@ -181,14 +197,20 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 		// memory, so that it is stopped for what it did, not for how slowly it was run.
 		if !p.measure(run) {
 			vm.Interrupt(errJSTimeout)
+			wait = jsStopGrace
 		}
 	}
 	if o == (outcome{}) {
-		grace := time.NewTimer(jsGrace)
+		grace := time.NewTimer(wait)
 		defer grace.Stop()
 		select {
 		case o = <-done:
 		case <-grace.C:
+			// The script is still in a built-in call that does not see the interrupt: its
+			// goroutine runs on until the call returns (each regular expression scan is
+			// bounded by jsRegexpTimeout, each built-in by jsGuards' sizes), but its slot is
+			// free now.
+			release()
 			if p.stopped(run) != nil {
 				return nil, errJSMemory // stopped for memory, still in a built-in
 			}
@@ -233,6 +255,13 @@ func (p *JSPool) finish(run *jsRun) {
 	defer p.mu.Unlock()
 	delete(p.active, run)
 	run.vm = nil
+}
+
+// running counts the scripts whose goroutine has not ended, stopped ones included.
+func (p *JSPool) running() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.active)
 }
 
 // stopped returns why the watchdog interrupted the script (nil when it did not).

@@ -18,7 +18,10 @@ import (
 //   - object spread {...x} copies one property per element of x (160 bytes each, so a 16 MB
 //     string makes 2.6 GB): x becomes __vlSpread(x);
 //   - object rest {...rest} = x does the same: the pattern gets a first, computed property
-//     [__vlRestCheck]: {}, whose getter (on Object.prototype and String.prototype) checks x.
+//     [__vlRestCheck]: {}, whose getter (on Object.prototype and String.prototype) checks x;
+//   - a regular expression literal /p/f would run on Go's regexp when p allows it, which no
+//     limit stops: its pattern gets jsRegexpSuffix, so it runs on regexp2 with a time limit
+//     (jsGuards hides the suffix from source and toString).
 //
 // Everything else in the program is left as parsed.
 func rewriteJS(prg *ast.Program) {
@@ -40,6 +43,9 @@ func (w *jsRewriter) walk(v reflect.Value) {
 		w.seen[v.Pointer()] = true
 		w.walk(v.Elem())
 		switch n := v.Interface().(type) {
+		case *ast.RegExpLiteral:
+			// Runs on regexp2, whose scans have a time limit (jsRegexpTimeout).
+			n.Pattern += jsRegexpSuffix
 		case *ast.ObjectLiteral:
 			for _, p := range n.Value {
 				if s, ok := p.(*ast.SpreadElement); ok {

@@ -85,6 +85,15 @@ func (s Service) MarshalJSON() ([]byte, error) {
 	return jsjson.Marshal(p)
 }
 
+// Bounds of a service definition's numbers (0 is the default for timeout_ms and
+// retry_backoff_ms): ten minutes a request, ten retries, a minute's first wait. The whole call,
+// retries included, ends after 3 × its timeout anyway.
+const (
+	MaxServiceTimeoutMS = 600_000
+	MaxServiceRetries   = 10
+	MaxServiceBackoffMS = 60_000
+)
+
 // ParseService reads a service definition ({url, method, headers, timeout_ms, cache,
 // max_retries, retry_backoff_ms}) from its decoded mapping (map[string]any, or a *node.Node,
 // which keeps the lines); unknown keys are left to the caller. The error says which field is
@@ -122,24 +131,26 @@ func serviceFromNode(v *node.Node) (Service, error) {
 			s.Headers[k.Str] = h.Vals[i].Str
 		}
 	}
-	intField := func(key string) (int, bool, error) {
+	// Each number has a range (spec/trust.md §8): a blueprint from someone else must not hold a
+	// run for days on one call.
+	intField := func(key string, hi int) (int, bool, error) {
 		f := v.Get(key)
 		if f == nil {
 			return 0, false, nil
 		}
-		if f.Kind != node.NumberKind || f.Num < 0 || f.Num != math.Trunc(f.Num) || f.Num > 1e9 {
-			return 0, false, fmt.Errorf("expected %s to be a whole number ≥ 0, found %s", key, f.Describe())
+		if f.Kind != node.NumberKind || f.Num < 0 || f.Num != math.Trunc(f.Num) || f.Num > float64(hi) {
+			return 0, false, fmt.Errorf("expected %s to be a whole number from 0 to %d, found %s", key, hi, f.Describe())
 		}
 		return int(f.Num), true, nil
 	}
 	var err error
-	if s.TimeoutMS, _, err = intField("timeout_ms"); err != nil {
+	if s.TimeoutMS, _, err = intField("timeout_ms", MaxServiceTimeoutMS); err != nil {
 		return s, err
 	}
-	if s.RetryBackoffMS, _, err = intField("retry_backoff_ms"); err != nil {
+	if s.RetryBackoffMS, _, err = intField("retry_backoff_ms", MaxServiceBackoffMS); err != nil {
 		return s, err
 	}
-	n, ok, err := intField("max_retries")
+	n, ok, err := intField("max_retries", MaxServiceRetries)
 	if err != nil {
 		return s, err
 	}

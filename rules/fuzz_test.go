@@ -23,6 +23,7 @@ func FuzzParse(f *testing.F) {
 		"---\nid: A\nname: B\nshould: [a, {$contains: b}]\n---\n",
 		"\ufeff---\r\nid: A\r\nname: B\r\n---\r\n",
 		"---\nid: [\n---\n",
+		"---\nid: A\nname: B\nstrictness: 1e308\ntype: subjective\ncriteria:\n  - {id: C, name: C, weight: 1e308}\n  - {id: D, name: D, weight: 1e308}\n---\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -55,6 +56,15 @@ func FuzzParse(f *testing.F) {
 		}
 		if r == nil || r.ID == "" || r.Name == "" || r.Strictness <= 0 {
 			t.Fatalf("valid rule is incomplete: %+v", r)
+		}
+		// Every number in its range (spec/trust.md §8), so the weighted sums stay finite.
+		if r.Strictness > MaxStrictness {
+			t.Fatalf("valid rule with strictness %v", r.Strictness)
+		}
+		for _, c := range r.Criteria {
+			if !ValidWeight(c.Weight) {
+				t.Fatalf("valid rule with criterion weight %v", c.Weight)
+			}
 		}
 		if r.Type == Subjective && len(r.Criteria) == 0 {
 			t.Fatal("valid subjective rule without criteria")

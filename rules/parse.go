@@ -345,7 +345,7 @@ func (p *ruleParser) enum(v *yaml.Node, field string, values ...string) (string,
 }
 
 func (p *ruleParser) strictness(v *yaml.Node) (float64, bool) {
-	const expected = `a positive number, "lenient", "standard" or "strict"`
+	const expected = StrictnessExpected
 	if v.Kind == yaml.ScalarNode && (v.Tag == "!!str" || v.Tag == "!!int" || v.Tag == "!!float") {
 		if s, ok := ParseStrictness(v.Value); ok {
 			return s, true
@@ -495,10 +495,11 @@ func (p *ruleParser) criteria(v *yaml.Node) []*Criterion {
 			p.problems = append(p.problems, Problem{File: p.path, Line: c.Line, Field: field + ".name", Expected: "a non-empty string", Found: "nothing"})
 		}
 		if n, ok := lookup(fs, "weight"); ok {
-			if w, ok := p.number(n); ok && w > 0 {
+			if w, ok := p.number(n); ok && ValidWeight(w) {
 				c.Weight = w
 			} else {
-				p.add(n, field+".weight", "a number greater than 0", describe(n))
+				p.add(n, field+".weight", WeightExpected, describe(n))
+				c.weightRefused = true
 			}
 		}
 		for _, e := range fs {

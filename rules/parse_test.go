@@ -190,7 +190,7 @@ severty: error
 			`r.md:5: evaluator: expected "base" or "technical-accuracy", found "smart"`,
 			`r.md:6: type: expected "semi-objective", "subjective", "check" or "judge", found "objective"`,
 			`r.md:7: severity: expected "suggestion", "warning" or "error", found "fatal"`,
-			`r.md:8: strictness: expected a positive number, "lenient", "standard" or "strict", found -3`,
+			`r.md:8: strictness: expected a number greater than 0 and at most 1000, or "lenient", "standard" or "strict", found -3`,
 			`r.md:9: evaluateAs: expected "chunk" or "document", found "whole"`,
 			`r.md:10: should: expected a non-empty list of points, found "yes please"`,
 			`r.md:11: severty: unknown field (did you mean "severity"?)`}},
@@ -249,9 +249,9 @@ criteria:
 ---
 `, []string{
 			`r.md:6: criteria[0].name: expected a non-empty string, found nothing`,
-			`r.md:7: criteria[0].weight: expected a number greater than 0, found 0`,
+			`r.md:7: criteria[0].weight: expected a number greater than 0 and at most 1000000, found 0`,
 			`r.md:8: criteria[1].id: expected an id unique within the rule, found "Clarity", already used on line 6`,
-			`r.md:10: criteria[1].weight: expected a number greater than 0, found "heavy"`,
+			`r.md:10: criteria[1].weight: expected a number greater than 0 and at most 1000000, found "heavy"`,
 			`r.md:11: criteria[1].severity: expected "suggestion", "warning" or "error", found "info"`,
 			`r.md:12: criteria[2].id: expected a criterion id (letters, digits, '_' or '-'), found nothing`,
 			`r.md:13: criteria[3]: expected a mapping with id, name, weight, found "just a string"`,

@@ -189,7 +189,7 @@ func checkRubric(path string, rubric []RubricCriterion, criteria []*Criterion) P
 				Expected: "the name or id of a criterion", Found: "declared criteria: " + found})
 			continue
 		}
-		if rc.HasWeight && rc.Weight != criteria[i].Weight {
+		if rc.HasWeight && rc.Weight != criteria[i].Weight && !criteria[i].weightRefused {
 			problems = append(problems, Problem{File: path, Line: rc.Line, Field: "rubric", Level: LevelWarning,
 				Message:  fmt.Sprintf("the weight of %q disagrees with the frontmatter", rc.Name),
 				Expected: fmt.Sprintf("<weight=%s> (criteria[%d].weight)", formatNumber(criteria[i].Weight), i),

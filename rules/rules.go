@@ -134,8 +134,8 @@ const (
 	StrictnessStrict   = 20.0
 )
 
-// ParseStrictness reads a strictness value written as a positive number ("20", "7.5") or a
-// preset name (lenient, standard, strict).
+// ParseStrictness reads a strictness value written as a number greater than 0 and at most
+// MaxStrictness ("20", "7.5") or a preset name (lenient, standard, strict).
 func ParseStrictness(s string) (float64, bool) {
 	switch s {
 	case "lenient":
@@ -146,7 +146,7 @@ func ParseStrictness(s string) (float64, bool) {
 		return StrictnessStrict, true
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(v > 0) || v > 1e9 {
+	if err != nil || !(v > 0) || v > MaxStrictness {
 		return 0, false
 	}
 	return v, true
@@ -251,4 +251,7 @@ type Criterion struct {
 	Severity Severity
 	// Line is the line of the criterion's entry in the rule file.
 	Line int
+	// weightRefused is set when the frontmatter's weight was refused (out of range): Weight is
+	// then the default, and a rubric heading is not compared with it.
+	weightRefused bool
 }

@@ -306,8 +306,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("--eval-method: %v", err)
 	}
-	if f.concurrency < 0 {
-		return fail("--concurrency: expected a number ≥ 1, found %d", f.concurrency)
+	if f.concurrency < 0 || f.concurrency > llm.MaxConcurrency {
+		return fail("--concurrency: expected %s, found %d", llm.ConcurrencyRange, f.concurrency)
 	}
 	if f.providerConcurrency < 1 {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)

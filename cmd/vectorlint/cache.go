@@ -78,6 +78,10 @@ func resolveCacheCap(env llm.LookupFunc, flagValue string, flagSet bool, cfg *li
 		if err != nil {
 			return cacheCap{}, fmt.Errorf("%s: %v", envCacheMaxSize, err)
 		}
+		if !llm.ValidCacheMaxSize(n) {
+			// A project's .env may set it: bounded as vectorlint.ini's CacheMaxSize is.
+			return cacheCap{}, fmt.Errorf("%s: expected %s, found %q", envCacheMaxSize, llm.CacheMaxSizeRange, v)
+		}
 		return cacheCap{limit: toLimit(n), source: envCacheMaxSize}, nil
 	}
 	if cfg != nil && cfg.CacheMaxSizeSet {

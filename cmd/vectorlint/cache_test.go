@@ -155,7 +155,7 @@ func TestLintCacheCap(t *testing.T) {
 	files["vectorlint.ini"] = "CacheMaxSize = half\n" + files["vectorlint.ini"]
 	writeTestTree(t, dir, files)
 	r = runVectorlint(t, dir, fakeEnv(srv), "", "--cache-dir", "cache", "docs")
-	want := `vectorlint.ini:1: CacheMaxSize: expected a size such as 500MB, 2GB, 1GiB or a number of bytes (0: no limit), found "half"`
+	want := `vectorlint.ini:1: CacheMaxSize: expected 0 (no cap) or a size from 1MB to 100TB, such as 500MB, 2GB or 1GiB, found "half"`
 	if r.code != exitFailure || !strings.Contains(r.stderr, want) {
 		t.Errorf("exit %d\n%s", r.code, r.stderr)
 	}

@@ -346,7 +346,7 @@ func TestAnthropicEnvironment(t *testing.T) {
 		{name: "temperature above Anthropic's range", env: map[string]string{"ANTHROPIC_TEMPERATURE": "1.5"}, code: exitFailure,
 			stderr: `vectorlint: ANTHROPIC_TEMPERATURE: expected a number between 0 and 1 (Anthropic's range), found "1.5"` + "\n"},
 		{name: "max tokens not a number", env: map[string]string{"ANTHROPIC_MAX_TOKENS": "lots"}, code: exitFailure,
-			stderr: `vectorlint: ANTHROPIC_MAX_TOKENS: expected a whole number of tokens, 1 or more, found "lots"` + "\n"},
+			stderr: `vectorlint: ANTHROPIC_MAX_TOKENS: expected a whole number of tokens from 1 to 1000000, found "lots"` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

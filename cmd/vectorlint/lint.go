@@ -598,8 +598,8 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if f.minLevel, err = severityFlag("--min-alert-level", f.minAlertLevel); err != nil {
 		return err
 	}
-	if fs.Changed("concurrency") && f.concurrency < 1 {
-		return fmt.Errorf("--concurrency: expected a whole number of 1 or more, found %d", f.concurrency)
+	if fs.Changed("concurrency") && (f.concurrency < 1 || f.concurrency > llm.MaxConcurrency) {
+		return fmt.Errorf("--concurrency: expected %s, found %d", llm.ConcurrencyRange, f.concurrency)
 	}
 	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
 		return fmt.Errorf("--provider: expected one of %s, found %q", providerNames(), f.provider)

@@ -92,7 +92,7 @@ func TestLintFlagErrors(t *testing.T) {
 		{[]string{"--frobnicate", "x"}, "unknown flag: --frobnicate"},
 		{[]string{"--fail-on", "fatal", "x"}, `--fail-on: expected error, warning, suggestion or none, found "fatal"`},
 		{[]string{"--output=xml", "x"}, `--output: expected one of line, json, vale-json, rdjson, rdjsonl, github, sarif, junit, found "xml"`},
-		{[]string{"--concurrency", "0", "x"}, "--concurrency: expected a whole number of 1 or more, found 0"},
+		{[]string{"--concurrency", "0", "x"}, "--concurrency: expected a whole number from 1 to 256, found 0"},
 		{[]string{"--concurrency", "many", "x"}, `invalid argument "many" for "--concurrency" flag: strconv.ParseInt: parsing "many": invalid syntax`},
 		{[]string{"--provider", "openia", "x"}, `--provider: expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found "openia"`},
 		{[]string{"--quiet", "--verbose", "x"}, "--quiet and --verbose cannot be combined"},

@@ -330,7 +330,7 @@ func eventPrinter(w io.Writer, verbose, showPrompt bool, limit int) func(llm.Eve
 func confidenceThreshold(env llm.LookupFunc, cfg *lint.Config) (float64, error) {
 	if v, ok := env("CONFIDENCE_THRESHOLD"); ok && strings.TrimSpace(v) != "" {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || f < 0 || f > 1 {
+		if err != nil || !(f >= 0 && f <= 1) { // also refuses NaN
 			return 0, fmt.Errorf("CONFIDENCE_THRESHOLD: expected a number from 0 to 1, found %q", v)
 		}
 		return f, nil

@@ -101,12 +101,11 @@ rules: rules
 pack Acme (2 rules)
   Acme.Advice    subjective  default severity  rules/Acme/advice.md
   Acme.Headline  subjective  error             rules/Acme/headline.md
-`+builtinListing+`✖ 3 errors and 2 warnings (2 packs, 10 valid rules).
+`+builtinListing+`✖ 3 errors and 1 warning (2 packs, 10 valid rules).
 `, `rules/Acme/advice.md:7: warning: rubric: the weight of "Tone" disagrees with the frontmatter (expected <weight=2> (criteria[0].weight), found <weight=1>)
 rules/Acme/broken.md:5: severity: expected "suggestion", "warning" or "error", found "critical"
 rules/Acme/broken.md:7: target.regex: expected a valid JavaScript regular expression, found "^#\\s+(.+$" (missing closing ))
-rules/Acme/broken.md:11: criteria[0].weight: expected a number greater than 0, found -2
-rules/Acme/broken.md:13: warning: rubric: the weight of "Clarity" disagrees with the frontmatter (expected <weight=1> (criteria[0].weight), found <weight=3>)
+rules/Acme/broken.md:11: criteria[0].weight: expected a number greater than 0 and at most 1000000, found -2
 `)
 	// Warnings alone do not fail validation.
 	writeTestTree(t, dir, map[string]string{"rules/Acme/broken.md": "---\nid: Fixed\nname: Fixed\n---\nOk.\n"})
