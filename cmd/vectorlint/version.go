@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"runtime/debug"
@@ -99,17 +100,23 @@ func readBuildFacts(stamp buildStamp, bi *debug.BuildInfo) buildFacts {
 		if v, ok := releaseVersion(mainVersion); ok {
 			f.version, f.tag = v, mainVersion
 		}
+		var revision, vcsTime string
+		var modified bool
 		for _, s := range bi.Settings {
 			switch s.Key {
 			case "vcs.revision":
-				if f.commit == "" {
-					f.commit = s.Value
-				}
+				revision = s.Value
 			case "vcs.time":
-				f.committed = s.Value
+				vcsTime = s.Value
 			case "vcs.modified":
-				f.modified = s.Value == "true"
+				modified = s.Value == "true"
 			}
+		}
+		// The checkout's time and state describe its own commit: with another commit stamped
+		// (the Action builds a checkout it names by the commit it pinned), they say nothing of
+		// the stamped one.
+		if f.commit == "" || f.commit == revision {
+			f.commit, f.committed, f.modified = cmp.Or(f.commit, revision), vcsTime, modified
 		}
 	}
 	if m := regexp.MustCompile(pseudoRE).FindStringSubmatch(mainVersion); m != nil {

@@ -32,7 +32,15 @@ func TestBuildFacts(t *testing.T) {
 			"vectorlint 1.2.3 (commit " + sha + ", built 2026-03-04T05:06:07Z)"},
 		{"stamped values win over the build information", buildStamp{"v1.2.3", sha, "2026-03-04T05:06:07Z"},
 			info("v9.9.9", vcs("fedcba9876543210fedcba9876543210fedcba98", "2020-01-01T00:00:00Z", "true")),
-			"vectorlint 1.2.3 (commit " + sha + ", with uncommitted changes, built 2026-03-04T05:06:07Z)"},
+			"vectorlint 1.2.3 (commit " + sha + ", built 2026-03-04T05:06:07Z)"},
+		// The Action stamps the commit it pinned and builds a checkout of it: the checkout's own
+		// revision, time and state describe another commit and are not mixed in.
+		{"a stamped commit over another checkout's information", buildStamp{commit: sha},
+			info("(devel)", vcs("fedcba9876543210fedcba9876543210fedcba98", "2020-01-01T00:00:00Z", "true")),
+			"vectorlint " + sourceVersion + " (commit " + sha + ")"},
+		{"a stamped commit the checkout is at", buildStamp{commit: sha},
+			info("(devel)", vcs(sha, "2020-01-01T00:00:00Z", "true")),
+			"vectorlint " + sourceVersion + " (commit " + sha + ", with uncommitted changes, committed 2020-01-01T00:00:00Z)"},
 		{"what GoReleaser could not learn is stamped as none", buildStamp{"0.0.1-SNAPSHOT-none", "none", "2026-03-04T05:06:07Z"},
 			info("(devel)", vcs(sha, "2026-01-02T15:04:05Z", "false")),
 			"vectorlint 0.0.1-SNAPSHOT-none (commit " + sha + ", built 2026-03-04T05:06:07Z)"},
