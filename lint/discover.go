@@ -57,9 +57,12 @@ func (e *PathError) Error() string { return e.Arg + ": " + e.Reason }
 // never opened. What it leaves out that way is returned in skipped (absolute paths, with the
 // reason), for the report's skipped list. A PATH that yields no file is a *PathError.
 func Discover(root *tree.Root, dir string, args []string, skip []string) (files []string, skipped []Skipped, err error) {
-	found, skipped, err := discover(root, dir, args, skip)
+	found, skipped, bad, err := discover(root, dir, args, skip)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(bad) > 0 {
+		return nil, nil, bad[0]
 	}
 	files = make([]string, len(found))
 	for i, f := range found {
@@ -77,12 +80,13 @@ type docFile struct {
 	outside, read string
 }
 
-// discover is Discover, with where each file is read from.
-func discover(root *tree.Root, dir string, args []string, skip []string) ([]docFile, []Skipped, error) {
+// discover is Discover, with where each file is read from. An argument that names nothing to
+// lint does not stop the others: it is one of bad, in the order given.
+func discover(root *tree.Root, dir string, args []string, skip []string) (_ []docFile, _ []Skipped, bad []*PathError, _ error) {
 	if root == nil {
 		r, err := tree.Open(dir)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		defer r.Close()
 		root = r
@@ -96,19 +100,24 @@ func discover(root *tree.Root, dir string, args []string, skip []string) ([]docF
 	w := &walker{skip: skipSet, seen: map[string]bool{}}
 	for _, arg := range args {
 		if arg == "" {
-			return nil, nil, &PathError{Arg: `""`, Reason: "empty path"}
+			bad = append(bad, &PathError{Arg: `""`, Reason: "empty path"})
+			continue
 		}
 		path := arg
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
 		if err := w.arg(root, arg, filepath.Clean(path)); err != nil {
-			return nil, nil, err
+			var pe *PathError
+			if !errors.As(err, &pe) {
+				return nil, nil, nil, err
+			}
+			bad = append(bad, pe)
 		}
 	}
 	slices.SortFunc(w.files, func(a, b docFile) int { return strings.Compare(a.path, b.path) })
 	slices.SortFunc(w.skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
-	return w.files, slices.CompactFunc(w.skipped, func(a, b Skipped) bool { return a.Path == b.Path }), nil
+	return w.files, slices.CompactFunc(w.skipped, func(a, b Skipped) bool { return a.Path == b.Path }), bad, nil
 }
 
 func extensionList() string { return strings.Join(LintableExtensions(), ", ") }
@@ -182,6 +191,10 @@ func (w *walker) arg(root *tree.Root, arg, path string) error {
 		return &PathError{Arg: arg, Reason: "no such file or folder"}
 	}
 	count, err := w.glob(root, path)
+	if errors.Is(err, errMissingGlobBase) {
+		base, _ := doublestar.SplitPattern(filepath.ToSlash(arg))
+		return &PathError{Arg: arg, Reason: "no such folder " + filepath.FromSlash(base) + " (where the glob starts)"}
+	}
 	if err != nil {
 		return &PathError{Arg: arg, Reason: notReadable(err)}
 	}
@@ -356,6 +369,11 @@ func (w *walker) glob(root *tree.Root, pattern string) (int, error) {
 		lex, _ := r.Rel(named.Path)
 		return 0, &tree.GitError{Link: !tree.InGit(lex), Verb: "linted"}
 	}
+	if fi, err := r.Stat(named.Path); errors.Is(err, fs.ErrNotExist) || (err == nil && !fi.IsDir()) {
+		// The folder the glob starts from is missing (or a file): say so, rather than that the
+		// pattern matched nothing, which reads as a pattern to fix.
+		return 0, errMissingGlobBase
+	}
 	// WithNoFollow: "**" does not descend into symbolic links to folders (no cycles).
 	sub, err := fs.Sub(r.FS(), inside)
 	if err != nil {
@@ -427,3 +445,7 @@ func underAny(path string, dirs map[string]bool) bool {
 	}
 	return false
 }
+
+// errMissingGlobBase is glob's error for a pattern whose fixed part (the folder it starts
+// from) does not exist; arg names that folder as the user wrote it.
+var errMissingGlobBase = errors.New("the folder a glob starts from does not exist")

@@ -243,8 +243,9 @@ func TestEvaluateOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.Start(t)
-	for i := range 6 { // the first files answer last
+	// Answered once all 6 are in flight, the first files last.
+	srv := llmtest.Start(t, llmtest.WithGate(6))
+	for i := range 6 {
 		srv.On(llmtest.UserContains(fmt.Sprintf("File %d.", i)), violationsOf()).WithLatency(time.Duration(6-i) * 15 * time.Millisecond)
 	}
 	got, _, err := evaluate(t, srv, plan, EvalOptions{Concurrency: 6})

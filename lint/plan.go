@@ -239,6 +239,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	var (
 		files     []docFile
 		notRead   []Skipped
+		badArgs   []*PathError
 		stdinUsed bool
 	)
 	var args []string
@@ -256,11 +257,11 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		args = append(args, a)
 	}
 	if len(args) > 0 {
-		found, skipped, err := discover(root, in.Dir, args, []string{cfg.RulesPath})
+		found, skipped, bad, err := discover(root, in.Dir, args, []string{cfg.RulesPath})
 		if err != nil {
 			return nil, err
 		}
-		files = found
+		files, badArgs = found, bad
 		for _, s := range skipped {
 			notRead = append(notRead, Skipped{Path: displayPath(in.Dir, s.Path), Reason: s.Reason})
 		}
@@ -342,6 +343,15 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		plan.Files = append(plan.Files, fp)
 		if !in.Lazy {
 			fp.Prepare()
+		}
+	}
+	// A PATH that names nothing to lint is that path's error (exit 2), reported with the
+	// results; the files of the other arguments are still linted.
+	seenArg := map[string]bool{}
+	for _, pe := range badArgs {
+		if !seenArg[pe.Arg] {
+			seenArg[pe.Arg] = true
+			plan.Files = append(plan.Files, &FilePlan{Path: pe.Arg, Err: pe})
 		}
 	}
 	slices.SortFunc(plan.Files, func(a, b *FilePlan) int { return strings.Compare(a.Path, b.Path) })

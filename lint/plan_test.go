@@ -278,7 +278,6 @@ func TestBuildPlanErrors(t *testing.T) {
 	}{
 		{"stdin without a name", PlanInput{Paths: []string{"-"}}, "-: reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"},
 		{"stdin twice", PlanInput{Paths: []string{"-", "-"}, StdinFilename: "x.md"}, "-: standard input can be read only once"},
-		{"missing path", PlanInput{Paths: []string{"docs/nope.md"}}, "docs/nope.md: no such file or folder"},
 	}
 	for _, tt := range tests {
 		tt.in.Dir = dir
@@ -291,6 +290,50 @@ func TestBuildPlanErrors(t *testing.T) {
 	_, err := BuildPlan(proj.Config, nil, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if ps, ok := IsProblems(err); !ok || len(ps) != 7 || !strings.HasSuffix(ps[0].Error(), `vectorlint.ini:3: RunRules: unknown pack "Acme" (no packs found in RulesPath)`) {
 		t.Errorf("unknown pack: err = %v", err)
+	}
+}
+
+// TestBuildPlanBadPaths: a PATH that names nothing to lint is that path's error in the plan
+// (an operational error, exit 2), in path order among the files; the other arguments' files are
+// planned as usual (issue 32: one missing path used to stop the run before any file was linted).
+func TestBuildPlanBadPaths(t *testing.T) {
+	t.Parallel()
+	dir, proj := loadTestProject(t, planFiles)
+	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir,
+		Paths: []string{"docs/nope.md", "docs/b.md", "gone/**/*.md", "docs/nope.md", "docs/*.txt", "docs/a.md"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, fp := range plan.Files {
+		line := fp.Path
+		if fp.Err != nil {
+			var pe *PathError
+			if !errors.As(fp.Err, &pe) {
+				t.Fatalf("%s: err %T, want *PathError", fp.Path, fp.Err)
+			}
+			line += " ! " + fp.Err.Error()
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"docs/*.txt ! docs/*.txt: matches no file to lint (globs pick .md, .mdx, .markdown, .txt files)",
+		"docs/a.md",
+		"docs/b.md",
+		"docs/nope.md ! docs/nope.md: no such file or folder",
+		"gone/**/*.md ! gone/**/*.md: no such folder gone (where the glob starts)",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plan files:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var bad []string
+	for _, e := range plan.OperationalErrors() {
+		if pe := (*PathError)(nil); errors.As(e, &pe) {
+			bad = append(bad, pe.Arg)
+		}
+	}
+	if want := []string{"docs/*.txt", "docs/nope.md", "gone/**/*.md"}; !reflect.DeepEqual(bad, want) {
+		t.Errorf("operational errors of paths = %q, want %q", bad, want)
 	}
 }
 

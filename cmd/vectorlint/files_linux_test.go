@@ -137,6 +137,10 @@ func TestLintNamedSpecialFile(t *testing.T) {
 	srv := llmtest.Start(t)
 	scriptFaultDefaults(srv)
 	dir, _ := untrustedTree(t)
+	if r := runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "docs/a.md"); r.code == exitFailure {
+		t.Fatalf("docs/a.md alone: exit %d\n%s", r.code, r.stderr)
+	}
+	aloneCalls := srv.Calls()
 	for _, tt := range []struct{ arg, want string }{
 		{"docs/pipe.md", "vectorlint: docs/pipe.md: a FIFO (named pipe), not a regular file: only regular files are linted\n"},
 		{"/proc/self/environ", "vectorlint: /proc/self/environ: a file of the proc pseudo-filesystem, not a regular file: only regular files are linted\n"},
@@ -144,14 +148,18 @@ func TestLintNamedSpecialFile(t *testing.T) {
 		{"docs/environ.md", "vectorlint: docs/environ.md: a symbolic link leading outside the project root " + dir + "\n"},
 		{"/dev/zero", "vectorlint: /dev/zero: a character device, not a regular file: only regular files are linted\n"},
 	} {
+		// The named file is that path's error (exit 2), in the report and on stderr; the other
+		// file is still linted, with the calls it makes alone (issue 32).
+		before := srv.Calls()
 		var r cliResult
 		withinTime(t, func() { r = runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "docs/a.md", tt.arg) })
-		if r.code != exitFailure || r.stderr != tt.want || r.stdout != "" {
-			t.Errorf("%s: exit %d\nstdout %s\nstderr %q\nwant   %q", tt.arg, r.code, r.stdout, r.stderr, tt.want)
+		entry := tt.arg + "\n  Could not run:\n    vectorlint  " + strings.TrimPrefix(strings.TrimSuffix(tt.want, "\n"), "vectorlint: "+tt.arg+": ") + "\n"
+		if r.code != exitFailure || r.stderr != tt.want || !strings.Contains(r.stdout, entry) || !strings.Contains(r.stdout, "docs/a.md\n  1:1  error") {
+			t.Errorf("%s: exit %d\nstdout %s\nstderr %q\nwant   %q and the entry\n%s", tt.arg, r.code, r.stdout, r.stderr, tt.want, entry)
 		}
-	}
-	if srv.Calls() != 0 {
-		t.Errorf("%d calls made", srv.Calls())
+		if got := srv.Calls() - before; got != aloneCalls {
+			t.Errorf("%s: %d calls, want %d (docs/a.md's)", tt.arg, got, aloneCalls)
+		}
 	}
 }
 

@@ -266,15 +266,28 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		Lazy: !f.dryRun,
 	})
 	if err != nil {
-		var pe *lint.PathError
-		if errors.As(err, &pe) && fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
-			// A flag given after "--" (a pre-commit hook's args after an entry ending in "--")
-			// is a file name: say so, the message alone would read as a missing file.
-			fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", err)
-			return exitFailure
-		}
 		a.printProblemsOrError(err)
 		return exitFailure
+	}
+	// A PATH that names nothing to lint is that path's error in the report (exit 2); the other
+	// files are linted. A flag given after "--" (a pre-commit hook's args after an entry ending
+	// in "--") is a file name: say so, the message alone would read as a missing file, and
+	// stop: a hook set up that way must fail closed, not lint half.
+	var badPaths []*lint.PathError
+	for _, fp := range plan.Files {
+		var pe *lint.PathError
+		if errors.As(fp.Err, &pe) {
+			if fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
+				fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", pe)
+				return exitFailure
+			}
+			badPaths = append(badPaths, pe)
+		}
+	}
+	if !f.dryRun { // the dry run lists every operational error on stderr
+		for _, pe := range badPaths {
+			fmt.Fprintf(a.stderr, "vectorlint: %v\n", pe)
+		}
 	}
 	// --changed-since, --changed-lines and --shard choose what of the plan runs.
 	if err := a.selectFiles(ctx, f, proj, plan); err != nil {

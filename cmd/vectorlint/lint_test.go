@@ -59,6 +59,17 @@ func (r cliResult) expect(t *testing.T, code int, stdout, stderr string) {
 	}
 }
 
+// expectPathError checks a run whose one PATH names nothing to lint: exit 2, stderr the
+// message want ("vectorlint: ARG: reason\n") first, and the report listing the path with its reason.
+func (r cliResult) expectPathError(t *testing.T, arg, want string) {
+	t.Helper()
+	reason := strings.TrimPrefix(strings.TrimSuffix(want, "\n"), "vectorlint: "+arg+": ")
+	entry := arg + "\n  Could not run:\n    vectorlint  " + reason + "\n"
+	if r.code != exitFailure || !strings.HasPrefix(r.stderr, want) || !strings.HasPrefix(r.stdout, entry) {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit 2, stdout starting:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr, entry, want)
+	}
+}
+
 // lintProject is a small project whose Headline rule requires an H1 at severity error.
 func lintProject() map[string]string {
 	return map[string]string{
@@ -206,7 +217,12 @@ func TestDryRunExitCodes(t *testing.T) {
 Dry run, no LLM call made: 1 file, 0 LLM calls, ~0 input tokens (estimated).
 ✖ 1 error and 0 warnings in 1 file.
 `, "")
-	runVectorlint(t, dir, nil, "", "--dry-run", "docs/nope.md").expect(t, exitFailure, "", "vectorlint: docs/nope.md: no such file or folder\n")
+	// A PATH that names nothing is that path's error; the other files are still planned.
+	r = runVectorlint(t, dir, nil, "", "--dry-run", "docs/nope.md", "docs/untitled.md")
+	if r.code != exitFailure || r.stderr != "vectorlint: docs/nope.md: no such file or folder\n" ||
+		!strings.Contains(r.stdout, "docs/nope.md\n") || !strings.Contains(r.stdout, "docs/untitled.md\n  Acme.Headline") {
+		t.Errorf("a missing path: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 func TestDryRunStdin(t *testing.T) {

@@ -119,6 +119,14 @@ func WithTLS() Option { return func(s *Server) { s.tls = true } }
 // 64 dimensions, so texts sharing words have a higher cosine similarity).
 func WithEmbedder(f func(text string) []float64) Option { return func(s *Server) { s.embed = f } }
 
+// WithGate holds every chat request until n requests have been in flight at once, then
+// answers them (each after its latency). A test of a pool's concurrency asserts it without a
+// timer: with fewer than n requests ever in flight together, none is answered (the client's
+// time limit fails the test instead of a busy machine passing or failing it by chance).
+func WithGate(n int) Option {
+	return func(s *Server) { s.gateN, s.gate = n, make(chan struct{}) }
+}
+
 // Server is a fake OpenAI-compatible server on a local port: real HTTP, scripted replies,
 // injected faults and a log of every request. It is safe for concurrent use.
 type Server struct {
@@ -134,6 +142,9 @@ type Server struct {
 	apiKey         string
 	embed          func(string) []float64
 	tls            bool
+	// gate is closed once gateN requests have been in flight together (WithGate).
+	gateN int
+	gate  chan struct{}
 
 	mu          sync.Mutex
 	def         Reply
@@ -143,6 +154,7 @@ type Server struct {
 	embedCalls  int
 	inFlight    int
 	maxInFlight int
+	gateOpen    bool
 }
 
 // NewServer starts a server. Close it when done.
@@ -305,6 +317,15 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 			return
 		}
 	}
+	if s.gate != nil {
+		select {
+		case <-s.gate:
+		case <-hr.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
 	reply, latency := s.choose(&req)
 	for reply.Func != nil {
 		reply = reply.Func(&req)
@@ -327,6 +348,10 @@ func (s *Server) record(req Request, kind string) {
 	}
 	s.inFlight++
 	s.maxInFlight = max(s.maxInFlight, s.inFlight)
+	if s.gate != nil && !s.gateOpen && s.inFlight >= s.gateN {
+		s.gateOpen = true
+		close(s.gate)
+	}
 }
 
 func (s *Server) done1() {
