@@ -155,6 +155,9 @@ type Options struct {
 
 	// RunLabel names the run; empty means a content hash of the blueprint (as Weval does).
 	RunLabel string
+	// Tool is the vectorlint version and commit the result records (the command passes its
+	// own; BuildVersion when empty).
+	Tool ToolVersion
 	// Now is the clock (time.Now when nil), injected so tests are exact.
 	Now func() time.Time
 	// Dir is the folder relative OutDir and HTML paths are taken from (the command's working
@@ -391,6 +394,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 	bp := o.Blueprint
 	sopts := ScoreOptions{
 		RunLabel:   o.RunLabel,
+		Tool:       o.Tool,
 		Now:        o.Now,
 		NoCoverage: !o.Methods.Coverage,
 		Progress:   o.Progress,

@@ -407,11 +407,13 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		Methods:             methods,
 		EmbeddingModel:      f.embeddingModel,
 		RunLabel:            f.runLabel,
-		Now:                 a.clock(),
-		Dir:                 a.dir,
-		OutDir:              f.outDir,
-		HTML:                f.html,
-		Warn:                func(msg string) { fmt.Fprintln(a.stderr, "warning: "+msg) },
+		// The version this binary reports; the commit from the build information (vcs.revision).
+		Tool:   blueprint.ToolVersion{Version: versionString(), Commit: blueprint.BuildVersion().Commit},
+		Now:    a.clock(),
+		Dir:    a.dir,
+		OutDir: f.outDir,
+		HTML:   f.html,
+		Warn:   func(msg string) { fmt.Fprintln(a.stderr, "warning: "+msg) },
 	}
 	if a.stderrIsTerminal {
 		opts.Progress = progress.NewStatus(a.term) // its own escape codes: unguarded
