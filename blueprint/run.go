@@ -118,8 +118,9 @@ type ScoreOptions struct {
 	// points (Weval's behaviour); the prompt is scored against them as LLM-judged points and
 	// the result lists them in ExtractedKeyPoints. Nil leaves such a prompt without points (no
 	// score).
-	KeyPoints KeyPointExtractor // Tool is the vectorlint version and commit the result records (BuildVersion when empty).
-	Tool      ToolVersion
+	KeyPoints KeyPointExtractor
+	// Tool is the vectorlint version and commit the result records (BuildVersion when empty).
+	Tool ToolVersion
 }
 
 // SimilarityMetric compares a response with an ideal response.
