@@ -29,6 +29,9 @@ type Reproducibility struct {
 	Models []ModelRecord `json:"models"`
 	// Judges are the judges of the text points (none when nothing was judged).
 	Judges []JudgeRecord `json:"judges,omitempty"`
+	// JudgeBatch reports that each judge got every text point of a response in one call
+	// (--judge-batch).
+	JudgeBatch bool `json:"judgeBatch,omitempty"`
 	// Vectorlint is the version and commit of the program that ran it.
 	Vectorlint ToolVersion `json:"vectorlint"`
 }
@@ -55,9 +58,11 @@ type JudgeRecord struct {
 	// Temperature and MaxTokens of every judge request.
 	Temperature float64 `json:"temperature"`
 	MaxTokens   int     `json:"maxTokens"`
-	// SystemPrompt is the judge's system message (the user message is built from it as
-	// points.JudgePrompt says, per point).
-	SystemPrompt string `json:"systemPrompt"`
+	// SystemPrompt is the judge's system message for one point (points.JudgePrompt builds the
+	// user message); BatchSystemPrompt the one for several points at once, with JudgeBatch
+	// (points.JudgeBatchPrompt).
+	SystemPrompt      string `json:"systemPrompt"`
+	BatchSystemPrompt string `json:"batchSystemPrompt,omitempty"`
 	// Backup marks the backup judge, asked only when every default judge failed on a point.
 	Backup bool `json:"backup,omitempty"`
 }
@@ -144,13 +149,18 @@ func reproducibility(bp *Blueprint, models []string, generated bool, judge point
 		return r
 	}
 	system, _ := points.JudgePrompt(points.ApproachStandard, points.JudgeRequest{}, lj.experimental)
+	batchSystem := ""
+	if lj.batch {
+		r.JudgeBatch = true
+		batchSystem, _ = points.JudgeBatchPrompt(points.ApproachStandard, nil, lj.experimental)
+	}
 	add := func(s JudgeSpec, backup bool) {
 		approach := s.Approach
 		if approach == "" {
 			approach = points.ApproachHolistic
 		}
 		r.Judges = append(r.Judges, JudgeRecord{ID: s.ID, Model: s.Model, Approach: approach, MaxTokens: lj.maxTokens,
-			SystemPrompt: strings.TrimSpace(system), Backup: backup})
+			SystemPrompt: strings.TrimSpace(system), BatchSystemPrompt: batchSystem, Backup: backup})
 	}
 	for _, s := range lj.Judges() {
 		add(s, false)

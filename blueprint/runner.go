@@ -138,6 +138,9 @@ type Options struct {
 
 	// Judges replace the blueprint's and the default judges (--judge); see JudgeOptions.
 	Judges []JudgeSpec
+	// JudgeBatch sends each judge every text point of a response in one call (--judge-batch;
+	// the blueprint's evaluationConfig.llm-coverage.judgeBatch does too); see JudgeOptions.Batch.
+	JudgeBatch bool
 	// ProviderConcurrency limits the calls in flight to one provider
 	// (DefaultProviderConcurrency when 0).
 	ProviderConcurrency int
@@ -435,7 +438,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 	}
 	if o.Methods.Coverage && (extracting || hasTextPoints(bp)) {
 		judge, err := NewLLMJudge(bp, JudgeOptions{Client: o.Client, LookupEnv: o.LookupEnv, Judges: o.Judges,
-			ProviderConcurrency: o.ProviderConcurrency})
+			ProviderConcurrency: o.ProviderConcurrency, Batch: o.JudgeBatch})
 		if err != nil {
 			return sopts, err
 		}

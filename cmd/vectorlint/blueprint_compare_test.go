@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
 // exampleRun runs the bundled example blueprint on responses (a file under dir, or the
@@ -244,5 +245,57 @@ func TestBlueprintCompareFailIfWorse(t *testing.T) {
 		"{Model:openai:b Prompts:8 MeanDifference:0 PValue:1 PValueMethod:exact Worse:false}]}"
 	if got != want {
 		t.Errorf("json:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBlueprintRunJudgeBatch: --judge-batch sends the judge both text points of each response
+// in one call — 2 calls for 2 responses instead of 4 — with the same scores.
+func TestBlueprintRunJudgeBatch(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.Start(t)
+	single := regexp.MustCompile(`(?s)<CRITERION>\n(.*?)\n</CRITERION>`)
+	classes := map[string]string{"Names Paris": "CLASS_FULLY_PRESENT", "Is polite": "CLASS_PARTIALLY_PRESENT"}
+	srv.SetDefault(llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
+		if m := single.FindStringSubmatch(r.LastUser()); m != nil {
+			return llmtest.Text("<reflection>ok</reflection><classification>" + classes[m[1]] + "</classification>")
+		}
+		var b strings.Builder
+		for _, m := range regexp.MustCompile(`<criterion index="(\d+)">(.*?)</criterion>`).FindAllStringSubmatch(r.LastUser(), -1) {
+			fmt.Fprintf(&b, `<judgement index="%s"><reflection>ok</reflection><classification>%s</classification></judgement>`, m[1], classes[m[2]])
+		}
+		return llmtest.Text(b.String())
+	}))
+	dir := writeBlueprintFiles(t, map[string]string{
+		"b.yml": "---\n- {id: p, prompt: \"Capital of France?\", should: [Names Paris, Is polite]}\n",
+		"r.jsonl": `{"promptId": "p", "model": "m:a", "response": "Paris."}` + "\n" +
+			`{"promptId": "p", "model": "m:b", "response": "It is Paris, of course."}` + "\n",
+	})
+	env := map[string]string{"OPENROUTER_API_KEY": "k-123456", "OPENROUTER_BASE_URL": srv.URL}
+	var scores []string
+	for _, batch := range []bool{false, true} {
+		args := []string{"blueprint", "run", "b.yml", "--responses", "r.jsonl", "--judge", "openrouter:judge", "--no-cache", "--out-dir", "out", "--output", "json"}
+		if batch {
+			args = append(args, "--judge-batch")
+		}
+		before := srv.Calls()
+		code, stdout, stderr := runBlueprintApp(t, dir, env, args...)
+		if code != exitOK {
+			t.Fatalf("--judge-batch %v: exit %d\n%s", batch, code, stderr)
+		}
+		want := map[bool]int{false: 4, true: 2}[batch]
+		if calls := srv.Calls() - before; calls != want {
+			t.Errorf("--judge-batch %v: %d judge calls, want %d", batch, calls, want)
+		}
+		var doc struct {
+			EvaluationResults struct{ LLMCoverageScores json.RawMessage } `json:"evaluationResults"`
+			Reproducibility   struct{ JudgeBatch bool }                   `json:"reproducibility"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.Reproducibility.JudgeBatch != batch {
+			t.Fatalf("--judge-batch %v: %v %+v", batch, err, doc.Reproducibility)
+		}
+		scores = append(scores, string(doc.EvaluationResults.LLMCoverageScores))
+	}
+	if scores[0] != scores[1] || !strings.Contains(scores[0], `"avgCoverageExtent": 0.75`) {
+		t.Errorf("scores differ:\n%s\n%s", scores[0], scores[1])
 	}
 }
