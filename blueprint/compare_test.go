@@ -400,6 +400,34 @@ func TestCompareStatistics(t *testing.T) {
 	}
 }
 
+// TestCompareNoSharedPrompt: a model in both runs with no prompt scored in both has no figure
+// at all, in every format, and never fails the gate.
+func TestCompareNoSharedPrompt(t *testing.T) {
+	t.Parallel()
+	b, _ := ReadScoreSheet(resultDoc("bp", "run1", []string{"p1", "p2"}, []string{"m"}, map[string]map[string]float64{"p1": {"m": 0.9}}), "base.json")
+	n, _ := ReadScoreSheet(resultDoc("bp", "run2", []string{"p1", "p2"}, []string{"m"}, map[string]map[string]float64{"p2": {"m": 0.1}}), "new.json")
+	c, err := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.Models[0]; m.Prompts != 0 || m.Worse || fmt.Sprint(m.Notes) != "[not enough prompts]" || c.Failed() || c.Regressions != 1 {
+		t.Errorf("%+v, failed %v", m, c.Failed())
+	}
+	var line, js bytes.Buffer
+	if err := WriteComparison(&line, CompareLine, c, CompareOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteComparison(&js, CompareJSON, c, CompareOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line.String(), "m      0        —     —             —        not enough prompts\n") ||
+		!strings.Contains(js.String(), `"meanDifference": null,
+      "ci95": null,
+      "pValue": null,`) {
+		t.Errorf("line:\n%s\njson:\n%s", line.String(), js.String())
+	}
+}
+
 // TestCompareStatisticsOutputs: every format shows each model's figures, with FailIfWorse.
 func TestCompareStatisticsOutputs(t *testing.T) {
 	t.Parallel()
