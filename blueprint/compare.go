@@ -16,14 +16,22 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/scoring"
 )
 
 // Comparing two runs of a blueprint (spec/linter.md §11, `blueprint compare BASE.json
 // NEW.json`): the score of each prompt × model in the two result documents, its change, and
-// whether it fell by more than a tolerance — a regression, which fails a CI gate.
+// whether it fell by more than a tolerance — a regression, which fails a CI gate. For each
+// model in both runs, the paired change over the prompts both scored, with its confidence
+// interval and permutation p-value (scoring.PairedTest), tells a real fall from noise
+// (docs/blueprints.md, "Reading the statistics"); with FailIfWorse only such a fall fails.
 
 // DefaultTolerance is how far a score may fall before it is a regression.
 const DefaultTolerance = 0.05
+
+// DefaultAlpha is the significance level of FailIfWorse: a model is worse when its mean fell
+// by more than the tolerance with a p-value below it.
+const DefaultAlpha = 0.05
 
 // ScoreSheet is what a comparison reads of a result document: the blueprint, the run, and each
 // prompt × model's llm-coverage score (avgCoverageExtent).
@@ -190,31 +198,89 @@ type Delta struct {
 	Change Change   `json:"change"`
 }
 
+// ModelChange is the paired change of one model's scores between two runs, over the prompts
+// both runs scored (scoring.PairedTest on new − base).
+type ModelChange struct {
+	Model string
+	// Prompts counts the prompts both runs scored for the model.
+	Prompts int
+	// Stats are the paired statistics; Stats.Enough is false with fewer than
+	// scoring.MinPairs prompts ("not enough prompts").
+	Stats scoring.PairedResult
+	// Worse reports that the mean fell by more than the tolerance with a p-value below alpha:
+	// what fails FailIfWorse.
+	Worse bool
+	// Notes say what limits the figures: "not enough prompts", or "p cannot fall below 0.05
+	// with 5 prompts" when the test could never find a difference at alpha.
+	Notes []string
+}
+
+// CompareSettings adjust CompareWith.
+type CompareSettings struct {
+	// Tolerance is how far a score (and, for FailIfWorse, a model's mean) may fall before it
+	// counts (DefaultTolerance is the command's default; 0 is allowed).
+	Tolerance float64
+	// Alpha is the significance level of FailIfWorse, in (0, 1]; 0 means DefaultAlpha.
+	Alpha float64
+	// FailIfWorse makes the comparison fail only for a model that is Worse, instead of for
+	// any regressed prompt × model (which is still listed).
+	FailIfWorse bool
+}
+
 // Comparison is two runs of a blueprint, score by score.
 type Comparison struct {
 	ConfigID  string
 	Base, New *ScoreSheet
 	Tolerance float64
+	// Alpha and FailIfWorse are the settings' (Alpha never 0).
+	Alpha       float64
+	FailIfWorse bool
 	// Cells are the prompt × model scores: the new run's prompts and models in its order, then
 	// those only in the base run.
 	Cells []Delta
 	// Averages are each model's average, in the same model order.
 	Averages []Delta
-	// Regressions counts the cells that regressed or lost their score.
-	Regressions int
+	// Models are the paired changes of the models in both runs, in the new run's order.
+	Models []ModelChange
+	// Regressions counts the cells that regressed or lost their score; Worse the models that
+	// are Worse.
+	Regressions, Worse int
 }
 
-// Compare compares two runs of the same blueprint. A score that falls by more than tolerance,
-// or that the base run had and the new run lacks (the pair failed or no point could be
-// evaluated), is a regression. Prompts or models only in one run are listed, not failed.
+// Failed reports whether the comparison fails its gate: a worse model with FailIfWorse, else
+// any regression.
+func (c *Comparison) Failed() bool {
+	if c.FailIfWorse {
+		return c.Worse > 0
+	}
+	return c.Regressions > 0
+}
+
+// Compare compares two runs of the same blueprint with the given tolerance and DefaultAlpha
+// (CompareWith).
 func Compare(base, next *ScoreSheet, tolerance float64) (*Comparison, error) {
-	if tolerance < 0 || math.IsNaN(tolerance) {
+	return CompareWith(base, next, CompareSettings{Tolerance: tolerance})
+}
+
+// CompareWith compares two runs of the same blueprint. A score that falls by more than the
+// tolerance, or that the base run had and the new run lacks (the pair failed or no point could
+// be evaluated), is a regression. Prompts or models only in one run are listed, not failed.
+// Each model in both runs gets its paired change over the prompts both scored.
+func CompareWith(base, next *ScoreSheet, set CompareSettings) (*Comparison, error) {
+	tolerance := set.Tolerance
+	if tolerance < 0 || math.IsNaN(tolerance) || math.IsInf(tolerance, 0) {
 		return nil, fmt.Errorf("tolerance: expected a number of 0 or more, found %v", tolerance)
+	}
+	if set.Alpha == 0 {
+		set.Alpha = DefaultAlpha
+	}
+	if !(set.Alpha > 0 && set.Alpha <= 1) {
+		return nil, fmt.Errorf("alpha: expected a significance level above 0 and at most 1, found %v", set.Alpha)
 	}
 	if base.ConfigID != next.ConfigID {
 		return nil, fmt.Errorf("%s is a run of blueprint %q and %s of %q: compare two runs of one blueprint", base.Name, base.ConfigID, next.Name, next.ConfigID)
 	}
-	c := &Comparison{ConfigID: next.ConfigID, Base: base, New: next, Tolerance: tolerance}
+	c := &Comparison{ConfigID: next.ConfigID, Base: base, New: next, Tolerance: tolerance, Alpha: set.Alpha, FailIfWorse: set.FailIfWorse}
 	prompts := append(slices.Clone(next.PromptIDs), without(base.PromptIDs, next.PromptIDs)...)
 	models := append(slices.Clone(next.Models), without(base.Models, next.Models)...)
 	for _, p := range prompts {
@@ -237,8 +303,42 @@ func Compare(base, next *ScoreSheet, tolerance float64) (*Comparison, error) {
 		d.Model = m
 		c.Averages = append(c.Averages, d)
 	}
+	for _, m := range next.Models {
+		if slices.Contains(base.Models, m) {
+			mc := c.modelChange(m)
+			if mc.Worse {
+				c.Worse++
+			}
+			c.Models = append(c.Models, mc)
+		}
+	}
 	return c, nil
 }
+
+// modelChange is the paired change of model m over the prompts both runs scored.
+func (c *Comparison) modelChange(m string) ModelChange {
+	var diffs []float64
+	for _, p := range c.New.PromptIDs {
+		b, _ := c.Base.score(p, m)
+		n, _ := c.New.score(p, m)
+		if b != nil && n != nil {
+			diffs = append(diffs, *n-*b)
+		}
+	}
+	mc := ModelChange{Model: m, Prompts: len(diffs), Stats: scoring.PairedTest(diffs)}
+	st := mc.Stats
+	switch {
+	case !st.Enough:
+		mc.Notes = append(mc.Notes, "not enough prompts")
+	case st.MinPValue >= c.Alpha:
+		mc.Notes = append(mc.Notes, fmt.Sprintf("p cannot fall below %s with %d prompts", formatGate(c.Alpha), st.N))
+	}
+	mc.Worse = st.Enough && -st.Mean > c.Tolerance+epsilon && st.PValue < c.Alpha
+	return mc
+}
+
+// formatGate writes a setting as given: 0.05, 0.1, 1.
+func formatGate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // without returns the items of a that are not in b, in a's order.
 func without(a, b []string) []string {
@@ -352,9 +452,71 @@ func formatDelta(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 2, 64)
 }
 
+// formatSigned shows a mean difference or a bound with 3 decimals and its sign ("+0.117",
+// "-0.252", "0.000").
+func formatSigned(v float64) string {
+	r := math.Round(v*1000) / 1000
+	switch {
+	case r > 0:
+		return "+" + strconv.FormatFloat(r, 'f', 3, 64)
+	case r == 0:
+		return "0.000"
+	}
+	return strconv.FormatFloat(r, 'f', 3, 64)
+}
+
+// figures are a model change's statistics as the human formats show them: "—" where there is
+// none.
+type figures struct {
+	Mean, Interval, P, Notes string
+}
+
+func (m ModelChange) figures() figures {
+	st := m.Stats
+	f := figures{Mean: "—", Interval: "—", P: "—"}
+	if st.N > 0 {
+		f.Mean = formatSigned(st.Mean)
+	}
+	if st.Enough {
+		f.Interval = "[" + formatSigned(st.Low) + ", " + formatSigned(st.High) + "]"
+		p := strconv.FormatFloat(st.PValue, 'f', 3, 64)
+		if st.PValue < 0.001 {
+			p = "<0.001"
+		}
+		method := "sampled"
+		if st.Exact {
+			method = "exact"
+		}
+		f.P = p + " (" + method + ")"
+	}
+	notes := m.Notes
+	if m.Worse {
+		notes = append([]string{"WORSE"}, notes...)
+	}
+	f.Notes = strings.Join(notes, "; ")
+	return f
+}
+
 // verdict is the comparison's last line.
 func (c *Comparison) verdict() string {
 	tol := strconv.FormatFloat(c.Tolerance, 'f', -1, 64)
+	if c.FailIfWorse {
+		if c.Worse > 0 {
+			var names []string
+			for _, m := range c.Models {
+				if m.Worse {
+					names = append(names, m.Model)
+				}
+			}
+			return fmt.Sprintf("✖ %d model%s worse: the mean fell by more than %s with p below %s (%s).", c.Worse, node.Plural(c.Worse), tol,
+				formatGate(c.Alpha), strings.Join(names, ", "))
+		}
+		line := fmt.Sprintf("✓ No model worse: no mean fell by more than %s with p below %s.", tol, formatGate(c.Alpha))
+		if c.Regressions > 0 {
+			line += fmt.Sprintf(" %d prompt score%s regressed (listed above).", c.Regressions, node.Plural(c.Regressions))
+		}
+		return line
+	}
 	if c.Regressions == 0 {
 		return fmt.Sprintf("✓ No regression: no score fell by more than %s.", tol)
 	}
@@ -393,6 +555,22 @@ func (c *Comparison) writeLine(w io.Writer, workflow bool) error {
 	for line := range strings.Lines(table.String()) {
 		fmt.Fprintln(ew, strings.TrimRight(line, " \n")) // no padding after the last column
 	}
+	if len(c.Models) > 0 {
+		fmt.Fprintf(ew, "\nPaired change of each model over the prompts both runs scored:\n")
+		table.Reset()
+		tw = tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "MODEL\tPROMPTS\tMEAN\t95% INTERVAL\tP-VALUE\t")
+		for _, m := range c.Models {
+			f := m.figures()
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", cell(m.Model), m.Prompts, f.Mean, f.Interval, f.P, f.Notes)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for line := range strings.Lines(table.String()) {
+			fmt.Fprintln(ew, strings.TrimRight(line, " \n"))
+		}
+	}
 	fmt.Fprintf(ew, "\n%s\n", c.verdict())
 	return ew.err
 }
@@ -410,14 +588,58 @@ func changeNote(c Change) string {
 
 // comparisonJSON is the json format.
 type comparisonJSON struct {
-	ConfigID    string  `json:"configId"`
-	Base        runJSON `json:"base"`
-	New         runJSON `json:"new"`
-	Tolerance   float64 `json:"tolerance"`
-	Cells       []Delta `json:"cells"`
-	Averages    []Delta `json:"averages"`
-	Regressions int     `json:"regressions"`
-	Verdict     string  `json:"verdict"`
+	ConfigID    string            `json:"configId"`
+	Base        runJSON           `json:"base"`
+	New         runJSON           `json:"new"`
+	Tolerance   float64           `json:"tolerance"`
+	Alpha       float64           `json:"alpha"`
+	FailIfWorse bool              `json:"failIfWorse"`
+	Cells       []Delta           `json:"cells"`
+	Averages    []Delta           `json:"averages"`
+	Models      []modelChangeJSON `json:"models"`
+	Regressions int               `json:"regressions"`
+	Worse       int               `json:"worse"`
+	Verdict     string            `json:"verdict"`
+}
+
+// modelChangeJSON is a ModelChange in the json format: figures rounded to 4 decimals (the
+// p-value to 4 significant digits), null where there is none.
+type modelChangeJSON struct {
+	Model          string        `json:"model"`
+	Prompts        int           `json:"prompts"`
+	MeanDifference *float64      `json:"meanDifference"`
+	CI95           *intervalJSON `json:"ci95"`
+	PValue         *float64      `json:"pValue"`
+	// PValueMethod is "exact" (every sign pattern) or "sampled" (SignFlips random ones from
+	// the fixed seed).
+	PValueMethod string   `json:"pValueMethod,omitempty"`
+	SignFlips    int      `json:"signFlips,omitempty"`
+	Worse        bool     `json:"worse"`
+	Notes        []string `json:"notes,omitempty"`
+}
+
+type intervalJSON struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+func (m ModelChange) jsonView() modelChangeJSON {
+	st := m.Stats
+	round4 := func(v float64) *float64 { r := math.Round(v*1e4) / 1e4; return &r }
+	v := modelChangeJSON{Model: m.Model, Prompts: m.Prompts, Worse: m.Worse, Notes: m.Notes}
+	if st.N > 0 {
+		v.MeanDifference = round4(st.Mean)
+	}
+	if st.Enough {
+		v.CI95 = &intervalJSON{Low: *round4(st.Low), High: *round4(st.High)}
+		p, _ := strconv.ParseFloat(strconv.FormatFloat(st.PValue, 'g', 4, 64), 64)
+		v.PValue = &p
+		v.PValueMethod, v.SignFlips = "sampled", st.Flips
+		if st.Exact {
+			v.PValueMethod = "exact"
+		}
+	}
+	return v
 }
 
 type runJSON struct {
@@ -427,11 +649,14 @@ type runJSON struct {
 }
 
 func (c *Comparison) jsonView() comparisonJSON {
-	v := comparisonJSON{ConfigID: c.ConfigID, Tolerance: c.Tolerance, Cells: c.Cells, Averages: c.Averages,
-		Regressions: c.Regressions, Verdict: "pass",
+	v := comparisonJSON{ConfigID: c.ConfigID, Tolerance: c.Tolerance, Alpha: c.Alpha, FailIfWorse: c.FailIfWorse, Cells: c.Cells, Averages: c.Averages,
+		Models: []modelChangeJSON{}, Regressions: c.Regressions, Worse: c.Worse, Verdict: "pass",
 		Base: runJSON{File: c.Base.Name, RunLabel: c.Base.RunLabel, Timestamp: c.Base.Timestamp},
 		New:  runJSON{File: c.New.Name, RunLabel: c.New.RunLabel, Timestamp: c.New.Timestamp}}
-	if c.Regressions > 0 {
+	for _, m := range c.Models {
+		v.Models = append(v.Models, m.jsonView())
+	}
+	if c.Failed() {
 		v.Verdict = "fail"
 	}
 	if v.Cells == nil {
@@ -454,11 +679,16 @@ func githubEscapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(safetext.Human(s, true))
 }
 
-// writeGitHub writes an ::error annotation per regression and a ::notice with the verdict, and
-// the table to the step summary.
+// writeGitHub writes an annotation per regression (::error, or ::warning when only a worse
+// model fails the comparison), an ::error per worse model with FailIfWorse, a ::notice with the
+// verdict, and the tables to the step summary.
 func (c *Comparison) writeGitHub(w io.Writer, summary io.Writer) error {
 	ew := &errWriter{w: w}
 	tol := strconv.FormatFloat(c.Tolerance, 'f', -1, 64)
+	level := "error"
+	if c.FailIfWorse {
+		level = "warning"
+	}
 	for _, d := range c.Cells {
 		if !d.Change.IsRegression() {
 			continue
@@ -467,7 +697,16 @@ func (c *Comparison) writeGitHub(w io.Writer, summary io.Writer) error {
 		if d.Change == Lost {
 			msg = fmt.Sprintf("%s × %s had a score of %s and has none now (tolerance %s)", d.Prompt, d.Model, formatScore(d.Base), tol)
 		}
-		fmt.Fprintf(ew, "::error title=%s::%s\n", githubEscapeProperty("blueprint "+c.ConfigID+" regressed"), githubEscapeData(msg))
+		fmt.Fprintf(ew, "::%s title=%s::%s\n", level, githubEscapeProperty("blueprint "+c.ConfigID+" regressed"), githubEscapeData(msg))
+	}
+	for _, m := range c.Models {
+		if !m.Worse || !c.FailIfWorse {
+			continue
+		}
+		f := m.figures()
+		msg := fmt.Sprintf("%s: mean change %s over %d prompts, 95%% interval %s, p = %s (tolerance %s, alpha %s)", m.Model, f.Mean, m.Prompts,
+			f.Interval, f.P, tol, formatGate(c.Alpha))
+		fmt.Fprintf(ew, "::error title=%s::%s\n", githubEscapeProperty("blueprint "+c.ConfigID+": a model is worse"), githubEscapeData(msg))
 	}
 	fmt.Fprintf(ew, "::notice title=%s::%s\n", githubEscapeProperty("blueprint "+c.ConfigID), githubEscapeData(c.verdict()))
 	if ew.err != nil || summary == nil {
@@ -482,6 +721,13 @@ func (c *Comparison) writeGitHub(w io.Writer, summary io.Writer) error {
 	}
 	for _, d := range c.Averages {
 		fmt.Fprintf(sw, "| **average** | %s | %s | %s | %s |\n", safetext.MarkdownCell(d.Model), formatScore(d.Base), formatScore(d.New), formatDelta(d.Delta))
+	}
+	if len(c.Models) > 0 {
+		fmt.Fprintf(sw, "\nPaired change of each model over the prompts both runs scored:\n\n| Model | Prompts | Mean | 95%% interval | p-value | |\n| --- | ---: | ---: | --- | --- | --- |\n")
+		for _, m := range c.Models {
+			f := m.figures()
+			fmt.Fprintf(sw, "| %s | %d | %s | %s | %s | %s |\n", safetext.MarkdownCell(m.Model), m.Prompts, f.Mean, f.Interval, f.P, safetext.MarkdownCell(f.Notes))
+		}
 	}
 	fmt.Fprintf(sw, "\n%s\n", safetext.MarkdownCell(c.verdict()))
 	return sw.err
@@ -506,7 +752,7 @@ tfoot td { font-weight: bold; }
 </head>
 <body>
 <h1>Blueprint {{.ConfigID}}</h1>
-<p>Base: {{.Base}}<br>New: {{.New}}<br>Tolerance: {{.Tolerance}}</p>
+<p>Base: {{.Base}}<br>New: {{.New}}<br>Tolerance: {{.Tolerance}}<br>Alpha: {{.Alpha}}{{if .FailIfWorse}} (--fail-if-worse){{end}}</p>
 <table>
 <thead><tr><th>Prompt</th><th>Model</th><th>Base</th><th>New</th><th>Change</th><th></th></tr></thead>
 <tbody>
@@ -520,6 +766,18 @@ tfoot td { font-weight: bold; }
 {{- end}}
 </tfoot>
 </table>
+{{- if .Models}}
+<h2>Paired change of each model</h2>
+<p>Over the prompts both runs scored: the mean difference (new − base), its 95 % confidence interval (Student's t) and the two-sided p-value of the paired sign-flip permutation test.</p>
+<table>
+<thead><tr><th>Model</th><th>Prompts</th><th>Mean</th><th>95 % interval</th><th>p-value</th><th></th></tr></thead>
+<tbody>
+{{- range .Models}}
+<tr{{if .Class}} class="{{.Class}}"{{end}}><td>{{.Model}}</td><td class="num">{{.Prompts}}</td><td class="num">{{.Mean}}</td><td class="num">{{.Interval}}</td><td class="num">{{.P}}</td><td>{{.Notes}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{- end}}
 <p>{{.Verdict}}</p>
 </body>
 </html>
@@ -545,11 +803,27 @@ func (c *Comparison) writeHTML(w io.Writer) error {
 		return compareRow{Class: class, Prompt: text(d.Prompt), Model: text(d.Model), Base: formatScore(d.Base), New: formatScore(d.New),
 			Delta: formatDelta(d.Delta), Note: changeNote(d.Change)}
 	}
+	type modelRow struct {
+		Class, Model string
+		Prompts      int
+		figures
+	}
 	view := struct {
-		ConfigID, Base, New, Tolerance, Verdict string
-		Cells, Averages                         []compareRow
+		ConfigID, Base, New, Tolerance, Alpha, Verdict string
+		FailIfWorse                                    bool
+		Cells, Averages                                []compareRow
+		Models                                         []modelRow
 	}{ConfigID: text(c.ConfigID), Base: text(runName(c.Base)), New: text(runName(c.New)), Tolerance: strconv.FormatFloat(c.Tolerance, 'f', -1, 64),
-		Verdict: c.verdict()}
+		Alpha: formatGate(c.Alpha), FailIfWorse: c.FailIfWorse, Verdict: c.verdict()}
+	for _, m := range c.Models {
+		class := ""
+		if m.Worse {
+			class = "regressed"
+		}
+		f := m.figures()
+		f.Notes = text(f.Notes)
+		view.Models = append(view.Models, modelRow{Class: class, Model: text(m.Model), Prompts: m.Prompts, figures: f})
+	}
 	for _, d := range c.Cells {
 		view.Cells = append(view.Cells, row(d))
 	}

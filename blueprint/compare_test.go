@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -285,10 +286,171 @@ func FuzzReadScoreSheet(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for _, m := range c.Models {
+			for _, v := range []float64{m.Stats.Mean, m.Stats.Low, m.Stats.High, m.Stats.PValue} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("%s: a figure is not a number: %+v", m.Model, m.Stats)
+				}
+			}
+		}
 		for _, format := range CompareFormats() {
 			if err := WriteComparison(&bytes.Buffer{}, format, c, CompareOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	})
+}
+
+// statsFixture is two runs of eight prompts whose paired changes TestPairedTest (package
+// scoring) checked by hand: m:worse falls by 0.216 on average with p = 8/256 = 0.03125 (worse
+// at alpha 0.05), m:noisy by 0.117 with p = 8/64 = 0.125 over its six scored prompts (its last
+// two lost their score), m:few has one prompt scored in both runs (not enough), m:same did not
+// change (p = 1, an interval of [0, 0]).
+func statsFixture(t testing.TB) (*ScoreSheet, *ScoreSheet) {
+	t.Helper()
+	nan := math.NaN()
+	prompts := []string{"p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"}
+	models := []string{"m:worse", "m:noisy", "m:few", "m:same"}
+	worseBase := []float64{0.9, 0.9, 0.8, 0.83, 0.7, 0.9, 0.55, 0.5}
+	worseDiff := []float64{-0.25, -0.5, -0.1, -0.33, -0.2, -0.4, -0.05, 0.1}
+	noisyBase := []float64{0.8, 0.6, 0.5, 0.9, 0.75, 0.4, 0.7, 0.7}
+	noisyDiff := []float64{-0.2, -0.1, 0.05, -0.3, -0.15, 0, nan, nan}
+	base, next := map[string]map[string]float64{}, map[string]map[string]float64{}
+	for i, p := range prompts {
+		few := nan
+		if i == 0 {
+			few = 0.5
+		}
+		base[p] = map[string]float64{"m:worse": worseBase[i], "m:noisy": noisyBase[i], "m:few": 0.5, "m:same": 0.6}
+		next[p] = map[string]float64{"m:worse": math.Round((worseBase[i]+worseDiff[i])*100) / 100,
+			"m:noisy": math.Round((noisyBase[i]+noisyDiff[i])*100) / 100, "m:few": few, "m:same": 0.6}
+	}
+	b, err := ReadScoreSheet(resultDoc("bp", "run1", prompts, models, base), "base.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := ReadScoreSheet(resultDoc("bp", "run2", prompts, models, next), "new.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, n
+}
+
+// TestCompareStatistics: each model's paired change, and what --fail-if-worse makes of it.
+func TestCompareStatistics(t *testing.T) {
+	t.Parallel()
+	b, n := statsFixture(t)
+	c, err := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range c.Models {
+		st := m.Stats
+		got = append(got, fmt.Sprintf("%s n=%d mean=%.6f [%.6f, %.6f] p=%v exact=%v worse=%v %q", m.Model, m.Prompts, st.Mean, st.Low, st.High,
+			st.PValue, st.Exact, m.Worse, m.Notes))
+	}
+	want := []string{
+		`m:worse n=8 mean=-0.216250 [-0.380377, -0.052123] p=0.03125 exact=true worse=true []`,
+		`m:noisy n=6 mean=-0.116667 [-0.252148, 0.018815] p=0.125 exact=true worse=false []`,
+		`m:few n=1 mean=0.000000 [0.000000, 0.000000] p=0 exact=false worse=false ["not enough prompts"]`,
+		`m:same n=8 mean=0.000000 [0.000000, 0.000000] p=1 exact=true worse=false []`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("models:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// m:worse fell by more than the tolerance on six prompts, m:noisy on four and lost two
+	// scores, m:few lost seven: the per-prompt report is the same with or without FailIfWorse.
+	plain, _ := Compare(b, n, DefaultTolerance)
+	if c.Regressions != 19 || plain.Regressions != 19 || c.Worse != 1 || !c.Failed() || !plain.Failed() {
+		t.Errorf("regressions %d (plain %d), worse %d", c.Regressions, plain.Regressions, c.Worse)
+	}
+	for _, tt := range []struct {
+		name string
+		set  CompareSettings
+		fail bool
+	}{
+		{"alpha 0.01: p = 0.031 is not below it", CompareSettings{Tolerance: DefaultTolerance, Alpha: 0.01, FailIfWorse: true}, false},
+		{"tolerance 0.25: a fall of 0.216 is within it", CompareSettings{Tolerance: 0.25, FailIfWorse: true}, false},
+		{"alpha 0.2: m:noisy's p = 0.125 is below it", CompareSettings{Tolerance: DefaultTolerance, Alpha: 0.2, FailIfWorse: true}, true},
+	} {
+		c, err := CompareWith(b, n, tt.set)
+		if err != nil || c.Failed() != tt.fail {
+			t.Errorf("%s: failed %v, err %v", tt.name, c.Failed(), err)
+		}
+	}
+	if c, _ := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, Alpha: 0.2, FailIfWorse: true}); c.Worse != 2 {
+		t.Errorf("alpha 0.2: %d worse, want 2", c.Worse)
+	}
+	for _, alpha := range []float64{-0.1, 1.5, math.NaN()} {
+		if _, err := CompareWith(b, n, CompareSettings{Alpha: alpha}); err == nil {
+			t.Errorf("alpha %v accepted", alpha)
+		}
+	}
+	// Five prompts can never give p < 0.05 (2/32 = 0.0625): the note says so.
+	few := resultDoc("bp", "run3", []string{"a", "b", "c", "d", "e"}, []string{"m"}, map[string]map[string]float64{
+		"a": {"m": 0.9}, "b": {"m": 0.9}, "c": {"m": 0.9}, "d": {"m": 0.9}, "e": {"m": 0.9}})
+	worse := resultDoc("bp", "run4", []string{"a", "b", "c", "d", "e"}, []string{"m"}, map[string]map[string]float64{
+		"a": {"m": 0.1}, "b": {"m": 0.1}, "c": {"m": 0.1}, "d": {"m": 0.1}, "e": {"m": 0.1}})
+	fb, _ := ReadScoreSheet(few, "few.json")
+	fw, _ := ReadScoreSheet(worse, "worse.json")
+	fc, _ := CompareWith(fb, fw, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	if m := fc.Models[0]; m.Worse || m.Stats.PValue != 0.0625 || fmt.Sprint(m.Notes) != "[p cannot fall below 0.05 with 5 prompts]" {
+		t.Errorf("five prompts: %+v", m)
+	}
+}
+
+// TestCompareNoSharedPrompt: a model in both runs with no prompt scored in both has no figure
+// at all, in every format, and never fails the gate.
+func TestCompareNoSharedPrompt(t *testing.T) {
+	t.Parallel()
+	b, _ := ReadScoreSheet(resultDoc("bp", "run1", []string{"p1", "p2"}, []string{"m"}, map[string]map[string]float64{"p1": {"m": 0.9}}), "base.json")
+	n, _ := ReadScoreSheet(resultDoc("bp", "run2", []string{"p1", "p2"}, []string{"m"}, map[string]map[string]float64{"p2": {"m": 0.1}}), "new.json")
+	c, err := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.Models[0]; m.Prompts != 0 || m.Worse || fmt.Sprint(m.Notes) != "[not enough prompts]" || c.Failed() || c.Regressions != 1 {
+		t.Errorf("%+v, failed %v", m, c.Failed())
+	}
+	var line, js bytes.Buffer
+	if err := WriteComparison(&line, CompareLine, c, CompareOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteComparison(&js, CompareJSON, c, CompareOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line.String(), "m      0        —     —             —        not enough prompts\n") ||
+		!strings.Contains(js.String(), `"meanDifference": null,
+      "ci95": null,
+      "pValue": null,`) {
+		t.Errorf("line:\n%s\njson:\n%s", line.String(), js.String())
+	}
+}
+
+// TestCompareStatisticsOutputs: every format shows each model's figures, with FailIfWorse.
+func TestCompareStatisticsOutputs(t *testing.T) {
+	t.Parallel()
+	b, n := statsFixture(t)
+	c, err := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range CompareFormats() {
+		var out, summary bytes.Buffer
+		if err := WriteComparison(&out, format, c, CompareOptions{StepSummary: &summary}); err != nil {
+			t.Fatal(err)
+		}
+		ext := map[string]string{"html": ".html", "json": ".json"}[format]
+		if ext == "" {
+			ext = ".txt"
+		}
+		testutil.Golden(t, filepath.Join("testdata", "compare-stats."+format+ext), out.String())
+		if format == CompareGitHub {
+			testutil.Golden(t, filepath.Join("testdata", "compare-stats.github-summary.md"), summary.String())
+		}
+		if strings.Contains(out.String()+summary.String(), "NaN") {
+			t.Errorf("%s: NaN in the output", format)
+		}
+	}
 }

@@ -59,6 +59,10 @@ type JudgeOptions struct {
 	ProviderConcurrency int
 	// MaxTokens of a judge's reply (DefaultJudgeMaxTokens when 0).
 	MaxTokens int
+	// Batch sends each judge every text point of a response in one call (--judge-batch; also
+	// set by the blueprint's evaluationConfig.llm-coverage.judgeBatch). A point missing or
+	// unreadable in the reply is judged alone.
+	Batch bool
 }
 
 // LLMJudge is the Judge of blueprint runs: every configured judge model classifies each text
@@ -66,12 +70,17 @@ type JudgeOptions struct {
 // consensus, rounded to 2 decimals). A judge whose reply cannot be parsed is asked once more,
 // with the problem quoted; then it counts as failed. When every default judge fails, the
 // backup judge is asked. When every judge fails, the point is not evaluated.
+//
+// With batching (JudgeOptions.Batch) it is a points.BatchJudge: each judge gets every text
+// point of a response in one call (JudgeTexts), and only the points its reply misses are asked
+// alone.
 type LLMJudge struct {
 	client       *llm.Client
 	judges       []judgeTarget
 	backup       *judgeTarget
 	experimental bool
 	maxTokens    int
+	batch        bool
 }
 
 type judgeTarget struct {
@@ -117,9 +126,10 @@ func NewLLMJudge(bp *Blueprint, opts JudgeOptions) (*LLMJudge, error) {
 	if !custom {
 		specs, custom = JudgesOf(bp)
 	}
-	j := &LLMJudge{client: opts.Client, maxTokens: opts.MaxTokens}
+	j := &LLMJudge{client: opts.Client, maxTokens: opts.MaxTokens, batch: opts.Batch}
 	if bp.Evaluation != nil && bp.Evaluation.LLMCoverage != nil {
 		j.experimental = bp.Evaluation.LLMCoverage.UseExperimentalScale
+		j.batch = j.batch || bp.Evaluation.LLMCoverage.JudgeBatch
 	}
 	resolve := func(spec JudgeSpec) judgeTarget {
 		if spec.Approach == "" {
@@ -168,6 +178,9 @@ func (j *LLMJudge) Backup() *JudgeSpec {
 // Experimental reports whether the 9-point scale is used.
 func (j *LLMJudge) Experimental() bool { return j.experimental }
 
+// Batch reports whether each judge gets every text point of a response in one call.
+func (j *LLMJudge) Batch() bool { return j.batch }
+
 // Unavailable returns, for each judge (backup included) whose model cannot be called, why.
 func (j *LLMJudge) Unavailable() []error {
 	var out []error
@@ -203,6 +216,12 @@ func (j *LLMJudge) JudgeText(ctx context.Context, req points.JudgeRequest) (poin
 		})
 	}
 	_ = g.Wait()
+	return j.consensus(ctx, got, req)
+}
+
+// consensus is the verdict on one point from every configured judge's judgement (got, in the
+// judges' order): the backup judge is asked when every default judge failed.
+func (j *LLMJudge) consensus(ctx context.Context, got []judgement, req points.JudgeRequest) (points.JudgeResult, error) {
 	var ok, failed []judgement
 	for _, g := range got {
 		if g.err != nil {
@@ -309,4 +328,110 @@ func (j *LLMJudge) ask(ctx context.Context, t judgeTarget, req points.JudgeReque
 	}
 	g.score, g.reflection, g.err = points.ParseJudgeReply(resp.Content, j.experimental)
 	return g
+}
+
+// JudgeTexts judges several text points of one response (points.BatchJudge). Without batching
+// each point is judged as JudgeText does, all at once. With it, each judge is sent every point
+// in one call (points.JudgeBatchPrompt); a point its reply misses, or whose part cannot be read,
+// is asked alone (JudgePrompt, with its retry); a call that fails fails that judge on every
+// point of it. Each point's verdict is then the consensus of JudgeText, the backup judge asked
+// alone where every default judge failed.
+func (j *LLMJudge) JudgeTexts(ctx context.Context, reqs []points.JudgeRequest) ([]points.JudgeResult, []error) {
+	results := make([]points.JudgeResult, len(reqs))
+	errs := make([]error, len(reqs))
+	var g errgroup.Group
+	if !j.batch || len(reqs) < 2 {
+		for i, req := range reqs {
+			g.Go(func() error {
+				results[i], errs[i] = j.JudgeText(ctx, req)
+				return nil
+			})
+		}
+		_ = g.Wait()
+		return results, errs
+	}
+	got := make([][]judgement, len(reqs)) // per point, per judge
+	for i := range got {
+		got[i] = make([]judgement, len(j.judges))
+	}
+	for k, t := range j.judges {
+		g.Go(func() error {
+			for i, jm := range j.askBatch(ctx, t, reqs) {
+				got[i][k] = jm
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for i, req := range reqs {
+		g.Go(func() error {
+			results[i], errs[i] = j.consensus(ctx, got[i], req)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return results, errs
+}
+
+// askBatch sends one judge every point of reqs in one call and returns its judgement of each;
+// the points its reply misses or garbles are asked alone, at once.
+func (j *LLMJudge) askBatch(ctx context.Context, t judgeTarget, reqs []points.JudgeRequest) []judgement {
+	out := make([]judgement, len(reqs))
+	name := JudgeName(t.spec)
+	if t.err != nil {
+		for i := range out {
+			out[i] = judgement{name: name, err: t.err}
+		}
+		return out
+	}
+	system, user := points.JudgeBatchPrompt(t.spec.Approach, reqs, j.experimental)
+	zero := 0.0
+	label := "judge " + name
+	if s := reqs[0].Subject; s != nil {
+		label += " " + s.PromptID + " × " + s.ModelID
+	}
+	label += fmt.Sprintf(" (%d points)", len(reqs))
+	// A reply with no usable judgement at all is asked again once, with the problem quoted, and
+	// is not cached; one that answers some points is kept, and the others are asked alone.
+	check := func(content string) error {
+		vs := points.ParseJudgeBatchReply(content, len(reqs), j.experimental)
+		for _, v := range vs {
+			if v.Err == nil {
+				return nil
+			}
+		}
+		return fmt.Errorf("expected a <judgement index=\"N\"> with a <classification> for each of the %d criteria, found none usable (%v)", len(reqs), vs[0].Err)
+	}
+	resp, err := j.client.CompleteChecked(ctx, llm.Request{Endpoint: t.ep,
+		Messages:    []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
+		Temperature: &zero, MaxTokens: j.maxTokens * len(reqs), Label: label}, check)
+	var verdicts []points.BatchVerdict
+	var re *llm.ReplyError
+	switch {
+	case err == nil:
+		verdicts = points.ParseJudgeBatchReply(resp.Content, len(reqs), j.experimental)
+	case errors.As(err, &re):
+		verdicts = make([]points.BatchVerdict, len(reqs)) // nothing usable: every point alone
+		for i := range verdicts {
+			verdicts[i].Err = err
+		}
+	default:
+		for i := range out {
+			out[i] = judgement{name: name, err: err}
+		}
+		return out
+	}
+	var g errgroup.Group
+	for i, v := range verdicts {
+		if v.Err == nil {
+			out[i] = judgement{name: name, score: v.Score, reflection: v.Reflection}
+			continue
+		}
+		g.Go(func() error {
+			out[i] = j.ask(ctx, t, reqs[i])
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return out
 }

@@ -197,6 +197,8 @@ func (p *parser) evalConfig(v *node.Node) *EvalCfg {
 				c.Judges = p.judges(val)
 			case "useExperimentalScale":
 				c.UseExperimentalScale, _ = p.boolean(val, "", "useExperimentalScale")
+			case "judgeBatch":
+				c.JudgeBatch, _ = p.boolean(val, "", "judgeBatch")
 			case "judgeModels":
 				c.JudgeModels = p.strings(val, "", "judgeModels")
 			case "judgeMode":

@@ -2,9 +2,6 @@ package blueprint
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -40,6 +37,9 @@ type Result struct {
 	FullConversationHistories  map[string]map[string][]points.Message `json:"fullConversationHistories"`
 	Errors                     map[string]map[string]string           `json:"errors,omitempty"`
 	EvaluationResults          EvaluationResults                      `json:"evaluationResults"`
+	// Reproducibility records the blueprint's hash, the models' and judges' settings and the
+	// vectorlint version (vectorlint's addition to Weval's format).
+	Reproducibility *Reproducibility `json:"reproducibility,omitempty"`
 	// Warnings are problems with the input that did not stop the run (not serialised).
 	Warnings []string `json:"-"`
 
@@ -119,6 +119,8 @@ type ScoreOptions struct {
 	// the result lists them in ExtractedKeyPoints. Nil leaves such a prompt without points (no
 	// score).
 	KeyPoints KeyPointExtractor
+	// Tool is the vectorlint version and commit the result records (BuildVersion when empty).
+	Tool ToolVersion
 }
 
 // SimilarityMetric compares a response with an ideal response.
@@ -203,6 +205,15 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		res.ConfigTitle = bp.ID
 	}
 	res.Warnings = append(res.Warnings, resp.unknownPrompts(bp)...)
+	tool := opts.Tool
+	if tool.Version == "" {
+		tool = BuildVersion()
+	}
+	var judge points.Judge
+	if !opts.NoCoverage {
+		judge = opts.Env.Judge
+	}
+	res.Reproducibility = reproducibility(bp, models, resp.generated, judge, tool)
 	env := opts.Env
 	if env.JSPool == nil {
 		env.JSPool = points.NewJSPool() // one for the run: its watchdog sees every point scored at once
@@ -517,14 +528,7 @@ func (r *Result) setSimilarity(p, m, name string, score float64) {
 
 // ContentHash returns a short hash of the blueprint's normalised content, the default run
 // label.
-func ContentHash(bp *Blueprint) string {
-	b, err := json.Marshal(bp)
-	if err != nil {
-		b = []byte(bp.ID)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])[:12]
-}
+func ContentHash(bp *Blueprint) string { return BlueprintSHA256(bp)[:12] }
 
 // FormatTimestamp writes t in UTC as Weval's file-safe ISO form, 2006-01-02T15-04-05-000Z.
 func FormatTimestamp(t time.Time) string {

@@ -49,7 +49,8 @@ func loadExample(t *testing.T) (*Blueprint, *Responses) {
 // hand in the comments.
 func TestRunExample(t *testing.T) {
 	bp, resp := loadExample(t)
-	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "example", Now: fixedClock})
+	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "example", Now: fixedClock,
+		Tool: ToolVersion{Version: "1.2.3", Commit: "0123456789abcdef0123456789abcdef01234567"}})
 	if err != nil {
 		t.Fatal(err)
 	}

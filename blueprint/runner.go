@@ -137,6 +137,9 @@ type Options struct {
 
 	// Judges replace the blueprint's and the default judges (--judge); see JudgeOptions.
 	Judges []JudgeSpec
+	// JudgeBatch sends each judge every text point of a response in one call (--judge-batch;
+	// the blueprint's evaluationConfig.llm-coverage.judgeBatch does too); see JudgeOptions.Batch.
+	JudgeBatch bool
 	// ProviderConcurrency limits the calls in flight to one provider
 	// (DefaultProviderConcurrency when 0).
 	ProviderConcurrency int
@@ -154,6 +157,9 @@ type Options struct {
 
 	// RunLabel names the run; empty means a content hash of the blueprint (as Weval does).
 	RunLabel string
+	// Tool is the vectorlint version and commit the result records (the command passes its
+	// own; BuildVersion when empty).
+	Tool ToolVersion
 	// Now is the clock (time.Now when nil), injected so tests are exact.
 	Now func() time.Time
 	// Dir is the folder relative OutDir and HTML paths are taken from (the command's working
@@ -418,6 +424,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 	bp := o.Blueprint
 	sopts := ScoreOptions{
 		RunLabel:   o.RunLabel,
+		Tool:       o.Tool,
 		Now:        o.Now,
 		NoCoverage: !o.Methods.Coverage,
 		Progress:   o.Progress,
@@ -458,7 +465,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 	}
 	if o.Methods.Coverage && (extracting || hasTextPoints(bp)) {
 		judge, err := NewLLMJudge(bp, JudgeOptions{Client: o.Client, LookupEnv: o.LookupEnv, Judges: o.Judges,
-			ProviderConcurrency: o.ProviderConcurrency})
+			ProviderConcurrency: o.ProviderConcurrency, Batch: o.JudgeBatch})
 		if err != nil {
 			return sopts, err
 		}

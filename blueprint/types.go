@@ -59,6 +59,9 @@ type EvalCfg struct {
 type LLMCoverageCfg struct {
 	Judges               []JudgeSpec `json:"judges,omitempty"`
 	UseExperimentalScale bool        `json:"useExperimentalScale,omitempty"`
+	// JudgeBatch sends each judge every text point of a response in one call (vectorlint's
+	// addition, the blueprint's own --judge-batch).
+	JudgeBatch bool `json:"judgeBatch,omitempty"`
 	// JudgeModels and JudgeMode are deprecated fields kept for old blueprints.
 	JudgeModels []string `json:"judgeModels,omitempty"`
 	JudgeMode   string   `json:"judgeMode,omitempty"`

@@ -174,16 +174,20 @@ func named(err error, path string) error {
 }
 
 // Remaining returns the findings of fr that o did not fix: all of them when the file could not
-// be rewritten.
+// be rewritten. A finding whose fix was applied is fixed, and so is one whose fix is a
+// Duplicate of an applied one (the text has its change); one whose fix was skipped is not.
 func (o Outcome) Remaining(findings []lint.Finding) []lint.Finding {
 	if o.Err != nil || len(o.Applied) == 0 {
 		return findings
 	}
-	fixed := make(map[int]bool, len(o.Applied))
+	fixed := make(map[int]bool, len(o.Applied)+len(o.Duplicates))
 	for _, f := range o.Applied {
 		fixed[f.Finding] = true
 	}
-	out := make([]lint.Finding, 0, len(findings)-len(fixed))
+	for _, d := range o.Duplicates {
+		fixed[d.Finding] = true
+	}
+	out := make([]lint.Finding, 0, max(0, len(findings)-len(fixed)))
 	for i, f := range findings {
 		if !fixed[i] {
 			out = append(out, f)

@@ -5,7 +5,8 @@
 // Each finding's SuggestedFix is applied whole or not at all. Fixes are taken in the order of
 // their position in the file; a fix with an edit that overlaps an edit already taken is skipped
 // (the first by position wins) and reported with the fix it collides with, never merged or
-// applied twice. A file is rewritten atomically (a temporary file renamed over it) with its
+// applied twice. A fix whose every edit is an edit already taken (two rules proposing the same
+// change) is a duplicate: the text already has it, so its finding counts as fixed too. A file is rewritten atomically (a temporary file renamed over it) with its
 // mode kept, and only when its content is still what was linted.
 package fix
 
@@ -56,13 +57,24 @@ type Skipped struct {
 	Reason string
 }
 
+// Duplicate is a fix that was not applied because the text already has its change: every edit
+// of it is an edit of an applied fix (two rules proposing the same change). Its finding is
+// fixed as much as the applied fix's.
+type Duplicate struct {
+	Fix
+	// Of is the applied fix that made the change first.
+	Of Fix
+}
+
 // Result is what Apply did to one text.
 type Result struct {
 	// Text is the fixed text (the original when nothing was applied).
 	Text []byte
-	// Applied and Skipped are the fixes, in the order they were considered (by position).
-	Applied []Fix
-	Skipped []Skipped
+	// Applied, Duplicates and Skipped are the fixes, in the order they were considered (by
+	// position).
+	Applied    []Fix
+	Duplicates []Duplicate
+	Skipped    []Skipped
 	// edits are the applied edits, sorted by position.
 	edits []lint.TextEdit
 }
@@ -78,8 +90,10 @@ func (r Result) Changed() bool { return len(r.Applied) > 0 }
 //   - writes what lint.FixableText refuses (control, bidi-override and invisible characters,
 //     invalid UTF-8),
 //   - overlaps an edit already applied, or inserts at the same place as one: "overlaps the fix
-//     of …", or "is the same change as the fix of …" when every edit equals one already
-//     applied (the text already has it).
+//     of …".
+//
+// A fix whose every edit equals one already applied is not skipped but a Duplicate: the text
+// already has its change, so its finding is fixed too (Outcome.Remaining).
 //
 // The vectorlint control comments of the fixed text (lint.ControlComments) must be those of
 // src, none of them across an applied edit: each fix was checked alone where it was made
@@ -119,7 +133,11 @@ func apply(src []byte, fixes []Fix, order []int, controls bool) Result {
 		f := fixes[i]
 		reason := f.check(src)
 		if reason == "" {
-			reason = collision(f, taken)
+			var of *Fix
+			if reason, of = collision(f, taken); of != nil {
+				res.Duplicates = append(res.Duplicates, Duplicate{Fix: f, Of: *of})
+				continue
+			}
 		}
 		if reason == "" && controls {
 			edits := slices.Clone(f.Edits)
@@ -250,18 +268,18 @@ func overlap(a, b lint.TextEdit) bool {
 }
 
 // collision says why f cannot be applied after the taken edits ("" when it can): the first
-// applied fix one of its edits overlaps, or, when each of its edits equals an applied edit, the
-// fix that already made the same change.
-func collision(f Fix, taken []takenEdit) string {
+// applied fix one of its edits overlaps. When each of its edits equals an applied edit, f is a
+// duplicate: the reason is "" and same is the fix that already made the change.
+func collision(f Fix, taken []takenEdit) (reason string, same *Fix) {
 	var (
-		same    = 0
+		equal   = 0
 		against *Fix
 	)
 	for _, e := range f.Edits {
 		for j := range taken {
 			t := &taken[j]
 			if t.edit.Start.Offset == e.Start.Offset && t.edit.End.Offset == e.End.Offset && t.edit.NewText == e.NewText {
-				same++
+				equal++
 			} else if !overlap(t.edit, e) {
 				continue
 			}
@@ -273,11 +291,11 @@ func collision(f Fix, taken []takenEdit) string {
 	}
 	switch {
 	case against == nil:
-		return ""
-	case same == len(f.Edits):
-		return "is the same change as the fix of " + against.Where() + ", applied once"
+		return "", nil
+	case equal == len(f.Edits):
+		return "", against
 	}
-	return "overlaps the fix of " + against.Where()
+	return "overlaps the fix of " + against.Where(), nil
 }
 
 // splice returns src with the sorted, non-overlapping edits applied.

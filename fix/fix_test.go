@@ -42,6 +42,9 @@ func summary(r Result) []string {
 	for _, f := range r.Applied {
 		out = append(out, "applied "+f.Rule)
 	}
+	for _, d := range r.Duplicates {
+		out = append(out, "duplicate "+d.Rule+" of "+d.Of.Where())
+	}
 	for _, s := range r.Skipped {
 		out = append(out, "skipped "+s.Rule+": "+s.Reason)
 	}
@@ -89,7 +92,23 @@ func TestApply(t *testing.T) {
 				fixOf("B", edit(t, text, "utilize", "use", 0)),
 			}
 		}, "We act in order to win, use the \"tools\".\nLe café 👋 naïve.\n",
-			[]string{"applied A", "skipped B: is the same change as the fix of A at 1:25, applied once"}},
+			[]string{"applied A", "duplicate B of A at 1:25"}},
+		{"a fix whose edits are part of an applied fix is a duplicate", text, func(t testing.TB) []Fix {
+			i := strings.Index(text, `"tools"`)
+			return []Fix{
+				fixOf("Both", edit(t, text, `"`, "“", i), edit(t, text, `"`, "”", i+1)),
+				fixOf("Close", edit(t, text, `"`, "”", i+1)),
+			}
+		}, "We act in order to win, utilize the “tools”.\nLe café 👋 naïve.\n",
+			[]string{"applied Both", "duplicate Close of Both at 1:37"}},
+		{"one edit the same, another different: skipped", text, func(t testing.TB) []Fix {
+			i := strings.Index(text, `"tools"`)
+			return []Fix{
+				fixOf("Open", edit(t, text, `"`, "“", i)),
+				fixOf("Both", edit(t, text, `"`, "“", i), edit(t, text, `"`, "»", i+1)),
+			}
+		}, "We act in order to win, utilize the “tools\".\nLe café 👋 naïve.\n",
+			[]string{"applied Open", "skipped Both: overlaps the fix of Open at 1:37"}},
 		{"the same place, another text: skipped", text, func(t testing.TB) []Fix {
 			return []Fix{
 				fixOf("A", edit(t, text, "utilize", "use", 0)),

@@ -42,9 +42,10 @@ type Session struct {
 	// Left totals the files' results with the findings left: the command's exit code and the
 	// report's totals come from it.
 	Left lint.Summary
-	// Applied and Skipped count the fixes; Files the files with an applied fix; Failed the files
-	// that could not be rewritten.
-	Applied, Skipped, Files, Failed int
+	// Applied and Skipped count the fixes, Duplicates the findings whose fix was the same change
+	// as an applied one (fixed by it); Files the files with an applied fix; Failed the files that
+	// could not be rewritten.
+	Applied, Duplicates, Skipped, Files, Failed int
 	// Printed tells whether ModePrint printed a text: not when the document was skipped or
 	// could not be read, and the caller then prints it unchanged.
 	Printed bool
@@ -56,6 +57,7 @@ func (s *Session) File(fr lint.FileResult) error {
 	o := File(s.Root, fr, s.Mode == ModeWrite)
 	if o.Err == nil { // a file not rewritten has nothing applied
 		s.Applied += len(o.Applied)
+		s.Duplicates += len(o.Duplicates)
 		s.Skipped += len(o.Skipped)
 		if o.Changed() {
 			s.Files++
@@ -110,6 +112,7 @@ func (s *Session) log(o Outcome) {
 		verb = "to apply"
 	}
 	line := fmt.Sprintf("vectorlint: %s: %s %s", o.Path, count(len(o.Applied), "fix", "fixes"), verb)
+	line += s.duplicates(len(o.Duplicates))
 	if len(o.Skipped) > 0 {
 		line += fmt.Sprintf(", %d skipped", len(o.Skipped))
 	}
@@ -131,9 +134,9 @@ func (s *Session) Summary() string {
 	var line string
 	switch s.Mode {
 	case ModeDiff:
-		line = fmt.Sprintf("%s to apply in %s (nothing written)", count(s.Applied, "fix", "fixes"), count(s.Files, "file", "files"))
+		line = fmt.Sprintf("%s to apply in %s%s (nothing written)", count(s.Applied, "fix", "fixes"), count(s.Files, "file", "files"), s.duplicates(s.Duplicates))
 	default:
-		line = fmt.Sprintf("%s applied in %s", count(s.Applied, "fix", "fixes"), count(s.Files, "file", "files"))
+		line = fmt.Sprintf("%s applied in %s%s", count(s.Applied, "fix", "fixes"), count(s.Files, "file", "files"), s.duplicates(s.Duplicates))
 	}
 	if s.Skipped > 0 {
 		line += fmt.Sprintf(", %d skipped", s.Skipped)
@@ -142,6 +145,19 @@ func (s *Session) Summary() string {
 		line += fmt.Sprintf("; %s not rewritten", count(s.Failed, "file", "files"))
 	}
 	return line
+}
+
+// duplicates notes the findings fixed by another finding's identical fix: ", 1 more finding
+// had the same fix", or "" for none.
+func (s *Session) duplicates(n int) string {
+	if n == 0 {
+		return ""
+	}
+	verb := "had"
+	if s.Mode == ModeDiff {
+		verb = "has"
+	}
+	return fmt.Sprintf(", %s %s the same fix", count(n, "more finding", "more findings"), verb)
 }
 
 func count(n int, one, many string) string {

@@ -76,3 +76,51 @@ func TestSession(t *testing.T) {
 		t.Errorf("empty: %q", s.Summary())
 	}
 }
+
+// TestSessionDuplicates: a finding whose fix is the same change as an applied fix is fixed by
+// it (not reported, not counted, issue 32); a finding whose different fix overlapped is skipped
+// and left, as is one without a fix.
+func TestSessionDuplicates(t *testing.T) {
+	t.Parallel()
+	const text = "We act in order to win.\n"
+	for _, tt := range []struct {
+		mode         Mode
+		log, summary string
+	}{
+		{ModeWrite, "vectorlint: a.md: 1 fix applied, 1 more finding had the same fix, 1 skipped\n" +
+			"vectorlint: a.md:1:11: Acme.RC: fix skipped: overlaps the fix of Acme.RA at 1:8\n",
+			"1 fix applied in 1 file, 1 more finding had the same fix, 1 skipped"},
+		{ModeDiff, "vectorlint: a.md: 1 fix to apply, 1 more finding has the same fix, 1 skipped\n" +
+			"vectorlint: a.md:1:11: Acme.RC: fix skipped: overlaps the fix of Acme.RA at 1:8\n",
+			"1 fix to apply in 1 file, 1 more finding has the same fix (nothing written), 1 skipped"},
+	} {
+		path := filepath.Join(t.TempDir(), "a.md")
+		write(t, path, text, 0o644)
+		fr := linted(t, path, text, "in order", "so as", "in order", "so as", "order to win", "to succeed")
+		var left []string
+		var out, log strings.Builder
+		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Report: func(fr lint.FileResult) error {
+			for _, f := range fr.Findings {
+				left = append(left, f.Rule)
+			}
+			return nil
+		}}
+		if err := s.File(fr); err != nil {
+			t.Fatal(err)
+		}
+		if log.String() != tt.log || s.Summary() != tt.summary {
+			t.Errorf("mode %d: log %q, summary %q", tt.mode, log.String(), s.Summary())
+		}
+		if s.Left != (lint.Summary{Files: 1, Errors: 1, Warnings: 1}) {
+			t.Errorf("mode %d: left %+v, want RC's warning and the error without a fix", tt.mode, s.Left)
+		}
+		if tt.mode == ModeWrite {
+			if fmt.Sprint(left) != "[Acme.RC Acme.NoFix]" {
+				t.Errorf("reported %v", left)
+			}
+			if got := read(t, path); got != "We act so as to win.\n" {
+				t.Errorf("file %q", got)
+			}
+		}
+	}
+}

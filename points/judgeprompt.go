@@ -145,10 +145,29 @@ func JudgePrompt(approach string, req JudgeRequest, experimental bool) (system, 
 	system = strings.NewReplacer("CLASS_LOWEST", scale[0].Name, "CLASS_HIGHEST", scale[len(scale)-1].Name).Replace(judgeSystemPrompt)
 
 	var b strings.Builder
-	var s *Subject
-	if req.Subject != nil {
-		s = req.Subject
+	writeJudgeContext(&b, approach, req)
+	if approach == ApproachHolistic {
+		b.WriteString("Carefully assess how well THIS criterion ONLY is met by the text (the other criteria are judged separately):\n")
 	} else {
+		b.WriteString("Carefully assess how well the following criterion is met by the text:\n")
+	}
+	b.WriteString("<CRITERION>\n" + req.Criterion + "\n</CRITERION>\n\n")
+	b.WriteString("Classify the text into exactly one of these classes:\n")
+	for _, c := range scale {
+		b.WriteString("- " + c.Name + ": " + c.Meaning + "\n")
+	}
+	b.WriteString("\nYour reply MUST follow this XML format exactly, with nothing else:\n" +
+		"<reflection>One or two sentences of reasoning: how far the criterion is met, if at all.</reflection>\n" +
+		"<classification>One class name from the list, e.g. " + scale[len(scale)-1].Name + "</classification>\n")
+	return system, b.String()
+}
+
+// writeJudgeContext writes what a judge is shown before the criterion: the conversation that
+// led to the text (prompt-aware, holistic), the description and the rubric (holistic), and the
+// text itself.
+func writeJudgeContext(b *strings.Builder, approach string, req JudgeRequest) {
+	s := req.Subject
+	if s == nil {
 		s = &Subject{}
 	}
 	if approach == ApproachPromptAware || approach == ApproachHolistic {
@@ -175,20 +194,6 @@ func JudgePrompt(approach string, req JudgeRequest, experimental bool) (system, 
 		b.WriteString("Given the following <TEXT>:\n")
 	}
 	b.WriteString("<TEXT>\n" + text + "\n</TEXT>\n\n")
-	if approach == ApproachHolistic {
-		b.WriteString("Carefully assess how well THIS criterion ONLY is met by the text (the other criteria are judged separately):\n")
-	} else {
-		b.WriteString("Carefully assess how well the following criterion is met by the text:\n")
-	}
-	b.WriteString("<CRITERION>\n" + req.Criterion + "\n</CRITERION>\n\n")
-	b.WriteString("Classify the text into exactly one of these classes:\n")
-	for _, c := range scale {
-		b.WriteString("- " + c.Name + ": " + c.Meaning + "\n")
-	}
-	b.WriteString("\nYour reply MUST follow this XML format exactly, with nothing else:\n" +
-		"<reflection>One or two sentences of reasoning: how far the criterion is met, if at all.</reflection>\n" +
-		"<classification>One class name from the list, e.g. " + scale[len(scale)-1].Name + "</classification>\n")
-	return system, b.String()
 }
 
 // isMultiTurn reports whether a subject's conversation has more than one user message or an

@@ -230,30 +230,59 @@ func ScoreRubric(ctx context.Context, r rubric.Rubric, s Subject, env Env) Cover
 	cps := make([]scoring.CoveragePoint, len(points))
 	in := &evalInput{ctx: ctx, subject: &s, env: &env}
 
-	var criteria []string
-	var wg sync.WaitGroup
+	var judged []int // the text points to judge
 	for i, sp := range points {
 		a := &res.PointAssessments[i]
 		*a = PointAssessment{KeyPointText: sp.pt.KeyPointText(), Multiplier: sp.pt.Multiplier, Citation: sp.pt.Citation,
 			IsInverted: sp.block == scoring.CoverageShouldNot, PathID: sp.pathID, IsFunction: sp.pt.IsFunction()}
 		cps[i] = scoring.CoveragePoint{Weight: sp.pt.Multiplier, Block: sp.block, Path: sp.path}
-		if sp.pt.IsFunction() {
-			scoreFunction(in, sp, a, &cps[i])
-			continue
-		}
-		if env.Judge == nil {
+		switch {
+		case sp.pt.IsFunction():
+		case env.Judge == nil:
 			a.NotEvaluated = true
 			a.Reflection = NoJudgeReason
-			continue
+		default:
+			judged = append(judged, i)
 		}
-		if criteria == nil {
-			criteria = rubricCriteria(points)
+	}
+	// The judges are asked first, so their calls are out while the functions run.
+	var wg sync.WaitGroup
+	if len(judged) > 0 {
+		criteria := rubricCriteria(points)
+		request := func(i int) JudgeRequest {
+			sp := points[i]
+			return JudgeRequest{Criterion: sp.pt.Text, Citation: sp.pt.Citation, Inverted: sp.block == scoring.CoverageShouldNot,
+				Subject: &s, Criteria: criteria, Description: env.Description}
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			judgePoint(ctx, env, &s, sp, criteria, a, &cps[i])
-		}()
+		if bj, ok := env.Judge.(BatchJudge); ok && len(judged) > 1 {
+			wg.Go(func() {
+				reqs := make([]JudgeRequest, len(judged))
+				for k, i := range judged {
+					reqs[k] = request(i)
+				}
+				results, errs := bj.JudgeTexts(ctx, reqs)
+				for k, i := range judged {
+					var jr JudgeResult
+					err := fmt.Errorf("the judge returned %d verdicts for %d points", len(results), len(reqs))
+					if k < len(results) && k < len(errs) {
+						jr, err = results[k], errs[k]
+					}
+					applyJudgement(jr, err, points[i], &res.PointAssessments[i], &cps[i])
+				}
+			})
+		} else {
+			for _, i := range judged {
+				wg.Go(func() {
+					jr, err := env.Judge.JudgeText(ctx, request(i))
+					applyJudgement(jr, err, points[i], &res.PointAssessments[i], &cps[i])
+				})
+			}
+		}
+	}
+	for i, sp := range points {
+		if sp.pt.IsFunction() {
+			scoreFunction(in, sp, &res.PointAssessments[i], &cps[i])
+		}
 	}
 	wg.Wait()
 
@@ -357,10 +386,9 @@ func functionReflection(fn string, r fnResult) string {
 	return verdict
 }
 
-func judgePoint(ctx context.Context, env Env, s *Subject, sp scoredPoint, criteria []string, a *PointAssessment, cp *scoring.CoveragePoint) {
+// applyJudgement records a judge's verdict (or failure) on a text point.
+func applyJudgement(jr JudgeResult, err error, sp scoredPoint, a *PointAssessment, cp *scoring.CoveragePoint) {
 	inverted := sp.block == scoring.CoverageShouldNot
-	jr, err := env.Judge.JudgeText(ctx, JudgeRequest{Criterion: sp.pt.Text, Citation: sp.pt.Citation, Inverted: inverted,
-		Subject: s, Criteria: criteria, Description: env.Description})
 	if err == nil && (math.IsNaN(jr.Score) || jr.Score < 0 || jr.Score > 1) {
 		err = fmt.Errorf("the judge returned the score %s, outside [0, 1]", jsjson.FormatNumber(jr.Score))
 	}

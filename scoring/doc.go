@@ -5,7 +5,8 @@
 // text metrics that compare a response with a reference — ExactMatch and F1 (SQuAD v2.0), BLEU
 // (sacreBLEU), RougeL (rouge-score), Cosine of embeddings — which the evaluate package's
 // evaluators and blueprint runs' similarity both use. [KrippendorffAlphaInterval] measures how
-// far a blueprint run's judges agree.
+// far a blueprint run's judges agree, and [PairedTest] whether a blueprint's scores changed
+// between two runs (mean difference, Student-t interval, sign-flip permutation p-value).
 //
 // Nothing here calls a model, reads a file or keeps state: the linter, the points engine and
 // the evaluate package call these functions with numbers and get numbers back, so the same input

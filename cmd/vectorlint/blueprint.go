@@ -230,7 +230,7 @@ const blueprintEvalMethods = "llm-coverage, similarity, embedding (comma-separat
 type blueprintRunFlags struct {
 	fixtures, responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
 	cacheMaxSize, failUnder                                                                             string
-	allowNet, noCache, fixturesStrict                                                                   bool
+	allowNet, noCache, fixturesStrict, judgeBatch                                                       bool
 	models, judges, evalMethods, allowEnv                                                               []string
 	concurrency, providerConcurrency, genTimeoutMS, genRetries                                          int
 }
@@ -243,6 +243,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	var f blueprintRunFlags
 	fs.StringSliceVar(&f.models, "models", nil, "models to run, comma-separated provider:model ids or custom model ids (default: the blueprint's models)")
 	fs.StringArrayVar(&f.judges, "judge", nil, "judge model provider:model, repeatable; replaces the blueprint's and the default judges")
+	fs.BoolVar(&f.judgeBatch, "judge-batch", false, "send each judge every text point of a response in one call (a point missing from the reply is judged alone)")
 	fs.StringVar(&f.responses, "responses", "", "score these responses (JSON Lines or Weval fixtures JSON) instead of generating")
 	fs.StringVar(&f.fixtures, "fixtures", "", "use these responses (JSON Lines or Weval fixtures JSON) where they apply, and generate the others")
 	fs.BoolVar(&f.fixturesStrict, "fixtures-strict", false, "with --fixtures: a prompt and model without a fixture response is an error instead of a generation")
@@ -421,18 +422,21 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		AllowNet:            f.allowNet,
 		HTTPClient:          a.serviceClient(),
 		Judges:              judgeSpecs,
+		JudgeBatch:          f.judgeBatch,
 		ProviderConcurrency: f.providerConcurrency,
 		GenTimeout:          time.Duration(f.genTimeoutMS) * time.Millisecond,
 		GenAttempts:         f.genRetries + 1,
 		Methods:             methods,
 		EmbeddingModel:      f.embeddingModel,
 		RunLabel:            f.runLabel,
-		Now:                 a.clock(),
-		Dir:                 a.dir,
-		Root:                root,
-		OutDir:              f.outDir,
-		HTML:                f.html,
-		Warn:                func(msg string) { fmt.Fprintln(a.stderr, "warning: "+msg) },
+		// What --version reports: the stamped version and commit, else the build information's.
+		Tool:   toolVersion(),
+		Now:    a.clock(),
+		Dir:    a.dir,
+		Root:   root,
+		OutDir: f.outDir,
+		HTML:   f.html,
+		Warn:   func(msg string) { fmt.Fprintln(a.stderr, "warning: "+msg) },
 	}
 	if a.stderrIsTerminal {
 		opts.Progress = progress.NewStatus(a.term) // its own escape codes: unguarded

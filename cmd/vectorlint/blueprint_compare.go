@@ -50,13 +50,16 @@ func (a *app) passesFailUnder(res *blueprint.Result, score float64) bool {
 func formatGate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // blueprintCompare is "blueprint compare BASE.json NEW.json": each prompt × model's score in
-// two runs, exit 1 when one fell by more than --tolerance.
+// two runs and each model's paired change, exit 1 when a score fell by more than --tolerance
+// or, with --fail-if-worse, only when a model's mean did with a p-value below --alpha.
 func (a *app) blueprintCompare(args []string) int {
 	fs := blueprintFlagSet("vectorlint blueprint compare", a.stderr)
-	tolerance := fs.Float64("tolerance", blueprint.DefaultTolerance, "how far a score may fall before it is a regression")
+	tolerance := fs.Float64("tolerance", blueprint.DefaultTolerance, "how far a score (or, with --fail-if-worse, a model's mean) may fall before it counts")
 	output := fs.String("output", "line", "output: "+strings.Join(blueprint.CompareFormats(), ", "))
+	failIfWorse := fs.Bool("fail-if-worse", false, "exit 1 only for a model whose mean score fell by more than --tolerance with a p-value below --alpha")
+	alpha := fs.Float64("alpha", blueprint.DefaultAlpha, "the significance level of --fail-if-worse, above 0 and at most 1")
 	fs.Usage = func() {
-		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint compare BASE.json NEW.json [--tolerance 0.05] [--output line|json|github|html]")
+		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint compare BASE.json NEW.json [--tolerance 0.05] [--fail-if-worse [--alpha 0.05]] [--output line|json|github|html]")
 		fs.PrintDefaults()
 	}
 	fail := func(format string, args ...any) int {
@@ -78,6 +81,9 @@ func (a *app) blueprintCompare(args []string) int {
 	if *tolerance < 0 || math.IsNaN(*tolerance) || math.IsInf(*tolerance, 0) {
 		return fail("--tolerance: expected a number of 0 or more such as 0.05, found %v", *tolerance)
 	}
+	if !(*alpha > 0 && *alpha <= 1) {
+		return fail("--alpha: expected a significance level above 0 and at most 1 such as 0.05, found %v", *alpha)
+	}
 	root, err := a.openRoot()
 	if err != nil {
 		return fail("%v", err)
@@ -95,7 +101,7 @@ func (a *app) blueprintCompare(args []string) int {
 		}
 		sheets = append(sheets, s)
 	}
-	c, err := blueprint.Compare(sheets[0], sheets[1], *tolerance)
+	c, err := blueprint.CompareWith(sheets[0], sheets[1], blueprint.CompareSettings{Tolerance: *tolerance, Alpha: *alpha, FailIfWorse: *failIfWorse})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -122,7 +128,7 @@ func (a *app) blueprintCompare(args []string) int {
 			return fail("writing the step summary: %v", err)
 		}
 	}
-	if c.Regressions > 0 {
+	if c.Failed() {
 		return exitFindings
 	}
 	return exitOK

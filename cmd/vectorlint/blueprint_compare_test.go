@@ -1,13 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
 // exampleRun runs the bundled example blueprint on responses (a file under dir, or the
@@ -127,4 +131,171 @@ func mustRead(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// statsBlueprint has eight prompts of four deterministic points each: a response naming all
+// four colours scores 1, one naming two scores 0.5.
+func statsBlueprint() string {
+	var b strings.Builder
+	b.WriteString("title: Colours\n---\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "- id: p%d\n  prompt: Name four colours (%d).\n  should:\n", i, i)
+		for _, c := range []string{"red", "blue", "green", "yellow"} {
+			fmt.Fprintf(&b, "    - $icontains: %s\n", c)
+		}
+	}
+	return b.String()
+}
+
+// statsResponses answers every prompt for models a and b with all four colours, except that
+// model a names only two in the prompts of halved.
+func statsResponses(halved ...int) string {
+	var b strings.Builder
+	for i := 1; i <= 8; i++ {
+		for _, m := range []string{"openai:a", "openai:b"} {
+			text := "Red, blue, green and yellow."
+			if m == "openai:a" && slices.Contains(halved, i) {
+				text = "Red and blue."
+			}
+			fmt.Fprintf(&b, `{"promptId": "p%d", "model": %q, "response": %q}`+"\n", i, m, text)
+		}
+	}
+	return b.String()
+}
+
+// TestBlueprintCompareFailIfWorse runs a blueprint three times through the command — a
+// baseline, a run where model a is worse on every prompt, one where it is worse on one prompt
+// only — and compares them: --fail-if-worse exits 1 only for the consistent fall (mean −0.5,
+// p = 2/256), while without it any regressed prompt fails.
+func TestBlueprintCompareFailIfWorse(t *testing.T) {
+	t.Parallel()
+	dir := writeBlueprintFiles(t, map[string]string{
+		"stats.yml":   statsBlueprint(),
+		"base.jsonl":  statsResponses(),
+		"worse.jsonl": statsResponses(1, 2, 3, 4, 5, 6, 7, 8),
+		"once.jsonl":  statsResponses(3),
+	})
+	run := func(responses, label string) string {
+		code, _, stderr := runBlueprintApp(t, dir, nil, "blueprint", "run", "stats.yml", "--responses", responses, "--out-dir", "out",
+			"--run-label", label, "--output", "json")
+		m := regexp.MustCompile(`result written to (.*)\n`).FindStringSubmatch(stderr)
+		if code != exitOK || m == nil {
+			t.Fatalf("blueprint run %s: exit %d, stderr %q", responses, code, stderr)
+		}
+		return m[1]
+	}
+	base, worse, once := run("base.jsonl", "base"), run("worse.jsonl", "worse"), run("once.jsonl", "once")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		last   string
+		stderr string
+	}{
+		{"a consistent fall fails without the flag", []string{base, worse}, exitFindings,
+			"✖ 8 regressions: a score fell by more than 0.05, or was lost.", ""},
+		{"and with it", []string{base, worse, "--fail-if-worse"}, exitFindings,
+			"✖ 1 model worse: the mean fell by more than 0.05 with p below 0.05 (openai:a).", ""},
+		{"one prompt fails without the flag", []string{base, once}, exitFindings,
+			"✖ 1 regression: a score fell by more than 0.05, or was lost.", ""},
+		{"but is not a worse model", []string{base, once, "--fail-if-worse"}, exitOK,
+			"✓ No model worse: no mean fell by more than 0.05 with p below 0.05. 1 prompt score regressed (listed above).", ""},
+		{"a stricter alpha lets the fall through", []string{base, worse, "--fail-if-worse", "--alpha", "0.005"}, exitOK,
+			"✓ No model worse: no mean fell by more than 0.05 with p below 0.005. 8 prompt scores regressed (listed above).", ""},
+		{"a larger tolerance too", []string{base, worse, "--fail-if-worse", "--tolerance", "0.5"}, exitOK,
+			"✓ No model worse: no mean fell by more than 0.5 with p below 0.05.", ""},
+		{"an improvement is not worse", []string{worse, base, "--fail-if-worse"}, exitOK,
+			"✓ No model worse: no mean fell by more than 0.05 with p below 0.05.", ""},
+		{"alpha 0", []string{base, worse, "--fail-if-worse", "--alpha", "0"}, exitFailure, "",
+			"vectorlint blueprint compare: --alpha: expected a significance level above 0 and at most 1 such as 0.05, found 0\n"},
+		{"alpha above 1", []string{base, worse, "--alpha", "5"}, exitFailure, "",
+			"vectorlint blueprint compare: --alpha: expected a significance level above 0 and at most 1 such as 0.05, found 5\n"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runBlueprintApp(t, dir, nil, append([]string{"blueprint", "compare"}, tt.args...)...)
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		if code != tt.code || stderr != tt.stderr || (tt.last != "" && lines[len(lines)-1] != tt.last) {
+			t.Errorf("%s: exit %d, stderr %q, last line %q; want %d, %q, %q\n%s", tt.name, code, stderr, lines[len(lines)-1], tt.code, tt.stderr, tt.last, stdout)
+		}
+	}
+	code, stdout, _ := runBlueprintApp(t, dir, nil, "blueprint", "compare", base, worse, "--fail-if-worse")
+	if code != exitFindings {
+		t.Fatalf("exit %d", code)
+	}
+	checkBlueprintGolden(t, "compare-worse.txt", strings.NewReplacer(base, "BASE", worse, "NEW").Replace(blueprintTimestampRe.ReplaceAllString(stdout, "TIMESTAMP")))
+	code, stdout, _ = runBlueprintApp(t, dir, nil, "blueprint", "compare", base, worse, "--fail-if-worse", "--output", "json")
+	var doc struct {
+		FailIfWorse bool
+		Worse       int
+		Verdict     string
+		Models      []struct {
+			Model          string
+			Prompts        int
+			MeanDifference float64
+			PValue         float64
+			PValueMethod   string
+			Worse          bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != exitFindings {
+		t.Fatalf("exit %d, %v\n%s", code, err, stdout)
+	}
+	got := fmt.Sprintf("%+v", doc)
+	want := "{FailIfWorse:true Worse:1 Verdict:fail Models:[{Model:openai:a Prompts:8 MeanDifference:-0.5 PValue:0.007812 PValueMethod:exact Worse:true} " +
+		"{Model:openai:b Prompts:8 MeanDifference:0 PValue:1 PValueMethod:exact Worse:false}]}"
+	if got != want {
+		t.Errorf("json:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBlueprintRunJudgeBatch: --judge-batch sends the judge both text points of each response
+// in one call — 2 calls for 2 responses instead of 4 — with the same scores.
+func TestBlueprintRunJudgeBatch(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.Start(t)
+	single := regexp.MustCompile(`(?s)<CRITERION>\n(.*?)\n</CRITERION>`)
+	classes := map[string]string{"Names Paris": "CLASS_FULLY_PRESENT", "Is polite": "CLASS_PARTIALLY_PRESENT"}
+	srv.SetDefault(llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
+		if m := single.FindStringSubmatch(r.LastUser()); m != nil {
+			return llmtest.Text("<reflection>ok</reflection><classification>" + classes[m[1]] + "</classification>")
+		}
+		var b strings.Builder
+		for _, m := range regexp.MustCompile(`<criterion index="(\d+)">(.*?)</criterion>`).FindAllStringSubmatch(r.LastUser(), -1) {
+			fmt.Fprintf(&b, `<judgement index="%s"><reflection>ok</reflection><classification>%s</classification></judgement>`, m[1], classes[m[2]])
+		}
+		return llmtest.Text(b.String())
+	}))
+	dir := writeBlueprintFiles(t, map[string]string{
+		"b.yml": "---\n- {id: p, prompt: \"Capital of France?\", should: [Names Paris, Is polite]}\n",
+		"r.jsonl": `{"promptId": "p", "model": "m:a", "response": "Paris."}` + "\n" +
+			`{"promptId": "p", "model": "m:b", "response": "It is Paris, of course."}` + "\n",
+	})
+	env := map[string]string{"OPENROUTER_API_KEY": "k-123456", "OPENROUTER_BASE_URL": srv.URL}
+	var scores []string
+	for _, batch := range []bool{false, true} {
+		args := []string{"blueprint", "run", "b.yml", "--responses", "r.jsonl", "--judge", "openrouter:judge", "--no-cache", "--out-dir", "out", "--output", "json"}
+		if batch {
+			args = append(args, "--judge-batch")
+		}
+		before := srv.Calls()
+		code, stdout, stderr := runBlueprintApp(t, dir, env, args...)
+		if code != exitOK {
+			t.Fatalf("--judge-batch %v: exit %d\n%s", batch, code, stderr)
+		}
+		want := map[bool]int{false: 4, true: 2}[batch]
+		if calls := srv.Calls() - before; calls != want {
+			t.Errorf("--judge-batch %v: %d judge calls, want %d", batch, calls, want)
+		}
+		var doc struct {
+			EvaluationResults struct{ LLMCoverageScores json.RawMessage } `json:"evaluationResults"`
+			Reproducibility   struct{ JudgeBatch bool }                   `json:"reproducibility"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.Reproducibility.JudgeBatch != batch {
+			t.Fatalf("--judge-batch %v: %v %+v", batch, err, doc.Reproducibility)
+		}
+		scores = append(scores, string(doc.EvaluationResults.LLMCoverageScores))
+	}
+	if scores[0] != scores[1] || !strings.Contains(scores[0], `"avgCoverageExtent": 0.75`) {
+		t.Errorf("scores differ:\n%s\n%s", scores[0], scores[1])
+	}
 }

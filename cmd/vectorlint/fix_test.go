@@ -367,3 +367,52 @@ func copyTree(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestFixDuplicateFindings: two rules that report the same quote with the same fix (issue 32).
+// The change is made once, and both findings are fixed by it: neither is reported, counted or
+// makes the exit code 1, so the vectorlint-fix pre-commit hook passes on the fixed text. A
+// different fix for an overlapping quote is still skipped and reported. The same holds for
+// --fix=diff and for standard input.
+func TestFixDuplicateFindings(t *testing.T) {
+	t.Parallel()
+	srv := fixServer(t)
+	dir := t.TempDir()
+	const doc = "# A\n\nIn order to start, run it.\n"
+	files := fixProject(map[string]string{"docs/a.md": doc})
+	files["rules/Acme/concise.md"] = "---\nid: Concise\nname: Concise\nseverity: error\n---\n" +
+		"Flag wordy phrases; give the shorter one as the fix.\n"
+	writeTestTree(t, dir, files)
+	const fixed = "# A\n\nTo start, run it.\n"
+	const clean = "✓ 0 errors and 0 warnings in 1 file.\n"
+
+	d := runVectorlint(t, dir, fakeEnv(srv), "", "--fix=diff", "--no-cache", "docs")
+	d.expect(t, exitOK, "--- a/docs/a.md\n+++ b/docs/a.md\n@@ -1,3 +1,3 @@\n # A\n \n-In order to start, run it.\n+To start, run it.\n",
+		"vectorlint: docs/a.md: 1 fix to apply, 1 more finding has the same fix\n"+
+			"vectorlint: 1 fix to apply in 1 file, 1 more finding has the same fix (nothing written)\n")
+	if got := readFile(t, filepath.Join(dir, "docs", "a.md")); got != doc {
+		t.Errorf("--fix=diff wrote the file: %q", got)
+	}
+
+	s := runVectorlint(t, dir, fakeEnv(srv), doc, "--fix", "--no-cache", "--stdin-filename", "docs/a.md")
+	s.expect(t, exitOK, fixed,
+		"vectorlint: docs/a.md: 1 fix applied, 1 more finding had the same fix\n"+
+			"vectorlint: 1 fix applied in 1 file, 1 more finding had the same fix\n")
+
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--fix", "--no-cache", "--output", "json", "docs")
+	if r.code != exitOK {
+		t.Fatalf("--fix: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := readFile(t, filepath.Join(dir, "docs", "a.md")); got != fixed {
+		t.Errorf("--fix: file %q, want %q", got, fixed)
+	}
+	res := decodeJSON(t, r.stdout)
+	if n := countRule(res, "Acme.Wordiness") + countRule(res, "Acme.Concise"); n != 0 || res.Summary.Errors != 0 {
+		t.Errorf("--fix: %d findings left, %d errors counted:\n%s", n, res.Summary.Errors, r.stdout)
+	}
+	if r.stderr != "vectorlint: docs/a.md: 1 fix applied, 1 more finding had the same fix\nvectorlint: 1 fix applied in 1 file, 1 more finding had the same fix\n" {
+		t.Errorf("--fix: stderr %q", r.stderr)
+	}
+	// The fixed file lints clean (the hook's second look).
+	again := runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "docs")
+	again.withoutUsage().expect(t, exitOK, clean, "")
+}

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/blueprint"
 )
 
 // sourceVersion is the version of this source tree, printed by a binary built from a checkout
@@ -170,6 +172,13 @@ func (a *app) runVersion(args []string) int {
 
 // printVersion prints the version, commit and build (or commit) time (vectorlint version,
 // --version, -V). Only this command reads the whole build information.
+// toolVersion is the version and commit --version reports, for result documents.
+func toolVersion() blueprint.ToolVersion {
+	bi, _ := debug.ReadBuildInfo()
+	f := readBuildFacts(buildStamp{version: version, commit: commit, date: date}, bi)
+	return blueprint.ToolVersion{Version: f.version, Commit: f.commit}
+}
+
 func (a *app) printVersion() {
 	bi, _ := debug.ReadBuildInfo()
 	f := readBuildFacts(buildStamp{version: version, commit: commit, date: date}, bi)
