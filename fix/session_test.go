@@ -99,7 +99,7 @@ func TestSessionDuplicates(t *testing.T) {
 		fr := linted(t, path, text, "in order", "so as", "in order", "so as", "order to win", "to succeed")
 		var left []string
 		var out, log strings.Builder
-		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Report: func(fr lint.FileResult) error {
+		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Root: rootOf(t, path), Report: func(fr lint.FileResult) error {
 			for _, f := range fr.Findings {
 				left = append(left, f.Rule)
 			}
