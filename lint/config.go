@@ -410,7 +410,7 @@ func valeKeyHint(key string, global bool) (hint string, ok bool) {
 	case "MinAlertLevel":
 		return "a key of Vale's .vale.ini; vectorlint takes the level on the command line: --min-alert-level suggestion|warning|error (or --minAlertLevel)", true
 	case "IgnoredScopes":
-		return "a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter)", true
+		return "a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (" + strings.Join(ScopeNames(), ", ") + ")", true
 	}
 	return "", false
 }

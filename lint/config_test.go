@@ -525,10 +525,10 @@ func TestRepoExampleConfig(t *testing.T) {
 	// Skipped scopes: all by default; the API docs lint their code spans; content's Markdown has
 	// a shortcode block and Liquid tags ignored.
 	for path, want := range map[string]string{
-		"README.md":                 "code,inlinecode,urls,html,mdx,math,frontmatter 0 0",
+		"README.md":                 "code,inlinecode,urls,html,mdx,math,frontmatter,markup 0 0",
 		"content/docs/api/users.md": "code,urls,html,mdx,math,frontmatter 1 1",
-		"content/blog/post.md":      "code,inlinecode,urls,html,mdx,math,frontmatter 1 1",
-		"content/blog/post.mdx":     "code,inlinecode,urls,html,mdx,math,frontmatter 0 0",
+		"content/blog/post.md":      "code,inlinecode,urls,html,mdx,math,frontmatter,markup 1 1",
+		"content/blog/post.mdx":     "code,inlinecode,urls,html,mdx,math,frontmatter,markup 0 0",
 	} {
 		s := cfg.Settings(path).Scopes()
 		if got := fmt.Sprintf("%s %d %d", strings.Join(s.Skipped, ","), len(s.BlockIgnores), len(s.TokenIgnores)); got != want {
@@ -574,7 +574,7 @@ func TestValeKeysNameOurs(t *testing.T) {
 		`vectorlint.ini:1: StylesPath: a key of Vale's .vale.ini; vectorlint's is RulesPath, the folder of rule packs (each pack a subfolder of Markdown rules)`,
 		`vectorlint.ini:2: MinAlertLevel: a key of Vale's .vale.ini; vectorlint takes the level on the command line: --min-alert-level suggestion|warning|error (or --minAlertLevel)`,
 		`vectorlint.ini:5: BasedOnStyles: a key of Vale's .vale.ini; vectorlint's is RunRules = PackA, PackB (the packs to run)`,
-		`vectorlint.ini:6: IgnoredScopes: a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter)`,
+		`vectorlint.ini:6: IgnoredScopes: a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter, markup)`,
 	}
 	var got []string
 	for _, p := range ps {

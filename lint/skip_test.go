@@ -400,7 +400,7 @@ BlockIgnores =
 	tests := []struct {
 		path, skipped, block, token string
 	}{
-		{"a.md", "code,inlinecode,urls,html,mdx,math,frontmatter",
+		{"a.md", "code,inlinecode,urls,html,mdx,math,frontmatter,markup",
 			`BlockIgnores@4 /^\{\{< file >\}\}.*?^\{\{< /file >\}\}/s; BlockIgnores@4 /^<!-- raw -->$/`,
 			`TokenIgnores@5 /\$+[^\n$]+\$+/; TokenIgnores@5 /x{1,3}/; TokenIgnores@5 /[,;]/`},
 		{"docs/a.md", "code,inlinecode,urls",
@@ -443,8 +443,8 @@ SkipedScopes = code
 		got = append(got, strings.TrimPrefix(p.Error(), filepath.Dir(p.File)+string(filepath.Separator)))
 	}
 	want := []string{
-		`vectorlint.ini:2: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, found "cod" (did you mean "code"?)`,
-		`vectorlint.ini:4: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, found "pre" (a Vale HTML tag name; here fenced and indented code is "code", code spans "inlinecode")`,
+		`vectorlint.ini:2: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, markup, found "cod" (did you mean "code"?)`,
+		`vectorlint.ini:4: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, markup, found "pre" (a Vale HTML tag name; here fenced and indented code is "code", code spans "inlinecode")`,
 		`vectorlint.ini:6: BlockIgnores: expected JavaScript regular expressions separated by commas, found "(unclosed", which does not compile: missing closing )`,
 		`vectorlint.ini:8: TokenIgnores: expected JavaScript regular expressions separated by commas, found "a{2,1}", which does not compile: invalid repeat count`,
 		`vectorlint.ini:10: SkipedScopes: unknown key (did you mean "SkippedScopes"?)`,
