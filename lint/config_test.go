@@ -141,12 +141,12 @@ A.B.C.D = x
 .Rule = disabled
 `, []string{
 			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
-			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
 			`vectorlint.ini:4: Acme.Wordiness.severity: expected "suggestion", "warning" or "error", found "fatal"`,
 			`vectorlint.ini:5: Acme.Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "harsh"`,
 			`vectorlint.ini:6: Wordiness.strictness: expected a positive number, "lenient", "standard" or "strict", found "0"`,
-			`vectorlint.ini:7: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
-			`vectorlint.ini:8: .Rule: expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
+			`vectorlint.ini:7: A.B.C.D: unknown key (expected RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:8: .Rule: expected RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
 		{"bad glob", "[docs/[a-]\nRunRules = A\n", []string{
 			`vectorlint.ini:1: [docs/[a-]: expected a file glob such as **/*.md or docs/**/*.{md,mdx}, found "docs/[a-"`}},
 		{"multi-line value", "Model = `a\nb`\n", []string{
@@ -435,6 +435,7 @@ func FuzzParseConfig(f *testing.F) {
 		"Model = `a\nb`\n",
 		"[a]\n[a]\nk=1\nk=2\n",
 		"[content/**/*.md]\nRunRules = A\nstrictness = 7\nSeverity = x\nclarity.depth = high\n",
+		"[docs/**/*.md]\nFormat = mdx\n[x/**]\nFormat = asciidoctor\nformat = rst\n",
 	} {
 		f.Add([]byte(s))
 	}

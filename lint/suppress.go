@@ -9,8 +9,9 @@ import (
 	"github.com/vectorlint/vectorlint/internal/scopes"
 )
 
-// Inline controls (spec/linter.md §7): HTML comments in Markdown, and the same words in MDX
-// comments ({/* vectorlint-disable */}).
+// Inline controls (spec/linter.md §7 and §14): HTML comments in Markdown, and the same words
+// in MDX comments ({/* vectorlint-disable */}), in AsciiDoc comments (// vectorlint-disable),
+// in reStructuredText comments (.. vectorlint-disable) and in HTML comments.
 //
 //	<!-- vectorlint-disable -->                  every rule off from here
 //	<!-- vectorlint-enable -->                   every rule back on
@@ -36,48 +37,40 @@ type suppressEvent struct {
 	names   []string // nil: every rule
 }
 
-// ParseSuppressions finds the inline controls of a document. Comments inside code (code blocks
-// and code spans, as goldmark reads the document: the scopes of skip.go, whatever the
-// configuration skips) are examples, not controls, and are ignored. A disable comment with
-// nothing but blank lines (and frontmatter, and skipped scopes such as MDX imports) before it
-// covers the whole document, so that a comment on the first line also silences findings
-// reported at line 1, column 1.
+// ParseSuppressions finds the inline controls of a document. In Markdown and MDX, comments
+// inside code (code blocks and code spans, as goldmark reads the document: the scopes of
+// skip.go, whatever the configuration skips) are examples, not controls, and are ignored; in
+// AsciiDoc, reStructuredText and HTML only a comment of the format's own syntax is a control
+// (format.go), never the same words in a listing, a literal block or a script. A disable
+// comment with nothing but blank lines (and frontmatter, and skipped scopes such as MDX
+// imports) before it covers the whole document, so that a comment on the first line also
+// silences findings reported at line 1, column 1.
 func ParseSuppressions(doc *Document) *Suppressions {
 	s := &Suppressions{}
 	body := doc.Body
 	if !strings.Contains(body, "vectorlint-") {
 		return s
 	}
-	code := doc.codeScopes()
+	controls, ok := doc.formatControls()
+	if !ok {
+		controls = markdownControls(doc)
+	}
 	prose := doc.Prose() // Body's offsets; MDX imports before a disable are not text before it
-	for _, m := range controlComment().FindAllStringSubmatchIndex(body, -1) {
-		if scopes.Contains(code, doc.BodyOffset+m[0]) {
-			continue
-		}
-		kind, names := "", ""
-		switch {
-		case m[2] >= 0:
-			kind = body[m[2]:m[3]]
-			if m[4] >= 0 {
-				names = body[m[4]:m[5]]
-			}
-		default:
-			kind = body[m[6]:m[7]]
-			if m[8] >= 0 {
-				names = body[m[8]:m[9]]
-			}
-		}
-		list := splitNames(names)
-		start := doc.BodyOffset + m[0]
-		switch kind {
+	for _, c := range controls {
+		list := splitNames(c.names)
+		start := doc.BodyOffset + c.start
+		switch c.kind {
 		case "disable-next-line":
 			if s.nextLine == nil {
 				s.nextLine = map[int][][]string{}
 			}
-			line := doc.Position(doc.BodyOffset+m[1]).Line + 1
+			line := doc.Position(doc.BodyOffset+c.end).Line + 1
+			for c.nextText && line < doc.Lines() && doc.blankLine(line) {
+				line++
+			}
 			s.nextLine[line] = append(s.nextLine[line], list)
 		case "disable":
-			if strings.TrimSpace(prose[:m[0]]) == "" {
+			if strings.TrimSpace(prose[:c.start]) == "" {
 				start = 0
 			}
 			s.events = append(s.events, suppressEvent{offset: start, disable: true, names: list})
@@ -87,6 +80,34 @@ func ParseSuppressions(doc *Document) *Suppressions {
 	}
 	sort.SliceStable(s.events, func(i, j int) bool { return s.events[i].offset < s.events[j].offset })
 	return s
+}
+
+// markdownControls returns the inline controls of a Markdown, MDX or plain text document: the
+// HTML and MDX comments outside code that hold one.
+func markdownControls(doc *Document) []control {
+	body := doc.Body
+	code := doc.codeScopes()
+	var out []control
+	for _, m := range controlComment().FindAllStringSubmatchIndex(body, -1) {
+		if scopes.Contains(code, doc.BodyOffset+m[0]) {
+			continue
+		}
+		c := control{start: m[0], end: m[1]}
+		switch {
+		case m[2] >= 0:
+			c.kind = body[m[2]:m[3]]
+			if m[4] >= 0 {
+				c.names = body[m[4]:m[5]]
+			}
+		default:
+			c.kind = body[m[6]:m[7]]
+			if m[8] >= 0 {
+				c.names = body[m[8]:m[9]]
+			}
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // splitNames splits "A.B, C.D E" into rule names; nil when there are none.

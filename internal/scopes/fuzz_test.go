@@ -28,7 +28,8 @@ func lineBreaks(s string) string {
 
 // FuzzScopes runs the scope finder and the maskers on any text, in each syntax. They never
 // panic (a recovered parser panic counts as one); every scope lies in the text, in order (and
-// disjoint, from the scanners of this package); every heading lies in the text, in order; Mask
+// disjoint, from the scanners of this package); every heading lies in the text, in order, and
+// the view for targets maps back into the text; Mask
 // never changes the length, a line break or the validity of UTF-8; Show keeps every line break,
 // in order, without joining two into one ("\r" and "\n"), and returns a text without scopes
 // unchanged.
@@ -83,6 +84,17 @@ func FuzzScopes(f *testing.F) {
 				(i > 0 && h.Start < res.Headings[i-1].End) {
 				t.Fatalf("heading %d = %+v in a text of %d bytes", i, h, len(src))
 			}
+		}
+		// The view for targets maps every span back into the text, in order.
+		v := NewView(Mask(src, 0, ss), 0, res.Headings, nil)
+		step := max(1, len(v.Text)/64)
+		prev := 0
+		for i := 0; i <= len(v.Text); i += step {
+			s, e := v.Source(i, min(i+step, len(v.Text)))
+			if s < prev || s > e || e > len(src) {
+				t.Fatalf("View.Source(%d, %d) = %d, %d in a text of %d bytes (view %q)", i, i+step, s, e, len(src), v.Text)
+			}
+			prev = s
 		}
 		for _, base := range []int{0, len(src) / 3} {
 			text := src[base:]
