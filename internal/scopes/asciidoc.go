@@ -75,7 +75,9 @@ func scanAsciiDoc(src []byte) Result {
 }
 
 // header reads the document header: comment lines and attribute entries, the document title
-// ("= Title") and the author, revision and attribute lines after it, up to a blank line.
+// ("= Title") and the author, revision and attribute lines after it, up to a blank line (or a
+// third line that is neither an attribute entry nor a comment, where the body starts, as in
+// Asciidoctor).
 func (s *adocScanner) header() int {
 	i := 0
 	for i < len(s.lines) && s.lines[i].blank(s.src) {
@@ -95,6 +97,7 @@ func (s *adocScanner) header() int {
 				s.l.heading(1, ln.start, ln.start+at, ln.start+len(t))
 				s.inline(ln.start+at, ln.start+len(t), 0)
 				i++
+				free := 0 // the author and revision lines read
 				for i < len(s.lines) && !s.lines[i].blank(s.src) {
 					ln := s.lines[i]
 					t := ln.text(s.src)
@@ -107,9 +110,12 @@ func (s *adocScanner) header() int {
 						i++
 					case isAttributeEntry(t):
 						i = s.attributeEntry(i, Frontmatter)
-					default: // the author and revision lines
+					case free < 2: // the author line, then the revision line
 						s.l.add(Frontmatter, ln.start, ln.start+len(t), false)
+						free++
 						i++
+					default:
+						return i // the header is over: the body starts here
 					}
 				}
 			}
