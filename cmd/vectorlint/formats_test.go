@@ -234,3 +234,35 @@ func fixedAt(t *testing.T, src string, places [][2]int) string {
 	}
 	return strings.Join(lines, "")
 }
+
+// TestFormatsIncludesNotFollowed: the directives that name other files — AsciiDoc's include::,
+// reStructuredText's include, literalinclude and raw :file:, an HTML iframe — are not followed:
+// a document cannot make vectorlint send a file it names (a secret beside the project) to the
+// model. Nothing but the document's own prose is sent.
+func TestFormatsIncludesNotFollowed(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.Start(t)
+	srv.SetDefault(testutil.WordyModel())
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\n[docs/**]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		"secret.txt":              "zqsecret token in order to leak\n",
+		"docs/a.adoc":             "= A\n\ninclude::../secret.txt[]\n\nSee image::../secret.txt[] in order to look.\n",
+		"docs/b.rst": "B\n=\n\n.. include:: ../secret.txt\n\n.. literalinclude:: ../secret.txt\n\n" +
+			".. raw:: html\n   :file: ../secret.txt\n\nText in order to read.\n",
+		"docs/c.html": "<p>Text in order to read.</p>\n<iframe src=\"../secret.txt\"></iframe>\n<object data=\"../secret.txt\"></object>\n",
+	})
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--no-cache", "docs")
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if len(srv.Requests()) != 3 {
+		t.Errorf("%d requests, want 3", len(srv.Requests()))
+	}
+	for _, req := range srv.Requests() {
+		if strings.Contains(string(req.Body), "zqsecret") {
+			t.Errorf("a request holds the named file's text:\n%s", req.LastUser())
+		}
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/vectorlint/vectorlint/internal/safefile"
 )
 
 // A Docusaurus site reads its .md pages as MDX (imports, JSX components, {expressions}), unless
@@ -50,12 +52,8 @@ func findDocusaurus(dir string) (docusaurusSite, bool) {
 	}
 	for _, place := range places {
 		for _, name := range docusaurusConfigs() {
-			cfgPath := filepath.Join(dir, place, name)
-			st, err := os.Stat(cfgPath)
-			if err != nil || !st.Mode().IsRegular() || st.Size() > 1<<20 {
-				continue
-			}
-			data, err := os.ReadFile(cfgPath)
+			// Read as text (never run): a regular file of at most 1 MiB.
+			data, err := safefile.ReadFile(filepath.Join(dir, place, name), 1<<20)
 			if err != nil {
 				continue
 			}
