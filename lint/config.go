@@ -102,6 +102,10 @@ type Section struct {
 	HasBlockIgnores bool
 	TokenIgnores    []*IgnorePattern
 	HasTokenIgnores bool
+	// Format is the format the section's files are read in (a FormatNames name, "" when the
+	// section does not set Format; spec/linter.md §14), FormatLine its line.
+	Format     string
+	FormatLine int
 
 	glob  string // Pattern normalised for matching
 	index int    // order in the file
@@ -421,6 +425,14 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 				}
 				sec.SkippedScopes, sec.HasSkippedScopes, sec.SkippedScopesLine = names, true, line
 				continue
+			case keyFormat:
+				syn, problem := parseFormat(path, value, line)
+				if problem != nil {
+					problems = append(problems, *problem)
+					continue
+				}
+				sec.Format, sec.FormatLine = syn.FormatName(), line
+				continue
 			case keyBlockIgnores, keyTokenIgnores:
 				ps, problem := compileIgnores(path, name, value, line)
 				if problem != nil {
@@ -493,7 +505,7 @@ func valeKeyHint(key string, global bool) (hint string, ok bool) {
 	case "MinAlertLevel":
 		return "a key of Vale's .vale.ini; vectorlint takes the level on the command line: --min-alert-level suggestion|warning|error (or --minAlertLevel)", true
 	case "IgnoredScopes":
-		return "a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter)", true
+		return "a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (" + strings.Join(ScopeNames(), ", ") + ")", true
 	}
 	return "", false
 }
@@ -507,7 +519,7 @@ func valeKeyHint(key string, global bool) (hint string, ok bool) {
 func parseOverride(key, value string) (Override, *rules.Problem) {
 	o := Override{Key: key}
 	parts := strings.Split(key, ".")
-	const forms = "RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness"
+	const forms = "RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness"
 	setting := ""
 	switch {
 	case len(parts) == 1 && (strings.EqualFold(key, "severity") || strings.EqualFold(key, "strictness")):
@@ -535,7 +547,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 		msg := "unknown key (expected " + forms + ")"
 		if hint, ok := valeKeyHint(key, false); ok {
 			msg = hint
-		} else if s := suggest.Closest(key, []string{"RunRules", keySkippedScopes, keyBlockIgnores, keyTokenIgnores}, 2); s != "" {
+		} else if s := suggest.Closest(key, []string{"RunRules", keyFormat, keySkippedScopes, keyBlockIgnores, keyTokenIgnores}, 2); s != "" {
 			msg = fmt.Sprintf("unknown key (did you mean %q?)", s)
 		}
 		return o, &rules.Problem{Field: key, Message: msg}

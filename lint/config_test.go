@@ -142,12 +142,12 @@ A.B.C.D = x
 .Rule = disabled
 `, []string{
 			`vectorlint.ini:2: RunRule: unknown key (did you mean "RunRules"?)`,
-			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:3: Wordiness: unknown key (expected RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
 			`vectorlint.ini:4: Acme.Wordiness.severity: expected "suggestion", "warning" or "error", found "fatal"`,
 			`vectorlint.ini:5: Acme.Wordiness.strictness: expected a number greater than 0 and at most 1000, or "lenient", "standard" or "strict", found "harsh"`,
 			`vectorlint.ini:6: Wordiness.strictness: expected a number greater than 0 and at most 1000, or "lenient", "standard" or "strict", found "0"`,
-			`vectorlint.ini:7: A.B.C.D: unknown key (expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
-			`vectorlint.ini:8: .Rule: expected RunRules, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
+			`vectorlint.ini:7: A.B.C.D: unknown key (expected RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness)`,
+			`vectorlint.ini:8: .Rule: expected RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness, found ".Rule"`}},
 		{"bad glob", "[docs/[a-]\nRunRules = A\n", []string{
 			`vectorlint.ini:1: [docs/[a-]: expected a file glob such as **/*.md or docs/**/*.{md,mdx}, found "docs/[a-"`}},
 		{"multi-line value", "Model = `a\nb`\n", []string{
@@ -437,6 +437,7 @@ func FuzzParseConfig(f *testing.F) {
 		"[a]\n[a]\nk=1\nk=2\n",
 		"[content/**/*.md]\nRunRules = A\nstrictness = 7\nSeverity = x\nclarity.depth = high\n",
 		"Concurrency = 9223372036854775807\nCacheMaxSize = 1kB\nTimeout = 1e308\n[*.md]\nA.B.strictness = 1e9\n",
+		"[docs/**/*.md]\nFormat = mdx\n[x/**]\nFormat = asciidoctor\nformat = rst\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -596,10 +597,10 @@ func TestRepoExampleConfig(t *testing.T) {
 	// Skipped scopes: all by default; the API docs lint their code spans; content's Markdown has
 	// a shortcode block and Liquid tags ignored.
 	for path, want := range map[string]string{
-		"README.md":                 "code,inlinecode,urls,html,mdx,math,frontmatter 0 0",
+		"README.md":                 "code,inlinecode,urls,html,mdx,math,frontmatter,markup 0 0",
 		"content/docs/api/users.md": "code,urls,html,mdx,math,frontmatter 1 1",
-		"content/blog/post.md":      "code,inlinecode,urls,html,mdx,math,frontmatter 1 1",
-		"content/blog/post.mdx":     "code,inlinecode,urls,html,mdx,math,frontmatter 0 0",
+		"content/blog/post.md":      "code,inlinecode,urls,html,mdx,math,frontmatter,markup 1 1",
+		"content/blog/post.mdx":     "code,inlinecode,urls,html,mdx,math,frontmatter,markup 0 0",
 	} {
 		s := cfg.Settings(path).Scopes()
 		if got := fmt.Sprintf("%s %d %d", strings.Join(s.Skipped, ","), len(s.BlockIgnores), len(s.TokenIgnores)); got != want {
@@ -645,7 +646,7 @@ func TestValeKeysNameOurs(t *testing.T) {
 		`vectorlint.ini:1: StylesPath: a key of Vale's .vale.ini; vectorlint's is RulesPath, the folder of rule packs (each pack a subfolder of Markdown rules)`,
 		`vectorlint.ini:2: MinAlertLevel: a key of Vale's .vale.ini; vectorlint takes the level on the command line: --min-alert-level suggestion|warning|error (or --minAlertLevel)`,
 		`vectorlint.ini:5: BasedOnStyles: a key of Vale's .vale.ini; vectorlint's is RunRules = PackA, PackB (the packs to run)`,
-		`vectorlint.ini:6: IgnoredScopes: a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter)`,
+		`vectorlint.ini:6: IgnoredScopes: a key of Vale's .vale.ini; vectorlint's is SkippedScopes, in a [GLOB] section (code, inlinecode, urls, html, mdx, math, frontmatter, markup)`,
 	}
 	var got []string
 	for _, p := range ps {

@@ -17,8 +17,11 @@ import (
 )
 
 // LintableExtensions are the extensions of the files a folder walk or a glob picks up
-// (case-insensitive). A file named explicitly is linted whatever its extension.
-func LintableExtensions() []string { return []string{".md", ".mdx", ".markdown", ".txt"} }
+// (case-insensitive): every format of spec/linter.md §14. A file named explicitly is linted
+// whatever its extension.
+func LintableExtensions() []string {
+	return []string{".md", ".mdx", ".markdown", ".adoc", ".asciidoc", ".asc", ".rst", ".rest", ".html", ".htm", ".xhtml", ".txt"}
+}
 
 // MaxDocumentSize is the largest document linted, in bytes (10 MiB). A larger file is an error
 // for that file; the others still run.

@@ -32,13 +32,22 @@ type Document struct {
 	// "\r", as in editors. A byte order mark is not part of line 1's columns.
 	lineStarts []int
 
+	// syntax is how the body is read (its format: by extension or the Format key, format.go).
+	syntax scopes.Syntax
 	// scopes are every scope of Body (skip.go), in Source's offsets, whatever is skipped;
 	// skipped are those SkipScopes chose, sorted by start (skippedEnd[i] is the largest end of
-	// skipped[:i+1]), and prose is Body with them blanked.
+	// skipped[:i+1]), and prose is Body with them blanked. comments are the comments that may
+	// hold inline controls, headings the section titles (format.go).
 	scopes     []scopes.Scope
 	skipped    []scopes.Scope
 	skippedEnd []int
 	prose      string
+	comments   []scopes.Scope
+	headings   []scopes.Heading
+	// view is what targets run on (format.go), made when a target first needs it; fmTitle is
+	// the front matter's title, which it starts with when the body has no title.
+	view    *scopes.View
+	fmTitle *scopes.Title
 }
 
 // InvalidUTF8Error reports a document that is not UTF-8 text.
@@ -53,17 +62,26 @@ func (e *InvalidUTF8Error) Error() string {
 }
 
 // NewDocument indexes a document and finds the parts of it that are not prose (code, URLs,
-// markup; by its extension: Markdown, MDX or plain text). Nothing is skipped until SkipScopes
-// says what. It fails only when src is not valid UTF-8: the model and every position in the
-// output assume text.
+// markup), reading it in the format its extension says (scopes.SyntaxOf). Nothing is skipped
+// until SkipScopes says what. It fails only when src is not valid UTF-8: the model and every
+// position in the output assume text.
 func NewDocument(path string, src []byte) (*Document, error) {
-	d := &Document{Path: path, Source: src, lineStarts: lineStarts(src)}
+	return NewDocumentAs(path, src, scopes.SyntaxOf(path))
+}
+
+// NewDocumentAs is NewDocument for a document read in the given format (a section's Format
+// key: ScopeSettings.Syntax).
+func NewDocumentAs(path string, src []byte, syn scopes.Syntax) (*Document, error) {
+	d := &Document{Path: path, Source: src, lineStarts: lineStarts(src), syntax: syn}
 	if !utf8.Valid(src) {
 		return nil, &InvalidUTF8Error{Path: path, Pos: d.Position(rules.FirstInvalidUTF8(src))}
 	}
-	fm := rules.SplitFrontmatter(src)
+	fm := splitFrontmatter(src, syn)
 	d.BodyOffset = fm.BodyOffset
 	d.Body = string(src[fm.BodyOffset:])
+	if fm.Found {
+		d.fmTitle = frontmatterTitle(d, fm)
+	}
 	d.findScopes()
 	return d, nil
 }

@@ -117,7 +117,7 @@ func (d *Document) controlChange(span Span, text string) string {
 	}
 	line := func(c control) int { return d.Position(d.BodyOffset + c.start).Line }
 	// Offsets into Body and into after, code included.
-	before, fixed := findControls(d.Body, 0, nil), findControls(after, 0, nil)
+	before, fixed := textControls(d.Body), textControls(after)
 	// The comments across the edit: an edit overlaps a comment when each starts before the
 	// other ends, which an insertion or deletion point strictly inside one does too.
 	across := func(cs []control, s, e int) int {

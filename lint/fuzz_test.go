@@ -70,5 +70,32 @@ func FuzzTarget(f *testing.F) {
 		if p := doc.Position(doc.BodyOffset + m.Start); p.Line < 1 || p.Line > doc.Lines()+1 {
 			t.Fatalf("match at line %d of %d", p.Line, doc.Lines())
 		}
+		// In every format, the target runs on the view (headings as Markdown writes them, a
+		// front matter title): its match is a span of the file, its text the prose there or
+		// the title's own bytes.
+		for _, path := range []string{"doc.md", "doc.adoc", "doc.rst", "doc.html"} {
+			doc, err := NewDocument(path, []byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+				t.Fatal(err)
+			}
+			m, found, err := doc.findTarget(tg)
+			if err != nil || !found {
+				continue
+			}
+			start, end := doc.BodyOffset+m.Start, doc.BodyOffset+m.End
+			if start < 0 || end > len(src) || start >= end {
+				t.Fatalf("%s: match %+v is not a span of the %d-byte file", path, m, len(src))
+			}
+			want := src[start:end]
+			if start >= doc.BodyOffset {
+				want = doc.Prose()[m.Start:m.End]
+			}
+			if m.Text != want {
+				t.Fatalf("%s: match text %q, the file has %q there", path, m.Text, want)
+			}
+		}
 	})
 }

@@ -56,6 +56,8 @@ type FileListing struct {
 	// Sections are the matching sections' globs, least specific first.
 	Sections []string `json:"sections"`
 	RunRules []string `json:"runRules"`
+	// Format is the format the file is read in (spec/linter.md §14): a Format name.
+	Format string `json:"format"`
 	// Skipped says why no rule runs on the file ("" when rules run).
 	Skipped string `json:"skipped,omitempty"`
 	// Rules are the rules that run, with their effective settings; Disabled those turned off.
@@ -141,6 +143,7 @@ func listFile(cfg *Config, byName map[string]*rules.Pack, path, rel string) File
 		fl.Sections = append(fl.Sections, s.Pattern)
 	}
 	sc := fs.Scopes()
+	fl.Format = sc.Syntax(rel).FormatName()
 	fl.SkippedScopes = append([]string{}, sc.Skipped...)
 	for _, ip := range sc.BlockIgnores {
 		fl.BlockIgnores = append(fl.BlockIgnores, ip.Source)

@@ -158,7 +158,7 @@ func (fp *FilePlan) Prepare() {
 		fp.Err = fmt.Errorf("%s: cannot read the file: %w", fp.Path, unwrapPathError(err))
 		return
 	}
-	doc, err := NewDocument(fp.Path, data)
+	doc, err := NewDocumentAs(fp.Path, data, fp.set.scopes.Syntax(fp.Path))
 	if err != nil {
 		fp.Err = err
 		return

@@ -317,7 +317,7 @@ func TestBuildPlanBadPaths(t *testing.T) {
 		got = append(got, line)
 	}
 	want := []string{
-		"docs/*.txt ! docs/*.txt: matches no file to lint (globs pick .md, .mdx, .markdown, .txt files)",
+		"docs/*.txt ! docs/*.txt: matches no file to lint (globs pick .md, .mdx, .markdown, .adoc, .asciidoc, .asc, .rst, .rest, .html, .htm, .xhtml, .txt files)",
 		"docs/a.md",
 		"docs/b.md",
 		"docs/nope.md ! docs/nope.md: no such file or folder",

@@ -141,7 +141,7 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 			return r
 		}
 	}
-	m, found, err := t.Find(c.doc.Prose())
+	m, found, err := c.doc.findTarget(t)
 	r := targetResult{target: t, match: m, found: found, err: err}
 	c.results = append(c.results, r)
 	return r

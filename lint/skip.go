@@ -40,6 +40,9 @@ type ScopeSettings struct {
 	// inline spans.
 	BlockIgnores []*IgnorePattern
 	TokenIgnores []*IgnorePattern
+	// Format is the format named by the most specific matching section that sets Format
+	// ("" when none does: the extension decides; see Syntax).
+	Format string
 }
 
 // DefaultScopeSettings skip every scope kind and have no ignore patterns.
@@ -165,12 +168,15 @@ func containsString(list []string, s string) bool {
 // Scopes returns what a file's lint skips: SkippedScopes from the most specific matching
 // section that sets it (every scope when none does); the BlockIgnores and TokenIgnores of
 // every matching section, least specific first, an empty value clearing those of the less
-// specific sections.
+// specific sections; the Format of the most specific section that sets one.
 func (fs FileSettings) Scopes() ScopeSettings {
 	s := DefaultScopeSettings()
 	for _, sec := range fs.Sections {
 		if sec.HasSkippedScopes {
 			s.Skipped = sec.SkippedScopes
+		}
+		if sec.Format != "" {
+			s.Format = sec.Format
 		}
 		if sec.HasBlockIgnores {
 			if len(sec.BlockIgnores) == 0 {
@@ -191,7 +197,7 @@ func (fs FileSettings) Scopes() ScopeSettings {
 // findScopes finds the scopes of a new document's body (every kind; SkipScopes picks what is
 // skipped). A document whose markup cannot be read as expected keeps none and gets ScopeError.
 func (d *Document) findScopes() {
-	found, err := scopes.Find([]byte(d.Body), scopes.SyntaxOf(d.Path))
+	res, err := scopes.Scan([]byte(d.Body), d.syntax)
 	if err != nil {
 		var pe *scopes.ParseError
 		line := 0
@@ -207,14 +213,21 @@ func (d *Document) findScopes() {
 			reason = pe.Reason
 		}
 		d.ScopeError = fmt.Errorf("%s: %s: the %s markup could not be read as expected, so its code, URLs and markup are linted as prose",
-			where, reason, scopes.SyntaxOf(d.Path))
+			where, reason, d.syntax)
 		return
 	}
-	for i := range found {
-		found[i].Start += d.BodyOffset
-		found[i].End += d.BodyOffset
+	d.scopes, d.comments, d.headings = res.Scopes, res.Comments, res.Headings
+	for _, list := range [][]scopes.Scope{d.scopes, d.comments} {
+		for i := range list {
+			list[i].Start += d.BodyOffset
+			list[i].End += d.BodyOffset
+		}
 	}
-	d.scopes = found
+	for i := range d.headings {
+		d.headings[i].Markup += d.BodyOffset
+		d.headings[i].Start += d.BodyOffset
+		d.headings[i].End += d.BodyOffset
+	}
 }
 
 // SkipScopes sets what the lint of the document skips: the scopes of the kinds s names, and

@@ -400,7 +400,7 @@ BlockIgnores =
 	tests := []struct {
 		path, skipped, block, token string
 	}{
-		{"a.md", "code,inlinecode,urls,html,mdx,math,frontmatter",
+		{"a.md", "code,inlinecode,urls,html,mdx,math,frontmatter,markup",
 			`BlockIgnores@4 /^\{\{< file >\}\}.*?^\{\{< /file >\}\}/s; BlockIgnores@4 /^<!-- raw -->$/`,
 			`TokenIgnores@5 /\$+[^\n$]+\$+/; TokenIgnores@5 /x{1,3}/; TokenIgnores@5 /[,;]/`},
 		{"docs/a.md", "code,inlinecode,urls",
@@ -443,8 +443,8 @@ SkipedScopes = code
 		got = append(got, strings.TrimPrefix(p.Error(), filepath.Dir(p.File)+string(filepath.Separator)))
 	}
 	want := []string{
-		`vectorlint.ini:2: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, found "cod" (did you mean "code"?)`,
-		`vectorlint.ini:4: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, found "pre" (a Vale HTML tag name; here fenced and indented code is "code", code spans "inlinecode")`,
+		`vectorlint.ini:2: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, markup, found "cod" (did you mean "code"?)`,
+		`vectorlint.ini:4: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, markup, found "pre" (a Vale HTML tag name; here fenced and indented code is "code", code spans "inlinecode")`,
 		`vectorlint.ini:6: BlockIgnores: expected JavaScript regular expressions separated by commas, found "(unclosed", which does not compile: missing closing )`,
 		`vectorlint.ini:8: TokenIgnores: expected JavaScript regular expressions separated by commas, found "a{2,1}", which does not compile: invalid repeat count`,
 		`vectorlint.ini:10: SkipedScopes: unknown key (did you mean "SkippedScopes"?)`,
@@ -545,13 +545,16 @@ func FuzzSkipScopes(f *testing.F) {
 	f.Add("---\nt: x\n---\n# T\n\nRun `a` and see https://a.example.\n\n```sh\nx\n```\n", uint8(0), 3, 9)
 	f.Add("import A from 'a'\n\n<A b={`${c}`}>\n\nText {d}.\n\n</A>\n", uint8(1), 0, 40)
 	f.Add("{{ x }} text\nBEGIN\nsecret\nEND\n", uint8(2), 2, 5)
+	f.Add("= T\n:a: b\n\nRun `a`, see link:x[y].\n\n----\nz\n----\n", uint8(3), 4, 12)
+	f.Add("T\n=\n\n.. code:: sh\n\n   x\n\nA ``b`` :ref:`c <d>`.\n", uint8(4), 1, 30)
+	f.Add("<h1>T</h1><p>a <code>b</code></p><script>c</script>", uint8(5), 0, 20)
 	ignores, problem := compileIgnores("f", keyTokenIgnores, `\{\{[^}]*\}\}`, 1)
 	blocks, problem2 := compileIgnores("f", keyBlockIgnores, `(?sm)^BEGIN$.*?^END$`, 1)
 	if problem != nil || problem2 != nil {
 		f.Fatal(problem, problem2)
 	}
 	f.Fuzz(func(t *testing.T, src string, syntax uint8, start, end int) {
-		path := []string{"a.md", "a.mdx", "a.txt"}[syntax%3]
+		path := []string{"a.md", "a.mdx", "a.txt", "a.adoc", "a.rst", "a.html"}[syntax%6]
 		doc, err := NewDocument(path, []byte(src))
 		if err != nil {
 			return

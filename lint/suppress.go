@@ -9,8 +9,9 @@ import (
 	"github.com/vectorlint/vectorlint/internal/scopes"
 )
 
-// Inline controls (spec/linter.md §7): HTML comments in Markdown, and the same words in MDX
-// comments ({/* vectorlint-disable */}).
+// Inline controls (spec/linter.md §7 and §14): HTML comments in Markdown, and the same words
+// in MDX comments ({/* vectorlint-disable */}), in AsciiDoc comments (// vectorlint-disable),
+// in reStructuredText comments (.. vectorlint-disable) and in HTML comments.
 //
 //	<!-- vectorlint-disable -->                  every rule off from here
 //	<!-- vectorlint-enable -->                   every rule back on
@@ -36,16 +37,26 @@ type suppressEvent struct {
 	names   []string // nil: every rule
 }
 
-// ParseSuppressions finds the inline controls of a document. Comments inside code (code blocks
-// and code spans, as goldmark reads the document: the scopes of skip.go, whatever the
-// configuration skips) are examples, not controls, and are ignored. A disable comment with
-// nothing but blank lines (and frontmatter, and skipped scopes such as MDX imports) before it
-// covers the whole document, so that a comment on the first line also silences findings
-// reported at line 1, column 1.
+// ParseSuppressions finds the inline controls of a document. In Markdown and MDX, comments
+// inside code (code blocks and code spans, as goldmark reads the document: the scopes of
+// skip.go, whatever the configuration skips) are examples, not controls, and are ignored; in
+// AsciiDoc, reStructuredText and HTML only a comment of the format's own syntax is a control
+// (format.go), never the same words in a listing, a literal block or a script. A disable
+// comment with nothing but blank lines (and frontmatter, and skipped scopes such as MDX
+// imports) before it covers the whole document, so that a comment on the first line also
+// silences findings reported at line 1, column 1.
 func ParseSuppressions(doc *Document) *Suppressions {
 	s := &Suppressions{}
+	body := doc.Body
+	if !strings.Contains(body, "vectorlint-") {
+		return s
+	}
+	controls, ok := doc.formatControls()
+	if !ok {
+		controls = markdownControls(doc)
+	}
 	prose := doc.Prose() // Body's offsets; MDX imports before a disable are not text before it
-	for _, c := range findControls(doc.Body, doc.BodyOffset, doc.codeScopes()) {
+	for _, c := range controls {
 		list := splitNames(c.names)
 		start := doc.BodyOffset + c.start
 		switch c.kind {
@@ -54,6 +65,9 @@ func ParseSuppressions(doc *Document) *Suppressions {
 				s.nextLine = map[int][][]string{}
 			}
 			line := doc.Position(doc.BodyOffset+c.end).Line + 1
+			for c.nextText && line < doc.Lines() && doc.blankLine(line) {
+				line++
+			}
 			s.nextLine[line] = append(s.nextLine[line], list)
 		case "disable":
 			if strings.TrimSpace(prose[:c.start]) == "" {
@@ -68,16 +82,14 @@ func ParseSuppressions(doc *Document) *Suppressions {
 	return s
 }
 
+// markdownControls returns the inline controls of a Markdown, MDX or plain text document: the
+// HTML and MDX comments outside code that hold one.
+func markdownControls(doc *Document) []control {
+	return findControls(doc.Body, doc.BodyOffset, doc.codeScopes())
+}
+
 // controlPrefix is what every control comment holds: a text without it has none.
 const controlPrefix = "vectorlint-"
-
-// control is one control comment of a text: where it is ([start, end) of the text searched),
-// its kind ("disable", "enable" or "disable-next-line") and the names it lists, as written.
-type control struct {
-	start, end int
-	kind       string
-	names      string
-}
 
 // findControls returns the control comments of text (HTML and MDX forms) in order, with offsets
 // into text, leaving out those that start inside code: there they are examples, not controls.
@@ -108,6 +120,29 @@ func findControls(text string, base int, code []scopes.Scope) []control {
 		}
 		out = append(out, c)
 	}
+	return out
+}
+
+// lineControl matches, as text, the control comments of AsciiDoc ("// vectorlint-…") and
+// reStructuredText (".. vectorlint-…"): a line that starts with one, to its end.
+var lineControl = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?://[ \t]*|\.\.[ \t]+)vectorlint-(disable-next-line|disable|enable)\b[^\n]*`)
+})
+
+// textControls returns the control comments of text read as text, whatever the document's
+// format: the HTML and MDX forms (findControls, code included) and the line comments of
+// AsciiDoc and reStructuredText, in order. A model's fix (fixsafe.go) and package fix
+// (ControlComments) compare them before and after a change, so a fix cannot write or remove a
+// control in any format's syntax.
+func textControls(text string) []control {
+	out := findControls(text, 0, nil)
+	if !strings.Contains(text, controlPrefix) {
+		return out
+	}
+	for _, m := range lineControl().FindAllStringSubmatchIndex(text, -1) {
+		out = append(out, control{start: m[0], end: m[1], kind: text[m[2]:m[3]]})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
 
@@ -182,13 +217,13 @@ type ControlComment struct {
 	Text string
 }
 
-// ControlComments returns the vectorlint control comments of text, in order, read with the
-// matcher of the inline controls (HTML and MDX forms) but wherever they are: code included,
+// ControlComments returns the vectorlint control comments of text, in order, read as text in
+// every format's syntax (textControls) and wherever they are: code included,
 // since text comes without the markup that would tell an example from a control. Package fix
 // compares a text's control comments before and after its fixes with it.
 func ControlComments(text []byte) []ControlComment {
 	var out []ControlComment
-	for _, c := range findControls(string(text), 0, nil) {
+	for _, c := range textControls(string(text)) {
 		out = append(out, ControlComment{Start: c.start, End: c.end, Text: string(text[c.start:c.end])})
 	}
 	return out

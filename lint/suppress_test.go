@@ -91,15 +91,21 @@ func TestSuppressionsSameLine(t *testing.T) {
 	}
 }
 
+// FuzzParseSuppressions reads inline controls in documents of every format: never a panic,
+// and Suppressed answers for every line.
 func FuzzParseSuppressions(f *testing.F) {
-	f.Add("<!-- vectorlint-disable A.B -->\nx\n<!-- vectorlint-enable -->\n```\n<!-- vectorlint-disable -->\n")
-	f.Add("{/* vectorlint-disable-next-line */}\nline\n~~~~\n")
-	f.Add("<!-- vectorlint-disable-next-line")
-	f.Fuzz(func(t *testing.T, src string) {
+	f.Add("<!-- vectorlint-disable A.B -->\nx\n<!-- vectorlint-enable -->\n```\n<!-- vectorlint-disable -->\n", uint8(0))
+	f.Add("{/* vectorlint-disable-next-line */}\nline\n~~~~\n", uint8(1))
+	f.Add("<!-- vectorlint-disable-next-line", uint8(0))
+	f.Add("// vectorlint-disable-next-line A\n\nx\n----\n// vectorlint-enable\n", uint8(3))
+	f.Add(".. vectorlint-disable-next-line A,\n   B\n\nx\n\n::\n\n  .. vectorlint-enable\n", uint8(4))
+	f.Add("<!-- vectorlint-disable-next-line -->\n\n<pre><!-- vectorlint-enable --></pre>", uint8(5))
+	f.Fuzz(func(t *testing.T, src string, syntax uint8) {
 		if !utf8.ValidString(src) {
 			return
 		}
-		doc, err := NewDocument("doc.md", []byte(src))
+		path := []string{"doc.md", "doc.mdx", "doc.txt", "doc.adoc", "doc.rst", "doc.html"}[syntax%6]
+		doc, err := NewDocument(path, []byte(src))
 		if err != nil {
 			return
 		}

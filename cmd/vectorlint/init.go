@@ -110,6 +110,14 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 		return exitFailure
 	}
 	defer root.Close()
+	site, docusaurus := findDocusaurus(root, a.dir)
+	if docusaurus {
+		for i, f := range files {
+			if f.path == "vectorlint.ini" {
+				files[i].content += site.section()
+			}
+		}
+	}
 	_, hiddenErr := root.Lstat(filepath.Join(a.dir, ".vectorlint.ini"))
 	hiddenConfig := hiddenErr == nil && mode != initQuick
 	if !force {
@@ -137,6 +145,9 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 			return exitFailure
 		}
 		fmt.Fprintf(a.stdout, "created %s\n", f.path)
+		if f.path == "vectorlint.ini" && docusaurus && !site.detect {
+			fmt.Fprintf(a.stdout, "  %s: its .md pages are read as MDX ([%s] Format = mdx)\n", site.config, site.glob())
+		}
 	}
 	if hiddenConfig {
 		fmt.Fprintln(a.stderr, "vectorlint init: note: .vectorlint.ini is read before vectorlint.ini; remove it to use the new file")
@@ -146,7 +157,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	// empty folder.
 	target, lintNote := "README.md", ""
 	if st, err := root.Stat(filepath.Join(a.dir, "README.md")); err != nil || !st.Mode().IsRegular() {
-		target, lintNote = ".", "lint every Markdown file here and below"
+		target, lintNote = ".", "lint every document here and below"
 		docs, _, err := lint.Discover(root, a.dir, []string{"."}, []string{filepath.Join(a.dir, "rules")})
 		if err != nil || len(docs) == 0 || len(docs) == 1 && filepath.Base(docs[0]) == lint.StyleGuideFileName {
 			target, lintNote = sampleStdin, ""
@@ -264,7 +275,9 @@ RulesPath = rules
 # Consistency, Capitalization, Repetition and AIPatterns. Starter is the example pack in
 # rules/Starter: edit it, add rules to it, or take it off this list.
 # With a VECTORLINT.md style guide, add StyleGuide to check each file against the guide.
-[**/*.{md,mdx,markdown}]
+# Markdown, MDX, AsciiDoc and reStructuredText are read natively; add html or txt to the
+# glob to lint HTML pages and plain text too (docs/configuration.md, "Formats").
+[**/*.{md,mdx,markdown,adoc,asciidoc,rst}]
 RunRules = VectorLint, Starter
 
 # Rule settings for matching files: turn a rule off, change its severity or strictness.
@@ -273,9 +286,10 @@ RunRules = VectorLint, Starter
 # VectorLint.Repetition.strictness = strict
 # Starter.Headline = disabled
 
-# Code, URLs, HTML, MDX syntax, math and TOML front matter are not prose: every rule skips them
-# (the model does not see them). List the kinds to skip, or leave it empty to lint everything:
-# SkippedScopes = code, inlinecode, urls, html, mdx, math, frontmatter
+# Code, URLs, HTML, MDX syntax, math, front matter and AsciiDoc or reStructuredText markup are
+# not prose: every rule skips them (the model does not see them). List the kinds to skip, or
+# leave it empty to lint everything:
+# SkippedScopes = code, inlinecode, urls, html, mdx, math, frontmatter, markup
 # Vale-style regexes for more: BlockIgnores (whole lines) and TokenIgnores (inline).
 # TokenIgnores = \{%[^%]*%\}
 
@@ -302,7 +316,7 @@ const initGuideConfig = `# vectorlint configuration, written by "vectorlint init
 # Sections: a glob matched against paths relative to this file (** and {a,b} allowed).
 # VectorLint is built in: Wordiness, PassiveVoice, InclusiveLanguage, UnsupportedClaims,
 # Consistency, Capitalization, Repetition and AIPatterns. Take it off to check the guide alone.
-[**/*.{md,mdx,markdown}]
+[**/*.{md,mdx,markdown,adoc,asciidoc,rst}]
 RunRules = VectorLint, StyleGuide
 
 # An empty RunRules turns every rule off for matching files (it clears the packs above).
@@ -344,7 +358,7 @@ target:
   flags: mu
   group: 1
   required: true
-  suggestion: Start the document with a "# Title" line that says what the reader gains.
+  suggestion: Give the document a title that says what the reader gains ("# Title", "= Title", an underlined title, <h1>, or title in its front matter).
 criteria:
   - id: Clarity
     name: Clarity
@@ -354,7 +368,7 @@ criteria:
     weight: 1
 ---
 
-You review the H1 headline of a technical document. Rate it on each criterion below.
+You review the title (the H1 headline) of a technical document. Rate it on each criterion below.
 
 ## RUBRIC
 

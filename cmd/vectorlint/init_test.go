@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -60,7 +61,7 @@ Next steps:
 	if _, err := os.Stat(filepath.Join(dir, "VECTORLINT.md")); !os.IsNotExist(err) {
 		t.Errorf("VECTORLINT.md written without --style-guide (%v)", err)
 	}
-	if !strings.Contains(initConfig, "\n[**/*.{md,mdx,markdown}]\nRunRules = VectorLint, Starter\n") {
+	if !strings.Contains(initConfig, "\n[**/*.{md,mdx,markdown,adoc,asciidoc,rst}]\nRunRules = VectorLint, Starter\n") {
 		t.Error("the configuration must run the built-in pack")
 	}
 	// What init writes is valid, lists the built-in pack and plans a lint.
@@ -126,7 +127,7 @@ Next steps:
 		t.Fatalf("VECTORLINT.md: %v", err)
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "vectorlint.ini")); err != nil || string(data) != initGuideConfig ||
-		!strings.Contains(initGuideConfig, "\n[**/*.{md,mdx,markdown}]\nRunRules = VectorLint, StyleGuide\n") {
+		!strings.Contains(initGuideConfig, "\n[**/*.{md,mdx,markdown,adoc,asciidoc,rst}]\nRunRules = VectorLint, StyleGuide\n") {
 		t.Fatalf("vectorlint.ini: %v", err)
 	}
 	// The guide is found, sent with every rule, run as the StyleGuide pack, and not linted.
@@ -247,6 +248,111 @@ func TestInitNextStepsRun(t *testing.T) {
 				if ran != want {
 					t.Errorf("with %q: ran %d steps, want %d:\n%s", doc, ran, want, r.stdout)
 				}
+			}
+		})
+	}
+}
+
+// TestInitDocusaurus: in a Docusaurus site, init writes a section that reads its .md pages as
+// MDX, and says so; the starter headline rule then evaluates a page's front matter title, and
+// the model is sent neither its imports nor its JSX.
+func TestInitDocusaurus(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"docusaurus.config.ts": "export default {\n  presets: [['classic', {docs: {path: 'docs', sidebarPath: './sidebars.ts'}, blog: {}}]],\n};\n",
+		"docs/intro.md": "---\ntitle: Install the CLI\nsidebar_position: 1\n---\nimport Tabs from '@theme/Tabs';\n\n" +
+			"<Tabs groupId=\"os\">\n\nPick the tab of your system.\n\n</Tabs>\n",
+		"blog/2024-01-01-hello.md": "# Hello\n\nA post.\n",
+		"src/pages/index.md":       "# Home\n",
+	})
+	r := runVectorlint(t, dir, nil, "", "init")
+	const note = "created vectorlint.ini\n  docusaurus.config.ts: its .md pages are read as MDX ([{blog,docs,src/pages}/**/*.md] Format = mdx)\n"
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, note) {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	const section = "\n# Docusaurus (docusaurus.config.ts) reads .md pages as MDX: their imports, JSX components and\n" +
+		"# {expressions} are not prose, and their title is in front matter (title:).\n[{blog,docs,src/pages}/**/*.md]\nFormat = mdx\n"
+	if data := readFile(t, filepath.Join(dir, "vectorlint.ini")); data != initConfig+section {
+		t.Errorf("vectorlint.ini ends with:\n%s", data[len(data)-min(len(data), 400):])
+	}
+	runVectorlint(t, dir, nil, "", "validate").expect(t, exitOK, initValidateOutput, "")
+	if r := runVectorlint(t, dir, nil, "", "ls-config", "docs/intro.md", "blog/2024-01-01-hello.md", "README.md"); !strings.Contains(r.stdout, `"format": "mdx"`) ||
+		strings.Count(r.stdout, `"format": "mdx"`) != 2 || !strings.Contains(r.stdout, `"format": "markdown"`) {
+		t.Errorf("ls-config:\n%s", r.stdout)
+	}
+
+	srv := llmtest.Start(t)
+	var criteria []any
+	for _, id := range []string{"Clarity", "Specificity", "Structure", "Vocabulary", "Tone"} {
+		criteria = append(criteria, map[string]any{"id": id, "score": 4, "summary": "Fine.", "violations": []any{}})
+	}
+	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}, "criteria": criteria}))
+	r = runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--no-cache", "docs/intro.md")
+	if r.code != exitOK || strings.Contains(r.stdout, "target not found") {
+		t.Fatalf("lint: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	headline := 0
+	for _, req := range srv.Requests() {
+		user := req.LastUser()
+		if strings.Contains(user, "import") || strings.Contains(user, "Tabs") {
+			t.Errorf("a request holds the page's MDX syntax:\n%s", user)
+		}
+		if strings.Contains(req.System(), "title (the H1 headline)") {
+			headline++
+			if !strings.Contains(user, "2\tInstall the CLI") {
+				t.Errorf("the headline rule was sent:\n%s", user)
+			}
+		}
+	}
+	if headline != 1 {
+		t.Errorf("%d headline calls, want 1", headline)
+	}
+}
+
+// TestFindDocusaurus: where init finds a Docusaurus site and the folders of its pages.
+func TestFindDocusaurus(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		files map[string]string
+		found bool
+		glob  string
+		note  string // what the section says, in part
+	}{
+		{"no site", map[string]string{"docs/a.md": ""}, false, "", ""},
+		{"a site in website/, docs only", map[string]string{"website/docusaurus.config.js": "module.exports = {};\n", "website/docs/a.md": ""},
+			true, "website/docs/**/*.md", "Format = mdx"},
+		{"no content folder yet: docs", map[string]string{"docusaurus.config.mjs": "export default {};\n"}, true, "docs/**/*.md", "Format = mdx"},
+		{"a docs path of its own, and one outside the working folder", map[string]string{
+			"docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {path: 'guides'}}]], plugins: [['x', {path: '../shared'}]]};\n",
+			"guides/a.md":          "", "versioned_docs/version-1/a.md": ""},
+			true, "{guides,versioned_docs}/**/*.md", "Format = mdx"},
+		{"markdown.format detect: a comment only", map[string]string{
+			"docusaurus.config.ts": "export default {markdown: {format: 'detect'}};\n", "docs/a.md": ""},
+			true, "docs/**/*.md", "# Format = mdx"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTestTree(t, dir, tt.files)
+			root, err := tree.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			site, found := findDocusaurus(root, dir)
+			if found != tt.found {
+				t.Fatalf("found %v", found)
+			}
+			if !found {
+				return
+			}
+			if site.glob() != tt.glob || !strings.Contains(site.section(), tt.note) {
+				t.Errorf("glob %q, section:\n%s", site.glob(), site.section())
+			}
+			if strings.Contains(tt.note, "#") == strings.Contains(site.section(), "\nFormat = mdx") {
+				t.Errorf("section:\n%s", site.section())
 			}
 		})
 	}

@@ -138,7 +138,7 @@ func TestValidateScopeKeys(t *testing.T) {
 	files["vectorlint.ini"] += "SkippedScopes = code, tables\nBlockIgnores = ^\\{\\{<.*(\n"
 	writeTestTree(t, dir, files)
 	want := []string{
-		`vectorlint.ini:4: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, found "tables"`,
+		`vectorlint.ini:4: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, markup, found "tables"`,
 		`vectorlint.ini:5: BlockIgnores: expected JavaScript regular expressions separated by commas, found "^\\{\\{<.*(", which does not compile: missing closing )`,
 	}
 	for _, args := range [][]string{{"validate"}, {"docs"}} {

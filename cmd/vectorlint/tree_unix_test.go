@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -564,4 +565,29 @@ func TestTreeInit(t *testing.T) {
 		t.Errorf("init wrote %v", names)
 	}
 	c.check(t, nil, r)
+}
+
+// TestTreeInitDocusaurusLinkedOutside: init reads a Docusaurus configuration through the
+// project root, so one committed as a link leading out of the tree is not read (its "path:"
+// values would otherwise be written into vectorlint.ini); the same file inside the tree is.
+func TestTreeInitDocusaurusLinkedOutside(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	writeTestTree(t, outside, map[string]string{"docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {path: 'secret-" + canaryMark + "'}}]]};\n"})
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{"docs/a.md": "# A\n", "secret-" + canaryMark + "/b.md": "# B\n"})
+	link(t, dir, "docusaurus.config.js", filepath.Join(outside, "docusaurus.config.js"))
+	root, err := tree.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if site, found := findDocusaurus(root, dir); found {
+		t.Errorf("a configuration linked outside the tree was read: %+v", site)
+	}
+	// Control: the same configuration inside the tree is read.
+	writeTestTree(t, dir, map[string]string{"website/docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {path: 'guides'}}]]};\n", "website/guides/x.md": "# X\n"})
+	if site, found := findDocusaurus(root, dir); !found || site.glob() != "website/guides/**/*.md" {
+		t.Errorf("inside the tree: found %v, %+v", found, site)
+	}
 }

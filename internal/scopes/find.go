@@ -32,14 +32,8 @@ func (e *ParseError) Error() string {
 	return e.Reason
 }
 
-// Find returns the scopes of src, a document's text (without YAML front matter, which is not
-// part of the text linted), sorted by start: every kind, whatever a configuration skips.
-// Plain text has none. A document whose markup cannot be read as expected gives a *ParseError
-// and no scopes.
-func Find(src []byte, syn Syntax) (ss []Scope, err error) {
-	if syn == SyntaxPlain || len(src) == 0 {
-		return nil, nil
-	}
+// findMarkdown finds the scopes and headings of a Markdown or MDX document.
+func findMarkdown(src []byte, syn Syntax) (res Result, err error) {
 	r := &recorder{src: src, mdx: syn == SyntaxMDX, budget: scanBudget(len(src))}
 	// TOML front matter is not Markdown: goldmark reads a copy with it blanked, so a "#" or a
 	// fence in it cannot open a block.
@@ -52,20 +46,29 @@ func Find(src []byte, syn Syntax) (ss []Scope, err error) {
 		// goldmark is well tested, but a document must never stop a lint run: a failure of the
 		// parser is a document linted whole, with a warning.
 		if p := recover(); p != nil {
-			ss, err = nil, &ParseError{Reason: fmt.Sprintf("the Markdown parser failed (%v)", p), panicked: true}
+			res, err = Result{}, &ParseError{Reason: fmt.Sprintf("the Markdown parser failed (%v)", p), panicked: true}
 		}
 	}()
 	root := r.parser().Parse(text.NewReader(doc))
 	if r.err != nil {
-		return nil, r.err
+		return Result{}, r.err
 	}
 	// Link reference definitions ("[id]: https://…") are taken out of their paragraphs by
 	// goldmark's paragraph transformer; their lines are a label, a URL and a title, not prose.
+	var headings []Heading
 	_ = ast.Walk(root, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		if def, ok := n.(*ast.LinkReferenceDefinition); entering && ok {
-			for i := range def.Lines().Len() {
-				seg := def.Lines().At(i)
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.LinkReferenceDefinition:
+			for i := range n.Lines().Len() {
+				seg := n.Lines().At(i)
 				r.add(URL, seg.Start, lineEnd(src, seg.Stop), false)
+			}
+		case *ast.Heading:
+			if h, ok := markdownHeading(src, n); ok {
+				headings = append(headings, h)
 			}
 		}
 		return ast.WalkContinue, nil
@@ -73,11 +76,43 @@ func Find(src []byte, syn Syntax) (ss []Scope, err error) {
 	r.codeElements()
 	for _, s := range r.scopes {
 		if s.Start < 0 || s.End > len(src) || s.Start >= s.End {
-			return nil, &ParseError{Reason: fmt.Sprintf("the Markdown parser gave an impossible %s position %d-%d", s.Kind, s.Start, s.End)}
+			return Result{}, &ParseError{Reason: fmt.Sprintf("the Markdown parser gave an impossible %s position %d-%d", s.Kind, s.Start, s.End)}
 		}
 	}
 	Sort(r.scopes)
-	return r.scopes, nil
+	return Result{Scopes: r.scopes, Headings: headings}, nil
+}
+
+// markdownHeading describes a heading of goldmark's tree: its text from the start of its first
+// line to the end of its last (an ATX heading's closing "#"s are not in its lines).
+func markdownHeading(src []byte, n *ast.Heading) (Heading, bool) {
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return Heading{}, false
+	}
+	start, end := lines.At(0).Start, lines.At(lines.Len()-1).Stop
+	for start < end && isSpace(src[start]) {
+		start++
+	}
+	for end > start && isSpace(src[end-1]) {
+		end--
+	}
+	if start >= end {
+		return Heading{}, false
+	}
+	h := Heading{Level: n.Level, Start: start, End: end, Markup: start}
+	// An ATX heading: the "#"s before the text on its line.
+	i := start
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	if i > 0 && src[i-1] == '#' {
+		for i > 0 && src[i-1] == '#' {
+			i--
+		}
+		h.Markup, h.ATX = i, true
+	}
+	return h, true
 }
 
 // recorder collects the scopes of one document as its parsers meet them. One recorder per

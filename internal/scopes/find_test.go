@@ -102,7 +102,7 @@ func TestFind(t *testing.T) {
 		{"CRLF line breaks", SyntaxMarkdown,
 			"Run `a`.\r\n\r\n```\r\nx\r\n```\r\n",
 			"inlinecode \"`a`\" +\ncode \"```\\r\\n\"\ncode \"x\\r\\n\"\ncode \"```\\r\\n\"\n"},
-		{"plain text has no scopes", SyntaxPlain, "```\ncode\n```\n`x` https://a.example\n", ""},
+		{"plain text has its URLs only", SyntaxPlain, "```\ncode\n```\n`x` https://a.example\n", "urls \"https://a.example\" +\n"},
 
 		// MDX.
 		{"ESM", SyntaxMDX,
@@ -198,12 +198,31 @@ func TestFindBudget(t *testing.T) {
 func TestSyntaxOf(t *testing.T) {
 	for path, want := range map[string]Syntax{
 		"a.md": SyntaxMarkdown, "docs/A.MD": SyntaxMarkdown, "a.markdown": SyntaxMarkdown, "a.mdown": SyntaxMarkdown,
-		"a.mdx": SyntaxMDX, "x/Y.MDX": SyntaxMDX, "a.txt": SyntaxPlain, "README": SyntaxPlain, "a.rst": SyntaxPlain,
+		"a.mdx": SyntaxMDX, "x/Y.MDX": SyntaxMDX, "a.txt": SyntaxPlain, "README": SyntaxPlain,
+		"a.adoc": SyntaxAsciiDoc, "a.ASCIIDOC": SyntaxAsciiDoc, "k.asc": SyntaxAsciiDoc, "a.rst": SyntaxRST,
+		"a.rest": SyntaxRST, "a.html": SyntaxHTML, "a.HTM": SyntaxHTML, "a.xhtml": SyntaxHTML, "a.xml": SyntaxPlain,
 		"dir.md/file": SyntaxPlain, `dir.md\file`: SyntaxPlain, "-": SyntaxPlain,
 	} {
 		if got := SyntaxOf(path); got != want {
 			t.Errorf("SyntaxOf(%q) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+func TestFormatNames(t *testing.T) {
+	for _, n := range FormatNames() {
+		s, ok := ParseFormat(strings.ToUpper(n))
+		if !ok || s.FormatName() != n {
+			t.Errorf("ParseFormat(%q) = %v, %v", n, s, ok)
+		}
+	}
+	for _, bad := range []string{"", "md", "adoc", "asciidoctor", "restructuredtext", "plain"} {
+		if s, ok := ParseFormat(bad); ok {
+			t.Errorf("ParseFormat(%q) = %v, want no format", bad, s)
+		}
+	}
+	if got := strings.Join(FormatNames(), ","); got != "markdown,mdx,asciidoc,rst,html,text" {
+		t.Errorf("FormatNames() = %s", got)
 	}
 }
 

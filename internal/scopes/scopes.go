@@ -1,13 +1,16 @@
 // Package scopes finds the parts of a document that are not prose — code, URLs, HTML, MDX
-// syntax, math, front matter — and hides them from prose checks without moving anything
-// (spec/linter.md §9).
+// syntax, math, front matter, AsciiDoc and reStructuredText markup — and hides them from prose
+// checks without moving anything (spec/linter.md §9 and §14).
 //
 // Find reads Markdown with goldmark's own parser (CommonMark with GitHub's tables,
 // strikethrough and bare-URL links) extended with parsers for what goldmark does not know: MDX
 // ESM lines, JSX tags and {expressions}, math, admonition fences and TOML front matter. Every
-// position comes from the parser's reader, not from a regex over the text. Mask blanks scopes in
-// place, keeping the length and every line break, so that offsets into the masked text are
-// offsets into the file; Show builds the text a model is sent, with each line where it was.
+// position comes from the parser's reader, not from a regex over the text. AsciiDoc and
+// reStructuredText are read by line scanners of this package (asciidoc.go, rst.go), HTML by
+// golang.org/x/net/html's tokenizer (html.go), plain text for its URLs only (urls.go). Mask
+// blanks scopes in place, keeping the length and every line break, so that offsets into the
+// masked text are offsets into the file; Show builds the text a model is sent, with each line
+// where it was.
 package scopes
 
 import (
@@ -37,8 +40,15 @@ const (
 	MDX
 	// Math is a $$ block or $…$ inline math.
 	Math
-	// Frontmatter is a TOML front matter block (+++ … +++) at the top of the text.
+	// Frontmatter is a TOML front matter block (+++ … +++) at the top of the text, or the
+	// author, revision and attribute lines of an AsciiDoc document header.
 	Frontmatter
+	// Markup is the syntax of AsciiDoc and reStructuredText that is neither code, a URL nor
+	// math: comments, attribute entries, block attribute and anchor lines, preprocessor
+	// directives, block delimiters and table cell separators, directive names and options,
+	// substitution definitions, section adornment lines, the markers around roles and
+	// references.
+	Markup
 	// BlockIgnore is a match of a BlockIgnores regex, widened to whole lines.
 	BlockIgnore
 	// TokenIgnore is a match of a TokenIgnores regex.
@@ -47,12 +57,12 @@ const (
 
 // Names returns the names SkippedScopes accepts, in the order the documentation lists them.
 func Names() []string {
-	return []string{"code", "inlinecode", "urls", "html", "mdx", "math", "frontmatter"}
+	return []string{"code", "inlinecode", "urls", "html", "mdx", "math", "frontmatter", "markup"}
 }
 
 // Name is the kind's name in SkippedScopes ("" for the regex ignores).
 func (k Kind) Name() string {
-	if k >= Code && k <= Frontmatter {
+	if k >= Code && k <= Markup {
 		return Names()[k-Code]
 	}
 	return ""
@@ -96,22 +106,65 @@ type Scope struct {
 // PlaceholderText is what Show writes in place of a scope with Placeholder set.
 const PlaceholderText = "`…`"
 
-// Syntax is how a document's markup is read.
+// Syntax is how a document's markup is read: its format (spec/linter.md §14).
 type Syntax uint8
 
 // Syntaxes.
 const (
-	// SyntaxPlain is plain text: no scopes of its own (only the regex ignores apply).
+	// SyntaxPlain is plain text: its URLs are its only scopes.
 	SyntaxPlain Syntax = iota
 	// SyntaxMarkdown is CommonMark with GitHub's extensions.
 	SyntaxMarkdown
 	// SyntaxMDX is Markdown with MDX's ESM, JSX and expressions, and without indented code
 	// (MDX has none: indentation is how JSX children are laid out).
 	SyntaxMDX
+	// SyntaxAsciiDoc is AsciiDoc as Asciidoctor reads it.
+	SyntaxAsciiDoc
+	// SyntaxRST is reStructuredText as docutils and Sphinx read it.
+	SyntaxRST
+	// SyntaxHTML is HTML (and XHTML) as the HTML5 tokenizer reads it.
+	SyntaxHTML
 )
 
+// FormatNames returns the names the Format key accepts, in the order the documentation lists
+// them.
+func FormatNames() []string {
+	return []string{"markdown", "mdx", "asciidoc", "rst", "html", "text"}
+}
+
+// ParseFormat returns the syntax a Format name stands for (case-insensitive).
+func ParseFormat(name string) (Syntax, bool) {
+	for s := SyntaxPlain; s <= SyntaxHTML; s++ {
+		if strings.EqualFold(s.FormatName(), name) {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// FormatName is the syntax's name in the Format key ("text" for plain text).
+func (s Syntax) FormatName() string {
+	switch s {
+	case SyntaxPlain:
+		return "text"
+	case SyntaxMarkdown:
+		return "markdown"
+	case SyntaxMDX:
+		return "mdx"
+	case SyntaxAsciiDoc:
+		return "asciidoc"
+	case SyntaxRST:
+		return "rst"
+	case SyntaxHTML:
+		return "html"
+	}
+	return ""
+}
+
 // SyntaxOf returns the syntax of a file by its extension (case-insensitive): .mdx is MDX;
-// .md, .markdown, .mdown, .mkd, .mkdn and .mdwn are Markdown; anything else is plain text.
+// .md, .markdown, .mdown, .mkd, .mkdn and .mdwn are Markdown; .adoc, .asciidoc and .asc are
+// AsciiDoc; .rst and .rest are reStructuredText; .html, .htm and .xhtml are HTML; anything
+// else (.txt, no extension) is plain text.
 func SyntaxOf(path string) Syntax {
 	ext := ""
 	if i := strings.LastIndexByte(path, '.'); i >= 0 && !strings.ContainsAny(path[i:], `/\`) {
@@ -122,6 +175,12 @@ func SyntaxOf(path string) Syntax {
 		return SyntaxMDX
 	case "md", "markdown", "mdown", "mkd", "mkdn", "mdwn":
 		return SyntaxMarkdown
+	case "adoc", "asciidoc", "asc":
+		return SyntaxAsciiDoc
+	case "rst", "rest":
+		return SyntaxRST
+	case "html", "htm", "xhtml":
+		return SyntaxHTML
 	}
 	return SyntaxPlain
 }
@@ -133,6 +192,12 @@ func (s Syntax) String() string {
 		return "Markdown"
 	case SyntaxMDX:
 		return "MDX"
+	case SyntaxAsciiDoc:
+		return "AsciiDoc"
+	case SyntaxRST:
+		return "reStructuredText"
+	case SyntaxHTML:
+		return "HTML"
 	}
 	return "plain text"
 }
