@@ -189,6 +189,44 @@ func TestUnsafeFix(t *testing.T) {
 	}
 }
 
+// TestUnsafeFixOtherFormats: a model's fix may not write or remove a control comment in the
+// document's own syntax either: the line comments of AsciiDoc ("// vectorlint-…") and
+// reStructuredText (".. vectorlint-…"), and the HTML comment of an HTML page.
+func TestUnsafeFixOtherFormats(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, path, src, span, text, want string
+	}{
+		{"AsciiDoc: a comment inserted", "a.adoc", "= T\n\nWe act in order to win.\n", "in order to", "to\n// vectorlint-disable\n",
+			"it adds a control comment, vectorlint-disable"},
+		{"AsciiDoc: a comment removed", "a.adoc", "= T\n\nFirst words.\n// vectorlint-disable-next-line\nWe act.\n", "words.\n// vectorlint-disable-next-line", "words.",
+			"it removes the control comment vectorlint-disable-next-line on line 4"},
+		{"reStructuredText: a comment inserted", "a.rst", "Title\n=====\n\nWe act in order to win.\n", "in order to", "to\n\n.. vectorlint-disable\n\n",
+			"it adds a control comment, vectorlint-disable"},
+		{"HTML: a comment inserted", "a.html", "<p>We act in order to win.</p>\n", "in order to", "to <!-- vectorlint-disable -->",
+			"it adds a control comment, vectorlint-disable"},
+		{"AsciiDoc: prose", "a.adoc", "= T\n\nWe act in order to win.\n", "in order to", "to", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := NewDocument(tt.path, []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+				t.Fatal(err)
+			}
+			i := strings.Index(tt.src, tt.span)
+			if i < 0 {
+				t.Fatalf("%q not in the document", tt.span)
+			}
+			c := Chunk{Text: doc.Prose(), Offset: doc.BodyOffset, Line: 1}
+			if got := doc.unsafeFix(c, Span{i, i + len(tt.span)}, tt.text); got != tt.want {
+				t.Errorf("unsafeFix = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // FuzzUnsafeFix: whatever the document and the edit, the check never panics, and a fix it
 // keeps writes only text FixableText accepts, touches no skipped scope, and leaves the control
 // comments, read as text, as they were (what package fix checks again when it applies fixes).
