@@ -298,7 +298,7 @@ func readExampleFiles(r *Rule, ruleRel string, read exampleReader) Problems {
 				Expected: expected, Found: found, Message: msg})
 		}
 		rel := path.Join(path.Dir(ruleRel), ex.File)
-		if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		if rel == ".." || strings.HasPrefix(rel, "../") {
 			add("a file inside the pack", quote(ex.File)+", outside it", "")
 			continue
 		}

@@ -219,6 +219,7 @@ func TestLoadPacksExamples(t *testing.T) {
 			"  - file: examples/deep\n" +
 			"  - file: examples/latin1.txt\n" +
 			"  - file: examples/unclosed.md\n" +
+			"  - file: ./\n" +
 			"---\nBody.\n",
 		"Acme/notes.md":              "---\nid: Notes\nname: Notes\n---\nA rule, not an example.\n",
 		"Acme/examples/latin1.txt":   "ok\ncaf\xe9\n",
@@ -252,6 +253,7 @@ func TestLoadPacksExamples(t *testing.T) {
 		`Acme/bad.md:8: examples[3].file: cannot read the example file "examples/deep": is a directory`,
 		`Acme/bad.md:9: examples[4].file: expected UTF-8 text, found bytes that are not UTF-8 at line 2, column 4 of "examples/latin1.txt"`,
 		`Acme/bad.md:10: examples[5].file: markers out of place in examples/unclosed.md, line 2, column 6: "{==" is never closed by "==}"`,
+		`Acme/bad.md:11: examples[6].file: cannot read the example file "./": is a directory`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
