@@ -106,7 +106,7 @@ func TestBuiltinPacksAreFresh(t *testing.T) {
 	}
 }
 
-// TestBuiltinExamples: every built-in rule ships examples (spec/linter.md §12), at least two it
+// TestBuiltinExamples: every built-in rule ships examples (docs/rules.md, "Examples"), at least two it
 // must find something in and two it must find nothing in, all valid (TestBuiltinPacks loads
 // them without a problem) and each written once. A span marks words, not the space around
 // them, and a subjective rule's example says what it expects of the ratings too.

@@ -253,7 +253,7 @@ func TestInitNextStepsRun(t *testing.T) {
 	}
 }
 
-// TestInitStarterExamples: the starter rules init writes carry examples (spec/linter.md §12),
+// TestInitStarterExamples: the starter rules init writes carry examples (docs/rules.md, "Examples"),
 // at least two to find something in and two to find nothing in, valid as written, and a
 // subjective rule's examples set a score or criterion range.
 func TestInitStarterExamples(t *testing.T) {

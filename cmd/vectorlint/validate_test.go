@@ -167,7 +167,7 @@ vectorlint.ini:5: warning: VectorLint.Wordyness.severity: pack VectorLint has no
 `)
 }
 
-// TestValidateExamples: validate checks every rule's examples (spec/linter.md §12) and lists
+// TestValidateExamples: validate checks every rule's examples (docs/rules.md, "Examples") and lists
 // each problem with the rule file, the example's line, its index and the reason; an example
 // file below the pack's examples folder is never taken for a rule, and a lint run does not
 // start while a rule's examples are broken.
