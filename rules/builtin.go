@@ -75,6 +75,9 @@ func (l Loader) loadBuiltinPack(name string) (*Pack, Problems) {
 			continue
 		}
 		r, ps := l.Parse(file, data)
+		if r != nil { // also beside other problems: validate lists them all
+			ps = append(ps, readExampleFiles(r, e.Name(), builtinExampleReader(name))...)
+		}
 		problems = append(problems, ps...)
 		if r == nil || ps.HasErrors() {
 			continue
@@ -121,4 +124,13 @@ func RetiredBuiltinRule(id string) string {
 		return "a preset of the original VectorLint 2.2 and 2.3, removed in its 2.4; vectorlint has no such rule"
 	}
 	return ""
+}
+
+// builtinExampleReader reads the example files of the embedded pack name (none is embedded
+// today: the built-in rules give their examples as text).
+func builtinExampleReader(name string) exampleReader {
+	return func(rel string) (string, []byte, error) {
+		data, err := builtinFS.ReadFile("builtin/" + name + "/" + rel)
+		return path.Join(BuiltinPath, name, rel), data, err
+	}
 }

@@ -105,3 +105,52 @@ func TestBuiltinPacksAreFresh(t *testing.T) {
 		t.Errorf("second call sees the first caller's changes: %d rules, severity %q", len(b[0].Rules), b[0].Rules[0].Severity)
 	}
 }
+
+// TestBuiltinExamples: every built-in rule ships examples (docs/rules.md, "Examples"), at least two it
+// must find something in and two it must find nothing in, all valid (TestBuiltinPacks loads
+// them without a problem) and each written once. A span marks words, not the space around
+// them, and a subjective rule's example says what it expects of the ratings too.
+func TestBuiltinExamples(t *testing.T) {
+	packs, _ := BuiltinPacks()
+	guide, _ := StyleGuidePack()
+	for _, p := range append(packs, guide) {
+		for _, r := range p.Rules {
+			t.Run(r.FullID(), func(t *testing.T) {
+				checkShippedExamples(t, r)
+			})
+		}
+	}
+}
+
+// checkShippedExamples checks the examples of a rule that vectorlint ships (built in, or
+// written by vectorlint init).
+func checkShippedExamples(t *testing.T, r *Rule) {
+	t.Helper()
+	find, clean := 0, 0
+	seen := map[string]int{}
+	for i, ex := range r.Examples {
+		if ex.File != "" || ex.Text == "" {
+			t.Errorf("example %d: file %q: a shipped example is given as text", i, ex.File)
+		}
+		if j, dup := seen[ex.Text]; dup {
+			t.Errorf("examples %d and %d have the same text %q", j, i, ex.Text)
+		}
+		seen[ex.Text] = i
+		if ex.MustFind() {
+			find++
+		} else {
+			clean++
+		}
+		for _, s := range ex.Spans {
+			if marked := ex.Text[s.Start:s.End]; strings.TrimSpace(marked) != marked {
+				t.Errorf("example %d: span %q has space around it", i, marked)
+			}
+		}
+		if r.Type == Subjective && ex.Score == nil && len(ex.Criteria) == 0 {
+			t.Errorf("example %d of a subjective rule sets no score or criteria range", i)
+		}
+	}
+	if find < 2 || clean < 2 {
+		t.Errorf("%d examples to find, %d to find nothing in; want at least 2 of each", find, clean)
+	}
+}

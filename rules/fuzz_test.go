@@ -23,6 +23,7 @@ func FuzzParse(f *testing.F) {
 		"---\nid: A\nname: B\nshould: [a, {$contains: b}]\n---\n",
 		"\ufeff---\r\nid: A\r\nname: B\r\n---\r\n",
 		"---\nid: [\n---\n",
+		"---\nid: A\nname: B\ntype: subjective\ncriteria: [{id: C, name: C}]\nexamples:\n  - {text: 'a {==b==} c', score: [1, 9], criteria: {C: [2, 3]}}\n  - file: examples/x.md\n---\n",
 		"---\nid: A\nname: B\nstrictness: 1e308\ntype: subjective\ncriteria:\n  - {id: C, name: C, weight: 1e308}\n  - {id: D, name: D, weight: 1e308}\n---\n",
 	}
 	for _, s := range seeds {
@@ -69,6 +70,26 @@ func FuzzParse(f *testing.F) {
 		if r.Type == Subjective && len(r.Criteria) == 0 {
 			t.Fatal("valid subjective rule without criteria")
 		}
+		for i, ex := range r.Examples {
+			if ex.Index < i || (ex.File == "") == (ex.Text == "") || ex.Path != "" {
+				t.Fatalf("valid example %d: index %d, file %q, text %q, path %q", i, ex.Index, ex.File, ex.Text, ex.Path)
+			}
+			at := 0
+			for _, sp := range ex.Spans {
+				if sp.Start < at || sp.End <= sp.Start || sp.End > len(ex.Text) {
+					t.Fatalf("example %d: span %v out of order or range", i, sp)
+				}
+				at = sp.End
+			}
+			for _, rg := range append([]*Range{ex.Score}, exampleCriterionRanges(ex)...) {
+				if rg != nil && !(rg.Lo <= rg.Hi && rg.Lo >= 0 && rg.Hi <= ExampleScoreMax) {
+					t.Fatalf("example %d: range %v", i, *rg)
+				}
+			}
+			if (ex.Score != nil || ex.Criteria != nil) && r.Type != Subjective {
+				t.Fatalf("example %d: a range on a %s rule", i, r.Type)
+			}
+		}
 		for _, tg := range append([]*Target{r.Target}, criteriaTargets(r)...) {
 			if tg == nil {
 				continue
@@ -78,6 +99,14 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func exampleCriterionRanges(ex *Example) []*Range {
+	var out []*Range
+	for i := range ex.Criteria {
+		out = append(out, &ex.Criteria[i].Range)
+	}
+	return out
 }
 
 func criteriaTargets(r *Rule) []*Target {

@@ -17,7 +17,9 @@ import (
 const MaxFileSize = 10 << 20
 
 // LoadPacks reads every pack under rulesPath: each immediate subfolder is a pack, and every
-// ".md" file below it (recursively, skipping hidden entries) except README.md is a rule.
+// ".md" file below it (recursively, skipping hidden entries) except README.md and the files
+// below a folder named "examples" (ExamplesFolder: rule examples) is a rule. The files that
+// rules name as examples are read too, and must lie inside their pack.
 //
 // Rules with errors are left out of their pack and reported in the problems, together with
 // warnings; the error return is for a rulesPath that cannot be read at all. Packs are sorted
@@ -112,6 +114,9 @@ func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Prob
 			}
 			return nil
 		}
+		if path != dir && d.IsDir() && d.Name() == ExamplesFolder {
+			return filepath.SkipDir // rule examples, never rules
+		}
 		if d.IsDir() || !isRuleFile(d.Name()) {
 			return nil
 		}
@@ -136,6 +141,10 @@ func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Prob
 			continue
 		}
 		r, ps := l.Parse(path, data)
+		if r != nil { // also beside other problems: validate lists them all
+			rel, _ := filepath.Rel(dir, path)
+			ps = append(ps, readExampleFiles(r, filepath.ToSlash(rel), packExampleReader(root, dir))...)
+		}
 		problems = append(problems, ps...)
 		if r == nil || ps.HasErrors() {
 			continue

@@ -21,7 +21,7 @@ import (
 // ruleFields lists the frontmatter keys a rule may use, in documentation order.
 func ruleFields() []string {
 	return []string{"id", "name", "specVersion", "evaluator", "type", "severity", "strictness",
-		"target", "criteria", "evaluateAs", "should"}
+		"target", "criteria", "evaluateAs", "should", "examples"}
 }
 
 func targetFields() []string {
@@ -167,6 +167,8 @@ func (p *ruleParser) parse(data []byte) *Rule {
 				p.add(v, "should", "a non-empty list of points", describe(v))
 			}
 			// Compiled after the loop, when the rule's id is known for the diagnostics.
+		case "examples":
+			// Read after the loop, when the rule's type and criteria are known.
 		}
 	}
 	openLine := fm.Line - 1
@@ -195,6 +197,9 @@ func (p *ruleParser) parse(data []byte) *Rule {
 	}
 	if v, ok := present["should"]; ok && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
 		r.Should = p.should(r, v, present)
+	}
+	if v, ok := present["examples"]; ok {
+		r.Examples = p.examples(r, v)
 	}
 	r.Rubric = p.rubric(r)
 	return r

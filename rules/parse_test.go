@@ -195,7 +195,7 @@ severty: error
 			`r.md:10: should: expected a non-empty list of points, found "yes please"`,
 			`r.md:11: severty: unknown field (did you mean "severity"?)`}},
 		{"unknown field without suggestion", "---\nid: A\nname: B\nauthor: me\n---\n", []string{
-			`r.md:4: author: unknown field (known fields: id, name, specVersion, evaluator, type, severity, strictness, target, criteria, evaluateAs, should)`}},
+			`r.md:4: author: unknown field (known fields: id, name, specVersion, evaluator, type, severity, strictness, target, criteria, evaluateAs, should, examples)`}},
 		{"duplicate key", "---\nid: A\nname: B\nid: C\n---\n", []string{
 			`r.md:4: id: given twice (first on line 2)`}},
 		{"empty severity", "---\nid: A\nname: B\nseverity:\n---\n", []string{

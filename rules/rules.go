@@ -211,6 +211,10 @@ type Rule struct {
 	// context for the judge of its text points. The linter's project loading prepares its
 	// functions (points.Prepare) once.
 	Should *rubric.Rubric
+	// Examples are the rule's examples (docs/rules.md, "Examples"): tests of the rule, never
+	// sent to the model with it. A file example's text is read by LoadPacks and the built-in
+	// packs, not by Parse alone (Example.Path is "" until then).
+	Examples []*Example
 
 	// Body is the Markdown after the frontmatter: the instructions for the model.
 	Body string

@@ -334,6 +334,13 @@ name: Acronyms
 type: semi-objective
 severity: warning
 strictness: standard
+# Examples test the rule: "vectorlint validate" checks them, and they are never sent to the
+# model. {==…==} marks where a finding must land; an example without a mark must get none.
+examples:
+  - text: "Put the static assets behind a {==CDN==} to cut page load times."
+  - text: "Each request passes the {==WAF==} rules before it reaches the app."
+  - text: "Put the static assets behind a content delivery network (CDN). The CDN caches them at the edge."
+  - text: "Send a JSON body to the API and read the ID from the response."
 ---
 
 Flag an acronym or initialism at its first use in the text when it is not spelled out there:
@@ -366,6 +373,17 @@ criteria:
   - id: Specificity
     name: Specificity
     weight: 1
+# A subjective rule's examples give the range the score (1-10) and each criterion's rating
+# (1-4) must fall in; {==…==} marks the words a low rating must point at.
+examples:
+  - text: "# {==Everything you need to know==}"
+    criteria: {Clarity: [1, 2], Specificity: [1, 2]}
+  - text: "# {==Unlock the power of the cloud==}"
+    criteria: {Specificity: [1, 2]}
+  - text: "# Deploy a static site with the Acme CLI"
+    score: [7, 10]
+  - text: "# Rotate API keys without downtime"
+    score: [7, 10]
 ---
 
 You review the title (the H1 headline) of a technical document. Rate it on each criterion below.

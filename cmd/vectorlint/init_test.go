@@ -9,6 +9,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // initValidateOutput is what validate prints right after a plain init.
@@ -355,5 +356,36 @@ func TestFindDocusaurus(t *testing.T) {
 				t.Errorf("section:\n%s", site.section())
 			}
 		})
+	}
+}
+
+// TestInitStarterExamples: the starter rules init writes carry examples (docs/rules.md, "Examples"),
+// at least two to find something in and two to find nothing in, valid as written, and a
+// subjective rule's examples set a score or criterion range.
+func TestInitStarterExamples(t *testing.T) {
+	t.Parallel()
+	for _, f := range initFiles(initConfigOnly) {
+		if !strings.HasPrefix(f.path, "rules/") {
+			continue
+		}
+		r, ps := rules.Parse(f.path, []byte(f.content))
+		if len(ps) != 0 {
+			t.Errorf("%s: %v", f.path, ps)
+			continue
+		}
+		find, clean := 0, 0
+		for _, ex := range r.Examples {
+			if ex.MustFind() {
+				find++
+			} else {
+				clean++
+			}
+			if r.Type == rules.Subjective && ex.Score == nil && ex.Criteria == nil {
+				t.Errorf("%s: example %d sets no range", f.path, ex.Index)
+			}
+		}
+		if find < 2 || clean < 2 {
+			t.Errorf("%s: %d examples to find, %d to find nothing in; want at least 2 of each", f.path, find, clean)
+		}
 	}
 }

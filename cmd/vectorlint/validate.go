@@ -20,7 +20,7 @@ import (
 const validateUsage = `Usage: vectorlint validate [--rules DIR] [--config FILE]
 
 Checks the configuration, the style guide (VECTORLINT.md), the project directive
-(.vectorlint/directive.md) and every rule (frontmatter, targets, rubrics) without calling a model, lists the packs and rules (built-in packs included), and
+(.vectorlint/directive.md) and every rule (frontmatter, targets, rubrics, examples) without calling a model, lists the packs and rules (built-in packs included), and
 prints every problem with its file and line. Exit 0 when there is no error (warnings are
 allowed), 2 otherwise.
 

@@ -166,3 +166,50 @@ vectorlint.ini:4: RunRules: unknown pack "Acmee" (packs found in RulesPath: Acme
 vectorlint.ini:5: warning: VectorLint.Wordyness.severity: pack VectorLint has no rule with id "Wordyness" (did you mean "Wordiness"? its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness); ignored
 `)
 }
+
+// TestValidateExamples: validate checks every rule's examples (docs/rules.md, "Examples") and lists
+// each problem with the rule file, the example's line, its index and the reason; an example
+// file below the pack's examples folder is never taken for a rule, and a lint run does not
+// start while a rule's examples are broken.
+func TestValidateExamples(t *testing.T) {
+	dir := t.TempDir()
+	files := lintProject()
+	files["rules/Acme/wordy.md"] = `---
+id: Wordy
+name: Wordy
+examples:
+  - text: "We met {==in order to==} plan the release."
+  - text: "We met to plan the release."
+  - file: examples/long-page.md
+  - text: "We met {==in order to plan."
+  - file: ../../secrets.md
+  - text: "We met to plan."
+    score: [7, 10]
+---
+Flag wordy phrases.
+`
+	files["rules/Acme/examples/long-page.md"] = "# Release notes\n\nWe met {==in order to==} plan.\n"
+	files["secrets.md"] = "not part of any pack\n"
+	writeTestTree(t, dir, files)
+	const problems = `rules/Acme/wordy.md:8: examples[3].text: markers out of place in the text, line 1, column 8: "{==" is never closed by "==}"
+rules/Acme/wordy.md:9: examples[4].file: expected a file inside the pack, found "../../secrets.md", outside it
+rules/Acme/wordy.md:11: examples[5].score: score and criteria ranges apply only to subjective rules (expected no score on a semi-objective rule (mark the spans to find with {==…==}), found [7, 10])
+`
+	r := runVectorlint(t, dir, nil, "", "validate")
+	r.expect(t, exitFailure, `config: vectorlint.ini
+rules: rules
+pack Acme (1 rule)
+  Acme.Headline  subjective  error  rules/Acme/headline.md
+`+builtinListing+`✖ 3 errors and 0 warnings (2 packs, 9 valid rules).
+`, problems)
+	runVectorlint(t, dir, nil, "", "--dry-run", "docs").expect(t, exitFailure, "", problems)
+
+	// Fixed, the rule and its examples are valid; the example file is not a rule.
+	writeTestTree(t, dir, map[string]string{"rules/Acme/wordy.md": "---\nid: Wordy\nname: Wordy\nexamples:\n" +
+		"  - text: \"We met {==in order to==} plan the release.\"\n  - file: examples/long-page.md\n---\nFlag wordy phrases.\n"})
+	r = runVectorlint(t, dir, nil, "", "validate")
+	if r.code != exitOK || r.stderr != "" || !strings.Contains(r.stdout, "pack Acme (2 rules)\n") ||
+		!strings.HasSuffix(r.stdout, "✓ 2 packs, 10 valid rules, no problems.\n") {
+		t.Errorf("fixed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
