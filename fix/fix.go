@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -81,7 +82,7 @@ func (r Result) Changed() bool { return len(r.Applied) > 0 }
 //     of …", or "is the same change as the fix of …" when every edit equals one already
 //     applied (the text already has it).
 //
-// The vectorlint control comments of the fixed text (lint.ControlComments) must be those of
+// The vectorlint control comments of the fixed text (internal/controls) must be those of
 // src, none of them across an applied edit: each fix was checked alone where it was made
 // (docs/security.md, "What a model may change"), and this keeps fixes from building or breaking
 // one together, one half each. When they are not, the fixes are taken again one by one and a
@@ -153,21 +154,21 @@ func apply(src []byte, fixes []Fix, order []int, controls bool) Result {
 // the same vectorlint control comments as src, in the same order, with none across an edit: in
 // the text an edit replaces, in the text it writes, or around an insertion or deletion point.
 func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
-	if !bytes.Contains(src, []byte(controlPrefix)) && !bytes.Contains(out, []byte(controlPrefix)) {
+	if !bytes.Contains(src, []byte(controls.Prefix)) && !bytes.Contains(out, []byte(controls.Prefix)) {
 		return true
 	}
-	before, after := lint.ControlComments(src), lint.ControlComments(out)
+	before, after := controls.Find(string(src)), controls.Find(string(out))
 	if len(before) != len(after) {
 		return false
 	}
 	for i := range before {
-		if before[i].Text != after[i].Text {
+		if !bytes.Equal(src[before[i].Start:before[i].End], out[after[i].Start:after[i].End]) {
 			return false
 		}
 	}
 	// An edit overlaps a comment when each starts before the other ends, which an insertion
 	// or deletion point strictly inside one does too.
-	across := func(cs []lint.ControlComment, s, e int) bool {
+	across := func(cs []controls.Comment, s, e int) bool {
 		for _, c := range cs {
 			if c.Start < e && s < c.End {
 				return true
@@ -185,9 +186,6 @@ func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
 	}
 	return true
 }
-
-// controlPrefix is in every vectorlint control comment: texts without it have none.
-const controlPrefix = "vectorlint-"
 
 // takenEdit is an applied edit and the fix it belongs to.
 type takenEdit struct {

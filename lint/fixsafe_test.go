@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -222,12 +223,12 @@ func FuzzUnsafeFix(f *testing.F) {
 			}
 		}
 		fixed := src[:start] + text + src[end:]
-		b, a := ControlComments([]byte(src)), ControlComments([]byte(fixed))
+		b, a := controls.Find(src), controls.Find(fixed)
 		if len(a) != len(b) {
 			t.Fatalf("kept a fix that changes the control comments %+v into %+v", b, a)
 		}
 		for i := range a {
-			if a[i].Text != b[i].Text {
+			if fixed[a[i].Start:a[i].End] != src[b[i].Start:b[i].End] {
 				t.Fatalf("kept a fix that changes the control comments %+v into %+v", b, a)
 			}
 		}
