@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -179,7 +180,7 @@ func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 func (checklist) score(r *ruleRun, _ []proposal) (*Score, error) {
 	pr := r.pr
 	if r.missingTarget() {
-		return &Score{Rule: pr.ID, Type: SemiObjective, Score: 0}, nil
+		return &Score{Rule: pr.ID, Type: finding.SemiObjective, Score: 0}, nil
 	}
 	if len(r.units) == 0 || len(r.units[0].results) == 0 || r.units[0].results[0].coverage == nil {
 		return nil, nil
@@ -189,7 +190,7 @@ func (checklist) score(r *ruleRun, _ []proposal) (*Score, error) {
 		return nil, nil
 	}
 	coverage := *cov.AvgCoverageExtent
-	return &Score{Rule: pr.ID, Type: SemiObjective, Score: Rounded1(*cov.Score * 10), Coverage: &coverage}, nil
+	return &Score{Rule: pr.ID, Type: finding.SemiObjective, Score: Rounded1(*cov.Score * 10), Coverage: &coverage}, nil
 }
 
 // checklistMessage says which point is not met, and how far when it is graded.
@@ -233,7 +234,7 @@ func pointSyntax(pt *rubric.Point, pa points.PointAssessment) string {
 }
 
 // startFinding is a finding spanning the first non-blank line of a unit's text.
-func startFinding(doc *Document, rule string, sev rules.Severity, msg, analysis string, u *Unit) Finding {
+func startFinding(doc *Document, rule string, sev finding.Severity, msg, analysis string, u *Unit) Finding {
 	text := u.Text
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
 	end := start

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // applyEdits applies a finding's edits to src (they never overlap), for checking bytes.
@@ -81,7 +81,7 @@ func TestFixOnlyWhenExact(t *testing.T) {
 			if _, m := Locate(c, v); m != tt.method {
 				t.Fatalf("located %v, the test expects %v", m, tt.method)
 			}
-			props := []proposal{violationProposal("Acme.Words", 0, rules.SeverityWarning, c, &v)}
+			props := []proposal{violationProposal("Acme.Words", 0, finding.SeverityWarning, c, &v)}
 			locate(doc, props)
 			f := props[0].finding
 			if !props[0].located {

@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // EvalOptions configure Evaluate.
@@ -56,7 +56,7 @@ type EvalOptions struct {
 	// MinSeverity leaves findings below it out of the results (--min-alert-level): they are
 	// neither reported nor counted. Rules that cannot reach it are best left out of the plan
 	// (PlanInput.MinSeverity). Zero keeps every finding.
-	MinSeverity rules.Severity
+	MinSeverity finding.Severity
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have, a model's fix not offered because it is not safe to make: fixsafe.go), one
 	// line each naming the file and rule. Calls are never concurrent. May be nil.

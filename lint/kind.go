@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -60,7 +61,7 @@ func KindOf(r *rules.Rule) Kind {
 	switch {
 	case r.Should != nil:
 		k = checklist{}
-	case r.Type == rules.Subjective && len(r.Criteria) > 0:
+	case r.Type == finding.Subjective && len(r.Criteria) > 0:
 		k = subjective{}
 	default:
 		k = semiObjective{}

@@ -1,8 +1,8 @@
 package lint
 
 import (
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // A file's result is made by a pipeline of stages, each in its own file, data flowing one way:
@@ -29,7 +29,7 @@ type proposal struct {
 	// group is the part of the rule the proposal counts for in the score: a criterion's index
 	// in the rule, or 0.
 	group    int
-	severity rules.Severity
+	severity finding.Severity
 	// violation is a model's violation, reported on chunk; nil for a finding whose place is
 	// already known (a placed proposal: finding is set and located from the start).
 	violation *Violation
@@ -53,7 +53,7 @@ type proposal struct {
 }
 
 // violationProposal proposes a model's violation v, reported on chunk c, as a finding of rule.
-func violationProposal(rule string, group int, sev rules.Severity, c Chunk, v *Violation) proposal {
+func violationProposal(rule string, group int, sev finding.Severity, c Chunk, v *Violation) proposal {
 	return proposal{rule: rule, group: group, severity: sev, violation: v, chunk: c}
 }
 

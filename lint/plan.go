@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/rules"
@@ -41,7 +42,7 @@ type PlanInput struct {
 	Lazy bool
 	// MinSeverity leaves out the rules whose findings would all be below it (--min-alert-level):
 	// they are not run. Zero keeps every rule.
-	MinSeverity rules.Severity
+	MinSeverity finding.Severity
 	// Root is the project root every document is found and read through (Project.Root,
 	// spec/trust.md §6). Nil opens one at the configuration's folder (else Dir), kept for the
 	// plan's life.
@@ -351,7 +352,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 
 // resolveRules returns the rules that apply to a file with the given settings, and their
 // settings, from sets when a file with the same sections was resolved before.
-func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet, minSeverity rules.Severity) *ruleSet {
+func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet, minSeverity finding.Severity) *ruleSet {
 	var key strings.Builder // the matching sections, by identity
 	for _, s := range settings.Sections {
 		fmt.Fprintf(&key, "%p,", s)
@@ -406,12 +407,12 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 // highestSeverity is the highest severity a rule's findings can have on a file with settings
 // rs: the configuration's override, else the highest of the rule's and its criteria's own
 // (a subjective criterion rated 2 to 4 reports at warning or below).
-func highestSeverity(r *rules.Rule, rs RuleSettings, def rules.Severity) rules.Severity {
+func highestSeverity(r *rules.Rule, rs RuleSettings, def finding.Severity) finding.Severity {
 	if rs.Severity != nil {
 		return *rs.Severity // it applies to the criteria too
 	}
 	top := def
-	if r.Severity != rules.SeverityUnset {
+	if r.Severity != finding.SeverityUnset {
 		top = r.Severity
 	}
 	for _, c := range r.Criteria {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -335,14 +336,14 @@ func TestLoadProjectProblems(t *testing.T) {
 }
 
 func TestCriterionSeverity(t *testing.T) {
-	c := &rules.Criterion{ID: "C", Severity: rules.SeverityError}
+	c := &rules.Criterion{ID: "C", Severity: finding.SeverityError}
 	plain := &rules.Criterion{ID: "P"}
-	pr := &PlannedRule{Severity: rules.SeverityWarning}
-	if pr.CriterionSeverity(c) != rules.SeverityError || pr.CriterionSeverity(plain) != rules.SeverityWarning {
+	pr := &PlannedRule{Severity: finding.SeverityWarning}
+	if pr.CriterionSeverity(c) != finding.SeverityError || pr.CriterionSeverity(plain) != finding.SeverityWarning {
 		t.Error("criterion severity without override")
 	}
 	pr.SeverityOverridden = true
-	if pr.CriterionSeverity(c) != rules.SeverityWarning {
+	if pr.CriterionSeverity(c) != finding.SeverityWarning {
 		t.Error("the configuration's override must apply to criteria")
 	}
 }
@@ -381,11 +382,11 @@ func TestMissingCriterionTargetSeverity(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("missing-target severities %v, want %v", got, want)
 	}
-	proj.Config.Sections[len(proj.Config.Sections)-1].Overrides[0].Severity = rules.SeverityWarning
+	proj.Config.Sections[len(proj.Config.Sections)-1].Overrides[0].Severity = finding.SeverityWarning
 	plan, _ = BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"loud.md"}})
 	for _, pr := range plan.Files[0].Rules {
 		for _, m := range pr.Findings() {
-			if m.Severity != rules.SeverityWarning {
+			if m.Severity != finding.SeverityWarning {
 				t.Errorf("override to warning: %s at %s", m.Rule, m.Severity)
 			}
 		}

@@ -3,6 +3,7 @@ package lint
 import (
 	"slices"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
 	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/rules"
@@ -17,7 +18,7 @@ type PlannedRule struct {
 	ID string
 	// Severity and Strictness are the effective values: an override from the configuration,
 	// else the frontmatter, else DefaultSeverity / 10.
-	Severity   rules.Severity
+	Severity   finding.Severity
 	Strictness float64
 	// SeverityOverridden is true when the configuration set the severity; it then applies to
 	// the rule's criteria too.
@@ -101,8 +102,8 @@ func (u *Unit) Chunks() []Chunk {
 
 // CriterionSeverity is the severity of a criterion's findings: the configuration's override for
 // the rule when there is one, else the criterion's own, else the rule's.
-func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) rules.Severity {
-	if !pr.SeverityOverridden && c.Severity != rules.SeverityUnset {
+func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) finding.Severity {
+	if !pr.SeverityOverridden && c.Severity != finding.SeverityUnset {
 		return c.Severity
 	}
 	return pr.Severity
@@ -150,7 +151,7 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 // planRule works out one rule's units on a document.
 func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, searchModel bool, targets *targetCache) *PlannedRule {
 	pr := &PlannedRule{Rule: r, Kind: KindOf(r), ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
-	if r.Severity != rules.SeverityUnset {
+	if r.Severity != finding.SeverityUnset {
 		pr.Severity = r.Severity
 	}
 	if rs.Severity != nil {

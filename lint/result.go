@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -28,7 +29,7 @@ type Position struct {
 type Finding struct {
 	// Rule is "Pack.RuleId", or "Pack.RuleId.CriterionId" for a subjective criterion.
 	Rule     string
-	Severity rules.Severity
+	Severity finding.Severity
 	Message  string
 	// Suggestion is advice in prose; Fix is a drop-in replacement for Match (may be empty),
 	// kept only when the model's quote was found exactly, and then also given as SuggestedFix.
@@ -46,20 +47,20 @@ type Finding struct {
 
 // findingJSON is the native JSON shape of a finding (spec/linter.md §7).
 type findingJSON struct {
-	Rule       string         `json:"rule"`
-	Severity   rules.Severity `json:"severity"`
-	Message    string         `json:"message"`
-	Suggestion string         `json:"suggestion,omitempty"`
-	Fix        string         `json:"fix,omitempty"`
-	Match      string         `json:"match,omitempty"`
-	Line       int            `json:"line"`
-	Column     int            `json:"column"`
-	EndLine    int            `json:"endLine"`
-	EndColumn  int            `json:"endColumn"`
-	Offset     int            `json:"offset"`
-	EndOffset  int            `json:"endOffset"`
-	Analysis   string         `json:"analysis,omitempty"`
-	Edits      []TextEdit     `json:"edits,omitempty"`
+	Rule       string           `json:"rule"`
+	Severity   finding.Severity `json:"severity"`
+	Message    string           `json:"message"`
+	Suggestion string           `json:"suggestion,omitempty"`
+	Fix        string           `json:"fix,omitempty"`
+	Match      string           `json:"match,omitempty"`
+	Line       int              `json:"line"`
+	Column     int              `json:"column"`
+	EndLine    int              `json:"endLine"`
+	EndColumn  int              `json:"endColumn"`
+	Offset     int              `json:"offset"`
+	EndOffset  int              `json:"endOffset"`
+	Analysis   string           `json:"analysis,omitempty"`
+	Edits      []TextEdit       `json:"edits,omitempty"`
 }
 
 // MarshalJSON writes the native JSON shape with flat position fields, and the fix's edits
@@ -73,20 +74,11 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 	})
 }
 
-// RuleType is the evaluation mode of a rule.
-type RuleType string
-
-// Rule types (spec/linter.md §3).
-const (
-	SemiObjective RuleType = "semi-objective"
-	Subjective    RuleType = "subjective"
-)
-
 // Score is one rule's score on one file. Semi-objective scores carry Violations, Words and
 // Strictness; subjective scores carry Criteria. Score is on the 0–10 scale.
 type Score struct {
 	Rule       string           `json:"rule"`
-	Type       RuleType         `json:"type"`
+	Type       finding.RuleType `json:"type"`
 	Score      Rounded1         `json:"score"`
 	Violations *int             `json:"violations,omitempty"`
 	Words      *int             `json:"words,omitempty"`

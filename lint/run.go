@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // Progress is told how a run advances: the command's progress bar (*progress.Bar of
@@ -77,15 +77,15 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Result, error) {
 }
 
 // AtOrAbove is the number of findings at or above severity sev.
-func (s Summary) AtOrAbove(sev rules.Severity) int {
+func (s Summary) AtOrAbove(sev finding.Severity) int {
 	n := 0
-	if sev <= rules.SeverityError {
+	if sev <= finding.SeverityError {
 		n += s.Errors
 	}
-	if sev <= rules.SeverityWarning {
+	if sev <= finding.SeverityWarning {
 		n += s.Warnings
 	}
-	if sev <= rules.SeveritySuggestion {
+	if sev <= finding.SeveritySuggestion {
 		n += s.Suggestions
 	}
 	return n
@@ -98,11 +98,11 @@ func (s *Summary) Add(fr FileResult) {
 	s.Files++
 	for _, f := range fr.Findings {
 		switch f.Severity {
-		case rules.SeverityError:
+		case finding.SeverityError:
 			s.Errors++
-		case rules.SeverityWarning:
+		case finding.SeverityWarning:
 			s.Warnings++
-		case rules.SeveritySuggestion:
+		case finding.SeveritySuggestion:
 			s.Suggestions++
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // progressLog is a Progress that records what it is told.
@@ -165,7 +165,7 @@ func TestRunNotConfigured(t *testing.T) {
 		res.Usage != (Usage{}) || len(res.Files) != 3 || res.Summary.Warnings != 2 {
 		t.Errorf("run errors %+v, summary %+v, complete %v, usage %+v, %d files", res.RunErrors, res.Summary, res.Complete(), res.Usage, len(res.Files))
 	}
-	if f := res.Files[1].Findings; len(f) != 1 || f[0].Severity != rules.SeverityWarning || f[0].Message != TargetNotFound {
+	if f := res.Files[1].Findings; len(f) != 1 || f[0].Severity != finding.SeverityWarning || f[0].Message != TargetNotFound {
 		t.Errorf("b.md findings %+v", f)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // scopeFiles is a project whose documents hold code, URLs and markup (spec/linter.md §9).
@@ -453,7 +453,7 @@ SkipedScopes = code
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for _, p := range problems {
-		if p.File == "" || p.Line == 0 || p.Level != rules.LevelError {
+		if p.File == "" || p.Line == 0 || p.Level != finding.LevelError {
 			t.Errorf("problem %+v: want an error with file and line", p)
 		}
 	}

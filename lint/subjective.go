@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -18,7 +19,7 @@ import (
 // ratings.
 type subjective struct{}
 
-func (subjective) Name() string { return string(rules.Subjective) }
+func (subjective) Name() string { return string(finding.Subjective) }
 
 func (k subjective) Describe(pr *PlannedRule) string {
 	parts := []string{k.Name(), pr.Severity.String()}
@@ -129,7 +130,7 @@ func (k subjective) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 		// Ratings 2 to 4 report warnings, or suggestions for a criterion (or rule) whose
 		// severity is suggestion: a suggestion rule never reports above its level.
 		own := pr.CriterionSeverity(cr.criterion)
-		sev, _ := scoring.CriterionSeverity(cr.rating, own, pr.Severity, min(rules.SeverityWarning, own))
+		sev, _ := scoring.CriterionSeverity(cr.rating, own, pr.Severity, min(finding.SeverityWarning, own))
 		id := pr.Rule.CriterionID(cr.criterion)
 		for ci, res := range cr.run.results {
 			for _, rt := range res.ratings {
@@ -175,7 +176,7 @@ func summaryAnalysis(cr criterionRating) string {
 func (k subjective) score(r *ruleRun, _ []proposal) (*Score, error) {
 	pr := r.pr
 	if r.allTargetsMissing() {
-		return &Score{Rule: pr.ID, Type: Subjective, Score: 0}, nil
+		return &Score{Rule: pr.ID, Type: finding.Subjective, Score: 0}, nil
 	}
 	var (
 		scores            []CriterionScore
@@ -199,7 +200,7 @@ func (k subjective) score(r *ruleRun, _ []proposal) (*Score, error) {
 	if weights > 0 {
 		score = weighted / weights
 	}
-	return &Score{Rule: pr.ID, Type: Subjective, Score: Rounded1(score), Criteria: scores}, nil
+	return &Score{Rule: pr.ID, Type: finding.Subjective, Score: Rounded1(score), Criteria: scores}, nil
 }
 
 // unitOf returns the unit that evaluates criterion c and its evaluation (nil when it made no

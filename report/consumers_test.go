@@ -17,8 +17,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Tests against what the real consumers of each format accept: the official SARIF schema,
@@ -158,8 +158,8 @@ func TestSARIFContent(t *testing.T) {
 	for i, res := range run.Results {
 		f := fs[i]
 		// SARIF's levels (§3.27.10) are none, note, warning and error: a suggestion is a note.
-		level := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
-			rules.SeveritySuggestion: "note"}[f.Severity]
+		level := map[finding.Severity]string{finding.SeverityError: "error", finding.SeverityWarning: "warning",
+			finding.SeveritySuggestion: "note"}[f.Severity]
 		if res.RuleID != f.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != f.Rule || res.Level != level {
 			t.Errorf("result %d: rule %q index %d level %q, want %q %q", i, res.RuleID, res.RuleIndex, res.Level,
 				f.Rule, level)
@@ -323,8 +323,8 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 		a := got[idx]
 		idx++
 		// GitHub's annotation commands are error, warning and notice: a suggestion is a notice.
-		command := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
-			rules.SeveritySuggestion: "notice"}[f.Severity]
+		command := map[finding.Severity]string{finding.SeverityError: "error", finding.SeverityWarning: "warning",
+			finding.SeveritySuggestion: "notice"}[f.Severity]
 		if a.command != command || a.props["file"] != paths[i] || a.props["title"] != f.Rule ||
 			a.message != messageWithSuggestion(f) {
 			t.Errorf("annotation %+v does not round-trip finding %d (%s)", a, i, f.Rule)
@@ -508,8 +508,8 @@ type accepted struct {
 // as the only suggestion.
 func expectedDiagnostics(r lint.Result) []accepted {
 	paths, fs := allFindings(r)
-	severity := map[rules.Severity]string{rules.SeverityError: "ERROR", rules.SeverityWarning: "WARNING",
-		rules.SeveritySuggestion: "INFO"}
+	severity := map[finding.Severity]string{finding.SeverityError: "ERROR", finding.SeverityWarning: "WARNING",
+		finding.SeveritySuggestion: "INFO"}
 	var want []accepted
 	for i, f := range fs {
 		want = append(want, accepted{path: paths[i], severity: severity[f.Severity], code: f.Rule,

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/rules"
@@ -146,9 +147,9 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 			if u.Missing != nil {
 				hasFindings = true
 				switch u.Missing.Severity {
-				case rules.SeverityError:
+				case finding.SeverityError:
 					p.summary.Errors++
-				case rules.SeveritySuggestion:
+				case finding.SeveritySuggestion:
 					p.summary.Suggestions++
 				default:
 					p.summary.Warnings++

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -65,7 +66,7 @@ func withFix(f lint.Finding, text string) lint.Finding {
 func intp(n int) *int           { return &n }
 func floatp(f float64) *float64 { return &f }
 func semi(rule string, score float64, violations, words int, strictness float64) lint.Score {
-	return lint.Score{Rule: rule, Type: lint.SemiObjective, Score: lint.Rounded1(score),
+	return lint.Score{Rule: rule, Type: finding.SemiObjective, Score: lint.Rounded1(score),
 		Violations: intp(violations), Words: intp(words), Strictness: floatp(strictness)}
 }
 
@@ -76,29 +77,29 @@ func fixture(t testing.TB) lint.Result {
 		Path: naivePath,
 		Findings: []lint.Finding{
 			findingAt(t, naiveText, "Café guide 🚀", lint.Finding{
-				Rule: "Acme.Headline.ValueCommunication", Severity: rules.SeverityError,
+				Rule: "Acme.Headline.ValueCommunication", Severity: finding.SeverityError,
 				Message: `Headline states no benefit: say what readers gain, e.g. "50% faster"`,
 			}),
 			withFix(findingAt(t, naiveText, "in order to", lint.Finding{
-				Rule: "Acme.Wordiness", Severity: rules.SeverityError,
+				Rule: "Acme.Wordiness", Severity: finding.SeverityError,
 				Message:    `Wordy: "in order to" adds 100% more words, use "to"`,
 				Suggestion: `Replace "in order to" with "to".`,
 				Analysis:   "Three words where one does.",
 			}), "to"),
 			withFix(findingAt(t, naiveText, "utilize", lint.Finding{
-				Rule: "Acme.Jargon", Severity: rules.SeverityWarning,
+				Rule: "Acme.Jargon", Severity: finding.SeverityWarning,
 				Message: "Prefer plain words <use> & avoid jargon",
 			}), "use"),
 			findingAt(t, naiveText, "spans\ntwo lines", lint.Finding{
 				// A suggestion: every format maps it (SARIF note, rdjson INFO, GitHub notice).
-				Rule: "Acme.Flow", Severity: rules.SeveritySuggestion,
+				Rule: "Acme.Flow", Severity: finding.SeveritySuggestion,
 				Message:    "This sentence breaks\nacross lines, which reads badly.",
 				Suggestion: "Join the lines: one sentence, one line.",
 			}),
 		},
 		Scores: []lint.Score{
 			semi("Acme.Flow", 9, 1, 100, 10),
-			{Rule: "Acme.Headline", Type: lint.Subjective, Score: 2, Criteria: []lint.CriterionScore{
+			{Rule: "Acme.Headline", Type: finding.Subjective, Score: 2, Criteria: []lint.CriterionScore{
 				{ID: "ValueCommunication", Name: "Value Communication", Rating: 1, Score: 1, Weight: 12},
 				{ID: "Clarity", Name: "Clarity", Rating: 2, Score: 4, Weight: 2},
 				{ID: "Tone", Name: "Tone", Rating: 4, Score: 10, Weight: 1},
@@ -119,14 +120,14 @@ func fixture(t testing.TB) lint.Result {
 		Path:   cleanPath,
 		Scores: []lint.Score{semi("Acme.Passive", 10, 0, 3, 10), semi("Acme.Wordiness", 10, 0, 3, 10)},
 	}
-	intro := lint.Finding{Rule: "Acme.Intro", Severity: rules.SeverityError, Message: "target not found",
+	intro := lint.Finding{Rule: "Acme.Intro", Severity: finding.SeverityError, Message: "target not found",
 		Suggestion: "Add the required section.", Start: positionAt(setupText, 0), End: positionAt(setupText, 0)}
 	setup := lint.FileResult{
 		Path:     setupPath,
 		Findings: []lint.Finding{intro},
 		Scores: []lint.Score{
-			{Rule: "Acme.Checklist", Type: lint.SemiObjective, Score: 7.5, Coverage: floatp(0.75)},
-			{Rule: "Acme.Intro", Type: lint.SemiObjective, Score: 0},
+			{Rule: "Acme.Checklist", Type: finding.SemiObjective, Score: 7.5, Coverage: floatp(0.75)},
+			{Rule: "Acme.Intro", Type: finding.SemiObjective, Score: 0},
 		},
 	}
 	r := lint.Result{
@@ -161,9 +162,9 @@ func stoppedFixture() lint.Result {
 	return lint.Result{
 		Version: "1.2.3",
 		Files: []lint.FileResult{
-			{Path: "docs/a.md", Findings: []lint.Finding{{Rule: "Acme.Intro", Severity: rules.SeverityWarning, Message: "target not found",
+			{Path: "docs/a.md", Findings: []lint.Finding{{Rule: "Acme.Intro", Severity: finding.SeverityWarning, Message: "target not found",
 				Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 1, ByteColumn: 1}}},
-				Scores: []lint.Score{{Rule: "Acme.Intro", Type: lint.SemiObjective}}, NotRun: 2},
+				Scores: []lint.Score{{Rule: "Acme.Intro", Type: finding.SemiObjective}}, NotRun: 2},
 			{Path: "docs/b.md", Scores: []lint.Score{}, NotRun: 3},
 		},
 		RunErrors: []lint.RunError{{Cause: "connection refused to 127.0.0.1:9",
@@ -200,23 +201,23 @@ const fixesText = "# Café 👋\n\nWe act in order to win, say \"tools\".\nIt en
 // empty edit at the end of the match), and a finding without a fix.
 func fixesFixture(t testing.TB) lint.Result {
 	t.Helper()
-	quotes := findingAt(t, fixesText, `"tools"`, lint.Finding{Rule: "Acme.Quotes", Severity: rules.SeverityWarning,
+	quotes := findingAt(t, fixesText, `"tools"`, lint.Finding{Rule: "Acme.Quotes", Severity: finding.SeverityWarning,
 		Message: "Use typographic quotes."})
 	open, closing := quotes.Start.Offset, quotes.End.Offset-1
 	quotes.SuggestedFix = &lint.SuggestedFix{Message: lint.ReplaceMessage(`"tools"`, "“tools”"), TextEdits: []lint.TextEdit{
 		{Start: positionAt(fixesText, open), End: positionAt(fixesText, open+1), NewText: "“"},
 		{Start: positionAt(fixesText, closing), End: positionAt(fixesText, closing+1), NewText: "”"},
 	}}
-	period := findingAt(t, fixesText, "It ends here", lint.Finding{Rule: "Acme.Period", Severity: rules.SeverityError,
+	period := findingAt(t, fixesText, "It ends here", lint.Finding{Rule: "Acme.Period", Severity: finding.SeverityError,
 		Message: "End the sentence with a period."})
 	period.SuggestedFix = &lint.SuggestedFix{Message: lint.ReplaceMessage("", "."),
 		TextEdits: []lint.TextEdit{{Start: period.End, End: period.End, NewText: "."}}}
 	fr := lint.FileResult{
 		Path: fixesPath,
 		Findings: []lint.Finding{
-			findingAt(t, fixesText, "Café 👋", lint.Finding{Rule: "Acme.Headline", Severity: rules.SeverityWarning,
+			findingAt(t, fixesText, "Café 👋", lint.Finding{Rule: "Acme.Headline", Severity: finding.SeverityWarning,
 				Message: "Say what the page is for."}),
-			withFix(findingAt(t, fixesText, "in order to", lint.Finding{Rule: "Acme.Wordiness", Severity: rules.SeverityError,
+			withFix(findingAt(t, fixesText, "in order to", lint.Finding{Rule: "Acme.Wordiness", Severity: finding.SeverityError,
 				Message: `Wordy: use "to"`, Suggestion: `Replace "in order to" with "to".`}), "to"),
 			quotes,
 			period,

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // githubWriter prints GitHub Actions workflow commands: one ::error or ::warning annotation per
@@ -75,9 +75,9 @@ func annotation(command string, props [][2]string, message string) string {
 func findingAnnotation(path string, f lint.Finding) string {
 	command := "warning"
 	switch f.Severity {
-	case rules.SeverityError:
+	case finding.SeverityError:
 		command = "error"
-	case rules.SeveritySuggestion:
+	case finding.SeveritySuggestion:
 		command = "notice"
 	}
 	props := [][2]string{{"file", path}, {"line", strconv.Itoa(f.Start.Line)}}

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Untrusted text in every field of a result cannot reach the reader as a terminal escape or a
@@ -39,12 +39,12 @@ func hostileResult(path, s string) lint.Result {
 		Files: []lint.FileResult{{
 			Path: path,
 			Findings: []lint.Finding{
-				withFix(lint.Finding{Rule: s, Severity: rules.SeverityError, Message: s, Suggestion: s, Match: s, Analysis: s,
+				withFix(lint.Finding{Rule: s, Severity: finding.SeverityError, Message: s, Suggestion: s, Match: s, Analysis: s,
 					Start: start, End: end}, s),
-				{Rule: "Pack." + s, Severity: rules.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
+				{Rule: "Pack." + s, Severity: finding.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
 					End: lint.Position{Line: 3, Column: 2, ByteColumn: 2, Offset: 20}},
 			},
-			Scores: []lint.Score{{Rule: "Pack." + s, Type: lint.Subjective, Score: 2, Criteria: []lint.CriterionScore{
+			Scores: []lint.Score{{Rule: "Pack." + s, Type: finding.Subjective, Score: 2, Criteria: []lint.CriterionScore{
 				{ID: "c", Name: s, Rating: 1, Score: 1, Weight: 2}}}},
 			Unverified: []lint.Unverified{{Rule: "Pack." + s, Message: s, Quote: s, Line: 2}},
 			Errors:     []lint.RuleError{{Rule: "Pack." + s, Message: s}},

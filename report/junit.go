@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // junitWriter prints JUnit XML: a <testsuite> per file, a <testcase> per rule that ran on it
@@ -138,9 +138,9 @@ func (j *junitWriter) failure(fs []lint.Finding) {
 	var body strings.Builder
 	for i, f := range fs {
 		switch f.Severity {
-		case rules.SeverityError:
+		case finding.SeverityError:
 			nerr++
-		case rules.SeveritySuggestion:
+		case finding.SeveritySuggestion:
 			nsugg++
 		default:
 			nwarn++

@@ -7,8 +7,8 @@ import (
 
 	"github.com/fatih/color"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // maxMessageWidth is where the line output wraps messages and suggestions, so the rule column
@@ -129,9 +129,9 @@ func (l *lineWriter) findings(fs []lint.Finding) {
 	for _, r := range rows {
 		sev := l.pal.warn.Sprint(r.sev)
 		switch r.sev {
-		case rules.SeverityError.String():
+		case finding.SeverityError.String():
 			sev = l.pal.err.Sprint(r.sev)
-		case rules.SeveritySuggestion.String():
+		case finding.SeveritySuggestion.String():
 			sev = l.pal.sugg.Sprint(r.sev) // blue, as Vale shows suggestions
 		}
 		fmt.Fprintf(w, "  %s  %s  %s  %s\n", padRight(r.loc, r.loc, locW), padRight(sev, r.sev, sevW),

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // The reviewdog Diagnostic Format (proto/rdf/reviewdog.proto in reviewdog), as its protojson
@@ -65,11 +65,11 @@ type rdjsonWriter struct {
 }
 
 // rdSeverity is the reviewdog severity of a finding's: ERROR, WARNING, or INFO for a suggestion.
-func rdSeverity(s rules.Severity) string {
+func rdSeverity(s finding.Severity) string {
 	switch s {
-	case rules.SeverityError:
+	case finding.SeverityError:
 		return "ERROR"
-	case rules.SeveritySuggestion:
+	case finding.SeveritySuggestion:
 		return "INFO"
 	}
 	return "WARNING"

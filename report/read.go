@@ -10,8 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Reading the json output back (ReadJSON) and joining several runs' results into one (Merge):
@@ -255,7 +255,7 @@ func (rd *reader) file(field string, raw json.RawMessage) (lint.FileResult, erro
 		fr.Findings = append(fr.Findings, fd)
 	}
 	for i, s := range fr.Scores {
-		if s.Rule == "" || (s.Type != lint.SemiObjective && s.Type != lint.Subjective) || s.Score < 0 || s.Score > 10 {
+		if s.Rule == "" || (s.Type != finding.SemiObjective && s.Type != finding.Subjective) || s.Score < 0 || s.Score > 10 {
 			return fr, rd.errorf(fmt.Sprintf("%s.scores[%d]", field, i), "a rule, a type (semi-objective or subjective) and a score from 0 to 10",
 				fmt.Sprintf("rule %q, type %q, score %v", s.Rule, s.Type, float64(s.Score)))
 		}
@@ -282,9 +282,9 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 			return lint.Finding{}, rd.errorf(at+"."+r.name, "a value", "nothing")
 		}
 	}
-	sev, err := rules.ParseSeverity(*fj.Severity)
+	sev, err := finding.ParseSeverity(*fj.Severity)
 	if err != nil {
-		return lint.Finding{}, rd.errorf(at+".severity", rules.SeverityExpected, fmt.Sprintf("%q", *fj.Severity))
+		return lint.Finding{}, rd.errorf(at+".severity", finding.SeverityExpected, fmt.Sprintf("%q", *fj.Severity))
 	}
 	switch {
 	case *fj.Line < 1 || *fj.Column < 1 || *fj.EndLine < 1 || *fj.EndColumn < 1:

@@ -15,8 +15,8 @@ import (
 
 	"github.com/fatih/color"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 func TestNewUnknownFormat(t *testing.T) {
@@ -112,7 +112,7 @@ func TestTotalsAdd(t *testing.T) {
 // TestStreamOrder checks the contract every format enforces: files in increasing path order,
 // valid severities, nothing after Finish, Finish once.
 func TestStreamOrder(t *testing.T) {
-	finding := lint.Finding{Rule: "A.B", Severity: rules.SeverityWarning, Message: "m",
+	one := lint.Finding{Rule: "A.B", Severity: finding.SeverityWarning, Message: "m",
 		Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 2, ByteColumn: 2}}
 	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
@@ -120,7 +120,7 @@ func TestStreamOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.File(lint.FileResult{Path: "b.md", Findings: []lint.Finding{finding}}); err != nil {
+			if err := w.File(lint.FileResult{Path: "b.md", Findings: []lint.Finding{one}}); err != nil {
 				t.Fatal(err)
 			}
 			var oe *OrderError
@@ -131,8 +131,8 @@ func TestStreamOrder(t *testing.T) {
 			if err := w.File(lint.FileResult{Path: "b.md"}); !errors.As(err, &oe) {
 				t.Errorf("duplicate path: %v", err)
 			}
-			bad := finding
-			bad.Severity = rules.SeverityUnset
+			bad := one
+			bad.Severity = finding.SeverityUnset
 			err = w.File(lint.FileResult{Path: "c.md", Findings: []lint.Finding{bad}})
 			if err == nil || err.Error() != `report: c.md:1:1: finding of rule "A.B": expected severity suggestion, warning or error, found 0` {
 				t.Errorf("invalid severity: %v", err)
@@ -211,7 +211,7 @@ func TestLineColour(t *testing.T) {
 // TestLineTerminalSafety: text from a model cannot put escape codes on the terminal.
 func TestLineTerminalSafety(t *testing.T) {
 	r := lint.Result{Files: []lint.FileResult{{Path: "a\x1b[2J.md", Findings: []lint.Finding{{
-		Rule: "A.B", Severity: rules.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
+		Rule: "A.B", Severity: finding.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
 		Start: lint.Position{Line: 1, Column: 1}, End: lint.Position{Line: 1, Column: 2}}},
 		Errors: []lint.RuleError{{Rule: "A.C", Message: "boom\x1b]0;title\x07"}}}},
 		Summary: lint.Summary{Files: 1, Errors: 1, OperationalErrors: 1}}
@@ -230,8 +230,8 @@ func TestLineTerminalSafety(t *testing.T) {
 func TestLineAlignment(t *testing.T) {
 	// Wide characters count two cells: the rule column still lines up.
 	r := lint.Result{Files: []lint.FileResult{{Path: "a.md", Findings: []lint.Finding{
-		{Rule: "A.One", Severity: rules.SeverityError, Message: "漢字 wide", Start: lint.Position{Line: 1, Column: 1}},
-		{Rule: "A.Two", Severity: rules.SeverityWarning, Message: "narrow text", Start: lint.Position{Line: 12, Column: 10}},
+		{Rule: "A.One", Severity: finding.SeverityError, Message: "漢字 wide", Start: lint.Position{Line: 1, Column: 1}},
+		{Rule: "A.Two", Severity: finding.SeverityWarning, Message: "narrow text", Start: lint.Position{Line: 12, Column: 10}},
 	}}}, Summary: lint.Summary{Files: 1, Errors: 1, Warnings: 1}}
 	out := string(render(t, FormatLine, Options{}, r))
 	want := "a.md\n" +
@@ -409,11 +409,11 @@ func FuzzWriters(f *testing.F) {
 	f.Add("naïve 👋.md", "A.B.C", "", "", "", 1, 1, 1, 1)
 	f.Add("x\x1b.md", "", "\xff\x00\r", "\u2028", "\x1b[31m", 0, 0, -1, -1)
 	f.Fuzz(func(t *testing.T, path, rule, msg, sugg, fix string, line, col, endLine, endCol int) {
-		fr := lint.FileResult{Path: path, Findings: []lint.Finding{withFix(lint.Finding{Rule: rule, Severity: rules.SeverityWarning,
+		fr := lint.FileResult{Path: path, Findings: []lint.Finding{withFix(lint.Finding{Rule: rule, Severity: finding.SeverityWarning,
 			Message: msg, Suggestion: sugg, Match: msg,
 			Start: lint.Position{Line: line, Column: col, ByteColumn: col},
 			End:   lint.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}, fix)},
-			Scores:     []lint.Score{{Rule: rule, Type: lint.SemiObjective, Score: 5}},
+			Scores:     []lint.Score{{Rule: rule, Type: finding.SemiObjective, Score: 5}},
 			Unverified: []lint.Unverified{{Rule: rule, Message: msg, Quote: sugg}},
 			Errors:     []lint.RuleError{{Rule: rule, Message: msg}}}
 		r := lint.Result{Files: []lint.FileResult{fr}, Skipped: []lint.Skipped{{Path: fix, Reason: msg}}}

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // sarifSchemaURI is the OASIS SARIF 2.1.0 schema (errata 01), the one GitHub code scanning
@@ -163,8 +163,8 @@ func sarifDescriptor(id string, infos map[string]RuleInfo) sarifRule {
 }
 
 // sarifLevel is a finding's SARIF level: error, warning, or note for a suggestion.
-func sarifLevel(s rules.Severity) string {
-	if s == rules.SeveritySuggestion {
+func sarifLevel(s finding.Severity) string {
+	if s == finding.SeveritySuggestion {
 		return "note"
 	}
 	return s.String()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
@@ -66,7 +67,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("valid rule with criterion weight %v", c.Weight)
 			}
 		}
-		if r.Type == Subjective && len(r.Criteria) == 0 {
+		if r.Type == finding.Subjective && len(r.Criteria) == 0 {
 			t.Fatal("valid subjective rule without criteria")
 		}
 		for _, tg := range append([]*Target{r.Target}, criteriaTargets(r)...) {

@@ -5,13 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/spf13/pflag"
 
@@ -34,7 +36,7 @@ type lintFlags struct {
 	failOn        string
 	minAlertLevel string
 	// minLevel is --min-alert-level, checked (suggestion, the lowest, by default).
-	minLevel      rules.Severity
+	minLevel      finding.Severity
 	concurrency   int
 	provider      string
 	model         string
@@ -325,7 +327,7 @@ type lintRun struct {
 	setup       *llmSetup
 	threshold   float64
 	concurrency int
-	minLevel    rules.Severity // --min-alert-level
+	minLevel    finding.Severity // --min-alert-level
 }
 
 // prepareLint checks every setting of a lint run and builds its model client: the one path
@@ -625,17 +627,17 @@ const failOnUsage = "exit 1 when a finding is at or above this severity: error, 
 // failOnFlag checks a --fail-on value: "none" or a severity, any case.
 func failOnFlag(v string) (string, error) {
 	l := strings.ToLower(v)
-	if _, err := rules.ParseSeverity(l); err != nil && l != "none" {
+	if _, err := finding.ParseSeverity(l); err != nil && l != "none" {
 		return "", fmt.Errorf("--fail-on: expected error, warning, suggestion or none, found %q", v)
 	}
 	return l, nil
 }
 
 // severityFlag checks a flag whose value is a severity (--min-alert-level), any case.
-func severityFlag(name, v string) (rules.Severity, error) {
-	s, err := rules.ParseSeverity(strings.ToLower(v))
+func severityFlag(name, v string) (finding.Severity, error) {
+	s, err := finding.ParseSeverity(strings.ToLower(v))
 	if err != nil {
-		return rules.SeverityUnset, fmt.Errorf("%s: expected suggestion, warning or error, found %q", name, v)
+		return finding.SeverityUnset, fmt.Errorf("%s: expected suggestion, warning or error, found %q", name, v)
 	}
 	return s, nil
 }
@@ -661,7 +663,7 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 
 // failOnExit maps finding counts to an exit code under --fail-on (checked by failOnFlag).
 func failOnExit(failOn string, s lint.Summary) int {
-	sev, err := rules.ParseSeverity(failOn)
+	sev, err := finding.ParseSeverity(failOn)
 	if err == nil && s.AtOrAbove(sev) > 0 {
 		return exitFindings
 	}
@@ -678,7 +680,7 @@ func (a *app) printProblemsOrError(err error) {
 	fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 }
 
-func (a *app) printProblems(ps rules.Problems) {
+func (a *app) printProblems(ps finding.Problems) {
 	for _, p := range ps {
 		p.File = a.rel(p.File)
 		fmt.Fprintln(a.stderr, p.Error())

@@ -4,16 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // document is an open document and what is known about its text.
@@ -295,9 +296,9 @@ func (s *server) failed(out *lintOutcome, proj *lint.Project, err error) {
 		out.messages = append(out.messages, message{protocol.MessageTypeError, "vectorlint: " + err.Error()})
 		return
 	}
-	var errs rules.Problems
+	var errs finding.Problems
 	for _, p := range ps {
-		if p.Level == rules.LevelError {
+		if p.Level == finding.LevelError {
 			errs = append(errs, p)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/fix"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
@@ -94,9 +95,9 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 func findingDiagnostic(l lines, f lint.Finding) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityWarning
 	switch f.Severity {
-	case rules.SeverityError:
+	case finding.SeverityError:
 		sev = protocol.DiagnosticSeverityError
-	case rules.SeveritySuggestion:
+	case finding.SeveritySuggestion:
 		sev = protocol.DiagnosticSeverityInformation
 	}
 	msg := f.Message
@@ -116,9 +117,9 @@ func note(sev protocol.DiagnosticSeverity, msg string) protocol.Diagnostic {
 // problemDiagnostic is a configuration or rule problem on its line of the file at fault (the
 // whole line, or its start when the file cannot be read). The file is read through the
 // project's root (nil: not read), so a link there that leads out of it is not.
-func problemDiagnostic(root *tree.Root, p rules.Problem) protocol.Diagnostic {
+func problemDiagnostic(root *tree.Root, p finding.Problem) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityError
-	if p.Level != rules.LevelError {
+	if p.Level != finding.LevelError {
 		sev = protocol.DiagnosticSeverityWarning
 	}
 	msg := p.Error()

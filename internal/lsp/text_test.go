@@ -7,8 +7,8 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 func TestPositions(t *testing.T) {
@@ -118,10 +118,10 @@ func TestShift(t *testing.T) {
 // error, warning, and information for a suggestion (Vale's lowest level).
 func TestFindingSeverity(t *testing.T) {
 	l := newLines("Some text.\n")
-	for sev, want := range map[rules.Severity]protocol.DiagnosticSeverity{
-		rules.SeverityError:      protocol.DiagnosticSeverityError,
-		rules.SeverityWarning:    protocol.DiagnosticSeverityWarning,
-		rules.SeveritySuggestion: protocol.DiagnosticSeverityInformation,
+	for sev, want := range map[finding.Severity]protocol.DiagnosticSeverity{
+		finding.SeverityError:      protocol.DiagnosticSeverityError,
+		finding.SeverityWarning:    protocol.DiagnosticSeverityWarning,
+		finding.SeveritySuggestion: protocol.DiagnosticSeverityInformation,
 	} {
 		d := findingDiagnostic(l, lint.Finding{Rule: "A.B", Severity: sev, Message: "m"})
 		if d.Severity == nil || *d.Severity != want {
