@@ -66,6 +66,18 @@ func (p Problem) Error() string {
 	return b.String()
 }
 
+// Labeled formats the problem with its level always named, as compilers write theirs:
+// "file:line: error: prompt "id": message". Blueprints and lists of points are reported in this
+// form; configuration and rule files in Error's.
+func (p Problem) Labeled() string {
+	var b strings.Builder
+	p.position(&b)
+	b.WriteString(p.Level.String())
+	b.WriteString(": ")
+	p.text(&b)
+	return b.String()
+}
+
 // position writes "file:line: " ("file: " when the line is not known).
 func (p Problem) position(b *strings.Builder) {
 	b.WriteString(p.File)

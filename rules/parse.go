@@ -223,8 +223,8 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 	}
 	points, errs := rubric.Parse(v, rubric.Options{
 		File: p.path, Owner: r.ID, OwnerKind: "rule", LineOffset: p.lineBase, Prepare: p.prepare})
-	for _, err := range errs {
-		p.problems = append(p.problems, p.pointProblem(err, finding.LevelError))
+	for _, d := range errs {
+		p.problems = append(p.problems, p.pointProblem(d, finding.LevelError))
 	}
 	failing := false
 	for _, d := range points.Warnings {
@@ -246,14 +246,10 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 	return &points
 }
 
-// pointProblem turns a rubric diagnostic about a `should` point into a rule problem.
-func (p *ruleParser) pointProblem(err error, level finding.Level) finding.Problem {
-	pr := finding.Problem{File: p.path, Field: "should", Message: err.Error(), Level: level}
-	var d rubric.Diagnostic
-	if errors.As(err, &d) {
-		pr.Line, pr.Message = d.Line, d.Message
-	}
-	return pr
+// pointProblem turns a problem of a `should` point into a rule problem: the rule file's form,
+// on the field "should", at the level the rule gives it.
+func (p *ruleParser) pointProblem(d finding.Problem, level finding.Level) finding.Problem {
+	return finding.Problem{File: p.path, Line: d.Line, Field: "should", Code: d.Code, Message: d.Message, Level: level}
 }
 
 // entry is one known key of a YAML mapping and its value (aliases resolved).
