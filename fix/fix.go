@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/lint"
 )
@@ -25,7 +26,7 @@ type Fix struct {
 	Finding int
 	// Rule and Start are the finding's, to say which fix was skipped.
 	Rule  string
-	Start lint.Position
+	Start finding.Position
 	// Message says what the fix does; Edits are its edits, applied together.
 	Message string
 	Edits   []lint.TextEdit

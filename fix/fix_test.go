@@ -6,14 +6,15 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
-// pos is the lint.Position of a byte offset in text (lines end at LF; CR LF counts as one).
-func pos(text string, offset int) lint.Position {
+// pos is the finding.Position of a byte offset in text (lines end at LF; CR LF counts as one).
+func pos(text string, offset int) finding.Position {
 	start := strings.LastIndexByte(text[:offset], '\n') + 1
-	return lint.Position{Line: strings.Count(text[:offset], "\n") + 1,
+	return finding.Position{Line: strings.Count(text[:offset], "\n") + 1,
 		Column: utf8.RuneCountInString(text[start:offset]) + 1, ByteColumn: offset - start + 1, Offset: offset}
 }
 
@@ -134,10 +135,10 @@ func TestApply(t *testing.T) {
 			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: pos(text, i+1), End: pos(text, i+2), NewText: "e"}}}}
 		}, text, []string{"skipped Bad: is outside the text (bytes 52 to 53 of 67)"}},
 		{"an edit past the end", text, func(t testing.TB) []Fix {
-			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: lint.Position{Offset: 60}, End: lint.Position{Offset: 90}}}}}
+			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: finding.Position{Offset: 60}, End: finding.Position{Offset: 90}}}}}
 		}, text, []string{"skipped Bad: is outside the text (bytes 60 to 90 of 67)"}},
 		{"an edit ending before it starts", text, func(t testing.TB) []Fix {
-			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: lint.Position{Offset: 5}, End: lint.Position{Offset: 4}}}}}
+			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: finding.Position{Offset: 5}, End: finding.Position{Offset: 4}}}}}
 		}, text, []string{"skipped Bad: is outside the text (bytes 5 to 4 of 67)"}},
 		{"control characters are not written", text, func(t testing.TB) []Fix {
 			return []Fix{fixOf("Esc", edit(t, text, "utilize", "use\x1b[2J", 0))}
@@ -150,7 +151,7 @@ func TestApply(t *testing.T) {
 		}, "one to\r\ntwo\r\n", []string{"applied A"}},
 		{"CRLF: an edit splitting a CRLF is outside the text", crlf, func(t testing.TB) []Fix {
 			i := strings.Index(crlf, "\r\n")
-			return []Fix{{Rule: "Split", Edits: []lint.TextEdit{{Start: lint.Position{Offset: i + 1}, End: lint.Position{Offset: i + 1}, NewText: "x"}}}}
+			return []Fix{{Rule: "Split", Edits: []lint.TextEdit{{Start: finding.Position{Offset: i + 1}, End: finding.Position{Offset: i + 1}, NewText: "x"}}}}
 		}, crlf, []string{"skipped Split: is outside the text (bytes 16 to 16 of 22)"}},
 		{"no fixes", text, func(testing.TB) []Fix { return nil }, text, nil},
 		{"a bidi override is not written", text, func(t testing.TB) []Fix {
@@ -285,7 +286,7 @@ func FuzzApply(f *testing.F) {
 		var fixes []Fix
 		for i := 0; i+2 < len(spec) && len(fixes) < 20; i += 3 {
 			start := int(spec[i]) - 2 // reach below 0 too
-			e := lint.TextEdit{Start: lint.Position{Offset: start}, End: lint.Position{Offset: start + int(spec[i+1]%16) - 1},
+			e := lint.TextEdit{Start: finding.Position{Offset: start}, End: finding.Position{Offset: start + int(spec[i+1]%16) - 1},
 				NewText: texts[int(spec[i+2])%len(texts)]}
 			if spec[i+2] >= 128 && len(fixes) > 0 { // a second edit of the previous fix
 				fixes[len(fixes)-1].Edits = append(fixes[len(fixes)-1].Edits, e)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // words returns n words "w1 w2 ... wn" numbered from start.
@@ -111,7 +113,7 @@ func FuzzDocument(f *testing.F) {
 		if doc.BodyOffset < 0 || doc.BodyOffset > len(s) || s[doc.BodyOffset:] != doc.Body {
 			t.Fatalf("body %q at %d is not the tail of the source", doc.Body, doc.BodyOffset)
 		}
-		prev := Position{Line: 1, Column: 1, ByteColumn: 1}
+		prev := finding.Position{Line: 1, Column: 1, ByteColumn: 1}
 		for off := 0; off <= len(s); off++ {
 			p := doc.Position(off)
 			if p.Offset != off || p.Line < prev.Line || p.Line > doc.Lines()+1 || p.Column < 1 || p.ByteColumn < p.Column {

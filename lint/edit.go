@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // Fixes as edits (spec/linter.md §10), in the shape of golang.org/x/tools/go/analysis: a
@@ -21,7 +23,7 @@ import (
 // are positions in the file the finding was made on, so every output format can place the edit
 // in its own unit; an insertion has Start == End.
 type TextEdit struct {
-	Start, End Position
+	Start, End finding.Position
 	NewText    string
 }
 

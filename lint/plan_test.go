@@ -161,8 +161,8 @@ func TestBuildPlan(t *testing.T) {
 	// Positions of the target match are in the original file's coordinates.
 	a := plan.Files[0]
 	u := a.Rules[1].Units[2]
-	if start, end := a.Doc.Position(u.Offset), a.Doc.Position(u.Offset+len(u.Text)); start != (Position{Line: 4, Column: 3, ByteColumn: 3, Offset: 23}) ||
-		end != (Position{Line: 4, Column: 17, ByteColumn: 25, Offset: 45}) {
+	if start, end := a.Doc.Position(u.Offset), a.Doc.Position(u.Offset+len(u.Text)); start != (finding.Position{Line: 4, Column: 3, ByteColumn: 3, Offset: 23}) ||
+		end != (finding.Position{Line: 4, Column: 17, ByteColumn: 25, Offset: 45}) {
 		t.Errorf("target span %+v to %+v", start, end)
 	}
 	if string(a.Doc.Source[u.Offset:u.Offset+len(u.Text)]) != u.Text {

@@ -190,7 +190,7 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 			if g.own {
 				id, sev = r.CriterionID(g.criteria[0]), pr.CriterionSeverity(g.criteria[0])
 			}
-			start := Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}
+			start := finding.Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}
 			u.Missing = &Finding{Rule: id, Severity: sev, Message: TargetNotFound,
 				Suggestion: g.target.EffectiveSuggestion(), Start: start, End: start}
 		default:

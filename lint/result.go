@@ -14,16 +14,6 @@ import (
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
-// Position is a place in a document's original bytes (frontmatter included).
-// Line and Column are 1-based; Column counts Unicode code points. ByteColumn is the 1-based
-// column in UTF-8 bytes (what reviewdog expects). Offset is the 0-based byte offset in the file.
-type Position struct {
-	Line       int
-	Column     int
-	ByteColumn int
-	Offset     int
-}
-
 // Finding is one problem in a document: a diagnostic in the style of golang.org/x/tools/go/analysis,
 // with a start, an exclusive end, a message, a category (the rule) and an optional fix.
 type Finding struct {
@@ -38,8 +28,8 @@ type Finding struct {
 	// Match is the document text between Start and End.
 	Match    string
 	Analysis string
-	Start    Position
-	End      Position
+	Start    finding.Position
+	End      finding.Position
 	// SuggestedFix is the change that fixes the finding (nil when there is none): a model's
 	// fix on an exactly located quote, or a deterministic check's replacement (edit.go).
 	SuggestedFix *SuggestedFix

@@ -28,7 +28,7 @@ func TestRounded1MarshalsLikeTheOriginal(t *testing.T) {
 
 func TestFindingJSONShape(t *testing.T) {
 	f := Finding{Rule: "Acme.Wordiness", Severity: finding.SeverityError, Message: "Say 'to'.", Match: "in order to",
-		Start: Position{Line: 3, Column: 5, Offset: 42}, End: Position{Line: 3, Column: 16, Offset: 53}}
+		Start: finding.Position{Line: 3, Column: 5, Offset: 42}, End: finding.Position{Line: 3, Column: 16, Offset: 53}}
 	got, err := json.Marshal(f)
 	if err != nil {
 		t.Fatal(err)

@@ -31,10 +31,10 @@ const setupText = "Install the tool.\n"
 // fixtureDocs maps each linted path to its text, for tests that check positions against it.
 var fixtureDocs = map[string]string{naivePath: naiveText, cleanPath: cleanText, setupPath: setupText, fixesPath: fixesText}
 
-// positionAt is the lint.Position of a byte offset in text.
-func positionAt(text string, offset int) lint.Position {
+// positionAt is the finding.Position of a byte offset in text.
+func positionAt(text string, offset int) finding.Position {
 	lineStart := strings.LastIndexByte(text[:offset], '\n') + 1
-	return lint.Position{
+	return finding.Position{
 		Line:       strings.Count(text[:offset], "\n") + 1,
 		Column:     utf8.RuneCountInString(text[lineStart:offset]) + 1,
 		ByteColumn: offset - lineStart + 1,
@@ -163,7 +163,7 @@ func stoppedFixture() lint.Result {
 		Version: "1.2.3",
 		Files: []lint.FileResult{
 			{Path: "docs/a.md", Findings: []lint.Finding{{Rule: "Acme.Intro", Severity: finding.SeverityWarning, Message: "target not found",
-				Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 1, ByteColumn: 1}}},
+				Start: finding.Position{Line: 1, Column: 1, ByteColumn: 1}, End: finding.Position{Line: 1, Column: 1, ByteColumn: 1}}},
 				Scores: []lint.Score{{Rule: "Acme.Intro", Type: finding.SemiObjective}}, NotRun: 2},
 			{Path: "docs/b.md", Scores: []lint.Score{}, NotRun: 3},
 		},
@@ -179,7 +179,7 @@ func TestFixturePositions(t *testing.T) {
 	f := r.Files[1].Findings
 	// "in order to" is on line 6 (which starts at byte 41) after "Le café 👋 naïve façade — ":
 	// 25 code points, 33 bytes (é ï ç: 2 bytes each, — 3, 👋 4), 26 UTF-16 units.
-	want := lint.Position{Line: 6, Column: 26, ByteColumn: 34, Offset: 41 + 33}
+	want := finding.Position{Line: 6, Column: 26, ByteColumn: 34, Offset: 41 + 33}
 	if f[1].Start != want {
 		t.Errorf("start of %q = %+v, want %+v", f[1].Match, f[1].Start, want)
 	}

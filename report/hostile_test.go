@@ -33,8 +33,8 @@ var hostilePaths = []string{"::error::x.md", "a\x1b[2J\n  ::error::b ##[x].md"}
 
 // hostileResult puts s in every text field of a one-file result.
 func hostileResult(path, s string) lint.Result {
-	start := lint.Position{Line: 2, Column: 3, ByteColumn: 3, Offset: 8}
-	end := lint.Position{Line: 2, Column: 7, ByteColumn: 7, Offset: 12}
+	start := finding.Position{Line: 2, Column: 3, ByteColumn: 3, Offset: 8}
+	end := finding.Position{Line: 2, Column: 7, ByteColumn: 7, Offset: 12}
 	return lint.Result{
 		Files: []lint.FileResult{{
 			Path: path,
@@ -42,7 +42,7 @@ func hostileResult(path, s string) lint.Result {
 				withFix(lint.Finding{Rule: s, Severity: finding.SeverityError, Message: s, Suggestion: s, Match: s, Analysis: s,
 					Start: start, End: end}, s),
 				{Rule: "Pack." + s, Severity: finding.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
-					End: lint.Position{Line: 3, Column: 2, ByteColumn: 2, Offset: 20}},
+					End: finding.Position{Line: 3, Column: 2, ByteColumn: 2, Offset: 20}},
 			},
 			Scores: []lint.Score{{Rule: "Pack." + s, Type: finding.Subjective, Score: 2, Criteria: []lint.CriterionScore{
 				{ID: "c", Name: s, Rating: 1, Score: 1, Weight: 2}}}},

@@ -297,8 +297,8 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 	f := lint.Finding{
 		Rule: *fj.Rule, Severity: sev, Message: *fj.Message, Suggestion: fj.Suggestion, Fix: fj.Fix,
 		Match: fj.Match, Analysis: fj.Analysis,
-		Start: lint.Position{Line: *fj.Line, Column: *fj.Column, ByteColumn: *fj.Column, Offset: *fj.Offset},
-		End:   lint.Position{Line: *fj.EndLine, Column: *fj.EndColumn, ByteColumn: *fj.EndColumn, Offset: *fj.EndOffset},
+		Start: finding.Position{Line: *fj.Line, Column: *fj.Column, ByteColumn: *fj.Column, Offset: *fj.Offset},
+		End:   finding.Position{Line: *fj.EndLine, Column: *fj.EndColumn, ByteColumn: *fj.EndColumn, Offset: *fj.EndOffset},
 	}
 	if len(fj.Edits) == 0 {
 		return f, nil
@@ -360,14 +360,14 @@ func fixMessage(f lint.Finding, edits []lint.TextEdit) string {
 // positionIn is the position of a byte offset inside a finding's match, worked out from the
 // match's text (the document's own between the finding's start and end); ok is false outside
 // it, or when the match does not span the finding's bytes.
-func positionIn(f lint.Finding, offset int) (lint.Position, bool) {
+func positionIn(f lint.Finding, offset int) (finding.Position, bool) {
 	switch {
 	case offset == f.Start.Offset:
 		return f.Start, true
 	case offset == f.End.Offset:
 		return f.End, true
 	case offset < f.Start.Offset || offset > f.End.Offset || len(f.Match) != f.End.Offset-f.Start.Offset:
-		return lint.Position{}, false
+		return finding.Position{}, false
 	}
 	seg := f.Match[:offset-f.Start.Offset]
 	p := f.Start

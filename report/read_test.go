@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -267,21 +268,21 @@ func normalize(r *lint.Result) *lint.Result {
 // TestPositionIn: an edit inside a finding's match is placed from the match's own text, across
 // CRLF and LF line breaks and multi-byte characters; outside the match it cannot be.
 func TestPositionIn(t *testing.T) {
-	f := lint.Finding{Match: "ab\r\ncé d\nx", Start: lint.Position{Line: 3, Column: 5, ByteColumn: 6, Offset: 20},
-		End: lint.Position{Line: 5, Column: 2, ByteColumn: 2, Offset: 31}}
+	f := lint.Finding{Match: "ab\r\ncé d\nx", Start: finding.Position{Line: 3, Column: 5, ByteColumn: 6, Offset: 20},
+		End: finding.Position{Line: 5, Column: 2, ByteColumn: 2, Offset: 31}}
 	for _, tt := range []struct {
 		offset int
-		want   lint.Position
+		want   finding.Position
 		ok     bool
 	}{
 		{20, f.Start, true},
-		{21, lint.Position{Line: 3, Column: 6, ByteColumn: 7, Offset: 21}, true},
-		{24, lint.Position{Line: 4, Column: 1, ByteColumn: 1, Offset: 24}, true},
-		{27, lint.Position{Line: 4, Column: 3, ByteColumn: 4, Offset: 27}, true}, // after "cé"
-		{30, lint.Position{Line: 5, Column: 1, ByteColumn: 1, Offset: 30}, true},
+		{21, finding.Position{Line: 3, Column: 6, ByteColumn: 7, Offset: 21}, true},
+		{24, finding.Position{Line: 4, Column: 1, ByteColumn: 1, Offset: 24}, true},
+		{27, finding.Position{Line: 4, Column: 3, ByteColumn: 4, Offset: 27}, true}, // after "cé"
+		{30, finding.Position{Line: 5, Column: 1, ByteColumn: 1, Offset: 30}, true},
 		{31, f.End, true},
-		{19, lint.Position{}, false},
-		{32, lint.Position{}, false},
+		{19, finding.Position{}, false},
+		{32, finding.Position{}, false},
 	} {
 		got, ok := positionIn(f, tt.offset)
 		if got != tt.want || ok != tt.ok {

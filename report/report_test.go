@@ -113,7 +113,7 @@ func TestTotalsAdd(t *testing.T) {
 // valid severities, nothing after Finish, Finish once.
 func TestStreamOrder(t *testing.T) {
 	one := lint.Finding{Rule: "A.B", Severity: finding.SeverityWarning, Message: "m",
-		Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 2, ByteColumn: 2}}
+		Start: finding.Position{Line: 1, Column: 1, ByteColumn: 1}, End: finding.Position{Line: 1, Column: 2, ByteColumn: 2}}
 	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
 			w, err := New(format, io.Discard, Options{})
@@ -212,7 +212,7 @@ func TestLineColour(t *testing.T) {
 func TestLineTerminalSafety(t *testing.T) {
 	r := lint.Result{Files: []lint.FileResult{{Path: "a\x1b[2J.md", Findings: []lint.Finding{{
 		Rule: "A.B", Severity: finding.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
-		Start: lint.Position{Line: 1, Column: 1}, End: lint.Position{Line: 1, Column: 2}}},
+		Start: finding.Position{Line: 1, Column: 1}, End: finding.Position{Line: 1, Column: 2}}},
 		Errors: []lint.RuleError{{Rule: "A.C", Message: "boom\x1b]0;title\x07"}}}},
 		Summary: lint.Summary{Files: 1, Errors: 1, OperationalErrors: 1}}
 	out := string(render(t, FormatLine, Options{}, r))
@@ -230,8 +230,8 @@ func TestLineTerminalSafety(t *testing.T) {
 func TestLineAlignment(t *testing.T) {
 	// Wide characters count two cells: the rule column still lines up.
 	r := lint.Result{Files: []lint.FileResult{{Path: "a.md", Findings: []lint.Finding{
-		{Rule: "A.One", Severity: finding.SeverityError, Message: "漢字 wide", Start: lint.Position{Line: 1, Column: 1}},
-		{Rule: "A.Two", Severity: finding.SeverityWarning, Message: "narrow text", Start: lint.Position{Line: 12, Column: 10}},
+		{Rule: "A.One", Severity: finding.SeverityError, Message: "漢字 wide", Start: finding.Position{Line: 1, Column: 1}},
+		{Rule: "A.Two", Severity: finding.SeverityWarning, Message: "narrow text", Start: finding.Position{Line: 12, Column: 10}},
 	}}}, Summary: lint.Summary{Files: 1, Errors: 1, Warnings: 1}}
 	out := string(render(t, FormatLine, Options{}, r))
 	want := "a.md\n" +
@@ -411,8 +411,8 @@ func FuzzWriters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, path, rule, msg, sugg, fix string, line, col, endLine, endCol int) {
 		fr := lint.FileResult{Path: path, Findings: []lint.Finding{withFix(lint.Finding{Rule: rule, Severity: finding.SeverityWarning,
 			Message: msg, Suggestion: sugg, Match: msg,
-			Start: lint.Position{Line: line, Column: col, ByteColumn: col},
-			End:   lint.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}, fix)},
+			Start: finding.Position{Line: line, Column: col, ByteColumn: col},
+			End:   finding.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}, fix)},
 			Scores:     []lint.Score{{Rule: rule, Type: finding.SemiObjective, Score: 5}},
 			Unverified: []lint.Unverified{{Rule: rule, Message: msg, Quote: sugg}},
 			Errors:     []lint.RuleError{{Rule: rule, Message: msg}}}

@@ -425,7 +425,7 @@ func (r *result) shift(old, text string) {
 	}
 	oldEnd := len(old) - suffix // the changed part is old[prefix:oldEnd]
 	delta := len(text) - len(old)
-	move := func(p lint.Position) lint.Position {
+	move := func(p finding.Position) finding.Position {
 		p.Offset += delta
 		return p
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -62,7 +63,7 @@ func (s *server) publish(uri string) {
 // deterministic checks' and the model's) by position, the rules that could not run and the
 // unverified quotes. Called with s.mu held.
 func (d *document) diagnostics() []protocol.Diagnostic {
-	l := newLines(d.text)
+	l := finding.NewLineIndex(d.text)
 	out := slices.Clone(d.notes)
 	findings := append(slices.Clone(d.det.findings), d.model.findings...)
 	slices.SortStableFunc(findings, func(a, b lint.Finding) int {
@@ -76,7 +77,7 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 	}
 	for _, e := range append(slices.Clone(d.det.errors), d.model.errors...) {
 		sev, code, src := protocol.DiagnosticSeverityWarning, protocol.IntegerOrString{Value: e.Rule}, source
-		out = append(out, protocol.Diagnostic{Range: l.rng(0, 0), Severity: &sev, Code: &code, Source: &src,
+		out = append(out, protocol.Diagnostic{Range: protocolRange(l, 0, 0), Severity: &sev, Code: &code, Source: &src,
 			Message: e.Rule + " could not run: " + e.Message})
 	}
 	for _, u := range d.model.unverified {
@@ -92,7 +93,7 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 
 // findingDiagnostic is a finding as a diagnostic: its range, severity, the rule as code, the
 // message with the suggestion after a blank line.
-func findingDiagnostic(l lines, f lint.Finding) protocol.Diagnostic {
+func findingDiagnostic(l finding.LineIndex, f lint.Finding) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityWarning
 	switch f.Severity {
 	case finding.SeverityError:
@@ -105,7 +106,7 @@ func findingDiagnostic(l lines, f lint.Finding) protocol.Diagnostic {
 		msg += "\n\nSuggestion: " + f.Suggestion
 	}
 	code, src := protocol.IntegerOrString{Value: f.Rule}, source
-	return protocol.Diagnostic{Range: l.rng(f.Start.Offset, f.End.Offset), Severity: &sev, Code: &code, Source: &src, Message: msg}
+	return protocol.Diagnostic{Range: protocolRange(l, f.Start.Offset, f.End.Offset), Severity: &sev, Code: &code, Source: &src, Message: msg}
 }
 
 // note is a diagnostic on the document's first character.
@@ -131,14 +132,9 @@ func problemDiagnostic(root *tree.Root, p finding.Problem) protocol.Diagnostic {
 	line := max(p.Line, 1) - 1
 	r := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(line)}, End: protocol.Position{Line: protocol.UInteger(line)}}
 	if data, err := readProblemFile(root, p.File); err == nil {
-		l := newLines(string(data))
-		if line < len(l.starts) {
-			end := len(l.text)
-			if line+1 < len(l.starts) {
-				end = l.starts[line+1]
-			}
-			lineText := strings.TrimRight(l.text[l.starts[line]:end], "\r\n")
-			r.End.Character = protocol.UInteger(utf16Len(lineText))
+		x := finding.NewLineIndex(string(data))
+		if line < x.Lines() {
+			r.End.Character = protocolPosition(x, x.UTF16Offset(line+1, math.MaxInt)).Character // the line's end
 		}
 	}
 	src := source
@@ -161,7 +157,7 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	text := d.text
 	findings := append(slices.Clone(d.det.findings), d.model.findings...)
 	s.mu.Unlock()
-	l := newLines(text)
+	l := finding.NewLineIndex(text)
 	want := func(kind protocol.CodeActionKind) bool {
 		if len(p.Context.Only) == 0 {
 			return true
@@ -173,7 +169,7 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		}
 		return false
 	}
-	lo, hi := l.offset(p.Range.Start), l.offset(p.Range.End)
+	lo, hi := protocolOffset(l, p.Range.Start), protocolOffset(l, p.Range.End)
 	actions := []protocol.CodeAction{}
 	var all []lint.Finding
 	for _, f := range findings {
@@ -218,10 +214,10 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 }
 
 // textEdits are edits as LSP text edits.
-func textEdits(l lines, edits []lint.TextEdit) []protocol.TextEdit {
+func textEdits(l finding.LineIndex, edits []lint.TextEdit) []protocol.TextEdit {
 	out := make([]protocol.TextEdit, len(edits))
 	for i, e := range edits {
-		out[i] = protocol.TextEdit{Range: l.rng(e.Start.Offset, e.End.Offset), NewText: e.NewText}
+		out[i] = protocol.TextEdit{Range: protocolRange(l, e.Start.Offset, e.End.Offset), NewText: e.NewText}
 	}
 	return out
 }

@@ -13,7 +13,7 @@ import (
 
 func TestPositions(t *testing.T) {
 	const text = "a👋b\r\nçx\rlast"
-	l := newLines(text)
+	l := finding.NewLineIndex(text)
 	for _, tt := range []struct {
 		offset     int
 		line, char int
@@ -22,19 +22,19 @@ func TestPositions(t *testing.T) {
 		{8, 1, 0}, {10, 1, 1}, {11, 1, 2}, // ç is one unit, two bytes
 		{12, 2, 0}, {16, 2, 4}, {99, 2, 4},
 	} {
-		p := l.position(tt.offset)
+		p := protocolPosition(l, tt.offset)
 		if int(p.Line) != tt.line || int(p.Character) != tt.char {
 			t.Errorf("position(%d) = %d:%d, want %d:%d", tt.offset, p.Line, p.Character, tt.line, tt.char)
 		}
-		if tt.offset <= len(text) && l.offset(p) != tt.offset {
-			t.Errorf("offset(%d:%d) = %d, want %d", p.Line, p.Character, l.offset(p), tt.offset)
+		if tt.offset <= len(text) && protocolOffset(l, p) != tt.offset {
+			t.Errorf("offset(%d:%d) = %d, want %d", p.Line, p.Character, protocolOffset(l, p), tt.offset)
 		}
 	}
 	// Past the line's end is its end; past the last line, the text's end.
-	if got := l.offset(protocol.Position{Line: 0, Character: 40}); got != 6 {
+	if got := protocolOffset(l, protocol.Position{Line: 0, Character: 40}); got != 6 {
 		t.Errorf("past the line's end: %d", got)
 	}
-	if got := l.offset(protocol.Position{Line: 9}); got != len(text) {
+	if got := protocolOffset(l, protocol.Position{Line: 9}); got != len(text) {
 		t.Errorf("past the last line: %d", got)
 	}
 }
@@ -75,7 +75,7 @@ func TestShift(t *testing.T) {
 	const old = "aa in order to bb. cc utilize dd. ee very ff.\n"
 	at := func(text, s, fix string) lint.Finding {
 		i := strings.Index(text, s)
-		f := lint.Finding{Rule: s, Start: lint.Position{Offset: i}, End: lint.Position{Offset: i + len(s)}}
+		f := lint.Finding{Rule: s, Start: finding.Position{Offset: i}, End: finding.Position{Offset: i + len(s)}}
 		if fix != "" {
 			f.SuggestedFix = &lint.SuggestedFix{TextEdits: []lint.TextEdit{{Start: f.Start, End: f.End, NewText: fix}}}
 		}
@@ -117,7 +117,7 @@ func TestShift(t *testing.T) {
 // TestFindingSeverity: each severity is the diagnostic severity an editor shows for it —
 // error, warning, and information for a suggestion (Vale's lowest level).
 func TestFindingSeverity(t *testing.T) {
-	l := newLines("Some text.\n")
+	l := finding.NewLineIndex("Some text.\n")
 	for sev, want := range map[finding.Severity]protocol.DiagnosticSeverity{
 		finding.SeverityError:      protocol.DiagnosticSeverityError,
 		finding.SeverityWarning:    protocol.DiagnosticSeverityWarning,
