@@ -9,9 +9,9 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/tree"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // ChangedError is a file whose content is no longer what was linted: its fixes were made for
@@ -137,7 +137,7 @@ type Outcome struct {
 // from a run with lint.EvalOptions.KeepSource) and, when write is set and a fix applies,
 // rewrites the file it was read from through root, the project root (WriteFile). A file read
 // from standard input (fr.SourceFile == "") is never written: its fixed text is in the outcome.
-func File(root *tree.Root, fr lint.FileResult, write bool) Outcome {
+func File(root *tree.Root, fr finding.FileResult, write bool) Outcome {
 	out := Outcome{Path: fr.Path}
 	if fr.Source == nil && len(fr.Findings) > 0 && len(Fixes(fr.Findings)) > 0 {
 		out.Err = fmt.Errorf("%s: the linted text was not kept; nothing to apply the fixes to", fr.Path)
@@ -175,7 +175,7 @@ func named(err error, path string) error {
 
 // Remaining returns the findings of fr that o did not fix: all of them when the file could not
 // be rewritten.
-func (o Outcome) Remaining(findings []lint.Finding) []lint.Finding {
+func (o Outcome) Remaining(findings []finding.Finding) []finding.Finding {
 	if o.Err != nil || len(o.Applied) == 0 {
 		return findings
 	}
@@ -183,7 +183,7 @@ func (o Outcome) Remaining(findings []lint.Finding) []lint.Finding {
 	for _, f := range o.Applied {
 		fixed[f.Finding] = true
 	}
-	out := make([]lint.Finding, 0, len(findings)-len(fixed))
+	out := make([]finding.Finding, 0, len(findings)-len(fixed))
 	for i, f := range findings {
 		if !fixed[i] {
 			out = append(out, f)

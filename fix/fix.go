@@ -2,7 +2,7 @@
 // (spec/linter.md §10): `vectorlint --fix` rewrites files with them, `--fix=diff` shows them as
 // a unified diff, and with --stdin-filename the fixed text goes to standard output.
 //
-// Each finding's SuggestedFix is applied whole or not at all. Fixes are taken in the order of
+// Each finding's fix (its Edits) is applied whole or not at all. Fixes are taken in the order of
 // their position in the file; a fix with an edit that overlaps an edit already taken is skipped
 // (the first by position wins) and reported with the fix it collides with, never merged or
 // applied twice. A file is rewritten atomically (a temporary file renamed over it) with its
@@ -17,7 +17,6 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/controls"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // Fix is one finding's fix, as Apply takes it.
@@ -29,7 +28,7 @@ type Fix struct {
 	Start finding.Position
 	// Message says what the fix does; Edits are its edits, applied together.
 	Message string
-	Edits   []lint.TextEdit
+	Edits   []finding.TextEdit
 }
 
 // Where names the fix in messages: "Acme.Wordiness at 6:26".
@@ -39,14 +38,13 @@ func (f Fix) Where() string {
 
 // Fixes returns the fixes of a file's findings, in the findings' order (findings without a fix
 // or whose fix has no edit are left out).
-func Fixes(findings []lint.Finding) []Fix {
+func Fixes(findings []finding.Finding) []Fix {
 	var out []Fix
 	for i, f := range findings {
-		if f.SuggestedFix == nil || len(f.SuggestedFix.TextEdits) == 0 {
+		if len(f.Edits) == 0 {
 			continue
 		}
-		out = append(out, Fix{Finding: i, Rule: f.Rule, Start: f.Start, Message: f.SuggestedFix.Message,
-			Edits: f.SuggestedFix.TextEdits})
+		out = append(out, Fix{Finding: i, Rule: f.Rule, Start: f.Start, Message: f.FixMessage(), Edits: f.Edits})
 	}
 	return out
 }
@@ -66,7 +64,7 @@ type Result struct {
 	Applied []Fix
 	Skipped []Skipped
 	// edits are the applied edits, sorted by position.
-	edits []lint.TextEdit
+	edits []finding.TextEdit
 }
 
 // Changed reports whether any fix was applied.
@@ -77,7 +75,7 @@ func (r Result) Changed() bool { return len(r.Applied) > 0 }
 // an edit of it
 //   - lies outside src or cuts a UTF-8 character or a CRLF line break ("is outside the text"),
 //   - overlaps another edit of the same fix ("its edits overlap each other"),
-//   - writes what lint.FixableText refuses (control, bidi-override and invisible characters,
+//   - writes what finding.FixableText refuses (control, bidi-override and invisible characters,
 //     invalid UTF-8),
 //   - overlaps an edit already applied, or inserts at the same place as one: "overlaps the fix
 //     of …", or "is the same change as the fix of …" when every edit equals one already
@@ -96,9 +94,9 @@ func Apply(src []byte, fixes []Fix) Result {
 	for i := range order {
 		order[i] = i
 	}
-	first := func(f Fix) lint.TextEdit {
+	first := func(f Fix) finding.TextEdit {
 		if len(f.Edits) == 0 {
-			return lint.TextEdit{}
+			return finding.TextEdit{}
 		}
 		return slices.MinFunc(f.Edits, compareEdits)
 	}
@@ -142,7 +140,7 @@ func apply(src []byte, fixes []Fix, order []int, controls bool) Result {
 		}
 		res.Applied = append(res.Applied, f)
 	}
-	res.edits = make([]lint.TextEdit, len(taken))
+	res.edits = make([]finding.TextEdit, len(taken))
 	for i, t := range taken {
 		res.edits[i] = t.edit
 	}
@@ -154,7 +152,7 @@ func apply(src []byte, fixes []Fix, order []int, controls bool) Result {
 // controlsKept reports whether out, src with the sorted, non-overlapping edits applied, has
 // the same vectorlint control comments as src, in the same order, with none across an edit: in
 // the text an edit replaces, in the text it writes, or around an insertion or deletion point.
-func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
+func controlsKept(src, out []byte, edits []finding.TextEdit) bool {
 	if !bytes.Contains(src, []byte(controls.Prefix)) && !bytes.Contains(out, []byte(controls.Prefix)) {
 		return true
 	}
@@ -190,13 +188,13 @@ func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
 
 // takenEdit is an applied edit and the fix it belongs to.
 type takenEdit struct {
-	edit lint.TextEdit
+	edit finding.TextEdit
 	fix  Fix
 }
 
 // compareEdits orders edits by start, then end: an insertion before a replacement starting at
 // the same place.
-func compareEdits(a, b lint.TextEdit) int {
+func compareEdits(a, b finding.TextEdit) int {
 	if c := cmp.Compare(a.Start.Offset, b.Start.Offset); c != 0 {
 		return c
 	}
@@ -213,7 +211,7 @@ func (f Fix) check(src []byte) string {
 		if s < 0 || t < s || t > len(src) || !boundary(src, s) || !boundary(src, t) {
 			return fmt.Sprintf("is outside the text (bytes %d to %d of %d)", s, t, len(src))
 		}
-		if !lint.FixableText(e.NewText) {
+		if !finding.FixableText(e.NewText) {
 			return "would write a control, bidi-override or invisible character, or bytes that are not UTF-8"
 		}
 	}
@@ -241,7 +239,7 @@ func boundary(src []byte, i int) bool {
 
 // overlap reports whether two edits conflict: each starts before the other ends, or both
 // insert at the same place (their order would be a guess).
-func overlap(a, b lint.TextEdit) bool {
+func overlap(a, b finding.TextEdit) bool {
 	if a.Start.Offset < b.End.Offset && b.Start.Offset < a.End.Offset {
 		return true
 	}
@@ -280,7 +278,7 @@ func collision(f Fix, taken []takenEdit) string {
 }
 
 // splice returns src with the sorted, non-overlapping edits applied.
-func splice(src []byte, edits []lint.TextEdit) []byte {
+func splice(src []byte, edits []finding.TextEdit) []byte {
 	if len(edits) == 0 {
 		return bytes.Clone(src)
 	}

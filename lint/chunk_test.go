@@ -85,7 +85,7 @@ func TestUnitChunks(t *testing.T) {
 	if c := u.Chunks(); len(c) != 1 || c[0].Words != 700 || c[0].Offset != 5 || c[0].Line != 2 {
 		t.Errorf("evaluateAs document: %+v", c)
 	}
-	u.Missing = &Finding{}
+	u.Missing = &finding.Finding{}
 	if c := u.Chunks(); c != nil {
 		t.Errorf("missing target: %d chunks, want none", len(c))
 	}

@@ -23,7 +23,7 @@ func TestFilterDecisions(t *testing.T) {
 		return violationProposal(rule, group, finding.SeverityWarning, chunk, &vi)
 	}
 	summary := func(group int) proposal {
-		p := placedProposal(Finding{Rule: "Acme.S.C", Severity: finding.SeverityWarning, Message: "Flat.",
+		p := placedProposal(finding.Finding{Rule: "Acme.S.C", Severity: finding.SeverityWarning, Message: "Flat.",
 			Start: doc.Position(0), End: doc.Position(7)})
 		p.group, p.fallback = group, true
 		return p
@@ -40,7 +40,7 @@ func TestFilterDecisions(t *testing.T) {
 		viol("Acme.Other", 1, v("In order to", 5, 1)), // silenced only for Acme.R
 		summary(0), // group 0 has findings: superseded
 		summary(2), // group 2 has none: reported
-		placedProposal(Finding{Rule: "Acme.R", Message: "target not found"}), // deterministic
+		placedProposal(finding.Finding{Rule: "Acme.R", Message: "target not found"}), // deterministic
 	}
 	want := []decision{reported, duplicate, lowConfidence, suppressed, unverified, duplicate, suppressed,
 		reported, reported, superseded, reported, reported}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/controls"
-	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/internal/scopes"
 )
 
@@ -38,7 +38,7 @@ func (d *Document) unsafeFix(c Chunk, span Span, text string) string {
 	if span.Start < d.BodyOffset {
 		return "it reaches into the front matter, which the model was not sent"
 	}
-	if r, ok := unfixableRune(text); ok {
+	if r, ok := finding.UnfixableRune(text); ok {
 		if r == utf8.RuneError {
 			return "its text is not UTF-8"
 		}
@@ -80,28 +80,6 @@ func scopeWhat(k scopes.Kind) string {
 		return "a TokenIgnores match"
 	}
 	return "a skipped scope"
-}
-
-// unfixableRune returns the first character of s a fix may not write: a character
-// safetext.Dangerous names (controls other than tab and LF, C1 controls, bidi overrides and
-// isolates, invisible characters), a CR not followed by LF, or invalid UTF-8 (as
-// utf8.RuneError).
-func unfixableRune(s string) (rune, bool) {
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
-				return r, true
-			}
-		case r == '\r':
-			if i+1 >= len(s) || s[i+1] != '\n' {
-				return r, true
-			}
-		case safetext.Dangerous(r):
-			return r, true
-		}
-	}
-	return 0, false
 }
 
 // controlChange says how replacing span of the document with text would add, remove or change

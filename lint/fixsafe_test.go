@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -84,8 +85,9 @@ func TestFixSafety(t *testing.T) {
 	var fixes []fixOf
 	for _, fr := range got {
 		for _, f := range fr.Findings {
-			b, _ := json.Marshal(f.Edits())
-			fixes = append(fixes, fixOf{fr.Path, f.Message, f.Fix, string(b)})
+			b, _ := json.Marshal(f.Edits)
+			fix, _ := f.Replacement()
+			fixes = append(fixes, fixOf{fr.Path, f.Message, fix, string(b)})
 		}
 	}
 	want := []fixOf{
@@ -214,7 +216,7 @@ func FuzzUnsafeFix(f *testing.F) {
 		if doc.unsafeFix(c, span, text) != "" {
 			return
 		}
-		if !FixableText(text) {
+		if !finding.FixableText(text) {
 			t.Fatalf("kept a fix writing %q", text)
 		}
 		for _, sc := range doc.skipped {

@@ -50,7 +50,7 @@ type Kind interface {
 	propose(doc *Document, r *ruleRun) ([]proposal, issues)
 	// score is the score stage: the rule's score from its replies and the filter's decisions
 	// (nil when there is none to give).
-	score(r *ruleRun, props []proposal) (*Score, error)
+	score(r *ruleRun, props []proposal) (*finding.Score, error)
 }
 
 // KindOf returns the kind that evaluates a rule: a checklist when it has a `should` list, a

@@ -31,7 +31,7 @@ func locate(doc *Document, props []proposal) {
 			continue
 		}
 		match := string(doc.Source[span.Start:span.End])
-		f := Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion,
+		f := finding.Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion,
 			Match: match, Analysis: v.Analysis, Start: doc.Position(span.Start), End: doc.Position(span.End)}
 		if method == LocatedOnLine || method == LocatedExact {
 			p.fixRefused = exactFix(doc, p.chunk, span, &f, v.Fix)

@@ -200,7 +200,7 @@ func locateStageIn(t *testing.T, src string, v Violation, s ScopeSettings) strin
 	}
 	f := p.finding
 	got := fmt.Sprintf("%d:%d-%d:%d %q", f.Start.Line, f.Start.Column, f.End.Line, f.End.Column, f.Match)
-	if f.SuggestedFix != nil {
+	if f.Edits != nil {
 		got += " fix"
 	}
 	return got

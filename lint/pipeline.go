@@ -45,7 +45,7 @@ type proposal struct {
 	merged     bool
 	located    bool
 	span       Span
-	finding    Finding
+	finding    finding.Finding
 	fixRefused string
 
 	// Set by the filter stage.
@@ -58,7 +58,7 @@ func violationProposal(rule string, group int, sev finding.Severity, c Chunk, v 
 }
 
 // placedProposal proposes a finding whose place is known (a deterministic finding).
-func placedProposal(f Finding) proposal {
+func placedProposal(f finding.Finding) proposal {
 	return proposal{rule: f.Rule, severity: f.Severity, located: true, finding: f}
 }
 
@@ -70,7 +70,7 @@ type issues struct {
 }
 
 // assemble runs a finished file's replies through the stages after the call, rule by rule.
-func (e *evaluator) assemble(f *fileRun) FileResult {
+func (e *evaluator) assemble(f *fileRun) finding.FileResult {
 	out := e.newResult(f.fp.Path)
 	if f.fp.Err != nil {
 		return out.unreadable(f.fp.Err)
@@ -112,7 +112,7 @@ func (e *evaluator) rule(out *resultBuilder, doc *Document, supp *Suppressions, 
 	locate(doc, props)
 	e.filter(doc, supp, props)
 	var (
-		score *Score
+		score *finding.Score
 		err   error
 	)
 	if ran {

@@ -57,7 +57,7 @@ type Plan struct {
 	// Files are sorted by path.
 	Files []*FilePlan
 	// Skipped lists files no rule applies to, sorted by path.
-	Skipped []Skipped
+	Skipped []finding.Skipped
 }
 
 // FilePlan is the plan for one file.
@@ -239,7 +239,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 	var (
 		files     []docFile
-		notRead   []Skipped
+		notRead   []finding.Skipped
 		stdinUsed bool
 	)
 	var args []string
@@ -263,7 +263,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		}
 		files = found
 		for _, s := range skipped {
-			notRead = append(notRead, Skipped{Path: displayPath(in.Dir, s.Path), Reason: s.Reason})
+			notRead = append(notRead, finding.Skipped{Path: displayPath(in.Dir, s.Path), Reason: s.Reason})
 		}
 	}
 
@@ -322,7 +322,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		// A rule file named explicitly (pre-commit passes every staged Markdown file) is not a
 		// document: the folder walk already leaves RulesPath out, and so does this.
 		if cfg.RulesPath != "" && withinDir(cfg.RulesPath, src.abs) {
-			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
+			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
 			continue
 		}
 		set := resolveRules(cfg, byName, cfg.Settings(rel), sets, in.MinSeverity)
@@ -330,7 +330,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 			return nil, set.err
 		}
 		if set.skip != "" {
-			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: set.skip})
+			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: set.skip})
 			continue
 		}
 		if rel == path {
@@ -346,7 +346,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		}
 	}
 	slices.SortFunc(plan.Files, func(a, b *FilePlan) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(plan.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(plan.Skipped, func(a, b finding.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return plan, nil
 }
 
@@ -453,11 +453,11 @@ func unwrapPathError(err error) error {
 
 // Count returns the deterministic findings counted by severity (of the prepared files: every
 // file unless the plan is lazy), as a Summary of them.
-func (p *Plan) Count() Summary {
-	var s Summary
+func (p *Plan) Count() finding.Summary {
+	var s finding.Summary
 	for _, f := range p.Files {
 		for _, r := range f.Rules {
-			s.Add(FileResult{Findings: r.Findings()})
+			s.Add(finding.FileResult{Findings: r.Findings()})
 			s.Files--
 		}
 		s.Files++

@@ -233,7 +233,7 @@ func TestBuildPlanSkipsNamedRuleFiles(t *testing.T) {
 	if got := strings.Join(files, " "); got != "docs/b.md styles-notes.md" {
 		t.Errorf("linted %q, want %q", got, "docs/b.md styles-notes.md")
 	}
-	want := []Skipped{
+	want := []finding.Skipped{
 		{Path: "styles/Acme/summary.md", Reason: "in RulesPath: a rule file, not a document"},
 		{Path: "styles/Acme/wordiness.md", Reason: "in RulesPath: a rule file, not a document"},
 	}

@@ -58,7 +58,7 @@ type Unit struct {
 	Checklist *rubric.Rubric
 	// Missing is set when the target is required and did not match: no model call, score 0,
 	// and this "target not found" finding.
-	Missing *Finding
+	Missing *finding.Finding
 
 	// kind is the kind of the unit's rule; doc its document (nil for a Unit made by hand),
 	// whose skipped scopes the model is not sent.
@@ -110,8 +110,8 @@ func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) finding.Severity {
 }
 
 // Findings returns the rule's deterministic findings ("target not found").
-func (pr *PlannedRule) Findings() []Finding {
-	var out []Finding
+func (pr *PlannedRule) Findings() []finding.Finding {
+	var out []finding.Finding
 	for _, u := range pr.Units {
 		if u.Missing != nil {
 			out = append(out, *u.Missing)
@@ -191,7 +191,7 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 				id, sev = r.CriterionID(g.criteria[0]), pr.CriterionSeverity(g.criteria[0])
 			}
 			start := finding.Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}
-			u.Missing = &Finding{Rule: id, Severity: sev, Message: TargetNotFound,
+			u.Missing = &finding.Finding{Rule: id, Severity: sev, Message: TargetNotFound,
 				Suggestion: g.target.EffectiveSuggestion(), Start: start, End: start}
 		default:
 			u.WholeDocument = true

@@ -72,11 +72,11 @@ func (semiObjective) propose(_ *Document, r *ruleRun) ([]proposal, issues) {
 
 // score is the density of the violations reported (a suppressed one does not count) over the
 // words of every evaluated text; 0 when a required target is missing.
-func (semiObjective) score(r *ruleRun, props []proposal) (*Score, error) {
+func (semiObjective) score(r *ruleRun, props []proposal) (*finding.Score, error) {
 	pr := r.pr
 	strictness := pr.Strictness
 	if r.missingTarget() {
-		return &Score{Rule: pr.ID, Type: finding.SemiObjective, Score: 0, Strictness: &strictness}, nil
+		return &finding.Score{Rule: pr.ID, Type: finding.SemiObjective, Score: 0, Strictness: &strictness}, nil
 	}
 	count, words := reportedViolations(props), 0
 	for _, u := range r.units {
@@ -93,6 +93,6 @@ func (semiObjective) score(r *ruleRun, props []proposal) (*Score, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Score{Rule: pr.ID, Type: finding.SemiObjective, Score: Rounded1(d.Score),
+	return &finding.Score{Rule: pr.ID, Type: finding.SemiObjective, Score: finding.Rounded1(d.Score),
 		Violations: &count, Words: &d.Words, Strictness: &strictness}, nil
 }

@@ -173,20 +173,20 @@ func summaryAnalysis(cr criterionRating) string {
 // score is the weighted average of the criteria's normalised ratings; a criterion that was not
 // rated (its own required target is missing) counts 0 with its weight. When the rule's own
 // required target is missing, the rule scores 0 and lists no criteria.
-func (k subjective) score(r *ruleRun, _ []proposal) (*Score, error) {
+func (k subjective) score(r *ruleRun, _ []proposal) (*finding.Score, error) {
 	pr := r.pr
 	if r.allTargetsMissing() {
-		return &Score{Rule: pr.ID, Type: finding.Subjective, Score: 0}, nil
+		return &finding.Score{Rule: pr.ID, Type: finding.Subjective, Score: 0}, nil
 	}
 	var (
-		scores            []CriterionScore
+		scores            []finding.CriterionScore
 		weighted, weights float64
 	)
 	for _, cr := range k.ratings(r) {
 		c := cr.criterion
 		weights += c.Weight
 		if cr.run == nil {
-			scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: 0, Score: 0, Weight: c.Weight})
+			scores = append(scores, finding.CriterionScore{ID: c.ID, Name: c.Name, Rating: 0, Score: 0, Weight: c.Weight})
 			continue
 		}
 		if cr.err != nil {
@@ -194,13 +194,13 @@ func (k subjective) score(r *ruleRun, _ []proposal) (*Score, error) {
 		}
 		normalized, _ := scoring.NormalizeRating(cr.rating)
 		weighted += normalized * c.Weight
-		scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: cr.rating, Score: Rounded1(normalized), Weight: c.Weight})
+		scores = append(scores, finding.CriterionScore{ID: c.ID, Name: c.Name, Rating: cr.rating, Score: finding.Rounded1(normalized), Weight: c.Weight})
 	}
 	score := 0.0
 	if weights > 0 {
 		score = weighted / weights
 	}
-	return &Score{Rule: pr.ID, Type: finding.Subjective, Score: Rounded1(score), Criteria: scores}, nil
+	return &finding.Score{Rule: pr.ID, Type: finding.Subjective, Score: finding.Rounded1(score), Criteria: scores}, nil
 }
 
 // unitOf returns the unit that evaluates criterion c and its evaluation (nil when it made no

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
-// jsonWriter prints the native JSON document of spec/linter.md §7 (the lint.Result types), byte
+// jsonWriter prints the native JSON document of spec/linter.md §7 (the finding.Result types), byte
 // for byte what json.MarshalIndent(result, "", "  ") gives, but one file at a time.
 type jsonWriter struct {
 	*stream
@@ -30,7 +30,7 @@ func (j *jsonWriter) header() error {
 
 // File writes one element of "files". Missing findings and scores are written as [] rather than
 // null: every linted file appears with both lists.
-func (j *jsonWriter) File(fr lint.FileResult) error {
+func (j *jsonWriter) File(fr finding.FileResult) error {
 	if err := j.begin(fr); err != nil {
 		return err
 	}
@@ -38,10 +38,10 @@ func (j *jsonWriter) File(fr lint.FileResult) error {
 		return err
 	}
 	if fr.Findings == nil {
-		fr.Findings = []lint.Finding{}
+		fr.Findings = []finding.Finding{}
 	}
 	if fr.Scores == nil {
-		fr.Scores = []lint.Score{}
+		fr.Scores = []finding.Score{}
 	}
 	b, err := json.MarshalIndent(fr, "    ", "  ")
 	if err != nil {
@@ -57,7 +57,7 @@ func (j *jsonWriter) File(fr lint.FileResult) error {
 }
 
 // Finish closes "files" and writes "skipped" and "runErrors" (when any), "summary" and "usage".
-func (j *jsonWriter) Finish(t Totals) error {
+func (j *jsonWriter) Finish(t finding.Totals) error {
 	if err := j.finish(); err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/finding"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // Reading the json output back (ReadJSON) and joining several runs' results into one (Merge):
@@ -46,7 +45,7 @@ func (e *ReadError) Error() string {
 // found. Fields it does not know are ignored, so documents of later versions that add fields
 // are read. Byte columns are not in the json output: each finding's ByteColumn is left equal to
 // its code-point Column (FillByteColumns sets them from the document).
-func ReadJSON(r io.Reader, name string) (*lint.Result, error) {
+func ReadJSON(r io.Reader, name string) (*finding.Result, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxJSONSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -80,7 +79,7 @@ func ReadJSON(r io.Reader, name string) (*lint.Result, error) {
 	case doc.Summary == nil:
 		return nil, rd.errorf("summary", "the run's totals", "nothing")
 	}
-	res := &lint.Result{Version: *doc.Version}
+	res := &finding.Result{Version: *doc.Version}
 	for i, raw := range *doc.Files {
 		fr, err := rd.file(fmt.Sprintf("files[%d]", i), raw)
 		if err != nil {
@@ -111,12 +110,12 @@ func ReadJSON(r io.Reader, name string) (*lint.Result, error) {
 			}
 		}
 	}
-	var sum lint.Summary
+	var sum finding.Summary
 	if err := rd.decode("summary", doc.Summary, &sum); err != nil {
 		return nil, err
 	}
 	// The totals are the files': a document whose summary does not add up was edited or cut.
-	var counted lint.Summary
+	var counted finding.Summary
 	for _, fr := range res.Files {
 		counted.Add(fr)
 	}
@@ -193,13 +192,13 @@ func jsonKind(k string) string {
 
 // fileJSON is a linted file in the json output.
 type fileJSON struct {
-	Path       *string            `json:"path"`
-	Findings   *[]json.RawMessage `json:"findings"`
-	Scores     *[]lint.Score      `json:"scores"`
-	Unverified []lint.Unverified  `json:"unverified"`
-	Errors     []lint.RuleError   `json:"errors"`
-	NotRun     int                `json:"notRun"`
-	Ignored    int                `json:"ignored"`
+	Path       *string              `json:"path"`
+	Findings   *[]json.RawMessage   `json:"findings"`
+	Scores     *[]finding.Score     `json:"scores"`
+	Unverified []finding.Unverified `json:"unverified"`
+	Errors     []finding.RuleError  `json:"errors"`
+	NotRun     int                  `json:"notRun"`
+	Ignored    int                  `json:"ignored"`
 }
 
 // findingReadJSON is a finding in the json output.
@@ -224,24 +223,24 @@ type findingReadJSON struct {
 	} `json:"edits"`
 }
 
-func (rd *reader) file(field string, raw json.RawMessage) (lint.FileResult, error) {
+func (rd *reader) file(field string, raw json.RawMessage) (finding.FileResult, error) {
 	var f fileJSON
 	if err := rd.decode(field, raw, &f); err != nil {
-		return lint.FileResult{}, err
+		return finding.FileResult{}, err
 	}
 	switch {
 	case f.Path == nil || *f.Path == "":
-		return lint.FileResult{}, rd.errorf(field+".path", "the file's path", "nothing")
+		return finding.FileResult{}, rd.errorf(field+".path", "the file's path", "nothing")
 	case f.Findings == nil:
-		return lint.FileResult{}, rd.errorf(field+".findings", "a list of findings", "nothing")
+		return finding.FileResult{}, rd.errorf(field+".findings", "a list of findings", "nothing")
 	case f.Scores == nil:
-		return lint.FileResult{}, rd.errorf(field+".scores", "a list of scores", "nothing")
+		return finding.FileResult{}, rd.errorf(field+".scores", "a list of scores", "nothing")
 	case f.NotRun < 0:
-		return lint.FileResult{}, rd.errorf(field+".notRun", "a count of 0 or more", fmt.Sprint(f.NotRun))
+		return finding.FileResult{}, rd.errorf(field+".notRun", "a count of 0 or more", fmt.Sprint(f.NotRun))
 	case f.Ignored < 0:
-		return lint.FileResult{}, rd.errorf(field+".ignored", "a count of 0 or more", fmt.Sprint(f.Ignored))
+		return finding.FileResult{}, rd.errorf(field+".ignored", "a count of 0 or more", fmt.Sprint(f.Ignored))
 	}
-	fr := lint.FileResult{Path: *f.Path, Scores: *f.Scores, Unverified: f.Unverified, Errors: f.Errors, NotRun: f.NotRun, Ignored: f.Ignored}
+	fr := finding.FileResult{Path: *f.Path, Scores: *f.Scores, Unverified: f.Unverified, Errors: f.Errors, NotRun: f.NotRun, Ignored: f.Ignored}
 	for i, raw := range *f.Findings {
 		at := fmt.Sprintf("%s.findings[%d]", field, i)
 		var fj findingReadJSON
@@ -268,7 +267,7 @@ func (rd *reader) file(field string, raw json.RawMessage) (lint.FileResult, erro
 	return fr, nil
 }
 
-func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
+func (rd *reader) finding(at string, fj findingReadJSON) (finding.Finding, error) {
 	required := []struct {
 		name string
 		ok   bool
@@ -279,23 +278,23 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 	}
 	for _, r := range required {
 		if !r.ok {
-			return lint.Finding{}, rd.errorf(at+"."+r.name, "a value", "nothing")
+			return finding.Finding{}, rd.errorf(at+"."+r.name, "a value", "nothing")
 		}
 	}
 	sev, err := finding.ParseSeverity(*fj.Severity)
 	if err != nil {
-		return lint.Finding{}, rd.errorf(at+".severity", finding.SeverityExpected, fmt.Sprintf("%q", *fj.Severity))
+		return finding.Finding{}, rd.errorf(at+".severity", finding.SeverityExpected, fmt.Sprintf("%q", *fj.Severity))
 	}
 	switch {
 	case *fj.Line < 1 || *fj.Column < 1 || *fj.EndLine < 1 || *fj.EndColumn < 1:
-		return lint.Finding{}, rd.errorf(at, "lines and columns of 1 or more", fmt.Sprintf("%d:%d-%d:%d", *fj.Line, *fj.Column, *fj.EndLine, *fj.EndColumn))
+		return finding.Finding{}, rd.errorf(at, "lines and columns of 1 or more", fmt.Sprintf("%d:%d-%d:%d", *fj.Line, *fj.Column, *fj.EndLine, *fj.EndColumn))
 	case *fj.EndLine < *fj.Line || (*fj.EndLine == *fj.Line && *fj.EndColumn < *fj.Column):
-		return lint.Finding{}, rd.errorf(at, "an end at or after the start", fmt.Sprintf("%d:%d-%d:%d", *fj.Line, *fj.Column, *fj.EndLine, *fj.EndColumn))
+		return finding.Finding{}, rd.errorf(at, "an end at or after the start", fmt.Sprintf("%d:%d-%d:%d", *fj.Line, *fj.Column, *fj.EndLine, *fj.EndColumn))
 	case *fj.Offset < 0 || *fj.EndOffset < *fj.Offset:
-		return lint.Finding{}, rd.errorf(at, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *fj.Offset, *fj.EndOffset))
+		return finding.Finding{}, rd.errorf(at, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *fj.Offset, *fj.EndOffset))
 	}
-	f := lint.Finding{
-		Rule: *fj.Rule, Severity: sev, Message: *fj.Message, Suggestion: fj.Suggestion, Fix: fj.Fix,
+	f := finding.Finding{
+		Rule: *fj.Rule, Severity: sev, Message: *fj.Message, Suggestion: fj.Suggestion,
 		Match: fj.Match, Analysis: fj.Analysis,
 		Start: finding.Position{Line: *fj.Line, Column: *fj.Column, ByteColumn: *fj.Column, Offset: *fj.Offset},
 		End:   finding.Position{Line: *fj.EndLine, Column: *fj.EndColumn, ByteColumn: *fj.EndColumn, Offset: *fj.EndOffset},
@@ -303,16 +302,16 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 	if len(fj.Edits) == 0 {
 		return f, nil
 	}
-	sf := &lint.SuggestedFix{}
+	var edits []finding.TextEdit
 	for i, e := range fj.Edits {
 		field := fmt.Sprintf("%s.edits[%d]", at, i)
 		switch {
 		case e.Offset == nil || e.EndOffset == nil || e.NewText == nil:
-			return lint.Finding{}, rd.errorf(field, "offset, endOffset and newText", "a field missing")
+			return finding.Finding{}, rd.errorf(field, "offset, endOffset and newText", "a field missing")
 		case *e.Offset < 0 || *e.EndOffset < *e.Offset:
-			return lint.Finding{}, rd.errorf(field, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *e.Offset, *e.EndOffset))
+			return finding.Finding{}, rd.errorf(field, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *e.Offset, *e.EndOffset))
 		}
-		if !lint.FixableText(*e.NewText) {
+		if !finding.FixableText(*e.NewText) {
 			// What a fix may not write (control, bidi-override and invisible characters:
 			// docs/security.md, "What a model may change"), which vectorlint never writes as
 			// an edit: the finding is kept without its fix, so no output re-advertises it.
@@ -325,42 +324,16 @@ func (rd *reader) finding(at string, fj findingReadJSON) (lint.Finding, error) {
 			// that vectorlint writes today): a fix reaching outside it is left out.
 			return f, nil
 		}
-		sf.TextEdits = append(sf.TextEdits, lint.TextEdit{Start: start, End: end, NewText: *e.NewText})
+		edits = append(edits, finding.TextEdit{Start: start, End: end, NewText: *e.NewText})
 	}
-	// The message is not in the json output: it says what the fix does to the match, as lint's
-	// own messages do (ReplaceMessage).
-	sf.Message = fixMessage(f, sf.TextEdits)
-	f.SuggestedFix = sf
+	f.Edits = edits
 	return f, nil
-}
-
-// fixMessage says what edits inside a finding's match do: one edit, what it replaces; several,
-// the match before and after.
-func fixMessage(f lint.Finding, edits []lint.TextEdit) string {
-	old := func(e lint.TextEdit) string {
-		return f.Match[e.Start.Offset-f.Start.Offset : e.End.Offset-f.Start.Offset]
-	}
-	if len(edits) == 1 {
-		return lint.ReplaceMessage(old(edits[0]), edits[0].NewText)
-	}
-	var b strings.Builder
-	at := f.Start.Offset
-	for _, e := range edits {
-		if e.Start.Offset < at {
-			return lint.ReplaceMessage(f.Match, "") // overlapping edits: nothing sensible to say
-		}
-		b.WriteString(f.Match[at-f.Start.Offset : e.Start.Offset-f.Start.Offset])
-		b.WriteString(e.NewText)
-		at = e.End.Offset
-	}
-	b.WriteString(f.Match[at-f.Start.Offset:])
-	return lint.ReplaceMessage(f.Match, b.String())
 }
 
 // positionIn is the position of a byte offset inside a finding's match, worked out from the
 // match's text (the document's own between the finding's start and end); ok is false outside
 // it, or when the match does not span the finding's bytes.
-func positionIn(f lint.Finding, offset int) (finding.Position, bool) {
+func positionIn(f finding.Finding, offset int) (finding.Position, bool) {
 	switch {
 	case offset == f.Start.Offset:
 		return f.Start, true
@@ -387,7 +360,7 @@ func positionIn(f lint.Finding, offset int) (finding.Position, bool) {
 // FillByteColumns sets the byte columns of a file's findings from the document's bytes (the
 // json output has only code-point columns). A finding whose offsets do not fit the document,
 // or whose match is not at its offset (the file changed since), keeps ByteColumn = Column.
-func FillByteColumns(fr *lint.FileResult, doc []byte) {
+func FillByteColumns(fr *finding.FileResult, doc []byte) {
 	for i := range fr.Findings {
 		f := &fr.Findings[i]
 		if f.Start.Offset < 0 || f.End.Offset < f.Start.Offset || f.End.Offset > len(doc) ||
@@ -396,13 +369,13 @@ func FillByteColumns(fr *lint.FileResult, doc []byte) {
 		}
 		f.Start.ByteColumn = byteColumn(doc, f.Start.Offset)
 		f.End.ByteColumn = byteColumn(doc, f.End.Offset)
-		if sf := f.SuggestedFix; sf != nil {
-			edits := make([]lint.TextEdit, len(sf.TextEdits))
-			for j, e := range sf.TextEdits {
+		if len(f.Edits) > 0 {
+			edits := make([]finding.TextEdit, len(f.Edits))
+			for j, e := range f.Edits {
 				e.Start.ByteColumn, e.End.ByteColumn = byteColumn(doc, e.Start.Offset), byteColumn(doc, e.End.Offset)
 				edits[j] = e
 			}
-			f.SuggestedFix = &lint.SuggestedFix{Message: sf.Message, TextEdits: edits}
+			f.Edits = edits
 		}
 	}
 }
@@ -429,8 +402,8 @@ func (e *MergeError) Error() string {
 // into one: the files in path order, the skipped files once each, the run errors with the same
 // cause added up, the totals recounted from the files, the usage added up (its cost when any
 // run has one). names name the results in errors. A file in two results is a *MergeError.
-func Merge(results []*lint.Result, names []string) (*lint.Result, error) {
-	out := &lint.Result{}
+func Merge(results []*finding.Result, names []string) (*finding.Result, error) {
+	out := &finding.Result{}
 	from := map[string]string{}
 	skipped := map[string]bool{}
 	causes := map[string]int{}
@@ -472,8 +445,8 @@ func Merge(results []*lint.Result, names []string) (*lint.Result, error) {
 			out.Usage.Cost = &c
 		}
 	}
-	slices.SortFunc(out.Files, func(a, b lint.FileResult) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(out.Skipped, func(a, b lint.Skipped) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out.Files, func(a, b finding.FileResult) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out.Skipped, func(a, b finding.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	for _, fr := range out.Files {
 		out.Summary.Add(fr)
 	}

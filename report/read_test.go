@@ -10,12 +10,11 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // roundTrip writes r as json, reads it back and fills the byte columns from the fixture's
 // documents.
-func roundTrip(t testing.TB, r lint.Result) *lint.Result {
+func roundTrip(t testing.TB, r finding.Result) *finding.Result {
 	t.Helper()
 	r.Version = "test"
 	got, err := ReadJSON(bytes.NewReader(render(t, FormatJSON, Options{Version: "test"}, r)), "r.json")
@@ -33,7 +32,7 @@ func roundTrip(t testing.TB, r lint.Result) *lint.Result {
 // TestReadJSONRoundTrip reads back what the json format writes for each fixture: the same
 // result, byte columns included (from the documents), and so the same output in every format.
 func TestReadJSONRoundTrip(t *testing.T) {
-	for name, r := range map[string]lint.Result{"fixture": fixture(t), "clean": cleanFixture(), "stopped": stoppedFixture(),
+	for name, r := range map[string]finding.Result{"fixture": fixture(t), "clean": cleanFixture(), "stopped": stoppedFixture(),
 		"fixes": fixesFixture(t)} {
 		t.Run(name, func(t *testing.T) {
 			got := roundTrip(t, r)
@@ -132,7 +131,7 @@ func TestReadJSONDropsUnsafeEdits(t *testing.T) {
 		for _, fr := range got.Files {
 			for _, f := range fr.Findings {
 				switch {
-				case f.SuggestedFix != nil:
+				case f.Edits != nil:
 					fixes++
 				case f.Match == `"tools"`:
 					without++
@@ -156,19 +155,19 @@ func TestReadJSONLaterFields(t *testing.T) {
 func TestFillByteColumns(t *testing.T) {
 	doc := "# T\n\nLe café 👋 in order to\n"
 	i := strings.Index(doc, "in order to")
-	f := lint.Finding{Match: "in order to", Start: positionAt(doc, i), End: positionAt(doc, i+len("in order to"))}
+	f := finding.Finding{Match: "in order to", Start: positionAt(doc, i), End: positionAt(doc, i+len("in order to"))}
 	want := f
 	f.Start.ByteColumn, f.End.ByteColumn = f.Start.Column, f.End.Column
-	fr := lint.FileResult{Findings: []lint.Finding{f}}
+	fr := finding.FileResult{Findings: []finding.Finding{f}}
 	FillByteColumns(&fr, []byte(doc))
 	if !reflect.DeepEqual(fr.Findings[0], want) || want.Start.ByteColumn == want.Start.Column {
 		t.Errorf("got %+v, want %+v", fr.Findings[0], want)
 	}
 	// A document that changed since: the columns stay as they are.
-	fr = lint.FileResult{Findings: []lint.Finding{f}}
+	fr = finding.FileResult{Findings: []finding.Finding{f}}
 	FillByteColumns(&fr, []byte("# T\n\nSomething else entirely, much longer than before.\n"))
 	FillByteColumns(&fr, []byte("short"))
-	if fr.Findings[0] != f {
+	if !reflect.DeepEqual(fr.Findings[0], f) {
 		t.Errorf("changed document: %+v", fr.Findings[0])
 	}
 }
@@ -180,12 +179,12 @@ func TestMerge(t *testing.T) {
 	// file and the same run error.
 	a, b := r, r
 	a.Files, b.Files = r.Files[:1], r.Files[1:]
-	a.Usage, b.Usage = lint.Usage{Calls: 5, CachedCalls: 1, InputTokens: 100, OutputTokens: 10}, lint.Usage{Calls: 7, InputTokens: 200, OutputTokens: 20}
+	a.Usage, b.Usage = finding.Usage{Calls: 5, CachedCalls: 1, InputTokens: 100, OutputTokens: 10}, finding.Usage{Calls: 7, InputTokens: 200, OutputTokens: 20}
 	cost := 0.5
 	b.Usage.Cost = &cost
-	a.RunErrors = []lint.RunError{{Cause: "down", Message: "the server is down", NotRun: 2}}
-	b.RunErrors = []lint.RunError{{Cause: "down", Message: "the server is down", NotRun: 3}}
-	got, err := Merge([]*lint.Result{&b, &a}, []string{"b.json", "a.json"})
+	a.RunErrors = []finding.RunError{{Cause: "down", Message: "the server is down", NotRun: 2}}
+	b.RunErrors = []finding.RunError{{Cause: "down", Message: "the server is down", NotRun: 3}}
+	got, err := Merge([]*finding.Result{&b, &a}, []string{"b.json", "a.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +198,7 @@ func TestMerge(t *testing.T) {
 	if len(got.RunErrors) != 1 || got.RunErrors[0].NotRun != 5 {
 		t.Errorf("run errors %+v", got.RunErrors)
 	}
-	_, err = Merge([]*lint.Result{&a, &r}, []string{"a.json", "r.json"})
+	_, err = Merge([]*finding.Result{&a, &r}, []string{"a.json", "r.json"})
 	var me *MergeError
 	if !errors.As(err, &me) || err.Error() != "docs/clean.md is in both a.json and r.json: the results to merge must be of different files (the shares of one --shard run)" {
 		t.Errorf("overlap: %v", err)
@@ -238,7 +237,7 @@ func FuzzReadJSON(f *testing.F) {
 }
 
 // normalize makes empty lists nil, as the json output writes them either way.
-func normalize(r *lint.Result) *lint.Result {
+func normalize(r *finding.Result) *finding.Result {
 	c := *r
 	c.Files = nil
 	for _, fr := range r.Files {
@@ -268,7 +267,7 @@ func normalize(r *lint.Result) *lint.Result {
 // TestPositionIn: an edit inside a finding's match is placed from the match's own text, across
 // CRLF and LF line breaks and multi-byte characters; outside the match it cannot be.
 func TestPositionIn(t *testing.T) {
-	f := lint.Finding{Match: "ab\r\ncé d\nx", Start: finding.Position{Line: 3, Column: 5, ByteColumn: 6, Offset: 20},
+	f := finding.Finding{Match: "ab\r\ncé d\nx", Start: finding.Position{Line: 3, Column: 5, ByteColumn: 6, Offset: 20},
 		End: finding.Position{Line: 5, Column: 2, ByteColumn: 2, Offset: 31}}
 	for _, tt := range []struct {
 		offset int

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // sarifSchemaURI is the OASIS SARIF 2.1.0 schema (errata 01), the one GitHub code scanning
@@ -170,7 +169,7 @@ func sarifLevel(s finding.Severity) string {
 	return s.String()
 }
 
-func findingRegion(f lint.Finding) sarifRegion {
+func findingRegion(f finding.Finding) sarifRegion {
 	return sarifRegion{StartLine: f.Start.Line, StartColumn: f.Start.Column, EndLine: f.End.Line,
 		EndColumn: f.End.Column}
 }
@@ -179,9 +178,9 @@ func findingRegion(f lint.Finding) sarifRegion {
 // deleted region is given in lines and columns, in the run's column kind (code points); an
 // insertion is an empty region (endColumn = startColumn). The description is the finding's
 // suggestion, else the fix's own message.
-func toSARIFFix(loc sarifArtifactLocation, suggestion string, sf *lint.SuggestedFix) sarifFix {
+func toSARIFFix(loc sarifArtifactLocation, f finding.Finding) sarifFix {
 	change := sarifArtifactChange{ArtifactLocation: loc}
-	for _, e := range sf.TextEdits {
+	for _, e := range f.Edits {
 		change.Replacements = append(change.Replacements, sarifReplacement{
 			DeletedRegion: sarifRegion{StartLine: e.Start.Line, StartColumn: e.Start.Column,
 				EndLine: e.End.Line, EndColumn: e.End.Column},
@@ -189,17 +188,17 @@ func toSARIFFix(loc sarifArtifactLocation, suggestion string, sf *lint.Suggested
 		})
 	}
 	fix := sarifFix{ArtifactChanges: []sarifArtifactChange{change}}
-	switch {
-	case suggestion != "":
-		fix.Description = &sarifText{Text: suggestion}
-	case sf.Message != "":
-		fix.Description = &sarifText{Text: sf.Message}
+	switch msg := f.FixMessage(); {
+	case f.Suggestion != "":
+		fix.Description = &sarifText{Text: f.Suggestion}
+	case msg != "":
+		fix.Description = &sarifText{Text: msg}
 	}
 	return fix
 }
 
 // File writes one result per finding and records the file's rules and notifications.
-func (s *sarifWriter) File(fr lint.FileResult) error {
+func (s *sarifWriter) File(fr finding.FileResult) error {
 	if err := s.begin(fr); err != nil {
 		return err
 	}
@@ -220,8 +219,8 @@ func (s *sarifWriter) File(fr lint.FileResult) error {
 			Message:   sarifText{Text: messageWithSuggestion(f)},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: loc, Region: &region}}},
 		}
-		if sf := f.SuggestedFix; sf != nil && len(sf.TextEdits) > 0 {
-			res.Fixes = []sarifFix{toSARIFFix(loc, f.Suggestion, sf)}
+		if len(f.Edits) > 0 {
+			res.Fixes = []sarifFix{toSARIFFix(loc, f)}
 		}
 		b, err := json.MarshalIndent(res, "        ", "  ")
 		if err != nil {
@@ -262,7 +261,7 @@ func (s *sarifWriter) File(fr lint.FileResult) error {
 }
 
 // Finish closes the results and writes the tool with its rule descriptors and the invocation.
-func (s *sarifWriter) Finish(t Totals) error {
+func (s *sarifWriter) Finish(t finding.Totals) error {
 	if err := s.finish(); err != nil {
 		return err
 	}
@@ -293,7 +292,7 @@ func (s *sarifWriter) Finish(t Totals) error {
 	}
 	s.out.Write(b)
 	inv := []sarifInvocation{{
-		ExecutionSuccessful:        !s.failed && t.complete(),
+		ExecutionSuccessful:        !s.failed && t.Complete(),
 		ToolExecutionNotifications: s.notifications,
 	}}
 	b, err = json.MarshalIndent(inv, "      ", "  ")

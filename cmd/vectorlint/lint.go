@@ -317,7 +317,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		if !a.withinBudget(f, run, proj, plan, a.stderr) {
 			return exitFailure
 		}
-		return failOnExit(f.failOn, lint.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions})
+		return failOnExit(f.failOn, finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions})
 	}
 	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
 }
@@ -506,7 +506,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
-	totals := report.TotalsOf(res)
+	totals := res.Totals
 	if session != nil {
 		totals.Summary = session.Left // what the fixes left
 	}
@@ -569,7 +569,7 @@ func (a *app) fixSession(f *lintFlags, stdout, log io.Writer) (*fix.Session, fun
 	}
 	if s.Mode != fix.ModeWrite {
 		next := s.Report
-		s.Report = func(fr lint.FileResult) error {
+		s.Report = func(fr finding.FileResult) error {
 			report.WriteProblems(log, fr, a.githubActions)
 			if next != nil {
 				return next(fr)
@@ -662,7 +662,7 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 }
 
 // failOnExit maps finding counts to an exit code under --fail-on (checked by failOnFlag).
-func failOnExit(failOn string, s lint.Summary) int {
+func failOnExit(failOn string, s finding.Summary) int {
 	sev, err := finding.ParseSeverity(failOn)
 	if err == nil && s.AtOrAbove(sev) > 0 {
 		return exitFindings

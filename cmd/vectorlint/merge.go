@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/report"
 )
@@ -57,7 +58,7 @@ func (a *app) runMerge(args []string) int {
 		return exitFailure
 	}
 	defer root.Close()
-	results := make([]*lint.Result, 0, len(files))
+	results := make([]*finding.Result, 0, len(files))
 	for _, name := range files {
 		data, err := a.readNamed(root, name, report.MaxJSONSize)
 		if err != nil {
@@ -125,7 +126,7 @@ func (a *app) runMerge(args []string) int {
 			return exitFailure
 		}
 	}
-	if err := out.Finish(report.TotalsOf(res)); err != nil {
+	if err := out.Finish(res.Totals); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return exitFailure
 	}

@@ -40,9 +40,9 @@ type document struct {
 // result is what a run found: findings (offsets in the document's current text), the rules
 // that could not run, and unverified quotes.
 type result struct {
-	findings   []lint.Finding
-	errors     []lint.RuleError
-	unverified []lint.Unverified
+	findings   []finding.Finding
+	errors     []finding.RuleError
+	unverified []finding.Unverified
 }
 
 // stopModel cancels a document's waiting and running model work. A waiting run that is
@@ -395,7 +395,7 @@ func (r result) minus(other result) result {
 			out.findings = append(out.findings, f)
 		}
 	}
-	errs := map[lint.RuleError]bool{}
+	errs := map[finding.RuleError]bool{}
 	for _, e := range other.errors {
 		errs[e] = true
 	}
@@ -432,7 +432,7 @@ func (r *result) shift(old, text string) {
 	kept := r.findings[:0]
 	for _, f := range r.findings {
 		lo, hi := f.Start.Offset, f.End.Offset
-		for _, e := range f.Edits() {
+		for _, e := range f.Edits {
 			lo, hi = min(lo, e.Start.Offset), max(hi, e.End.Offset)
 		}
 		switch {
@@ -440,12 +440,12 @@ func (r *result) shift(old, text string) {
 			kept = append(kept, f)
 		case lo > oldEnd:
 			f.Start, f.End = move(f.Start), move(f.End)
-			if sf := f.SuggestedFix; sf != nil {
-				moved := &lint.SuggestedFix{Message: sf.Message, TextEdits: make([]lint.TextEdit, len(sf.TextEdits))}
-				for i, e := range sf.TextEdits {
-					moved.TextEdits[i] = lint.TextEdit{Start: move(e.Start), End: move(e.End), NewText: e.NewText}
+			if len(f.Edits) > 0 {
+				moved := make([]finding.TextEdit, len(f.Edits))
+				for i, e := range f.Edits {
+					moved[i] = finding.TextEdit{Start: move(e.Start), End: move(e.End), NewText: e.NewText}
 				}
-				f.SuggestedFix = moved
+				f.Edits = moved
 			}
 			kept = append(kept, f)
 		}

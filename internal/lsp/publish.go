@@ -66,7 +66,7 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 	l := finding.NewLineIndex(d.text)
 	out := slices.Clone(d.notes)
 	findings := append(slices.Clone(d.det.findings), d.model.findings...)
-	slices.SortStableFunc(findings, func(a, b lint.Finding) int {
+	slices.SortStableFunc(findings, func(a, b finding.Finding) int {
 		if a.Start.Offset != b.Start.Offset {
 			return a.Start.Offset - b.Start.Offset
 		}
@@ -93,7 +93,7 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 
 // findingDiagnostic is a finding as a diagnostic: its range, severity, the rule as code, the
 // message with the suggestion after a blank line.
-func findingDiagnostic(l finding.LineIndex, f lint.Finding) protocol.Diagnostic {
+func findingDiagnostic(l finding.LineIndex, f finding.Finding) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityWarning
 	switch f.Severity {
 	case finding.SeverityError:
@@ -171,16 +171,16 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 	}
 	lo, hi := protocolOffset(l, p.Range.Start), protocolOffset(l, p.Range.End)
 	actions := []protocol.CodeAction{}
-	var all []lint.Finding
+	var all []finding.Finding
 	for _, f := range findings {
-		if f.SuggestedFix == nil || len(f.SuggestedFix.TextEdits) == 0 {
+		if len(f.Edits) == 0 {
 			continue
 		}
 		// Each fix is offered only when vectorlint --fix would apply it to the text as it is
 		// now: the fixes of a model run moved with an edit of the document since are checked
 		// against its control comments again (a fix that would complete one another fix began
 		// is not offered).
-		if len(fix.Apply([]byte(text), fix.Fixes([]lint.Finding{f})).Applied) == 0 {
+		if len(fix.Apply([]byte(text), fix.Fixes([]finding.Finding{f})).Applied) == 0 {
 			continue
 		}
 		all = append(all, f)
@@ -189,20 +189,20 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		}
 		kind, preferred := kindQuickFix, true
 		actions = append(actions, protocol.CodeAction{
-			Title:       f.SuggestedFix.Message + " (" + f.Rule + ")",
+			Title:       f.FixMessage() + " (" + f.Rule + ")",
 			Kind:        &kind,
 			Diagnostics: []protocol.Diagnostic{findingDiagnostic(l, f)},
 			IsPreferred: &preferred,
-			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{uri: textEdits(l, f.SuggestedFix.TextEdits)}},
+			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{uri: textEdits(l, f.Edits)}},
 		})
 	}
 	if len(all) > 0 && want(kindFixAll) {
 		r := fix.Apply([]byte(text), fix.Fixes(all))
-		var edits []lint.TextEdit
+		var edits []finding.TextEdit
 		for _, f := range r.Applied {
 			edits = append(edits, f.Edits...)
 		}
-		slices.SortFunc(edits, func(a, b lint.TextEdit) int { return a.Start.Offset - b.Start.Offset })
+		slices.SortFunc(edits, func(a, b finding.TextEdit) int { return a.Start.Offset - b.Start.Offset })
 		kind := kindFixAll
 		actions = append(actions, protocol.CodeAction{
 			Title: fmt.Sprintf("Apply all vectorlint fixes (%d)", len(r.Applied)),
@@ -214,7 +214,7 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 }
 
 // textEdits are edits as LSP text edits.
-func textEdits(l finding.LineIndex, edits []lint.TextEdit) []protocol.TextEdit {
+func textEdits(l finding.LineIndex, edits []finding.TextEdit) []protocol.TextEdit {
 	out := make([]protocol.TextEdit, len(edits))
 	for i, e := range edits {
 		out[i] = protocol.TextEdit{Range: protocolRange(l, e.Start.Offset, e.End.Offset), NewText: e.NewText}

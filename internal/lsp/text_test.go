@@ -8,7 +8,6 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/vectorlint/vectorlint/finding"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 func TestPositions(t *testing.T) {
@@ -73,11 +72,11 @@ func TestURIs(t *testing.T) {
 // findings it touches go.
 func TestShift(t *testing.T) {
 	const old = "aa in order to bb. cc utilize dd. ee very ff.\n"
-	at := func(text, s, fix string) lint.Finding {
+	at := func(text, s, fix string) finding.Finding {
 		i := strings.Index(text, s)
-		f := lint.Finding{Rule: s, Start: finding.Position{Offset: i}, End: finding.Position{Offset: i + len(s)}}
+		f := finding.Finding{Rule: s, Start: finding.Position{Offset: i}, End: finding.Position{Offset: i + len(s)}}
 		if fix != "" {
-			f.SuggestedFix = &lint.SuggestedFix{TextEdits: []lint.TextEdit{{Start: f.Start, End: f.End, NewText: fix}}}
+			f.Edits = []finding.TextEdit{{Start: f.Start, End: f.End, NewText: fix}}
 		}
 		return f
 	}
@@ -92,7 +91,7 @@ func TestShift(t *testing.T) {
 		{"everything replaced", "x\n", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := result{findings: []lint.Finding{at(old, "in order to", "to"), at(old, "utilize", "use"), at(old, "very", "")}}
+			r := result{findings: []finding.Finding{at(old, "in order to", "to"), at(old, "utilize", "use"), at(old, "very", "")}}
 			r.shift(old, tt.text)
 			var got []string
 			for _, f := range r.findings {
@@ -100,7 +99,7 @@ func TestShift(t *testing.T) {
 				if match != f.Rule {
 					t.Errorf("%s moved to %q", f.Rule, match)
 				}
-				for _, e := range f.Edits() {
+				for _, e := range f.Edits {
 					if tt.text[e.Start.Offset:e.End.Offset] != f.Rule {
 						t.Errorf("%s's edit moved to %q", f.Rule, tt.text[e.Start.Offset:e.End.Offset])
 					}
@@ -123,7 +122,7 @@ func TestFindingSeverity(t *testing.T) {
 		finding.SeverityWarning:    protocol.DiagnosticSeverityWarning,
 		finding.SeveritySuggestion: protocol.DiagnosticSeverityInformation,
 	} {
-		d := findingDiagnostic(l, lint.Finding{Rule: "A.B", Severity: sev, Message: "m"})
+		d := findingDiagnostic(l, finding.Finding{Rule: "A.B", Severity: sev, Message: "m"})
 		if d.Severity == nil || *d.Severity != want {
 			t.Errorf("%s: severity %v, want %v", sev, d.Severity, want)
 		}
