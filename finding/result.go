@@ -73,24 +73,25 @@ type RunError struct {
 	NotRun int `json:"notRun"`
 }
 
-// FileResult is everything a run produced for one file.
+// FileResult is everything a run produced for one file. Its native JSON shape is written by
+// MarshalJSON and read by ReadJSON.
 type FileResult struct {
-	Path       string       `json:"path"`
-	Findings   []Finding    `json:"findings"`
-	Scores     []Score      `json:"scores"`
-	Unverified []Unverified `json:"unverified,omitempty"`
-	Errors     []RuleError  `json:"errors,omitempty"`
+	Path       string
+	Findings   []Finding
+	Scores     []Score
+	Unverified []Unverified
+	Errors     []RuleError
 	// NotRun counts the rules that could not complete on this file because of a RunError
 	// (the run's RunErrors say why); their deterministic findings and scores are kept.
-	NotRun int `json:"notRun,omitempty"`
+	NotRun int
 	// Ignored counts the violations the model reported inside skipped scopes (code, URLs,
 	// markup: docs/configuration.md), dropped (absent when none).
-	Ignored int `json:"ignored,omitempty"`
+	Ignored int
 	// Source is the file's content as it was linted and SourceFile the file it was read from
 	// ("" for standard input), kept only when the run was asked to (lint.EvalOptions.KeepSource):
-	// the bytes the findings' offsets and edits refer to.
-	Source     []byte `json:"-"`
-	SourceFile string `json:"-"`
+	// the bytes the findings' offsets and edits refer to. They are not written.
+	Source     []byte
+	SourceFile string
 }
 
 // Skipped is a file that was found but not linted, with the reason.

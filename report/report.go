@@ -117,7 +117,7 @@ func New(format string, w io.Writer, opts Options) (Writer, error) {
 	case FormatLine:
 		return newLineWriter(s, opts), nil
 	case FormatJSON:
-		return &jsonWriter{stream: s, opts: opts}, nil
+		return newJSONWriter(s, opts), nil
 	case FormatValeJSON:
 		return &valeWriter{stream: s, problems: probs}, nil
 	case FormatRDJSON:

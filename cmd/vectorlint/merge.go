@@ -60,19 +60,19 @@ func (a *app) runMerge(args []string) int {
 	defer root.Close()
 	results := make([]*finding.Result, 0, len(files))
 	for _, name := range files {
-		data, err := a.readNamed(root, name, report.MaxJSONSize)
+		data, err := a.readNamed(root, name, finding.MaxJSONSize)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %s: cannot read the file: %v\n", name, blueprintPathErr(err))
 			return exitFailure
 		}
-		r, err := report.ReadJSON(bytes.NewReader(data), name)
+		r, err := finding.ReadJSON(bytes.NewReader(data), name)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 			return exitFailure
 		}
 		results = append(results, r)
 	}
-	res, err := report.Merge(results, files)
+	res, err := finding.Merge(results, files)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return exitFailure
@@ -82,7 +82,7 @@ func (a *app) runMerge(args []string) int {
 		// from the documents when they are here and unchanged.
 		for i := range res.Files {
 			if doc, err := root.ReadDocument(a.path(res.Files[i].Path), lint.MaxDocumentSize); err == nil {
-				report.FillByteColumns(&res.Files[i], doc)
+				finding.FillByteColumns(&res.Files[i], doc)
 			}
 		}
 	}
