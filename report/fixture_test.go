@@ -233,7 +233,7 @@ func fixesFixture(t testing.TB) finding.Result {
 // fixtureRules describes some of the fixture's rules from rule files: a body that opens with a
 // heading and has two sentences, a subjective rule with criteria, a rule with no body. The
 // other rules of the fixture are left undescribed (generic descriptors).
-func fixtureRules(t testing.TB) map[string]RuleInfo {
+func fixtureRules(t testing.TB) map[string]finding.RuleInfo {
 	t.Helper()
 	files := map[string]string{
 		"wordiness.md": "---\nid: Wordiness\nname: Wordiness\nseverity: error\n---\n# Wordiness\n\n" +
@@ -253,5 +253,5 @@ func fixtureRules(t testing.TB) map[string]RuleInfo {
 		r.Pack = "Acme"
 		pack.Rules = append(pack.Rules, r)
 	}
-	return RuleInfos([]*rules.Pack{pack})
+	return rules.Describe([]*rules.Pack{pack})
 }

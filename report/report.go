@@ -57,9 +57,9 @@ type Options struct {
 	// internal/safetext). The machine formats encode such text whether or not it is set (their
 	// decoded text is exact either way), and the github format always escapes what it prints.
 	GitHubActions bool
-	// Rules describes the rules by id (RuleInfos of the run's packs), for the formats that carry
-	// rule metadata: sarif's rule descriptors. Nil or a missing id gives generic text.
-	Rules map[string]RuleInfo
+	// Rules describes the rules by id (rules.Describe of the run's packs), for the formats that
+	// carry rule metadata: sarif's rule descriptors. Nil or a missing id gives generic text.
+	Rules map[string]finding.RuleInfo
 }
 
 // Format names accepted by New, in the order they are documented.

@@ -146,7 +146,7 @@ func sarifURI(p string) sarifArtifactLocation {
 // Markdown: GitHub code scanning shows help.markdown with each alert), from its rule file. A
 // rule the writer was not told about (Options.Rules: vectorlint merge has no rule files) gets
 // generic text.
-func sarifDescriptor(id string, infos map[string]RuleInfo) sarifRule {
+func sarifDescriptor(id string, infos map[string]finding.RuleInfo) sarifRule {
 	info, ok := infos[id]
 	if !ok {
 		return sarifRule{

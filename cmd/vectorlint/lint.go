@@ -14,6 +14,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/report/dryrun"
 
 	"github.com/spf13/pflag"
 
@@ -294,11 +295,11 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 			return exitFailure
 		}
 		run.setup.client.Close()
-		opts := report.DryRunOptions{Verbose: f.verbose, GitHubActions: a.githubActions}
+		opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
 		if p := run.setup.prices; p != nil {
 			opts.InputPricePerMillion = &p.InputPerMillion
 		}
-		sum, err := report.DryRun(a.stdout, plan, opts)
+		sum, err := dryrun.Print(a.stdout, plan, opts)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 			return exitFailure
@@ -434,7 +435,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		Problems: errw,
 		// The formats escape untrusted text themselves (spec/trust.md §3).
 		GitHubActions: a.githubActions,
-		Rules:         report.RuleInfos(proj.Packs),
+		Rules:         rules.Describe(proj.Packs),
 	}
 	stdout := a.stdout
 	if f.output == report.FormatGitHub {

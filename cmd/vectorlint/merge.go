@@ -13,6 +13,7 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/report"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 const mergeUsage = `Usage: vectorlint merge [--output FORMAT] [--fail-on SEVERITY] FILE.json...
@@ -104,7 +105,7 @@ func (a *app) runMerge(args []string) int {
 			return exitFailure
 		}
 		if err == nil {
-			opts.Rules = report.RuleInfos(proj.Packs)
+			opts.Rules = rules.Describe(proj.Packs)
 		}
 	} else if *config != "" {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
