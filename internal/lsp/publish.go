@@ -65,7 +65,7 @@ func (s *server) publish(uri string) {
 func (d *document) diagnostics() []protocol.Diagnostic {
 	l := finding.NewLineIndex(d.text)
 	out := slices.Clone(d.notes)
-	findings := append(slices.Clone(d.det.findings), d.model.findings...)
+	findings := append(slices.Clone(d.det.Findings), d.model.Findings...)
 	slices.SortStableFunc(findings, func(a, b finding.Finding) int {
 		if a.Start.Offset != b.Start.Offset {
 			return a.Start.Offset - b.Start.Offset
@@ -75,12 +75,12 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 	for _, f := range findings {
 		out = append(out, findingDiagnostic(l, f))
 	}
-	for _, e := range append(slices.Clone(d.det.errors), d.model.errors...) {
+	for _, e := range append(slices.Clone(d.det.Errors), d.model.Errors...) {
 		sev, code, src := protocol.DiagnosticSeverityWarning, protocol.IntegerOrString{Value: e.Rule}, source
 		out = append(out, protocol.Diagnostic{Range: protocolRange(l, 0, 0), Severity: &sev, Code: &code, Source: &src,
 			Message: e.Rule + " could not run: " + e.Message})
 	}
-	for _, u := range d.model.unverified {
+	for _, u := range d.model.Unverified {
 		sev, code, src := protocol.DiagnosticSeverityInformation, protocol.IntegerOrString{Value: u.Rule}, source
 		line := max(u.Line, 1) - 1
 		out = append(out, protocol.Diagnostic{
@@ -155,7 +155,7 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		return []protocol.CodeAction{}, nil
 	}
 	text := d.text
-	findings := append(slices.Clone(d.det.findings), d.model.findings...)
+	findings := append(slices.Clone(d.det.Findings), d.model.Findings...)
 	s.mu.Unlock()
 	l := finding.NewLineIndex(text)
 	want := func(kind protocol.CodeActionKind) bool {
@@ -274,8 +274,8 @@ func (p *workProgress) finish(ctx context.Context, out lintOutcome) {
 	if p.token == nil {
 		return
 	}
-	msg := fmt.Sprintf("%d findings", len(out.res.findings))
-	if len(out.res.findings) == 1 {
+	msg := fmt.Sprintf("%d findings", len(out.file.Findings))
+	if len(out.file.Findings) == 1 {
 		msg = "1 finding"
 	}
 	if ctx.Err() != nil {

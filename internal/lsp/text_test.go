@@ -69,12 +69,13 @@ func TestURIs(t *testing.T) {
 }
 
 // TestShift: after a change, findings before it stay, findings after it move with their fixes,
-// findings it touches go.
+// findings it touches go; the lines and columns of those that moved are the new text's.
 func TestShift(t *testing.T) {
 	const old = "aa in order to bb. cc utilize dd. ee very ff.\n"
 	at := func(text, s, fix string) finding.Finding {
+		x := finding.NewLineIndex(text)
 		i := strings.Index(text, s)
-		f := finding.Finding{Rule: s, Start: finding.Position{Offset: i}, End: finding.Position{Offset: i + len(s)}}
+		f := finding.Finding{Rule: s, Start: x.Position(i), End: x.Position(i + len(s))}
 		if fix != "" {
 			f.Edits = []finding.TextEdit{{Start: f.Start, End: f.End, NewText: fix}}
 		}
@@ -88,20 +89,28 @@ func TestShift(t *testing.T) {
 		{"an edit inside one", "aa in order to bb. cc utilise dd. ee very ff.\n", []string{"in order to", "very"}},
 		{"an edit touching one's end", "aa in order tox bb. cc utilize dd. ee very ff.\n", []string{"utilize", "very"}},
 		{"text added at the start", "NEW aa in order to bb. cc utilize dd. ee very ff.\n", []string{"in order to", "utilize", "very"}},
+		{"lines added before", "aa in order to bb.\n\nNew lines, é👋.\ncc utilize dd. ee very ff.\n", []string{"in order to", "utilize", "very"}},
 		{"everything replaced", "x\n", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := result{findings: []finding.Finding{at(old, "in order to", "to"), at(old, "utilize", "use"), at(old, "very", "")}}
-			r.shift(old, tt.text)
+			r := finding.FileResult{Findings: []finding.Finding{at(old, "in order to", "to"), at(old, "utilize", "use"), at(old, "very", "")}}
+			shift(&r, old, tt.text)
+			x := finding.NewLineIndex(tt.text)
 			var got []string
-			for _, f := range r.findings {
+			for _, f := range r.Findings {
 				match := tt.text[f.Start.Offset:f.End.Offset]
 				if match != f.Rule {
 					t.Errorf("%s moved to %q", f.Rule, match)
 				}
+				if f.Start != x.Position(f.Start.Offset) || f.End != x.Position(f.End.Offset) {
+					t.Errorf("%s at %+v–%+v, want %+v–%+v", f.Rule, f.Start, f.End, x.Position(f.Start.Offset), x.Position(f.End.Offset))
+				}
 				for _, e := range f.Edits {
 					if tt.text[e.Start.Offset:e.End.Offset] != f.Rule {
 						t.Errorf("%s's edit moved to %q", f.Rule, tt.text[e.Start.Offset:e.End.Offset])
+					}
+					if e.Start != f.Start || e.End != f.End {
+						t.Errorf("%s's edit at %+v–%+v, the finding at %+v–%+v", f.Rule, e.Start, e.End, f.Start, f.End)
 					}
 				}
 				got = append(got, match)
