@@ -77,7 +77,7 @@ func TestFindingWithoutSeverity(t *testing.T) {
 }
 
 // TestSummaryAdd: a file counts once, its findings by severity, its unverified quotes, rule
-// errors, rule runs not done and ignored violations; AtOrAbove counts from a severity up.
+// errors, rule runs not done and ignored violations; atOrAbove counts from a severity up.
 func TestSummaryAdd(t *testing.T) {
 	t.Parallel()
 	var s Summary
@@ -90,8 +90,8 @@ func TestSummaryAdd(t *testing.T) {
 		t.Errorf("Summary = %+v, want %+v", s, want)
 	}
 	for sev, n := range map[Severity]int{SeverityError: 2, SeverityWarning: 3, SeveritySuggestion: 4} {
-		if got := s.AtOrAbove(sev); got != n {
-			t.Errorf("AtOrAbove(%s) = %d, want %d", sev, got, n)
+		if got := s.atOrAbove(sev); got != n {
+			t.Errorf("atOrAbove(%s) = %d, want %d", sev, got, n)
 		}
 	}
 }
@@ -103,6 +103,34 @@ func TestRounded1(t *testing.T) {
 	for in, want := range map[float64]string{9.25: "9.3", 10: "10.0", 8.387: "8.4", 0: "0.0", 0.05: "0.1"} {
 		if b, _ := json.Marshal(Rounded1(in)); string(b) != want {
 			t.Errorf("Rounded1(%v) = %s, want %s", in, b, want)
+		}
+	}
+}
+
+// TestOutcome: a run that could not do all its work failed whatever it found; otherwise
+// findings at or above --fail-on make the outcome, and --fail-on none (SeverityUnset) lets
+// none.
+func TestOutcome(t *testing.T) {
+	t.Parallel()
+	warnings := Summary{Files: 1, Warnings: 2}
+	tests := []struct {
+		name   string
+		totals Totals
+		failOn Severity
+		want   Outcome
+	}{
+		{"clean", Totals{Summary: Summary{Files: 1}}, SeveritySuggestion, OutcomeOK},
+		{"warnings under --fail-on error", Totals{Summary: warnings}, SeverityError, OutcomeOK},
+		{"warnings under --fail-on warning", Totals{Summary: warnings}, SeverityWarning, OutcomeFindings},
+		{"warnings under --fail-on none", Totals{Summary: warnings}, SeverityUnset, OutcomeOK},
+		{"a rule that failed on a file", Totals{Summary: Summary{Files: 1, OperationalErrors: 1}}, SeverityError, OutcomeFailed},
+		{"rule runs not done", Totals{Summary: Summary{Files: 1, Warnings: 1, NotRun: 3}}, SeverityWarning, OutcomeFailed},
+		{"a failure of the whole run", Totals{Summary: Summary{Files: 1}, RunErrors: []RunError{{Cause: "down"}}}, SeverityUnset, OutcomeFailed},
+		{"interrupted", Totals{Summary: Summary{Files: 1}, Interrupted: []string{"b.md"}}, SeverityError, OutcomeFailed},
+	}
+	for _, tt := range tests {
+		if got := tt.totals.Outcome(tt.failOn); got != tt.want {
+			t.Errorf("%s: Outcome(%s) = %s, want %s", tt.name, tt.failOn, got, tt.want)
 		}
 	}
 }

@@ -151,8 +151,8 @@ func (s *Summary) Add(fr FileResult) {
 	s.Ignored += fr.Ignored
 }
 
-// AtOrAbove is the number of findings at or above severity sev.
-func (s Summary) AtOrAbove(sev Severity) int {
+// atOrAbove is the number of findings at or above severity sev.
+func (s Summary) atOrAbove(sev Severity) int {
 	n := 0
 	if sev <= SeverityError {
 		n += s.Errors

@@ -56,13 +56,21 @@ type Skipped struct {
 	Reason string
 }
 
-// Result is what Apply did to one text.
+// Result is what fixing did: Apply's to one text, File's to one linted file (which also sets
+// Path, Written and Err).
 type Result struct {
+	// Path is the file's reported path (File).
+	Path string
 	// Text is the fixed text (the original when nothing was applied).
 	Text []byte
 	// Applied and Skipped are the fixes, in the order they were considered (by position).
 	Applied []Fix
 	Skipped []Skipped
+	// Written tells whether the file was rewritten (File).
+	Written bool
+	// Err is why the file could not be rewritten (a *ChangedError, a *NotRewritableError, an
+	// I/O error); its fixes then count as not applied (File).
+	Err error
 	// edits are the applied edits, sorted by position.
 	edits []finding.TextEdit
 }

@@ -65,7 +65,7 @@ func (s *Session) File(fr finding.FileResult) error {
 	switch s.Mode {
 	case ModeDiff:
 		if o.Err == nil {
-			if _, err := io.WriteString(s.Out, Diff(fr.Path, fr.Source, o.Result)); err != nil {
+			if _, err := io.WriteString(s.Out, Diff(fr.Path, fr.Source, o)); err != nil {
 				return err
 			}
 		}
@@ -93,7 +93,7 @@ func (s *Session) File(fr finding.FileResult) error {
 }
 
 // log writes what fixing a file did: nothing for a file without fixes.
-func (s *Session) log(o Outcome) {
+func (s *Session) log(o Result) {
 	if s.Log == nil {
 		return
 	}

@@ -33,8 +33,10 @@ type lintFlags struct {
 	output string
 	// outputFile is --output-file: the output is written there, whole, instead of standard
 	// output.
-	outputFile    string
-	failOn        string
+	outputFile string
+	failOn     string
+	// failAt is --fail-on, checked (SeverityUnset for "none": no finding fails the run).
+	failAt        finding.Severity
 	minAlertLevel string
 	// minLevel is --min-alert-level, checked (suggestion, the lowest, by default).
 	minLevel      finding.Severity
@@ -318,7 +320,8 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		if !a.withinBudget(f, run, proj, plan, a.stderr) {
 			return exitFailure
 		}
-		return failOnExit(f.failOn, finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions})
+		dry := finding.Totals{Summary: finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions}}
+		return exitCode(dry.Outcome(f.failAt))
 	}
 	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
 }
@@ -534,10 +537,11 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
 			pluralize(n, "file"), listSome(res.Interrupted, 5))
 	}
-	if !res.Complete() || (session != nil && session.Failed > 0) {
-		return exitFailure
+	outcome := totals.Outcome(f.failAt)
+	if session != nil && session.Failed > 0 {
+		outcome = finding.OutcomeFailed // a file that could not be rewritten
 	}
-	return failOnExit(f.failOn, totals.Summary)
+	return exitCode(outcome)
 }
 
 // --fix modes.
@@ -592,7 +596,7 @@ func listSome(items []string, n int) string {
 // check validates flag values that pflag cannot.
 func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	var err error
-	if f.failOn, err = failOnFlag(f.failOn); err != nil {
+	if f.failAt, err = failOnFlag(f.failOn); err != nil {
 		return err
 	}
 	if f.output, err = outputFlag(f.output); err != nil {
@@ -625,13 +629,15 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 // failOnUsage describes --fail-on (the lint and merge commands).
 const failOnUsage = "exit 1 when a finding is at or above this severity: error, warning, suggestion or none"
 
-// failOnFlag checks a --fail-on value: "none" or a severity, any case.
-func failOnFlag(v string) (string, error) {
+// failOnFlag checks a --fail-on value: "none" (SeverityUnset: no finding fails the run) or a
+// severity, any case.
+func failOnFlag(v string) (finding.Severity, error) {
 	l := strings.ToLower(v)
-	if _, err := finding.ParseSeverity(l); err != nil && l != "none" {
-		return "", fmt.Errorf("--fail-on: expected error, warning, suggestion or none, found %q", v)
+	sev, err := finding.ParseSeverity(l)
+	if err != nil && l != "none" {
+		return finding.SeverityUnset, fmt.Errorf("--fail-on: expected error, warning, suggestion or none, found %q", v)
 	}
-	return l, nil
+	return sev, nil
 }
 
 // severityFlag checks a flag whose value is a severity (--min-alert-level), any case.
@@ -662,11 +668,14 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 	return pflag.NormalizedName(name)
 }
 
-// failOnExit maps finding counts to an exit code under --fail-on (checked by failOnFlag).
-func failOnExit(failOn string, s finding.Summary) int {
-	sev, err := finding.ParseSeverity(failOn)
-	if err == nil && s.AtOrAbove(sev) > 0 {
+// exitCode is the exit code of a run's outcome (spec/linter.md §1): 0, 1 for findings at or
+// above --fail-on, 2 for a run that could not do all its work.
+func exitCode(o finding.Outcome) int {
+	switch o {
+	case finding.OutcomeFindings:
 		return exitFindings
+	case finding.OutcomeFailed:
+		return exitFailure
 	}
 	return exitOK
 }

@@ -44,7 +44,8 @@ func (a *app) runMerge(args []string) int {
 	if *output, err = outputFlag(*output); err != nil {
 		return a.usageError("vectorlint merge", err)
 	}
-	if *failOn, err = failOnFlag(*failOn); err != nil {
+	failAt, err := failOnFlag(*failOn)
+	if err != nil {
 		return a.usageError("vectorlint merge", err)
 	}
 	files := fs.Args()
@@ -131,10 +132,7 @@ func (a *app) runMerge(args []string) int {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return exitFailure
 	}
-	if !res.Complete() {
-		return exitFailure
-	}
-	return failOnExit(*failOn, res.Summary)
+	return exitCode(res.Outcome(failAt))
 }
 
 // path resolves a command-line path against the working directory.

@@ -202,9 +202,9 @@ func (s *server) modelRun(ctx context.Context, cancel context.CancelFunc, d *doc
 	s.announce(d.uri, files, full)
 }
 
-// lintOutcome is what the editor shows of one run: the document's result (its path aside),
+// runView is what the editor shows of one run: the document's result (its path aside),
 // or what kept the run from running, as diagnostics and messages.
-type lintOutcome struct {
+type runView struct {
 	file finding.FileResult
 	// notes are diagnostics for the document about the run (a configuration error, the model
 	// not set up); problems the diagnostics of the files at fault, by URI.
@@ -222,8 +222,8 @@ type message struct {
 // lint runs the linter on text as the document at path, as `vectorlint --stdin-filename path -`
 // would from the project's folder: with the model when withModel is set (Options.Model), else
 // the deterministic checks alone.
-func (s *server) lint(ctx context.Context, path, text string, withModel bool, progress lint.Progress) lintOutcome {
-	var out lintOutcome
+func (s *server) lint(ctx context.Context, path, text string, withModel bool, progress lint.Progress) runView {
+	var out runView
 	proj, err := s.opts.Project(filepath.Dir(path))
 	// The project's root handle (every file it reads goes through it) is released with the run.
 	if proj != nil { // also with problems: its root is open
@@ -283,7 +283,7 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 // failed records a configuration or rule error: a diagnostic on the document, one on each
 // file at fault (at its line, read through the project's root when there is one), and a
 // message.
-func (s *server) failed(out *lintOutcome, proj *lint.Project, err error) {
+func (s *server) failed(out *runView, proj *lint.Project, err error) {
 	ps, ok := lint.IsProblems(err)
 	if !ok {
 		out.notes = append(out.notes, note(protocol.DiagnosticSeverityError, "vectorlint cannot lint this file: "+err.Error()))
@@ -322,7 +322,7 @@ func (s *server) failed(out *lintOutcome, proj *lint.Project, err error) {
 
 // announce publishes a run's diagnostics for the document and for the rule and config files
 // its problems name, then shows its messages.
-func (s *server) announce(uri protocol.DocumentUri, files []protocol.DocumentUri, out lintOutcome) {
+func (s *server) announce(uri protocol.DocumentUri, files []protocol.DocumentUri, out runView) {
 	s.publish(uri)
 	for _, f := range files {
 		s.publish(f)
@@ -331,7 +331,7 @@ func (s *server) announce(uri protocol.DocumentUri, files []protocol.DocumentUri
 }
 
 // showMessages shows a run's messages, each once.
-func (s *server) showMessages(out lintOutcome) {
+func (s *server) showMessages(out runView) {
 	for _, m := range out.messages {
 		s.showOnce(m.typ, m.text)
 	}

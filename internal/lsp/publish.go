@@ -270,7 +270,7 @@ func (p *workProgress) Advance(int) {}
 func (p *workProgress) Stop() {}
 
 // finish ends the progress, saying what the run found.
-func (p *workProgress) finish(ctx context.Context, out lintOutcome) {
+func (p *workProgress) finish(ctx context.Context, out runView) {
 	if p.token == nil {
 		return
 	}
