@@ -118,10 +118,10 @@ func TestCorpusNonAlternatingRoles(t *testing.T) {
 		var warned []string
 		for _, w := range bp.Warnings {
 			if w.Code == rubric.CodeInvalid && strings.Contains(w.Message, `are both "user": user and assistant turns should alternate`) {
-				warned = append(warned, w.Prompt)
+				warned = append(warned, w.Field)
 			}
 		}
-		if len(warned) == 0 || !slices.Contains(warned, "multi-turn-l3-zh") {
+		if len(warned) == 0 || !slices.Contains(warned, `prompt "multi-turn-l3-zh"`) {
 			t.Errorf("%s: warnings for prompts %q, want one for multi-turn-l3-zh", f.rel, warned)
 		}
 		for _, p := range bp.Prompts {

@@ -1,5 +1,5 @@
 // Package blueprint runs Weval blueprints: the file format in its four structures, YAML or
-// JSON (Parse, with every problem a diagnostic naming its line), model collections and custom
+// JSON (Parse, with every problem a finding.Problem naming its line), model collections and custom
 // models, generating responses (Generate), LLM judges (LLMJudge), scoring each prompt × model
 // with the points engine of package points (Score), and the results: Weval's comparison
 // document, a table and an HTML report.

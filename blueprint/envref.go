@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
-	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // EnvRef is one ${VAR} reference at a place a blueprint run expands variables: a custom
@@ -111,14 +111,14 @@ func EnvRefs(bp *Blueprint) []EnvRef {
 // CodeEnv marks a ${VAR} reference that --allow-env does not allow.
 const CodeEnv = "env"
 
-// CheckEnvRefs returns an error diagnostic (code "env", with the line) for each reference
+// CheckEnvRefs returns a problem at finding.LevelError (code "env", with the line) for each reference
 // that allow does not name. `blueprint check` reports them; `blueprint run` stops on them
 // before any call.
-func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow points.AllowEnv) []rubric.Diagnostic {
-	var out []rubric.Diagnostic
+func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow points.AllowEnv) finding.Problems {
+	var out finding.Problems
 	for _, r := range refs {
 		if !allow[r.Name] {
-			out = append(out, rubric.Diagnostic{File: bp.File, Line: r.Line, Severity: rubric.SeverityError, Code: CodeEnv,
+			out = append(out, finding.Problem{File: bp.File, Line: r.Line, Level: finding.LevelError, Code: CodeEnv,
 				Message: (&points.EnvNotAllowedError{Name: r.Name, Where: r.Where}).Error()})
 		}
 	}

@@ -61,7 +61,7 @@ func TestEnvRefs(t *testing.T) {
 	diags := CheckEnvRefs(bp, EnvRefs(bp), points.AllowEnv{"PATH_PART": true, "ORG": true, "ORG2": true, "TOKEN": true})
 	var lines []string
 	for _, d := range diags {
-		lines = append(lines, d.String())
+		lines = append(lines, d.Labeled())
 	}
 	wantDiags := []string{
 		`refs.yml:9: error: header "Authorization" of custom model "proxy:x" uses ${OPENAI_API_KEY}, which a blueprint may read only when the run names it: add --allow-env OPENAI_API_KEY if this blueprint may send that variable to its url`,

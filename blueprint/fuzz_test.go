@@ -13,10 +13,10 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
-	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 var fuzzBlueprintSeeds = []string{
@@ -37,7 +37,7 @@ var fuzzBlueprintSeeds = []string{
 }
 
 // FuzzParse checks that no blueprint, YAML or JSON, makes Parse panic; that a rejected one gets
-// a *ParseError whose every diagnostic names the file and a line inside it; and that an accepted
+// a *ParseError whose every problem names the file and a line inside it; and that an accepted
 // one has unique prompt ids, weights in range and marshals. The seeds are the bundled examples and
 // every real Weval blueprint of the shared corpus, each also converted to JSON.
 func FuzzParse(f *testing.F) {
@@ -64,12 +64,12 @@ func FuzzParse(f *testing.F) {
 			file = "f.json"
 		}
 		lines := textLines(data)
-		checkDiag := func(d rubric.Diagnostic) {
-			if d.File != file || !strings.HasPrefix(d.String(), file+":") || d.Message == "" {
-				t.Fatalf("diagnostic without the file or a message: %+v", d)
+		checkDiag := func(d finding.Problem) {
+			if d.File != file || !strings.HasPrefix(d.Labeled(), file+":") || d.Message == "" {
+				t.Fatalf("problem without the file or a message: %+v", d)
 			}
 			if d.Line < 0 || d.Line > lines {
-				t.Fatalf("diagnostic on line %d of a %d-line file: %v", d.Line, lines, d)
+				t.Fatalf("problem on line %d of a %d-line file: %v", d.Line, lines, d)
 			}
 		}
 		bp, err := Parse(data, ParseOptions{File: file})
@@ -78,14 +78,14 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &pe) || pe.File != file || len(pe.Errors()) == 0 {
 				t.Fatalf("error %T %v is not a *ParseError naming %s with errors", err, err, file)
 			}
-			for _, d := range pe.Diagnostics {
+			for _, d := range pe.Problems {
 				checkDiag(d)
 			}
 			return
 		}
 		for _, d := range bp.Warnings {
 			checkDiag(d)
-			if d.Severity == rubric.SeverityError {
+			if d.Level == finding.LevelError {
 				t.Fatalf("accepted with an error: %v", d)
 			}
 		}

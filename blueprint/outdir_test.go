@@ -1,13 +1,14 @@
 package blueprint
 
 import (
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 func TestSafeFileName(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/tree"
@@ -19,7 +20,7 @@ import (
 // ParseOptions control Parse.
 type ParseOptions struct {
 	// File is the path of the blueprint as given by the user. It names the file in
-	// diagnostics, gives the blueprint its id (see IDFromPath) and, by its extension, the
+	// problems, gives the blueprint its id (see IDFromPath) and, by its extension, the
 	// format: ".json" is JSON, anything else YAML.
 	File string
 	// ID, when not empty, replaces the id derived from File.
@@ -121,14 +122,14 @@ func Parse(data []byte, opts ParseOptions) (*Blueprint, error) {
 	if err != nil {
 		var se *node.SyntaxError
 		if errors.As(err, &se) {
-			p.add(rubric.SeverityError, rubric.CodeSyntax, se.Line, "", "%s", se.Error())
+			p.add(finding.LevelError, rubric.CodeSyntax, se.Line, "", "%s", se.Error())
 		} else {
-			p.add(rubric.SeverityError, rubric.CodeSyntax, 0, "", "%v", err)
+			p.add(finding.LevelError, rubric.CodeSyntax, 0, "", "%v", err)
 		}
 		return nil, p.result()
 	}
 	if len(docs) == 0 {
-		p.add(rubric.SeverityError, rubric.CodeInvalid, 0, "", "expected a blueprint (a header and prompts), found an empty file")
+		p.add(finding.LevelError, rubric.CodeInvalid, 0, "", "expected a blueprint (a header and prompts), found an empty file")
 		return nil, p.result()
 	}
 
@@ -174,7 +175,7 @@ func Parse(data []byte, opts ParseOptions) (*Blueprint, error) {
 
 type parser struct {
 	file  string
-	diags []rubric.Diagnostic
+	diags finding.Problems
 	defs  *node.Node // point_defs mapping
 	// defaultRenderAs is the header's render_as.
 	defaultRenderAs string
@@ -184,24 +185,24 @@ type parser struct {
 	systemsLine int
 }
 
-func (p *parser) add(sev rubric.Severity, code string, line int, prompt, format string, args ...any) {
-	p.diags = append(p.diags, rubric.Diagnostic{File: p.file, Line: line, Prompt: prompt, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+func (p *parser) add(level finding.Level, code string, line int, prompt, format string, args ...any) {
+	p.diags = append(p.diags, finding.Problem{File: p.file, Line: line, Field: rubric.Subject("", prompt), Level: level, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *parser) errorf(line int, prompt, format string, args ...any) {
-	p.add(rubric.SeverityError, rubric.CodeInvalid, line, prompt, format, args...)
+	p.add(finding.LevelError, rubric.CodeInvalid, line, prompt, format, args...)
 }
 
 func (p *parser) warnf(code string, line int, prompt, format string, args ...any) {
-	p.add(rubric.SeverityWarning, code, line, prompt, format, args...)
+	p.add(finding.LevelWarning, code, line, prompt, format, args...)
 }
 
 // result returns a *ParseError when any error was found.
 func (p *parser) result() error {
-	sortDiagnostics(p.diags)
+	sortProblems(p.diags)
 	for _, d := range p.diags {
-		if d.Severity == rubric.SeverityError {
-			return &ParseError{File: p.file, Diagnostics: p.diags}
+		if d.Level == finding.LevelError {
+			return &ParseError{File: p.file, Problems: p.diags}
 		}
 	}
 	return nil

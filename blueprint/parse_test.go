@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
-	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // summary is a compact view of a parsed blueprint for comparisons.
@@ -282,10 +282,10 @@ func TestIDFromPath(t *testing.T) {
 	}
 }
 
-func diagStrings(ds []rubric.Diagnostic) []string {
+func diagStrings(ds finding.Problems) []string {
 	var out []string
 	for _, d := range ds {
-		out = append(out, d.String())
+		out = append(out, d.Labeled())
 	}
 	return out
 }

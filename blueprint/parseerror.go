@@ -4,10 +4,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/points/rubric"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
-// Diagnostic codes of the blueprint format, besides the rubric's (rubric.CodeSyntax, ...).
+// Problem codes of the blueprint format, besides the rubric's (rubric.CodeSyntax, ...).
 const (
 	CodeIgnoredID   = "ignored-id"   // an id in the header (ids come from the path)
 	CodeCollection  = "collection"   // a model collection that cannot be resolved
@@ -16,25 +16,17 @@ const (
 	CodeIgnoredTemperature = "ignored-temperature"
 )
 
-// ParseError reports a blueprint that cannot be used. Diagnostics holds every error found and
+// ParseError reports a blueprint that cannot be used. Problems holds every error found and
 // the warnings too, in file order.
 type ParseError struct {
-	File        string
-	Diagnostics []rubric.Diagnostic
+	File     string
+	Problems finding.Problems
 }
 
-// Errors returns only the error diagnostics.
-func (e *ParseError) Errors() []rubric.Diagnostic {
-	var out []rubric.Diagnostic
-	for _, d := range e.Diagnostics {
-		if d.Severity == rubric.SeverityError {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+// Errors returns only the problems at finding.LevelError.
+func (e *ParseError) Errors() finding.Problems { return e.Problems.Errors() }
 
-// Error lists the error diagnostics, one a line.
+// Error lists the errors, one a line, each with its level (finding.Problem's Labeled form).
 func (e *ParseError) Error() string {
 	errs := e.Errors()
 	if len(errs) == 0 {
@@ -42,12 +34,12 @@ func (e *ParseError) Error() string {
 	}
 	lines := make([]string, len(errs))
 	for i, d := range errs {
-		lines[i] = d.String()
+		lines[i] = d.Labeled()
 	}
 	return strings.Join(lines, "\n")
 }
 
-// sortDiagnostics orders diagnostics by line, keeping the order found within a line.
-func sortDiagnostics(ds []rubric.Diagnostic) {
+// sortProblems orders problems by line, keeping the order found within a line.
+func sortProblems(ds finding.Problems) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
 }

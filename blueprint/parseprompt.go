@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/points"
@@ -149,7 +150,7 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 	}
 
 	for _, d := range p.diags[before:] {
-		if d.Severity == rubric.SeverityError {
+		if d.Level == finding.LevelError {
 			return nil
 		}
 	}
@@ -157,8 +158,8 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		pr.ID = PromptHashID(pr)
 		pr.HashedID = true
 		for j := before; j < len(p.diags); j++ {
-			if p.diags[j].Prompt == label {
-				p.diags[j].Prompt = pr.ID
+			if p.diags[j].Field == rubric.Subject("", label) {
+				p.diags[j].Field = rubric.Subject("", pr.ID)
 			}
 		}
 	}
@@ -284,7 +285,7 @@ func (p *parser) messages(v *node.Node, prompt string) []points.Message {
 }
 
 // points parses a prompt's should or should_not block (named name) with the rubric parser, its
-// functions compiled by the engine as they are parsed, and keeps its diagnostics in order.
+// functions compiled by the engine as they are parsed, and keeps its problems in order.
 func (p *parser) points(v *node.Node, name, prompt string) []rubric.Entry {
 	opts := rubric.Options{File: p.file, Owner: prompt, Prepare: points.Prepare}
 	if p.defs != nil {

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
-	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -204,15 +204,15 @@ func (e *OutDirError) Error() string {
 func (e *OutDirError) Unwrap() error { return e.Err }
 
 // EnvRefError stops a run before any call: ${VAR} references the run would expand to
-// variables that Options.AllowEnv does not name. Diagnostics name each, with its line.
+// variables that Options.AllowEnv does not name. Problems name each, with its line.
 type EnvRefError struct {
-	File        string
-	Diagnostics []rubric.Diagnostic
+	File     string
+	Problems finding.Problems
 }
 
-// Error counts the references (the diagnostics say which).
+// Error counts the references (the problems say which).
 func (e *EnvRefError) Error() string {
-	n := len(e.Diagnostics)
+	n := len(e.Problems)
 	return fmt.Sprintf("%s: %d environment variable reference%s not allowed (--allow-env): no call made", e.File, n, node.Plural(n))
 }
 
@@ -400,7 +400,7 @@ func (o *Options) checkEnv(models []Model) error {
 		}
 	}
 	if diags := CheckEnvRefs(bp, refs, o.AllowEnv); len(diags) > 0 {
-		return &EnvRefError{File: bp.File, Diagnostics: diags}
+		return &EnvRefError{File: bp.File, Problems: diags}
 	}
 	if errs := CheckEnvTrust(bp, refs, o.LookupEnv, o.AllowEnv, o.Trust); len(errs) > 0 {
 		return &EnvTrustError{Errs: errs}

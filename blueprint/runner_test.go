@@ -61,7 +61,7 @@ func TestRunStopsBeforeAnyCall(t *testing.T) {
 			check: func(err error) bool { var e *UnresolvedError; return errors.As(err, &e) },
 			want:  `model collection "CORE" not found (none are defined); pass --collections DIR with NAME.json files, or list model ids`},
 		{name: "variable not allowed", src: custom,
-			check: func(err error) bool { var e *EnvRefError; return errors.As(err, &e) && len(e.Diagnostics) == 1 },
+			check: func(err error) bool { var e *EnvRefError; return errors.As(err, &e) && len(e.Problems) == 1 },
 			want:  "gen.yml: 1 environment variable reference not allowed (--allow-env): no call made"},
 		{name: "variable sent to an untrusted host", src: custom, opts: Options{AllowEnv: points.AllowEnv{"PROXY_KEY": true}},
 			check: func(err error) bool {

@@ -1,6 +1,7 @@
 package blueprint
 
 import (
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/points"
@@ -41,7 +42,7 @@ type Blueprint struct {
 	// File is the path the blueprint was read from (as given).
 	File string `json:"-"`
 	// Warnings are the authoring mistakes found while parsing (see Check).
-	Warnings []rubric.Diagnostic `json:"-"`
+	Warnings finding.Problems `json:"-"`
 }
 
 // Reference is a citation for the whole blueprint.

@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/yamlerr"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -211,13 +212,13 @@ func ParseCoveragePoints(file string, data []byte) (rubric.Rubric, error) {
 	var problems []string
 	parse := func(n *yaml.Node, owner string) []rubric.Entry {
 		r, errs := rubric.Parse(n, rubric.Options{File: file, Owner: owner, OwnerKind: "list", Prepare: points.Prepare})
-		for _, err := range errs {
-			problems = append(problems, err.Error())
+		for _, d := range errs {
+			problems = append(problems, d.Labeled())
 		}
 		for _, d := range r.Warnings {
 			if d.Code == rubric.CodeUnknownFunction || d.Code == rubric.CodeBadFunction {
-				d.Severity = rubric.SeverityError
-				problems = append(problems, d.String())
+				d.Level = finding.LevelError
+				problems = append(problems, d.Labeled())
 				continue
 			}
 			out.Warnings = append(out.Warnings, d)

@@ -9,9 +9,9 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/tree"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // ChangedError is a file whose content is no longer what was linted: its fixes were made for
@@ -121,29 +121,16 @@ func Diff(name string, src []byte, r Result) string {
 	return d
 }
 
-// Outcome is what fixing one linted file did.
-type Outcome struct {
-	// Path is the file's reported path.
-	Path string
-	Result
-	// Written tells whether the file was rewritten.
-	Written bool
-	// Err is why the file could not be rewritten (a *ChangedError, a *NotRewritableError, an
-	// I/O error); its fixes then count as not applied.
-	Err error
-}
-
 // File applies the fixes of a linted file's findings to the text that was linted (fr must come
 // from a run with lint.EvalOptions.KeepSource) and, when write is set and a fix applies,
 // rewrites the file it was read from through root, the project root (WriteFile). A file read
-// from standard input (fr.SourceFile == "") is never written: its fixed text is in the outcome.
-func File(root *tree.Root, fr lint.FileResult, write bool) Outcome {
-	out := Outcome{Path: fr.Path}
+// from standard input (fr.SourceFile == "") is never written: its fixed text is in the result.
+func File(root *tree.Root, fr finding.FileResult, write bool) Result {
 	if fr.Source == nil && len(fr.Findings) > 0 && len(Fixes(fr.Findings)) > 0 {
-		out.Err = fmt.Errorf("%s: the linted text was not kept; nothing to apply the fixes to", fr.Path)
-		return out
+		return Result{Path: fr.Path, Err: fmt.Errorf("%s: the linted text was not kept; nothing to apply the fixes to", fr.Path)}
 	}
-	out.Result = Apply(fr.Source, Fixes(fr.Findings))
+	out := Apply(fr.Source, Fixes(fr.Findings))
+	out.Path = fr.Path
 	if !write || !out.Changed() || fr.SourceFile == "" {
 		return out
 	}
@@ -173,10 +160,10 @@ func named(err error, path string) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// Remaining returns the findings of fr that o did not fix: all of them when the file could not
-// be rewritten. A finding whose fix was applied is fixed, and so is one whose fix is a
-// Duplicate of an applied one (the text has its change); one whose fix was skipped is not.
-func (o Outcome) Remaining(findings []lint.Finding) []lint.Finding {
+// Remaining returns the findings of the linted file that o did not fix: all of them when the
+// file could not be rewritten. A finding whose fix was applied is fixed, and so is one whose fix
+// is a Duplicate of an applied one (the text has its change); one whose fix was skipped is not.
+func (o Result) Remaining(findings []finding.Finding) []finding.Finding {
 	if o.Err != nil || len(o.Applied) == 0 {
 		return findings
 	}
@@ -187,7 +174,7 @@ func (o Outcome) Remaining(findings []lint.Finding) []lint.Finding {
 	for _, d := range o.Duplicates {
 		fixed[d.Finding] = true
 	}
-	out := make([]lint.Finding, 0, max(0, len(findings)-len(fixed)))
+	out := make([]finding.Finding, 0, max(0, len(findings)-len(fixed)))
 	for i, f := range findings {
 		if !fixed[i] {
 			out = append(out, f)

@@ -2,32 +2,31 @@ package fix
 
 import (
 	"errors"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
+
 	"github.com/vectorlint/vectorlint/internal/testutil"
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // linted is the result lint.Run gives with KeepSource for a file at path with text, whose
 // findings fix each old with its new (in pairs), found exactly.
-func linted(t *testing.T, path, text string, pairs ...string) lint.FileResult {
+func linted(t *testing.T, path, text string, pairs ...string) finding.FileResult {
 	t.Helper()
-	fr := lint.FileResult{Path: filepath.Base(path), Source: []byte(text), SourceFile: path}
+	fr := finding.FileResult{Path: filepath.Base(path), Source: []byte(text), SourceFile: path}
 	from := 0
 	for i := 0; i+1 < len(pairs); i += 2 {
 		e := edit(t, text, pairs[i], pairs[i+1], from)
-		fr.Findings = append(fr.Findings, lint.Finding{Rule: "Acme.R" + string(rune('A'+i/2)), Severity: rules.SeverityWarning,
-			Message: "m", Match: pairs[i], Start: e.Start, End: e.End, Fix: pairs[i+1],
-			SuggestedFix: &lint.SuggestedFix{Message: lint.ReplaceMessage(pairs[i], pairs[i+1]), TextEdits: []lint.TextEdit{e}}})
+		fr.Findings = append(fr.Findings, finding.Finding{Rule: "Acme.R" + string(rune('A'+i/2)), Severity: finding.SeverityWarning,
+			Message: "m", Match: pairs[i], Start: e.Start, End: e.End, Edits: []finding.TextEdit{e}})
 	}
 	// No findings without fix in between, but one at the end, which stays.
-	fr.Findings = append(fr.Findings, lint.Finding{Rule: "Acme.NoFix", Severity: rules.SeverityError, Message: "no fix",
+	fr.Findings = append(fr.Findings, finding.Finding{Rule: "Acme.NoFix", Severity: finding.SeverityError, Message: "no fix",
 		Start: pos(text, 0), End: pos(text, 0)})
 	return fr
 }

@@ -2,7 +2,7 @@
 // (spec/linter.md §10): `vectorlint --fix` rewrites files with them, `--fix=diff` shows them as
 // a unified diff, and with --stdin-filename the fixed text goes to standard output.
 //
-// Each finding's SuggestedFix is applied whole or not at all. Fixes are taken in the order of
+// Each finding's fix (its Edits) is applied whole or not at all. Fixes are taken in the order of
 // their position in the file; a fix with an edit that overlaps an edit already taken is skipped
 // (the first by position wins) and reported with the fix it collides with, never merged or
 // applied twice. A fix whose every edit is an edit already taken (two rules proposing the same
@@ -16,7 +16,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/controls"
 )
 
 // Fix is one finding's fix, as Apply takes it.
@@ -25,10 +26,10 @@ type Fix struct {
 	Finding int
 	// Rule and Start are the finding's, to say which fix was skipped.
 	Rule  string
-	Start lint.Position
+	Start finding.Position
 	// Message says what the fix does; Edits are its edits, applied together.
 	Message string
-	Edits   []lint.TextEdit
+	Edits   []finding.TextEdit
 }
 
 // Where names the fix in messages: "Acme.Wordiness at 6:26".
@@ -38,14 +39,13 @@ func (f Fix) Where() string {
 
 // Fixes returns the fixes of a file's findings, in the findings' order (findings without a fix
 // or whose fix has no edit are left out).
-func Fixes(findings []lint.Finding) []Fix {
+func Fixes(findings []finding.Finding) []Fix {
 	var out []Fix
 	for i, f := range findings {
-		if f.SuggestedFix == nil || len(f.SuggestedFix.TextEdits) == 0 {
+		if len(f.Edits) == 0 {
 			continue
 		}
-		out = append(out, Fix{Finding: i, Rule: f.Rule, Start: f.Start, Message: f.SuggestedFix.Message,
-			Edits: f.SuggestedFix.TextEdits})
+		out = append(out, Fix{Finding: i, Rule: f.Rule, Start: f.Start, Message: f.FixMessage(), Edits: f.Edits})
 	}
 	return out
 }
@@ -66,8 +66,11 @@ type Duplicate struct {
 	Of Fix
 }
 
-// Result is what Apply did to one text.
+// Result is what fixing did: Apply's to one text, File's to one linted file (which also sets
+// Path, Written and Err).
 type Result struct {
+	// Path is the file's reported path (File).
+	Path string
 	// Text is the fixed text (the original when nothing was applied).
 	Text []byte
 	// Applied, Duplicates and Skipped are the fixes, in the order they were considered (by
@@ -75,8 +78,13 @@ type Result struct {
 	Applied    []Fix
 	Duplicates []Duplicate
 	Skipped    []Skipped
+	// Written tells whether the file was rewritten (File).
+	Written bool
+	// Err is why the file could not be rewritten (a *ChangedError, a *NotRewritableError, an
+	// I/O error); its fixes then count as not applied (File).
+	Err error
 	// edits are the applied edits, sorted by position.
-	edits []lint.TextEdit
+	edits []finding.TextEdit
 }
 
 // Changed reports whether any fix was applied.
@@ -87,7 +95,7 @@ func (r Result) Changed() bool { return len(r.Applied) > 0 }
 // an edit of it
 //   - lies outside src or cuts a UTF-8 character or a CRLF line break ("is outside the text"),
 //   - overlaps another edit of the same fix ("its edits overlap each other"),
-//   - writes what lint.FixableText refuses (control, bidi-override and invisible characters,
+//   - writes what finding.FixableText refuses (control, bidi-override and invisible characters,
 //     invalid UTF-8),
 //   - overlaps an edit already applied, or inserts at the same place as one: "overlaps the fix
 //     of …".
@@ -95,7 +103,7 @@ func (r Result) Changed() bool { return len(r.Applied) > 0 }
 // A fix whose every edit equals one already applied is not skipped but a Duplicate: the text
 // already has its change, so its finding is fixed too (Outcome.Remaining).
 //
-// The vectorlint control comments of the fixed text (lint.ControlComments) must be those of
+// The vectorlint control comments of the fixed text (internal/controls) must be those of
 // src, none of them across an applied edit: each fix was checked alone where it was made
 // (docs/security.md, "What a model may change"), and this keeps fixes from building or breaking
 // one together, one half each. When they are not, the fixes are taken again one by one and a
@@ -108,9 +116,9 @@ func Apply(src []byte, fixes []Fix) Result {
 	for i := range order {
 		order[i] = i
 	}
-	first := func(f Fix) lint.TextEdit {
+	first := func(f Fix) finding.TextEdit {
 		if len(f.Edits) == 0 {
-			return lint.TextEdit{}
+			return finding.TextEdit{}
 		}
 		return slices.MinFunc(f.Edits, compareEdits)
 	}
@@ -158,7 +166,7 @@ func apply(src []byte, fixes []Fix, order []int, controls bool) Result {
 		}
 		res.Applied = append(res.Applied, f)
 	}
-	res.edits = make([]lint.TextEdit, len(taken))
+	res.edits = make([]finding.TextEdit, len(taken))
 	for i, t := range taken {
 		res.edits[i] = t.edit
 	}
@@ -170,22 +178,22 @@ func apply(src []byte, fixes []Fix, order []int, controls bool) Result {
 // controlsKept reports whether out, src with the sorted, non-overlapping edits applied, has
 // the same vectorlint control comments as src, in the same order, with none across an edit: in
 // the text an edit replaces, in the text it writes, or around an insertion or deletion point.
-func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
-	if !bytes.Contains(src, []byte(controlPrefix)) && !bytes.Contains(out, []byte(controlPrefix)) {
+func controlsKept(src, out []byte, edits []finding.TextEdit) bool {
+	if !bytes.Contains(src, []byte(controls.Prefix)) && !bytes.Contains(out, []byte(controls.Prefix)) {
 		return true
 	}
-	before, after := lint.ControlComments(src), lint.ControlComments(out)
+	before, after := controls.FindText(string(src)), controls.FindText(string(out))
 	if len(before) != len(after) {
 		return false
 	}
 	for i := range before {
-		if before[i].Text != after[i].Text {
+		if !bytes.Equal(src[before[i].Start:before[i].End], out[after[i].Start:after[i].End]) {
 			return false
 		}
 	}
 	// An edit overlaps a comment when each starts before the other ends, which an insertion
 	// or deletion point strictly inside one does too.
-	across := func(cs []lint.ControlComment, s, e int) bool {
+	across := func(cs []controls.Comment, s, e int) bool {
 		for _, c := range cs {
 			if c.Start < e && s < c.End {
 				return true
@@ -204,18 +212,15 @@ func controlsKept(src, out []byte, edits []lint.TextEdit) bool {
 	return true
 }
 
-// controlPrefix is in every vectorlint control comment: texts without it have none.
-const controlPrefix = "vectorlint-"
-
 // takenEdit is an applied edit and the fix it belongs to.
 type takenEdit struct {
-	edit lint.TextEdit
+	edit finding.TextEdit
 	fix  Fix
 }
 
 // compareEdits orders edits by start, then end: an insertion before a replacement starting at
 // the same place.
-func compareEdits(a, b lint.TextEdit) int {
+func compareEdits(a, b finding.TextEdit) int {
 	if c := cmp.Compare(a.Start.Offset, b.Start.Offset); c != 0 {
 		return c
 	}
@@ -232,7 +237,7 @@ func (f Fix) check(src []byte) string {
 		if s < 0 || t < s || t > len(src) || !boundary(src, s) || !boundary(src, t) {
 			return fmt.Sprintf("is outside the text (bytes %d to %d of %d)", s, t, len(src))
 		}
-		if !lint.FixableText(e.NewText) {
+		if !finding.FixableText(e.NewText) {
 			return "would write a control, bidi-override or invisible character, or bytes that are not UTF-8"
 		}
 	}
@@ -260,7 +265,7 @@ func boundary(src []byte, i int) bool {
 
 // overlap reports whether two edits conflict: each starts before the other ends, or both
 // insert at the same place (their order would be a guess).
-func overlap(a, b lint.TextEdit) bool {
+func overlap(a, b finding.TextEdit) bool {
 	if a.Start.Offset < b.End.Offset && b.Start.Offset < a.End.Offset {
 		return true
 	}
@@ -299,7 +304,7 @@ func collision(f Fix, taken []takenEdit) (reason string, same *Fix) {
 }
 
 // splice returns src with the sorted, non-overlapping edits applied.
-func splice(src []byte, edits []lint.TextEdit) []byte {
+func splice(src []byte, edits []finding.TextEdit) []byte {
 	if len(edits) == 0 {
 		return bytes.Clone(src)
 	}

@@ -6,33 +6,34 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/controls"
 )
 
-// pos is the lint.Position of a byte offset in text (lines end at LF; CR LF counts as one).
-func pos(text string, offset int) lint.Position {
+// pos is the finding.Position of a byte offset in text (lines end at LF; CR LF counts as one).
+func pos(text string, offset int) finding.Position {
 	start := strings.LastIndexByte(text[:offset], '\n') + 1
-	return lint.Position{Line: strings.Count(text[:offset], "\n") + 1,
+	return finding.Position{Line: strings.Count(text[:offset], "\n") + 1,
 		Column: utf8.RuneCountInString(text[start:offset]) + 1, ByteColumn: offset - start + 1, Offset: offset}
 }
 
 // edit replaces the first occurrence of old at or after from in text with new.
-func edit(t testing.TB, text, old, new string, from int) lint.TextEdit {
+func edit(t testing.TB, text, old, new string, from int) finding.TextEdit {
 	t.Helper()
 	i := strings.Index(text[from:], old)
 	if i < 0 {
 		t.Fatalf("%q not in %q after %d", old, text, from)
 	}
 	i += from
-	return lint.TextEdit{Start: pos(text, i), End: pos(text, i+len(old)), NewText: new}
+	return finding.TextEdit{Start: pos(text, i), End: pos(text, i+len(old)), NewText: new}
 }
 
 // insert inserts new at byte offset at.
-func insert(text string, at int, new string) lint.TextEdit {
-	return lint.TextEdit{Start: pos(text, at), End: pos(text, at), NewText: new}
+func insert(text string, at int, new string) finding.TextEdit {
+	return finding.TextEdit{Start: pos(text, at), End: pos(text, at), NewText: new}
 }
 
-func fixOf(rule string, edits ...lint.TextEdit) Fix {
+func fixOf(rule string, edits ...finding.TextEdit) Fix {
 	return Fix{Rule: rule, Start: edits[0].Start, Message: "m", Edits: edits}
 }
 
@@ -149,13 +150,13 @@ func TestApply(t *testing.T) {
 		}, "We act in order to win, utilize the \"tools\".\nLe coffee 🙂 naive.\n", []string{"applied A"}},
 		{"an edit cutting a character is outside the text", text, func(t testing.TB) []Fix {
 			i := strings.Index(text, "é")
-			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: pos(text, i+1), End: pos(text, i+2), NewText: "e"}}}}
+			return []Fix{{Rule: "Bad", Edits: []finding.TextEdit{{Start: pos(text, i+1), End: pos(text, i+2), NewText: "e"}}}}
 		}, text, []string{"skipped Bad: is outside the text (bytes 52 to 53 of 67)"}},
 		{"an edit past the end", text, func(t testing.TB) []Fix {
-			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: lint.Position{Offset: 60}, End: lint.Position{Offset: 90}}}}}
+			return []Fix{{Rule: "Bad", Edits: []finding.TextEdit{{Start: finding.Position{Offset: 60}, End: finding.Position{Offset: 90}}}}}
 		}, text, []string{"skipped Bad: is outside the text (bytes 60 to 90 of 67)"}},
 		{"an edit ending before it starts", text, func(t testing.TB) []Fix {
-			return []Fix{{Rule: "Bad", Edits: []lint.TextEdit{{Start: lint.Position{Offset: 5}, End: lint.Position{Offset: 4}}}}}
+			return []Fix{{Rule: "Bad", Edits: []finding.TextEdit{{Start: finding.Position{Offset: 5}, End: finding.Position{Offset: 4}}}}}
 		}, text, []string{"skipped Bad: is outside the text (bytes 5 to 4 of 67)"}},
 		{"control characters are not written", text, func(t testing.TB) []Fix {
 			return []Fix{fixOf("Esc", edit(t, text, "utilize", "use\x1b[2J", 0))}
@@ -168,7 +169,7 @@ func TestApply(t *testing.T) {
 		}, "one to\r\ntwo\r\n", []string{"applied A"}},
 		{"CRLF: an edit splitting a CRLF is outside the text", crlf, func(t testing.TB) []Fix {
 			i := strings.Index(crlf, "\r\n")
-			return []Fix{{Rule: "Split", Edits: []lint.TextEdit{{Start: lint.Position{Offset: i + 1}, End: lint.Position{Offset: i + 1}, NewText: "x"}}}}
+			return []Fix{{Rule: "Split", Edits: []finding.TextEdit{{Start: finding.Position{Offset: i + 1}, End: finding.Position{Offset: i + 1}, NewText: "x"}}}}
 		}, crlf, []string{"skipped Split: is outside the text (bytes 16 to 16 of 22)"}},
 		{"no fixes", text, func(testing.TB) []Fix { return nil }, text, nil},
 		{"a bidi override is not written", text, func(t testing.TB) []Fix {
@@ -241,19 +242,19 @@ func reference(src string, fixes []Fix) string {
 		}
 		return ae - be
 	})
-	conflict := func(a, b lint.TextEdit) bool {
+	conflict := func(a, b finding.TextEdit) bool {
 		if a.Start.Offset < b.End.Offset && b.Start.Offset < a.End.Offset {
 			return true
 		}
 		return a.Start.Offset == a.End.Offset && b.Start.Offset == b.End.Offset && a.Start.Offset == b.Start.Offset
 	}
-	var taken []lint.TextEdit
+	var taken []finding.TextEdit
 	for _, i := range order {
 		f := fixes[i]
 		ok := len(f.Edits) > 0
 		for _, e := range f.Edits {
 			s, t := e.Start.Offset, e.End.Offset
-			if s < 0 || t < s || t > len(src) || !lint.FixableText(e.NewText) ||
+			if s < 0 || t < s || t > len(src) || !finding.FixableText(e.NewText) ||
 				(s > 0 && s < len(src) && (!utf8.RuneStart(src[s]) || src[s] == '\n' && src[s-1] == '\r')) ||
 				(t > 0 && t < len(src) && (!utf8.RuneStart(src[t]) || src[t] == '\n' && src[t-1] == '\r')) {
 				ok = false
@@ -275,7 +276,7 @@ func reference(src string, fixes []Fix) string {
 			taken = append(taken, f.Edits...)
 		}
 	}
-	slices.SortStableFunc(taken, func(a, b lint.TextEdit) int {
+	slices.SortStableFunc(taken, func(a, b finding.TextEdit) int {
 		if a.Start.Offset != b.Start.Offset {
 			return a.Start.Offset - b.Start.Offset
 		}
@@ -303,13 +304,13 @@ func FuzzApply(f *testing.F) {
 		var fixes []Fix
 		for i := 0; i+2 < len(spec) && len(fixes) < 20; i += 3 {
 			start := int(spec[i]) - 2 // reach below 0 too
-			e := lint.TextEdit{Start: lint.Position{Offset: start}, End: lint.Position{Offset: start + int(spec[i+1]%16) - 1},
+			e := finding.TextEdit{Start: finding.Position{Offset: start}, End: finding.Position{Offset: start + int(spec[i+1]%16) - 1},
 				NewText: texts[int(spec[i+2])%len(texts)]}
 			if spec[i+2] >= 128 && len(fixes) > 0 { // a second edit of the previous fix
 				fixes[len(fixes)-1].Edits = append(fixes[len(fixes)-1].Edits, e)
 				continue
 			}
-			fixes = append(fixes, Fix{Rule: "R", Finding: len(fixes), Edits: []lint.TextEdit{e}})
+			fixes = append(fixes, Fix{Rule: "R", Finding: len(fixes), Edits: []finding.TextEdit{e}})
 		}
 		r := Apply([]byte(src), fixes)
 		if len(r.Applied)+len(r.Skipped) != len(fixes) {
@@ -326,8 +327,9 @@ func FuzzApply(f *testing.F) {
 			}
 		}
 		// The control comments are those of src, whatever the fixes were.
-		if b, a := lint.ControlComments([]byte(src)), lint.ControlComments(r.Text); len(a) != len(b) ||
-			!slices.EqualFunc(a, b, func(x, y lint.ControlComment) bool { return x.Text == y.Text }) {
+		fixed := string(r.Text)
+		if b, a := controls.Find(src), controls.Find(fixed); len(a) != len(b) ||
+			!slices.EqualFunc(a, b, func(x, y controls.Comment) bool { return fixed[x.Start:x.End] == src[y.Start:y.End] }) {
 			t.Fatalf("control comments %+v became %+v", b, a)
 		}
 		// The reference knows nothing of control comments: it is compared when the fixes

@@ -2,11 +2,11 @@ package fix
 
 import (
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"strconv"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // Mode is what a Session does with the fixes.
@@ -34,14 +34,14 @@ type Session struct {
 	Out  io.Writer
 	Log  io.Writer
 	// Report receives each file's result with the findings left (ModeWrite; may be nil).
-	Report func(lint.FileResult) error
+	Report func(finding.FileResult) error
 	// Root is the project root files are rewritten through (ModeWrite): a file outside it, or
 	// reached through a link leading out of it, is never written (spec/trust.md §6).
 	Root *tree.Root
 
 	// Left totals the files' results with the findings left: the command's exit code and the
 	// report's totals come from it.
-	Left lint.Summary
+	Left finding.Summary
 	// Applied and Skipped count the fixes, Duplicates the findings whose fix was the same change
 	// as an applied one (fixed by it); Files the files with an applied fix; Failed the files that
 	// could not be rewritten.
@@ -53,7 +53,7 @@ type Session struct {
 
 // File handles one linted file: applies its fixes, writes, prints or diffs the result, logs
 // what was applied and skipped, and passes the findings left on.
-func (s *Session) File(fr lint.FileResult) error {
+func (s *Session) File(fr finding.FileResult) error {
 	o := File(s.Root, fr, s.Mode == ModeWrite)
 	if o.Err == nil { // a file not rewritten has nothing applied
 		s.Applied += len(o.Applied)
@@ -67,7 +67,7 @@ func (s *Session) File(fr lint.FileResult) error {
 	switch s.Mode {
 	case ModeDiff:
 		if o.Err == nil {
-			if _, err := io.WriteString(s.Out, Diff(fr.Path, fr.Source, o.Result)); err != nil {
+			if _, err := io.WriteString(s.Out, Diff(fr.Path, fr.Source, o)); err != nil {
 				return err
 			}
 		}
@@ -95,7 +95,7 @@ func (s *Session) File(fr lint.FileResult) error {
 }
 
 // log writes what fixing a file did: nothing for a file without fixes.
-func (s *Session) log(o Outcome) {
+func (s *Session) log(o Result) {
 	if s.Log == nil {
 		return
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestSession: what a session prints and counts in each mode, for a file with an applied and a
@@ -16,29 +16,29 @@ func TestSession(t *testing.T) {
 	const text = "We act in order to win.\n"
 	dir := t.TempDir()
 	fixed, clean, changed := filepath.Join(dir, "a.md"), filepath.Join(dir, "b.md"), filepath.Join(dir, "c.md")
-	results := func() []lint.FileResult {
+	results := func() []finding.FileResult {
 		for _, p := range []string{fixed, clean, changed} {
 			write(t, p, text, 0o644)
 		}
 		a := linted(t, fixed, text, "in order", "so as", "order to win", "to succeed")
-		b := lint.FileResult{Path: "b.md", Source: []byte(text), SourceFile: clean}
+		b := finding.FileResult{Path: "b.md", Source: []byte(text), SourceFile: clean}
 		c := linted(t, changed, text, "in order to", "to")
 		c.Path = "c.md"
 		write(t, changed, "edited\n", 0o644)
-		return []lint.FileResult{a, b, c}
+		return []finding.FileResult{a, b, c}
 	}
 	for _, tt := range []struct {
 		mode    Mode
 		out     string
 		log     string
 		summary string
-		left    lint.Summary
+		left    finding.Summary
 	}{
 		{ModeWrite, "", "vectorlint: a.md: 1 fix applied, 1 skipped\n" +
 			"vectorlint: a.md:1:11: Acme.RB: fix skipped: overlaps the fix of Acme.RA at 1:8\n" +
 			"vectorlint: c.md: changed since it was linted; not rewritten (run vectorlint --fix again)\n",
 			"1 fix applied in 1 file, 1 skipped; 1 file not rewritten",
-			lint.Summary{Files: 3, Errors: 2, Warnings: 2}},
+			finding.Summary{Files: 3, Errors: 2, Warnings: 2}},
 		// A diff writes nothing, so a file changed on disk is diffed against what was linted.
 		{ModeDiff, "--- a/a.md\n+++ b/a.md\n@@ -1 +1 @@\n-We act in order to win.\n+We act so as to win.\n" +
 			"--- a/c.md\n+++ b/c.md\n@@ -1 +1 @@\n-We act in order to win.\n+We act to win.\n",
@@ -46,11 +46,11 @@ func TestSession(t *testing.T) {
 				"vectorlint: a.md:1:11: Acme.RB: fix skipped: overlaps the fix of Acme.RA at 1:8\n" +
 				"vectorlint: c.md: 1 fix to apply\n",
 			"2 fixes to apply in 2 files (nothing written), 1 skipped",
-			lint.Summary{Files: 3, Errors: 2, Warnings: 1}},
+			finding.Summary{Files: 3, Errors: 2, Warnings: 1}},
 	} {
 		var out, log strings.Builder
 		var reported []int
-		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Root: rootOf(t, fixed), Report: func(fr lint.FileResult) error {
+		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Root: rootOf(t, fixed), Report: func(fr finding.FileResult) error {
 			reported = append(reported, len(fr.Findings))
 			return nil
 		}}
@@ -99,7 +99,7 @@ func TestSessionDuplicates(t *testing.T) {
 		fr := linted(t, path, text, "in order", "so as", "in order", "so as", "order to win", "to succeed")
 		var left []string
 		var out, log strings.Builder
-		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Root: rootOf(t, path), Report: func(fr lint.FileResult) error {
+		s := &Session{Mode: tt.mode, Out: &out, Log: &log, Root: rootOf(t, path), Report: func(fr finding.FileResult) error {
 			for _, f := range fr.Findings {
 				left = append(left, f.Rule)
 			}
@@ -111,7 +111,7 @@ func TestSessionDuplicates(t *testing.T) {
 		if log.String() != tt.log || s.Summary() != tt.summary {
 			t.Errorf("mode %d: log %q, summary %q", tt.mode, log.String(), s.Summary())
 		}
-		if s.Left != (lint.Summary{Files: 1, Errors: 1, Warnings: 1}) {
+		if s.Left != (finding.Summary{Files: 1, Errors: 1, Warnings: 1}) {
 			t.Errorf("mode %d: left %+v, want RC's warning and the error without a fix", tt.mode, s.Left)
 		}
 		if tt.mode == ModeWrite {

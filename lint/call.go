@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -86,7 +87,7 @@ func (it workItem) label() string {
 
 // lineRange is "lines A-B" (or "line A") of a chunk.
 func lineRange(c Chunk) string {
-	last := c.Line + len(relLineStarts(c.Text)) - 1
+	last := c.Line + finding.NewLineIndex(c.Text).Lines() - 1
 	if last <= c.Line {
 		return fmt.Sprintf("line %d", c.Line)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -377,7 +378,7 @@ func chunkLines(c Chunk) (first, last int) {
 // onlyChanged keeps, of a restricted file's result, the findings that touch a changed line and
 // the unverified quotes whose line is changed or unknown, and marks the scores of rules whose
 // texts were sent in part. Operational errors are kept.
-func (fp *FilePlan) onlyChanged(fr FileResult) FileResult {
+func (fp *FilePlan) onlyChanged(fr finding.FileResult) finding.FileResult {
 	ch := fp.changed
 	if ch == nil {
 		return fr
@@ -393,7 +394,7 @@ func (fp *FilePlan) onlyChanged(fr FileResult) FileResult {
 		}
 	}
 	fr.Findings = findings
-	var unverified []Unverified
+	var unverified []finding.Unverified
 	for _, u := range fr.Unverified {
 		if u.Line == 0 || ch.lines.Contains(u.Line) {
 			unverified = append(unverified, u)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
@@ -339,7 +340,7 @@ short.md
 }
 
 // renderChanged is renderResults with each score's partial mark.
-func renderChanged(frs []FileResult) string {
+func renderChanged(frs []finding.FileResult) string {
 	out := renderResults(frs)
 	for _, fr := range frs {
 		for _, s := range fr.Scores {

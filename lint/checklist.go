@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -162,7 +163,7 @@ func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 		for _, p := range places {
 			start, end := unit.Offset+p[0], unit.Offset+p[1]
 			match := string(doc.Source[start:end])
-			props = append(props, placedProposal(Finding{Rule: pr.ID, Severity: pr.Severity,
+			props = append(props, placedProposal(finding.Finding{Rule: pr.ID, Severity: pr.Severity,
 				Message:  fmt.Sprintf("Avoid %q.", match),
 				Analysis: "Not met: " + pointSyntax(pt, pa), Match: match,
 				Start: doc.Position(start), End: doc.Position(end)}))
@@ -176,10 +177,10 @@ func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 
 // score is the coverage × 10 (0 when the required target is missing; none when nothing could
 // be evaluated: text points without a model are reported as not run).
-func (checklist) score(r *ruleRun, _ []proposal) (*Score, error) {
+func (checklist) score(r *ruleRun, _ []proposal) (*finding.Score, error) {
 	pr := r.pr
 	if r.missingTarget() {
-		return &Score{Rule: pr.ID, Type: SemiObjective, Score: 0}, nil
+		return &finding.Score{Rule: pr.ID, Type: finding.SemiObjective, Score: 0}, nil
 	}
 	if len(r.units) == 0 || len(r.units[0].results) == 0 || r.units[0].results[0].coverage == nil {
 		return nil, nil
@@ -189,7 +190,7 @@ func (checklist) score(r *ruleRun, _ []proposal) (*Score, error) {
 		return nil, nil
 	}
 	coverage := *cov.AvgCoverageExtent
-	return &Score{Rule: pr.ID, Type: SemiObjective, Score: Rounded1(*cov.Score * 10), Coverage: &coverage}, nil
+	return &finding.Score{Rule: pr.ID, Type: finding.SemiObjective, Score: finding.Rounded1(*cov.Score * 10), Coverage: &coverage}, nil
 }
 
 // checklistMessage says which point is not met, and how far when it is graded.
@@ -233,7 +234,7 @@ func pointSyntax(pt *rubric.Point, pa points.PointAssessment) string {
 }
 
 // startFinding is a finding spanning the first non-blank line of a unit's text.
-func startFinding(doc *Document, rule string, sev rules.Severity, msg, analysis string, u *Unit) Finding {
+func startFinding(doc *Document, rule string, sev finding.Severity, msg, analysis string, u *Unit) finding.Finding {
 	text := u.Text
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
 	end := start
@@ -241,7 +242,7 @@ func startFinding(doc *Document, rule string, sev rules.Severity, msg, analysis 
 		end++
 	}
 	end = start + len(strings.TrimRight(text[start:end], " \t\f\v"))
-	return Finding{Rule: rule, Severity: sev, Message: msg, Analysis: analysis, Match: string(doc.Source[u.Offset+start : u.Offset+end]),
+	return finding.Finding{Rule: rule, Severity: sev, Message: msg, Analysis: analysis, Match: string(doc.Source[u.Offset+start : u.Offset+end]),
 		Start: doc.Position(u.Offset + start), End: doc.Position(u.Offset + end)}
 }
 

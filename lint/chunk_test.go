@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // words returns n words "w1 w2 ... wn" numbered from start.
@@ -83,7 +85,7 @@ func TestUnitChunks(t *testing.T) {
 	if c := u.Chunks(); len(c) != 1 || c[0].Words != 700 || c[0].Offset != 5 || c[0].Line != 2 {
 		t.Errorf("evaluateAs document: %+v", c)
 	}
-	u.Missing = &Finding{}
+	u.Missing = &finding.Finding{}
 	if c := u.Chunks(); c != nil {
 		t.Errorf("missing target: %d chunks, want none", len(c))
 	}
@@ -111,7 +113,7 @@ func FuzzDocument(f *testing.F) {
 		if doc.BodyOffset < 0 || doc.BodyOffset > len(s) || s[doc.BodyOffset:] != doc.Body {
 			t.Fatalf("body %q at %d is not the tail of the source", doc.Body, doc.BodyOffset)
 		}
-		prev := Position{Line: 1, Column: 1, ByteColumn: 1}
+		prev := finding.Position{Line: 1, Column: 1, ByteColumn: 1}
 		for off := 0; off <= len(s); off++ {
 			p := doc.Position(off)
 			if p.Offset != off || p.Line < prev.Line || p.Line > doc.Lines()+1 || p.Column < 1 || p.ByteColumn < p.Column {

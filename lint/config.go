@@ -18,6 +18,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/ini.v1"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
@@ -49,7 +50,7 @@ type Config struct {
 	// Concurrency is the number of LLM requests in flight (DefaultConcurrency when not set).
 	Concurrency int
 	// DefaultSeverity applies to rules whose frontmatter sets no severity (warning by default).
-	DefaultSeverity rules.Severity
+	DefaultSeverity finding.Severity
 	// Provider, Model and BaseURL are "" when not set; environment and flags override them.
 	Provider string
 	Model    string
@@ -142,7 +143,7 @@ type Override struct {
 	Rule string
 	Kind OverrideKind
 	// Severity is set for OverrideSeverity, Strictness for OverrideStrictness.
-	Severity   rules.Severity
+	Severity   finding.Severity
 	Strictness float64
 	// Setting and Value are set for OverrideUnknown: the setting as written ("threshold"; ""
 	// for a two-part key, whose second part is then Rule) and the value.
@@ -231,7 +232,7 @@ func staysInside(dir, path string) error {
 
 // LoadConfig reads and parses a configuration file through a root at its folder (the project
 // root, internal/tree) and checks that its RulesPath is a folder inside that root. Problems
-// (with file and line) are returned as rules.Problems.
+// (with file and line) are returned as finding.Problems.
 func LoadConfig(path string) (*Config, error) {
 	root, err := tree.Open(filepath.Dir(path))
 	if err != nil {
@@ -265,11 +266,11 @@ func loadConfig(root *tree.Root, path string, data []byte) (*Config, error) {
 	}
 	if cfg.RulesPath != "" {
 		if p := rulesPathOutside(root, cfg); p != nil {
-			return nil, rules.Problems{*p}
+			return nil, finding.Problems{*p}
 		}
 		fi, err := root.Stat(cfg.RulesPath)
 		if err != nil || !fi.IsDir() {
-			return nil, rules.Problems{{File: path, Line: cfg.RulesPathLine, Field: "RulesPath",
+			return nil, finding.Problems{{File: path, Line: cfg.RulesPathLine, Field: "RulesPath",
 				Expected: "an existing folder of rule packs (relative to the config file's folder)",
 				Found:    fmt.Sprintf("%q, which is not a folder", cfg.RulesPathValue)}}
 		}
@@ -287,7 +288,7 @@ func globalKeys() []string {
 // ParseConfig parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
 // and anchors RulesPath and the section globs. It returns every problem found; the config is
 // usable only when none is an error.
-func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
+func ParseConfig(path string, data []byte) (*Config, finding.Problems) {
 	abs, err := filepath.Abs(path)
 	if err == nil {
 		path = abs
@@ -296,7 +297,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 		Path:                path,
 		Dir:                 filepath.Dir(path),
 		Concurrency:         DefaultConcurrency,
-		DefaultSeverity:     rules.SeverityWarning,
+		DefaultSeverity:     finding.SeverityWarning,
 		ConfidenceThreshold: DefaultConfidenceThreshold,
 	}
 	scan := scanINI(path, data)
@@ -308,11 +309,11 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 		SpaceBeforeInlineComment: true, // "#" and ";" start a comment only after a space (URLs keep their fragments)
 	}, data)
 	if err != nil {
-		return cfg, clipQuotes(rules.Problems{{File: path, Expected: "an ini file", Found: clip(err.Error())}})
+		return cfg, clipQuotes(finding.Problems{{File: path, Expected: "an ini file", Found: clip(err.Error())}})
 	}
 	problems := scan.problems
 	add := func(line int, field, expected, found string) {
-		problems = append(problems, rules.Problem{File: path, Line: line, Field: field, Expected: expected, Found: found})
+		problems = append(problems, finding.Problem{File: path, Line: line, Field: field, Expected: expected, Found: found})
 	}
 
 	for _, k := range file.Section(ini.DefaultSection).Keys() {
@@ -334,9 +335,9 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			}
 			cfg.Concurrency = n
 		case "DefaultSeverity":
-			s, err := rules.ParseSeverity(value)
+			s, err := finding.ParseSeverity(value)
 			if err != nil {
-				add(line, name, rules.SeverityExpected, strconv.Quote(value))
+				add(line, name, finding.SeverityExpected, strconv.Quote(value))
 				continue
 			}
 			cfg.DefaultSeverity = s
@@ -384,7 +385,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			}
 			cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true
 		case "ScanPaths":
-			problems = append(problems, rules.Problem{File: path, Line: line, Field: name,
+			problems = append(problems, finding.Problem{File: path, Line: line, Field: name,
 				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})
 		default:
 			msg := "unknown global key (known keys: " + strings.Join(globalKeys(), ", ") + ")"
@@ -393,7 +394,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			} else if s := suggest.Closest(name, globalKeys(), 2); s != "" {
 				msg = fmt.Sprintf("unknown global key (did you mean %q?)", s)
 			}
-			problems = append(problems, rules.Problem{File: path, Line: line, Field: name, Message: msg})
+			problems = append(problems, finding.Problem{File: path, Line: line, Field: name, Message: msg})
 		}
 	}
 
@@ -479,7 +480,7 @@ func clip(s string) string {
 
 // clipQuotes cuts what the problems quote of the file (a quoted Found, a Field that is a key as
 // written) to MaxQuoted characters.
-func clipQuotes(ps rules.Problems) rules.Problems {
+func clipQuotes(ps finding.Problems) finding.Problems {
 	for i := range ps {
 		p := &ps[i]
 		if text, err := strconv.Unquote(p.Found); err == nil && strings.HasPrefix(p.Found, `"`) && utf8.RuneCountInString(text) > MaxQuoted {
@@ -516,7 +517,7 @@ func valeKeyHint(key string, global bool) (hint string, ok bool) {
 // "severity" or "strictness" that names no rule, are an OverrideUnknown, which the
 // configuration check turns into a warning: the original VectorLint accepts any such key and
 // its own documentation and tests write some.
-func parseOverride(key, value string) (Override, *rules.Problem) {
+func parseOverride(key, value string) (Override, *finding.Problem) {
 	o := Override{Key: key}
 	parts := strings.Split(key, ".")
 	const forms = "RunRules, Format, SkippedScopes, BlockIgnores, TokenIgnores, Pack.Rule, Pack.Rule.severity or Pack.Rule.strictness"
@@ -550,10 +551,10 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 		} else if s := suggest.Closest(key, []string{"RunRules", keyFormat, keySkippedScopes, keyBlockIgnores, keyTokenIgnores}, 2); s != "" {
 			msg = fmt.Sprintf("unknown key (did you mean %q?)", s)
 		}
-		return o, &rules.Problem{Field: key, Message: msg}
+		return o, &finding.Problem{Field: key, Message: msg}
 	}
 	if strings.TrimSpace(o.Rule) == "" || (len(parts) > 2 || setting == "") && strings.TrimSpace(o.Pack) == "" {
-		return o, &rules.Problem{Field: key, Expected: forms, Found: strconv.Quote(key)}
+		return o, &finding.Problem{Field: key, Expected: forms, Found: strconv.Quote(key)}
 	}
 	switch setting {
 	case "":
@@ -563,18 +564,18 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 		case "enabled":
 			o.Kind = OverrideEnabled
 		default:
-			return o, &rules.Problem{Field: key, Expected: `"disabled" or "enabled"`, Found: strconv.Quote(value)}
+			return o, &finding.Problem{Field: key, Expected: `"disabled" or "enabled"`, Found: strconv.Quote(value)}
 		}
 	case "severity":
-		s, err := rules.ParseSeverity(value)
+		s, err := finding.ParseSeverity(value)
 		if err != nil {
-			return o, &rules.Problem{Field: key, Expected: rules.SeverityExpected, Found: strconv.Quote(value)}
+			return o, &finding.Problem{Field: key, Expected: finding.SeverityExpected, Found: strconv.Quote(value)}
 		}
 		o.Kind, o.Severity = OverrideSeverity, s
 	case "strictness":
 		s, ok := rules.ParseStrictness(value)
 		if !ok {
-			return o, &rules.Problem{Field: key, Expected: rules.StrictnessExpected, Found: strconv.Quote(value)}
+			return o, &finding.Problem{Field: key, Expected: rules.StrictnessExpected, Found: strconv.Quote(value)}
 		}
 		o.Kind, o.Strictness = OverrideStrictness, s
 	}
@@ -586,7 +587,7 @@ func parseOverride(key, value string) (Override, *rules.Problem) {
 type iniScan struct {
 	sectionLine map[string]int
 	keyLine     map[string]map[string]int
-	problems    rules.Problems
+	problems    finding.Problems
 }
 
 func (s *iniScan) line(section, key string) int { return s.keyLine[section][key] }
@@ -606,28 +607,28 @@ func scanINI(path string, data []byte) *iniScan {
 		case text[0] == '[':
 			end := strings.LastIndexByte(text, ']')
 			if end < 0 {
-				s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "a section header [GLOB]", Found: strconv.Quote(text)})
+				s.problems = append(s.problems, finding.Problem{File: path, Line: line, Expected: "a section header [GLOB]", Found: strconv.Quote(text)})
 				continue
 			}
 			section = text[1:end]
 			if section == "" {
-				s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "a file glob between [ and ]", Found: "[]"})
+				s.problems = append(s.problems, finding.Problem{File: path, Line: line, Expected: "a file glob between [ and ]", Found: "[]"})
 			}
 			if _, seen := s.sectionLine[section]; !seen {
 				s.sectionLine[section] = line
 			}
 			continue
 		case text[0] == '"' || text[0] == '`':
-			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "KEY = VALUE with an unquoted key", Found: strconv.Quote(text)})
+			s.problems = append(s.problems, finding.Problem{File: path, Line: line, Expected: "KEY = VALUE with an unquoted key", Found: strconv.Quote(text)})
 			continue
 		}
 		eq := strings.IndexAny(text, "=:")
 		if eq <= 0 {
-			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Expected: "KEY = VALUE, a [GLOB] section header or a # comment", Found: strconv.Quote(text)})
+			s.problems = append(s.problems, finding.Problem{File: path, Line: line, Expected: "KEY = VALUE, a [GLOB] section header or a # comment", Found: strconv.Quote(text)})
 			continue
 		}
 		if v := strings.TrimSpace(text[eq+1:]); strings.HasPrefix(v, "`") || strings.HasPrefix(v, `"""`) {
-			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Field: strings.TrimSpace(text[:eq]),
+			s.problems = append(s.problems, finding.Problem{File: path, Line: line, Field: strings.TrimSpace(text[:eq]),
 				Expected: "a one-line value", Found: "a quoted multi-line value"})
 			continue
 		}
@@ -642,7 +643,7 @@ func scanINI(path string, data []byte) *iniScan {
 			if section != ini.DefaultSection {
 				where = "in section [" + clip(section) + "]"
 			}
-			s.problems = append(s.problems, rules.Problem{File: path, Line: line, Field: key,
+			s.problems = append(s.problems, finding.Problem{File: path, Line: line, Field: key,
 				Message: fmt.Sprintf("set twice %s (first on line %d)", where, first)})
 			continue
 		}
@@ -751,7 +752,7 @@ func wildcards(glob string) int {
 type RuleSettings struct {
 	Disabled bool
 	// Severity and Strictness are nil when no override applies.
-	Severity   *rules.Severity
+	Severity   *finding.Severity
 	Strictness *float64
 	// DisabledBy is the override that disabled the rule (for messages).
 	DisabledBy *Override
@@ -791,7 +792,7 @@ func (fs FileSettings) Rule(pack, id string, aliases ...string) RuleSettings {
 // must exist (an error: a typo must not silently change what runs), and every override must
 // name a rule and a setting it uses; an override that does not is a warning (overrides.go),
 // so that configurations written for the original VectorLint keep running.
-func CheckConfig(cfg *Config, packs []*rules.Pack) rules.Problems {
+func CheckConfig(cfg *Config, packs []*rules.Pack) finding.Problems {
 	return checkConfig(cfg, packs, func(string) bool { return false })
 }
 
@@ -800,8 +801,8 @@ func CheckConfig(cfg *Config, packs []*rules.Pack) rules.Problems {
 // rule file that did not parse, an unreadable rules folder). Names of such packs, and rule ids
 // that could be in them, are not reported again as unknown: the first problem is the one to fix.
 // incomplete("") is true when packs may be missing altogether (the rules folder could not be read).
-func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) bool) rules.Problems {
-	var problems rules.Problems
+func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) bool) finding.Problems {
+	var problems finding.Problems
 	byName := map[string]*rules.Pack{}
 	var names, builtin []string
 	for _, p := range packs {
@@ -830,7 +831,7 @@ func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) 
 	for _, s := range cfg.Sections {
 		for _, name := range s.RunRules {
 			if byName[name] == nil && !incomplete(name) {
-				problems = append(problems, rules.Problem{File: cfg.Path, Line: s.RunRulesLine, Field: "RunRules",
+				problems = append(problems, finding.Problem{File: cfg.Path, Line: s.RunRulesLine, Field: "RunRules",
 					Message: fmt.Sprintf("unknown pack %q (%s)", name, found)})
 			}
 		}
@@ -842,8 +843,8 @@ func checkConfig(cfg *Config, packs []*rules.Pack, incomplete func(pack string) 
 }
 
 // IsProblems reports whether err is a list of input problems (as opposed to an I/O failure).
-func IsProblems(err error) (rules.Problems, bool) {
-	var ps rules.Problems
+func IsProblems(err error) (finding.Problems, bool) {
+	var ps finding.Problems
 	ok := errors.As(err, &ps)
 	return ps, ok
 }

@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
-func problemLines(ps rules.Problems, dir string) []string {
+func problemLines(ps finding.Problems, dir string) []string {
 	var out []string
 	for _, p := range ps {
 		p.File = strings.TrimPrefix(p.File, dir+string(filepath.Separator))
@@ -35,14 +36,14 @@ func TestParseConfigGlobals(t *testing.T) {
 	}
 	temp := 0.4
 	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
-		Concurrency: 4, DefaultSeverity: rules.SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
+		Concurrency: 4, DefaultSeverity: finding.SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
 		BaseURL: "http://localhost:11434/v1#frag", BaseURLLine: 8, Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true,
 		Timeout: 90 * time.Second, CacheMaxSize: 500_000_000, CacheMaxSizeSet: true}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}
 	cfg, ps = ParseConfig("/proj/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n"))
-	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != rules.SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
+	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != finding.SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
 		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.Timeout != 0 || cfg.CacheMaxSizeSet {
 		t.Errorf("defaults wrong: %+v %v", cfg, ps)
 	}
@@ -79,10 +80,10 @@ Acme.Wordiness = Enabled
 	}
 	wantOverrides := []Override{
 		{Key: "Acme.Wordiness", Line: 4, Pack: "Acme", Rule: "Wordiness", Kind: OverrideDisabled},
-		{Key: "Acme.Headline.severity", Line: 5, Pack: "Acme", Rule: "Headline", Kind: OverrideSeverity, Severity: rules.SeverityError},
+		{Key: "Acme.Headline.severity", Line: 5, Pack: "Acme", Rule: "Headline", Kind: OverrideSeverity, Severity: finding.SeverityError},
 		{Key: "Acme.Headline.strictness", Line: 6, Pack: "Acme", Rule: "Headline", Kind: OverrideStrictness, Strictness: 20},
 		{Key: "GrammarChecker.strictness", Line: 7, Rule: "GrammarChecker", Kind: OverrideStrictness, Strictness: 8},
-		{Key: "GrammarChecker.severity", Line: 8, Rule: "GrammarChecker", Kind: OverrideSeverity, Severity: rules.SeverityWarning},
+		{Key: "GrammarChecker.severity", Line: 8, Rule: "GrammarChecker", Kind: OverrideSeverity, Severity: finding.SeverityWarning},
 	}
 	if !reflect.DeepEqual(s0.Overrides, wantOverrides) {
 		t.Errorf("overrides = %+v\nwant %+v", s0.Overrides, wantOverrides)
@@ -329,7 +330,7 @@ func TestFindConfig(t *testing.T) {
 func TestCheckConfig(t *testing.T) {
 	packs := []*rules.Pack{
 		{Name: "Acme", Rules: []*rules.Rule{{Pack: "Acme", ID: "Wordiness"},
-			{Pack: "Acme", ID: "Headline", Type: rules.Subjective, Criteria: []*rules.Criterion{{ID: "Clarity"}}}}},
+			{Pack: "Acme", ID: "Headline", Type: finding.Subjective, Criteria: []*rules.Criterion{{ID: "Clarity"}}}}},
 		{Name: "TechCorp", Rules: []*rules.Rule{{Pack: "TechCorp", ID: "Voice"}}},
 	}
 	src := `RulesPath = rules
@@ -406,7 +407,7 @@ func TestCorpusConfigs(t *testing.T) {
 	if st := cfg.Settings("content/docs/x/a.md").Rule("Acme", "GrammarChecker").Strictness; st == nil || *st != 9 {
 		t.Errorf("docs strictness = %v", st)
 	}
-	if cfg.Concurrency != 4 || cfg.DefaultSeverity != rules.SeverityWarning {
+	if cfg.Concurrency != 4 || cfg.DefaultSeverity != finding.SeverityWarning {
 		t.Errorf("globals: %+v", cfg)
 	}
 }
@@ -630,7 +631,7 @@ func TestConfigSuggestionLevel(t *testing.T) {
 		t.Fatalf("problems: %v", ps)
 	}
 	rs := cfg.Settings("a.md").Rule("Acme", "Tone")
-	if cfg.DefaultSeverity != rules.SeveritySuggestion || rs.Severity == nil || *rs.Severity != rules.SeveritySuggestion {
+	if cfg.DefaultSeverity != finding.SeveritySuggestion || rs.Severity == nil || *rs.Severity != finding.SeveritySuggestion {
 		t.Errorf("DefaultSeverity %v, override %v", cfg.DefaultSeverity, rs.Severity)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
@@ -57,7 +58,7 @@ type DebugRecord struct {
 	// FilterDecisions are the filter stage's decisions on what the replies proposed, in order.
 	FilterDecisions []DebugDecision `json:"filter_decisions"`
 	// SurfacedViolations are the rule's findings on the file (the decisions "kept").
-	SurfacedViolations []Finding `json:"surfaced_violations"`
+	SurfacedViolations []finding.Finding `json:"surfaced_violations"`
 }
 
 // DebugModel is the model that evaluated the rules.
@@ -121,7 +122,7 @@ func (e *evaluator) debugRecord(doc *Document, r *ruleRun, props []proposal) Deb
 	pr := r.pr
 	rec := DebugRecord{File: doc.Path, Prompt: DebugPrompt{Pack: pr.Rule.Pack, ID: pr.Rule.ID, Filename: pr.Rule.Path,
 		EvaluationType: pr.Kind.Name()}, RawModelOutput: []DebugOutput{}, FilterDecisions: []DebugDecision{},
-		SurfacedViolations: []Finding{}}
+		SurfacedViolations: []finding.Finding{}}
 	for _, u := range r.units {
 		for i, c := range u.chunks {
 			if i >= len(u.results) {

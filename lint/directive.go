@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -41,24 +42,24 @@ func FindDirective(dir, configPath string) string {
 // instructions the project gave); one that is not UTF-8 an error problem; an empty one is
 // ignored with a warning (the original then sends no directive); one over
 // StyleGuideTokenLimit gets the style guide's warning, since it rides along with every call.
-func loadDirective(read readFunc, path string) (string, rules.Problems, error) {
+func loadDirective(read readFunc, path string) (string, finding.Problems, error) {
 	data, err := read(path, rules.MaxFileSize)
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot read the project directive: %w", err)
 	}
 	if bad := rules.FirstInvalidUTF8(data); bad < len(data) {
 		line := strings.Count(string(data[:bad]), "\n") + 1
-		return "", rules.Problems{{File: path, Line: line, Field: "directive",
+		return "", finding.Problems{{File: path, Line: line, Field: "directive",
 			Expected: "UTF-8 text", Found: "bytes that are not UTF-8"}}, nil
 	}
 	directive := strings.TrimSpace(strings.TrimPrefix(string(data), "\ufeff"))
 	if directive == "" {
-		return "", rules.Problems{{File: path, Field: "directive", Level: rules.LevelWarning,
+		return "", finding.Problems{{File: path, Field: "directive", Level: finding.LevelWarning,
 			Message: "empty file: no directive is sent; ignored"}}, nil
 	}
-	var problems rules.Problems
+	var problems finding.Problems
 	if n := llm.EstimateTokens(directive); n > StyleGuideTokenLimit {
-		problems = append(problems, rules.Problem{File: path, Level: rules.LevelWarning, Field: "directive",
+		problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Field: "directive",
 			Message: fmt.Sprintf("about %s tokens, more than %s: the directive is sent with every rule on every file, so every model call pays for it; keep it short",
 				thousands(n), thousands(StyleGuideTokenLimit))})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/tree"
 )
@@ -59,7 +60,7 @@ func (e *PathError) Error() string { return e.Arg + ": " + e.Reason }
 // to folders are not walked (no cycles), and FIFOs, devices, sockets and pseudo-filesystems are
 // never opened. What it leaves out that way is returned in skipped (absolute paths, with the
 // reason), for the report's skipped list. A PATH that yields no file is a *PathError.
-func Discover(root *tree.Root, dir string, args []string, skip []string) (files []string, skipped []Skipped, err error) {
+func Discover(root *tree.Root, dir string, args []string, skip []string) (files []string, skipped []finding.Skipped, err error) {
 	found, skipped, bad, err := discover(root, dir, args, skip)
 	if err != nil {
 		return nil, nil, err
@@ -85,7 +86,7 @@ type docFile struct {
 
 // discover is Discover, with where each file is read from. An argument that names nothing to
 // lint does not stop the others: it is one of bad, in the order given.
-func discover(root *tree.Root, dir string, args []string, skip []string) (_ []docFile, _ []Skipped, bad []*PathError, _ error) {
+func discover(root *tree.Root, dir string, args []string, skip []string) (_ []docFile, _ []finding.Skipped, bad []*PathError, _ error) {
 	if root == nil {
 		r, err := tree.Open(dir)
 		if err != nil {
@@ -119,8 +120,8 @@ func discover(root *tree.Root, dir string, args []string, skip []string) (_ []do
 		}
 	}
 	slices.SortFunc(w.files, func(a, b docFile) int { return strings.Compare(a.path, b.path) })
-	slices.SortFunc(w.skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
-	return w.files, slices.CompactFunc(w.skipped, func(a, b Skipped) bool { return a.Path == b.Path }), bad, nil
+	slices.SortFunc(w.skipped, func(a, b finding.Skipped) int { return strings.Compare(a.Path, b.Path) })
+	return w.files, slices.CompactFunc(w.skipped, func(a, b finding.Skipped) bool { return a.Path == b.Path }), bad, nil
 }
 
 func extensionList() string { return strings.Join(LintableExtensions(), ", ") }
@@ -153,7 +154,7 @@ type walker struct {
 	skip    map[string]bool
 	seen    map[string]bool
 	files   []docFile
-	skipped []Skipped
+	skipped []finding.Skipped
 	// named is how the current argument is opened: through the project root, or a root of its
 	// own for a path the user named outside it.
 	named tree.Named
@@ -222,7 +223,7 @@ func (w *walker) add(report, read string) {
 }
 
 func (w *walker) skipFile(path, reason string) {
-	w.skipped = append(w.skipped, Skipped{Path: path, Reason: reason})
+	w.skipped = append(w.skipped, finding.Skipped{Path: path, Reason: reason})
 }
 
 // walk lists the lintable files below target, the current argument's folder (a symbolic link

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestDiscoverUntrustedTree walks a tree built as an attacker would: links out of the tree (to a
@@ -54,7 +56,7 @@ func TestDiscoverUntrustedTree(t *testing.T) {
 
 	var (
 		files   []string
-		skipped []Skipped
+		skipped []finding.Skipped
 	)
 	within(t, func() { files, skipped, err = Discover(nil, root, []string{"docs"}, nil) })
 	if err != nil {

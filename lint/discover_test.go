@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 func TestDiscover(t *testing.T) {
@@ -125,7 +127,7 @@ func TestDiscoverGit(t *testing.T) {
 	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "a.md" {
 		t.Fatalf("walk: %v %v", files, err)
 	}
-	want := []Skipped{
+	want := []finding.Skipped{
 		{Path: filepath.Join(root, "abs.md"), Reason: "a symbolic link into .git: " + never},
 		{Path: filepath.Join(root, "docs", "git.md"), Reason: "a symbolic link into .git: " + never},
 	}

@@ -15,5 +15,7 @@
 //	                          locate.go, filter.go (suppress.go), score.go, result.go
 //	run.go                    Run: a whole lint run as one library call (the command, editors)
 //
-// The formulas of scores are package scoring's; output formats are package report's.
+// What it produces is package finding's vocabulary (finding.FileResult, finding.Result: the
+// findings, scores and totals every output speaks); the formulas of scores are package
+// scoring's; output formats are package report's.
 package lint

@@ -2,15 +2,15 @@ package lint
 
 import (
 	"fmt"
-	"sort"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/scopes"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Document is one file to lint: its original bytes, the body without its own YAML frontmatter,
-// and a line index that converts byte offsets into positions.
+// and the line index (finding.LineIndex) that converts byte offsets into positions.
 //
 // Every offset the linter hands out (targets, units, chunks, findings) is an offset into Source,
 // so positions are in the original file's coordinates, frontmatter included.
@@ -28,9 +28,8 @@ type Document struct {
 	// run warns (EvalOptions.DocumentWarn). It names the file and line.
 	ScopeError error
 
-	// lineStarts[i] is the offset where line i+1 starts. Lines end at "\n", "\r\n" or a lone
-	// "\r", as in editors. A byte order mark is not part of line 1's columns.
-	lineStarts []int
+	// lines indexes Source's lines.
+	lines finding.LineIndex
 
 	// syntax is how the body is read (its format: by extension or the Format key, format.go).
 	syntax scopes.Syntax
@@ -53,7 +52,7 @@ type Document struct {
 // InvalidUTF8Error reports a document that is not UTF-8 text.
 type InvalidUTF8Error struct {
 	Path string
-	Pos  Position
+	Pos  finding.Position
 }
 
 // Error names the file, line and column of the first byte that is not UTF-8.
@@ -72,13 +71,14 @@ func NewDocument(path string, src []byte) (*Document, error) {
 // NewDocumentAs is NewDocument for a document read in the given format (a section's Format
 // key: ScopeSettings.Syntax).
 func NewDocumentAs(path string, src []byte, syn scopes.Syntax) (*Document, error) {
-	d := &Document{Path: path, Source: src, lineStarts: lineStarts(src), syntax: syn}
+	text := string(src)
+	d := &Document{Path: path, Source: src, lines: finding.NewLineIndex(text), syntax: syn}
 	if !utf8.Valid(src) {
 		return nil, &InvalidUTF8Error{Path: path, Pos: d.Position(rules.FirstInvalidUTF8(src))}
 	}
 	fm := splitFrontmatter(src, syn)
 	d.BodyOffset = fm.BodyOffset
-	d.Body = string(src[fm.BodyOffset:])
+	d.Body = text[fm.BodyOffset:]
 	if fm.Found {
 		d.fmTitle = frontmatterTitle(d, fm)
 	}
@@ -86,55 +86,13 @@ func NewDocumentAs(path string, src []byte, syn scopes.Syntax) (*Document, error
 	return d, nil
 }
 
-func lineStarts(src []byte) []int {
-	first := 0
-	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
-		first = 3
-	}
-	starts := []int{first}
-	for i := first; i < len(src); i++ {
-		switch src[i] {
-		case '\n':
-			starts = append(starts, i+1)
-		case '\r':
-			if i+1 < len(src) && src[i+1] == '\n' {
-				i++
-			}
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
 // Lines returns the number of lines of the document (a final line break does not start a new
 // line that counts, unless text follows it).
-func (d *Document) Lines() int {
-	n := len(d.lineStarts)
-	if n > 1 && d.lineStarts[n-1] == len(d.Source) {
-		n--
-	}
-	return n
-}
+func (d *Document) Lines() int { return d.lines.Lines() }
 
 // Position converts a byte offset in Source into a position. Offsets are clamped to the
 // document; an offset inside a multi-byte character counts the characters that start before it.
-func (d *Document) Position(offset int) Position {
-	offset = max(0, min(offset, len(d.Source)))
-	line := sort.Search(len(d.lineStarts), func(i int) bool { return d.lineStarts[i] > offset }) - 1
-	if line < 0 { // inside a byte order mark
-		return Position{Line: 1, Column: 1, ByteColumn: 1, Offset: offset}
-	}
-	start := d.lineStarts[line]
-	return Position{
-		Line:       line + 1,
-		Column:     utf8.RuneCount(d.Source[start:offset]) + 1,
-		ByteColumn: offset - start + 1,
-		Offset:     offset,
-	}
-}
+func (d *Document) Position(offset int) finding.Position { return d.lines.Position(offset) }
 
 // LineStart returns the byte offset where a 1-based line starts (clamped to the document).
-func (d *Document) LineStart(line int) int {
-	line = max(1, min(line, len(d.lineStarts)))
-	return d.lineStarts[line-1]
-}
+func (d *Document) LineStart(line int) int { return d.lines.LineStart(line) }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 func TestDocumentPosition(t *testing.T) {
@@ -20,19 +22,19 @@ func TestDocumentPosition(t *testing.T) {
 	tests := []struct {
 		name   string
 		offset int
-		want   Position
+		want   finding.Position
 	}{
-		{"start", 0, Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}},
-		{"after an accent in the frontmatter", strings.Index(src, "\n---\n#"), Position{Line: 2, Column: 12, ByteColumn: 13, Offset: 16}},
-		{"body start", 21, Position{Line: 4, Column: 1, ByteColumn: 1, Offset: 21}},
-		{"after é", strings.Index(src, "llo"), Position{Line: 4, Column: 5, ByteColumn: 6, Offset: 26}},
-		{"after an emoji with a skin tone (2 code points, 8 bytes)", strings.Index(src, " wörld"), Position{Line: 4, Column: 11, ByteColumn: 18, Offset: 38}},
-		{"end of line 4", strings.Index(src, "\n\nx"), Position{Line: 4, Column: 17, ByteColumn: 25, Offset: 45}},
-		{"empty line", strings.Index(src, "\nx"), Position{Line: 5, Column: 1, ByteColumn: 1, Offset: 46}},
-		{"last character", len(src) - 1, Position{Line: 6, Column: 1, ByteColumn: 1, Offset: 47}},
-		{"end of file", len(src), Position{Line: 6, Column: 2, ByteColumn: 2, Offset: 48}},
-		{"past the end is clamped", len(src) + 10, Position{Line: 6, Column: 2, ByteColumn: 2, Offset: 48}},
-		{"negative is clamped", -5, Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}},
+		{"start", 0, finding.Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}},
+		{"after an accent in the frontmatter", strings.Index(src, "\n---\n#"), finding.Position{Line: 2, Column: 12, ByteColumn: 13, Offset: 16}},
+		{"body start", 21, finding.Position{Line: 4, Column: 1, ByteColumn: 1, Offset: 21}},
+		{"after é", strings.Index(src, "llo"), finding.Position{Line: 4, Column: 5, ByteColumn: 6, Offset: 26}},
+		{"after an emoji with a skin tone (2 code points, 8 bytes)", strings.Index(src, " wörld"), finding.Position{Line: 4, Column: 11, ByteColumn: 18, Offset: 38}},
+		{"end of line 4", strings.Index(src, "\n\nx"), finding.Position{Line: 4, Column: 17, ByteColumn: 25, Offset: 45}},
+		{"empty line", strings.Index(src, "\nx"), finding.Position{Line: 5, Column: 1, ByteColumn: 1, Offset: 46}},
+		{"last character", len(src) - 1, finding.Position{Line: 6, Column: 1, ByteColumn: 1, Offset: 47}},
+		{"end of file", len(src), finding.Position{Line: 6, Column: 2, ByteColumn: 2, Offset: 48}},
+		{"past the end is clamped", len(src) + 10, finding.Position{Line: 6, Column: 2, ByteColumn: 2, Offset: 48}},
+		{"negative is clamped", -5, finding.Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}},
 	}
 	for _, tt := range tests {
 		if got := doc.Position(tt.offset); got != tt.want {
@@ -49,16 +51,16 @@ func TestDocumentLineEndings(t *testing.T) {
 		name   string
 		src    string
 		offset int
-		want   Position
+		want   finding.Position
 		lines  int
 	}{
-		{"CRLF", "a\r\nbé\r\nc", 8, Position{Line: 3, Column: 1, ByteColumn: 1, Offset: 8}, 3},
-		{"CRLF: the CR is the end of its line", "a\r\nb", 1, Position{Line: 1, Column: 2, ByteColumn: 2, Offset: 1}, 2},
-		{"lone CR", "a\rb\rc", 4, Position{Line: 3, Column: 1, ByteColumn: 1, Offset: 4}, 3},
-		{"final newline adds no line", "a\nb\n", 2, Position{Line: 2, Column: 1, ByteColumn: 1, Offset: 2}, 2},
-		{"byte order mark is not a column", "\ufeffab", 4, Position{Line: 1, Column: 2, ByteColumn: 2, Offset: 4}, 1},
-		{"inside the byte order mark", "\ufeffab", 1, Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 1}, 1},
-		{"empty", "", 0, Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}, 1},
+		{"CRLF", "a\r\nbé\r\nc", 8, finding.Position{Line: 3, Column: 1, ByteColumn: 1, Offset: 8}, 3},
+		{"CRLF: the CR is the end of its line", "a\r\nb", 1, finding.Position{Line: 1, Column: 2, ByteColumn: 2, Offset: 1}, 2},
+		{"lone CR", "a\rb\rc", 4, finding.Position{Line: 3, Column: 1, ByteColumn: 1, Offset: 4}, 3},
+		{"final newline adds no line", "a\nb\n", 2, finding.Position{Line: 2, Column: 1, ByteColumn: 1, Offset: 2}, 2},
+		{"byte order mark is not a column", "\ufeffab", 4, finding.Position{Line: 1, Column: 2, ByteColumn: 2, Offset: 4}, 1},
+		{"inside the byte order mark", "\ufeffab", 1, finding.Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 1}, 1},
+		{"empty", "", 0, finding.Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}, 1},
 	}
 	for _, tt := range tests {
 		doc, err := NewDocument("a.md", []byte(tt.src))

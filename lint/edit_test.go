@@ -6,11 +6,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // applyEdits applies a finding's edits to src (they never overlap), for checking bytes.
-func applyEdits(src []byte, edits []TextEdit) string {
+func applyEdits(src []byte, edits []finding.TextEdit) string {
 	out := string(src)
 	for i := len(edits) - 1; i >= 0; i-- {
 		e := edits[i]
@@ -81,34 +81,34 @@ func TestFixOnlyWhenExact(t *testing.T) {
 			if _, m := Locate(c, v); m != tt.method {
 				t.Fatalf("located %v, the test expects %v", m, tt.method)
 			}
-			props := []proposal{violationProposal("Acme.Words", 0, rules.SeverityWarning, c, &v)}
+			props := []proposal{violationProposal("Acme.Words", 0, finding.SeverityWarning, c, &v)}
 			locate(doc, props)
 			f := props[0].finding
 			if !props[0].located {
 				t.Fatal("not located")
 			}
-			if f.Fix != tt.fix {
-				t.Errorf("Fix = %q, want %q", f.Fix, tt.fix)
+			if fix, _ := f.Replacement(); fix != tt.fix {
+				t.Errorf("Replacement() = %q, want %q", fix, tt.fix)
 			}
-			b, _ := json.Marshal(f.Edits())
+			b, _ := json.Marshal(f.Edits)
 			if string(b) != tt.edits {
 				t.Errorf("edits %s, want %s", b, tt.edits)
 			}
 			if tt.fixed == "" {
-				if f.SuggestedFix != nil {
-					t.Errorf("a fix %+v where none is wanted", f.SuggestedFix)
+				if f.Edits != nil {
+					t.Errorf("a fix %+v where none is wanted", f.Edits)
 				}
 				return
 			}
-			e := f.Edits()[0]
+			e := f.Edits[0]
 			if e.Start != f.Start || e.End != f.End {
 				t.Errorf("edit %+v–%+v, finding %+v–%+v", e.Start, e.End, f.Start, f.End)
 			}
-			if got := applyEdits(doc.Source, f.Edits()); got != tt.fixed {
+			if got := applyEdits(doc.Source, f.Edits); got != tt.fixed {
 				t.Errorf("fixed file %q, want %q", got, tt.fixed)
 			}
-			if f.SuggestedFix.Message != ReplaceMessage(f.Match, tt.fix) {
-				t.Errorf("message %q", f.SuggestedFix.Message)
+			if f.FixMessage() != finding.ReplaceMessage(f.Match, tt.fix) {
+				t.Errorf("message %q", f.FixMessage())
 			}
 		})
 	}
@@ -123,7 +123,7 @@ func TestReplaceMessage(t *testing.T) {
 		{"a b c d e f g h i j k l m n o p q r s t u v w x y z", "x",
 			"Replace “a b c d e f g h i j k l m n o p q r s t…” with “x”"},
 	} {
-		if got := ReplaceMessage(tt.old, tt.new); got != tt.want {
+		if got := finding.ReplaceMessage(tt.old, tt.new); got != tt.want {
 			t.Errorf("ReplaceMessage(%q, %q) = %q, want %q", tt.old, tt.new, got, tt.want)
 		}
 	}
@@ -149,7 +149,7 @@ func TestRunKeepsSource(t *testing.T) {
 	if string(a.Source) != "# Start here\n\nIn order to start, utilize the tool.\n" {
 		t.Errorf("source %q", a.Source)
 	}
-	if got := applyEdits(a.Source, words.Edits()); got != "# Start here\n\nTo start, utilize the tool.\n" {
+	if got := applyEdits(a.Source, words.Edits); got != "# Start here\n\nTo start, utilize the tool.\n" {
 		t.Errorf("fixed %q", got)
 	}
 	b, err := json.Marshal(words)

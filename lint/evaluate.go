@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // EvalOptions configure Evaluate.
@@ -56,7 +56,7 @@ type EvalOptions struct {
 	// MinSeverity leaves findings below it out of the results (--min-alert-level): they are
 	// neither reported nor counted. Rules that cannot reach it are best left out of the plan
 	// (PlanInput.MinSeverity). Zero keeps every finding.
-	MinSeverity rules.Severity
+	MinSeverity finding.Severity
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have, a model's fix not offered because it is not safe to make: fixsafe.go), one
 	// line each naming the file and rule. Calls are never concurrent. May be nil.
@@ -79,7 +79,7 @@ type EvalStats struct {
 	// llm.StopError), in the order the files that met them were emitted, each with the rule
 	// runs it kept from completing. The files' results count the same rule runs in NotRun
 	// and hold no RuleError for them.
-	RunErrors []RunError
+	RunErrors []finding.RunError
 	// Incomplete lists, in path order, the files that were not emitted because the run was
 	// interrupted before their evaluation finished.
 	Incomplete []string
@@ -100,7 +100,7 @@ type EvalStats struct {
 // need no model call) are emitted, and the others are listed in EvalStats.Incomplete, unread if
 // the pool had not reached them; the error is then ctx's. An error from emit stops the run and
 // is returned.
-func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(FileResult) error) (EvalStats, error) {
+func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(finding.FileResult) error) (EvalStats, error) {
 	return evaluateWith(ctx, plan, opts, evalHooks{}, emit)
 }
 
@@ -130,7 +130,7 @@ type fileEvent struct {
 	chunkDone bool
 }
 
-func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(FileResult) error) (stats EvalStats, err error) {
+func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(finding.FileResult) error) (stats EvalStats, err error) {
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = DefaultConcurrency
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -60,7 +61,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		start := time.Now()
 		_, err = Evaluate(context.Background(), plan, EvalOptions{Client: client, Concurrency: concurrency,
 			Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}, ConfidenceThreshold: DefaultConfidenceThreshold},
-			func(FileResult) error { return nil })
+			func(finding.FileResult) error { return nil })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
 // evaluate runs Evaluate against srv and returns the emitted results.
-func evaluate(t *testing.T, srv *llmtest.Server, plan *Plan, opts EvalOptions) ([]FileResult, EvalStats, error) {
+func evaluate(t *testing.T, srv *llmtest.Server, plan *Plan, opts EvalOptions) ([]finding.FileResult, EvalStats, error) {
 	t.Helper()
 	if srv != nil {
 		client, err := llm.New(llm.Config{BaseDelay: time.Millisecond, Concurrency: opts.Concurrency})
@@ -25,8 +26,8 @@ func evaluate(t *testing.T, srv *llmtest.Server, plan *Plan, opts EvalOptions) (
 		opts.Client = client
 		opts.Endpoint = llm.Endpoint{BaseURL: srv.URL, Model: "test-model", APIKey: "sk-test"}
 	}
-	var out []FileResult
-	stats, err := Evaluate(context.Background(), plan, opts, func(fr FileResult) error {
+	var out []finding.FileResult
+	stats, err := Evaluate(context.Background(), plan, opts, func(fr finding.FileResult) error {
 		out = append(out, fr)
 		return nil
 	})
@@ -34,7 +35,7 @@ func evaluate(t *testing.T, srv *llmtest.Server, plan *Plan, opts EvalOptions) (
 }
 
 // renderResults prints results compactly for comparison.
-func renderResults(frs []FileResult) string {
+func renderResults(frs []finding.FileResult) string {
 	var lines []string
 	for _, fr := range frs {
 		lines = append(lines, fr.Path)
@@ -99,7 +100,7 @@ func TestEvaluatePlan(t *testing.T) {
 		t.Fatalf("err %v, stats %+v", err, stats)
 	}
 	// Acme.Facts cannot run without a search model: said once for the run, counted per file.
-	if want := []RunError{{Cause: "no search model is configured", Message: rules.ErrNoSearchModel.Error(), NotRun: 2}}; fmt.Sprint(stats.RunErrors) != fmt.Sprint(want) {
+	if want := []finding.RunError{{Cause: "no search model is configured", Message: rules.ErrNoSearchModel.Error(), NotRun: 2}}; fmt.Sprint(stats.RunErrors) != fmt.Sprint(want) {
 		t.Errorf("run errors %+v, want %+v", stats.RunErrors, want)
 	}
 	want := `docs/a.md
@@ -150,7 +151,7 @@ func TestEvaluateNotConfigured(t *testing.T) {
 		t.Errorf("results:\n%s\nwant:\n%s", g, want)
 	}
 	// Facts (no search model) comes first: rules run in id order.
-	wantErrs := []RunError{
+	wantErrs := []finding.RunError{
 		{Cause: "no search model is configured", Message: rules.ErrNoSearchModel.Error(), NotRun: 2},
 		{Cause: "no LLM provider is configured", Message: "no LLM provider is configured", NotRun: 5},
 	}
@@ -267,7 +268,7 @@ func TestEvaluateOrder(t *testing.T) {
 	stop := errors.New("disk full")
 	emitted := 0
 	_, err = Evaluate(context.Background(), plan, EvalOptions{Client: client, Concurrency: 2,
-		Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}}, func(FileResult) error {
+		Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}}, func(finding.FileResult) error {
 		emitted++
 		if emitted == 2 {
 			return stop
@@ -316,7 +317,7 @@ func TestEvaluateCancel(t *testing.T) {
 	}()
 	var paths []string
 	stats, err := Evaluate(ctx, plan, EvalOptions{Client: client, Concurrency: 3, Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}},
-		func(fr FileResult) error {
+		func(fr finding.FileResult) error {
 			paths = append(paths, fr.Path)
 			return nil
 		})
@@ -359,7 +360,7 @@ func TestEvaluateStoppedEndpoint(t *testing.T) {
 		t.Errorf("%d requests, want 1: none after the 401", srv.Calls())
 	}
 	host := strings.TrimPrefix(strings.TrimSuffix(srv.URL, "/v1"), "http://")
-	want := []RunError{{Cause: "HTTP 401 Unauthorized from " + host,
+	want := []finding.RunError{{Cause: "HTTP 401 Unauthorized from " + host,
 		Message: "llm: " + host + " (openai) rejected the API key: HTTP 401 Unauthorized: Incorrect API key provided.; set OPENAI_API_KEY to a valid key",
 		NotRun:  3}} // a.md: Intro's judged point and Words; b.md: Words (Intro's target is missing)
 	if fmt.Sprint(stats.RunErrors) != fmt.Sprint(want) {

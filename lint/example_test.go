@@ -60,7 +60,8 @@ func ExampleRun() {
 	}
 	for _, fr := range res.Files {
 		for _, f := range fr.Findings {
-			fmt.Printf("%s:%d:%d %s %s (%s → %q)\n", fr.Path, f.Start.Line, f.Start.Column, f.Severity, f.Message, f.Match, f.Fix)
+			fix, _ := f.Replacement() // the text that replaces the match
+			fmt.Printf("%s:%d:%d %s %s (%s → %q)\n", fr.Path, f.Start.Line, f.Start.Column, f.Severity, f.Message, f.Match, fix)
 		}
 	}
 	fmt.Printf("%d call, complete: %v\n", res.Usage.Calls, res.Complete())

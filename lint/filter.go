@@ -1,5 +1,7 @@
 package lint
 
+import "github.com/vectorlint/vectorlint/finding"
+
 // The filter stage (pipeline.go) decides, for each proposed finding of a rule on a file, whether
 // it is reported. Nothing is dropped without a decision, so a run can say what became of every
 // violation the model gave.
@@ -50,7 +52,7 @@ func (e *evaluator) filter(doc *Document, supp *Suppressions, props []proposal) 
 		seen    = map[place]bool{}
 		quotes  = map[quote]bool{}
 		groups  = map[int]bool{} // groups with a violation past the checks
-		silence = func(f Finding) decision {
+		silence = func(f finding.Finding) decision {
 			if supp.Suppressed(f.Rule, f.Start.Offset, f.Start.Line) {
 				return suppressed
 			}

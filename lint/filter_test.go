@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestFilterDecisions runs proposals through the locate and filter stages and checks the
@@ -20,10 +20,10 @@ func TestFilterDecisions(t *testing.T) {
 		return Violation{QuotedText: quote, Line: line, Message: "Say 'to'.", Confidence: conf}
 	}
 	viol := func(rule string, group int, vi Violation) proposal {
-		return violationProposal(rule, group, rules.SeverityWarning, chunk, &vi)
+		return violationProposal(rule, group, finding.SeverityWarning, chunk, &vi)
 	}
 	summary := func(group int) proposal {
-		p := placedProposal(Finding{Rule: "Acme.S.C", Severity: rules.SeverityWarning, Message: "Flat.",
+		p := placedProposal(finding.Finding{Rule: "Acme.S.C", Severity: finding.SeverityWarning, Message: "Flat.",
 			Start: doc.Position(0), End: doc.Position(7)})
 		p.group, p.fallback = group, true
 		return p
@@ -40,7 +40,7 @@ func TestFilterDecisions(t *testing.T) {
 		viol("Acme.Other", 1, v("In order to", 5, 1)), // silenced only for Acme.R
 		summary(0), // group 0 has findings: superseded
 		summary(2), // group 2 has none: reported
-		placedProposal(Finding{Rule: "Acme.R", Message: "target not found"}), // deterministic
+		placedProposal(finding.Finding{Rule: "Acme.R", Message: "target not found"}), // deterministic
 	}
 	want := []decision{reported, duplicate, lowConfidence, suppressed, unverified, duplicate, suppressed,
 		reported, reported, superseded, reported, reported}
@@ -77,7 +77,7 @@ func TestMergeIdenticalViolations(t *testing.T) {
 	first := Chunk{Text: "We act in order to win.\n\n", Offset: 0, Line: 1}
 	second := Chunk{Text: "They act in order to try.\n", Offset: 25, Line: 3}
 	viol := func(c Chunk, rule, quote string, line int, msg string, conf float64) proposal {
-		return violationProposal(rule, 0, rules.SeverityWarning, c, &Violation{QuotedText: quote, Line: line,
+		return violationProposal(rule, 0, finding.SeverityWarning, c, &Violation{QuotedText: quote, Line: line,
 			Message: msg, Analysis: "Wordy.", Confidence: conf})
 	}
 	props := []proposal{

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/internal/scopes"
 )
 
@@ -37,7 +38,7 @@ func (d *Document) unsafeFix(c Chunk, span Span, text string) string {
 	if span.Start < d.BodyOffset {
 		return "it reaches into the front matter, which the model was not sent"
 	}
-	if r, ok := unfixableRune(text); ok {
+	if r, ok := finding.UnfixableRune(text); ok {
 		if r == utf8.RuneError {
 			return "its text is not UTF-8"
 		}
@@ -81,28 +82,6 @@ func scopeWhat(k scopes.Kind) string {
 	return "a skipped scope"
 }
 
-// unfixableRune returns the first character of s a fix may not write: a character
-// safetext.Dangerous names (controls other than tab and LF, C1 controls, bidi overrides and
-// isolates, invisible characters), a CR not followed by LF, or invalid UTF-8 (as
-// utf8.RuneError).
-func unfixableRune(s string) (rune, bool) {
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError:
-			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
-				return r, true
-			}
-		case r == '\r':
-			if i+1 >= len(s) || s[i+1] != '\n' {
-				return r, true
-			}
-		case safetext.Dangerous(r):
-			return r, true
-		}
-	}
-	return 0, false
-}
-
 // controlChange says how replacing span of the document with text would add, remove or change
 // a vectorlint control comment ("" when it would not). The control comments of the text as it
 // is and as fixed must be the same, in order, whether read as text (what package fix compares
@@ -112,17 +91,17 @@ func unfixableRune(s string) (rune, bool) {
 func (d *Document) controlChange(span Span, text string) string {
 	start, end := span.Start-d.BodyOffset, span.End-d.BodyOffset
 	after := d.Body[:start] + text + d.Body[end:]
-	if !strings.Contains(d.Body, controlPrefix) && !strings.Contains(after, controlPrefix) {
+	if !strings.Contains(d.Body, controls.Prefix) && !strings.Contains(after, controls.Prefix) {
 		return ""
 	}
-	line := func(c control) int { return d.Position(d.BodyOffset + c.start).Line }
+	line := func(c controls.Comment) int { return d.Position(d.BodyOffset + c.Start).Line }
 	// Offsets into Body and into after, code included.
-	before, fixed := textControls(d.Body), textControls(after)
+	before, fixed := controls.FindText(d.Body), controls.FindText(after)
 	// The comments across the edit: an edit overlaps a comment when each starts before the
 	// other ends, which an insertion or deletion point strictly inside one does too.
-	across := func(cs []control, s, e int) int {
+	across := func(cs []controls.Comment, s, e int) int {
 		for i, c := range cs {
-			if c.start < e && s < c.end {
+			if c.Start < e && s < c.End {
 				return i
 			}
 		}
@@ -134,19 +113,19 @@ func (d *Document) controlChange(span Span, text string) string {
 		if was < 0 {
 			was = firstDifferent(fixed, before)
 		}
-		return fmt.Sprintf("it removes the control comment vectorlint-%s on line %d", before[was].kind, line(before[was]))
+		return fmt.Sprintf("it removes the control comment vectorlint-%s on line %d", before[was].Kind, line(before[was]))
 	case len(fixed) > len(before):
 		if now < 0 {
 			now = firstDifferent(before, fixed)
 		}
-		return fmt.Sprintf("it adds a control comment, vectorlint-%s", fixed[now].kind)
+		return fmt.Sprintf("it adds a control comment, vectorlint-%s", fixed[now].Kind)
 	case was >= 0:
-		return fmt.Sprintf("it changes the control comment vectorlint-%s on line %d", before[was].kind, line(before[was]))
+		return fmt.Sprintf("it changes the control comment vectorlint-%s on line %d", before[was].Kind, line(before[was]))
 	case now >= 0:
-		return fmt.Sprintf("it writes a control comment, vectorlint-%s", fixed[now].kind)
+		return fmt.Sprintf("it writes a control comment, vectorlint-%s", fixed[now].Kind)
 	}
 	if i := firstDifferent(fixed, before); i < len(before) {
-		return fmt.Sprintf("it changes the control comment vectorlint-%s on line %d", before[i].kind, line(before[i]))
+		return fmt.Sprintf("it changes the control comment vectorlint-%s on line %d", before[i].Kind, line(before[i]))
 	}
 	if len(before) == 0 {
 		return ""
@@ -158,12 +137,12 @@ func (d *Document) controlChange(span Span, text string) string {
 	}
 	codeBefore, codeAfter := d.codeScopes(), codeOf(found)
 	for i := range before {
-		wasCode, isCode := scopes.Contains(codeBefore, d.BodyOffset+before[i].start), scopes.Contains(codeAfter, fixed[i].start)
+		wasCode, isCode := scopes.Contains(codeBefore, d.BodyOffset+before[i].Start), scopes.Contains(codeAfter, fixed[i].Start)
 		switch {
 		case !wasCode && isCode:
-			return fmt.Sprintf("it turns the control comment vectorlint-%s on line %d into a code example", before[i].kind, line(before[i]))
+			return fmt.Sprintf("it turns the control comment vectorlint-%s on line %d into a code example", before[i].Kind, line(before[i]))
 		case wasCode && !isCode:
-			return fmt.Sprintf("it turns the code example on line %d into a control comment, vectorlint-%s", line(before[i]), before[i].kind)
+			return fmt.Sprintf("it turns the code example on line %d into a control comment, vectorlint-%s", line(before[i]), before[i].Kind)
 		}
 	}
 	return ""
@@ -171,9 +150,9 @@ func (d *Document) controlChange(span Span, text string) string {
 
 // firstDifferent is the index of the first control comment of b that a does not have at the
 // same place in the list (len(b) when a starts with all of b's).
-func firstDifferent(a, b []control) int {
+func firstDifferent(a, b []controls.Comment) int {
 	for i := range b {
-		if i >= len(a) || a[i].kind != b[i].kind || a[i].names != b[i].names {
+		if i >= len(a) || a[i].Kind != b[i].Kind || a[i].Names != b[i].Names {
 			return i
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -83,8 +85,9 @@ func TestFixSafety(t *testing.T) {
 	var fixes []fixOf
 	for _, fr := range got {
 		for _, f := range fr.Findings {
-			b, _ := json.Marshal(f.Edits())
-			fixes = append(fixes, fixOf{fr.Path, f.Message, f.Fix, string(b)})
+			b, _ := json.Marshal(f.Edits)
+			fix, _ := f.Replacement()
+			fixes = append(fixes, fixOf{fr.Path, f.Message, fix, string(b)})
 		}
 	}
 	want := []fixOf{
@@ -251,7 +254,7 @@ func FuzzUnsafeFix(f *testing.F) {
 		if doc.unsafeFix(c, span, text) != "" {
 			return
 		}
-		if !FixableText(text) {
+		if !finding.FixableText(text) {
 			t.Fatalf("kept a fix writing %q", text)
 		}
 		for _, sc := range doc.skipped {
@@ -260,12 +263,12 @@ func FuzzUnsafeFix(f *testing.F) {
 			}
 		}
 		fixed := src[:start] + text + src[end:]
-		b, a := ControlComments([]byte(src)), ControlComments([]byte(fixed))
+		b, a := controls.Find(src), controls.Find(fixed)
 		if len(a) != len(b) {
 			t.Fatalf("kept a fix that changes the control comments %+v into %+v", b, a)
 		}
 		for i := range a {
-			if a[i].Text != b[i].Text {
+			if fixed[a[i].Start:a[i].End] != src[b[i].Start:b[i].End] {
 				t.Fatalf("kept a fix that changes the control comments %+v into %+v", b, a)
 			}
 		}

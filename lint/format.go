@@ -10,6 +10,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/internal/scopes"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/rules"
@@ -32,7 +34,7 @@ const keyFormat = "Format"
 func FormatNames() []string { return scopes.FormatNames() }
 
 // parseFormat reads the value of a Format key.
-func parseFormat(file, value string, line int) (scopes.Syntax, *rules.Problem) {
+func parseFormat(file, value string, line int) (scopes.Syntax, *finding.Problem) {
 	name := strings.TrimSpace(value)
 	syn, ok := scopes.ParseFormat(name)
 	if !ok {
@@ -40,7 +42,7 @@ func parseFormat(file, value string, line int) (scopes.Syntax, *rules.Problem) {
 		if s := suggest.Closest(name, FormatNames(), 3); s != "" && name != "" {
 			found += fmt.Sprintf(" (did you mean %q?)", s)
 		}
-		return 0, &rules.Problem{File: file, Line: line, Field: keyFormat,
+		return 0, &finding.Problem{File: file, Line: line, Field: keyFormat,
 			Expected: "one of " + strings.Join(FormatNames(), ", "), Found: found}
 	}
 	return syn, nil
@@ -97,7 +99,7 @@ func frontmatterTitle(d *Document, fm rules.Frontmatter) *scopes.Title {
 	}
 	for line := fm.Line; ; line++ {
 		start := d.LineStart(line)
-		if start >= d.BodyOffset || line > len(d.lineStarts) {
+		if start >= d.BodyOffset || line > d.lines.Lines() {
 			return nil
 		}
 		end := d.lineEnd(start)
@@ -174,7 +176,7 @@ var formatControl = sync.OnceValue(func() map[scopes.Syntax]*regexp.Regexp {
 // own (AsciiDoc, reStructuredText, HTML), as the matches of controlComment would give them:
 // offsets into Body of the control's start and end, its kind and its names. ok is false for
 // Markdown, MDX and plain text, whose controls suppress.go reads itself.
-func (d *Document) formatControls() (controls []control, ok bool) {
+func (d *Document) formatControls() (out []control, ok bool) {
 	re := formatControl()[d.syntax]
 	if re == nil {
 		return nil, false
@@ -185,20 +187,17 @@ func (d *Document) formatControls() (controls []control, ok bool) {
 		if m == nil {
 			continue
 		}
-		controls = append(controls, control{start: c.Start - d.BodyOffset, end: c.End - d.BodyOffset, kind: m[1], names: m[2], nextText: true})
+		out = append(out, control{Comment: controls.Comment{Start: c.Start - d.BodyOffset, End: c.End - d.BodyOffset, Kind: m[1], Names: m[2]}, nextText: true})
 	}
-	return controls, true
+	return out, true
 }
 
-// control is one inline control comment: its offsets in Body, its kind ("disable",
-// "disable-next-line", "enable") and the names after it. nextText makes "the next line" of
+// control is one inline control comment of a document, with its offsets in Body. nextText makes "the next line" of
 // disable-next-line the next line with text (a reStructuredText comment needs a blank line
 // after it; AsciiDoc and HTML comments read the same).
 type control struct {
-	start, end int
-	kind       string
-	names      string
-	nextText   bool
+	controls.Comment
+	nextText bool
 }
 
 // blankLine reports whether a 1-based line holds only white space.

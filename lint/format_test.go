@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/scopes"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -49,7 +50,7 @@ func TestFormatConfigProblems(t *testing.T) {
 	var got []string
 	for _, p := range problems {
 		got = append(got, strings.TrimPrefix(p.Error(), filepath.Dir(p.File)+string(filepath.Separator)))
-		if p.Level != rules.LevelError || p.Line == 0 {
+		if p.Level != finding.LevelError || p.Line == 0 {
 			t.Errorf("%+v: want an error with a line", p)
 		}
 	}

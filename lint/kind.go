@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -49,7 +50,7 @@ type Kind interface {
 	propose(doc *Document, r *ruleRun) ([]proposal, issues)
 	// score is the score stage: the rule's score from its replies and the filter's decisions
 	// (nil when there is none to give).
-	score(r *ruleRun, props []proposal) (*Score, error)
+	score(r *ruleRun, props []proposal) (*finding.Score, error)
 }
 
 // KindOf returns the kind that evaluates a rule: a checklist when it has a `should` list, a
@@ -60,7 +61,7 @@ func KindOf(r *rules.Rule) Kind {
 	switch {
 	case r.Should != nil:
 		k = checklist{}
-	case r.Type == rules.Subjective && len(r.Criteria) > 0:
+	case r.Type == finding.Subjective && len(r.Criteria) > 0:
 		k = subjective{}
 	default:
 		k = semiObjective{}
@@ -138,7 +139,7 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 	}
 	est.Lines = append(est.Lines, fmt.Sprintf("%s%s, ~%s tokens:", countOf(len(chunks), "LLM call"), changed, thousands(int64(est.Tokens))))
 	for i, c := range chunks {
-		end := c.Line + len(relLineStarts(c.Text)) - 1
+		end := c.Line + finding.NewLineIndex(c.Text).Lines() - 1
 		est.Lines = append(est.Lines, fmt.Sprintf("  chunk %d: lines %d-%d, %s, ~%s tokens", i+1, c.Line, end,
 			countOf(c.Words, "word"), thousands(int64(tokens[i]))))
 	}
@@ -159,9 +160,9 @@ func callTokens(pr *PlannedRule, u *Unit, c Chunk) int {
 	if placeholders {
 		chars += 1 + utf8.RuneCountInString(instructionsPlaceholder)
 	}
-	starts := relLineStarts(text)
-	for i, start := range starts {
-		line := text[start:lineEndAt(text, starts, i)]
+	lines := finding.NewLineIndex(text)
+	for i := range lines.Lines() {
+		line := text[lines.LineStart(i+1):lines.LineEnd(i+1)]
 		line = line[:len(line)-lineBreakLen(line)]
 		chars += len(strconv.Itoa(c.Line+i)) + 1 + utf8.RuneCountInString(line) + 1
 	}

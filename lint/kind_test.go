@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -33,8 +34,8 @@ func TestKindOf(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := mustRule(t, tt.src)
 			k := KindOf(r)
-			pr := &PlannedRule{Rule: r, Kind: k, ID: r.FullID(), Severity: rules.SeverityWarning, Strictness: r.Strictness}
-			if r.Severity != rules.SeverityUnset {
+			pr := &PlannedRule{Rule: r, Kind: k, ID: r.FullID(), Severity: finding.SeverityWarning, Strictness: r.Strictness}
+			if r.Severity != finding.SeverityUnset {
 				pr.Severity = r.Severity
 			}
 			l := k.layout(r)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // locate is the locate stage (pipeline.go): it finds each proposed violation's quote in the
@@ -29,7 +31,7 @@ func locate(doc *Document, props []proposal) {
 			continue
 		}
 		match := string(doc.Source[span.Start:span.End])
-		f := Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion,
+		f := finding.Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion,
 			Match: match, Analysis: v.Analysis, Start: doc.Position(span.Start), End: doc.Position(span.End)}
 		if method == LocatedOnLine || method == LocatedExact {
 			p.fixRefused = exactFix(doc, p.chunk, span, &f, v.Fix)
@@ -154,9 +156,9 @@ func Locate(c Chunk, v Violation) (Span, LocateMethod) {
 		return Span{}, NotLocated
 	}
 	text := c.Text
-	lines := relLineStarts(text)
+	lines := finding.NewLineIndex(text)
 	hint := -1 // 0-based line index in the chunk
-	if v.Line > 0 && v.Line-c.Line >= 0 && v.Line-c.Line < len(lines) {
+	if v.Line > 0 && v.Line-c.Line >= 0 && v.Line-c.Line < lines.Lines() {
 		hint = v.Line - c.Line
 	}
 	p := picker{text: text, lines: lines, hint: hint, before: v.ContextBefore, after: v.ContextAfter}
@@ -165,7 +167,7 @@ func Locate(c Chunk, v Violation) (Span, LocateMethod) {
 	}
 
 	if hint >= 0 {
-		lo, hi := lines[hint], lineEndAt(text, lines, hint)
+		lo, hi := lines.LineStart(hint+1), lines.LineEnd(hint+1)
 		for _, q := range quotes {
 			var on []Span
 			for _, s := range exactAll(text, q) {
@@ -200,8 +202,8 @@ func Locate(c Chunk, v Violation) (Span, LocateMethod) {
 	}
 	if hint >= 0 {
 		first := max(0, hint-2)
-		lo := lines[first]
-		hi := lineEndAt(text, lines, min(len(lines)-1, hint+2))
+		lo := lines.LineStart(first + 1)
+		hi := lines.LineEnd(min(lines.Lines(), hint+3))
 		if s, ok := fuzzyLocate(text[lo:hi], quotes, hint-first); ok {
 			return abs(Span{Start: lo + s.Start, End: lo + s.End}, LocatedFuzzy)
 		}
@@ -245,35 +247,6 @@ func quoteCandidates(q string) []string {
 		}
 	}
 	return out
-}
-
-// relLineStarts returns the byte offsets where the lines of text start (line breaks "\n",
-// "\r\n" and a lone "\r", as Document counts them). The first is 0.
-func relLineStarts(text string) []int {
-	starts := []int{0}
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			starts = append(starts, i+1)
-		case '\r':
-			if i+1 < len(text) && text[i+1] == '\n' {
-				i++
-			}
-			starts = append(starts, i+1)
-		}
-	}
-	if len(starts) > 1 && starts[len(starts)-1] == len(text) {
-		starts = starts[:len(starts)-1]
-	}
-	return starts
-}
-
-// lineEndAt is the offset where line i of text ends (its line break included).
-func lineEndAt(text string, lines []int, i int) int {
-	if i+1 < len(lines) {
-		return lines[i+1]
-	}
-	return len(text)
 }
 
 // exactAll returns every occurrence of q in text, overlapping ones included.
@@ -667,7 +640,7 @@ func boundedLevenshtein(a, b []rune, limit int) int {
 // picker chooses among several places a quote occurs.
 type picker struct {
 	text          string
-	lines         []int
+	lines         finding.LineIndex
 	hint          int
 	before, after string
 }
@@ -693,7 +666,7 @@ func (p picker) pick(spans []Span) Span {
 		}
 		dist := 0
 		if p.hint >= 0 {
-			dist = abs(lineIndex(p.lines, s.Start) - p.hint)
+			dist = abs(min(p.lines.Line(s.Start), p.lines.Lines()) - 1 - p.hint)
 		}
 		if score > bestScore || (score == bestScore && dist < bestDist) {
 			best, bestScore, bestDist = s, score, dist
@@ -707,15 +680,6 @@ func runeStartBefore(text string, i int) int {
 	i = max(0, min(i, len(text)))
 	for i > 0 && i < len(text) && !utf8.RuneStart(text[i]) {
 		i--
-	}
-	return i
-}
-
-// lineIndex returns the 0-based index of the line holding offset.
-func lineIndex(lines []int, offset int) int {
-	i := 0
-	for i+1 < len(lines) && lines[i+1] <= offset {
-		i++
 	}
 	return i
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // chunkOf returns the chunk of a whole document (its body from the first line).
@@ -192,7 +192,7 @@ func locateStageIn(t *testing.T, src string, v Violation, s ScopeSettings) strin
 		t.Fatal(err)
 	}
 	c := Chunk{Text: doc.Prose(), Offset: doc.BodyOffset, Line: doc.Position(doc.BodyOffset).Line}
-	props := []proposal{violationProposal("Acme.Rule", 0, rules.SeverityWarning, c, &v)}
+	props := []proposal{violationProposal("Acme.Rule", 0, finding.SeverityWarning, c, &v)}
 	locate(doc, props)
 	p := props[0]
 	if !p.located {
@@ -200,7 +200,7 @@ func locateStageIn(t *testing.T, src string, v Violation, s ScopeSettings) strin
 	}
 	f := p.finding
 	got := fmt.Sprintf("%d:%d-%d:%d %q", f.Start.Line, f.Start.Column, f.End.Line, f.End.Column, f.Match)
-	if f.SuggestedFix != nil {
+	if f.Edits != nil {
 		got += " fix"
 	}
 	return got

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -43,7 +44,7 @@ func BenchmarkEvaluateLongDocument(b *testing.B) {
 		var findings int
 		_, err = Evaluate(context.Background(), plan, EvalOptions{Client: client, Concurrency: 16,
 			Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}, ConfidenceThreshold: 0},
-			func(fr FileResult) error { findings += len(fr.Findings); return nil })
+			func(fr finding.FileResult) error { findings += len(fr.Findings); return nil })
 		if err != nil || findings == 0 {
 			b.Fatalf("%v, %d findings", err, findings)
 		}

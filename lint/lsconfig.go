@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -19,7 +20,7 @@ type ConfigListing struct {
 	StyleGuide          string           `json:"styleGuide,omitempty"`
 	Directive           string           `json:"directive,omitempty"`
 	Concurrency         int              `json:"concurrency"`
-	DefaultSeverity     rules.Severity   `json:"defaultSeverity"`
+	DefaultSeverity     finding.Severity `json:"defaultSeverity"`
 	ConfidenceThreshold float64          `json:"confidenceThreshold"`
 	Provider            string           `json:"provider,omitempty"`
 	Model               string           `json:"model,omitempty"`
@@ -73,8 +74,8 @@ type FileListing struct {
 // RuleListing is one rule as it runs on a file.
 type RuleListing struct {
 	ID         string             `json:"id"`
-	Type       rules.Type         `json:"type"`
-	Severity   rules.Severity     `json:"severity"`
+	Type       finding.RuleType   `json:"type"`
+	Severity   finding.Severity   `json:"severity"`
 	Strictness float64            `json:"strictness"`
 	File       string             `json:"file"`
 	Criteria   []CriterionListing `json:"criteria,omitempty"`
@@ -82,9 +83,9 @@ type RuleListing struct {
 
 // CriterionListing is a criterion with the severity its rating-1 findings get.
 type CriterionListing struct {
-	ID       string         `json:"id"`
-	Weight   float64        `json:"weight"`
-	Severity rules.Severity `json:"severity"`
+	ID       string           `json:"id"`
+	Weight   float64          `json:"weight"`
+	Severity finding.Severity `json:"severity"`
 }
 
 // DisabledListing is a rule turned off for a file, and the override that did it.
@@ -98,7 +99,7 @@ type DisabledListing struct {
 func (p *Project) ListConfig(paths, rels []string) ConfigListing {
 	cfg := p.Config
 	if cfg == nil {
-		cfg = &Config{Concurrency: DefaultConcurrency, DefaultSeverity: rules.SeverityWarning,
+		cfg = &Config{Concurrency: DefaultConcurrency, DefaultSeverity: finding.SeverityWarning,
 			ConfidenceThreshold: DefaultConfidenceThreshold}
 	}
 	l := ConfigListing{Config: cfg.Path, ZeroConfig: p.ZeroConfig, RulesPath: cfg.RulesPath,
@@ -168,7 +169,7 @@ func listFile(cfg *Config, byName map[string]*rules.Pack, path, rel string) File
 				continue
 			}
 			pr := &PlannedRule{Rule: r, Severity: cfg.DefaultSeverity, Strictness: r.Strictness}
-			if r.Severity != rules.SeverityUnset {
+			if r.Severity != finding.SeverityUnset {
 				pr.Severity = r.Severity
 			}
 			if rs.Severity != nil {

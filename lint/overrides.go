@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -37,7 +38,7 @@ type overrideChecker struct {
 }
 
 // check returns the problems of one override.
-func (c *overrideChecker) check(o Override) rules.Problems {
+func (c *overrideChecker) check(o Override) finding.Problems {
 	if o.Kind == OverrideUnknown && o.Rule == "" {
 		// "strictness = 7": a rule's setting with no rule named.
 		setting := strings.ToLower(o.Setting)
@@ -47,7 +48,7 @@ func (c *overrideChecker) check(o Override) rules.Problems {
 		// "X.Y = value": a rule turned on or off with a value vectorlint cannot read, or a
 		// setting it does not have for the rule X.
 		if p := c.byName[o.Pack]; p != nil && p.Rule(o.Rule) != nil {
-			return rules.Problems{{File: c.cfg.Path, Line: o.Line, Field: o.Key,
+			return finding.Problems{{File: c.cfg.Path, Line: o.Line, Field: o.Key,
 				Expected: `"disabled" or "enabled"`, Found: strconv.Quote(o.Value)}}
 		}
 		if c.incomplete(o.Pack) {
@@ -60,7 +61,7 @@ func (c *overrideChecker) check(o Override) rules.Problems {
 	}
 	matched, problem := c.rulesOf(o)
 	if problem != nil {
-		return rules.Problems{*problem}
+		return finding.Problems{*problem}
 	}
 	switch {
 	case o.Kind == OverrideUnknown:
@@ -86,7 +87,7 @@ func (c *overrideChecker) check(o Override) rules.Problems {
 // rulesOf returns the rules an override names (by id or alias; every pack's for a packless
 // key), or the warning that it names none. A key that may name a rule of a pack an earlier
 // error left incomplete gets neither.
-func (c *overrideChecker) rulesOf(o Override) ([]*rules.Rule, *rules.Problem) {
+func (c *overrideChecker) rulesOf(o Override) ([]*rules.Rule, *finding.Problem) {
 	if o.Pack == "" {
 		var matched []*rules.Rule
 		for _, p := range c.packs {
@@ -140,8 +141,8 @@ func (c *overrideChecker) builtinVectorLint() bool {
 }
 
 // warn is a warning about an override's key.
-func (c *overrideChecker) warn(o Override, msg string) rules.Problems {
-	return rules.Problems{{File: c.cfg.Path, Line: o.Line, Field: o.Key, Message: msg, Level: rules.LevelWarning}}
+func (c *overrideChecker) warn(o Override, msg string) finding.Problems {
+	return finding.Problems{{File: c.cfg.Path, Line: o.Line, Field: o.Key, Message: msg, Level: finding.LevelWarning}}
 }
 
 // unknownSetting is the message for a setting vectorlint does not have.

@@ -1,8 +1,8 @@
 package lint
 
 import (
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // A file's result is made by a pipeline of stages, each in its own file, data flowing one way:
@@ -29,7 +29,7 @@ type proposal struct {
 	// group is the part of the rule the proposal counts for in the score: a criterion's index
 	// in the rule, or 0.
 	group    int
-	severity rules.Severity
+	severity finding.Severity
 	// violation is a model's violation, reported on chunk; nil for a finding whose place is
 	// already known (a placed proposal: finding is set and located from the start).
 	violation *Violation
@@ -45,7 +45,7 @@ type proposal struct {
 	merged     bool
 	located    bool
 	span       Span
-	finding    Finding
+	finding    finding.Finding
 	fixRefused string
 
 	// Set by the filter stage.
@@ -53,12 +53,12 @@ type proposal struct {
 }
 
 // violationProposal proposes a model's violation v, reported on chunk c, as a finding of rule.
-func violationProposal(rule string, group int, sev rules.Severity, c Chunk, v *Violation) proposal {
+func violationProposal(rule string, group int, sev finding.Severity, c Chunk, v *Violation) proposal {
 	return proposal{rule: rule, group: group, severity: sev, violation: v, chunk: c}
 }
 
 // placedProposal proposes a finding whose place is known (a deterministic finding).
-func placedProposal(f Finding) proposal {
+func placedProposal(f finding.Finding) proposal {
 	return proposal{rule: f.Rule, severity: f.Severity, located: true, finding: f}
 }
 
@@ -70,7 +70,7 @@ type issues struct {
 }
 
 // assemble runs a finished file's replies through the stages after the call, rule by rule.
-func (e *evaluator) assemble(f *fileRun) FileResult {
+func (e *evaluator) assemble(f *fileRun) finding.FileResult {
 	out := e.newResult(f.fp.Path)
 	if f.fp.Err != nil {
 		return out.unreadable(f.fp.Err)
@@ -112,7 +112,7 @@ func (e *evaluator) rule(out *resultBuilder, doc *Document, supp *Suppressions, 
 	locate(doc, props)
 	e.filter(doc, supp, props)
 	var (
-		score *Score
+		score *finding.Score
 		err   error
 	)
 	if ran {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/rules"
@@ -41,7 +42,7 @@ type PlanInput struct {
 	Lazy bool
 	// MinSeverity leaves out the rules whose findings would all be below it (--min-alert-level):
 	// they are not run. Zero keeps every rule.
-	MinSeverity rules.Severity
+	MinSeverity finding.Severity
 	// Root is the project root every document is found and read through (Project.Root,
 	// spec/trust.md §6). Nil opens one at the configuration's folder (else Dir), kept for the
 	// plan's life.
@@ -56,7 +57,7 @@ type Plan struct {
 	// Files are sorted by path.
 	Files []*FilePlan
 	// Skipped lists files no rule applies to, sorted by path.
-	Skipped []Skipped
+	Skipped []finding.Skipped
 }
 
 // FilePlan is the plan for one file.
@@ -238,7 +239,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 	var (
 		files     []docFile
-		notRead   []Skipped
+		notRead   []finding.Skipped
 		badArgs   []*PathError
 		stdinUsed bool
 	)
@@ -263,7 +264,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		}
 		files, badArgs = found, bad
 		for _, s := range skipped {
-			notRead = append(notRead, Skipped{Path: displayPath(in.Dir, s.Path), Reason: s.Reason})
+			notRead = append(notRead, finding.Skipped{Path: displayPath(in.Dir, s.Path), Reason: s.Reason})
 		}
 	}
 
@@ -322,7 +323,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		// A rule file named explicitly (pre-commit passes every staged Markdown file) is not a
 		// document: the folder walk already leaves RulesPath out, and so does this.
 		if cfg.RulesPath != "" && withinDir(cfg.RulesPath, src.abs) {
-			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
+			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
 			continue
 		}
 		set := resolveRules(cfg, byName, cfg.Settings(rel), sets, in.MinSeverity)
@@ -330,7 +331,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 			return nil, set.err
 		}
 		if set.skip != "" {
-			plan.Skipped = append(plan.Skipped, Skipped{Path: path, Reason: set.skip})
+			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: set.skip})
 			continue
 		}
 		if rel == path {
@@ -355,13 +356,13 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		}
 	}
 	slices.SortFunc(plan.Files, func(a, b *FilePlan) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(plan.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(plan.Skipped, func(a, b finding.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return plan, nil
 }
 
 // resolveRules returns the rules that apply to a file with the given settings, and their
 // settings, from sets when a file with the same sections was resolved before.
-func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet, minSeverity rules.Severity) *ruleSet {
+func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet, minSeverity finding.Severity) *ruleSet {
 	var key strings.Builder // the matching sections, by identity
 	for _, s := range settings.Sections {
 		fmt.Fprintf(&key, "%p,", s)
@@ -416,12 +417,12 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 // highestSeverity is the highest severity a rule's findings can have on a file with settings
 // rs: the configuration's override, else the highest of the rule's and its criteria's own
 // (a subjective criterion rated 2 to 4 reports at warning or below).
-func highestSeverity(r *rules.Rule, rs RuleSettings, def rules.Severity) rules.Severity {
+func highestSeverity(r *rules.Rule, rs RuleSettings, def finding.Severity) finding.Severity {
 	if rs.Severity != nil {
 		return *rs.Severity // it applies to the criteria too
 	}
 	top := def
-	if r.Severity != rules.SeverityUnset {
+	if r.Severity != finding.SeverityUnset {
 		top = r.Severity
 	}
 	for _, c := range r.Criteria {
@@ -462,11 +463,11 @@ func unwrapPathError(err error) error {
 
 // Count returns the deterministic findings counted by severity (of the prepared files: every
 // file unless the plan is lazy), as a Summary of them.
-func (p *Plan) Count() Summary {
-	var s Summary
+func (p *Plan) Count() finding.Summary {
+	var s finding.Summary
 	for _, f := range p.Files {
 		for _, r := range f.Rules {
-			s.Add(FileResult{Findings: r.Findings()})
+			s.Add(finding.FileResult{Findings: r.Findings()})
 			s.Files--
 		}
 		s.Files++

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -160,8 +161,8 @@ func TestBuildPlan(t *testing.T) {
 	// Positions of the target match are in the original file's coordinates.
 	a := plan.Files[0]
 	u := a.Rules[1].Units[2]
-	if start, end := a.Doc.Position(u.Offset), a.Doc.Position(u.Offset+len(u.Text)); start != (Position{Line: 4, Column: 3, ByteColumn: 3, Offset: 23}) ||
-		end != (Position{Line: 4, Column: 17, ByteColumn: 25, Offset: 45}) {
+	if start, end := a.Doc.Position(u.Offset), a.Doc.Position(u.Offset+len(u.Text)); start != (finding.Position{Line: 4, Column: 3, ByteColumn: 3, Offset: 23}) ||
+		end != (finding.Position{Line: 4, Column: 17, ByteColumn: 25, Offset: 45}) {
 		t.Errorf("target span %+v to %+v", start, end)
 	}
 	if string(a.Doc.Source[u.Offset:u.Offset+len(u.Text)]) != u.Text {
@@ -232,7 +233,7 @@ func TestBuildPlanSkipsNamedRuleFiles(t *testing.T) {
 	if got := strings.Join(files, " "); got != "docs/b.md styles-notes.md" {
 		t.Errorf("linted %q, want %q", got, "docs/b.md styles-notes.md")
 	}
-	want := []Skipped{
+	want := []finding.Skipped{
 		{Path: "styles/Acme/summary.md", Reason: "in RulesPath: a rule file, not a document"},
 		{Path: "styles/Acme/wordiness.md", Reason: "in RulesPath: a rule file, not a document"},
 	}
@@ -378,14 +379,14 @@ func TestLoadProjectProblems(t *testing.T) {
 }
 
 func TestCriterionSeverity(t *testing.T) {
-	c := &rules.Criterion{ID: "C", Severity: rules.SeverityError}
+	c := &rules.Criterion{ID: "C", Severity: finding.SeverityError}
 	plain := &rules.Criterion{ID: "P"}
-	pr := &PlannedRule{Severity: rules.SeverityWarning}
-	if pr.CriterionSeverity(c) != rules.SeverityError || pr.CriterionSeverity(plain) != rules.SeverityWarning {
+	pr := &PlannedRule{Severity: finding.SeverityWarning}
+	if pr.CriterionSeverity(c) != finding.SeverityError || pr.CriterionSeverity(plain) != finding.SeverityWarning {
 		t.Error("criterion severity without override")
 	}
 	pr.SeverityOverridden = true
-	if pr.CriterionSeverity(c) != rules.SeverityWarning {
+	if pr.CriterionSeverity(c) != finding.SeverityWarning {
 		t.Error("the configuration's override must apply to criteria")
 	}
 }
@@ -424,11 +425,11 @@ func TestMissingCriterionTargetSeverity(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("missing-target severities %v, want %v", got, want)
 	}
-	proj.Config.Sections[len(proj.Config.Sections)-1].Overrides[0].Severity = rules.SeverityWarning
+	proj.Config.Sections[len(proj.Config.Sections)-1].Overrides[0].Severity = finding.SeverityWarning
 	plan, _ = BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"loud.md"}})
 	for _, pr := range plan.Files[0].Rules {
 		for _, m := range pr.Findings() {
-			if m.Severity != rules.SeverityWarning {
+			if m.Severity != finding.SeverityWarning {
 				t.Errorf("override to warning: %s at %s", m.Rule, m.Severity)
 			}
 		}

@@ -3,6 +3,7 @@ package lint
 import (
 	"slices"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
 	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/rules"
@@ -17,7 +18,7 @@ type PlannedRule struct {
 	ID string
 	// Severity and Strictness are the effective values: an override from the configuration,
 	// else the frontmatter, else DefaultSeverity / 10.
-	Severity   rules.Severity
+	Severity   finding.Severity
 	Strictness float64
 	// SeverityOverridden is true when the configuration set the severity; it then applies to
 	// the rule's criteria too.
@@ -57,7 +58,7 @@ type Unit struct {
 	Checklist *rubric.Rubric
 	// Missing is set when the target is required and did not match: no model call, score 0,
 	// and this "target not found" finding.
-	Missing *Finding
+	Missing *finding.Finding
 
 	// kind is the kind of the unit's rule; doc its document (nil for a Unit made by hand),
 	// whose skipped scopes the model is not sent.
@@ -101,16 +102,16 @@ func (u *Unit) Chunks() []Chunk {
 
 // CriterionSeverity is the severity of a criterion's findings: the configuration's override for
 // the rule when there is one, else the criterion's own, else the rule's.
-func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) rules.Severity {
-	if !pr.SeverityOverridden && c.Severity != rules.SeverityUnset {
+func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) finding.Severity {
+	if !pr.SeverityOverridden && c.Severity != finding.SeverityUnset {
 		return c.Severity
 	}
 	return pr.Severity
 }
 
 // Findings returns the rule's deterministic findings ("target not found").
-func (pr *PlannedRule) Findings() []Finding {
-	var out []Finding
+func (pr *PlannedRule) Findings() []finding.Finding {
+	var out []finding.Finding
 	for _, u := range pr.Units {
 		if u.Missing != nil {
 			out = append(out, *u.Missing)
@@ -150,7 +151,7 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 // planRule works out one rule's units on a document.
 func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, searchModel bool, targets *targetCache) *PlannedRule {
 	pr := &PlannedRule{Rule: r, Kind: KindOf(r), ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
-	if r.Severity != rules.SeverityUnset {
+	if r.Severity != finding.SeverityUnset {
 		pr.Severity = r.Severity
 	}
 	if rs.Severity != nil {
@@ -189,8 +190,8 @@ func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, search
 			if g.own {
 				id, sev = r.CriterionID(g.criteria[0]), pr.CriterionSeverity(g.criteria[0])
 			}
-			start := Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}
-			u.Missing = &Finding{Rule: id, Severity: sev, Message: TargetNotFound,
+			start := finding.Position{Line: 1, Column: 1, ByteColumn: 1, Offset: 0}
+			u.Missing = &finding.Finding{Rule: id, Severity: sev, Message: TargetNotFound,
 				Suggestion: g.target.EffectiveSuggestion(), Start: start, End: start}
 		default:
 			u.WholeDocument = true

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/rules"
@@ -17,7 +18,7 @@ type Project struct {
 	Config *Config
 	Packs  []*rules.Pack
 	// Warnings are problems that do not stop a run.
-	Warnings rules.Problems
+	Warnings finding.Problems
 	// StyleGuide is the project's style guide in prose (VECTORLINT.md), sent to the model with
 	// every rule; empty when there is none.
 	StyleGuide string
@@ -106,7 +107,7 @@ func (o ProjectOptions) readFile(root *tree.Root, path string, limit int64) ([]b
 
 // LoadProject loads the configuration, every rule pack, the style guide and the project
 // directive, and checks them against each other. All problems are collected before it gives
-// up: when any is an error, it returns them all (errors and warnings) as a rules.Problems
+// up: when any is an error, it returns them all (errors and warnings) as a finding.Problems
 // error. Other errors are I/O failures. Rules are parsed with the points engine (a
 // rules.Loader with points.Prepare), so a checklist rule's functions are compiled once, as it
 // is loaded, and a script that does not compile is a problem of the rule like any other.
@@ -123,7 +124,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	}
 	var (
 		proj     = &Project{Root: root}
-		problems rules.Problems
+		problems finding.Problems
 		// The points engine compiles each function point of a `should` list as it is parsed:
 		// a rule whose script does not compile is an error of that rule, reported at its line
 		// with its other problems, and the compiled functions are kept for scoring. Package
@@ -181,7 +182,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 				problems = append(problems, *p)
 				rulesPath, rulesUnreadable = "", true
 			} else if fi, err := root.Stat(rulesPath); err != nil || !fi.IsDir() {
-				problems = append(problems, rules.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
+				problems = append(problems, finding.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
 					Expected: "an existing folder of rule packs (relative to the config file's folder)",
 					Found:    fmt.Sprintf("%q, which is not a folder", cfg.RulesPathValue)})
 				rulesPath, rulesUnreadable = "", true
@@ -205,14 +206,14 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 			if opts.RulesPath != "" {
 				return fail(fmt.Errorf("cannot read the rules folder: %w", err))
 			}
-			problems = append(problems, rules.Problem{File: proj.Config.Path, Line: proj.Config.RulesPathLine,
+			problems = append(problems, finding.Problem{File: proj.Config.Path, Line: proj.Config.RulesPathLine,
 				Field: "RulesPath", Message: "cannot read the rules folder: " + err.Error()})
 			rulesUnreadable = true
 		}
 		proj.Packs = packs
 		problems = append(problems, ps...)
 		for _, p := range ps {
-			if p.Level != rules.LevelError {
+			if p.Level != finding.LevelError {
 				continue
 			}
 			if rel, err := filepath.Rel(loadPath, p.File); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
@@ -221,7 +222,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 		}
 	}
 	if proj.Config != nil {
-		var ps rules.Problems
+		var ps finding.Problems
 		proj.Packs, ps = addBuiltinPacks(ruleLoader, proj.Packs, proj.StyleGuide != "", proj.ZeroConfig)
 		problems = append(problems, ps...)
 	}
@@ -240,7 +241,7 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 // rulesPathOutside is the problem of a configuration whose RulesPath resolves outside the
 // project root (absolute, through "..", or through a symbolic link): the rules would be read
 // from, and sent to the model from, wherever the repository points. nil when it is inside.
-func rulesPathOutside(root *tree.Root, cfg *Config) *rules.Problem {
+func rulesPathOutside(root *tree.Root, cfg *Config) *finding.Problem {
 	_, err := root.Resolve(cfg.RulesPath)
 	var le *tree.LeavesRootError
 	if !errors.As(err, &le) {
@@ -250,7 +251,7 @@ func rulesPathOutside(root *tree.Root, cfg *Config) *rules.Problem {
 	if le.Link != "" {
 		found = fmt.Sprintf("%q, which leads outside it through the symbolic link %s", cfg.RulesPathValue, le.Link)
 	}
-	return &rules.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
+	return &finding.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
 		Message:  "rule packs are read from inside the project only; to share packs across repositories, vendor them into a folder of the repository or add them as a git submodule",
 		Expected: "a folder inside the project root " + root.Dir(),
 		Found:    found}

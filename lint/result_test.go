@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 func TestRounded1MarshalsLikeTheOriginal(t *testing.T) {
@@ -19,7 +19,7 @@ func TestRounded1MarshalsLikeTheOriginal(t *testing.T) {
 		{6.774, "6.8"},
 	}
 	for _, tc := range tests {
-		got, err := json.Marshal(Rounded1(tc.in))
+		got, err := json.Marshal(finding.Rounded1(tc.in))
 		if err != nil || string(got) != tc.want {
 			t.Errorf("Rounded1(%v) = %s, %v; want %s", tc.in, got, err, tc.want)
 		}
@@ -27,8 +27,8 @@ func TestRounded1MarshalsLikeTheOriginal(t *testing.T) {
 }
 
 func TestFindingJSONShape(t *testing.T) {
-	f := Finding{Rule: "Acme.Wordiness", Severity: rules.SeverityError, Message: "Say 'to'.", Match: "in order to",
-		Start: Position{Line: 3, Column: 5, Offset: 42}, End: Position{Line: 3, Column: 16, Offset: 53}}
+	f := finding.Finding{Rule: "Acme.Wordiness", Severity: finding.SeverityError, Message: "Say 'to'.", Match: "in order to",
+		Start: finding.Position{Line: 3, Column: 5, Offset: 42}, End: finding.Position{Line: 3, Column: 16, Offset: 53}}
 	got, err := json.Marshal(f)
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestFindingJSONShape(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	if _, err := json.Marshal(Finding{}); err == nil {
+	if _, err := json.Marshal(finding.Finding{}); err == nil {
 		t.Error("a finding without a severity must not serialise")
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // Progress is told how a run advances: the command's progress bar (*progress.Bar of
@@ -28,7 +28,7 @@ type RunOptions struct {
 	// File receives each file's result, in path order, as soon as it and every file before it
 	// are done, so output streams (a report.Writer's File). An error from it stops the run.
 	// Nil keeps the results in the Result's Files instead.
-	File func(FileResult) error
+	File func(finding.FileResult) error
 	// Progress, when set, is told of the run's progress.
 	Progress Progress
 }
@@ -46,9 +46,9 @@ const progressInterval = 100 * time.Millisecond
 // When ctx ends, the calls in flight stop, the files already done are reported, the Result's
 // Interrupted lists the others, and the error is ctx's. Any other error (one from opts.File)
 // stops the run and is returned with a nil Result.
-func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Result, error) {
-	res := &Result{Skipped: plan.Skipped}
-	emit := func(fr FileResult) error {
+func Run(ctx context.Context, plan *Plan, opts RunOptions) (*finding.Result, error) {
+	res := &finding.Result{Totals: finding.Totals{Skipped: plan.Skipped}}
+	emit := func(fr finding.FileResult) error {
 		res.Summary.Add(fr)
 		if opts.Progress != nil {
 			opts.Progress.Advance(1)
@@ -71,51 +71,7 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*Result, error) {
 	}
 	res.RunErrors, res.Interrupted = stats.RunErrors, stats.Incomplete
 	if opts.Client != nil {
-		res.Usage = opts.Client.Usage()
+		res.Usage = finding.Usage(opts.Client.Usage()) // the client's totals, as the output writes them
 	}
 	return res, err
-}
-
-// AtOrAbove is the number of findings at or above severity sev.
-func (s Summary) AtOrAbove(sev rules.Severity) int {
-	n := 0
-	if sev <= rules.SeverityError {
-		n += s.Errors
-	}
-	if sev <= rules.SeverityWarning {
-		n += s.Warnings
-	}
-	if sev <= rules.SeveritySuggestion {
-		n += s.Suggestions
-	}
-	return n
-}
-
-// Add counts one file's result into the summary: the file, its findings by severity, its
-// unverified quotes, its operational errors and the rule runs it could not complete. A caller
-// that streams files builds the totals with it.
-func (s *Summary) Add(fr FileResult) {
-	s.Files++
-	for _, f := range fr.Findings {
-		switch f.Severity {
-		case rules.SeverityError:
-			s.Errors++
-		case rules.SeverityWarning:
-			s.Warnings++
-		case rules.SeveritySuggestion:
-			s.Suggestions++
-		}
-	}
-	s.Unverified += len(fr.Unverified)
-	s.OperationalErrors += len(fr.Errors)
-	s.NotRun += fr.NotRun
-	s.Ignored += fr.Ignored
-}
-
-// Complete reports whether the run did all its work: every file was read and every rule ran
-// on it, no failure of the whole run, nothing left unfinished by an interruption. The command
-// exits 2 otherwise.
-func (r *Result) Complete() bool {
-	s := r.Summary
-	return s.OperationalErrors == 0 && s.NotRun == 0 && len(r.RunErrors) == 0 && len(r.Interrupted) == 0
 }

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // progressLog is a Progress that records what it is told.
@@ -101,11 +101,11 @@ docs/c.md
 	if got := renderResults(res.Files); got != want {
 		t.Errorf("files:\n%s\nwant:\n%s", got, want)
 	}
-	if res.Files[0].Findings[0].Fix != "To" {
-		t.Errorf("fix %q", res.Files[0].Findings[0].Fix)
+	if fix, _ := res.Files[0].Findings[0].Replacement(); fix != "To" {
+		t.Errorf("fix %q", fix)
 	}
-	wantSummary := Summary{Files: 3, Errors: 1, Warnings: 2}
-	wantSkipped := []Skipped{{Path: "notes/skip.md", Reason: "no section of vectorlint.ini matches"}}
+	wantSummary := finding.Summary{Files: 3, Errors: 1, Warnings: 2}
+	wantSkipped := []finding.Skipped{{Path: "notes/skip.md", Reason: "no section of vectorlint.ini matches"}}
 	if res.Summary != wantSummary || !reflect.DeepEqual(res.Skipped, wantSkipped) || res.RunErrors != nil ||
 		res.Interrupted != nil || !res.Complete() {
 		t.Errorf("summary %+v, skipped %+v, run errors %+v, interrupted %v, complete %v",
@@ -128,7 +128,7 @@ func TestRunStreams(t *testing.T) {
 	var paths []string
 	res, err := Run(context.Background(), runPlan(t), RunOptions{
 		EvalOptions: testClient(t, srv, EvalOptions{Concurrency: 3}),
-		File: func(fr FileResult) error {
+		File: func(fr finding.FileResult) error {
 			paths = append(paths, fr.Path)
 			return nil
 		},
@@ -141,7 +141,7 @@ func TestRunStreams(t *testing.T) {
 	paths = nil
 	res, err = Run(context.Background(), runPlan(t), RunOptions{
 		EvalOptions: testClient(t, srv, EvalOptions{Concurrency: 1}),
-		File: func(fr FileResult) error {
+		File: func(fr finding.FileResult) error {
 			paths = append(paths, fr.Path)
 			return full
 		},
@@ -159,13 +159,13 @@ func TestRunNotConfigured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantErrs := []RunError{{Cause: "LLM provider openai is not fully configured",
+	wantErrs := []finding.RunError{{Cause: "LLM provider openai is not fully configured",
 		Message: "LLM provider openai is not fully configured: set OPENAI_API_KEY", NotRun: 5}}
 	if !reflect.DeepEqual(res.RunErrors, wantErrs) || res.Summary.NotRun != 5 || res.Complete() ||
-		res.Usage != (Usage{}) || len(res.Files) != 3 || res.Summary.Warnings != 2 {
+		res.Usage != (finding.Usage{}) || len(res.Files) != 3 || res.Summary.Warnings != 2 {
 		t.Errorf("run errors %+v, summary %+v, complete %v, usage %+v, %d files", res.RunErrors, res.Summary, res.Complete(), res.Usage, len(res.Files))
 	}
-	if f := res.Files[1].Findings; len(f) != 1 || f[0].Severity != rules.SeverityWarning || f[0].Message != TargetNotFound {
+	if f := res.Files[1].Findings; len(f) != 1 || f[0].Severity != finding.SeverityWarning || f[0].Message != TargetNotFound {
 		t.Errorf("b.md findings %+v", f)
 	}
 }

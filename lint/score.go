@@ -3,6 +3,8 @@ package lint
 import (
 	"fmt"
 	"math"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // The score stage (pipeline.go): a rule's score on a file, which its kind gives from the
@@ -41,7 +43,7 @@ func (e *NonFiniteScoreError) Error() string {
 
 // checkFinite returns a *NonFiniteScoreError for the first number of s that is NaN or
 // infinite, nil when every one is finite.
-func checkFinite(s *Score) error {
+func checkFinite(s *finding.Score) error {
 	if s == nil {
 		return nil
 	}

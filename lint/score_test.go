@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestCheckFinite names the first number of a score that is NaN or infinite.
@@ -12,16 +14,16 @@ func TestCheckFinite(t *testing.T) {
 	t.Parallel()
 	inf, nan := math.Inf(1), math.NaN()
 	tests := []struct {
-		score *Score
+		score *finding.Score
 		want  string
 	}{
 		{nil, ""},
-		{&Score{Score: 7.5, Criteria: []CriterionScore{{Score: 10, Weight: 1e6}}}, ""},
-		{&Score{Score: Rounded1(nan)}, "score NaN"},
-		{&Score{Score: 1, Strictness: &inf}, "strictness +Inf"},
-		{&Score{Score: 1, Coverage: &nan}, "coverage NaN"},
-		{&Score{Score: 1, Criteria: []CriterionScore{{Score: 4}, {Score: Rounded1(math.Inf(-1))}}}, "criteria[1].score -Inf"},
-		{&Score{Score: 1, Criteria: []CriterionScore{{Score: 4, Weight: inf}}}, "criteria[0].weight +Inf"},
+		{&finding.Score{Score: 7.5, Criteria: []finding.CriterionScore{{Score: 10, Weight: 1e6}}}, ""},
+		{&finding.Score{Score: finding.Rounded1(nan)}, "score NaN"},
+		{&finding.Score{Score: 1, Strictness: &inf}, "strictness +Inf"},
+		{&finding.Score{Score: 1, Coverage: &nan}, "coverage NaN"},
+		{&finding.Score{Score: 1, Criteria: []finding.CriterionScore{{Score: 4}, {Score: finding.Rounded1(math.Inf(-1))}}}, "criteria[1].score -Inf"},
+		{&finding.Score{Score: 1, Criteria: []finding.CriterionScore{{Score: 4, Weight: inf}}}, "criteria[0].weight +Inf"},
 	}
 	for _, tt := range tests {
 		err := checkFinite(tt.score)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -15,7 +16,7 @@ import (
 // score falls with the violations' density over the whole evaluated text, scaled by strictness.
 type semiObjective struct{}
 
-func (semiObjective) Name() string { return string(rules.SemiObjective) }
+func (semiObjective) Name() string { return string(finding.SemiObjective) }
 
 func (k semiObjective) Describe(pr *PlannedRule) string {
 	parts := []string{k.Name(), pr.Severity.String(), "strictness " + strconv.FormatFloat(pr.Strictness, 'f', -1, 64)}
@@ -71,11 +72,11 @@ func (semiObjective) propose(_ *Document, r *ruleRun) ([]proposal, issues) {
 
 // score is the density of the violations reported (a suppressed one does not count) over the
 // words of every evaluated text; 0 when a required target is missing.
-func (semiObjective) score(r *ruleRun, props []proposal) (*Score, error) {
+func (semiObjective) score(r *ruleRun, props []proposal) (*finding.Score, error) {
 	pr := r.pr
 	strictness := pr.Strictness
 	if r.missingTarget() {
-		return &Score{Rule: pr.ID, Type: SemiObjective, Score: 0, Strictness: &strictness}, nil
+		return &finding.Score{Rule: pr.ID, Type: finding.SemiObjective, Score: 0, Strictness: &strictness}, nil
 	}
 	count, words := reportedViolations(props), 0
 	for _, u := range r.units {
@@ -92,6 +93,6 @@ func (semiObjective) score(r *ruleRun, props []proposal) (*Score, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Score{Rule: pr.ID, Type: SemiObjective, Score: Rounded1(d.Score),
+	return &finding.Score{Rule: pr.ID, Type: finding.SemiObjective, Score: finding.Rounded1(d.Score),
 		Violations: &count, Words: &d.Words, Strictness: &strictness}, nil
 }

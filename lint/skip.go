@@ -8,10 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/scopes"
 	"github.com/vectorlint/vectorlint/internal/suggest"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Skipped scopes (spec/linter.md §9): the parts of a document that are not prose — code, URLs,
@@ -64,7 +64,7 @@ func (p *IgnorePattern) String() string { return p.Source }
 
 // compileIgnores reads the value of a BlockIgnores or TokenIgnores key: patterns separated by
 // commas (a comma inside brackets, braces or parentheses, or escaped, is part of its pattern).
-func compileIgnores(file, key, value string, line int) ([]*IgnorePattern, *rules.Problem) {
+func compileIgnores(file, key, value string, line int) ([]*IgnorePattern, *finding.Problem) {
 	var out []*IgnorePattern
 	for _, src := range splitPatterns(value) {
 		pattern, flags := jsregex.SplitInlineFlags(src)
@@ -75,7 +75,7 @@ func compileIgnores(file, key, value string, line int) ([]*IgnorePattern, *rules
 			if errors.As(err, &se) {
 				reason = se.Reason
 			}
-			return nil, &rules.Problem{File: file, Line: line, Field: key,
+			return nil, &finding.Problem{File: file, Line: line, Field: key,
 				Expected: "JavaScript regular expressions separated by commas",
 				Found:    fmt.Sprintf("%s, which does not compile: %s", quote(src), clip(reason))}
 		}
@@ -120,7 +120,7 @@ func splitPatterns(value string) []string {
 }
 
 // parseSkippedScopes reads the value of SkippedScopes: scope names separated by commas.
-func parseSkippedScopes(file, value string, line int) ([]string, *rules.Problem) {
+func parseSkippedScopes(file, value string, line int) ([]string, *finding.Problem) {
 	var out []string
 	for _, name := range strings.Split(value, ",") {
 		name = strings.TrimSpace(name)
@@ -137,7 +137,7 @@ func parseSkippedScopes(file, value string, line int) ([]string, *rules.Problem)
 			case valeTag(name):
 				found += " (a Vale HTML tag name; here fenced and indented code is \"code\", code spans \"inlinecode\")"
 			}
-			return nil, &rules.Problem{File: file, Line: line, Field: "SkippedScopes", Expected: expected, Found: found}
+			return nil, &finding.Problem{File: file, Line: line, Field: "SkippedScopes", Expected: expected, Found: found}
 		}
 		if n := k.Name(); !containsString(out, n) {
 			out = append(out, n)

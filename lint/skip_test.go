@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // scopeFiles is a project whose documents hold code, URLs and markup (spec/linter.md §9).
@@ -120,7 +120,7 @@ docs/raw/guide.md
 	if got[0].Ignored != 3 || got[1].Ignored != 0 {
 		t.Errorf("ignored = %d and %d, want 3 and 0", got[0].Ignored, got[1].Ignored)
 	}
-	var sum Summary
+	var sum finding.Summary
 	for _, fr := range got {
 		sum.Add(fr)
 	}
@@ -453,7 +453,7 @@ SkipedScopes = code
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for _, p := range problems {
-		if p.File == "" || p.Line == 0 || p.Level != rules.LevelError {
+		if p.File == "" || p.Line == 0 || p.Level != finding.LevelError {
 			t.Errorf("problem %+v: want an error with file and line", p)
 		}
 	}
@@ -602,11 +602,11 @@ func TestScopesFixNotAcrossPlaceholders(t *testing.T) {
 		t.Fatalf("results:\n%s", renderResults(got))
 	}
 	exact, across := got[0].Findings[0], got[0].Findings[1]
-	if e := exact.Edits(); len(e) != 1 || e[0].NewText != "To" || exact.Fix != "To" {
-		t.Errorf("exact quote: edits %+v, fix %q; want one edit to %q", e, exact.Fix, "To")
+	if e := exact.Edits; len(e) != 1 || e[0].NewText != "To" || e[0].Start != exact.Start || e[0].End != exact.End {
+		t.Errorf("exact quote: edits %+v; want one edit of the match to %q", e, "To")
 	}
-	if across.Match != "run `acme deploy --prod` first" || across.SuggestedFix != nil || across.Fix != "" {
-		t.Errorf("quote across a placeholder: match %q, fix %q, suggested %+v; want the file's text and no fix",
-			across.Match, across.Fix, across.SuggestedFix)
+	if across.Match != "run `acme deploy --prod` first" || across.Edits != nil {
+		t.Errorf("quote across a placeholder: match %q, edits %+v; want the file's text and no fix",
+			across.Match, across.Edits)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -47,7 +48,7 @@ func BenchmarkEvaluateManyFiles(b *testing.B) {
 		planned := heap()
 		var early, emitted int64
 		k := 0
-		_, err = Evaluate(context.Background(), plan, client, func(FileResult) error {
+		_, err = Evaluate(context.Background(), plan, client, func(finding.FileResult) error {
 			k++
 			if k%100 == 0 {
 				srv.Reset()

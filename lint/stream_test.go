@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -90,7 +91,7 @@ func TestEvaluateWindow(t *testing.T) {
 	}}
 	var paths []string
 	stats, err := evaluateWith(context.Background(), plan, testClient(t, srv, EvalOptions{Concurrency: 2}), hooks,
-		func(fr FileResult) error {
+		func(fr finding.FileResult) error {
 			i := len(paths)
 			paths = append(paths, fr.Path)
 			if !plan.Files[i].Prepared() || plan.Files[i].Doc == nil {
@@ -200,8 +201,8 @@ func TestEvaluateLazyInterrupted(t *testing.T) {
 			return llmtest.Hang()
 		}))
 		stats, err = evaluateWith(ctx, plan, testClient(t, srv, EvalOptions{Concurrency: 1}), evalHooks{window: 3},
-			func(fr FileResult) error {
-				paths = append(paths, fr.Path+": "+renderResults([]FileResult{fr}))
+			func(fr finding.FileResult) error {
+				paths = append(paths, fr.Path+": "+renderResults([]finding.FileResult{fr}))
 				return nil
 			})
 		return paths, stats, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -18,7 +19,7 @@ import (
 // ratings.
 type subjective struct{}
 
-func (subjective) Name() string { return string(rules.Subjective) }
+func (subjective) Name() string { return string(finding.Subjective) }
 
 func (k subjective) Describe(pr *PlannedRule) string {
 	parts := []string{k.Name(), pr.Severity.String()}
@@ -129,7 +130,7 @@ func (k subjective) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 		// Ratings 2 to 4 report warnings, or suggestions for a criterion (or rule) whose
 		// severity is suggestion: a suggestion rule never reports above its level.
 		own := pr.CriterionSeverity(cr.criterion)
-		sev, _ := scoring.CriterionSeverity(cr.rating, own, pr.Severity, min(rules.SeverityWarning, own))
+		sev, _ := scoring.CriterionSeverity(cr.rating, own, pr.Severity, min(finding.SeverityWarning, own))
 		id := pr.Rule.CriterionID(cr.criterion)
 		for ci, res := range cr.run.results {
 			for _, rt := range res.ratings {
@@ -172,20 +173,20 @@ func summaryAnalysis(cr criterionRating) string {
 // score is the weighted average of the criteria's normalised ratings; a criterion that was not
 // rated (its own required target is missing) counts 0 with its weight. When the rule's own
 // required target is missing, the rule scores 0 and lists no criteria.
-func (k subjective) score(r *ruleRun, _ []proposal) (*Score, error) {
+func (k subjective) score(r *ruleRun, _ []proposal) (*finding.Score, error) {
 	pr := r.pr
 	if r.allTargetsMissing() {
-		return &Score{Rule: pr.ID, Type: Subjective, Score: 0}, nil
+		return &finding.Score{Rule: pr.ID, Type: finding.Subjective, Score: 0}, nil
 	}
 	var (
-		scores            []CriterionScore
+		scores            []finding.CriterionScore
 		weighted, weights float64
 	)
 	for _, cr := range k.ratings(r) {
 		c := cr.criterion
 		weights += c.Weight
 		if cr.run == nil {
-			scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: 0, Score: 0, Weight: c.Weight})
+			scores = append(scores, finding.CriterionScore{ID: c.ID, Name: c.Name, Rating: 0, Score: 0, Weight: c.Weight})
 			continue
 		}
 		if cr.err != nil {
@@ -193,13 +194,13 @@ func (k subjective) score(r *ruleRun, _ []proposal) (*Score, error) {
 		}
 		normalized, _ := scoring.NormalizeRating(cr.rating)
 		weighted += normalized * c.Weight
-		scores = append(scores, CriterionScore{ID: c.ID, Name: c.Name, Rating: cr.rating, Score: Rounded1(normalized), Weight: c.Weight})
+		scores = append(scores, finding.CriterionScore{ID: c.ID, Name: c.Name, Rating: cr.rating, Score: finding.Rounded1(normalized), Weight: c.Weight})
 	}
 	score := 0.0
 	if weights > 0 {
 		score = weighted / weights
 	}
-	return &Score{Rule: pr.ID, Type: Subjective, Score: Rounded1(score), Criteria: scores}, nil
+	return &finding.Score{Rule: pr.ID, Type: finding.Subjective, Score: finding.Rounded1(score), Criteria: scores}, nil
 }
 
 // unitOf returns the unit that evaluates criterion c and its evaluation (nil when it made no

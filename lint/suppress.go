@@ -1,29 +1,16 @@
 package lint
 
 import (
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/internal/scopes"
 )
 
-// Inline controls (spec/linter.md §7 and §14): HTML comments in Markdown, and the same words
-// in MDX comments ({/* vectorlint-disable */}), in AsciiDoc comments (// vectorlint-disable),
-// in reStructuredText comments (.. vectorlint-disable) and in HTML comments.
-//
-//	<!-- vectorlint-disable -->                  every rule off from here
-//	<!-- vectorlint-enable -->                   every rule back on
-//	<!-- vectorlint-disable Acme.Tone, Acme.X --> these rules off (a pack name turns off the pack)
-//	<!-- vectorlint-enable Acme.Tone -->         this rule back on (also inside a disabled region)
-//	<!-- vectorlint-disable-next-line -->        every rule off on the next line
-//	<!-- vectorlint-disable-next-line Acme.X --> this rule off on the next line
-var controlComment = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(
-		`<!--\s*vectorlint-(disable-next-line|disable|enable)(?:\s+([^>]*?))?\s*-->` +
-			`|\{\s*/\*\s*vectorlint-(disable-next-line|disable|enable)(?:\s+(.*?))?\s*\*/\s*\}`)
-})
+// Inline controls (spec/linter.md §7 and §14): the control comments of package controls in
+// Markdown and MDX, read outside code, and in AsciiDoc, reStructuredText and HTML the comments of
+// the format's own syntax (format.go).
 
 // Suppressions are the inline controls of one document. The zero value suppresses nothing.
 type Suppressions struct {
@@ -51,26 +38,26 @@ func ParseSuppressions(doc *Document) *Suppressions {
 	if !strings.Contains(body, "vectorlint-") {
 		return s
 	}
-	controls, ok := doc.formatControls()
+	ctrls, ok := doc.formatControls()
 	if !ok {
-		controls = markdownControls(doc)
+		ctrls = markdownControls(doc)
 	}
 	prose := doc.Prose() // Body's offsets; MDX imports before a disable are not text before it
-	for _, c := range controls {
-		list := splitNames(c.names)
-		start := doc.BodyOffset + c.start
-		switch c.kind {
+	for _, c := range ctrls {
+		list := splitNames(c.Names)
+		start := doc.BodyOffset + c.Start
+		switch c.Kind {
 		case "disable-next-line":
 			if s.nextLine == nil {
 				s.nextLine = map[int][][]string{}
 			}
-			line := doc.Position(doc.BodyOffset+c.end).Line + 1
+			line := doc.Position(doc.BodyOffset+c.End).Line + 1
 			for c.nextText && line < doc.Lines() && doc.blankLine(line) {
 				line++
 			}
 			s.nextLine[line] = append(s.nextLine[line], list)
 		case "disable":
-			if strings.TrimSpace(prose[:c.start]) == "" {
+			if strings.TrimSpace(prose[:c.Start]) == "" {
 				start = 0
 			}
 			s.events = append(s.events, suppressEvent{offset: start, disable: true, names: list})
@@ -85,64 +72,26 @@ func ParseSuppressions(doc *Document) *Suppressions {
 // markdownControls returns the inline controls of a Markdown, MDX or plain text document: the
 // HTML and MDX comments outside code that hold one.
 func markdownControls(doc *Document) []control {
-	return findControls(doc.Body, doc.BodyOffset, doc.codeScopes())
+	var out []control
+	for _, c := range findControls(doc.Body, doc.BodyOffset, doc.codeScopes()) {
+		out = append(out, control{Comment: c})
+	}
+	return out
 }
-
-// controlPrefix is what every control comment holds: a text without it has none.
-const controlPrefix = "vectorlint-"
 
 // findControls returns the control comments of text (HTML and MDX forms) in order, with offsets
 // into text, leaving out those that start inside code: there they are examples, not controls.
 // code holds the code blocks and code spans, disjoint and sorted (scopes.Union), in offsets
 // where text starts at base. The suppression filter and the check on a model's fix
 // (fixsafe.go) both read control comments with it.
-func findControls(text string, base int, code []scopes.Scope) []control {
-	if !strings.Contains(text, controlPrefix) {
-		return nil
-	}
-	var out []control
-	for _, m := range controlComment().FindAllStringSubmatchIndex(text, -1) {
-		if scopes.Contains(code, base+m[0]) {
-			continue
+func findControls(text string, base int, code []scopes.Scope) []controls.Comment {
+	all := controls.Find(text)
+	out := all[:0]
+	for _, c := range all {
+		if !scopes.Contains(code, base+c.Start) {
+			out = append(out, c)
 		}
-		c := control{start: m[0], end: m[1]}
-		switch {
-		case m[2] >= 0:
-			c.kind = text[m[2]:m[3]]
-			if m[4] >= 0 {
-				c.names = text[m[4]:m[5]]
-			}
-		default:
-			c.kind = text[m[6]:m[7]]
-			if m[8] >= 0 {
-				c.names = text[m[8]:m[9]]
-			}
-		}
-		out = append(out, c)
 	}
-	return out
-}
-
-// lineControl matches, as text, the control comments of AsciiDoc ("// vectorlint-…") and
-// reStructuredText (".. vectorlint-…"): a line that starts with one, to its end.
-var lineControl = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^[ \t]*(?://[ \t]*|\.\.[ \t]+)vectorlint-(disable-next-line|disable|enable)\b[^\n]*`)
-})
-
-// textControls returns the control comments of text read as text, whatever the document's
-// format: the HTML and MDX forms (findControls, code included) and the line comments of
-// AsciiDoc and reStructuredText, in order. A model's fix (fixsafe.go) and package fix
-// (ControlComments) compare them before and after a change, so a fix cannot write or remove a
-// control in any format's syntax.
-func textControls(text string) []control {
-	out := findControls(text, 0, nil)
-	if !strings.Contains(text, controlPrefix) {
-		return out
-	}
-	for _, m := range lineControl().FindAllStringSubmatchIndex(text, -1) {
-		out = append(out, control{start: m[0], end: m[1], kind: text[m[2]:m[3]]})
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
 
@@ -207,24 +156,4 @@ func matchName(names []string, rule string) int {
 // or a prefix of it at a dot ("Acme" covers "Acme.Tone", "Acme.Tone" covers "Acme.Tone.Clarity").
 func nameCovers(name, rule string) bool {
 	return rule == name || strings.HasPrefix(rule, name+".")
-}
-
-// ControlComment is a vectorlint control comment found in a text.
-type ControlComment struct {
-	// Start and End are its byte offsets in the text, End exclusive.
-	Start, End int
-	// Text is the comment as written.
-	Text string
-}
-
-// ControlComments returns the vectorlint control comments of text, in order, read as text in
-// every format's syntax (textControls) and wherever they are: code included,
-// since text comes without the markup that would tell an example from a control. Package fix
-// compares a text's control comments before and after its fixes with it.
-func ControlComments(text []byte) []ControlComment {
-	var out []ControlComment
-	for _, c := range textControls(string(text)) {
-		out = append(out, ControlComment{Start: c.start, End: c.end, Text: string(text[c.start:c.end])})
-	}
-	return out
 }

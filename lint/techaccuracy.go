@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -71,7 +72,7 @@ func (k technicalAccuracy) propose(doc *Document, r *ruleRun) ([]proposal, issue
 	return k.base.propose(doc, r)
 }
 
-func (k technicalAccuracy) score(r *ruleRun, props []proposal) (*Score, error) {
+func (k technicalAccuracy) score(r *ruleRun, props []proposal) (*finding.Score, error) {
 	return k.base.score(r, props)
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -90,28 +91,28 @@ type readFunc func(path string, limit int64) ([]byte, error)
 // UTF-8 an error problem. An empty guide is an error problem when the guide is all there is to
 // run (zero-config), else a warning (it is ignored). A long guide gets a warning
 // (StyleGuideTokenLimit).
-func loadStyleGuide(read readFunc, path string, zeroConfig bool) (string, rules.Problems, error) {
+func loadStyleGuide(read readFunc, path string, zeroConfig bool) (string, finding.Problems, error) {
 	data, err := read(path, rules.MaxFileSize)
 	if err != nil {
 		return "", nil, fmt.Errorf("cannot read the style guide: %w", err)
 	}
 	if bad := rules.FirstInvalidUTF8(data); bad < len(data) {
 		line := strings.Count(string(data[:bad]), "\n") + 1
-		return "", rules.Problems{{File: path, Line: line, Field: "style guide",
+		return "", finding.Problems{{File: path, Line: line, Field: "style guide",
 			Expected: "UTF-8 text", Found: "bytes that are not UTF-8"}}, nil
 	}
 	guide := strings.TrimSpace(strings.TrimPrefix(string(data), "\ufeff"))
 	if guide == "" {
-		p := rules.Problem{File: path, Field: "style guide",
+		p := finding.Problem{File: path, Field: "style guide",
 			Expected: "your writing guidelines in prose (vectorlint init --style-guide writes a template)", Found: "an empty file"}
 		if !zeroConfig {
-			p.Level, p.Message = rules.LevelWarning, "ignored"
+			p.Level, p.Message = finding.LevelWarning, "ignored"
 		}
-		return "", rules.Problems{p}, nil
+		return "", finding.Problems{p}, nil
 	}
-	var problems rules.Problems
+	var problems finding.Problems
 	if n := llm.EstimateTokens(guide); n > StyleGuideTokenLimit {
-		problems = append(problems, rules.Problem{File: path, Level: rules.LevelWarning, Field: "style guide",
+		problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Field: "style guide",
 			Message: fmt.Sprintf("about %s tokens, more than %s: the guide is sent with every rule on every file, so every model call pays for it; keep it short and turn detailed checks into rules",
 				thousands(n), thousands(StyleGuideTokenLimit))})
 	}
@@ -121,26 +122,26 @@ func loadStyleGuide(read readFunc, path string, zeroConfig bool) (string, rules.
 // addBuiltinPacks adds the built-in packs to the user's packs: VectorLint (except in
 // zero-config, which runs only the style guide) and StyleGuide when there is a style guide,
 // parsed by loader. A user pack with a built-in pack's name replaces it, with a note.
-func addBuiltinPacks(loader rules.Loader, packs []*rules.Pack, styleGuide, zeroConfig bool) ([]*rules.Pack, rules.Problems) {
+func addBuiltinPacks(loader rules.Loader, packs []*rules.Pack, styleGuide, zeroConfig bool) ([]*rules.Pack, finding.Problems) {
 	type builtin struct {
 		name string
-		load func() ([]*rules.Pack, rules.Problems)
+		load func() ([]*rules.Pack, finding.Problems)
 	}
 	var builtins []builtin
 	if !zeroConfig {
 		builtins = append(builtins, builtin{rules.BuiltinPackName, loader.BuiltinPacks})
 	}
 	if styleGuide {
-		builtins = append(builtins, builtin{rules.StyleGuidePackName, func() ([]*rules.Pack, rules.Problems) {
+		builtins = append(builtins, builtin{rules.StyleGuidePackName, func() ([]*rules.Pack, finding.Problems) {
 			p, probs := loader.StyleGuidePack()
 			return []*rules.Pack{p}, probs
 		}})
 	}
-	var problems rules.Problems
+	var problems finding.Problems
 	for _, b := range builtins {
 		// A replaced pack is not even parsed: every lint run would pay for it.
 		if i := slices.IndexFunc(packs, func(p *rules.Pack) bool { return p.Name == b.name }); i >= 0 {
-			problems = append(problems, rules.Problem{File: packs[i].Dir, Level: rules.LevelNote,
+			problems = append(problems, finding.Problem{File: packs[i].Dir, Level: finding.LevelNote,
 				Message: fmt.Sprintf("pack %s replaces the built-in pack of the same name", b.name)})
 			continue
 		}

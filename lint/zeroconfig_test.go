@@ -3,13 +3,14 @@ package lint
 import (
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/vectorlint/vectorlint/rules"
 )

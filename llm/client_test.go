@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -830,14 +830,14 @@ func TestConnectionRefused(t *testing.T) {
 }
 
 // The linter converts the client's usage to its own result type directly.
-func TestUsageConvertsToLintUsage(t *testing.T) {
+func TestUsageConvertsToFindingUsage(t *testing.T) {
 	cost := 0.5
-	u := lint.Usage(llm.Usage{Calls: 2, CachedCalls: 1, InputTokens: 30, OutputTokens: 4, Cost: &cost})
+	u := finding.Usage(llm.Usage{Calls: 2, CachedCalls: 1, InputTokens: 30, OutputTokens: 4, Cost: &cost})
 	if u.Calls != 2 || u.CachedCalls != 1 || u.InputTokens != 30 || u.OutputTokens != 4 || *u.Cost != 0.5 {
 		t.Fatalf("%+v", u)
 	}
 	a, _ := json.Marshal(llm.Usage{Calls: 1})
-	b, _ := json.Marshal(lint.Usage{Calls: 1})
+	b, _ := json.Marshal(finding.Usage{Calls: 1})
 	if string(a) != string(b) {
 		t.Fatalf("JSON differs: %s vs %s", a, b)
 	}

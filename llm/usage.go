@@ -25,7 +25,7 @@ type TokenUsage struct {
 	Output int64 `json:"output"`
 }
 
-// Usage totals a client's calls; it is also a lint run's usage (lint.Usage), as the JSON output
+// Usage totals a client's calls; a lint run's usage (finding.Usage) converts from it, as the JSON output
 // writes it. Calls counts replies the server produced (retried failures are not calls);
 // CachedCalls counts replies served from the cache, or shared by an identical call in flight
 // at the same time, which cost no tokens and are not in the token counts. Cost is nil unless

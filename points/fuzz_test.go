@@ -3,7 +3,6 @@ package points
 import (
 	"bytes"
 	"context"
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -139,10 +138,9 @@ func FuzzParsePoints(f *testing.F) {
 		const offset = 1
 		lines := textLines(data) + offset
 		r, errs := rubric.Parse(root.Content[0], rubric.Options{File: "rule.md", Owner: "P.R", OwnerKind: "rule", Defs: defs, LineOffset: offset, Prepare: Prepare})
-		for _, err := range errs {
-			var d rubric.Diagnostic
-			if !errors.As(err, &d) || d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Message == "" {
-				t.Fatalf("error %v is not a diagnostic naming rule.md and a line of %d", err, lines)
+		for _, d := range errs {
+			if d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Message == "" {
+				t.Fatalf("error %v is not a problem naming rule.md and a line of %d", d.Labeled(), lines)
 			}
 		}
 		if errs != nil {

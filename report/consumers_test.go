@@ -17,8 +17,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // Tests against what the real consumers of each format accept: the official SARIF schema,
@@ -40,7 +39,7 @@ func lineRunes(t *testing.T, path string, line int) []rune {
 }
 
 // allFindings lists the fixture's findings with their paths.
-func allFindings(r lint.Result) (paths []string, fs []lint.Finding) {
+func allFindings(r finding.Result) (paths []string, fs []finding.Finding) {
 	for _, fr := range r.Files {
 		for _, f := range fr.Findings {
 			paths = append(paths, fr.Path)
@@ -67,7 +66,7 @@ func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
 
 func TestSARIFValidatesAgainstOfficialSchema(t *testing.T) {
 	sch := compileSARIFSchema(t)
-	for name, r := range map[string]lint.Result{"fixture": fixture(t), "fixes": fixesFixture(t), "clean": cleanFixture(), "empty": {}} {
+	for name, r := range map[string]finding.Result{"fixture": fixture(t), "fixes": fixesFixture(t), "clean": cleanFixture(), "empty": {}} {
 		t.Run(name, func(t *testing.T) {
 			out := render(t, FormatSARIF, Options{Version: "1.2.3", Rules: fixtureRules(t)}, r)
 			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
@@ -158,8 +157,8 @@ func TestSARIFContent(t *testing.T) {
 	for i, res := range run.Results {
 		f := fs[i]
 		// SARIF's levels (§3.27.10) are none, note, warning and error: a suggestion is a note.
-		level := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
-			rules.SeveritySuggestion: "note"}[f.Severity]
+		level := map[finding.Severity]string{finding.SeverityError: "error", finding.SeverityWarning: "warning",
+			finding.SeveritySuggestion: "note"}[f.Severity]
 		if res.RuleID != f.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != f.Rule || res.Level != level {
 			t.Errorf("result %d: rule %q index %d level %q, want %q %q", i, res.RuleID, res.RuleIndex, res.Level,
 				f.Rule, level)
@@ -267,8 +266,8 @@ func TestRDJSONByteColumns(t *testing.T) {
 		if got := text[offset(start):offset(end)]; got != fs[i].Match {
 			t.Errorf("diagnostic %d selects %q in bytes, want %q", i, got, fs[i].Match)
 		}
-		if (fs[i].Fix != "") != (len(d.Suggestions) == 1) {
-			t.Errorf("diagnostic %d: %d suggestions for fix %q", i, len(d.Suggestions), fs[i].Fix)
+		if fix, _ := fs[i].Replacement(); (fix != "") != (len(d.Suggestions) == 1) {
+			t.Errorf("diagnostic %d: %d suggestions for fix %q", i, len(d.Suggestions), fix)
 		}
 	}
 }
@@ -323,8 +322,8 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 		a := got[idx]
 		idx++
 		// GitHub's annotation commands are error, warning and notice: a suggestion is a notice.
-		command := map[rules.Severity]string{rules.SeverityError: "error", rules.SeverityWarning: "warning",
-			rules.SeveritySuggestion: "notice"}[f.Severity]
+		command := map[finding.Severity]string{finding.SeverityError: "error", finding.SeverityWarning: "warning",
+			finding.SeveritySuggestion: "notice"}[f.Severity]
 		if a.command != command || a.props["file"] != paths[i] || a.props["title"] != f.Rule ||
 			a.message != messageWithSuggestion(f) {
 			t.Errorf("annotation %+v does not round-trip finding %d (%s)", a, i, f.Rule)
@@ -506,14 +505,15 @@ type accepted struct {
 // expectedDiagnostics is what reviewdog must read back, built from the findings themselves
 // (not from the rdjson encoder): byte columns, capitalised severities, the rule as code, the fix
 // as the only suggestion.
-func expectedDiagnostics(r lint.Result) []accepted {
+func expectedDiagnostics(r finding.Result) []accepted {
 	paths, fs := allFindings(r)
-	severity := map[rules.Severity]string{rules.SeverityError: "ERROR", rules.SeverityWarning: "WARNING",
-		rules.SeveritySuggestion: "INFO"}
+	severity := map[finding.Severity]string{finding.SeverityError: "ERROR", finding.SeverityWarning: "WARNING",
+		finding.SeveritySuggestion: "INFO"}
 	var want []accepted
 	for i, f := range fs {
+		fix, _ := f.Replacement()
 		want = append(want, accepted{path: paths[i], severity: severity[f.Severity], code: f.Rule,
-			message: messageWithSuggestion(f), suggestion: f.Fix,
+			message: messageWithSuggestion(f), suggestion: fix,
 			start: rdPosition{f.Start.Line, f.Start.ByteColumn}, end: rdPosition{f.End.Line, f.End.ByteColumn}})
 	}
 	return want
@@ -597,7 +597,7 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 			for j := range h.Files[i].Findings {
 				f := &h.Files[i].Findings[j]
 				f.Message = "::error::pwned ##[warning]x \u202eevil \u0085 #\u200d#[y] \x1b[31m"
-				if f.Fix != "" {
+				if fix, _ := f.Replacement(); fix != "" {
 					*f = withFix(*f, "##[fix] \u2066")
 				}
 			}
@@ -698,8 +698,8 @@ func TestReviewdogAcceptsFixes(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &d); err != nil {
 			t.Fatalf("unexpected reviewdog output line %q: %v", line, err)
 		}
-		if len(d.Suggestions) != len(fs[i].Edits()) {
-			t.Fatalf("diagnostic %d: %d suggestions, want %d", i, len(d.Suggestions), len(fs[i].Edits()))
+		if len(d.Suggestions) != len(fs[i].Edits) {
+			t.Fatalf("diagnostic %d: %d suggestions, want %d", i, len(d.Suggestions), len(fs[i].Edits))
 		}
 		text := []byte(fixesText)
 		for j := len(d.Suggestions) - 1; j >= 0; j-- {

@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // githubWriter prints GitHub Actions workflow commands: one ::error or ::warning annotation per
@@ -72,12 +71,12 @@ func annotation(command string, props [][2]string, message string) string {
 // findingAnnotation is the workflow command for one finding. Columns count code points. GitHub
 // accepts col/endColumn only when the annotation starts and ends on the same line, so a
 // multi-line finding gives lines only.
-func findingAnnotation(path string, f lint.Finding) string {
+func findingAnnotation(path string, f finding.Finding) string {
 	command := "warning"
 	switch f.Severity {
-	case rules.SeverityError:
+	case finding.SeverityError:
 		command = "error"
-	case rules.SeveritySuggestion:
+	case finding.SeveritySuggestion:
 		command = "notice"
 	}
 	props := [][2]string{{"file", path}, {"line", strconv.Itoa(f.Start.Line)}}
@@ -92,7 +91,7 @@ func findingAnnotation(path string, f lint.Finding) string {
 }
 
 // File prints the file's annotations and adds its findings to the step summary.
-func (g *githubWriter) File(fr lint.FileResult) error {
+func (g *githubWriter) File(fr finding.FileResult) error {
 	if err := g.begin(fr); err != nil {
 		return err
 	}
@@ -114,7 +113,7 @@ func (g *githubWriter) File(fr lint.FileResult) error {
 }
 
 // Finish prints the totals notice and completes the step summary.
-func (g *githubWriter) Finish(t Totals) error {
+func (g *githubWriter) Finish(t finding.Totals) error {
 	if err := g.finish(); err != nil {
 		return err
 	}
@@ -136,7 +135,7 @@ func (g *githubWriter) Finish(t Totals) error {
 }
 
 // summarize appends the file's findings and operational errors to the step-summary table.
-func (g *githubWriter) summarize(fr lint.FileResult) error {
+func (g *githubWriter) summarize(fr finding.FileResult) error {
 	if g.summaryPath == "" || len(fr.Findings)+len(fr.Errors) == 0 {
 		return nil
 	}
@@ -179,7 +178,7 @@ func (g *githubWriter) openSummary() error {
 
 // closeSummary writes the totals and the LLM usage (calls, cached calls, tokens, cost) under
 // the table (or alone when there was no row) and closes the file.
-func (g *githubWriter) closeSummary(t Totals) error {
+func (g *githubWriter) closeSummary(t finding.Totals) error {
 	if g.summaryPath == "" {
 		return nil
 	}

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // golden compares got with testdata/name, or rewrites the file with -update.
@@ -17,7 +17,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 // render prints r in the format with opts.
-func render(t testing.TB, format string, opts Options, r lint.Result) []byte {
+func render(t testing.TB, format string, opts Options, r finding.Result) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := Write(format, &buf, opts, r); err != nil {
@@ -32,7 +32,7 @@ func TestGolden(t *testing.T) {
 		golden string
 		format string
 		opts   Options
-		result lint.Result
+		result finding.Result
 	}{
 		{"line.golden", FormatLine, Options{}, r},
 		{"line-verbose.golden", FormatLine, Options{Verbose: true}, r},
@@ -80,7 +80,7 @@ func TestGoldenFixes(t *testing.T) {
 func TestGoldenStepSummary(t *testing.T) {
 	for _, tt := range []struct {
 		golden string
-		result lint.Result
+		result finding.Result
 	}{
 		{"github-summary.golden", fixture(t)},
 		{"github-summary-clean.golden", cleanFixture()},

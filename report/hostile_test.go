@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // Untrusted text in every field of a result cannot reach the reader as a terminal escape or a
@@ -32,25 +31,24 @@ var hostileTexts = []string{
 var hostilePaths = []string{"::error::x.md", "a\x1b[2J\n  ::error::b ##[x].md"}
 
 // hostileResult puts s in every text field of a one-file result.
-func hostileResult(path, s string) lint.Result {
-	start := lint.Position{Line: 2, Column: 3, ByteColumn: 3, Offset: 8}
-	end := lint.Position{Line: 2, Column: 7, ByteColumn: 7, Offset: 12}
-	return lint.Result{
-		Files: []lint.FileResult{{
+func hostileResult(path, s string) finding.Result {
+	start := finding.Position{Line: 2, Column: 3, ByteColumn: 3, Offset: 8}
+	end := finding.Position{Line: 2, Column: 7, ByteColumn: 7, Offset: 12}
+	return finding.Result{
+		Files: []finding.FileResult{{
 			Path: path,
-			Findings: []lint.Finding{
-				withFix(lint.Finding{Rule: s, Severity: rules.SeverityError, Message: s, Suggestion: s, Match: s, Analysis: s,
+			Findings: []finding.Finding{
+				withFix(finding.Finding{Rule: s, Severity: finding.SeverityError, Message: s, Suggestion: s, Match: s, Analysis: s,
 					Start: start, End: end}, s),
-				{Rule: "Pack." + s, Severity: rules.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
-					End: lint.Position{Line: 3, Column: 2, ByteColumn: 2, Offset: 20}},
+				{Rule: "Pack." + s, Severity: finding.SeverityWarning, Message: "see: " + s, Match: s, Start: start,
+					End: finding.Position{Line: 3, Column: 2, ByteColumn: 2, Offset: 20}},
 			},
-			Scores: []lint.Score{{Rule: "Pack." + s, Type: lint.Subjective, Score: 2, Criteria: []lint.CriterionScore{
+			Scores: []finding.Score{{Rule: "Pack." + s, Type: finding.Subjective, Score: 2, Criteria: []finding.CriterionScore{
 				{ID: "c", Name: s, Rating: 1, Score: 1, Weight: 2}}}},
-			Unverified: []lint.Unverified{{Rule: "Pack." + s, Message: s, Quote: s, Line: 2}},
-			Errors:     []lint.RuleError{{Rule: "Pack." + s, Message: s}},
+			Unverified: []finding.Unverified{{Rule: "Pack." + s, Message: s, Quote: s, Line: 2}},
+			Errors:     []finding.RuleError{{Rule: "Pack." + s, Message: s}},
 		}},
-		Skipped: []lint.Skipped{{Path: s, Reason: s}},
-		Summary: lint.Summary{Files: 1, Errors: 1, Warnings: 1, Unverified: 1, OperationalErrors: 1},
+		Totals: finding.Totals{Skipped: []finding.Skipped{{Path: s, Reason: s}}, Summary: finding.Summary{Files: 1, Errors: 1, Warnings: 1, Unverified: 1, OperationalErrors: 1}},
 	}
 }
 
@@ -142,7 +140,7 @@ func TestHostileTextEveryFormat(t *testing.T) {
 // checkGitHubLines: every line is one of the tool's own annotations, for the right file, whose
 // title and message hold no command and no terminal escape, or a plain "vectorlint:" log line
 // the runner ignores.
-func checkGitHubLines(t *testing.T, out string, r lint.Result) {
+func checkGitHubLines(t *testing.T, out string, r finding.Result) {
 	t.Helper()
 	for _, line := range testutil.RunnerLines(out) {
 		command, props, data, ok := testutil.ParseWorkflowCommand(line)

@@ -5,9 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // junitWriter prints JUnit XML: a <testsuite> per file, a <testcase> per rule that ran on it
@@ -24,10 +23,10 @@ type junitWriter struct {
 // junitCase gathers what one rule produced on one file.
 type junitCase struct {
 	rule       string
-	score      *lint.Score
-	findings   []lint.Finding
-	errors     []lint.RuleError
-	unverified []lint.Unverified
+	score      *finding.Score
+	findings   []finding.Finding
+	errors     []finding.RuleError
+	unverified []finding.Unverified
 }
 
 func (j *junitWriter) header() {
@@ -39,7 +38,7 @@ func (j *junitWriter) header() {
 }
 
 // junitCases groups the file's results by rule, in order of first appearance.
-func junitCases(fr lint.FileResult) []*junitCase {
+func junitCases(fr finding.FileResult) []*junitCase {
 	var cases []*junitCase
 	byRule := map[string]*junitCase{}
 	scored := map[string]bool{}
@@ -88,7 +87,7 @@ func junitCases(fr lint.FileResult) []*junitCase {
 }
 
 // File writes the file's test suite.
-func (j *junitWriter) File(fr lint.FileResult) error {
+func (j *junitWriter) File(fr finding.FileResult) error {
 	if err := j.begin(fr); err != nil {
 		return err
 	}
@@ -133,14 +132,14 @@ func (j *junitWriter) File(fr lint.FileResult) error {
 // failure writes one <failure> listing every finding of the test case, one per paragraph:
 // "LINE:COL SEVERITY: MESSAGE [RULE]" then the suggestion and the fix. Its type is the most
 // severe finding's severity (a test case with suggestions only fails with type "suggestion").
-func (j *junitWriter) failure(fs []lint.Finding) {
+func (j *junitWriter) failure(fs []finding.Finding) {
 	nerr, nwarn, nsugg := 0, 0, 0
 	var body strings.Builder
 	for i, f := range fs {
 		switch f.Severity {
-		case rules.SeverityError:
+		case finding.SeverityError:
 			nerr++
-		case rules.SeveritySuggestion:
+		case finding.SeveritySuggestion:
 			nsugg++
 		default:
 			nwarn++
@@ -152,10 +151,10 @@ func (j *junitWriter) failure(fs []lint.Finding) {
 		if f.Suggestion != "" {
 			fmt.Fprintf(&body, "  suggestion: %s\n", f.Suggestion)
 		}
-		if text, ok := replacement(f); ok {
+		if text, ok := f.Replacement(); ok {
 			fmt.Fprintf(&body, "  fix: replace %q with %q\n", f.Match, text)
-		} else if sf := f.SuggestedFix; sf != nil && len(sf.TextEdits) > 0 {
-			fmt.Fprintf(&body, "  fix: %s\n", sf.Message)
+		} else if len(f.Edits) > 0 {
+			fmt.Fprintf(&body, "  fix: %s\n", f.FixMessage())
 		}
 	}
 	typ := "suggestion" // the most severe finding's
@@ -203,7 +202,7 @@ func junitSystemOut(c *junitCase) string {
 }
 
 // Finish writes the skipped files as a suite of skipped test cases and closes the document.
-func (j *junitWriter) Finish(t Totals) error {
+func (j *junitWriter) Finish(t finding.Totals) error {
 	if err := j.finish(); err != nil {
 		return err
 	}

@@ -7,8 +7,7 @@ import (
 
 	"github.com/fatih/color"
 
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // maxMessageWidth is where the line output wraps messages and suggestions, so the rule column
@@ -56,7 +55,7 @@ func newLineWriter(s *stream, opts Options) *lineWriter {
 
 // File prints the file's block: path, findings table, scores, unverified quotes and errors. A
 // file with nothing to report (no finding, every score 10.0) prints nothing unless verbose.
-func (l *lineWriter) File(fr lint.FileResult) error {
+func (l *lineWriter) File(fr finding.FileResult) error {
 	if err := l.begin(fr); err != nil {
 		return err
 	}
@@ -82,11 +81,11 @@ func (l *lineWriter) File(fr lint.FileResult) error {
 }
 
 // shownScores are the scores the line output prints: those below 10.0, or all when verbose.
-func (l *lineWriter) shownScores(all []lint.Score) []lint.Score {
+func (l *lineWriter) shownScores(all []finding.Score) []finding.Score {
 	if l.opts.Verbose {
 		return all
 	}
-	var below []lint.Score
+	var below []finding.Score
 	for _, s := range all {
 		if formatScore(s.Score) != "10.0" {
 			below = append(below, s)
@@ -97,7 +96,7 @@ func (l *lineWriter) shownScores(all []lint.Score) []lint.Score {
 
 // findings prints the `  LINE:COL  SEVERITY  MESSAGE  RULE` table with each column padded to
 // its widest cell in this file, long messages wrapped and the suggestion on its own line below.
-func (l *lineWriter) findings(fs []lint.Finding) {
+func (l *lineWriter) findings(fs []finding.Finding) {
 	if len(fs) == 0 {
 		return
 	}
@@ -129,9 +128,9 @@ func (l *lineWriter) findings(fs []lint.Finding) {
 	for _, r := range rows {
 		sev := l.pal.warn.Sprint(r.sev)
 		switch r.sev {
-		case rules.SeverityError.String():
+		case finding.SeverityError.String():
 			sev = l.pal.err.Sprint(r.sev)
-		case rules.SeveritySuggestion.String():
+		case finding.SeveritySuggestion.String():
 			sev = l.pal.sugg.Sprint(r.sev) // blue, as Vale shows suggestions
 		}
 		fmt.Fprintf(w, "  %s  %s  %s  %s\n", padRight(r.loc, r.loc, locW), padRight(sev, r.sev, sevW),
@@ -146,7 +145,7 @@ func (l *lineWriter) findings(fs []lint.Finding) {
 }
 
 // scores prints one line per rule: the rule, its score and how it was reached.
-func (l *lineWriter) scores(scores []lint.Score) {
+func (l *lineWriter) scores(scores []finding.Score) {
 	w := l.out
 	if l.opts.Verbose {
 		fmt.Fprintln(w, "  "+l.pal.heading.Sprint("Scores:"))
@@ -169,7 +168,7 @@ func (l *lineWriter) scores(scores []lint.Score) {
 
 // scoreDetails explains a score: violations and words for a semi-objective rule, each criterion
 // for a subjective one, and coverage for a rule's `should` list.
-func scoreDetails(s lint.Score) string {
+func scoreDetails(s finding.Score) string {
 	var parts []string
 	if s.Violations != nil {
 		d := plural(*s.Violations, "violation", "violations")
@@ -203,11 +202,11 @@ func scoreDetails(s lint.Score) string {
 }
 
 // formatScore writes a score the way the JSON output does: one decimal.
-func formatScore(r lint.Rounded1) string {
+func formatScore(r finding.Rounded1) string {
 	return strconv.FormatFloat(float64(r), 'f', 1, 64)
 }
 
-func (l *lineWriter) unverified(us []lint.Unverified) {
+func (l *lineWriter) unverified(us []finding.Unverified) {
 	w := l.out
 	fmt.Fprintln(w, "  "+l.pal.warn.Sprint("Unverified (the quoted text is not in the document; not counted):"))
 	for _, u := range us {
@@ -219,7 +218,7 @@ func (l *lineWriter) unverified(us []lint.Unverified) {
 	}
 }
 
-func (l *lineWriter) errors(es []lint.RuleError) {
+func (l *lineWriter) errors(es []finding.RuleError) {
 	w := l.out
 	fmt.Fprintln(w, "  "+l.pal.err.Sprint("Could not run:"))
 	ruleW := 0
@@ -234,7 +233,7 @@ func (l *lineWriter) errors(es []lint.RuleError) {
 
 // Finish prints the skipped files (verbose), the LLM usage, what the totals do not count, and
 // the closing totals line.
-func (l *lineWriter) Finish(t Totals) error {
+func (l *lineWriter) Finish(t finding.Totals) error {
 	if err := l.finish(); err != nil {
 		return err
 	}

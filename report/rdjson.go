@@ -7,9 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // The reviewdog Diagnostic Format (proto/rdf/reviewdog.proto in reviewdog), as its protojson
@@ -65,11 +64,11 @@ type rdjsonWriter struct {
 }
 
 // rdSeverity is the reviewdog severity of a finding's: ERROR, WARNING, or INFO for a suggestion.
-func rdSeverity(s rules.Severity) string {
+func rdSeverity(s finding.Severity) string {
 	switch s {
-	case rules.SeverityError:
+	case finding.SeverityError:
 		return "ERROR"
-	case rules.SeveritySuggestion:
+	case finding.SeveritySuggestion:
 		return "INFO"
 	}
 	return "WARNING"
@@ -80,13 +79,13 @@ func rdSeverity(s rules.Severity) string {
 // every white space run (line breaks too) made one space. reviewdog prints it to a terminal or a
 // CI log, so it is human text: control characters are shown escaped, and nothing in it can be a
 // GitHub workflow command (safetext.Human).
-func originalOutput(path string, f lint.Finding) string {
+func originalOutput(path string, f finding.Finding) string {
 	one := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	return safetext.Human(fmt.Sprintf("%s:%d:%d: %s: %s [%s]", one(path), f.Start.Line, f.Start.Column, f.Severity,
 		one(f.Message), one(f.Rule)), true)
 }
 
-func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
+func toDiagnostic(path string, f finding.Finding, withSource bool) rdDiagnostic {
 	r := rdRange{
 		Start: rdPosition{Line: f.Start.Line, Column: f.Start.ByteColumn},
 		End:   rdPosition{Line: f.End.Line, Column: f.End.ByteColumn},
@@ -101,7 +100,7 @@ func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 		d.Source = &rdSource{Name: "vectorlint", URL: projectURL}
 	}
 	d.OriginalOutput = originalOutput(path, f)
-	for _, e := range f.Edits() {
+	for _, e := range f.Edits {
 		d.Suggestions = append(d.Suggestions, rdSuggestion{Range: rdRange{
 			Start: rdPosition{Line: e.Start.Line, Column: e.Start.ByteColumn},
 			End:   rdPosition{Line: e.End.Line, Column: e.End.ByteColumn},
@@ -111,7 +110,7 @@ func toDiagnostic(path string, f lint.Finding, withSource bool) rdDiagnostic {
 }
 
 // File writes one diagnostic per finding.
-func (r *rdjsonWriter) File(fr lint.FileResult) error {
+func (r *rdjsonWriter) File(fr finding.FileResult) error {
 	if err := r.begin(fr); err != nil {
 		return err
 	}
@@ -145,7 +144,7 @@ func (r *rdjsonWriter) File(fr lint.FileResult) error {
 }
 
 // Finish closes the rdjson document; rdjsonl has nothing to close.
-func (r *rdjsonWriter) Finish(Totals) error {
+func (r *rdjsonWriter) Finish(finding.Totals) error {
 	if err := r.finish(); err != nil {
 		return err
 	}
@@ -163,7 +162,7 @@ func (r *rdjsonWriter) Finish(Totals) error {
 // WriteProblems writes a file's operational errors and unverified quotes to w, one escaped
 // line each, as the formats without a place for them do (see Options.Problems): for a caller
 // that prints no report, such as vectorlint --fix=diff.
-func WriteProblems(w io.Writer, fr lint.FileResult, githubActions bool) {
+func WriteProblems(w io.Writer, fr finding.FileResult, githubActions bool) {
 	problems{w: w, workflow: githubActions}.report(fr)
 }
 
@@ -178,7 +177,7 @@ type problems struct {
 }
 
 // report writes the file's operational errors, then its unverified quotes.
-func (p problems) report(fr lint.FileResult) {
+func (p problems) report(fr finding.FileResult) {
 	if p.w == nil {
 		return
 	}
@@ -190,7 +189,7 @@ func (p problems) report(fr lint.FileResult) {
 }
 
 // unverified writes one line per unverified quote of the file.
-func (p problems) unverified(fr lint.FileResult) {
+func (p problems) unverified(fr finding.FileResult) {
 	for _, u := range fr.Unverified {
 		where := oneLine(fr.Path)
 		if u.Line > 0 {

@@ -19,18 +19,18 @@ import (
 	"io"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
-	"github.com/vectorlint/vectorlint/lint"
 )
 
 // Writer prints one run in one output format. Call File once per linted file, in increasing
 // path order, then Finish exactly once. A Writer is not safe for concurrent use.
 type Writer interface {
 	// File prints one linted file's findings, scores, unverified quotes and operational errors.
-	File(lint.FileResult) error
+	File(finding.FileResult) error
 	// Finish prints the totals, closes the document and flushes everything to the underlying
 	// writer. No File call may follow.
-	Finish(Totals) error
+	Finish(finding.Totals) error
 }
 
 // Options are the caller's decisions about the output. The report package never reads the
@@ -57,32 +57,9 @@ type Options struct {
 	// internal/safetext). The machine formats encode such text whether or not it is set (their
 	// decoded text is exact either way), and the github format always escapes what it prints.
 	GitHubActions bool
-	// Rules describes the rules by id (RuleInfos of the run's packs), for the formats that carry
-	// rule metadata: sarif's rule descriptors. Nil or a missing id gives generic text.
-	Rules map[string]RuleInfo
-}
-
-// Totals closes a run: the counts over all files, the LLM usage, the files that were found but
-// not linted, and what kept the run from doing all its work.
-type Totals struct {
-	Summary lint.Summary
-	Usage   lint.Usage
-	Skipped []lint.Skipped
-	// RunErrors are the failures of the whole run (lint.EvalStats.RunErrors): each format
-	// names each once, with the count of rule runs it kept from completing.
-	RunErrors []lint.RunError
-	// Interrupted is the number of files left unfinished by an interruption (Ctrl-C).
-	Interrupted int
-}
-
-// Add counts one linted file into t.Summary: the file, its findings by severity, its unverified
-// quotes and its operational errors. A caller that streams files can build the totals with it.
-func (t *Totals) Add(fr lint.FileResult) { t.Summary.Add(fr) }
-
-// TotalsOf returns the totals of a lint run (lint.Run's Result).
-func TotalsOf(r *lint.Result) Totals {
-	return Totals{Summary: r.Summary, Usage: r.Usage, Skipped: r.Skipped, RunErrors: r.RunErrors,
-		Interrupted: len(r.Interrupted)}
+	// Rules describes the rules by id (rules.Describe of the run's packs), for the formats that
+	// carry rule metadata: sarif's rule descriptors. Nil or a missing id gives generic text.
+	Rules map[string]finding.RuleInfo
 }
 
 // Format names accepted by New, in the order they are documented.
@@ -140,7 +117,7 @@ func New(format string, w io.Writer, opts Options) (Writer, error) {
 	case FormatLine:
 		return newLineWriter(s, opts), nil
 	case FormatJSON:
-		return &jsonWriter{stream: s, opts: opts}, nil
+		return newJSONWriter(s, opts), nil
 	case FormatValeJSON:
 		return &valeWriter{stream: s, problems: probs}, nil
 	case FormatRDJSON:
@@ -157,9 +134,9 @@ func New(format string, w io.Writer, opts Options) (Writer, error) {
 	return nil, &UnknownFormatError{Format: format}
 }
 
-// Write prints a whole lint.Result: New, File for each of r.Files, then Finish with r's totals
-// (TotalsOf). r.Version, when set, replaces opts.Version.
-func Write(format string, w io.Writer, opts Options, r lint.Result) error {
+// Write prints a whole finding.Result: New, File for each of r.Files, then Finish with r's
+// totals. r.Version, when set, replaces opts.Version.
+func Write(format string, w io.Writer, opts Options, r finding.Result) error {
 	if r.Version != "" {
 		opts.Version = r.Version
 	}
@@ -172,7 +149,7 @@ func Write(format string, w io.Writer, opts Options, r lint.Result) error {
 			return err
 		}
 	}
-	return rw.Finish(TotalsOf(&r))
+	return rw.Finish(r.Totals)
 }
 
 // output is a Writer's buffered output over the format's escaping layer (nil when the format
@@ -229,7 +206,7 @@ func (e *OrderError) Error() string {
 }
 
 // begin checks that fr may be written now and records it.
-func (s *stream) begin(fr lint.FileResult) error {
+func (s *stream) begin(fr finding.FileResult) error {
 	if s.finished {
 		return &OrderError{Path: fr.Path, AfterFinish: true}
 	}
@@ -275,11 +252,11 @@ func plural(n int, singular, pluralForm string) string {
 // work could not be done it says so, with the run-wide causes: "✖ 0 errors and 0 warnings in
 // 50 files; 400 rule runs could not complete (connection refused to 127.0.0.1:9).". The tick
 // is given only to a run with nothing to report and nothing left undone (exit code 0).
-func totalsLine(t Totals) string {
+func totalsLine(t finding.Totals) string {
 	s := t.Summary
 	incomplete := s.OperationalErrors + s.NotRun
 	mark := "✓"
-	if s.Errors+s.Warnings+s.Suggestions > 0 || !t.complete() {
+	if s.Errors+s.Warnings+s.Suggestions > 0 || !t.Complete() {
 		mark = "✖"
 	}
 	line := fmt.Sprintf("%s %s and %s in %s", mark, plural(s.Errors, "error", "errors"),
@@ -299,20 +276,15 @@ func totalsLine(t Totals) string {
 		}
 		line += " (" + strings.Join(causes, "; ") + ")"
 	}
-	if t.Interrupted > 0 {
-		line += "; " + plural(t.Interrupted, "file", "files") + " not finished (interrupted)"
+	if n := len(t.Interrupted); n > 0 {
+		line += "; " + plural(n, "file", "files") + " not finished (interrupted)"
 	}
 	return line + "."
 }
 
-// complete reports whether the run did all its work.
-func (t Totals) complete() bool {
-	return t.Summary.OperationalErrors == 0 && t.Summary.NotRun == 0 && len(t.RunErrors) == 0 && t.Interrupted == 0
-}
-
 // problemsLine reports what the totals line does not count: quotes the model gave that are not
 // in the document. Empty when there are none.
-func problemsLine(s lint.Summary) string {
+func problemsLine(s finding.Summary) string {
 	if s.Unverified > 0 {
 		return plural(s.Unverified, "unverified quote", "unverified quotes") + " (not counted)"
 	}
@@ -320,13 +292,13 @@ func problemsLine(s lint.Summary) string {
 }
 
 // runErrorText is a run error with what it cost: "MESSAGE (400 rule runs not done)".
-func runErrorText(e lint.RunError) string {
+func runErrorText(e finding.RunError) string {
 	return fmt.Sprintf("%s (%s not done)", e.Message, plural(e.NotRun, "rule run", "rule runs"))
 }
 
 // messageWithSuggestion is the finding's message for formats with a single text field: the
 // message, then the suggestion on its own paragraph when there is one.
-func messageWithSuggestion(f lint.Finding) string {
+func messageWithSuggestion(f finding.Finding) string {
 	if f.Suggestion == "" {
 		return f.Message
 	}
@@ -335,7 +307,7 @@ func messageWithSuggestion(f lint.Finding) string {
 
 // usageLine describes the LLM usage: "LLM usage: 7 calls (2 cached), 12345 input and 678
 // output tokens, cost $0.0123".
-func usageLine(u lint.Usage) string {
+func usageLine(u finding.Usage) string {
 	var b strings.Builder
 	b.WriteString("LLM usage: ")
 	b.WriteString(plural(u.Calls, "call", "calls"))

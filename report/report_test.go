@@ -15,8 +15,7 @@ import (
 
 	"github.com/fatih/color"
 
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 func TestNewUnknownFormat(t *testing.T) {
@@ -37,24 +36,24 @@ func TestNewUnknownFormat(t *testing.T) {
 }
 
 func TestTotalsLine(t *testing.T) {
-	refused := lint.RunError{Cause: "connection refused to 127.0.0.1:9", Message: "llm: cannot connect…", NotRun: 400}
+	refused := finding.RunError{Cause: "connection refused to 127.0.0.1:9", Message: "llm: cannot connect…", NotRun: 400}
 	tests := []struct {
-		totals Totals
+		totals finding.Totals
 		want   string
 	}{
-		{Totals{Summary: lint.Summary{Files: 1}}, "✓ 0 errors and 0 warnings in 1 file."},
-		{Totals{Summary: lint.Summary{Files: 0}}, "✓ 0 errors and 0 warnings in 0 files."},
-		{Totals{Summary: lint.Summary{Files: 2, Errors: 1}}, "✖ 1 error and 0 warnings in 2 files."},
-		{Totals{Summary: lint.Summary{Files: 1, Warnings: 1}}, "✖ 0 errors and 1 warning in 1 file."},
-		{Totals{Summary: lint.Summary{Files: 10, Errors: 3, Warnings: 12}}, "✖ 3 errors and 12 warnings in 10 files."},
+		{finding.Totals{Summary: finding.Summary{Files: 1}}, "✓ 0 errors and 0 warnings in 1 file."},
+		{finding.Totals{Summary: finding.Summary{Files: 0}}, "✓ 0 errors and 0 warnings in 0 files."},
+		{finding.Totals{Summary: finding.Summary{Files: 2, Errors: 1}}, "✖ 1 error and 0 warnings in 2 files."},
+		{finding.Totals{Summary: finding.Summary{Files: 1, Warnings: 1}}, "✖ 0 errors and 1 warning in 1 file."},
+		{finding.Totals{Summary: finding.Summary{Files: 10, Errors: 3, Warnings: 12}}, "✖ 3 errors and 12 warnings in 10 files."},
 		// Work left undone: no tick, and the line says what and why.
-		{Totals{Summary: lint.Summary{Files: 2, OperationalErrors: 1}}, "✖ 0 errors and 0 warnings in 2 files; 1 rule run could not complete."},
-		{Totals{Summary: lint.Summary{Files: 50, NotRun: 400}, RunErrors: []lint.RunError{refused}},
+		{finding.Totals{Summary: finding.Summary{Files: 2, OperationalErrors: 1}}, "✖ 0 errors and 0 warnings in 2 files; 1 rule run could not complete."},
+		{finding.Totals{Summary: finding.Summary{Files: 50, NotRun: 400}, RunErrors: []finding.RunError{refused}},
 			"✖ 0 errors and 0 warnings in 50 files; 400 rule runs could not complete (connection refused to 127.0.0.1:9)."},
-		{Totals{Summary: lint.Summary{Files: 3, Errors: 2, OperationalErrors: 1, NotRun: 5}, RunErrors: []lint.RunError{
+		{finding.Totals{Summary: finding.Summary{Files: 3, Errors: 2, OperationalErrors: 1, NotRun: 5}, RunErrors: []finding.RunError{
 			{Cause: "no search model is configured", NotRun: 2}, {Cause: "HTTP 401 Unauthorized from api.openai.com", NotRun: 3}}},
 			"✖ 2 errors and 0 warnings in 3 files; 6 rule runs could not complete (no search model is configured; HTTP 401 Unauthorized from api.openai.com)."},
-		{Totals{Summary: lint.Summary{Files: 4}, Interrupted: 3}, "✖ 0 errors and 0 warnings in 4 files; 3 files not finished (interrupted)."},
+		{finding.Totals{Summary: finding.Summary{Files: 4}, Interrupted: []string{"a.md", "b.md", "c.md"}}, "✖ 0 errors and 0 warnings in 4 files; 3 files not finished (interrupted)."},
 	}
 	for _, tt := range tests {
 		if got := totalsLine(tt.totals); got != tt.want {
@@ -65,13 +64,13 @@ func TestTotalsLine(t *testing.T) {
 
 func TestProblemsLine(t *testing.T) {
 	tests := []struct {
-		summary lint.Summary
+		summary finding.Summary
 		want    string
 	}{
-		{lint.Summary{}, ""},
-		{lint.Summary{Unverified: 1}, "1 unverified quote (not counted)"},
-		{lint.Summary{OperationalErrors: 2}, ""}, // the totals line says it
-		{lint.Summary{Unverified: 3, OperationalErrors: 1}, "3 unverified quotes (not counted)"},
+		{finding.Summary{}, ""},
+		{finding.Summary{Unverified: 1}, "1 unverified quote (not counted)"},
+		{finding.Summary{OperationalErrors: 2}, ""}, // the totals line says it
+		{finding.Summary{Unverified: 3, OperationalErrors: 1}, "3 unverified quotes (not counted)"},
 	}
 	for _, tt := range tests {
 		if got := problemsLine(tt.summary); got != tt.want {
@@ -83,12 +82,12 @@ func TestProblemsLine(t *testing.T) {
 func TestUsageLine(t *testing.T) {
 	cost := 1.5
 	tests := []struct {
-		usage lint.Usage
+		usage finding.Usage
 		want  string
 	}{
-		{lint.Usage{}, "LLM usage: 0 calls, 0 input and 0 output tokens"},
-		{lint.Usage{Calls: 1, InputTokens: 10, OutputTokens: 2}, "LLM usage: 1 call, 10 input and 2 output tokens"},
-		{lint.Usage{Calls: 4, CachedCalls: 4, InputTokens: 1000, OutputTokens: 200, Cost: &cost},
+		{finding.Usage{}, "LLM usage: 0 calls, 0 input and 0 output tokens"},
+		{finding.Usage{Calls: 1, InputTokens: 10, OutputTokens: 2}, "LLM usage: 1 call, 10 input and 2 output tokens"},
+		{finding.Usage{Calls: 4, CachedCalls: 4, InputTokens: 1000, OutputTokens: 200, Cost: &cost},
 			"LLM usage: 4 calls (4 cached), 1000 input and 200 output tokens, cost $1.5000"},
 	}
 	for _, tt := range tests {
@@ -98,52 +97,41 @@ func TestUsageLine(t *testing.T) {
 	}
 }
 
-func TestTotalsAdd(t *testing.T) {
-	var tot Totals
-	for _, fr := range fixture(t).Files {
-		tot.Add(fr)
-	}
-	want := lint.Summary{Files: 3, Errors: 3, Warnings: 1, Suggestions: 1, Unverified: 1, OperationalErrors: 1, Ignored: 2}
-	if tot.Summary != want {
-		t.Errorf("Summary = %+v, want %+v", tot.Summary, want)
-	}
-}
-
 // TestStreamOrder checks the contract every format enforces: files in increasing path order,
 // valid severities, nothing after Finish, Finish once.
 func TestStreamOrder(t *testing.T) {
-	finding := lint.Finding{Rule: "A.B", Severity: rules.SeverityWarning, Message: "m",
-		Start: lint.Position{Line: 1, Column: 1, ByteColumn: 1}, End: lint.Position{Line: 1, Column: 2, ByteColumn: 2}}
+	one := finding.Finding{Rule: "A.B", Severity: finding.SeverityWarning, Message: "m",
+		Start: finding.Position{Line: 1, Column: 1, ByteColumn: 1}, End: finding.Position{Line: 1, Column: 2, ByteColumn: 2}}
 	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
 			w, err := New(format, io.Discard, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.File(lint.FileResult{Path: "b.md", Findings: []lint.Finding{finding}}); err != nil {
+			if err := w.File(finding.FileResult{Path: "b.md", Findings: []finding.Finding{one}}); err != nil {
 				t.Fatal(err)
 			}
 			var oe *OrderError
-			err = w.File(lint.FileResult{Path: "a.md"})
+			err = w.File(finding.FileResult{Path: "a.md"})
 			if !errors.As(err, &oe) || err.Error() != `report: files must arrive sorted by path: "a.md" came after "b.md"` {
 				t.Errorf("out of order: %v", err)
 			}
-			if err := w.File(lint.FileResult{Path: "b.md"}); !errors.As(err, &oe) {
+			if err := w.File(finding.FileResult{Path: "b.md"}); !errors.As(err, &oe) {
 				t.Errorf("duplicate path: %v", err)
 			}
-			bad := finding
-			bad.Severity = rules.SeverityUnset
-			err = w.File(lint.FileResult{Path: "c.md", Findings: []lint.Finding{bad}})
+			bad := one
+			bad.Severity = finding.SeverityUnset
+			err = w.File(finding.FileResult{Path: "c.md", Findings: []finding.Finding{bad}})
 			if err == nil || err.Error() != `report: c.md:1:1: finding of rule "A.B": expected severity suggestion, warning or error, found 0` {
 				t.Errorf("invalid severity: %v", err)
 			}
-			if err := w.Finish(Totals{}); err != nil {
+			if err := w.Finish(finding.Totals{}); err != nil {
 				t.Fatal(err)
 			}
-			if err := w.File(lint.FileResult{Path: "d.md"}); !errors.As(err, &oe) || !oe.AfterFinish {
+			if err := w.File(finding.FileResult{Path: "d.md"}); !errors.As(err, &oe) || !oe.AfterFinish {
 				t.Errorf("File after Finish: %v", err)
 			}
-			if err := w.Finish(Totals{}); err == nil || err.Error() != "report: Finish called twice" {
+			if err := w.Finish(finding.Totals{}); err == nil || err.Error() != "report: Finish called twice" {
 				t.Errorf("second Finish: %v", err)
 			}
 		})
@@ -151,19 +139,19 @@ func TestStreamOrder(t *testing.T) {
 }
 
 // TestJSONStreamsTheNativeDocument checks that the streamed json output is exactly the
-// indented serialisation of the whole lint.Result, so the two can never drift apart.
+// indented serialisation of the whole finding.Result, so the two can never drift apart.
 func TestJSONStreamsTheNativeDocument(t *testing.T) {
-	for name, r := range map[string]lint.Result{"fixture": fixture(t), "clean": cleanFixture(),
+	for name, r := range map[string]finding.Result{"fixture": fixture(t), "clean": cleanFixture(),
 		"stopped": stoppedFixture(), "no files": {Version: "1.2.3"}} {
 		t.Run(name, func(t *testing.T) {
 			got := render(t, FormatJSON, Options{}, r)
 			// The writer turns missing lists into []: do the same before marshalling whole.
 			if r.Files == nil {
-				r.Files = []lint.FileResult{}
+				r.Files = []finding.FileResult{}
 			}
 			for i := range r.Files {
 				if r.Files[i].Findings == nil {
-					r.Files[i].Findings = []lint.Finding{}
+					r.Files[i].Findings = []finding.Finding{}
 				}
 			}
 			want, err := json.MarshalIndent(r, "", "  ")
@@ -173,7 +161,7 @@ func TestJSONStreamsTheNativeDocument(t *testing.T) {
 			if string(got) != string(want)+"\n" {
 				t.Errorf("streamed:\n%s\nwhole:\n%s", got, want)
 			}
-			var back lint.Result
+			var back finding.Result
 			if err := json.Unmarshal(got, &back); err != nil {
 				t.Fatalf("output does not read back: %v", err)
 			}
@@ -210,11 +198,12 @@ func TestLineColour(t *testing.T) {
 
 // TestLineTerminalSafety: text from a model cannot put escape codes on the terminal.
 func TestLineTerminalSafety(t *testing.T) {
-	r := lint.Result{Files: []lint.FileResult{{Path: "a\x1b[2J.md", Findings: []lint.Finding{{
-		Rule: "A.B", Severity: rules.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
-		Start: lint.Position{Line: 1, Column: 1}, End: lint.Position{Line: 1, Column: 2}}},
-		Errors: []lint.RuleError{{Rule: "A.C", Message: "boom\x1b]0;title\x07"}}}},
-		Summary: lint.Summary{Files: 1, Errors: 1, OperationalErrors: 1}}
+	r := finding.Result{Files: []finding.FileResult{{Path: "a\x1b[2J.md", Findings: []finding.Finding{{
+		Rule: "A.B", Severity: finding.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
+		Start: finding.Position{Line: 1, Column: 1}, End: finding.Position{Line: 1, Column: 2}}},
+		Errors: []finding.RuleError{{Rule: "A.C", Message: "boom\x1b]0;title\x07"}}}},
+		Totals: finding.Totals{Summary: finding.Summary{Files: 1, Errors: 1, OperationalErrors: 1}},
+	}
 	out := string(render(t, FormatLine, Options{}, r))
 	if strings.ContainsAny(out, "\x1b\x07\r\t") {
 		t.Fatalf("control characters reached the output:\n%q", out)
@@ -229,10 +218,12 @@ func TestLineTerminalSafety(t *testing.T) {
 
 func TestLineAlignment(t *testing.T) {
 	// Wide characters count two cells: the rule column still lines up.
-	r := lint.Result{Files: []lint.FileResult{{Path: "a.md", Findings: []lint.Finding{
-		{Rule: "A.One", Severity: rules.SeverityError, Message: "漢字 wide", Start: lint.Position{Line: 1, Column: 1}},
-		{Rule: "A.Two", Severity: rules.SeverityWarning, Message: "narrow text", Start: lint.Position{Line: 12, Column: 10}},
-	}}}, Summary: lint.Summary{Files: 1, Errors: 1, Warnings: 1}}
+	r := finding.Result{Files: []finding.FileResult{{Path: "a.md", Findings: []finding.Finding{
+		{Rule: "A.One", Severity: finding.SeverityError, Message: "漢字 wide", Start: finding.Position{Line: 1, Column: 1}},
+		{Rule: "A.Two", Severity: finding.SeverityWarning, Message: "narrow text", Start: finding.Position{Line: 12, Column: 10}},
+	}}},
+		Totals: finding.Totals{Summary: finding.Summary{Files: 1, Errors: 1, Warnings: 1}},
+	}
 	out := string(render(t, FormatLine, Options{}, r))
 	want := "a.md\n" +
 		"  1:1    error    漢字 wide    A.One\n" +
@@ -363,11 +354,11 @@ func TestMemoryStaysFlat(t *testing.T) {
 			// them would show in the heap.
 			fr := base
 			fr.Path = fmt.Sprintf("docs/%06d.md", i)
-			fr.Findings = append([]lint.Finding(nil), base.Findings...)
+			fr.Findings = append([]finding.Finding(nil), base.Findings...)
 			for k := range fr.Findings {
 				fr.Findings[k].Message = fmt.Sprintf("%s (%d)", base.Findings[k].Message, i)
 			}
-			fr.Scores = append([]lint.Score(nil), base.Scores...)
+			fr.Scores = append([]finding.Score(nil), base.Scores...)
 			if err := w.File(fr); err != nil {
 				t.Fatal(err)
 			}
@@ -409,14 +400,14 @@ func FuzzWriters(f *testing.F) {
 	f.Add("naïve 👋.md", "A.B.C", "", "", "", 1, 1, 1, 1)
 	f.Add("x\x1b.md", "", "\xff\x00\r", "\u2028", "\x1b[31m", 0, 0, -1, -1)
 	f.Fuzz(func(t *testing.T, path, rule, msg, sugg, fix string, line, col, endLine, endCol int) {
-		fr := lint.FileResult{Path: path, Findings: []lint.Finding{withFix(lint.Finding{Rule: rule, Severity: rules.SeverityWarning,
+		fr := finding.FileResult{Path: path, Findings: []finding.Finding{withFix(finding.Finding{Rule: rule, Severity: finding.SeverityWarning,
 			Message: msg, Suggestion: sugg, Match: msg,
-			Start: lint.Position{Line: line, Column: col, ByteColumn: col},
-			End:   lint.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}, fix)},
-			Scores:     []lint.Score{{Rule: rule, Type: lint.SemiObjective, Score: 5}},
-			Unverified: []lint.Unverified{{Rule: rule, Message: msg, Quote: sugg}},
-			Errors:     []lint.RuleError{{Rule: rule, Message: msg}}}
-		r := lint.Result{Files: []lint.FileResult{fr}, Skipped: []lint.Skipped{{Path: fix, Reason: msg}}}
+			Start: finding.Position{Line: line, Column: col, ByteColumn: col},
+			End:   finding.Position{Line: endLine, Column: endCol, ByteColumn: endCol}}, fix)},
+			Scores:     []finding.Score{{Rule: rule, Type: finding.SemiObjective, Score: 5}},
+			Unverified: []finding.Unverified{{Rule: rule, Message: msg, Quote: sugg}},
+			Errors:     []finding.RuleError{{Rule: rule, Message: msg}}}
+		r := finding.Result{Files: []finding.FileResult{fr}, Totals: finding.Totals{Skipped: []finding.Skipped{{Path: fix, Reason: msg}}}}
 		for _, format := range Formats() {
 			var buf bytes.Buffer
 			if err := Write(format, &buf, Options{StepSummaryPath: filepath.Join(t.TempDir(), "s.md")}, r); err != nil {
@@ -455,10 +446,12 @@ func FuzzWriters(f *testing.F) {
 
 // TestLineCouldNotRunAlignment: the reasons of the rules that could not run start in one column.
 func TestLineCouldNotRunAlignment(t *testing.T) {
-	r := lint.Result{Files: []lint.FileResult{{Path: "a.md", Errors: []lint.RuleError{
+	r := finding.Result{Files: []finding.FileResult{{Path: "a.md", Errors: []finding.RuleError{
 		{Rule: "Acme.Headline", Message: "no LLM provider is configured"},
 		{Rule: "Acme.Wordiness", Message: "no LLM provider is configured"},
-	}}}, Summary: lint.Summary{Files: 1, OperationalErrors: 2}}
+	}}},
+		Totals: finding.Totals{Summary: finding.Summary{Files: 1, OperationalErrors: 2}},
+	}
 	out := string(render(t, FormatLine, Options{}, r))
 	want := "  Could not run:\n" +
 		"    Acme.Headline   no LLM provider is configured\n" +

@@ -7,8 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // sarifSchemaURI is the OASIS SARIF 2.1.0 schema (errata 01), the one GitHub code scanning
@@ -147,7 +146,7 @@ func sarifURI(p string) sarifArtifactLocation {
 // Markdown: GitHub code scanning shows help.markdown with each alert), from its rule file. A
 // rule the writer was not told about (Options.Rules: vectorlint merge has no rule files) gets
 // generic text.
-func sarifDescriptor(id string, infos map[string]RuleInfo) sarifRule {
+func sarifDescriptor(id string, infos map[string]finding.RuleInfo) sarifRule {
 	info, ok := infos[id]
 	if !ok {
 		return sarifRule{
@@ -163,14 +162,14 @@ func sarifDescriptor(id string, infos map[string]RuleInfo) sarifRule {
 }
 
 // sarifLevel is a finding's SARIF level: error, warning, or note for a suggestion.
-func sarifLevel(s rules.Severity) string {
-	if s == rules.SeveritySuggestion {
+func sarifLevel(s finding.Severity) string {
+	if s == finding.SeveritySuggestion {
 		return "note"
 	}
 	return s.String()
 }
 
-func findingRegion(f lint.Finding) sarifRegion {
+func findingRegion(f finding.Finding) sarifRegion {
 	return sarifRegion{StartLine: f.Start.Line, StartColumn: f.Start.Column, EndLine: f.End.Line,
 		EndColumn: f.End.Column}
 }
@@ -179,9 +178,9 @@ func findingRegion(f lint.Finding) sarifRegion {
 // deleted region is given in lines and columns, in the run's column kind (code points); an
 // insertion is an empty region (endColumn = startColumn). The description is the finding's
 // suggestion, else the fix's own message.
-func toSARIFFix(loc sarifArtifactLocation, suggestion string, sf *lint.SuggestedFix) sarifFix {
+func toSARIFFix(loc sarifArtifactLocation, f finding.Finding) sarifFix {
 	change := sarifArtifactChange{ArtifactLocation: loc}
-	for _, e := range sf.TextEdits {
+	for _, e := range f.Edits {
 		change.Replacements = append(change.Replacements, sarifReplacement{
 			DeletedRegion: sarifRegion{StartLine: e.Start.Line, StartColumn: e.Start.Column,
 				EndLine: e.End.Line, EndColumn: e.End.Column},
@@ -189,17 +188,17 @@ func toSARIFFix(loc sarifArtifactLocation, suggestion string, sf *lint.Suggested
 		})
 	}
 	fix := sarifFix{ArtifactChanges: []sarifArtifactChange{change}}
-	switch {
-	case suggestion != "":
-		fix.Description = &sarifText{Text: suggestion}
-	case sf.Message != "":
-		fix.Description = &sarifText{Text: sf.Message}
+	switch msg := f.FixMessage(); {
+	case f.Suggestion != "":
+		fix.Description = &sarifText{Text: f.Suggestion}
+	case msg != "":
+		fix.Description = &sarifText{Text: msg}
 	}
 	return fix
 }
 
 // File writes one result per finding and records the file's rules and notifications.
-func (s *sarifWriter) File(fr lint.FileResult) error {
+func (s *sarifWriter) File(fr finding.FileResult) error {
 	if err := s.begin(fr); err != nil {
 		return err
 	}
@@ -220,8 +219,8 @@ func (s *sarifWriter) File(fr lint.FileResult) error {
 			Message:   sarifText{Text: messageWithSuggestion(f)},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: loc, Region: &region}}},
 		}
-		if sf := f.SuggestedFix; sf != nil && len(sf.TextEdits) > 0 {
-			res.Fixes = []sarifFix{toSARIFFix(loc, f.Suggestion, sf)}
+		if len(f.Edits) > 0 {
+			res.Fixes = []sarifFix{toSARIFFix(loc, f)}
 		}
 		b, err := json.MarshalIndent(res, "        ", "  ")
 		if err != nil {
@@ -262,7 +261,7 @@ func (s *sarifWriter) File(fr lint.FileResult) error {
 }
 
 // Finish closes the results and writes the tool with its rule descriptors and the invocation.
-func (s *sarifWriter) Finish(t Totals) error {
+func (s *sarifWriter) Finish(t finding.Totals) error {
 	if err := s.finish(); err != nil {
 		return err
 	}
@@ -293,7 +292,7 @@ func (s *sarifWriter) Finish(t Totals) error {
 	}
 	s.out.Write(b)
 	inv := []sarifInvocation{{
-		ExecutionSuccessful:        !s.failed && t.complete(),
+		ExecutionSuccessful:        !s.failed && t.Complete(),
 		ToolExecutionNotifications: s.notifications,
 	}}
 	b, err = json.MarshalIndent(inv, "      ", "  ")

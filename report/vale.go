@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // valeAction is Vale's suggested fix: Name "replace" with the replacement as the only parameter
@@ -40,7 +40,7 @@ type valeWriter struct {
 }
 
 // File writes the file's alerts as one member of the top-level object.
-func (v *valeWriter) File(fr lint.FileResult) error {
+func (v *valeWriter) File(fr finding.FileResult) error {
 	if err := v.begin(fr); err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (v *valeWriter) File(fr lint.FileResult) error {
 }
 
 // Finish closes the object.
-func (v *valeWriter) Finish(Totals) error {
+func (v *valeWriter) Finish(finding.Totals) error {
 	if err := v.finish(); err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (v *valeWriter) Finish(Totals) error {
 
 // toValeAlert converts a finding. Vale collapses whitespace in messages, so the message is one
 // line; the suggestion goes in Description (Vale's "why the message matters"), never in Link.
-func toValeAlert(f lint.Finding) valeAlert {
+func toValeAlert(f finding.Finding) valeAlert {
 	a := valeAlert{
 		Span:        valeSpan(f),
 		Check:       f.Rule,
@@ -97,27 +97,17 @@ func toValeAlert(f lint.Finding) valeAlert {
 		Match:       f.Match,
 		Line:        f.Start.Line,
 	}
-	if text, ok := replacement(f); ok {
+	if text, ok := f.Replacement(); ok {
 		a.Action = valeAction{Name: "replace", Params: []string{text}}
 	}
 	return a
-}
-
-// replacement is the text that replaces a finding's match, when its fix is one edit of exactly
-// the match (Vale's "replace" action and the JUnit text can say no more than that).
-func replacement(f lint.Finding) (string, bool) {
-	es := f.Edits()
-	if len(es) != 1 || es[0].Start.Offset != f.Start.Offset || es[0].End.Offset != f.End.Offset {
-		return "", false
-	}
-	return es[0].NewText, true
 }
 
 // valeSpan is Vale's Span: [first, last] column of the match on its start line, 1-based, in
 // code points, with an inclusive end (Vale computes `col + len(match) - 1` in runes). A match
 // that runs past its line ends at the line's last character, as Vale clamps it; an empty match
 // is [col, col].
-func valeSpan(f lint.Finding) [2]int {
+func valeSpan(f finding.Finding) [2]int {
 	start := f.Start.Column
 	var end int
 	if f.End.Line == f.Start.Line {

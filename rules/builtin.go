@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // The rule packs compiled into the binary. Each folder under builtin/ is one pack; its rule
@@ -36,10 +38,10 @@ const BuiltinPath = "(built-in)"
 // validated. Every call parses the embedded files afresh, so callers may change what they get.
 // Problems are impossible for the shipped rules (a test loads them) but are returned, never
 // hidden, so a broken build cannot run a rule that is not what it says.
-func BuiltinPacks() ([]*Pack, Problems) { return Loader{}.BuiltinPacks() }
+func BuiltinPacks() ([]*Pack, finding.Problems) { return Loader{}.BuiltinPacks() }
 
 // BuiltinPacks returns the general-purpose built-in packs, parsed with the loader.
-func (l Loader) BuiltinPacks() ([]*Pack, Problems) {
+func (l Loader) BuiltinPacks() ([]*Pack, finding.Problems) {
 	p, problems := l.loadBuiltinPack(BuiltinPackName)
 	return []*Pack{p}, problems
 }
@@ -47,21 +49,21 @@ func (l Loader) BuiltinPacks() ([]*Pack, Problems) {
 // StyleGuidePack returns the built-in StyleGuide pack: one semi-objective rule, "Compliance",
 // whose body asks the model to check the text against the style guide that the linter sends
 // with every rule (lint.Project.StyleGuide).
-func StyleGuidePack() (*Pack, Problems) { return Loader{}.StyleGuidePack() }
+func StyleGuidePack() (*Pack, finding.Problems) { return Loader{}.StyleGuidePack() }
 
 // StyleGuidePack returns the built-in StyleGuide pack, parsed with the loader.
-func (l Loader) StyleGuidePack() (*Pack, Problems) {
+func (l Loader) StyleGuidePack() (*Pack, finding.Problems) {
 	return l.loadBuiltinPack(StyleGuidePackName)
 }
 
 // loadBuiltinPack parses the embedded pack folder builtin/name.
-func (l Loader) loadBuiltinPack(name string) (*Pack, Problems) {
+func (l Loader) loadBuiltinPack(name string) (*Pack, finding.Problems) {
 	dir := "builtin/" + name
 	pack := &Pack{Name: name, Builtin: true}
-	var problems Problems
+	var problems finding.Problems
 	entries, err := fs.ReadDir(builtinFS, dir)
 	if err != nil { // impossible: the folder is embedded at build time
-		return pack, Problems{{File: path.Join(BuiltinPath, name), Message: "cannot read the built-in pack: " + err.Error()}}
+		return pack, finding.Problems{{File: path.Join(BuiltinPath, name), Message: "cannot read the built-in pack: " + err.Error()}}
 	}
 	seen := map[string]string{}
 	for _, e := range entries {
@@ -71,7 +73,7 @@ func (l Loader) loadBuiltinPack(name string) (*Pack, Problems) {
 		file := path.Join(BuiltinPath, name, e.Name())
 		data, err := builtinFS.ReadFile(dir + "/" + e.Name())
 		if err != nil {
-			problems = append(problems, Problem{File: file, Message: "cannot read the rule: " + err.Error()})
+			problems = append(problems, finding.Problem{File: file, Message: "cannot read the rule: " + err.Error()})
 			continue
 		}
 		r, ps := l.Parse(file, data)
@@ -84,7 +86,7 @@ func (l Loader) loadBuiltinPack(name string) (*Pack, Problems) {
 		}
 		r.Pack = name
 		if other, dup := seen[r.ID]; dup {
-			problems = append(problems, Problem{File: file, Field: "id",
+			problems = append(problems, finding.Problem{File: file, Field: "id",
 				Expected: fmt.Sprintf("an id unique within pack %s", name),
 				Found:    fmt.Sprintf("%q, already used by %s", r.ID, other)})
 			continue

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestBuiltinPacks loads the built-in packs through the same parser and validation as a user's
@@ -54,7 +56,7 @@ func TestBuiltinRuleBodies(t *testing.T) {
 	for _, p := range append(packs, guide) {
 		for _, r := range p.Rules {
 			t.Run(r.FullID(), func(t *testing.T) {
-				if r.Target != nil || r.Severity == SeverityUnset {
+				if r.Target != nil || r.Severity == finding.SeverityUnset {
 					t.Errorf("target %v, severity %q: want no target and an explicit severity", r.Target, r.Severity)
 				}
 				if !strings.Contains(r.Body, "Do not flag") && !strings.Contains(r.Body, "Do not count") {
@@ -64,7 +66,7 @@ func TestBuiltinRuleBodies(t *testing.T) {
 				if n := len(r.Body); n > 3200 {
 					t.Errorf("body is %d characters; keep it under 3,200 (it is sent on every call)", n)
 				}
-				if r.Type != Subjective {
+				if r.Type != finding.Subjective {
 					if len(r.Criteria) != 0 || len(r.Rubric) != 0 {
 						t.Errorf("a semi-objective built-in rule has no criteria or rubric: %d, %d", len(r.Criteria), len(r.Rubric))
 					}
@@ -98,10 +100,10 @@ func TestBuiltinRuleBodies(t *testing.T) {
 // a rule (an override applied in place) cannot change what the next caller gets.
 func TestBuiltinPacksAreFresh(t *testing.T) {
 	a, _ := BuiltinPacks()
-	a[0].Rules[0].Severity = SeverityError
+	a[0].Rules[0].Severity = finding.SeverityError
 	a[0].Rules = a[0].Rules[:1]
 	b, _ := BuiltinPacks()
-	if len(b[0].Rules) != 8 || b[0].Rules[0].Severity != SeverityWarning {
+	if len(b[0].Rules) != 8 || b[0].Rules[0].Severity != finding.SeverityWarning {
 		t.Errorf("second call sees the first caller's changes: %d rules, severity %q", len(b[0].Rules), b[0].Rules[0].Severity)
 	}
 }
@@ -146,7 +148,7 @@ func checkShippedExamples(t *testing.T, r *Rule) {
 				t.Errorf("example %d: span %q has space around it", i, marked)
 			}
 		}
-		if r.Type == Subjective && ex.Score == nil && len(ex.Criteria) == 0 {
+		if r.Type == finding.Subjective && ex.Score == nil && len(ex.Criteria) == 0 {
 			t.Errorf("example %d of a subjective rule sets no score or criteria range", i)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
@@ -33,7 +34,7 @@ func TestDocsCompleteRule(t *testing.T) {
 	if len(ps) != 0 {
 		t.Fatalf("the documented rule has problems:\n%v", ps)
 	}
-	if r.ID != "Wordiness" || r.Type != SemiObjective || r.Severity != SeverityWarning || r.Strictness != 10 ||
+	if r.ID != "Wordiness" || r.Type != finding.SemiObjective || r.Severity != finding.SeverityWarning || r.Strictness != 10 ||
 		!strings.Contains(r.Body, "Do not flag:") {
 		t.Errorf("rule %+v", r)
 	}

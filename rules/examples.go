@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/internal/tree"
 )
@@ -104,11 +105,11 @@ func (p *ruleParser) examples(r *Rule, v *yaml.Node) []*Example {
 		fileNode, hasFile := lookup(fs, "file")
 		switch {
 		case hasText && hasFile:
-			p.problems = append(p.problems, Problem{File: p.path, Line: ex.Line, Field: field,
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: ex.Line, Field: field,
 				Expected: "either text or file", Found: "both"})
 			good = false
 		case !hasText && !hasFile:
-			p.problems = append(p.problems, Problem{File: p.path, Line: ex.Line, Field: field,
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: ex.Line, Field: field,
 				Expected: "text (the example itself) or file (a file of the pack)", Found: "neither"})
 			good = false
 		case hasText:
@@ -160,18 +161,18 @@ func (p *ruleParser) markerProblem(line int, field, what string, err error) {
 	p.problems = append(p.problems, markerProblem(p.path, line, field, what, err))
 }
 
-func markerProblem(file string, line int, field, what string, err error) Problem {
-	return Problem{File: file, Line: line, Field: field,
+func markerProblem(file string, line int, field, what string, err error) finding.Problem {
+	return finding.Problem{File: file, Line: line, Field: field,
 		Message: "markers out of place in " + what + ", " + err.Error()}
 }
 
 // subjectiveOnly reports whether the rule is subjective, and a problem at n when it is not:
 // score and criteria ranges are the results of a subjective evaluation.
 func (p *ruleParser) subjectiveOnly(r *Rule, n *yaml.Node, field string) bool {
-	if r.Type == Subjective {
+	if r.Type == finding.Subjective {
 		return true
 	}
-	p.problems = append(p.problems, Problem{File: p.path, Line: p.line(n), Field: field,
+	p.problems = append(p.problems, finding.Problem{File: p.path, Line: p.line(n), Field: field,
 		Message:  "score and criteria ranges apply only to subjective rules",
 		Expected: "no " + field[strings.LastIndexByte(field, '.')+1:] + " on a " + string(r.Type) + " rule (mark the spans to find with {==…==})",
 		Found:    describeRange(n)})
@@ -214,7 +215,7 @@ func (p *ruleParser) exampleCriteria(r *Rule, n *yaml.Node, field string) ([]Cri
 		}
 		sub := field + "." + k.Value
 		if line, dup := seen[k.Value]; dup {
-			p.problems = append(p.problems, Problem{File: p.path, Line: p.line(k), Field: sub,
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: p.line(k), Field: sub,
 				Message: fmt.Sprintf("given twice (first on line %d)", line)})
 			good = false
 			continue
@@ -225,7 +226,7 @@ func (p *ruleParser) exampleCriteria(r *Rule, n *yaml.Node, field string) ([]Cri
 			if s := suggest.Closest(k.Value, ids, 2); s != "" {
 				msg = fmt.Sprintf("not a criterion of the rule (did you mean %q?)", s)
 			}
-			p.problems = append(p.problems, Problem{File: p.path, Line: p.line(k), Field: sub, Message: msg})
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: p.line(k), Field: sub, Message: msg})
 			good = false
 			continue
 		}
@@ -286,15 +287,15 @@ type exampleReader func(rel string) (name string, data []byte, err error)
 // and Spans, and returns the problems (errors) of those it could not: a file outside the pack,
 // missing or unreadable, not UTF-8, with markers out of place, or that the loader would take
 // for a rule.
-func readExampleFiles(r *Rule, ruleRel string, read exampleReader) Problems {
-	var problems Problems
+func readExampleFiles(r *Rule, ruleRel string, read exampleReader) finding.Problems {
+	var problems finding.Problems
 	for _, ex := range r.Examples {
 		if ex.File == "" {
 			continue
 		}
 		field := fmt.Sprintf("examples[%d].file", ex.Index)
 		add := func(expected, found, msg string) {
-			problems = append(problems, Problem{File: r.Path, Line: ex.Line, Field: field,
+			problems = append(problems, finding.Problem{File: r.Path, Line: ex.Line, Field: field,
 				Expected: expected, Found: found, Message: msg})
 		}
 		rel := path.Join(path.Dir(ruleRel), ex.File)

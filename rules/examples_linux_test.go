@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestLoadPacksExampleLinks: an example file is read through the project root and must be
@@ -50,7 +52,7 @@ func TestLoadPacksExampleLinks(t *testing.T) {
 	done := make(chan struct{})
 	var (
 		packs    []*Pack
-		problems Problems
+		problems finding.Problems
 		err      error
 	)
 	go func() {

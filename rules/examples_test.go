@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestParseExamples: the `examples` field of a subjective rule, every form, parsed into the
@@ -58,7 +60,7 @@ Rate the headline.
 	if !r.Examples[0].MustFind() || r.Examples[1].MustFind() || r.Examples[0].Marked() != "# {==Everything you need to know==} about deploys" {
 		t.Errorf("MustFind %v %v, Marked %q", r.Examples[0].MustFind(), r.Examples[1].MustFind(), r.Examples[0].Marked())
 	}
-	if r.Body != "Rate the headline.\n" || r.Type != Subjective || len(r.Criteria) != 2 {
+	if r.Body != "Rate the headline.\n" || r.Type != finding.Subjective || len(r.Criteria) != 2 {
 		t.Errorf("rule: body %q, type %s, %d criteria", r.Body, r.Type, len(r.Criteria))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
@@ -67,7 +68,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("valid rule with criterion weight %v", c.Weight)
 			}
 		}
-		if r.Type == Subjective && len(r.Criteria) == 0 {
+		if r.Type == finding.Subjective && len(r.Criteria) == 0 {
 			t.Fatal("valid subjective rule without criteria")
 		}
 		for i, ex := range r.Examples {
@@ -86,7 +87,7 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("example %d: range %v", i, *rg)
 				}
 			}
-			if (ex.Score != nil || ex.Criteria != nil) && r.Type != Subjective {
+			if (ex.Score != nil || ex.Criteria != nil) && r.Type != finding.Subjective {
 				t.Fatalf("example %d: a range on a %s rule", i, r.Type)
 			}
 		}

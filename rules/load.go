@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
@@ -24,12 +25,14 @@ const MaxFileSize = 10 << 20
 // Rules with errors are left out of their pack and reported in the problems, together with
 // warnings; the error return is for a rulesPath that cannot be read at all. Packs are sorted
 // by name, rules by path. It is Loader{}.LoadPacks (see Loader).
-func LoadPacks(rulesPath string) ([]*Pack, Problems, error) { return Loader{}.LoadPacks(rulesPath) }
+func LoadPacks(rulesPath string) ([]*Pack, finding.Problems, error) {
+	return Loader{}.LoadPacks(rulesPath)
+}
 
 // LoadPacks reads every pack under rulesPath as the package-level LoadPacks does, parsing each
 // rule with the loader, through l.Root: rulesPath itself must resolve inside it (a *tree
 // .LeavesRootError otherwise), and so must every pack folder and rule file.
-func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
+func (l Loader) LoadPacks(rulesPath string) ([]*Pack, finding.Problems, error) {
 	root := l.Root
 	if root == nil {
 		r, err := tree.Open(rulesPath)
@@ -49,7 +52,7 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 	}
 	var (
 		packs    []*Pack
-		problems Problems
+		problems finding.Problems
 	)
 	for _, e := range entries {
 		if isHidden(e.Name()) {
@@ -60,7 +63,7 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 		if e.Type()&fs.ModeSymlink != 0 {
 			if reason := linkOutside(root, path, inside); reason != "" {
 				if isRuleFile(e.Name()) || reason != linkMissing {
-					problems = append(problems, Problem{File: path, Level: LevelWarning, Message: "ignored: " + reason})
+					problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Message: "ignored: " + reason})
 				}
 				continue
 			}
@@ -70,13 +73,13 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 		}
 		if !isDir {
 			if isRuleFile(e.Name()) {
-				problems = append(problems, Problem{File: path, Level: LevelWarning,
+				problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning,
 					Message: "ignored: a rule file must be inside a pack folder (RulesPath/Pack/rule.md)"})
 			}
 			continue
 		}
 		if strings.ContainsAny(e.Name(), ".,") {
-			problems = append(problems, Problem{File: path, Field: "pack name",
+			problems = append(problems, finding.Problem{File: path, Field: "pack name",
 				Message:  "pack folder names appear in rule ids (Pack.Rule) and RunRules lists",
 				Expected: "a name without '.' or ','", Found: fmt.Sprintf("%q", e.Name())})
 			continue
@@ -84,7 +87,7 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 		pack, ps, err := l.loadPack(root, e.Name(), path, inside)
 		problems = append(problems, ps...)
 		if err != nil {
-			problems = append(problems, Problem{File: path, Message: "cannot read the pack: " + err.Error()})
+			problems = append(problems, finding.Problem{File: path, Message: "cannot read the pack: " + err.Error()})
 			continue
 		}
 		packs = append(packs, pack)
@@ -98,10 +101,10 @@ func (l Loader) LoadPacks(rulesPath string) ([]*Pack, Problems, error) {
 // is read only when its target is a regular file inside the rules folder (inside, resolved and
 // root-relative): a rule's body is sent to the model, so a link out of the tree (to a key file,
 // to /proc/self/environ) must not become a rule.
-func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Problems, error) {
+func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, finding.Problems, error) {
 	pack := &Pack{Name: name, Dir: dir}
 	var (
-		problems Problems
+		problems finding.Problems
 		files    []string
 	)
 	err := root.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -122,7 +125,7 @@ func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Prob
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
 			if reason := linkOutside(root, path, inside); reason != "" {
-				problems = append(problems, Problem{File: path, Level: LevelWarning, Message: "ignored: " + reason})
+				problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Message: "ignored: " + reason})
 				return nil
 			}
 		}
@@ -137,7 +140,7 @@ func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Prob
 	for _, path := range files {
 		data, err := root.ReadFile(path, MaxFileSize)
 		if err != nil {
-			problems = append(problems, Problem{File: path, Message: "cannot read the rule: " + pathErrorReason(err)})
+			problems = append(problems, finding.Problem{File: path, Message: "cannot read the rule: " + pathErrorReason(err)})
 			continue
 		}
 		r, ps := l.Parse(path, data)
@@ -151,7 +154,7 @@ func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Prob
 		}
 		r.Pack = name
 		if other, dup := seen[r.ID]; dup {
-			problems = append(problems, Problem{File: path, Field: "id",
+			problems = append(problems, finding.Problem{File: path, Field: "id",
 				Expected: fmt.Sprintf("an id unique within pack %s", name),
 				Found:    fmt.Sprintf("%q, already used by %s", r.ID, other)})
 			continue
@@ -160,7 +163,7 @@ func (l Loader) loadPack(root *tree.Root, name, dir, inside string) (*Pack, Prob
 		pack.Rules = append(pack.Rules, r)
 	}
 	if len(files) == 0 {
-		problems = append(problems, Problem{File: dir, Level: LevelWarning, Message: fmt.Sprintf("pack %s has no rule files", name)})
+		problems = append(problems, finding.Problem{File: dir, Level: finding.LevelWarning, Message: fmt.Sprintf("pack %s has no rule files", name)})
 	}
 	return pack, problems, nil
 }
@@ -230,9 +233,9 @@ var ErrNoSearchModel = errors.New("evaluator technical-accuracy needs a search m
 
 // CheckRunnable reports a rule that cannot run in the current environment: a
 // technical-accuracy rule without a search model. It returns nil when the rule can run.
-func CheckRunnable(r *Rule, searchModel bool) *Problem {
+func CheckRunnable(r *Rule, searchModel bool) *finding.Problem {
 	if r.Evaluator == EvaluatorTechnicalAccuracy && !searchModel {
-		return &Problem{File: r.Path, Field: "evaluator",
+		return &finding.Problem{File: r.Path, Field: "evaluator",
 			Message: fmt.Sprintf("rule %s cannot run: %v", r.FullID(), ErrNoSearchModel)}
 	}
 	return nil

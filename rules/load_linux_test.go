@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 // TestLoadPacksUntrusted loads a pack whose rule files are links out of the rules folder (to a
@@ -31,7 +33,7 @@ func TestLoadPacksUntrusted(t *testing.T) {
 	done := make(chan struct{})
 	var (
 		packs    []*Pack
-		problems Problems
+		problems finding.Problems
 		err      error
 	)
 	go func() {

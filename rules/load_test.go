@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
@@ -147,7 +148,7 @@ func TestCorpusHeadlineRule(t *testing.T) {
 	if len(ps) != 0 {
 		t.Fatal(ps)
 	}
-	if r.Type != Subjective || r.Severity != SeverityError || r.Target.String() != `/^#\s+(.+)$/mu group 1` || !r.Target.Required {
+	if r.Type != finding.Subjective || r.Severity != finding.SeverityError || r.Target.String() != `/^#\s+(.+)$/mu group 1` || !r.Target.Required {
 		t.Errorf("rule = %+v, target %v", r, r.Target)
 	}
 	var weights []float64

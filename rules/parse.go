@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/internal/yamlerr"
@@ -36,10 +37,10 @@ func criterionFields() []string {
 // with defaults applied, and every problem found; the rule is nil only when the file has no
 // usable frontmatter. A rule whose problems include errors must not be run. It is Loader{}.Parse:
 // a `should` list's scripts are not compiled (see Loader).
-func Parse(path string, data []byte) (*Rule, Problems) { return Loader{}.Parse(path, data) }
+func Parse(path string, data []byte) (*Rule, finding.Problems) { return Loader{}.Parse(path, data) }
 
 // Parse reads one rule file as the package-level Parse does, with the loader's Prepare.
-func (l Loader) Parse(path string, data []byte) (*Rule, Problems) {
+func (l Loader) Parse(path string, data []byte) (*Rule, finding.Problems) {
 	p := &ruleParser{path: path, prepare: l.Prepare}
 	r := p.parse(data)
 	p.problems.Sort()
@@ -49,14 +50,14 @@ func (l Loader) Parse(path string, data []byte) (*Rule, Problems) {
 type ruleParser struct {
 	path     string
 	lineBase int // file line of the frontmatter's first line, minus one
-	problems Problems
+	problems finding.Problems
 	// prepare is Loader.Prepare.
 	prepare func(*rubric.Point) error
 }
 
 // add records a problem at a YAML node (line converted to the file's numbering).
 func (p *ruleParser) add(n *yaml.Node, field, expected, found string) {
-	p.problems = append(p.problems, Problem{File: p.path, Line: p.line(n), Field: field, Expected: expected, Found: found})
+	p.problems = append(p.problems, finding.Problem{File: p.path, Line: p.line(n), Field: field, Expected: expected, Found: found})
 }
 
 func (p *ruleParser) line(n *yaml.Node) int {
@@ -69,17 +70,17 @@ func (p *ruleParser) line(n *yaml.Node) int {
 func (p *ruleParser) parse(data []byte) *Rule {
 	if !utf8.Valid(data) {
 		line := bytes.Count(data[:firstInvalidUTF8(data)], []byte("\n")) + 1
-		p.problems = append(p.problems, Problem{File: p.path, Line: line, Expected: "UTF-8 text", Found: "bytes that are not UTF-8"})
+		p.problems = append(p.problems, finding.Problem{File: p.path, Line: line, Expected: "UTF-8 text", Found: "bytes that are not UTF-8"})
 		return nil
 	}
 	fm := SplitFrontmatter(data)
 	switch {
 	case fm.Unclosed:
-		p.problems = append(p.problems, Problem{File: p.path, Line: 1, Field: "frontmatter",
+		p.problems = append(p.problems, finding.Problem{File: p.path, Line: 1, Field: "frontmatter",
 			Expected: `a closing "---" line after the frontmatter`, Found: "the end of the file"})
 		return nil
 	case !fm.Found:
-		p.problems = append(p.problems, Problem{File: p.path, Line: 1, Field: "frontmatter",
+		p.problems = append(p.problems, finding.Problem{File: p.path, Line: 1, Field: "frontmatter",
 			Expected: `YAML frontmatter between "---" lines at the top of the file`, Found: "none"})
 		return nil
 	}
@@ -87,7 +88,7 @@ func (p *ruleParser) parse(data []byte) *Rule {
 	r := &Rule{
 		Path:       p.path,
 		Evaluator:  EvaluatorBase,
-		Type:       SemiObjective,
+		Type:       finding.SemiObjective,
 		Strictness: StrictnessStandard,
 		EvaluateAs: EvaluateChunks,
 		Body:       string(data[fm.BodyOffset:]),
@@ -101,7 +102,7 @@ func (p *ruleParser) parse(data []byte) *Rule {
 		} else {
 			line = fm.Line - 1
 		}
-		p.problems = append(p.problems, Problem{File: p.path, Line: line, Field: "frontmatter",
+		p.problems = append(p.problems, finding.Problem{File: p.path, Line: line, Field: "frontmatter",
 			Expected: "valid YAML", Found: msg})
 		return r
 	}
@@ -137,18 +138,18 @@ func (p *ruleParser) parse(data []byte) *Rule {
 				r.Evaluator = Evaluator(s)
 			}
 		case "type":
-			if s, ok := p.enum(v, "type", string(SemiObjective), string(Subjective), "check", "judge"); ok {
+			if s, ok := p.enum(v, "type", string(finding.SemiObjective), string(finding.Subjective), "check", "judge"); ok {
 				switch s {
 				case "check":
-					s = string(SemiObjective)
+					s = string(finding.SemiObjective)
 				case "judge":
-					s = string(Subjective)
+					s = string(finding.Subjective)
 				}
-				r.Type = Type(s)
+				r.Type = finding.RuleType(s)
 			}
 		case "severity":
-			if s, ok := p.enum(v, "severity", SeveritySuggestion.String(), SeverityWarning.String(), SeverityError.String()); ok {
-				r.Severity, _ = ParseSeverity(s)
+			if s, ok := p.enum(v, "severity", finding.SeveritySuggestion.String(), finding.SeverityWarning.String(), finding.SeverityError.String()); ok {
+				r.Severity, _ = finding.ParseSeverity(s)
 			}
 		case "strictness":
 			if s, ok := p.strictness(v); ok {
@@ -173,23 +174,23 @@ func (p *ruleParser) parse(data []byte) *Rule {
 	}
 	openLine := fm.Line - 1
 	if _, ok := present["id"]; !ok {
-		p.problems = append(p.problems, Problem{File: p.path, Line: openLine, Field: "id", Expected: "a rule id (letters, digits, '_' or '-')", Found: "nothing"})
+		p.problems = append(p.problems, finding.Problem{File: p.path, Line: openLine, Field: "id", Expected: "a rule id (letters, digits, '_' or '-')", Found: "nothing"})
 	}
 	if _, ok := present["name"]; !ok {
-		p.problems = append(p.problems, Problem{File: p.path, Line: openLine, Field: "name", Expected: "a non-empty string", Found: "nothing"})
+		p.problems = append(p.problems, finding.Problem{File: p.path, Line: openLine, Field: "name", Expected: "a non-empty string", Found: "nothing"})
 	}
-	if r.Type == Subjective && len(r.Criteria) == 0 {
+	if r.Type == finding.Subjective && len(r.Criteria) == 0 {
 		if v, ok := present["criteria"]; !ok {
-			p.problems = append(p.problems, Problem{File: p.path, Line: openLine, Field: "criteria",
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: openLine, Field: "criteria",
 				Expected: "a non-empty list of criteria for a subjective rule", Found: "nothing"})
 		} else if v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
 			p.add(v, "criteria", "a non-empty list of criteria for a subjective rule", "an empty list")
 		}
 	}
-	if r.Type == SemiObjective {
+	if r.Type == finding.SemiObjective {
 		for i, c := range r.Criteria {
 			if c.Target != nil {
-				p.problems = append(p.problems, Problem{File: p.path, Line: c.Target.Line, Field: fmt.Sprintf("criteria[%d].target", i),
+				p.problems = append(p.problems, finding.Problem{File: p.path, Line: c.Target.Line, Field: fmt.Sprintf("criteria[%d].target", i),
 					Message:  "criterion targets apply only to subjective rules",
 					Expected: "a target on the rule itself", Found: "a target on a criterion of a semi-objective rule"})
 			}
@@ -217,9 +218,9 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 		}
 		switch {
 		case field == "criteria" && len(r.Criteria) > 0,
-			field == "type" && r.Type != SemiObjective,
+			field == "type" && r.Type != finding.SemiObjective,
 			field == "evaluator" && r.Evaluator != EvaluatorBase:
-			p.problems = append(p.problems, Problem{File: p.path, Line: p.line(n), Field: field,
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: p.line(n), Field: field,
 				Message:  "a rule with `should` is scored by its points, not by the model's " + string(r.Type) + " evaluation",
 				Expected: "no " + field + " (or " + field + " of a semi-objective base rule) next to `should`",
 				Found:    describe(n)})
@@ -227,17 +228,17 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 	}
 	points, errs := rubric.Parse(v, rubric.Options{
 		File: p.path, Owner: r.ID, OwnerKind: "rule", LineOffset: p.lineBase, Prepare: p.prepare})
-	for _, err := range errs {
-		p.problems = append(p.problems, p.pointProblem(err, LevelError))
+	for _, d := range errs {
+		p.problems = append(p.problems, p.pointProblem(d, finding.LevelError))
 	}
 	failing := false
 	for _, d := range points.Warnings {
 		// In a blueprint an unknown function or a regex that does not compile only warns (the
 		// point scores 0 with the error). A rule with such a point could never pass, and a rule
 		// that silently cannot work is worse than a run that does not start: it is an error.
-		level := LevelWarning
+		level := finding.LevelWarning
 		if d.Code == rubric.CodeUnknownFunction || d.Code == rubric.CodeBadFunction {
-			level, failing = LevelError, true
+			level, failing = finding.LevelError, true
 		}
 		p.problems = append(p.problems, p.pointProblem(d, level))
 	}
@@ -250,14 +251,10 @@ func (p *ruleParser) should(r *Rule, v *yaml.Node, present map[string]*yaml.Node
 	return &points
 }
 
-// pointProblem turns a rubric diagnostic about a `should` point into a rule problem.
-func (p *ruleParser) pointProblem(err error, level Level) Problem {
-	pr := Problem{File: p.path, Field: "should", Message: err.Error(), Level: level}
-	var d rubric.Diagnostic
-	if errors.As(err, &d) {
-		pr.Line, pr.Message = d.Line, d.Message
-	}
-	return pr
+// pointProblem turns a problem of a `should` point into a rule problem: the rule file's form,
+// on the field "should", at the level the rule gives it.
+func (p *ruleParser) pointProblem(d finding.Problem, level finding.Level) finding.Problem {
+	return finding.Problem{File: p.path, Line: d.Line, Field: "should", Code: d.Code, Message: d.Message, Level: level}
 }
 
 // entry is one known key of a YAML mapping and its value (aliases resolved).
@@ -280,7 +277,7 @@ func (p *ruleParser) fields(m *yaml.Node, prefix string, known []string) []entry
 			continue
 		}
 		if line, dup := firstLine[k.Value]; dup {
-			p.problems = append(p.problems, Problem{File: p.path, Line: p.line(k), Field: field,
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: p.line(k), Field: field,
 				Message: fmt.Sprintf("given twice (first on line %d)", line)})
 			continue
 		}
@@ -290,7 +287,7 @@ func (p *ruleParser) fields(m *yaml.Node, prefix string, known []string) []entry
 			if s := suggest.Closest(k.Value, known, 2); s != "" {
 				msg = fmt.Sprintf("unknown field (did you mean %q?)", s)
 			}
-			p.problems = append(p.problems, Problem{File: p.path, Line: p.line(k), Field: field, Message: msg})
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: p.line(k), Field: field, Message: msg})
 			continue
 		}
 		out = append(out, entry{name: k.Value, key: k, val: v})
@@ -390,7 +387,7 @@ func (p *ruleParser) target(e entry, field string) *Target {
 	ok := true
 	regexNode, hasRegex := lookup(fs, "regex")
 	if !hasRegex {
-		p.problems = append(p.problems, Problem{File: p.path, Line: t.Line, Field: field + ".regex",
+		p.problems = append(p.problems, finding.Problem{File: p.path, Line: t.Line, Field: field + ".regex",
 			Expected: "a JavaScript regular expression", Found: "nothing"})
 		ok = false
 	} else if s, good := p.text(regexNode, field+".regex"); good {
@@ -491,13 +488,13 @@ func (p *ruleParser) criteria(v *yaml.Node) []*Criterion {
 				good = false
 			}
 		} else {
-			p.problems = append(p.problems, Problem{File: p.path, Line: c.Line, Field: field + ".id", Expected: "a criterion id (letters, digits, '_' or '-')", Found: "nothing"})
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: c.Line, Field: field + ".id", Expected: "a criterion id (letters, digits, '_' or '-')", Found: "nothing"})
 			good = false
 		}
 		if n, ok := lookup(fs, "name"); ok {
 			c.Name, _ = p.text(n, field+".name")
 		} else {
-			p.problems = append(p.problems, Problem{File: p.path, Line: c.Line, Field: field + ".name", Expected: "a non-empty string", Found: "nothing"})
+			p.problems = append(p.problems, finding.Problem{File: p.path, Line: c.Line, Field: field + ".name", Expected: "a non-empty string", Found: "nothing"})
 		}
 		if n, ok := lookup(fs, "weight"); ok {
 			if w, ok := p.number(n); ok && ValidWeight(w) {
@@ -513,8 +510,8 @@ func (p *ruleParser) criteria(v *yaml.Node) []*Criterion {
 			}
 		}
 		if n, ok := lookup(fs, "severity"); ok {
-			if s, ok := p.enum(n, field+".severity", SeveritySuggestion.String(), SeverityWarning.String(), SeverityError.String()); ok {
-				c.Severity, _ = ParseSeverity(s)
+			if s, ok := p.enum(n, field+".severity", finding.SeveritySuggestion.String(), finding.SeverityWarning.String(), finding.SeverityError.String()); ok {
+				c.Severity, _ = finding.ParseSeverity(s)
 			}
 		}
 		if good {

@@ -4,9 +4,11 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vectorlint/vectorlint/finding"
 )
 
-func problemStrings(ps Problems) []string {
+func problemStrings(ps finding.Problems) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = p.Error()
@@ -64,7 +66,7 @@ No benefit.
 	if r.ID != "Headline" || r.Name != "Headline Evaluator" || r.SpecVersion != "1.0.0" {
 		t.Errorf("id/name/specVersion = %q/%q/%q", r.ID, r.Name, r.SpecVersion)
 	}
-	if r.Type != Subjective || r.Evaluator != EvaluatorBase || r.Severity != SeverityError {
+	if r.Type != finding.Subjective || r.Evaluator != EvaluatorBase || r.Severity != finding.SeverityError {
 		t.Errorf("type/evaluator/severity = %q/%q/%q", r.Type, r.Evaluator, r.Severity)
 	}
 	if r.Strictness != 20 || r.EvaluateAs != EvaluateDocument {
@@ -80,10 +82,10 @@ No benefit.
 		t.Fatalf("criteria = %d, want 2", len(r.Criteria))
 	}
 	c0, c1 := r.Criteria[0], r.Criteria[1]
-	if c0.ID != "ValueCommunication" || c0.Name != "Value Communication" || c0.Weight != 12 || c0.Severity != SeverityError || c0.Line != 17 || c0.Target != nil {
+	if c0.ID != "ValueCommunication" || c0.Name != "Value Communication" || c0.Weight != 12 || c0.Severity != finding.SeverityError || c0.Line != 17 || c0.Target != nil {
 		t.Errorf("criteria[0] = %+v", c0)
 	}
-	if c1.ID != "CuriosityGap" || c1.Weight != 1 || c1.Severity != SeverityUnset || c1.Target == nil || c1.Target.Flags != "i" || c1.Target.Required {
+	if c1.ID != "CuriosityGap" || c1.Weight != 1 || c1.Severity != finding.SeverityUnset || c1.Target == nil || c1.Target.Flags != "i" || c1.Target.Required {
 		t.Errorf("criteria[1] = %+v", c1)
 	}
 	if r.Should != nil {
@@ -117,7 +119,7 @@ func TestParseDefaults(t *testing.T) {
 		t.Fatalf("problems: %v", ps)
 	}
 	want := &Rule{Path: "g.md", ID: "GrammarChecker", Name: "Grammar Checker", Evaluator: EvaluatorBase,
-		Type: SemiObjective, Strictness: 10, EvaluateAs: EvaluateChunks, Body: "Check grammar.\n", BodyLine: 5}
+		Type: finding.SemiObjective, Strictness: 10, EvaluateAs: EvaluateChunks, Body: "Check grammar.\n", BodyLine: 5}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("got %+v\nwant %+v", r, want)
 	}
@@ -126,14 +128,14 @@ func TestParseDefaults(t *testing.T) {
 func TestParseTypeAliasesAndStrictness(t *testing.T) {
 	tests := []struct {
 		typ, strictness string
-		wantType        Type
+		wantType        finding.RuleType
 		wantStrictness  float64
 	}{
-		{"check", "lenient", SemiObjective, 5},
-		{"judge", "standard", Subjective, 10},
-		{"semi-objective", "strict", SemiObjective, 20},
-		{"subjective", "7.5", Subjective, 7.5},
-		{"semi-objective", "'12'", SemiObjective, 12},
+		{"check", "lenient", finding.SemiObjective, 5},
+		{"judge", "standard", finding.Subjective, 10},
+		{"semi-objective", "strict", finding.SemiObjective, 20},
+		{"subjective", "7.5", finding.Subjective, 7.5},
+		{"semi-objective", "'12'", finding.SemiObjective, 12},
 	}
 	for _, tt := range tests {
 		src := "---\nid: R\nname: R\ntype: " + tt.typ + "\nstrictness: " + tt.strictness + "\ncriteria:\n  - {id: A, name: A}\n---\n"
@@ -312,20 +314,20 @@ func TestParseStrictness(t *testing.T) {
 
 func TestProblemError(t *testing.T) {
 	tests := []struct {
-		p    Problem
+		p    finding.Problem
 		want string
 	}{
-		{Problem{File: "a.md", Line: 3, Field: "id", Expected: "x", Found: "y"}, "a.md:3: id: expected x, found y"},
-		{Problem{File: "a.md", Message: "broken"}, "a.md: broken"},
-		{Problem{File: "a.md", Line: 1, Message: "m", Expected: "x", Found: "y", Level: LevelWarning}, "a.md:1: warning: m (expected x, found y)"},
-		{Problem{File: "rules/VectorLint", Message: "pack VectorLint replaces the built-in pack of the same name", Level: LevelNote}, "rules/VectorLint: note: pack VectorLint replaces the built-in pack of the same name"},
+		{finding.Problem{File: "a.md", Line: 3, Field: "id", Expected: "x", Found: "y"}, "a.md:3: id: expected x, found y"},
+		{finding.Problem{File: "a.md", Message: "broken"}, "a.md: broken"},
+		{finding.Problem{File: "a.md", Line: 1, Message: "m", Expected: "x", Found: "y", Level: finding.LevelWarning}, "a.md:1: warning: m (expected x, found y)"},
+		{finding.Problem{File: "rules/VectorLint", Message: "pack VectorLint replaces the built-in pack of the same name", Level: finding.LevelNote}, "rules/VectorLint: note: pack VectorLint replaces the built-in pack of the same name"},
 	}
 	for _, tt := range tests {
 		if got := tt.p.Error(); got != tt.want {
 			t.Errorf("Error() = %q, want %q", got, tt.want)
 		}
 	}
-	ps := Problems{{File: "b", Line: 2, Message: "x"}, {File: "a", Line: 9, Message: "y", Level: LevelWarning}, {File: "a", Line: 1, Message: "z"}}
+	ps := finding.Problems{{File: "b", Line: 2, Message: "x"}, {File: "a", Line: 9, Message: "y", Level: finding.LevelWarning}, {File: "a", Line: 1, Message: "z"}}
 	ps.Sort()
 	if got := ps.Error(); got != "a:1: z\na:9: warning: y\nb:2: x" {
 		t.Errorf("sorted = %q", got)
@@ -334,9 +336,9 @@ func TestProblemError(t *testing.T) {
 		t.Errorf("HasErrors/Errors/Warnings wrong: %v %d %d", ps.HasErrors(), len(ps.Errors()), len(ps.Warnings()))
 	}
 	// A note is neither an error nor a warning.
-	notes := Problems{{File: "a", Message: "n", Level: LevelNote}}
-	if notes.HasErrors() || len(notes.Errors()) != 0 || len(notes.Warnings()) != 0 || LevelNote.String() != "note" {
-		t.Errorf("a note counted as %d errors, %d warnings (%s)", len(notes.Errors()), len(notes.Warnings()), LevelNote)
+	notes := finding.Problems{{File: "a", Message: "n", Level: finding.LevelNote}}
+	if notes.HasErrors() || len(notes.Errors()) != 0 || len(notes.Warnings()) != 0 || finding.LevelNote.String() != "note" {
+		t.Errorf("a note counted as %d errors, %d warnings (%s)", len(notes.Errors()), len(notes.Warnings()), finding.LevelNote)
 	}
 }
 
@@ -400,20 +402,20 @@ func TestSeveritySuggestion(t *testing.T) {
 	if len(ps) != 0 {
 		t.Fatalf("problems: %v", ps)
 	}
-	if r.Severity != SeveritySuggestion || r.Criteria[0].Severity != SeveritySuggestion || r.Criteria[1].Severity != SeverityError {
+	if r.Severity != finding.SeveritySuggestion || r.Criteria[0].Severity != finding.SeveritySuggestion || r.Criteria[1].Severity != finding.SeverityError {
 		t.Errorf("severities %v, %v, %v", r.Severity, r.Criteria[0].Severity, r.Criteria[1].Severity)
 	}
-	if !(SeverityUnset < SeveritySuggestion && SeveritySuggestion < SeverityWarning && SeverityWarning < SeverityError) {
+	if !(finding.SeverityUnset < finding.SeveritySuggestion && finding.SeveritySuggestion < finding.SeverityWarning && finding.SeverityWarning < finding.SeverityError) {
 		t.Error("severities are not ordered suggestion < warning < error")
 	}
-	for i, name := range SeverityNames() {
-		s, err := ParseSeverity(name)
+	for i, name := range finding.SeverityNames() {
+		s, err := finding.ParseSeverity(name)
 		b, merr := s.MarshalText()
 		if err != nil || merr != nil || string(b) != name || s.String() != name || int(s) != i+1 {
 			t.Errorf("%s: parsed %v (%v), marshalled %q (%v)", name, s, err, b, merr)
 		}
 	}
-	if _, err := SeverityUnset.MarshalText(); err == nil {
+	if _, err := finding.SeverityUnset.MarshalText(); err == nil {
 		t.Error("the unset severity marshals")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -242,11 +243,11 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 	type scripted struct {
 		v    presetViolation
 		rule string
-		sev  rules.Severity
+		sev  finding.Severity
 	}
 	var want []scripted
 	switch pr.Rule.Type {
-	case rules.SemiObjective:
+	case finding.SemiObjective:
 		if c.Reply.Violations == nil || c.Reply.Criteria != nil || c.Criteria != nil {
 			t.Fatalf("a semi-objective reply has a violations list and no criteria")
 		}
@@ -258,7 +259,7 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 		if err != nil || scoring.Round1(d.Score) != c.Score {
 			t.Errorf("score = %v (%v), expected.json says %v", scoring.Round1(d.Score), err, c.Score)
 		}
-	case rules.Subjective:
+	case finding.Subjective:
 		if len(c.Reply.Criteria) != len(pr.Rule.Criteria) || c.Reply.Violations != nil || len(c.Criteria) != len(pr.Rule.Criteria) {
 			t.Fatalf("a subjective reply rates each of the %d criteria", len(pr.Rule.Criteria))
 		}
@@ -281,7 +282,7 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 				t.Errorf("criterion result = %+v, want %+v", c.Criteria[i], wantCrit)
 			}
 			scored = append(scored, scoring.Criterion{Name: rc.Name, Weight: rc.Weight, Rating: got.Score})
-			sev, err := scoring.CriterionSeverity(got.Score, pr.CriterionSeverity(rc), pr.Severity, rules.SeverityWarning)
+			sev, err := scoring.CriterionSeverity(got.Score, pr.CriterionSeverity(rc), pr.Severity, finding.SeverityWarning)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -44,7 +45,7 @@ var numberingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // "<weight=N>" tag starts a criterion, every heading carrying "<score=N>" is a level of the
 // current criterion. bodyLine is the file line where body starts (for positions and problems).
 // It returns the criteria and warnings about malformed tags; path names the file in them.
-func ParseRubric(path, body string, bodyLine int) ([]RubricCriterion, Problems) {
+func ParseRubric(path, body string, bodyLine int) ([]RubricCriterion, finding.Problems) {
 	src := []byte(body)
 	doc := newMarkdownParser().Parse(text.NewReader(src))
 	lines := strings.SplitAfter(body, "\n")
@@ -87,12 +88,12 @@ func ParseRubric(path, body string, bodyLine int) ([]RubricCriterion, Problems) 
 
 	var (
 		out      []RubricCriterion
-		problems Problems
+		problems finding.Problems
 		current  = -1 // index in out of the open criterion
 		curLevel int  // heading level of the open criterion
 	)
 	warn := func(line int, field, expected, found string) {
-		problems = append(problems, Problem{File: path, Line: line, Field: field, Expected: expected, Found: found, Level: LevelWarning})
+		problems = append(problems, finding.Problem{File: path, Line: line, Field: field, Expected: expected, Found: found, Level: finding.LevelWarning})
 	}
 	for i, h := range headings {
 		fileLine := bodyLine + h.line
@@ -171,8 +172,8 @@ func isSetextUnderline(line string) bool {
 
 // checkRubric warns when a rubric heading names no declared criterion or its weight disagrees
 // with the frontmatter.
-func checkRubric(path string, rubric []RubricCriterion, criteria []*Criterion) Problems {
-	var problems Problems
+func checkRubric(path string, rubric []RubricCriterion, criteria []*Criterion) finding.Problems {
+	var problems finding.Problems
 	declared := make([]string, len(criteria))
 	for i, c := range criteria {
 		declared[i] = c.Name
@@ -184,13 +185,13 @@ func checkRubric(path string, rubric []RubricCriterion, criteria []*Criterion) P
 			if len(declared) > 0 {
 				found = strings.Join(declared, ", ")
 			}
-			problems = append(problems, Problem{File: path, Line: rc.Line, Field: "rubric", Level: LevelWarning,
+			problems = append(problems, finding.Problem{File: path, Line: rc.Line, Field: "rubric", Level: finding.LevelWarning,
 				Message:  fmt.Sprintf("heading %q names no criterion declared in the frontmatter", rc.Name),
 				Expected: "the name or id of a criterion", Found: "declared criteria: " + found})
 			continue
 		}
 		if rc.HasWeight && rc.Weight != criteria[i].Weight && !criteria[i].weightRefused {
-			problems = append(problems, Problem{File: path, Line: rc.Line, Field: "rubric", Level: LevelWarning,
+			problems = append(problems, finding.Problem{File: path, Line: rc.Line, Field: "rubric", Level: finding.LevelWarning,
 				Message:  fmt.Sprintf("the weight of %q disagrees with the frontmatter", rc.Name),
 				Expected: fmt.Sprintf("<weight=%s> (criteria[%d].weight)", formatNumber(criteria[i].Weight), i),
 				Found:    fmt.Sprintf("<weight=%s>", formatNumber(rc.Weight))})

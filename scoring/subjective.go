@@ -112,7 +112,7 @@ func AggregateRatings(chunks []ChunkRating) (int, error) {
 //     severity is the zero value of S);
 //   - ratings 2, 3 and 4: warning.
 //
-// S is the caller's severity type (rules.Severity); warning is its warning value. A rating
+// S is the caller's severity type (finding.Severity); warning is its warning value. A rating
 // outside 1–4 is an error.
 func CriterionSeverity[S comparable](rating int, criterion, rule, warning S) (S, error) {
 	var zero S

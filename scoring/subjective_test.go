@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
@@ -122,24 +122,24 @@ func TestAggregateRatingsErrors(t *testing.T) {
 func TestCriterionSeverity(t *testing.T) {
 	tests := []struct {
 		rating          int
-		criterion, rule rules.Severity
-		want            rules.Severity
+		criterion, rule finding.Severity
+		want            finding.Severity
 	}{
-		{1, rules.SeverityError, rules.SeverityWarning, rules.SeverityError},   // criterion's own
-		{1, rules.SeverityWarning, rules.SeverityError, rules.SeverityWarning}, // criterion's own
-		{1, rules.SeverityUnset, rules.SeverityError, rules.SeverityError},     // unset: the rule's
-		{1, rules.SeverityUnset, rules.SeverityWarning, rules.SeverityWarning}, // unset: the rule's
-		{2, rules.SeverityError, rules.SeverityError, rules.SeverityWarning},
-		{3, rules.SeverityError, rules.SeverityError, rules.SeverityWarning},
-		{4, rules.SeverityError, rules.SeverityError, rules.SeverityWarning},
+		{1, finding.SeverityError, finding.SeverityWarning, finding.SeverityError},   // criterion's own
+		{1, finding.SeverityWarning, finding.SeverityError, finding.SeverityWarning}, // criterion's own
+		{1, finding.SeverityUnset, finding.SeverityError, finding.SeverityError},     // unset: the rule's
+		{1, finding.SeverityUnset, finding.SeverityWarning, finding.SeverityWarning}, // unset: the rule's
+		{2, finding.SeverityError, finding.SeverityError, finding.SeverityWarning},
+		{3, finding.SeverityError, finding.SeverityError, finding.SeverityWarning},
+		{4, finding.SeverityError, finding.SeverityError, finding.SeverityWarning},
 	}
 	for _, tt := range tests {
-		got, err := scoring.CriterionSeverity(tt.rating, tt.criterion, tt.rule, rules.SeverityWarning)
+		got, err := scoring.CriterionSeverity(tt.rating, tt.criterion, tt.rule, finding.SeverityWarning)
 		if err != nil || got != tt.want {
 			t.Errorf("CriterionSeverity(%d, %v, %v) = %v, %v; want %v", tt.rating, tt.criterion, tt.rule, got, err, tt.want)
 		}
 	}
-	_, err := scoring.CriterionSeverity(5, rules.SeverityError, rules.SeverityError, rules.SeverityWarning)
+	_, err := scoring.CriterionSeverity(5, finding.SeverityError, finding.SeverityError, finding.SeverityWarning)
 	if want := "criterion severity: expected a rating from 1 to 4, found 5"; err == nil || err.Error() != want {
 		t.Errorf("rating 5: error = %v; want %q", err, want)
 	}

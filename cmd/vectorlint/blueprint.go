@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"net/http"
 	"net/url"
@@ -14,6 +13,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/spf13/pflag"
 
@@ -138,18 +140,18 @@ func (a *app) blueprintCheck(args []string) int {
 			continue
 		}
 		bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
-		var diags []rubric.Diagnostic
+		var diags finding.Problems
 		var pe *blueprint.ParseError
 		switch {
 		case errors.As(err, &pe):
-			diags = pe.Diagnostics
+			diags = pe.Problems
 		case err != nil:
-			diags = []rubric.Diagnostic{{File: file, Severity: rubric.SeverityError, Code: rubric.CodeInvalid, Message: err.Error()}}
+			diags = finding.Problems{{File: file, Level: finding.LevelError, Code: rubric.CodeInvalid, Message: err.Error()}}
 		default:
 			diags = bp.Warnings
 			if envDiags := blueprint.CheckEnvRefs(bp, blueprint.EnvRefs(bp), allow); envDiags != nil {
-				diags = append(append([]rubric.Diagnostic(nil), diags...), envDiags...)
-				sortDiagnosticsByLine(diags)
+				diags = append(append(finding.Problems(nil), diags...), envDiags...)
+				sortProblemsByLine(diags)
 			}
 			if coll.Root != nil {
 				colls, rerr := blueprint.LoadCollectionsFor(coll.Root, coll.Path, bp.Models)
@@ -157,14 +159,14 @@ func (a *app) blueprintCheck(args []string) int {
 					_, rerr = blueprint.ResolveModels(bp.Models, colls)
 				}
 				if rerr != nil {
-					diags = append(diags, rubric.Diagnostic{File: file, Severity: rubric.SeverityError, Code: blueprint.CodeCollection, Message: rerr.Error()})
+					diags = append(diags, finding.Problem{File: file, Level: finding.LevelError, Code: blueprint.CodeCollection, Message: rerr.Error()})
 				}
 			}
 		}
 		bad := false
 		for _, d := range diags {
-			fmt.Fprintln(diagOut, d.String())
-			if d.Severity == rubric.SeverityError {
+			fmt.Fprintln(diagOut, d.Labeled())
+			if d.Level == finding.LevelError {
 				bad = true
 			} else {
 				warnings++
@@ -352,15 +354,15 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		var pe *blueprint.ParseError
 		if errors.As(err, &pe) {
-			for _, d := range pe.Diagnostics {
-				fmt.Fprintln(a.stderr, d.String())
+			for _, d := range pe.Problems {
+				fmt.Fprintln(a.stderr, d.Labeled())
 			}
 			return fail("%s is not a valid blueprint", file)
 		}
 		return fail("%v", err)
 	}
 	for _, d := range bp.Warnings {
-		fmt.Fprintln(a.stderr, d.String())
+		fmt.Fprintln(a.stderr, d.Labeled())
 	}
 	allow, err := points.ParseAllowEnv(f.allowEnv)
 	if err != nil {
@@ -453,8 +455,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		case errors.As(err, &outDir):
 			return fail("--out-dir %s cannot hold the results: %v (no model was called)", f.outDir, outDir.Err)
 		case errors.As(err, &refs):
-			for _, d := range refs.Diagnostics {
-				fmt.Fprintln(a.stderr, d.String())
+			for _, d := range refs.Problems {
+				fmt.Fprintln(a.stderr, d.Labeled())
 			}
 		case errors.As(err, &untrusted):
 			for _, e := range untrusted.Errs[:len(untrusted.Errs)-1] {
@@ -534,7 +536,7 @@ func (a *app) proxyFunc() func(*http.Request) (*url.URL, error) {
 	return http.ProxyFromEnvironment
 }
 
-// sortDiagnosticsByLine orders diagnostics by line, keeping the order within a line.
-func sortDiagnosticsByLine(ds []rubric.Diagnostic) {
+// sortProblemsByLine orders problems by line, keeping the order within a line.
+func sortProblemsByLine(ds finding.Problems) {
 	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Line < ds[j].Line })
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -477,12 +477,12 @@ LLM usage: 0 calls, 0 input and 0 output tokens
 			Errors []struct{ Rule, Message string }
 			NotRun int
 		}
-		RunErrors []lint.RunError
+		RunErrors []finding.RunError
 		Summary   struct{ OperationalErrors, NotRun int }
 	}
 	if err := json.Unmarshal([]byte(js.stdout), &res); err != nil || js.code != exitFailure || js.stderr != notConfigured ||
 		len(res.Files) != 1 || len(res.Files[0].Errors) != 0 || res.Files[0].NotRun != 1 || res.Summary.OperationalErrors != 0 ||
-		res.Summary.NotRun != 1 || fmt.Sprint(res.RunErrors) != fmt.Sprint([]lint.RunError{{Cause: "no LLM provider is configured", Message: message, NotRun: 1}}) {
+		res.Summary.NotRun != 1 || fmt.Sprint(res.RunErrors) != fmt.Sprint([]finding.RunError{{Cause: "no LLM provider is configured", Message: message, NotRun: 1}}) {
 		t.Errorf("json: exit %d, %v, %+v\n%s", js.code, err, res, js.stderr)
 	}
 	for _, tc := range []struct{ format, stdout string }{

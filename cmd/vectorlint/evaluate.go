@@ -254,7 +254,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 			return nil, nil, exitFailure
 		}
 		for _, w := range list.Warnings {
-			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.String())
+			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.Labeled())
 		}
 		needsModel := false
 		for _, p := range list.Points() {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -382,16 +382,16 @@ func TestLintRunWideFaults(t *testing.T) {
 			js := runWideRun(t, env, "--output", "json")
 			var res struct {
 				Files []struct {
-					Errors []lint.RuleError
+					Errors []finding.RuleError
 					NotRun int
 				}
-				RunErrors []lint.RunError
-				Summary   lint.Summary
+				RunErrors []finding.RunError
+				Summary   finding.Summary
 			}
 			if err := json.Unmarshal([]byte(js.stdout), &res); err != nil {
 				t.Fatal(err)
 			}
-			want := []lint.RunError{{Cause: cause, Message: message, NotRun: 6}}
+			want := []finding.RunError{{Cause: cause, Message: message, NotRun: 6}}
 			if js.code != exitFailure || fmt.Sprint(res.RunErrors) != fmt.Sprint(want) || len(res.Files) != 2 ||
 				len(res.Files[0].Errors)+len(res.Files[1].Errors) != 0 || res.Files[0].NotRun != 3 || res.Summary.NotRun != 6 {
 				t.Errorf("json: exit %d, %+v", js.code, res)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/rules"
@@ -380,7 +381,7 @@ func TestInitStarterExamples(t *testing.T) {
 			} else {
 				clean++
 			}
-			if r.Type == rules.Subjective && ex.Score == nil && ex.Criteria == nil {
+			if r.Type == finding.Subjective && ex.Score == nil && ex.Criteria == nil {
 				t.Errorf("%s: example %d sets no range", f.path, ex.Index)
 			}
 		}

@@ -5,13 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/report/dryrun"
 
 	"github.com/spf13/pflag"
 
@@ -30,11 +33,13 @@ type lintFlags struct {
 	output string
 	// outputFile is --output-file: the output is written there, whole, instead of standard
 	// output.
-	outputFile    string
-	failOn        string
+	outputFile string
+	failOn     string
+	// failAt is --fail-on, checked (SeverityUnset for "none": no finding fails the run).
+	failAt        finding.Severity
 	minAlertLevel string
 	// minLevel is --min-alert-level, checked (suggestion, the lowest, by default).
-	minLevel      rules.Severity
+	minLevel      finding.Severity
 	concurrency   int
 	provider      string
 	model         string
@@ -305,11 +310,11 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 			return exitFailure
 		}
 		run.setup.client.Close()
-		opts := report.DryRunOptions{Verbose: f.verbose, GitHubActions: a.githubActions}
+		opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
 		if p := run.setup.prices; p != nil {
 			opts.InputPricePerMillion = &p.InputPerMillion
 		}
-		sum, err := report.DryRun(a.stdout, plan, opts)
+		sum, err := dryrun.Print(a.stdout, plan, opts)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 			return exitFailure
@@ -328,7 +333,8 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		if !a.withinBudget(f, run, proj, plan, a.stderr) {
 			return exitFailure
 		}
-		return failOnExit(f.failOn, lint.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions})
+		dry := finding.Totals{Summary: finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions}}
+		return exitCode(dry.Outcome(f.failAt))
 	}
 	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
 }
@@ -338,7 +344,7 @@ type lintRun struct {
 	setup       *llmSetup
 	threshold   float64
 	concurrency int
-	minLevel    rules.Severity // --min-alert-level
+	minLevel    finding.Severity // --min-alert-level
 }
 
 // prepareLint checks every setting of a lint run and builds its model client: the one path
@@ -445,7 +451,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		Problems: errw,
 		// The formats escape untrusted text themselves (spec/trust.md §3).
 		GitHubActions: a.githubActions,
-		Rules:         report.RuleInfos(proj.Packs),
+		Rules:         rules.Describe(proj.Packs),
 	}
 	stdout := a.stdout
 	if f.output == report.FormatGitHub {
@@ -517,7 +523,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
-	totals := report.TotalsOf(res)
+	totals := res.Totals
 	if session != nil {
 		totals.Summary = session.Left // what the fixes left
 	}
@@ -544,10 +550,11 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
 			pluralize(n, "file"), listSome(res.Interrupted, 5))
 	}
-	if !res.Complete() || (session != nil && session.Failed > 0) {
-		return exitFailure
+	outcome := totals.Outcome(f.failAt)
+	if session != nil && session.Failed > 0 {
+		outcome = finding.OutcomeFailed // a file that could not be rewritten
 	}
-	return failOnExit(f.failOn, totals.Summary)
+	return exitCode(outcome)
 }
 
 // --fix modes.
@@ -580,7 +587,7 @@ func (a *app) fixSession(f *lintFlags, stdout, log io.Writer) (*fix.Session, fun
 	}
 	if s.Mode != fix.ModeWrite {
 		next := s.Report
-		s.Report = func(fr lint.FileResult) error {
+		s.Report = func(fr finding.FileResult) error {
 			report.WriteProblems(log, fr, a.githubActions)
 			if next != nil {
 				return next(fr)
@@ -602,7 +609,7 @@ func listSome(items []string, n int) string {
 // check validates flag values that pflag cannot.
 func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	var err error
-	if f.failOn, err = failOnFlag(f.failOn); err != nil {
+	if f.failAt, err = failOnFlag(f.failOn); err != nil {
 		return err
 	}
 	if f.output, err = outputFlag(f.output); err != nil {
@@ -635,20 +642,22 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 // failOnUsage describes --fail-on (the lint and merge commands).
 const failOnUsage = "exit 1 when a finding is at or above this severity: error, warning, suggestion or none"
 
-// failOnFlag checks a --fail-on value: "none" or a severity, any case.
-func failOnFlag(v string) (string, error) {
+// failOnFlag checks a --fail-on value: "none" (SeverityUnset: no finding fails the run) or a
+// severity, any case.
+func failOnFlag(v string) (finding.Severity, error) {
 	l := strings.ToLower(v)
-	if _, err := rules.ParseSeverity(l); err != nil && l != "none" {
-		return "", fmt.Errorf("--fail-on: expected error, warning, suggestion or none, found %q", v)
+	sev, err := finding.ParseSeverity(l)
+	if err != nil && l != "none" {
+		return finding.SeverityUnset, fmt.Errorf("--fail-on: expected error, warning, suggestion or none, found %q", v)
 	}
-	return l, nil
+	return sev, nil
 }
 
 // severityFlag checks a flag whose value is a severity (--min-alert-level), any case.
-func severityFlag(name, v string) (rules.Severity, error) {
-	s, err := rules.ParseSeverity(strings.ToLower(v))
+func severityFlag(name, v string) (finding.Severity, error) {
+	s, err := finding.ParseSeverity(strings.ToLower(v))
 	if err != nil {
-		return rules.SeverityUnset, fmt.Errorf("%s: expected suggestion, warning or error, found %q", name, v)
+		return finding.SeverityUnset, fmt.Errorf("%s: expected suggestion, warning or error, found %q", name, v)
 	}
 	return s, nil
 }
@@ -672,11 +681,14 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 	return pflag.NormalizedName(name)
 }
 
-// failOnExit maps finding counts to an exit code under --fail-on (checked by failOnFlag).
-func failOnExit(failOn string, s lint.Summary) int {
-	sev, err := rules.ParseSeverity(failOn)
-	if err == nil && s.AtOrAbove(sev) > 0 {
+// exitCode is the exit code of a run's outcome (spec/linter.md §1): 0, 1 for findings at or
+// above --fail-on, 2 for a run that could not do all its work.
+func exitCode(o finding.Outcome) int {
+	switch o {
+	case finding.OutcomeFindings:
 		return exitFindings
+	case finding.OutcomeFailed:
+		return exitFailure
 	}
 	return exitOK
 }
@@ -691,7 +703,7 @@ func (a *app) printProblemsOrError(err error) {
 	fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 }
 
-func (a *app) printProblems(ps rules.Problems) {
+func (a *app) printProblems(ps finding.Problems) {
 	for _, p := range ps {
 		p.File = a.rel(p.File)
 		fmt.Fprintln(a.stderr, p.Error())

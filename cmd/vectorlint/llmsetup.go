@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
@@ -358,7 +359,7 @@ const timeoutUsage = "time limit of one model request, a `DURATION` such as 30s 
 
 // printRunErrors writes each run-wide failure once, with the rule runs (or other units) it kept
 // from completing.
-func printRunErrors(w io.Writer, prefix string, errs []lint.RunError) {
+func printRunErrors(w io.Writer, prefix string, errs []finding.RunError) {
 	for _, e := range errs {
 		fmt.Fprintf(w, "%s: %s (%s not done)\n", prefix, e.Message, pluralize(e.NotRun, "rule run"))
 	}

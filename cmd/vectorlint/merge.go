@@ -10,8 +10,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/report"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 const mergeUsage = `Usage: vectorlint merge [--output FORMAT] [--fail-on SEVERITY] FILE.json...
@@ -42,7 +44,8 @@ func (a *app) runMerge(args []string) int {
 	if *output, err = outputFlag(*output); err != nil {
 		return a.usageError("vectorlint merge", err)
 	}
-	if *failOn, err = failOnFlag(*failOn); err != nil {
+	failAt, err := failOnFlag(*failOn)
+	if err != nil {
 		return a.usageError("vectorlint merge", err)
 	}
 	files := fs.Args()
@@ -57,21 +60,21 @@ func (a *app) runMerge(args []string) int {
 		return exitFailure
 	}
 	defer root.Close()
-	results := make([]*lint.Result, 0, len(files))
+	results := make([]*finding.Result, 0, len(files))
 	for _, name := range files {
-		data, err := a.readNamed(root, name, report.MaxJSONSize)
+		data, err := a.readNamed(root, name, finding.MaxJSONSize)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %s: cannot read the file: %v\n", name, blueprintPathErr(err))
 			return exitFailure
 		}
-		r, err := report.ReadJSON(bytes.NewReader(data), name)
+		r, err := finding.ReadJSON(bytes.NewReader(data), name)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 			return exitFailure
 		}
 		results = append(results, r)
 	}
-	res, err := report.Merge(results, files)
+	res, err := finding.Merge(results, files)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return exitFailure
@@ -81,7 +84,7 @@ func (a *app) runMerge(args []string) int {
 		// from the documents when they are here and unchanged.
 		for i := range res.Files {
 			if doc, err := root.ReadDocument(a.path(res.Files[i].Path), lint.MaxDocumentSize); err == nil {
-				report.FillByteColumns(&res.Files[i], doc)
+				finding.FillByteColumns(&res.Files[i], doc)
 			}
 		}
 	}
@@ -103,7 +106,7 @@ func (a *app) runMerge(args []string) int {
 			return exitFailure
 		}
 		if err == nil {
-			opts.Rules = report.RuleInfos(proj.Packs)
+			opts.Rules = rules.Describe(proj.Packs)
 		}
 	} else if *config != "" {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
@@ -125,14 +128,11 @@ func (a *app) runMerge(args []string) int {
 			return exitFailure
 		}
 	}
-	if err := out.Finish(report.TotalsOf(res)); err != nil {
+	if err := out.Finish(res.Totals); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return exitFailure
 	}
-	if !res.Complete() {
-		return exitFailure
-	}
-	return failOnExit(*failOn, res.Summary)
+	return exitCode(res.Outcome(failAt))
 }
 
 // path resolves a command-line path against the working directory.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/rules"
@@ -217,7 +218,7 @@ func checkPresetRun(t *testing.T, project, sampleDir string, s presetSample, rul
 	if len(f.Scores) != 1 || f.Scores[0].Rule != s.Rule || f.Scores[0].Score != c.Score {
 		t.Fatalf("scores = %+v, want %s %v", f.Scores, s.Rule, c.Score)
 	}
-	if sc := f.Scores[0]; rule.Type == rules.Subjective {
+	if sc := f.Scores[0]; rule.Type == finding.Subjective {
 		if !slices.Equal(sc.Criteria, c.Criteria) {
 			t.Errorf("criteria:\n got %+v\nwant %+v", sc.Criteria, c.Criteria)
 		}

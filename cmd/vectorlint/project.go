@@ -1,8 +1,8 @@
 package main
 
 import (
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // loadProject finds the project (lint.FindProject: --config, $VECTORLINT_CONFIG, else an
@@ -31,9 +31,9 @@ func (a *app) loadProject(configFlag string) (*lint.Project, error) {
 		proj.Close()
 		return nil, err
 	}
-	var always, others rules.Problems
+	var always, others finding.Problems
 	for _, p := range proj.Warnings {
-		if p.Level == rules.LevelWarning && p.File != "" && (p.File == proj.StyleGuidePath || p.File == proj.DirectivePath ||
+		if p.Level == finding.LevelWarning && p.File != "" && (p.File == proj.StyleGuidePath || p.File == proj.DirectivePath ||
 			proj.Config != nil && p.File == proj.Config.Path) {
 			always = append(always, p)
 		} else {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
@@ -71,7 +72,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	if proj != nil { // also with problems: its root is open
 		defer proj.Close()
 	}
-	var problems rules.Problems
+	var problems finding.Problems
 	if err != nil {
 		ps, ok := lint.IsProblems(err)
 		if !ok {
@@ -138,7 +139,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		fmt.Fprintf(tw, "pack %s (%s%s)\n", p.Name, origin, pluralize(len(p.Rules), "rule"))
 		for _, r := range p.Rules {
 			sev := r.Severity.String()
-			if r.Severity == rules.SeverityUnset {
+			if r.Severity == finding.SeverityUnset {
 				sev = "default severity"
 			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), lint.KindOf(r).Name(), sev, a.rel(r.Path))

@@ -4,16 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // document is an open document and what is known about its text.
@@ -26,22 +27,15 @@ type document struct {
 	gen int
 
 	// det is the deterministic checks' result for the current text; model holds the findings
-	// only the model's run gave (and the rules that could not run there), kept on the current
-	// text's offsets; notes are diagnostics about the run itself (a configuration error).
-	det   result
-	model result
+	// only the model's run gave (and the rules that could not run there, and the unverified
+	// quotes), kept on the current text's offsets; notes are diagnostics about the run itself
+	// (a configuration error).
+	det   finding.FileResult
+	model finding.FileResult
 	notes []protocol.Diagnostic
 
 	timer       *time.Timer        // a model run waiting for the debounce
 	cancelModel context.CancelFunc // the model run in flight
-}
-
-// result is what a run found: findings (offsets in the document's current text), the rules
-// that could not run, and unverified quotes.
-type result struct {
-	findings   []lint.Finding
-	errors     []lint.RuleError
-	unverified []lint.Unverified
 }
 
 // stopModel cancels a document's waiting and running model work. A waiting run that is
@@ -86,8 +80,8 @@ func (s *server) didChange(_ *glsp.Context, p *protocol.DidChangeTextDocumentPar
 	gen := d.gen
 	// The findings of earlier runs stay where the text around them did not change, until the
 	// runs for this text replace them.
-	d.det.shift(old, d.text)
-	d.model.shift(old, d.text)
+	shift(&d.det, old, d.text)
+	shift(&d.model, old, d.text)
 	s.mu.Unlock()
 	s.publish(d.uri)
 	s.checkNow(d, gen)
@@ -139,7 +133,7 @@ func (s *server) checkNow(d *document, gen int) {
 		s.mu.Lock()
 		current := d.gen == gen && s.docs[d.uri] == d
 		if current {
-			d.det, d.notes = out.res, out.notes
+			d.det, d.notes = out.file, out.notes
 		}
 		files := s.setProblems(d.uri, out.problems, current)
 		s.mu.Unlock()
@@ -197,7 +191,7 @@ func (s *server) modelRun(ctx context.Context, cancel context.CancelFunc, d *doc
 	s.mu.Lock()
 	current := ctx.Err() == nil && d.gen == gen && s.docs[d.uri] == d
 	if current {
-		d.det, d.model, d.notes = det.res, full.res.minus(det.res), full.notes
+		d.det, d.model, d.notes = det.file, minus(full.file, det.file), full.notes
 		d.cancelModel = nil
 	}
 	files := s.setProblems(d.uri, full.problems, current)
@@ -208,9 +202,10 @@ func (s *server) modelRun(ctx context.Context, cancel context.CancelFunc, d *doc
 	s.announce(d.uri, files, full)
 }
 
-// lintOutcome is one run's result, or what kept it from running.
-type lintOutcome struct {
-	res result
+// runView is what the editor shows of one run: the document's result (its path aside),
+// or what kept the run from running, as diagnostics and messages.
+type runView struct {
+	file finding.FileResult
 	// notes are diagnostics for the document about the run (a configuration error, the model
 	// not set up); problems the diagnostics of the files at fault, by URI.
 	notes    []protocol.Diagnostic
@@ -227,8 +222,8 @@ type message struct {
 // lint runs the linter on text as the document at path, as `vectorlint --stdin-filename path -`
 // would from the project's folder: with the model when withModel is set (Options.Model), else
 // the deterministic checks alone.
-func (s *server) lint(ctx context.Context, path, text string, withModel bool, progress lint.Progress) lintOutcome {
-	var out lintOutcome
+func (s *server) lint(ctx context.Context, path, text string, withModel bool, progress lint.Progress) runView {
+	var out runView
 	proj, err := s.opts.Project(filepath.Dir(path))
 	// The project's root handle (every file it reads goes through it) is released with the run.
 	if proj != nil { // also with problems: its root is open
@@ -276,7 +271,7 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 		return out // cancelled, or a document no section lints
 	}
 	fr := res.Files[0]
-	out.res = result{findings: fr.Findings, errors: fr.Errors, unverified: fr.Unverified}
+	out.file = finding.FileResult{Findings: fr.Findings, Errors: fr.Errors, Unverified: fr.Unverified}
 	if model {
 		for _, re := range res.RunErrors {
 			out.messages = append(out.messages, message{protocol.MessageTypeWarning, "vectorlint: " + re.Message})
@@ -288,16 +283,16 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 // failed records a configuration or rule error: a diagnostic on the document, one on each
 // file at fault (at its line, read through the project's root when there is one), and a
 // message.
-func (s *server) failed(out *lintOutcome, proj *lint.Project, err error) {
+func (s *server) failed(out *runView, proj *lint.Project, err error) {
 	ps, ok := lint.IsProblems(err)
 	if !ok {
 		out.notes = append(out.notes, note(protocol.DiagnosticSeverityError, "vectorlint cannot lint this file: "+err.Error()))
 		out.messages = append(out.messages, message{protocol.MessageTypeError, "vectorlint: " + err.Error()})
 		return
 	}
-	var errs rules.Problems
+	var errs finding.Problems
 	for _, p := range ps {
-		if p.Level == rules.LevelError {
+		if p.Level == finding.LevelError {
 			errs = append(errs, p)
 		}
 	}
@@ -327,7 +322,7 @@ func (s *server) failed(out *lintOutcome, proj *lint.Project, err error) {
 
 // announce publishes a run's diagnostics for the document and for the rule and config files
 // its problems name, then shows its messages.
-func (s *server) announce(uri protocol.DocumentUri, files []protocol.DocumentUri, out lintOutcome) {
+func (s *server) announce(uri protocol.DocumentUri, files []protocol.DocumentUri, out runView) {
 	s.publish(uri)
 	for _, f := range files {
 		s.publish(f)
@@ -336,7 +331,7 @@ func (s *server) announce(uri protocol.DocumentUri, files []protocol.DocumentUri
 }
 
 // showMessages shows a run's messages, each once.
-func (s *server) showMessages(out lintOutcome) {
+func (s *server) showMessages(out runView) {
 	for _, m := range out.messages {
 		s.showOnce(m.typ, m.text)
 	}
@@ -379,38 +374,41 @@ func (s *server) dropProblems(doc string) []string {
 
 // minus is the part of r that other does not have: the findings (by rule, place and message),
 // rule errors and unverified quotes only a model run gave.
-func (r result) minus(other result) result {
+func minus(r, other finding.FileResult) finding.FileResult {
 	type key struct {
 		rule, message string
 		start, end    int
 	}
 	seen := map[key]bool{}
-	for _, f := range other.findings {
+	for _, f := range other.Findings {
 		seen[key{f.Rule, f.Message, f.Start.Offset, f.End.Offset}] = true
 	}
-	var out result
-	for _, f := range r.findings {
+	var out finding.FileResult
+	for _, f := range r.Findings {
 		if !seen[key{f.Rule, f.Message, f.Start.Offset, f.End.Offset}] {
-			out.findings = append(out.findings, f)
+			out.Findings = append(out.Findings, f)
 		}
 	}
-	errs := map[lint.RuleError]bool{}
-	for _, e := range other.errors {
+	errs := map[finding.RuleError]bool{}
+	for _, e := range other.Errors {
 		errs[e] = true
 	}
-	for _, e := range r.errors {
+	for _, e := range r.Errors {
 		if !errs[e] {
-			out.errors = append(out.errors, e)
+			out.Errors = append(out.Errors, e)
 		}
 	}
-	out.unverified = r.unverified
+	out.Unverified = r.Unverified
 	return out
 }
 
 // shift moves r's findings from old to text: those before the changed part stay, those after
-// it move with it, those that touch it (or their fix's edits) are dropped: their words changed. Rule errors stay;
-// unverified quotes, placed by line, are dropped when lines were added or removed before them.
-func (r *result) shift(old, text string) {
+// it move with it, those that touch it (or their fix's edits) are dropped: their words changed.
+// The positions of the findings that moved, and of their edits, are computed again from their
+// offsets in text (their lines and columns change with the text before them). Rule errors
+// stay; unverified quotes, placed by line, are dropped when lines were added or removed before
+// them.
+func shift(r *finding.FileResult, old, text string) {
 	if old == text {
 		return
 	}
@@ -424,14 +422,18 @@ func (r *result) shift(old, text string) {
 	}
 	oldEnd := len(old) - suffix // the changed part is old[prefix:oldEnd]
 	delta := len(text) - len(old)
-	move := func(p lint.Position) lint.Position {
-		p.Offset += delta
-		return p
+	var lines finding.LineIndex
+	indexed := false
+	move := func(p finding.Position) finding.Position {
+		if !indexed {
+			lines, indexed = finding.NewLineIndex(text), true
+		}
+		return lines.Position(p.Offset + delta)
 	}
-	kept := r.findings[:0]
-	for _, f := range r.findings {
+	kept := r.Findings[:0]
+	for _, f := range r.Findings {
 		lo, hi := f.Start.Offset, f.End.Offset
-		for _, e := range f.Edits() {
+		for _, e := range f.Edits {
 			lo, hi = min(lo, e.Start.Offset), max(hi, e.End.Offset)
 		}
 		switch {
@@ -439,18 +441,18 @@ func (r *result) shift(old, text string) {
 			kept = append(kept, f)
 		case lo > oldEnd:
 			f.Start, f.End = move(f.Start), move(f.End)
-			if sf := f.SuggestedFix; sf != nil {
-				moved := &lint.SuggestedFix{Message: sf.Message, TextEdits: make([]lint.TextEdit, len(sf.TextEdits))}
-				for i, e := range sf.TextEdits {
-					moved.TextEdits[i] = lint.TextEdit{Start: move(e.Start), End: move(e.End), NewText: e.NewText}
+			if len(f.Edits) > 0 {
+				moved := make([]finding.TextEdit, len(f.Edits))
+				for i, e := range f.Edits {
+					moved[i] = finding.TextEdit{Start: move(e.Start), End: move(e.End), NewText: e.NewText}
 				}
-				f.SuggestedFix = moved
+				f.Edits = moved
 			}
 			kept = append(kept, f)
 		}
 	}
-	r.findings = kept
+	r.Findings = kept
 	if strings.Count(old[prefix:oldEnd], "\n") != strings.Count(text[prefix:len(text)-suffix], "\n") {
-		r.unverified = nil
+		r.Unverified = nil
 	}
 }

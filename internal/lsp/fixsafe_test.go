@@ -6,6 +6,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -19,8 +20,8 @@ func (c *client) codeActions(uri, text string) []string {
 			Changes map[string][]protocol.TextEdit
 		}
 	}
-	l := newLines(text)
-	end := l.position(len(text))
+	l := finding.NewLineIndex(text)
+	end := protocolPosition(l, len(text))
 	c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
 		"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": end.Line, "character": end.Character}},
 		"context": map[string]any{"diagnostics": []any{}}}, &actions)

@@ -7,6 +7,7 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -72,8 +73,8 @@ func TestServerFormats(t *testing.T) {
 		if len(edits) != 1 || edits[0].Range != w.Range {
 			t.Fatalf("%s: edits %+v for the finding at %+v", tt.name, edits, w.Range)
 		}
-		l := newLines(tt.text)
-		if quote := tt.text[l.offset(edits[0].Range.Start):l.offset(edits[0].Range.End)]; quote != "in order to" && quote != "In order to" {
+		l := finding.NewLineIndex(tt.text)
+		if quote := tt.text[protocolOffset(l, edits[0].Range.Start):protocolOffset(l, edits[0].Range.End)]; quote != "in order to" && quote != "In order to" {
 			t.Errorf("%s: the fix replaces %q", tt.name, quote)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/fix"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
@@ -61,10 +63,10 @@ func (s *server) publish(uri string) {
 // deterministic checks' and the model's) by position, the rules that could not run and the
 // unverified quotes. Called with s.mu held.
 func (d *document) diagnostics() []protocol.Diagnostic {
-	l := newLines(d.text)
+	l := finding.NewLineIndex(d.text)
 	out := slices.Clone(d.notes)
-	findings := append(slices.Clone(d.det.findings), d.model.findings...)
-	slices.SortStableFunc(findings, func(a, b lint.Finding) int {
+	findings := append(slices.Clone(d.det.Findings), d.model.Findings...)
+	slices.SortStableFunc(findings, func(a, b finding.Finding) int {
 		if a.Start.Offset != b.Start.Offset {
 			return a.Start.Offset - b.Start.Offset
 		}
@@ -73,12 +75,12 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 	for _, f := range findings {
 		out = append(out, findingDiagnostic(l, f))
 	}
-	for _, e := range append(slices.Clone(d.det.errors), d.model.errors...) {
+	for _, e := range append(slices.Clone(d.det.Errors), d.model.Errors...) {
 		sev, code, src := protocol.DiagnosticSeverityWarning, protocol.IntegerOrString{Value: e.Rule}, source
-		out = append(out, protocol.Diagnostic{Range: l.rng(0, 0), Severity: &sev, Code: &code, Source: &src,
+		out = append(out, protocol.Diagnostic{Range: protocolRange(l, 0, 0), Severity: &sev, Code: &code, Source: &src,
 			Message: e.Rule + " could not run: " + e.Message})
 	}
-	for _, u := range d.model.unverified {
+	for _, u := range d.model.Unverified {
 		sev, code, src := protocol.DiagnosticSeverityInformation, protocol.IntegerOrString{Value: u.Rule}, source
 		line := max(u.Line, 1) - 1
 		out = append(out, protocol.Diagnostic{
@@ -91,12 +93,12 @@ func (d *document) diagnostics() []protocol.Diagnostic {
 
 // findingDiagnostic is a finding as a diagnostic: its range, severity, the rule as code, the
 // message with the suggestion after a blank line.
-func findingDiagnostic(l lines, f lint.Finding) protocol.Diagnostic {
+func findingDiagnostic(l finding.LineIndex, f finding.Finding) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityWarning
 	switch f.Severity {
-	case rules.SeverityError:
+	case finding.SeverityError:
 		sev = protocol.DiagnosticSeverityError
-	case rules.SeveritySuggestion:
+	case finding.SeveritySuggestion:
 		sev = protocol.DiagnosticSeverityInformation
 	}
 	msg := f.Message
@@ -104,7 +106,7 @@ func findingDiagnostic(l lines, f lint.Finding) protocol.Diagnostic {
 		msg += "\n\nSuggestion: " + f.Suggestion
 	}
 	code, src := protocol.IntegerOrString{Value: f.Rule}, source
-	return protocol.Diagnostic{Range: l.rng(f.Start.Offset, f.End.Offset), Severity: &sev, Code: &code, Source: &src, Message: msg}
+	return protocol.Diagnostic{Range: protocolRange(l, f.Start.Offset, f.End.Offset), Severity: &sev, Code: &code, Source: &src, Message: msg}
 }
 
 // note is a diagnostic on the document's first character.
@@ -116,9 +118,9 @@ func note(sev protocol.DiagnosticSeverity, msg string) protocol.Diagnostic {
 // problemDiagnostic is a configuration or rule problem on its line of the file at fault (the
 // whole line, or its start when the file cannot be read). The file is read through the
 // project's root (nil: not read), so a link there that leads out of it is not.
-func problemDiagnostic(root *tree.Root, p rules.Problem) protocol.Diagnostic {
+func problemDiagnostic(root *tree.Root, p finding.Problem) protocol.Diagnostic {
 	sev := protocol.DiagnosticSeverityError
-	if p.Level != rules.LevelError {
+	if p.Level != finding.LevelError {
 		sev = protocol.DiagnosticSeverityWarning
 	}
 	msg := p.Error()
@@ -130,14 +132,9 @@ func problemDiagnostic(root *tree.Root, p rules.Problem) protocol.Diagnostic {
 	line := max(p.Line, 1) - 1
 	r := protocol.Range{Start: protocol.Position{Line: protocol.UInteger(line)}, End: protocol.Position{Line: protocol.UInteger(line)}}
 	if data, err := readProblemFile(root, p.File); err == nil {
-		l := newLines(string(data))
-		if line < len(l.starts) {
-			end := len(l.text)
-			if line+1 < len(l.starts) {
-				end = l.starts[line+1]
-			}
-			lineText := strings.TrimRight(l.text[l.starts[line]:end], "\r\n")
-			r.End.Character = protocol.UInteger(utf16Len(lineText))
+		x := finding.NewLineIndex(string(data))
+		if line < x.Lines() {
+			r.End.Character = protocolPosition(x, x.UTF16Offset(line+1, math.MaxInt)).Character // the line's end
 		}
 	}
 	src := source
@@ -158,9 +155,9 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		return []protocol.CodeAction{}, nil
 	}
 	text := d.text
-	findings := append(slices.Clone(d.det.findings), d.model.findings...)
+	findings := append(slices.Clone(d.det.Findings), d.model.Findings...)
 	s.mu.Unlock()
-	l := newLines(text)
+	l := finding.NewLineIndex(text)
 	want := func(kind protocol.CodeActionKind) bool {
 		if len(p.Context.Only) == 0 {
 			return true
@@ -172,18 +169,18 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		}
 		return false
 	}
-	lo, hi := l.offset(p.Range.Start), l.offset(p.Range.End)
+	lo, hi := protocolOffset(l, p.Range.Start), protocolOffset(l, p.Range.End)
 	actions := []protocol.CodeAction{}
-	var all []lint.Finding
+	var all []finding.Finding
 	for _, f := range findings {
-		if f.SuggestedFix == nil || len(f.SuggestedFix.TextEdits) == 0 {
+		if len(f.Edits) == 0 {
 			continue
 		}
 		// Each fix is offered only when vectorlint --fix would apply it to the text as it is
 		// now: the fixes of a model run moved with an edit of the document since are checked
 		// against its control comments again (a fix that would complete one another fix began
 		// is not offered).
-		if len(fix.Apply([]byte(text), fix.Fixes([]lint.Finding{f})).Applied) == 0 {
+		if len(fix.Apply([]byte(text), fix.Fixes([]finding.Finding{f})).Applied) == 0 {
 			continue
 		}
 		all = append(all, f)
@@ -192,20 +189,20 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 		}
 		kind, preferred := kindQuickFix, true
 		actions = append(actions, protocol.CodeAction{
-			Title:       f.SuggestedFix.Message + " (" + f.Rule + ")",
+			Title:       f.FixMessage() + " (" + f.Rule + ")",
 			Kind:        &kind,
 			Diagnostics: []protocol.Diagnostic{findingDiagnostic(l, f)},
 			IsPreferred: &preferred,
-			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{uri: textEdits(l, f.SuggestedFix.TextEdits)}},
+			Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentUri][]protocol.TextEdit{uri: textEdits(l, f.Edits)}},
 		})
 	}
 	if len(all) > 0 && want(kindFixAll) {
 		r := fix.Apply([]byte(text), fix.Fixes(all))
-		var edits []lint.TextEdit
+		var edits []finding.TextEdit
 		for _, f := range r.Applied {
 			edits = append(edits, f.Edits...)
 		}
-		slices.SortFunc(edits, func(a, b lint.TextEdit) int { return a.Start.Offset - b.Start.Offset })
+		slices.SortFunc(edits, func(a, b finding.TextEdit) int { return a.Start.Offset - b.Start.Offset })
 		kind := kindFixAll
 		actions = append(actions, protocol.CodeAction{
 			Title: fmt.Sprintf("Apply all vectorlint fixes (%d)", len(r.Applied)),
@@ -217,10 +214,10 @@ func (s *server) codeAction(_ *glsp.Context, p *protocol.CodeActionParams) (any,
 }
 
 // textEdits are edits as LSP text edits.
-func textEdits(l lines, edits []lint.TextEdit) []protocol.TextEdit {
+func textEdits(l finding.LineIndex, edits []finding.TextEdit) []protocol.TextEdit {
 	out := make([]protocol.TextEdit, len(edits))
 	for i, e := range edits {
-		out[i] = protocol.TextEdit{Range: l.rng(e.Start.Offset, e.End.Offset), NewText: e.NewText}
+		out[i] = protocol.TextEdit{Range: protocolRange(l, e.Start.Offset, e.End.Offset), NewText: e.NewText}
 	}
 	return out
 }
@@ -273,12 +270,12 @@ func (p *workProgress) Advance(int) {}
 func (p *workProgress) Stop() {}
 
 // finish ends the progress, saying what the run found.
-func (p *workProgress) finish(ctx context.Context, out lintOutcome) {
+func (p *workProgress) finish(ctx context.Context, out runView) {
 	if p.token == nil {
 		return
 	}
-	msg := fmt.Sprintf("%d findings", len(out.res.findings))
-	if len(out.res.findings) == 1 {
+	msg := fmt.Sprintf("%d findings", len(out.file.Findings))
+	if len(out.file.Findings) == 1 {
 		msg = "1 finding"
 	}
 	if ctx.Err() != nil {

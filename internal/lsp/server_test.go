@@ -16,6 +16,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
@@ -301,8 +302,8 @@ func TestServer(t *testing.T) {
 	if len(edits) != 1 || edits[0].NewText != "to" || edits[0].Range.Start.Character != 13 || edits[0].Range.End.Character != 24 {
 		t.Fatalf("edits %+v", edits)
 	}
-	l := newLines(text)
-	fixed := text[:l.offset(edits[0].Range.Start)] + edits[0].NewText + text[l.offset(edits[0].Range.End):]
+	l := finding.NewLineIndex(text)
+	fixed := text[:protocolOffset(l, edits[0].Range.Start)] + edits[0].NewText + text[protocolOffset(l, edits[0].Range.End):]
 	if fixed != "Le café 👋 — to start, utilize the tool.\n" {
 		t.Fatalf("applied: %q", fixed)
 	}

@@ -7,13 +7,12 @@ import (
 
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
-	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
 func TestPositions(t *testing.T) {
 	const text = "a👋b\r\nçx\rlast"
-	l := newLines(text)
+	l := finding.NewLineIndex(text)
 	for _, tt := range []struct {
 		offset     int
 		line, char int
@@ -22,19 +21,19 @@ func TestPositions(t *testing.T) {
 		{8, 1, 0}, {10, 1, 1}, {11, 1, 2}, // ç is one unit, two bytes
 		{12, 2, 0}, {16, 2, 4}, {99, 2, 4},
 	} {
-		p := l.position(tt.offset)
+		p := protocolPosition(l, tt.offset)
 		if int(p.Line) != tt.line || int(p.Character) != tt.char {
 			t.Errorf("position(%d) = %d:%d, want %d:%d", tt.offset, p.Line, p.Character, tt.line, tt.char)
 		}
-		if tt.offset <= len(text) && l.offset(p) != tt.offset {
-			t.Errorf("offset(%d:%d) = %d, want %d", p.Line, p.Character, l.offset(p), tt.offset)
+		if tt.offset <= len(text) && protocolOffset(l, p) != tt.offset {
+			t.Errorf("offset(%d:%d) = %d, want %d", p.Line, p.Character, protocolOffset(l, p), tt.offset)
 		}
 	}
 	// Past the line's end is its end; past the last line, the text's end.
-	if got := l.offset(protocol.Position{Line: 0, Character: 40}); got != 6 {
+	if got := protocolOffset(l, protocol.Position{Line: 0, Character: 40}); got != 6 {
 		t.Errorf("past the line's end: %d", got)
 	}
-	if got := l.offset(protocol.Position{Line: 9}); got != len(text) {
+	if got := protocolOffset(l, protocol.Position{Line: 9}); got != len(text) {
 		t.Errorf("past the last line: %d", got)
 	}
 }
@@ -70,14 +69,15 @@ func TestURIs(t *testing.T) {
 }
 
 // TestShift: after a change, findings before it stay, findings after it move with their fixes,
-// findings it touches go.
+// findings it touches go; the lines and columns of those that moved are the new text's.
 func TestShift(t *testing.T) {
 	const old = "aa in order to bb. cc utilize dd. ee very ff.\n"
-	at := func(text, s, fix string) lint.Finding {
+	at := func(text, s, fix string) finding.Finding {
+		x := finding.NewLineIndex(text)
 		i := strings.Index(text, s)
-		f := lint.Finding{Rule: s, Start: lint.Position{Offset: i}, End: lint.Position{Offset: i + len(s)}}
+		f := finding.Finding{Rule: s, Start: x.Position(i), End: x.Position(i + len(s))}
 		if fix != "" {
-			f.SuggestedFix = &lint.SuggestedFix{TextEdits: []lint.TextEdit{{Start: f.Start, End: f.End, NewText: fix}}}
+			f.Edits = []finding.TextEdit{{Start: f.Start, End: f.End, NewText: fix}}
 		}
 		return f
 	}
@@ -89,20 +89,28 @@ func TestShift(t *testing.T) {
 		{"an edit inside one", "aa in order to bb. cc utilise dd. ee very ff.\n", []string{"in order to", "very"}},
 		{"an edit touching one's end", "aa in order tox bb. cc utilize dd. ee very ff.\n", []string{"utilize", "very"}},
 		{"text added at the start", "NEW aa in order to bb. cc utilize dd. ee very ff.\n", []string{"in order to", "utilize", "very"}},
+		{"lines added before", "aa in order to bb.\n\nNew lines, é👋.\ncc utilize dd. ee very ff.\n", []string{"in order to", "utilize", "very"}},
 		{"everything replaced", "x\n", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := result{findings: []lint.Finding{at(old, "in order to", "to"), at(old, "utilize", "use"), at(old, "very", "")}}
-			r.shift(old, tt.text)
+			r := finding.FileResult{Findings: []finding.Finding{at(old, "in order to", "to"), at(old, "utilize", "use"), at(old, "very", "")}}
+			shift(&r, old, tt.text)
+			x := finding.NewLineIndex(tt.text)
 			var got []string
-			for _, f := range r.findings {
+			for _, f := range r.Findings {
 				match := tt.text[f.Start.Offset:f.End.Offset]
 				if match != f.Rule {
 					t.Errorf("%s moved to %q", f.Rule, match)
 				}
-				for _, e := range f.Edits() {
+				if f.Start != x.Position(f.Start.Offset) || f.End != x.Position(f.End.Offset) {
+					t.Errorf("%s at %+v–%+v, want %+v–%+v", f.Rule, f.Start, f.End, x.Position(f.Start.Offset), x.Position(f.End.Offset))
+				}
+				for _, e := range f.Edits {
 					if tt.text[e.Start.Offset:e.End.Offset] != f.Rule {
 						t.Errorf("%s's edit moved to %q", f.Rule, tt.text[e.Start.Offset:e.End.Offset])
+					}
+					if e.Start != f.Start || e.End != f.End {
+						t.Errorf("%s's edit at %+v–%+v, the finding at %+v–%+v", f.Rule, e.Start, e.End, f.Start, f.End)
 					}
 				}
 				got = append(got, match)
@@ -117,13 +125,13 @@ func TestShift(t *testing.T) {
 // TestFindingSeverity: each severity is the diagnostic severity an editor shows for it —
 // error, warning, and information for a suggestion (Vale's lowest level).
 func TestFindingSeverity(t *testing.T) {
-	l := newLines("Some text.\n")
-	for sev, want := range map[rules.Severity]protocol.DiagnosticSeverity{
-		rules.SeverityError:      protocol.DiagnosticSeverityError,
-		rules.SeverityWarning:    protocol.DiagnosticSeverityWarning,
-		rules.SeveritySuggestion: protocol.DiagnosticSeverityInformation,
+	l := finding.NewLineIndex("Some text.\n")
+	for sev, want := range map[finding.Severity]protocol.DiagnosticSeverity{
+		finding.SeverityError:      protocol.DiagnosticSeverityError,
+		finding.SeverityWarning:    protocol.DiagnosticSeverityWarning,
+		finding.SeveritySuggestion: protocol.DiagnosticSeverityInformation,
 	} {
-		d := findingDiagnostic(l, lint.Finding{Rule: "A.B", Severity: sev, Message: "m"})
+		d := findingDiagnostic(l, finding.Finding{Rule: "A.B", Severity: sev, Message: "m"})
 		if d.Severity == nil || *d.Severity != want {
 			t.Errorf("%s: severity %v, want %v", sev, d.Severity, want)
 		}

@@ -1,18 +1,18 @@
 package rubric
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
 // FuzzParse fuzzes the point syntax as a rule's `should` list is read — without the engine,
 // so with the parser's own Check — from YAML with line numbers: no panic; every error is a
-// Diagnostic naming the file and a line inside it (after LineOffset); every point of an
+// problem naming the file and a line inside it (after LineOffset); every point of an
 // accepted list has a weight in range and a line inside the file; a function point the parser
 // found unusable says why, and only function points do. The engine's FuzzParsePoints (package
 // points) scores what parses. The seeds are the should lists of the real Weval blueprints.
@@ -49,15 +49,14 @@ func FuzzParse(f *testing.F) {
 		const offset = 1
 		lines := strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", ""), "\r") + 1 + offset
 		r, errs := Parse(root.Content[0], Options{File: "rule.md", Owner: "P.R", OwnerKind: "rule", Defs: defs, LineOffset: offset})
-		for _, err := range errs {
-			var d Diagnostic
-			if !errors.As(err, &d) || d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Message == "" || d.Severity != SeverityError {
-				t.Fatalf("error %v is not a diagnostic naming rule.md and a line of %d", err, lines)
+		for _, d := range errs {
+			if d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Message == "" || d.Level != finding.LevelError {
+				t.Fatalf("error %v is not a problem naming rule.md and a line of %d", d.Labeled(), lines)
 			}
 		}
 		for _, d := range r.Warnings {
-			if d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Severity != SeverityWarning {
-				t.Fatalf("warning %v out of range", d)
+			if d.File != "rule.md" || d.Line < 0 || d.Line > lines || d.Level != finding.LevelWarning {
+				t.Fatalf("warning %v out of range", d.Labeled())
 			}
 		}
 		for _, pt := range r.Points() {

@@ -9,15 +9,16 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/node"
 )
 
 // Options control Parse and ParseBlock.
 type Options struct {
-	// File names the file in diagnostics.
+	// File names the file in problems.
 	File string
-	// Owner names what the points belong to in diagnostics (a prompt id, a rule id), and
+	// Owner names what the points belong to in problems (a prompt id, a rule id), and
 	// OwnerKind what it is ("rule"; "" means "prompt").
 	Owner     string
 	OwnerKind string
@@ -31,22 +32,22 @@ type Options struct {
 	// Prepare, when set, prepares each function point as it is parsed (the engine's
 	// points.Prepare: the function compiled, scripts included) instead of the parser's own
 	// Check, which cannot compile JavaScript. What it reports is reported where the point is,
-	// in order with the parser's own diagnostics.
+	// in order with the parser's own problems.
 	Prepare func(*Point) error
 }
 
 // Parse parses a `should` list given as a decoded YAML or JSON value (as produced by
 // gopkg.in/yaml.v3 or encoding/json, or a *yaml.Node to keep line numbers). It is how the
-// linter reads a rule's `should` list and the evaluate package a list of points. The errors are
-// Diagnostics of severity error; when there are none the Rubric is usable, and its authoring
-// warnings are in the returned Rubric's Warnings. A point whose function is unknown or cannot
+// linter reads a rule's `should` list and the evaluate package a list of points. It returns the
+// problems at LevelError; when there are none the Rubric is usable, and its authoring warnings
+// are in the returned Rubric's Warnings. A point whose function is unknown or cannot
 // be prepared is a warning: the point scores 0 with the error (a rule treats it as an error).
-func Parse(raw any, opts Options) (Rubric, []error) {
+func Parse(raw any, opts Options) (Rubric, finding.Problems) {
 	should, diags := ParseBlock(raw, "should", opts)
 	r := Rubric{Should: should}
-	var errs []error
+	var errs finding.Problems
 	for _, d := range diags {
-		if d.Severity == SeverityError {
+		if d.Level == finding.LevelError {
 			errs = append(errs, d)
 		} else {
 			r.Warnings = append(r.Warnings, d)
@@ -59,19 +60,19 @@ func Parse(raw any, opts Options) (Rubric, []error) {
 }
 
 // ParseBlock parses one block of points (a should or should_not list, named name in
-// messages) and returns its entries and every diagnostic, errors and warnings, in the order
+// messages) and returns its entries and every problem, errors and warnings, in the order
 // found. Entries with errors are left out. Blueprints parse their prompts' blocks with it.
-func ParseBlock(raw any, name string, opts Options) ([]Entry, []Diagnostic) {
+func ParseBlock(raw any, name string, opts Options) ([]Entry, finding.Problems) {
 	p := &parser{file: opts.File, ownerKind: opts.OwnerKind, prepare: opts.Prepare}
 	n, err := node.FromAny(raw)
 	if err != nil {
-		p.add(SeverityError, CodeInvalid, 0, opts.Owner, "%s", err.Error())
+		p.add(finding.LevelError, CodeInvalid, 0, opts.Owner, "%s", err.Error())
 		return nil, p.diags
 	}
 	if opts.Defs != nil {
 		d, err := node.FromAny(opts.Defs)
 		if err != nil {
-			p.add(SeverityError, CodeInvalid, 0, opts.Owner, "point definitions: %s", err.Error())
+			p.add(finding.LevelError, CodeInvalid, 0, opts.Owner, "point definitions: %s", err.Error())
 			return nil, p.diags
 		}
 		p.defs = d
@@ -93,25 +94,25 @@ func ParseBlock(raw any, name string, opts Options) ([]Entry, []Diagnostic) {
 	return entries, p.diags
 }
 
-// parser collects the diagnostics of one block.
+// parser collects the problems of one block.
 type parser struct {
 	file, ownerKind string
-	diags           []Diagnostic
+	diags           finding.Problems
 	// defs is the point_defs mapping (nil without one).
 	defs    *node.Node
 	prepare func(*Point) error
 }
 
-func (p *parser) add(sev Severity, code string, line int, prompt, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{File: p.file, Line: line, Prompt: prompt, OwnerKind: p.ownerKind, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+func (p *parser) add(level finding.Level, code string, line int, prompt, format string, args ...any) {
+	p.diags = append(p.diags, finding.Problem{File: p.file, Line: line, Field: Subject(p.ownerKind, prompt), Level: level, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *parser) errorf(line int, prompt, format string, args ...any) {
-	p.add(SeverityError, CodeInvalid, line, prompt, format, args...)
+	p.add(finding.LevelError, CodeInvalid, line, prompt, format, args...)
 }
 
 func (p *parser) warnf(code string, line int, prompt, format string, args ...any) {
-	p.add(SeverityWarning, code, line, prompt, format, args...)
+	p.add(finding.LevelWarning, code, line, prompt, format, args...)
 }
 
 // pick returns the value of the first key present and warns when a later alias is present too.

@@ -38,7 +38,7 @@ func TestParse(t *testing.T) {
 	}
 	_, errs = Parse([]any{map[string]any{"weight": 2.0}}, Options{File: "rule.md", Owner: "Pack.Rule"})
 	want := `rule.md: error: prompt "Pack.Rule": expected a point ({$function: argument}, {"criterion": "citation"} or an object with text, point or fn), found a mapping with keys "weight"`
-	if len(errs) != 1 || errs[0].Error() != want {
+	if len(errs) != 1 || errs[0].Labeled() != want {
 		t.Errorf("errors = %v\nwant %s", errs, want)
 	}
 }
@@ -51,7 +51,7 @@ func TestParseLineOffset(t *testing.T) {
 	list := n.Content[0].Content[1] // the value of should
 	_, errs := Parse(list, Options{File: "rule.md", Owner: "Pack.Rule", OwnerKind: "rule", LineOffset: 1})
 	want := `rule.md:4: error: rule "Pack.Rule": expected a point (a string, {$function: argument}, {"criterion": "citation"} or {text|fn, weight, citation}), found the number 5`
-	if len(errs) != 1 || errs[0].Error() != want {
+	if len(errs) != 1 || errs[0].Labeled() != want {
 		t.Errorf("errors = %v\nwant %s", errs, want)
 	}
 }

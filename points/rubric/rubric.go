@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/redact"
 )
@@ -38,7 +39,7 @@ type Rubric struct {
 	Should    []Entry
 	ShouldNot []Entry
 	// Warnings are the authoring mistakes found by Parse.
-	Warnings []Diagnostic
+	Warnings finding.Problems
 }
 
 // Points returns every point of the rubric, paths flattened, in order.

@@ -1,4 +1,4 @@
-package report
+package dryrun
 
 import (
 	"bytes"
@@ -13,10 +13,10 @@ import (
 	"github.com/vectorlint/vectorlint/lint"
 )
 
-// checkGolden compares got with testdata/dryrun/name, or rewrites it under -update.
+// checkGolden compares got with testdata/name, or rewrites it under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	testutil.Golden(t, filepath.Join("testdata", "dryrun", name), got)
+	testutil.Golden(t, filepath.Join("testdata", name), got)
 }
 
 // longDoc is a document of three 250-word paragraphs (750 words: split into two chunks).
@@ -78,16 +78,16 @@ func TestDryRun(t *testing.T) {
 	price := 2.5
 	tests := []struct {
 		golden string
-		opts   DryRunOptions
-		want   DryRunSummary
+		opts   Options
+		want   Summary
 	}{
-		{"default.golden", DryRunOptions{}, DryRunSummary{Files: 4, Skipped: 1, Calls: 8, Tokens: 0, Errors: 1, Warnings: 0, OperationalErrors: 4}},
-		{"verbose-price.golden", DryRunOptions{Verbose: true, InputPricePerMillion: &price}, DryRunSummary{Files: 4, Skipped: 1, Calls: 8, Tokens: 0, Errors: 1, Warnings: 0, OperationalErrors: 4}},
+		{"default.golden", Options{}, Summary{Files: 4, Skipped: 1, Calls: 8, Tokens: 0, Errors: 1, Warnings: 0, OperationalErrors: 4}},
+		{"verbose-price.golden", Options{Verbose: true, InputPricePerMillion: &price}, Summary{Files: 4, Skipped: 1, Calls: 8, Tokens: 0, Errors: 1, Warnings: 0, OperationalErrors: 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			var buf bytes.Buffer
-			sum, err := DryRun(&buf, plan, tt.opts)
+			sum, err := Print(&buf, plan, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,8 +123,8 @@ func TestDryRunEstimate(t *testing.T) {
 
 func TestDryRunHelpers(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1500: "-1,500"} {
-		if got := dryRunThousands(n); got != want {
-			t.Errorf("dryRunThousands(%d) = %q, want %q", n, got, want)
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
 		}
 	}
 	tests := []struct {
@@ -134,8 +134,8 @@ func TestDryRunHelpers(t *testing.T) {
 		{"", []string{""}}, {"a", []string{"a"}}, {"a\n", []string{"a"}}, {"a\r\nb\rc\n\n", []string{"a", "b", "c", ""}},
 	}
 	for _, tt := range tests {
-		if got := dryRunSplitLines(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
-			t.Errorf("dryRunSplitLines(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := splitLines(tt.in); strings.Join(got, "|") != strings.Join(tt.want, "|") || len(got) != len(tt.want) {
+			t.Errorf("splitLines(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -165,13 +165,17 @@ func TestDryRunHostile(t *testing.T) {
 	}
 	for _, gha := range []bool{false, true} {
 		var buf bytes.Buffer
-		if _, err := DryRun(&buf, plan, DryRunOptions{Verbose: true, GitHubActions: gha}); err != nil {
+		if _, err := Print(&buf, plan, Options{Verbose: true, GitHubActions: gha}); err != nil {
 			t.Fatal(err)
 		}
 		out := buf.String()
-		noHazard(t, "dry run", out)
+		if h := testutil.TerminalHazard(out); h != "" {
+			t.Errorf("dry run: %s in\n%q", h, out)
+		}
 		if gha {
-			noCommands(t, "dry run", out)
+			if cmds := testutil.WorkflowCommandLines(out); cmds != nil {
+				t.Errorf("dry run: the runner would act on %q in\n%s", cmds, out)
+			}
 			checkGolden(t, "hostile.golden", buf.Bytes())
 		} else if !strings.Contains(out, "::stop-commands::tok") {
 			t.Errorf("without GitHub Actions the text should be shown as it is:\n%s", out)

@@ -1,38 +1,27 @@
-package report
+package rules
 
 import (
 	"strings"
 
-	"github.com/vectorlint/vectorlint/rules"
+	"github.com/vectorlint/vectorlint/finding"
 )
 
-// RuleInfo describes a rule for the formats that carry rule metadata (SARIF's rule
-// descriptors), from its rule file.
-type RuleInfo struct {
-	// Name is the rule's frontmatter name (a criterion's name for a criterion).
-	Name string
-	// Summary is the first sentence of the rule's instructions; Description their first
-	// paragraph, as plain text on one line.
-	Summary, Description string
-	// Help is the rule's instructions, its Markdown body as written.
-	Help string
-}
-
-// RuleInfos describes every rule of packs, and every criterion of each, by the id findings
-// carry ("Pack.Rule", "Pack.Rule.Criterion").
-func RuleInfos(packs []*rules.Pack) map[string]RuleInfo {
-	out := map[string]RuleInfo{}
+// Describe describes every rule of packs, and every criterion of each, by the id findings
+// carry ("Pack.Rule", "Pack.Rule.Criterion"), for the output formats that carry rule metadata
+// (report.Options.Rules).
+func Describe(packs []*Pack) map[string]finding.RuleInfo {
+	out := map[string]finding.RuleInfo{}
 	for _, p := range packs {
 		for _, r := range p.Rules {
 			body := strings.TrimSpace(r.Body)
 			para := firstParagraph(body)
-			info := RuleInfo{Name: r.Name, Summary: firstSentence(para), Description: para, Help: body}
+			info := finding.RuleInfo{Name: r.Name, Summary: firstSentence(para), Description: para, Help: body}
 			if info.Summary == "" { // a rule with no instructions of its own
 				info.Summary, info.Description, info.Help = r.Name, r.Name, r.Name
 			}
 			out[r.FullID()] = info
 			for _, c := range r.Criteria {
-				out[r.CriterionID(c)] = RuleInfo{Name: c.Name, Summary: c.Name + ": a criterion of " + r.Name,
+				out[r.CriterionID(c)] = finding.RuleInfo{Name: c.Name, Summary: c.Name + ": a criterion of " + r.Name,
 					Description: info.Description, Help: body}
 			}
 		}

@@ -1,4 +1,4 @@
-package rules
+package finding
 
 import (
 	"cmp"
@@ -32,17 +32,21 @@ func (l Level) String() string {
 	return "error"
 }
 
-// Problem is one thing wrong with an input file: a rule file, a pack, or the configuration that
-// selects rules (the lint package reports vectorlint.ini problems with this type too, so the
-// validate command lists all of them the same way).
+// Problem is one thing wrong with an input file: a rule file, a pack, the configuration that
+// selects rules (vectorlint.ini), a list of points or a blueprint, so every command lists them
+// the same way.
 //
 // A problem names the file, the line when it is known, the field (a frontmatter path such as
-// "criteria[1].weight" or an ini key), what was expected and what was found. Message replaces
-// the expected/found pair for problems that are not about one value.
+// "criteria[1].weight", an ini key, or what a blueprint's problem is about, such as
+// `prompt "greeting"`), what was expected and what was found. Message replaces the
+// expected/found pair for problems that are not about one value. Code tells kinds of problems
+// apart without reading messages (the blueprint and point-list codes of package rubric and
+// blueprint; "" when the producer gives none).
 type Problem struct {
 	File     string
 	Line     int
 	Field    string
+	Code     string
 	Expected string
 	Found    string
 	Message  string
@@ -53,16 +57,39 @@ type Problem struct {
 // "note: " after the position for those levels).
 func (p Problem) Error() string {
 	var b strings.Builder
+	p.position(&b)
+	if p.Level == LevelWarning || p.Level == LevelNote {
+		b.WriteString(p.Level.String())
+		b.WriteString(": ")
+	}
+	p.text(&b)
+	return b.String()
+}
+
+// Labeled formats the problem with its level always named, as compilers write theirs:
+// "file:line: error: prompt "id": message". Blueprints and lists of points are reported in this
+// form; configuration and rule files in Error's.
+func (p Problem) Labeled() string {
+	var b strings.Builder
+	p.position(&b)
+	b.WriteString(p.Level.String())
+	b.WriteString(": ")
+	p.text(&b)
+	return b.String()
+}
+
+// position writes "file:line: " ("file: " when the line is not known).
+func (p Problem) position(b *strings.Builder) {
 	b.WriteString(p.File)
 	if p.Line > 0 {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(p.Line))
 	}
 	b.WriteString(": ")
-	if p.Level == LevelWarning || p.Level == LevelNote {
-		b.WriteString(p.Level.String())
-		b.WriteString(": ")
-	}
+}
+
+// text writes "field: " and what is wrong: the message, the expected/found pair, or both.
+func (p Problem) text(b *strings.Builder) {
 	if p.Field != "" {
 		b.WriteString(p.Field)
 		b.WriteString(": ")
@@ -83,7 +110,6 @@ func (p Problem) Error() string {
 		b.WriteString(", found ")
 		b.WriteString(p.Found)
 	}
-	return b.String()
 }
 
 // Problems is a list of problems. As an error it prints one problem per line.

@@ -1,4 +1,9 @@
-package report
+// Package dryrun prints what a lint run would do without calling a model (vectorlint
+// --dry-run): the plan of package lint, file by file, with the text each rule would evaluate
+// and the estimated calls and tokens. It is the one printer that needs the engine (a plan, the
+// rule kinds' estimates), so it lives apart from package report, whose printers speak only the
+// vocabulary of package finding.
+package dryrun
 
 import (
 	"errors"
@@ -7,13 +12,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
-// DryRunOptions configures DryRun.
-type DryRunOptions struct {
+// Options configures Print.
+type Options struct {
 	// Verbose prints the whole text of every unit (not only target matches, and not shortened)
 	// and lists the skipped files.
 	Verbose bool
@@ -21,12 +27,12 @@ type DryRunOptions struct {
 	InputPricePerMillion *float64
 	// GitHubActions (GITHUB_ACTIONS=true) makes the printed text, which quotes documents, rule
 	// names and file names, unable to hold a line a GitHub runner would act on as a workflow
-	// command (see Options.GitHubActions). Control characters are shown escaped either way.
+	// command (see report.Options.GitHubActions). Control characters are shown escaped either way.
 	GitHubActions bool
 }
 
-// DryRunSummary totals a dry run.
-type DryRunSummary struct {
+// Summary totals a dry run.
+type Summary struct {
 	Files       int
 	Skipped     int
 	Calls       int
@@ -38,10 +44,10 @@ type DryRunSummary struct {
 	OperationalErrors int
 }
 
-// dryRunTargetLines is how many lines of a target match are shown without --verbose.
-const dryRunTargetLines = 5
+// targetLines is how many lines of a target match are shown without --verbose.
+const targetLines = 5
 
-// DryRun prints what a lint run would do, without calling a model: per file, the rules that
+// Print prints what a lint run would do, without calling a model: per file, the rules that
 // apply (with the effective severity and strictness), the text each would evaluate (a target
 // match, or the whole document), the "target not found" findings, and the estimated calls and
 // tokens; then totals. The files of a lazy plan (lint.PlanInput.Lazy) are prepared as they are
@@ -51,17 +57,17 @@ const dryRunTargetLines = 5
 // paths, error messages), so all of it goes through a safetext human writer: control, bidi and
 // invisible characters are shown escaped, and with opts.GitHubActions no line can be read as a
 // workflow command.
-func DryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, error) {
+func Print(w io.Writer, plan *lint.Plan, opts Options) (Summary, error) {
 	safe := safetext.NewHumanWriter(w, opts.GitHubActions)
-	s, err := dryRun(safe, plan, opts)
+	s, err := printPlan(safe, plan, opts)
 	if ferr := safe.Flush(); err == nil {
 		err = ferr
 	}
 	return s, err
 }
 
-func dryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, error) {
-	p := &dryRunPrinter{w: w, opts: opts}
+func printPlan(w io.Writer, plan *lint.Plan, opts Options) (Summary, error) {
+	p := &printer{w: w, opts: opts}
 	filesWithFindings := 0
 	for _, f := range plan.Files {
 		f.Prepare()
@@ -78,13 +84,13 @@ func dryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, er
 	}
 	s := p.summary
 	p.printf("\nDry run, no LLM call made: %s, %s, ~%s input tokens (estimated).\n",
-		dryRunPlural(s.Files, "file"), dryRunPlural(s.Calls, "LLM call"), dryRunThousands(s.Tokens))
+		plural(s.Files, "file"), plural(s.Calls, "LLM call"), thousands(s.Tokens))
 	if opts.InputPricePerMillion != nil {
 		p.printf("Estimated input cost: $%.4f (INPUT_PRICE_PER_MILLION=%s).\n",
 			float64(s.Tokens)/1e6**opts.InputPricePerMillion, strconv.FormatFloat(*opts.InputPricePerMillion, 'f', -1, 64))
 	}
 	if s.Skipped > 0 && !opts.Verbose {
-		p.printf("%s skipped (--verbose lists them).\n", dryRunPlural(s.Skipped, "file"))
+		p.printf("%s skipped (--verbose lists them).\n", plural(s.Skipped, "file"))
 	}
 	for _, e := range plan.OperationalErrors() {
 		var nr *lint.RuleNotRunError
@@ -93,36 +99,36 @@ func dryRun(w io.Writer, plan *lint.Plan, opts DryRunOptions) (DryRunSummary, er
 		}
 	}
 	if s.OperationalErrors > 0 {
-		p.printf("%s (unreadable files, rules that cannot run): a real run would exit 2.\n", dryRunPlural(s.OperationalErrors, "operational error"))
+		p.printf("%s (unreadable files, rules that cannot run): a real run would exit 2.\n", plural(s.OperationalErrors, "operational error"))
 	}
 	switch {
 	case s.Errors+s.Warnings+s.Suggestions == 0:
 		p.printf("✓ No findings.\n")
 	case s.Suggestions > 0:
-		p.printf("✖ %s, %s and %s in %s.\n", dryRunPlural(s.Errors, "error"), dryRunPlural(s.Warnings, "warning"),
-			dryRunPlural(s.Suggestions, "suggestion"), dryRunPlural(filesWithFindings, "file"))
+		p.printf("✖ %s, %s and %s in %s.\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"),
+			plural(s.Suggestions, "suggestion"), plural(filesWithFindings, "file"))
 	default:
-		p.printf("✖ %s and %s in %s.\n", dryRunPlural(s.Errors, "error"), dryRunPlural(s.Warnings, "warning"),
-			dryRunPlural(filesWithFindings, "file"))
+		p.printf("✖ %s and %s in %s.\n", plural(s.Errors, "error"), plural(s.Warnings, "warning"),
+			plural(filesWithFindings, "file"))
 	}
 	return s, p.err
 }
 
-type dryRunPrinter struct {
+type printer struct {
 	w       io.Writer
-	opts    DryRunOptions
-	summary DryRunSummary
+	opts    Options
+	summary Summary
 	err     error
 }
 
-func (p *dryRunPrinter) printf(format string, args ...any) {
+func (p *printer) printf(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
 	}
 }
 
 // file prints one file's plan and reports whether it has findings.
-func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
+func (p *printer) file(f *lint.FilePlan) bool {
 	p.printf("%s\n", f.Path)
 	if f.Err != nil {
 		p.summary.OperationalErrors++
@@ -146,9 +152,9 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 			if u.Missing != nil {
 				hasFindings = true
 				switch u.Missing.Severity {
-				case rules.SeverityError:
+				case finding.SeverityError:
 					p.summary.Errors++
-				case rules.SeveritySuggestion:
+				case finding.SeveritySuggestion:
 					p.summary.Suggestions++
 				default:
 					p.summary.Warnings++
@@ -156,7 +162,7 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 				p.printf("    %d:%d  %s  %s  %s\n", u.Missing.Start.Line, u.Missing.Start.Column,
 					u.Missing.Severity, u.Missing.Message, u.Missing.Rule)
 				p.printf("         suggestion: %s\n", u.Missing.Suggestion)
-				p.printf("         no LLM call%s\n", dryRunCriteria(u))
+				p.printf("         no LLM call%s\n", criteria(u))
 				continue
 			}
 			p.unit(r, u)
@@ -165,7 +171,7 @@ func (p *dryRunPrinter) file(f *lint.FilePlan) bool {
 	return hasFindings
 }
 
-func dryRunCriteria(u *lint.Unit) string {
+func criteria(u *lint.Unit) string {
 	if len(u.Criteria) == 0 {
 		return ""
 	}
@@ -178,8 +184,8 @@ func dryRunCriteria(u *lint.Unit) string {
 
 // unit prints what one unit evaluates and, as the rule's kind estimates them, its calls and
 // tokens.
-func (p *dryRunPrinter) unit(r *lint.PlannedRule, u *lint.Unit) {
-	last := u.Line + dryRunLineCount(u.Text) - 1
+func (p *printer) unit(r *lint.PlannedRule, u *lint.Unit) {
+	last := u.Line + lineCount(u.Text) - 1
 	lines := fmt.Sprintf("line %d", u.Line)
 	if last > u.Line {
 		lines = fmt.Sprintf("lines %d-%d", u.Line, last)
@@ -190,9 +196,9 @@ func (p *dryRunPrinter) unit(r *lint.PlannedRule, u *lint.Unit) {
 		if u.Target != nil {
 			what += " (target " + u.Target.String() + " not found, not required)"
 		}
-		p.printf("    %s, %s, %s%s\n", what, lines, dryRunPlural(words, "word"), dryRunCriteria(u))
+		p.printf("    %s, %s, %s%s\n", what, lines, plural(words, "word"), criteria(u))
 	} else {
-		p.printf("    target %s, %s, %s%s\n", u.Target, lines, dryRunPlural(words, "word"), dryRunCriteria(u))
+		p.printf("    target %s, %s, %s%s\n", u.Target, lines, plural(words, "word"), criteria(u))
 	}
 	if !u.WholeDocument || p.opts.Verbose {
 		p.text(u.ModelText(), u.Line)
@@ -206,11 +212,11 @@ func (p *dryRunPrinter) unit(r *lint.PlannedRule, u *lint.Unit) {
 }
 
 // text prints a unit's text with its line numbers, shortened unless verbose.
-func (p *dryRunPrinter) text(text string, first int) {
-	lines := dryRunSplitLines(text)
+func (p *printer) text(text string, first int) {
+	lines := splitLines(text)
 	shown := lines
-	if !p.opts.Verbose && len(lines) > dryRunTargetLines {
-		shown = lines[:dryRunTargetLines]
+	if !p.opts.Verbose && len(lines) > targetLines {
+		shown = lines[:targetLines]
 	}
 	width := len(strconv.Itoa(first + len(shown) - 1))
 	for i, l := range shown {
@@ -221,13 +227,13 @@ func (p *dryRunPrinter) text(text string, first int) {
 		p.printf("      %*d | %s\n", width, first+i, l)
 	}
 	if len(shown) < len(lines) {
-		p.printf("      … %s more (--verbose shows all)\n", dryRunPlural(len(lines)-len(shown), "line"))
+		p.printf("      … %s more (--verbose shows all)\n", plural(len(lines)-len(shown), "line"))
 	}
 }
 
-// dryRunSplitLines splits text into lines without their terminators ("\n", "\r\n" or "\r");
+// splitLines splits text into lines without their terminators ("\n", "\r\n" or "\r");
 // a final terminator does not start another line.
-func dryRunSplitLines(text string) []string {
+func splitLines(text string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(text); i++ {
@@ -249,20 +255,20 @@ func dryRunSplitLines(text string) []string {
 	return out
 }
 
-func dryRunLineCount(text string) int { return len(dryRunSplitLines(text)) }
+func lineCount(text string) int { return len(splitLines(text)) }
 
-func dryRunPlural(n int, noun string) string {
+func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return dryRunThousands(n) + " " + noun + "s"
+	return thousands(n) + " " + noun + "s"
 }
 
-// dryRunThousands formats n with comma thousands separators.
-func dryRunThousands(n int) string {
+// thousands formats n with comma thousands separators.
+func thousands(n int) string {
 	s := strconv.Itoa(n)
 	if n < 0 {
-		return "-" + dryRunThousands(-n)
+		return "-" + thousands(-n)
 	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
