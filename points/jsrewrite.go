@@ -44,8 +44,13 @@ func (w *jsRewriter) walk(v reflect.Value) {
 		w.walk(v.Elem())
 		switch n := v.Interface().(type) {
 		case *ast.RegExpLiteral:
-			// Runs on regexp2, whose scans have a time limit (jsRegexpTimeout).
-			n.Pattern += jsRegexpSuffix
+			// Runs on regexp2, whose scans have a time limit (jsRegexpTimeout). A pattern that
+			// goja refuses as written stays as written, so the script fails to compile with
+			// goja's own message: regexp2 alone would accept some of them (a "\\c" before a
+			// character that is not a letter, for one).
+			if _, err := goja.Compile("", n.Literal, false); err == nil {
+				n.Pattern += jsRegexpSuffix
+			}
 		case *ast.ObjectLiteral:
 			for _, p := range n.Value {
 				if s, ok := p.(*ast.SpreadElement); ok {
