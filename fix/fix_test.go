@@ -290,14 +290,15 @@ func reference(src string, fixes []Fix) string {
 	return out
 }
 
-// FuzzApply: whatever the edits, Apply never panics, considers every fix once (applied or
-// skipped with a reason), never applies two edits that overlap, leaves the control comments as
+// FuzzApply: whatever the edits, Apply never panics, considers every fix once (applied, a
+// duplicate of an applied fix, or skipped with a reason), never applies two edits that overlap, leaves the control comments as
 // they were, and gives the reference's text (where no control comment is at stake).
 func FuzzApply(f *testing.F) {
 	f.Add("We act in order to win.\n", []byte{7, 11, 0, 7, 5, 1, 10, 0, 2})
 	f.Add("Le café 👋 naïve.\r\nx\r\n", []byte{4, 1, 0, 5, 2, 1, 17, 1, 2, 18, 0, 0})
 	f.Add("", []byte{0, 0, 0, 0, 0, 1})
 	f.Add("abc", []byte{1, 1, 3, 1, 1, 3, 0, 3, 4})
+	f.Add("We act in order to win.\n", []byte{9, 6, 1, 9, 6, 1}) // two rules, one change
 	f.Add("a <!-- vectorlint-disable --> b\n", []byte{2, 2, 6, 9, 1, 0, 30, 0, 6})
 	texts := []string{"", "to", "x\ny", "é👋", "\x1b", "\r\n", "<!-- vectorlint-", "disable -->", "\u202e"}
 	f.Fuzz(func(t *testing.T, src string, spec []byte) {
@@ -313,8 +314,16 @@ func FuzzApply(f *testing.F) {
 			fixes = append(fixes, Fix{Rule: "R", Finding: len(fixes), Edits: []finding.TextEdit{e}})
 		}
 		r := Apply([]byte(src), fixes)
-		if len(r.Applied)+len(r.Skipped) != len(fixes) {
-			t.Fatalf("%d applied and %d skipped of %d fixes", len(r.Applied), len(r.Skipped), len(fixes))
+		if len(r.Applied)+len(r.Duplicates)+len(r.Skipped) != len(fixes) {
+			t.Fatalf("%d applied, %d duplicates and %d skipped of %d fixes", len(r.Applied), len(r.Duplicates), len(r.Skipped), len(fixes))
+		}
+		// A duplicate's every edit is an applied edit: the text has its change.
+		for _, d := range r.Duplicates {
+			for _, e := range d.Edits {
+				if !slices.Contains(r.edits, e) {
+					t.Fatalf("duplicate %+v: its edit %+v was not applied", d.Fix, e)
+				}
+			}
 		}
 		for _, s := range r.Skipped {
 			if s.Reason == "" {
