@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -131,7 +132,7 @@ func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow points.AllowEnv) []rubric.
 // the blueprint author's choice. It returns one *llm.UntrustedHostError for each url that
 // would receive one, naming the blueprint's file and the url's line. References that are not
 // allowed are CheckEnvRefs's to report and are skipped here.
-func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow points.AllowEnv, trust *llm.Trust) []error {
+func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env envsource.Vars, allow points.AllowEnv, trust *llm.Trust) []error {
 	var out []error
 	seen := map[string]bool{}
 	for _, r := range refs {
@@ -155,12 +156,12 @@ func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow points.Allo
 
 // checkSend applies the trust rule to sending the value of a variable (from src) to rawURL, a
 // url written in the blueprint (its ${VAR} references expanded first).
-func checkSend(trust *llm.Trust, file, rawURL, where string, line int, src llm.Source, env llm.Vars, allow points.AllowEnv) error {
+func checkSend(trust *llm.Trust, file, rawURL, where string, line int, src envsource.Source, env envsource.Vars, allow points.AllowEnv) error {
 	target, _, err := points.ExpandEnv(rawURL, env, allow, where)
 	if err != nil {
 		target = rawURL
 	}
 	ep := llm.Endpoint{BaseURL: target, KeySource: src,
-		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: where, File: file, Line: line}}
+		BaseURLSource: envsource.Source{Origin: envsource.OriginBlueprint, Name: where, File: file, Line: line}}
 	return trust.Check(ep)
 }

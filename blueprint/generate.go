@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -169,7 +170,7 @@ type GenerateOptions struct {
 	// (<PROVIDER>_BASE_URL) and the ${VAR} references in custom models' urls and headers. The
 	// command passes its environment (with .env files, each value knowing its source); nil
 	// means no variables.
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// AllowEnv names the variables ${VAR} references may read (--allow-env); any other
 	// reference fails its model. The client's trust rule (llm.Config.Trust) then decides
 	// whether a custom model's url may receive a value the user holds.
@@ -386,7 +387,7 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 		// What --allow-env put in the url and headers is redacted like a key, in replies too.
 		Secrets:       points.EnvSecrets(opts.LookupEnv, append(headerUsed, urlUsed...)),
 		KeySource:     points.HeldSource(append(headerUsed, urlUsed...)),
-		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.URLLine()},
+		BaseURLSource: envsource.Source{Origin: envsource.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.URLLine()},
 		SettingNames: llm.SettingNames{
 			Key:     "the headers of custom model " + cm.ID,
 			BaseURL: "the url of custom model " + cm.ID,

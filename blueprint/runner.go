@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
@@ -121,7 +122,7 @@ type Options struct {
 	// LookupEnv reads the providers' keys and base URLs and the variables of ${VAR}
 	// references, each value knowing its source (the command passes its environment with the
 	// .env files); nil means no variables.
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// AllowEnv names the variables ${VAR} references may read (--allow-env). A reference the
 	// run would expand to any other variable stops it before any call (*EnvRefError).
 	AllowEnv points.AllowEnv

@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/points"
 )
 
 // runEnv points the openai provider at a fake server (and holds a variable for ${VAR} tests).
-func runEnv(srv *llmtest.Server) llm.LookupFunc {
+func runEnv(srv *llmtest.Server) envsource.LookupFunc {
 	return func(k string) (string, bool) {
 		v, ok := map[string]string{"OPENAI_API_KEY": "sk-run-test", "OPENAI_BASE_URL": srv.URL, "PROXY_KEY": "proxy-secret"}[k]
 		return v, ok

@@ -44,7 +44,7 @@
 //
 // Typical use:
 //
-//	env, err := llm.LoadEnv(llm.EnvOptions{Process: os.LookupEnv, Dir: configDir, UserConfig: llm.UserConfigPath(home)})
+//	env, err := envsource.Load(envsource.Options{Process: os.LookupEnv, Dir: configDir, UserConfig: envsource.UserConfigPath(home)})
 //	ep, err := llm.Resolve(env, iniSettings, flagSettings)
 //	trust, err := llm.ParseTrustedHosts(os.Getenv(llm.TrustedHostsVar))
 //	if err := trust.Check(ep); err != nil { … } // a repository file redirects the user's key

@@ -3,6 +3,7 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"log/slog"
 	"net/url"
 	"sort"
@@ -90,7 +91,7 @@ type Endpoint struct {
 	// headers expand), BaseURLSource where BaseURL (or a GenerateRequest's URL) came from.
 	// Resolve, ModelEndpoint and ResolveSearch fill them; Trust.Check reads them. Zero values
 	// mean the calling program set the fields itself.
-	KeySource, BaseURLSource Source
+	KeySource, BaseURLSource envsource.Source
 	// SettingNames name the settings the key, base URL and model come from, for the message
 	// of a failure one of them fixes (a 401 names the key's variable); empty fields fall back
 	// to the provider's environment variables.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
 )
@@ -181,4 +182,16 @@ func (e *ReplyError) Is(target error) bool { return target == ErrReplyRejected }
 // oneLine collapses whitespace and clips s for use inside an error message.
 func oneLine(s string, n int) string {
 	return clip(strings.Join(strings.Fields(s), " "), n)
+}
+
+// clip shortens s to at most n bytes (on a rune boundary) with "…" when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

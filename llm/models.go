@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"strings"
 )
 
@@ -61,7 +62,7 @@ func ParseModelID(id string) (provider, model string, err error) {
 // provider, so Endpoint.MaxConcurrency limits a whole provider. A missing key is a
 // *NotConfiguredError naming the variable. KeySource and BaseURLSource say where the key and
 // the base URL came from (env's Source of the variables; the default base URL is built in).
-func ModelEndpoint(env Vars, id string) (Endpoint, error) {
+func ModelEndpoint(env envsource.Vars, id string) (Endpoint, error) {
 	provider, model, err := ParseModelID(id)
 	if err != nil {
 		return Endpoint{}, err
@@ -72,23 +73,23 @@ func ModelEndpoint(env Vars, id string) (Endpoint, error) {
 			strings.Join(ModelProviders(), ", "), provider)
 	}
 	get := func(name string) string {
-		v, _ := lookup(env, name)
+		v, _ := envsource.Lookup(env, name)
 		return strings.TrimSpace(v)
 	}
 	ep := Endpoint{Provider: Provider(provider), Model: model, BaseURL: hp.baseURL, LimitGroup: provider,
-		BaseURLSource: Source{Origin: OriginDefault, Name: "the " + provider + " endpoint"}}
+		BaseURLSource: envsource.Source{Origin: envsource.OriginDefault, Name: "the " + provider + " endpoint"}}
 	baseVar := strings.ToUpper(provider) + "_BASE_URL"
 	if v := get(baseVar); v != "" {
 		if err := checkBaseURL(v); err != nil {
-			return Endpoint{}, &SettingError{Source: baseVar, Expected: "an http or https URL", Found: RedactURL(v)}
+			return Endpoint{}, &envsource.SettingError{Source: baseVar, Expected: "an http or https URL", Found: RedactURL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
-		ep.BaseURLSource = sourceOf(env, baseVar)
+		ep.BaseURLSource = envsource.SourceOf(env, baseVar)
 	}
 	for _, k := range hp.keys {
 		if v := get(k); v != "" {
 			ep.APIKey = Secret(v)
-			ep.KeySource = sourceOf(env, k)
+			ep.KeySource = envsource.SourceOf(env, k)
 			break
 		}
 	}
@@ -108,26 +109,26 @@ const (
 // SEARCH_MODEL (default sonar-pro) at PERPLEXITY_BASE_URL (default Perplexity's API) with
 // PERPLEXITY_API_KEY. Without the key it is a *NotConfiguredError naming PERPLEXITY_API_KEY.
 // KeySource and BaseURLSource say where the key and the base URL came from.
-func ResolveSearch(env Vars) (Endpoint, error) {
+func ResolveSearch(env envsource.Vars) (Endpoint, error) {
 	get := func(name string) string {
-		v, _ := lookup(env, name)
+		v, _ := envsource.Lookup(env, name)
 		return strings.TrimSpace(v)
 	}
 	ep := Endpoint{Provider: "perplexity", Model: DefaultSearchModel, BaseURL: DefaultPerplexityBaseURL,
 		APIKey: Secret(get("PERPLEXITY_API_KEY")), LimitGroup: "perplexity",
-		BaseURLSource: Source{Origin: OriginDefault, Name: "the perplexity endpoint"}}
+		BaseURLSource: envsource.Source{Origin: envsource.OriginDefault, Name: "the perplexity endpoint"}}
 	if ep.APIKey != "" {
-		ep.KeySource = sourceOf(env, "PERPLEXITY_API_KEY")
+		ep.KeySource = envsource.SourceOf(env, "PERPLEXITY_API_KEY")
 	}
 	if v := get("SEARCH_MODEL"); v != "" {
 		ep.Model = v
 	}
 	if v := get("PERPLEXITY_BASE_URL"); v != "" {
 		if err := checkBaseURL(v); err != nil {
-			return Endpoint{}, &SettingError{Source: "PERPLEXITY_BASE_URL", Expected: "an http or https URL", Found: RedactURL(v)}
+			return Endpoint{}, &envsource.SettingError{Source: "PERPLEXITY_BASE_URL", Expected: "an http or https URL", Found: RedactURL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
-		ep.BaseURLSource = sourceOf(env, "PERPLEXITY_BASE_URL")
+		ep.BaseURLSource = envsource.SourceOf(env, "PERPLEXITY_BASE_URL")
 	}
 	// A key is needed at Perplexity's own API; a search model served elsewhere (SEARCH_MODEL
 	// with PERPLEXITY_BASE_URL, e.g. a local server) may need none, as

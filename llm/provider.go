@@ -3,15 +3,11 @@ package llm
 import (
 	"errors"
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"net/url"
 	"strconv"
 	"strings"
 )
-
-// LookupFunc reads an environment variable: os.LookupEnv in the command, a map in tests. As a
-// Vars, every value it gives counts as coming from the process environment; an *Env knows
-// which values came from files. The package never reads the process environment itself.
-type LookupFunc func(key string) (string, bool)
 
 // Provider is a value of LLM_PROVIDER (spec/linter.md §6).
 type Provider string
@@ -79,7 +75,7 @@ type Settings struct {
 	// BaseURLFrom says where BaseURL was written: for the config file, its path and the key's
 	// line. Zero means "BaseURL in the config file" for config settings and "--base-url" for
 	// flag settings.
-	BaseURLFrom Source
+	BaseURLFrom envsource.Source
 }
 
 // ErrNotConfigured is matched (errors.Is) by every *NotConfiguredError.
@@ -122,19 +118,6 @@ func joinAnd(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-// SettingError is a provider setting with a bad value. Source names where it came from: an
-// environment variable, a flag ("--base-url") or an ini key ("BaseURL in the config file").
-type SettingError struct {
-	Source   string
-	Expected string
-	Found    string
-}
-
-// Error says where the value came from, what was expected and what was found.
-func (e *SettingError) Error() string {
-	return fmt.Sprintf("%s: expected %s, found %q", e.Source, e.Expected, e.Found)
 }
 
 // providerVars are the environment names of one provider.
@@ -194,9 +177,9 @@ func varsOf(p Provider) providerVars {
 //
 // The endpoint's KeySource and BaseURLSource record where the key and the base URL came from
 // (env's Source for variables), for Trust.Check.
-func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
+func Resolve(env envsource.Vars, config, flags Settings) (Endpoint, error) {
 	get := func(name string) string {
-		v, _ := lookup(env, name)
+		v, _ := envsource.Lookup(env, name)
 		return strings.TrimSpace(v)
 	}
 	provider, err := resolveProvider(get, config, flags)
@@ -207,7 +190,7 @@ func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
 
 	ep := Endpoint{Provider: provider, APIKey: Secret(get(vars.key))}
 	if ep.APIKey != "" {
-		ep.KeySource = sourceOf(env, vars.key)
+		ep.KeySource = envsource.SourceOf(env, vars.key)
 	}
 	var missing []string
 
@@ -225,18 +208,18 @@ func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
 	switch baseSource {
 	case "--base-url":
 		ep.BaseURLSource = flags.BaseURLFrom
-		if ep.BaseURLSource.Origin == OriginUnknown {
-			ep.BaseURLSource = Source{Origin: OriginFlag, Name: "--base-url"}
+		if ep.BaseURLSource.Origin == envsource.OriginUnknown {
+			ep.BaseURLSource = envsource.Source{Origin: envsource.OriginFlag, Name: "--base-url"}
 		}
 	case vars.baseURL:
-		ep.BaseURLSource = sourceOf(env, vars.baseURL)
+		ep.BaseURLSource = envsource.SourceOf(env, vars.baseURL)
 	case "BaseURL in the config file":
 		ep.BaseURLSource = config.BaseURLFrom
-		if ep.BaseURLSource.Origin == OriginUnknown {
-			ep.BaseURLSource = Source{Origin: OriginConfigFile, Name: "BaseURL"}
+		if ep.BaseURLSource.Origin == envsource.OriginUnknown {
+			ep.BaseURLSource = envsource.Source{Origin: envsource.OriginConfigFile, Name: "BaseURL"}
 		}
 	case "default":
-		ep.BaseURLSource = Source{Origin: OriginDefault, Name: "the " + string(provider) + " endpoint"}
+		ep.BaseURLSource = envsource.Source{Origin: envsource.OriginDefault, Name: "the " + string(provider) + " endpoint"}
 	}
 
 	if ep.APIKey == "" && keyRequired(provider, vars, baseURL) {
@@ -257,7 +240,7 @@ func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
 
 	if baseURL != "" {
 		if err := checkBaseURL(baseURL); err != nil {
-			return Endpoint{}, &SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: RedactURL(baseURL)}
+			return Endpoint{}, &envsource.SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: RedactURL(baseURL)}
 		}
 		ep.BaseURL = strings.TrimRight(baseURL, "/")
 	}
@@ -278,7 +261,7 @@ func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
 		if s := get(vars.maxTokens); s != "" {
 			n, err := strconv.Atoi(s)
 			if err != nil || n < 1 || n > MaxReplyTokens {
-				return Endpoint{}, &SettingError{Source: vars.maxTokens, Expected: "a whole number of tokens from 1 to 1000000", Found: s}
+				return Endpoint{}, &envsource.SettingError{Source: vars.maxTokens, Expected: "a whole number of tokens from 1 to 1000000", Found: s}
 			}
 			ep.MaxTokens = n
 		}
@@ -310,7 +293,7 @@ func resolveProvider(get func(string) string, config, flags Settings) (Provider,
 		}
 		p, err := ParseProvider(c.value)
 		if err != nil {
-			return "", &SettingError{Source: c.source,
+			return "", &envsource.SettingError{Source: c.source,
 				Expected: "one of openai, azure-openai, anthropic, gemini, openai-compatible", Found: c.value}
 		}
 		return p, nil
@@ -334,7 +317,7 @@ func resolveTemperature(get func(string) string, vars providerVars, config, flag
 	if s := get(vars.temperature); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return 0, &SettingError{Source: vars.temperature, Expected: temperatureRange(limit), Found: s}
+			return 0, &envsource.SettingError{Source: vars.temperature, Expected: temperatureRange(limit), Found: s}
 		}
 		return checkTemperature(v, vars.temperature, limit)
 	}
@@ -347,7 +330,7 @@ func resolveTemperature(get func(string) string, vars providerVars, config, flag
 // checkTemperature checks v against 0..limit.
 func checkTemperature(v float64, source string, limit float64) (float64, error) {
 	if !(v >= 0 && v <= limit) { // also rejects NaN
-		return 0, &SettingError{Source: source, Expected: temperatureRange(limit), Found: strconv.FormatFloat(v, 'g', -1, 64)}
+		return 0, &envsource.SettingError{Source: source, Expected: temperatureRange(limit), Found: strconv.FormatFloat(v, 'g', -1, 64)}
 	}
 	return v, nil
 }
@@ -387,7 +370,7 @@ func pick(candidates ...sourced) (string, string) {
 // ResolvePrices reads INPUT_PRICE_PER_MILLION and OUTPUT_PRICE_PER_MILLION (prices in any
 // currency per million tokens). Neither set: nil, no cost is reported. Only one set, or a value
 // that is not a non-negative number: a *SettingError.
-func ResolvePrices(env LookupFunc) (*Prices, error) {
+func ResolvePrices(env envsource.LookupFunc) (*Prices, error) {
 	get := func(name string) (string, bool) {
 		if env == nil {
 			return "", false
@@ -402,9 +385,9 @@ func ResolvePrices(env LookupFunc) (*Prices, error) {
 	case !hasIn && !hasOut:
 		return nil, nil
 	case !hasOut:
-		return nil, &SettingError{Source: "OUTPUT_PRICE_PER_MILLION", Expected: "a price per million output tokens (INPUT_PRICE_PER_MILLION is set)", Found: ""}
+		return nil, &envsource.SettingError{Source: "OUTPUT_PRICE_PER_MILLION", Expected: "a price per million output tokens (INPUT_PRICE_PER_MILLION is set)", Found: ""}
 	case !hasIn:
-		return nil, &SettingError{Source: "INPUT_PRICE_PER_MILLION", Expected: "a price per million input tokens (OUTPUT_PRICE_PER_MILLION is set)", Found: ""}
+		return nil, &envsource.SettingError{Source: "INPUT_PRICE_PER_MILLION", Expected: "a price per million input tokens (OUTPUT_PRICE_PER_MILLION is set)", Found: ""}
 	}
 	var p Prices
 	for _, f := range []struct {
@@ -413,7 +396,7 @@ func ResolvePrices(env LookupFunc) (*Prices, error) {
 	}{{"INPUT_PRICE_PER_MILLION", in, &p.InputPerMillion}, {"OUTPUT_PRICE_PER_MILLION", out, &p.OutputPerMillion}} {
 		v, err := strconv.ParseFloat(f.value, 64)
 		if err != nil || !(v >= 0) || v > 1e9 {
-			return nil, &SettingError{Source: f.name, Expected: "a non-negative number", Found: f.value}
+			return nil, &envsource.SettingError{Source: f.name, Expected: "a non-negative number", Found: f.value}
 		}
 		*f.dst = v
 	}

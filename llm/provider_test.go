@@ -7,10 +7,11 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
-func envOf(m map[string]string) llm.LookupFunc {
+func envOf(m map[string]string) envsource.LookupFunc {
 	return func(k string) (string, bool) {
 		v, ok := m[k]
 		return v, ok
@@ -22,7 +23,7 @@ func ptr[T any](v T) *T { return &v }
 // withoutSources clears an endpoint's sources, which TestResolveSources checks, so the other
 // tests compare the settings alone.
 func withoutSources(ep llm.Endpoint) llm.Endpoint {
-	ep.KeySource, ep.BaseURLSource = llm.Source{}, llm.Source{}
+	ep.KeySource, ep.BaseURLSource = envsource.Source{}, envsource.Source{}
 	return ep
 }
 
@@ -295,7 +296,7 @@ func TestResolveErrorTypes(t *testing.T) {
 		t.Fatalf("anthropic: got %#v", err)
 	}
 	_, err = llm.Resolve(envOf(map[string]string{"LLM_PROVIDER": "x"}), llm.Settings{}, llm.Settings{})
-	var se *llm.SettingError
+	var se *envsource.SettingError
 	if !errors.As(err, &se) || se.Source != "LLM_PROVIDER" || se.Found != "x" {
 		t.Fatalf("bad provider: got %#v", err)
 	}
@@ -341,102 +342,26 @@ func TestResolvePrices(t *testing.T) {
 	}
 }
 
-func TestLoadDotEnv(t *testing.T) {
+// TestResolveFromDotEnv: a provider configured in the project's .env resolves like one of the
+// process environment, the process environment still winning.
+func TestResolveFromDotEnv(t *testing.T) {
 	dir := t.TempDir()
-	content := "# provider settings\n" +
-		"export LLM_PROVIDER=gemini\n" +
-		"GEMINI_API_KEY = AIza-file-key   # from the file\n" +
-		"GEMINI_MODEL='gemini-2.5-pro'\n" +
-		"OPENAI_MODEL=from-file\n" +
-		"MULTI=\"line one\nline two\"\n" +
-		"ESCAPED=\"a\\tb\\n\\\"c\\\"\"\r\n" +
-		"EMPTY=\n" +
-		"HASH=abc#def\n"
+	content := "export LLM_PROVIDER=gemini\nGEMINI_API_KEY = AIza-file-key   # from the file\nGEMINI_MODEL='gemini-2.5-pro'\nGEMINI_TEMPERATURE=0.5\n"
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	process := envOf(map[string]string{"OPENAI_MODEL": "from-process", "EMPTY_IN_PROCESS": ""})
-	env, err := llm.LoadDotEnv(dir, process)
+	env, err := envsource.Load(envsource.Options{Process: envOf(map[string]string{"GEMINI_TEMPERATURE": "0.1"}), Dir: dir})
 	if err != nil {
 		t.Fatal(err)
-	}
-	want := map[string]string{
-		"LLM_PROVIDER":   "gemini",
-		"GEMINI_API_KEY": "AIza-file-key",
-		"GEMINI_MODEL":   "gemini-2.5-pro",
-		"OPENAI_MODEL":   "from-process", // the process environment wins
-		"MULTI":          "line one\nline two",
-		"ESCAPED":        "a\tb\n\"c\"",
-		"EMPTY":          "",
-		"HASH":           "abc#def",
-	}
-	for k, v := range want {
-		got, ok := env.Lookup(k)
-		if !ok || got != v {
-			t.Errorf("%s = %q, %v; want %q", k, got, ok, v)
-		}
-	}
-	if _, ok := env.Lookup("NOT_SET"); ok {
-		t.Errorf("NOT_SET found")
-	}
-	if v, ok := env.Lookup("EMPTY_IN_PROCESS"); !ok || v != "" {
-		t.Errorf("a variable set to empty in the process is still set: got %q, %v", v, ok)
 	}
 	ep, err := llm.Resolve(env, llm.Settings{}, llm.Settings{})
-	if err != nil || ep.Provider != llm.ProviderGemini || ep.Model != "gemini-2.5-pro" || string(ep.APIKey) != "AIza-file-key" {
+	if err != nil || ep.Provider != llm.ProviderGemini || ep.Model != "gemini-2.5-pro" || string(ep.APIKey) != "AIza-file-key" ||
+		*ep.Temperature != 0.1 {
 		t.Fatalf("Resolve with .env = %v, %v", ep, err)
 	}
-
-	// No .env: the lookup is returned unchanged.
-	env, err = llm.LoadDotEnv(t.TempDir(), process)
-	if err != nil {
-		t.Fatal(err)
+	if want := (envsource.Source{Origin: envsource.OriginDotEnv, Name: "GEMINI_API_KEY", File: filepath.Join(dir, ".env"), Line: 2}); ep.KeySource != want {
+		t.Errorf("KeySource = %+v, want %+v", ep.KeySource, want)
 	}
-	if v, _ := env.Lookup("OPENAI_MODEL"); v != "from-process" {
-		t.Fatalf("without .env: OPENAI_MODEL = %q", v)
-	}
-}
-
-func TestParseDotEnvErrors(t *testing.T) {
-	tests := []struct{ content, want string }{
-		{"A=1\nnot a pair\n", `.env:2: expected KEY=VALUE, found "not" and 6 more characters (not shown: the value may be secret)`},
-		{"A=1\n\nBAD KEY=2\n", `.env:3: expected a variable name of letters, digits, '_', '.' or '-' before '=', found "BAD KEY"`},
-		{"=value\n", `.env:1: expected a variable name of letters, digits, '_', '.' or '-' before '=', found ""`},
-		{"A=1\nKEY=\"sk-unterminated-secret-value\n", `.env:2: expected a closing " quote for the value of KEY, found the end of the file`},
-		{"KEY='secret' trailing\n", `.env:1: expected a comment or the end of the line after the quoted value of KEY, found 8 more characters (not shown: the value may be secret)`},
-		{"sk-abcdefghijklmnopqrstuvwxyz\n", `.env:1: expected KEY=VALUE, found a line of 29 characters without '=' (not shown: it may be secret)`},
-	}
-	for _, tt := range tests {
-		_, err := llm.ParseDotEnv(".env", []byte(tt.content))
-		if err == nil || err.Error() != tt.want {
-			t.Errorf("ParseDotEnv(%q) error:\n got %v\nwant %s", tt.content, err, tt.want)
-		}
-		var de *llm.DotEnvError
-		if !errors.As(err, &de) {
-			t.Errorf("ParseDotEnv(%q): error is %T, want *DotEnvError", tt.content, err)
-		}
-	}
-}
-
-func FuzzParseDotEnv(f *testing.F) {
-	for _, s := range []string{"A=1\n", "export B='x'\n", "C=\"a\\nb\"\n", "D=\"multi\nline\"", "# c\n\nE = v # c\n",
-		"F='unterminated", "G=`back`", "\ufeffH=1\r\n", "=", "export\n", "K=\"\\"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		vars, err := llm.ParseDotEnv("fuzz.env", []byte(s))
-		if err != nil {
-			var de *llm.DotEnvError
-			if !errors.As(err, &de) || de.Line < 1 {
-				t.Fatalf("error %v is not a *DotEnvError with a line", err)
-			}
-			return
-		}
-		again, err := llm.ParseDotEnv("fuzz.env", []byte(s))
-		if err != nil || !reflect.DeepEqual(vars, again) {
-			t.Fatalf("not deterministic")
-		}
-	})
 }
 
 func TestModelEndpoint(t *testing.T) {

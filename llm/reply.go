@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // ReplyParseError says why a model reply holds no usable JSON. Its text is written for the
@@ -90,7 +91,7 @@ func describeInvalid(s string) error {
 		if start < 0 {
 			start = 0
 		}
-		for start > 0 && !utf8RuneStart(s[start]) {
+		for start > 0 && !utf8.RuneStart(s[start]) {
 			start--
 		}
 		return &ReplyParseError{Expected: "valid JSON",

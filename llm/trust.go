@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"net/url"
 	"strings"
 
@@ -39,7 +40,7 @@ func ParseTrustedHosts(value string) (*Trust, error) {
 			continue
 		}
 		if strings.ContainsAny(h, "/@?# \t") || h == ":" {
-			return nil, &SettingError{Source: TrustedHostsVar, Expected: "comma-separated host names such as models.internal or proxy.example.com:8443", Found: entry}
+			return nil, &envsource.SettingError{Source: TrustedHostsVar, Expected: "comma-separated host names such as models.internal or proxy.example.com:8443", Found: entry}
 		}
 		t.Hosts = append(t.Hosts, strings.TrimSuffix(h, "."))
 	}
@@ -101,7 +102,7 @@ type UntrustedHostError struct {
 	// Host is the host name the base URL points at (without port or user info).
 	Host string
 	// Key is where the key came from; BaseURL where the base URL came from.
-	Key, BaseURL Source
+	Key, BaseURL envsource.Source
 }
 
 // Error names the file and line of the base URL, the key's variable and origin (never its

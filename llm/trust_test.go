@@ -5,10 +5,12 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -49,23 +51,23 @@ func TestParseTrustedHosts(t *testing.T) {
 
 // TestTrustCheck is the rule of trust.md §1, origin by origin.
 func TestTrustCheck(t *testing.T) {
-	process := llm.Source{Origin: llm.OriginProcess, Name: "OPENAI_API_KEY"}
-	user := llm.Source{Origin: llm.OriginUserConfig, Name: "OPENAI_API_KEY", File: "/home/u/.vectorlint/config.toml"}
-	dotKey := llm.Source{Origin: llm.OriginDotEnv, Name: "OPENAI_API_KEY", File: ".env", Line: 2}
-	iniURL := llm.Source{Origin: llm.OriginConfigFile, Name: "BaseURL", File: "vectorlint.ini", Line: 3}
-	dotURL := llm.Source{Origin: llm.OriginDotEnv, Name: "OPENAI_BASE_URL", File: ".env", Line: 1}
-	localURL := llm.Source{Origin: llm.OriginDotEnvLocal, Name: "OPENAI_BASE_URL", File: ".env.local", Line: 4}
-	bpURL := llm.Source{Origin: llm.OriginBlueprint, Name: `url of custom model "x"`, File: "bp.yml", Line: 5}
+	process := envsource.Source{Origin: envsource.OriginProcess, Name: "OPENAI_API_KEY"}
+	user := envsource.Source{Origin: envsource.OriginUserConfig, Name: "OPENAI_API_KEY", File: "/home/u/.vectorlint/config.toml"}
+	dotKey := envsource.Source{Origin: envsource.OriginDotEnv, Name: "OPENAI_API_KEY", File: ".env", Line: 2}
+	iniURL := envsource.Source{Origin: envsource.OriginConfigFile, Name: "BaseURL", File: "vectorlint.ini", Line: 3}
+	dotURL := envsource.Source{Origin: envsource.OriginDotEnv, Name: "OPENAI_BASE_URL", File: ".env", Line: 1}
+	localURL := envsource.Source{Origin: envsource.OriginDotEnvLocal, Name: "OPENAI_BASE_URL", File: ".env.local", Line: 4}
+	bpURL := envsource.Source{Origin: envsource.OriginBlueprint, Name: `url of custom model "x"`, File: "bp.yml", Line: 5}
 	trust, _ := llm.ParseTrustedHosts("models.internal,proxy.example.com:8443")
 	tests := []struct {
 		name     string
-		key, url llm.Source
+		key, url envsource.Source
 		baseURL  string
 		refused  bool
 	}{
-		{"built-in endpoint", process, llm.Source{Origin: llm.OriginDefault}, "https://api.openai.com/v1", false},
-		{"flag", process, llm.Source{Origin: llm.OriginFlag, Name: "--base-url"}, "https://anywhere.example/v1", false},
-		{"process base URL", process, llm.Source{Origin: llm.OriginProcess, Name: "OPENAI_BASE_URL"}, "https://anywhere.example/v1", false},
+		{"built-in endpoint", process, envsource.Source{Origin: envsource.OriginDefault}, "https://api.openai.com/v1", false},
+		{"flag", process, envsource.Source{Origin: envsource.OriginFlag, Name: "--base-url"}, "https://anywhere.example/v1", false},
+		{"process base URL", process, envsource.Source{Origin: envsource.OriginProcess, Name: "OPENAI_BASE_URL"}, "https://anywhere.example/v1", false},
 		{"user config base URL", user, user, "https://anywhere.example/v1", false},
 		{"ini to elsewhere", process, iniURL, "https://attacker.test/v1", true},
 		{"ini to loopback", process, iniURL, "http://127.0.0.1:11434/v1", false},
@@ -78,7 +80,7 @@ func TestTrustCheck(t *testing.T) {
 		{"blueprint url", process, bpURL, "https://attacker.test/x", true},
 		{".env key with .env url", dotKey, dotURL, "https://attacker.test/v1", false},
 		{".env key with ini url", dotKey, iniURL, "https://attacker.test/v1", false},
-		{"no key", llm.Source{}, dotURL, "https://attacker.test/v1", false},
+		{"no key", envsource.Source{}, dotURL, "https://attacker.test/v1", false},
 		{"invalid url", process, dotURL, "::", true},
 	}
 	for _, tt := range tests {
@@ -106,19 +108,23 @@ func TestTrustCheck(t *testing.T) {
 // from, reading an *Env made of real files.
 func TestResolveSources(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{".env": "OPENAI_BASE_URL=http://attacker.test/v1\nAZURE_OPENAI_ENDPOINT=https://a.test\n" +
-		"PERPLEXITY_BASE_URL=https://s.test\nOPENROUTER_BASE_URL=https://r.test/v1\nGROQ_API_KEY=g\n"})
-	env, err := llm.LoadEnv(llm.EnvOptions{Dir: dir, Process: envOf(map[string]string{"OPENAI_API_KEY": "k", "AZURE_OPENAI_API_KEY": "k",
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("OPENAI_BASE_URL=http://attacker.test/v1\nAZURE_OPENAI_ENDPOINT=https://a.test\n"+
+		"PERPLEXITY_BASE_URL=https://s.test\nOPENROUTER_BASE_URL=https://r.test/v1\nGROQ_API_KEY=g\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env, err := envsource.Load(envsource.Options{Dir: dir, Process: envOf(map[string]string{"OPENAI_API_KEY": "k", "AZURE_OPENAI_API_KEY": "k",
 		"AZURE_OPENAI_DEPLOYMENT_NAME": "d", "PERPLEXITY_API_KEY": "p", "OPENROUTER_API_KEY": "o", "ANTHROPIC_API_KEY": "a"})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dotenv := filepath.Join(dir, ".env")
-	proc := func(name string) llm.Source { return llm.Source{Origin: llm.OriginProcess, Name: name} }
-	file := func(name string, line int) llm.Source {
-		return llm.Source{Origin: llm.OriginDotEnv, Name: name, File: dotenv, Line: line}
+	proc := func(name string) envsource.Source {
+		return envsource.Source{Origin: envsource.OriginProcess, Name: name}
 	}
-	ini := llm.Source{Origin: llm.OriginConfigFile, Name: "BaseURL", File: "/p/vectorlint.ini", Line: 7}
+	file := func(name string, line int) envsource.Source {
+		return envsource.Source{Origin: envsource.OriginDotEnv, Name: name, File: dotenv, Line: line}
+	}
+	ini := envsource.Source{Origin: envsource.OriginConfigFile, Name: "BaseURL", File: "/p/vectorlint.ini", Line: 7}
 	resolve := func(config, flags llm.Settings) llm.Endpoint {
 		t.Helper()
 		ep, err := llm.Resolve(env, config, flags)
@@ -127,20 +133,20 @@ func TestResolveSources(t *testing.T) {
 		}
 		return ep
 	}
-	check := func(what string, ep llm.Endpoint, key, base llm.Source) {
+	check := func(what string, ep llm.Endpoint, key, base envsource.Source) {
 		t.Helper()
 		if ep.KeySource != key || ep.BaseURLSource != base {
 			t.Errorf("%s: key from %+v, base URL from %+v; want %+v, %+v", what, ep.KeySource, ep.BaseURLSource, key, base)
 		}
 	}
 	check("openai", resolve(llm.Settings{BaseURL: "http://ini.test", BaseURLFrom: ini}, llm.Settings{}), proc("OPENAI_API_KEY"), file("OPENAI_BASE_URL", 1))
-	check("flag", resolve(llm.Settings{}, llm.Settings{BaseURL: "http://flag.test"}), proc("OPENAI_API_KEY"), llm.Source{Origin: llm.OriginFlag, Name: "--base-url"})
+	check("flag", resolve(llm.Settings{}, llm.Settings{BaseURL: "http://flag.test"}), proc("OPENAI_API_KEY"), envsource.Source{Origin: envsource.OriginFlag, Name: "--base-url"})
 	check("azure", resolve(llm.Settings{}, llm.Settings{Provider: "azure-openai"}), proc("AZURE_OPENAI_API_KEY"), file("AZURE_OPENAI_ENDPOINT", 2))
 	check("anthropic default", resolve(llm.Settings{Model: "c"}, llm.Settings{Provider: "anthropic"}), proc("ANTHROPIC_API_KEY"),
-		llm.Source{Origin: llm.OriginDefault, Name: "the anthropic endpoint"})
+		envsource.Source{Origin: envsource.OriginDefault, Name: "the anthropic endpoint"})
 
 	// The config file's BaseURL, when the environment sets none.
-	env2 := llm.LookupFunc(func(k string) (string, bool) {
+	env2 := envsource.LookupFunc(func(k string) (string, bool) {
 		return map[string]string{"OPENAI_API_KEY": "k"}[k], k == "OPENAI_API_KEY"
 	})
 	ep, err := llm.Resolve(env2, llm.Settings{BaseURL: "http://ini.test/v1", BaseURLFrom: ini}, llm.Settings{})
@@ -149,7 +155,7 @@ func TestResolveSources(t *testing.T) {
 	}
 	check("ini", ep, proc("OPENAI_API_KEY"), ini)
 	ep, _ = llm.Resolve(env2, llm.Settings{BaseURL: "http://ini.test/v1"}, llm.Settings{})
-	check("ini without a file", ep, proc("OPENAI_API_KEY"), llm.Source{Origin: llm.OriginConfigFile, Name: "BaseURL"})
+	check("ini without a file", ep, proc("OPENAI_API_KEY"), envsource.Source{Origin: envsource.OriginConfigFile, Name: "BaseURL"})
 
 	search, err := llm.ResolveSearch(env)
 	if err != nil {
@@ -165,7 +171,7 @@ func TestResolveSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("groq", groq, file("GROQ_API_KEY", 5), llm.Source{Origin: llm.OriginDefault, Name: "the groq endpoint"})
+	check("groq", groq, file("GROQ_API_KEY", 5), envsource.Source{Origin: envsource.OriginDefault, Name: "the groq endpoint"})
 }
 
 // attackerClient returns a client whose connections to any host go to srv, so that a
@@ -192,8 +198,8 @@ func TestClientEnforcesTrust(t *testing.T) {
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("ok"))
 	ep := llm.Endpoint{BaseURL: "http://attacker.test/v1", Model: "m", APIKey: "sk-user-key-123456",
-		KeySource:     llm.Source{Origin: llm.OriginProcess, Name: "OPENAI_API_KEY"},
-		BaseURLSource: llm.Source{Origin: llm.OriginDotEnv, Name: "OPENAI_BASE_URL", File: ".env", Line: 1}}
+		KeySource:     envsource.Source{Origin: envsource.OriginProcess, Name: "OPENAI_API_KEY"},
+		BaseURLSource: envsource.Source{Origin: envsource.OriginDotEnv, Name: "OPENAI_BASE_URL", File: ".env", Line: 1}}
 	msgs := []llm.Message{{Role: llm.RoleUser, Content: "hi"}}
 	calls := func(c *llm.Client) []error {
 		_, e1 := c.Complete(context.Background(), llm.Request{Endpoint: ep, Messages: msgs, NoCache: true})
@@ -230,14 +236,14 @@ func FuzzParseTrustedHosts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, list, baseURL string) {
 		tr, err := llm.ParseTrustedHosts(list)
 		if err != nil {
-			var se *llm.SettingError
+			var se *envsource.SettingError
 			if !errors.As(err, &se) || se.Source != llm.TrustedHostsVar {
 				t.Fatalf("error %v is not a *SettingError naming the variable", err)
 			}
 			return
 		}
-		ep := llm.Endpoint{BaseURL: baseURL, KeySource: llm.Source{Origin: llm.OriginProcess, Name: "K"},
-			BaseURLSource: llm.Source{Origin: llm.OriginDotEnv, Name: "U", File: ".env", Line: 1}}
+		ep := llm.Endpoint{BaseURL: baseURL, KeySource: envsource.Source{Origin: envsource.OriginProcess, Name: "K"},
+			BaseURLSource: envsource.Source{Origin: envsource.OriginDotEnv, Name: "U", File: ".env", Line: 1}}
 		err = tr.Check(ep)
 		if err == nil {
 			return

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 )
 
 func TestParseAllowEnv(t *testing.T) {
@@ -28,7 +28,7 @@ func FuzzExpandEnv(f *testing.F) {
 	for _, s := range []string{"Bearer ${A}", "${B}", "${A}${B}", "${", "${}", "x${A", "${A}}", "$${A}", "${A B}"} {
 		f.Add(s)
 	}
-	env := llm.LookupFunc(func(k string) (string, bool) {
+	env := envsource.LookupFunc(func(k string) (string, bool) {
 		switch k {
 		case "A":
 			return "valueA", true

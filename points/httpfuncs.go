@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
@@ -184,8 +185,8 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 	if err != nil {
 		return 0, "", err
 	}
-	if held := HeldSource(append(headerUsed, urlUsed...)); held.Origin != llm.OriginUnknown {
-		ep := llm.Endpoint{BaseURL: target, KeySource: held, BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + where}}
+	if held := HeldSource(append(headerUsed, urlUsed...)); held.Origin != envsource.OriginUnknown {
+		ep := llm.Endpoint{BaseURL: target, KeySource: held, BaseURLSource: envsource.Source{Origin: envsource.OriginBlueprint, Name: "url of " + where}}
 		if err := in.env.Trust.Check(ep); err != nil {
 			return 0, "", err
 		}
@@ -318,7 +319,7 @@ func readServiceAnswer(resp *http.Response, endpoint string) (score float64, exp
 // serviceSecrets returns the credentials a service request carries, to remove from its
 // errors: the values of ${VAR} references in its headers, the values of credential headers
 // (whole and word by word), the URL's password and its credential-like query values.
-func serviceSecrets(rawURL string, svcHeaders map[string]string, env llm.Vars) []string {
+func serviceSecrets(rawURL string, svcHeaders map[string]string, env envsource.Vars) []string {
 	var out []string
 	for k, v := range svcHeaders {
 		for _, m := range redact.EnvRef().FindAllStringSubmatch(v, -1) {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -58,7 +58,7 @@ func TestCallInlineURL(t *testing.T) {
 	subject := Subject{Text: "Paris", PromptID: "p1", ModelID: "m1", Messages: []Message{{Role: "user", Content: &q}}}
 	args := map[string]any{"url": srv.URL + "/check?token=SECRET", "claim": "{response} for {promptId} by {modelId}", "question": "{promptText}",
 		"headers": map[string]any{"Authorization": "Bearer ${SERVICE_KEY}"}}
-	env := Env{AllowNet: true, AllowEnv: AllowEnv{"SERVICE_KEY": true}, LookupEnv: llm.LookupFunc(func(k string) (string, bool) {
+	env := Env{AllowNet: true, AllowEnv: AllowEnv{"SERVICE_KEY": true}, LookupEnv: envsource.LookupFunc(func(k string) (string, bool) {
 		if k == "SERVICE_KEY" {
 			return "s3cret", true
 		}
@@ -144,10 +144,10 @@ func TestCallErrors(t *testing.T) {
 		{"missing header variable", nil, map[string]any{"url": "http://127.0.0.1:1", "headers": map[string]any{"X-Key": "${NOPE}"}},
 			Env{AllowNet: true, AllowEnv: AllowEnv{"NOPE": true}}, `header "X-Key" of $call uses ${NOPE}, which is not set`},
 		{"header variable not allowed", nil, map[string]any{"url": "http://127.0.0.1:1", "headers": map[string]any{"X-Key": "${HOME}"}},
-			Env{AllowNet: true, LookupEnv: llm.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
+			Env{AllowNet: true, LookupEnv: envsource.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
 			`header "X-Key" of $call uses ${HOME}, which a blueprint may read only when the run names it: add --allow-env HOME if this blueprint may send that variable to its url`},
 		{"url variable not allowed", nil, map[string]any{"url": "http://127.0.0.1:1/${HOME}"},
-			Env{AllowNet: true, LookupEnv: llm.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
+			Env{AllowNet: true, LookupEnv: envsource.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
 			`url of $call uses ${HOME}, which a blueprint may read only when the run names it: add --allow-env HOME if this blueprint may send that variable to its url`},
 	}
 	for _, tt := range tests {
@@ -178,7 +178,7 @@ func TestFactcheck(t *testing.T) {
 	f := &fakeService{t: t, answers: []answer{{200, `{"score": 0.5}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
-	lookup := llm.LookupFunc(func(k string) (string, bool) {
+	lookup := envsource.LookupFunc(func(k string) (string, bool) {
 		if k == FactcheckEnv {
 			return srv.URL, true
 		}

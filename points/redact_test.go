@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -57,7 +57,7 @@ func TestCallErrorRedacted(t *testing.T) {
 	svc := Service{URL: strings.Replace(srv.URL, "http://", "http://bot:pw123456@", 1) + "/c?api_key=querysecret1&lang=en",
 		Headers: map[string]string{"X-Token": "Bearer headersecret1", "X-Env": "${SVC_KEY}"}, MaxRetries: &zero}
 	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: "r"}, env: &Env{AllowNet: true, AllowEnv: AllowEnv{"SVC_KEY": true},
-		LookupEnv: llm.LookupFunc(func(k string) (string, bool) { return map[string]string{"SVC_KEY": "envsecret12"}[k], k == "SVC_KEY" })}}
+		LookupEnv: envsource.LookupFunc(func(k string) (string, bool) { return map[string]string{"SVC_KEY": "envsecret12"}[k], k == "SVC_KEY" })}}
 	_, _, err := callService(in, svc, map[string]any{}, defaultServiceTimeout)
 	if err == nil {
 		t.Fatal("no error from a 403")

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -99,7 +100,7 @@ type Env struct {
 	// LookupEnv reads variables for $factcheck (FACTCHECK_ENDPOINT_URL) and the ${VAR}
 	// references of $call urls and headers. The command passes its environment in (each value
 	// knowing its source); nil means no variables.
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// AllowEnv names the variables ${VAR} references may read (--allow-env); any other
 	// reference fails its point.
 	AllowEnv AllowEnv

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -59,7 +60,7 @@ func (c cacheCap) bytes() int64 {
 // resolveCacheCap works out the cap: the --cache-max-size flag (flagValue, when flagSet), else
 // VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize of cfg (nil when there is no configuration),
 // else the default.
-func resolveCacheCap(env llm.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (cacheCap, error) {
+func resolveCacheCap(env envsource.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (cacheCap, error) {
 	toLimit := func(n int64) int64 {
 		if n == 0 {
 			return llm.NoCacheLimit

@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
@@ -24,11 +25,11 @@ import (
 // config, ~/.vectorlint/config.toml. Each value keeps its source for the trust rule. The .env
 // files are read through root, the project root (nil, or a root dir is not in: a root opened
 // at dir).
-func (a *app) llmEnv(root *tree.Root, dir string) (*llm.Env, error) {
+func (a *app) llmEnv(root *tree.Root, dir string) (*envsource.Env, error) {
 	if root != nil && !root.Contains(dir) {
 		root = nil
 	}
-	env, err := llm.LoadEnv(llm.EnvOptions{Process: a.lookupEnv, UserConfig: llm.UserConfigPath(a.homeDir()), Dir: dir, Root: root})
+	env, err := envsource.Load(envsource.Options{Process: a.lookupEnv, UserConfig: envsource.UserConfigPath(a.homeDir()), Dir: dir, Root: root})
 	if err != nil {
 		return nil, a.relErr(err)
 	}
@@ -65,7 +66,7 @@ func (a *app) trust() (*llm.Trust, error) {
 // relErr shows the files an environment or trust error names relative to the working
 // directory, as every other message does.
 func (a *app) relErr(err error) error {
-	var de *llm.DotEnvError
+	var de *envsource.DotEnvError
 	if errors.As(err, &de) {
 		c := *de
 		c.File = a.rel(c.File)
@@ -95,7 +96,7 @@ type llmEndpoints struct {
 // flags, and (withSearch) the search model's, and checks each against the trust rule. A
 // setting with a bad value or a refused endpoint is an error; a provider that is not
 // configured is not (see llmEndpoints.notConfigured), since deterministic work still runs.
-func (a *app) resolveEndpoints(env *llm.Env, config, flags llm.Settings, withSearch bool) (llmEndpoints, error) {
+func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, withSearch bool) (llmEndpoints, error) {
 	var eps llmEndpoints
 	trust, err := a.trust()
 	if err != nil {
@@ -137,7 +138,7 @@ func configSettings(cfg *lint.Config) llm.Settings {
 	}
 	s := llm.Settings{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Temperature: cfg.Temperature}
 	if cfg.BaseURL != "" {
-		s.BaseURLFrom = llm.Source{Origin: llm.OriginConfigFile, Name: "BaseURL", File: cfg.Path, Line: cfg.BaseURLLine}
+		s.BaseURLFrom = envsource.Source{Origin: envsource.OriginConfigFile, Name: "BaseURL", File: cfg.Path, Line: cfg.BaseURLLine}
 	}
 	return s
 }
@@ -183,7 +184,7 @@ type llmSetup struct {
 // setupLLM builds the client for endpoints already resolved and checked (resolveEndpoints). It is
 // the one place a run's model settings are checked: a dry run calls it too, so that it fails
 // exactly as the real run would.
-func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup, error) {
+func (a *app) setupLLM(env *envsource.Env, eps llmEndpoints, o llmOptions) (*llmSetup, error) {
 	s := &llmSetup{llmEndpoints: eps}
 	if s.notConfigured == nil {
 		s.endpoint.SettingNames = llm.LinterSettingNames(s.endpoint.Provider, o.configFile)
@@ -212,7 +213,7 @@ func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup,
 // concurrency limit, the timeout, the --verbose/--show-prompt event log and, when standard error
 // is not a terminal, the stall reports. It returns the client and the cache folder in use (""
 // when there is none).
-func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, string, error) {
+func (a *app) newLLMClient(env envsource.LookupFunc, o llmOptions) (*llm.Client, string, error) {
 	prices, err := llm.ResolvePrices(env)
 	if err != nil {
 		return nil, "", err
@@ -327,7 +328,7 @@ func eventPrinter(w io.Writer, verbose, showPrompt bool, limit int) func(llm.Eve
 }
 
 // confidenceThreshold is CONFIDENCE_THRESHOLD when set, else the configuration's value.
-func confidenceThreshold(env llm.LookupFunc, cfg *lint.Config) (float64, error) {
+func confidenceThreshold(env envsource.LookupFunc, cfg *lint.Config) (float64, error) {
 	if v, ok := env("CONFIDENCE_THRESHOLD"); ok && strings.TrimSpace(v) != "" {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || !(f >= 0 && f <= 1) { // also refuses NaN
