@@ -236,7 +236,7 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 		format, msgs, err := s.kind.round()
 		if err != nil {
 			return nil, &APIError{Op: info.op, Host: info.ep.Host(), Model: info.ep.Model, Kind: KindRequest,
-				Message: Redact(err.Error(), info.secrets...)}
+				Message: redact.Text(err.Error(), info.secrets...)}
 		}
 		var r *reply
 		attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
@@ -294,7 +294,7 @@ func (c *Client) store(s *callSpec, r *reply) {
 		Format: string(r.Format), Embeddings: r.vectors, Usage: r.Tokens})
 	if err != nil {
 		e := s.event(EventCacheError)
-		e.Err = Redact(err.Error(), s.info.ep.secrets()...)
+		e.Err = redact.Text(err.Error(), s.info.ep.secrets()...)
 		c.emit(e)
 	}
 }
@@ -473,18 +473,18 @@ func (c *Client) classify(ctx context.Context, timedOut bool, info callInfo, err
 	case ctx.Err() != nil:
 		e.Kind, e.Message, e.err = KindCanceled, "canceled: "+ctx.Err().Error(), ctx.Err()
 	case errors.As(err, &se):
-		e.Kind, e.Status, e.Message = KindHTTP, se.status, Redact(se.message, info.secrets...)
+		e.Kind, e.Status, e.Message = KindHTTP, se.status, redact.Text(se.message, info.secrets...)
 	case timedOut:
 		e.Kind, e.Message = KindTimeout, fmt.Sprintf("no complete reply within %s", info.timeout)
 		e.err = context.DeadlineExceeded
 	case errors.As(err, &br):
-		e.Kind, e.Message = KindBadResponse, Redact(br.msg, info.secrets...)
+		e.Kind, e.Message = KindBadResponse, redact.Text(br.msg, info.secrets...)
 	case errors.As(err, &re):
-		e.Kind, e.Message = KindRedirect, Redact(re.Error(), info.secrets...)
+		e.Kind, e.Message = KindRedirect, redact.Text(re.Error(), info.secrets...)
 	case errors.As(err, &ce) || isTransportError(err):
-		e.Kind, e.Message = KindConnection, "connection failed: "+Redact(causeText(err), info.secrets...)
+		e.Kind, e.Message = KindConnection, "connection failed: "+redact.Text(causeText(err), info.secrets...)
 	default:
-		e.Kind, e.Message = KindRequest, Redact(err.Error(), info.secrets...)
+		e.Kind, e.Message = KindRequest, redact.Text(err.Error(), info.secrets...)
 	}
 	return e
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 const opChat = "chat completion"
@@ -57,7 +58,7 @@ func (c *Client) CompleteChecked(ctx context.Context, req Request, check func(co
 	}
 	secrets := req.Endpoint.secrets()
 	rejected := s.event(EventRejected)
-	rejected.Err = Redact(checkErr.Error(), secrets...)
+	rejected.Err = redact.Text(checkErr.Error(), secrets...)
 	c.emit(rejected)
 
 	retry := req
@@ -77,10 +78,10 @@ func (c *Client) CompleteChecked(ctx context.Context, req Request, check func(co
 	second.Attempts += first.Attempts
 	if problem != nil {
 		failure := s.event(EventFailure)
-		failure.Err = Redact(problem.Error(), secrets...)
+		failure.Err = redact.Text(problem.Error(), secrets...)
 		c.emit(failure)
 		return &second.Response, &ReplyError{Host: req.Endpoint.Host(), Model: req.Endpoint.Model,
-			Err: redactErr(problem, secrets), Reply: Redact(oneLine(second.Content, 120), secrets...)}
+			Err: redactErr(problem, secrets), Reply: redact.Text(oneLine(second.Content, 120), secrets...)}
 	}
 	c.store(s, second)
 	return &second.Response, nil
@@ -187,7 +188,7 @@ func checkRequest(req Request) error {
 		return &APIError{Op: opChat, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: fmt.Sprintf(format, a...)}
 	}
 	if err := checkBaseURL(ep.BaseURL); err != nil {
-		return bad("expected an http(s) base URL, found %q", Redact(ep.BaseURL, ep.secrets()...))
+		return bad("expected an http(s) base URL, found %q", redact.Text(ep.BaseURL, ep.secrets()...))
 	}
 	if ep.Model == "" {
 		return bad("no model given")
@@ -489,7 +490,7 @@ func redactMessages(msgs []Message, secrets []string) []Message {
 		r := m.Content
 		for _, s := range secrets {
 			if len(s) >= 4 && strings.Contains(r, s) {
-				r = strings.ReplaceAll(r, s, redacted)
+				r = strings.ReplaceAll(r, s, redact.Marker)
 			}
 		}
 		if r != m.Content {

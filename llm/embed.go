@@ -10,6 +10,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 const opEmbed = "embeddings"
@@ -27,7 +28,7 @@ func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]fl
 	}
 	if err := checkBaseURL(ep.BaseURL); err != nil {
 		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest,
-			Message: fmt.Sprintf("expected an http(s) base URL, found %q", Redact(ep.BaseURL, ep.secrets()...))}
+			Message: fmt.Sprintf("expected an http(s) base URL, found %q", redact.Text(ep.BaseURL, ep.secrets()...))}
 	}
 	if ep.Model == "" {
 		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: "no model given"}

@@ -11,20 +11,6 @@ import (
 	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
-// Redact replaces the given secrets and anything that looks like an API key in s with
-// "[redacted]". Secrets shorter than 4 bytes are ignored (replacing them would garble text
-// without protecting anything).
-func Redact(s string, secrets ...string) string { return redact.Text(s, secrets...) }
-
-// RedactURL returns a URL as it may be printed: the password of its user info and the values
-// of query parameters named like credentials (key, token, sig, ...) are "[redacted]". It works
-// on text that does not parse as a URL too.
-func RedactURL(s string) string { return redact.URL(s) }
-
-// IsSecretQueryParam reports whether a URL query parameter's name looks like it holds a
-// credential (RedactURL redacts its value).
-func IsSecretQueryParam(name string) bool { return redact.IsSecretQueryParam(name) }
-
 // ErrorKind classifies a failed call.
 type ErrorKind int
 
@@ -151,7 +137,7 @@ func redactErr(err error, secrets []string) error {
 	if err == nil {
 		return nil
 	}
-	return &redactedError{msg: Redact(err.Error(), secrets...), err: err}
+	return &redactedError{msg: redact.Text(err.Error(), secrets...), err: err}
 }
 
 // ErrReplyRejected is matched (errors.Is) by every *ReplyError.

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 // API is the request and reply shape of a model endpoint, for Client.Generate.
@@ -295,7 +297,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 	op := api.op()
 	bad := func(format string, a ...any) error {
 		return &APIError{Op: op, Host: ep.Host(), Model: ep.Model, Kind: KindRequest,
-			Message: Redact(fmt.Sprintf(format, a...), ep.secrets()...)}
+			Message: redact.Text(fmt.Sprintf(format, a...), ep.secrets()...)}
 	}
 	if err := c.CheckTrust(ep); err != nil {
 		return nil, err

@@ -2,8 +2,10 @@ package llm
 
 import (
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/envsource"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 // hostedProvider is a provider of Weval model ids ("openrouter:qwen/qwen3-30b-a3b").
@@ -81,14 +83,14 @@ func ModelEndpoint(env envsource.Vars, id string) (Endpoint, error) {
 	baseVar := strings.ToUpper(provider) + "_BASE_URL"
 	if v := get(baseVar); v != "" {
 		if err := checkBaseURL(v); err != nil {
-			return Endpoint{}, &envsource.SettingError{Source: baseVar, Expected: "an http or https URL", Found: RedactURL(v)}
+			return Endpoint{}, &envsource.SettingError{Source: baseVar, Expected: "an http or https URL", Found: redact.URL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
 		ep.BaseURLSource = envsource.SourceOf(env, baseVar)
 	}
 	for _, k := range hp.keys {
 		if v := get(k); v != "" {
-			ep.APIKey = Secret(v)
+			ep.APIKey = redact.Secret(v)
 			ep.KeySource = envsource.SourceOf(env, k)
 			break
 		}
@@ -115,7 +117,7 @@ func ResolveSearch(env envsource.Vars) (Endpoint, error) {
 		return strings.TrimSpace(v)
 	}
 	ep := Endpoint{Provider: "perplexity", Model: DefaultSearchModel, BaseURL: DefaultPerplexityBaseURL,
-		APIKey: Secret(get("PERPLEXITY_API_KEY")), LimitGroup: "perplexity",
+		APIKey: redact.Secret(get("PERPLEXITY_API_KEY")), LimitGroup: "perplexity",
 		BaseURLSource: envsource.Source{Origin: envsource.OriginDefault, Name: "the perplexity endpoint"}}
 	if ep.APIKey != "" {
 		ep.KeySource = envsource.SourceOf(env, "PERPLEXITY_API_KEY")
@@ -125,7 +127,7 @@ func ResolveSearch(env envsource.Vars) (Endpoint, error) {
 	}
 	if v := get("PERPLEXITY_BASE_URL"); v != "" {
 		if err := checkBaseURL(v); err != nil {
-			return Endpoint{}, &envsource.SettingError{Source: "PERPLEXITY_BASE_URL", Expected: "an http or https URL", Found: RedactURL(v)}
+			return Endpoint{}, &envsource.SettingError{Source: "PERPLEXITY_BASE_URL", Expected: "an http or https URL", Found: redact.URL(v)}
 		}
 		ep.BaseURL = strings.TrimRight(v, "/")
 		ep.BaseURLSource = envsource.SourceOf(env, "PERPLEXITY_BASE_URL")

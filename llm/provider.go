@@ -3,10 +3,12 @@ package llm
 import (
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/envsource"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 // Provider is a value of LLM_PROVIDER (spec/linter.md §6).
@@ -188,7 +190,7 @@ func Resolve(env envsource.Vars, config, flags Settings) (Endpoint, error) {
 	}
 	vars := varsOf(provider)
 
-	ep := Endpoint{Provider: provider, APIKey: Secret(get(vars.key))}
+	ep := Endpoint{Provider: provider, APIKey: redact.Secret(get(vars.key))}
 	if ep.APIKey != "" {
 		ep.KeySource = envsource.SourceOf(env, vars.key)
 	}
@@ -240,7 +242,7 @@ func Resolve(env envsource.Vars, config, flags Settings) (Endpoint, error) {
 
 	if baseURL != "" {
 		if err := checkBaseURL(baseURL); err != nil {
-			return Endpoint{}, &envsource.SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: RedactURL(baseURL)}
+			return Endpoint{}, &envsource.SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: redact.URL(baseURL)}
 		}
 		ep.BaseURL = strings.TrimRight(baseURL, "/")
 	}

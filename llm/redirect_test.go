@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -212,7 +213,7 @@ func TestEchoedKeyRedactedInReplies(t *testing.T) {
 	c := newClient(t, cfg)
 	ep := endpointOf(s)
 	ep.Headers = map[string]string{"X-Custom-Auth": headerSecret, "X-Title": "Docs team"}
-	ep.Secrets = []llm.Secret{envSecret}
+	ep.Secrets = []redact.Secret{envSecret}
 	req := func(text string) llm.Request {
 		return llm.Request{Endpoint: ep, Messages: []llm.Message{{Role: llm.RoleUser, Content: text}}}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -138,7 +139,7 @@ func TestEndpointFormattingHidesKey(t *testing.T) {
 	fmt.Fprintf(&out, "%v|%s|%q|%x|%#v|%d|", ep.APIKey, ep.APIKey, ep.APIKey, ep.APIKey, ep.APIKey, ep.APIKey)
 	b, _ := json.Marshal(ep)
 	out.Write(b)
-	b, _ = json.Marshal(struct{ K llm.Secret }{ep.APIKey})
+	b, _ = json.Marshal(struct{ K redact.Secret }{ep.APIKey})
 	out.Write(b)
 	h := slog.NewTextHandler(&out, nil)
 	slog.New(h).Info("endpoint", "key", ep.APIKey, "ep", ep)

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 // StopReason says why calls to an endpoint were stopped.
@@ -501,7 +503,7 @@ func (c *Client) stopFor(info callInfo, apiErr *APIError) *StopError {
 		if e.Reason == 0 {
 			return nil
 		}
-		e.Detail = Redact(e.Detail, info.secrets...)
+		e.Detail = redact.Text(e.Detail, info.secrets...)
 	case apiErr.Kind == KindTimeout && !c.stops.hasAnswered(info.scopes):
 		e.Reason, e.Detail = StopNoReply, apiErr.Message
 	default:

@@ -2,9 +2,10 @@ package llm
 
 import (
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/envsource"
 	"net/url"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/envsource"
 
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 )

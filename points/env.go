@@ -8,7 +8,6 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/redact"
-	"github.com/vectorlint/vectorlint/llm"
 )
 
 // AllowEnv is the set of environment variables a blueprint's ${VAR} references may read: the
@@ -144,11 +143,11 @@ func HeldSource(sources []envsource.Source) envsource.Source {
 // carries because --allow-env let it, to be redacted wherever a key is (errors, and the
 // successful replies of docs/security.md). Values shorter than 4 bytes are left out, as the
 // redaction ignores them.
-func EnvSecrets(env envsource.Vars, used []envsource.Source) []llm.Secret {
+func EnvSecrets(env envsource.Vars, used []envsource.Source) []redact.Secret {
 	if env == nil {
 		return nil
 	}
-	var out []llm.Secret
+	var out []redact.Secret
 	seen := map[string]bool{}
 	for _, s := range used {
 		v, ok := env.Lookup(s.Name)
@@ -158,7 +157,7 @@ func EnvSecrets(env envsource.Vars, used []envsource.Source) []llm.Secret {
 		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
 			if !seen[form] {
 				seen[form] = true
-				out = append(out, llm.Secret(form))
+				out = append(out, redact.Secret(form))
 			}
 		}
 	}

@@ -251,7 +251,7 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		return 0, "", in.ctx.Err()
 	}
 	// A service may quote the credentials it was sent in its error; never show them.
-	return 0, "", &redactedError{msg: llm.Redact(err.Error(), secrets...), err: err}
+	return 0, "", &redactedError{msg: redact.Text(err.Error(), secrets...), err: err}
 }
 
 // serviceAttempt makes one request to a service and reads its answer whole (at most one byte
@@ -345,7 +345,7 @@ func serviceSecrets(rawURL string, svcHeaders map[string]string, env envsource.V
 			out = append(out, p, url.QueryEscape(p), basic)
 		}
 		for name, vs := range u.Query() {
-			if llm.IsSecretQueryParam(name) {
+			if redact.IsSecretQueryParam(name) {
 				for _, v := range vs {
 					out = append(out, v, url.QueryEscape(v))
 				}
