@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/points"
 )
 
@@ -89,11 +89,11 @@ func TestCheckEnvTrust(t *testing.T) {
 		"TOKEN":          {"t", envsource.Source{Origin: envsource.OriginDotEnv, Name: "TOKEN", File: ".env", Line: 4}},
 		"CALL_KEY":       {"c", envsource.Source{Origin: envsource.OriginUserConfig, Name: "CALL_KEY", File: "config.toml"}},
 	}
-	strict, _ := llm.ParseTrustedHosts("")
+	strict, _ := trust.ParseHosts("")
 	errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, strict)
 	var got []string
 	for _, e := range errs {
-		var ue *llm.UntrustedHostError
+		var ue *trust.UntrustedHostError
 		if !errors.As(e, &ue) {
 			t.Fatalf("%T: %v", e, e)
 		}
@@ -106,7 +106,7 @@ func TestCheckEnvTrust(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CheckEnvTrust:\n%s", strings.Join(got, "\n"))
 	}
-	trusted, _ := llm.ParseTrustedHosts("models.example,svc.example")
+	trusted, _ := trust.ParseHosts("models.example,svc.example")
 	if errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, trusted); errs != nil {
 		t.Errorf("trusted hosts: %v", errs)
 	}

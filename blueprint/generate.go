@@ -338,7 +338,7 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 
 // CheckModel reports why a model cannot be called with the options' environment (an unknown
 // provider, a key that is not set, a ${VAR} reference that is not allowed or not set, or an
-// endpoint the client's trust rule refuses: an *llm.UntrustedHostError), or nil. Generate
+// endpoint the client's trust rule refuses: an *trust.UntrustedHostError), or nil. Generate
 // records the same error for every prompt of such a model; the command uses CheckModel to
 // warn once, or to stop before any call when the trust rule refuses a model.
 func CheckModel(bp *Blueprint, m Model, opts GenerateOptions) error {

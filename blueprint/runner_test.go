@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/points"
@@ -25,7 +26,7 @@ func runEnv(srv *llmtest.Server) envsource.LookupFunc {
 	}
 }
 
-func newRunClient(t *testing.T, trust *llm.Trust) *llm.Client {
+func newRunClient(t *testing.T, trust *trust.Rule) *llm.Client {
 	t.Helper()
 	c, err := llm.New(llm.Config{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, Trust: trust})
 	if err != nil {
@@ -45,7 +46,7 @@ func TestRunStopsBeforeAnyCall(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ := llm.ParseTrustedHosts("")
+	trust, _ := trust.ParseHosts("")
 	tests := []struct {
 		name  string
 		src   string

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/vectorlint/vectorlint/internal/safehttp"
+	"github.com/vectorlint/vectorlint/internal/trust"
 )
 
 // Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5). DefaultConcurrency is
@@ -81,7 +82,7 @@ type Config struct {
 	HTTPClient *http.Client
 	// Proxy selects the proxy of the client's own HTTP transport; nil means none. The command
 	// passes http.ProxyFromEnvironment (this package never reads the environment). A loopback
-	// host (IsLoopback, the trust rule's test) is never sent through it.
+	// host (safehttp.IsLoopback, the trust rule's test) is never sent through it.
 	Proxy func(*http.Request) (*url.URL, error)
 	// OnEvent receives request/response metadata (--verbose, --show-prompt). It is called from
 	// the goroutines making calls, so it must be safe for concurrent use, and it should be fast.
@@ -91,9 +92,10 @@ type Config struct {
 	UserAgent string
 	// Rand returns uniform numbers in [0, 1) for backoff jitter; nil uses math/rand/v2.
 	Rand func() float64
-	// Trust, when set, refuses every call whose endpoint it does not allow (see Trust.Check),
-	// before the cache or the network is touched; nil allows every endpoint.
-	Trust *Trust
+	// Trust, when set, refuses every call whose endpoint it does not allow (trust.Rule.Check
+	// of the base URL and where it and the key came from), before the cache or the network is
+	// touched; nil allows every endpoint.
+	Trust *trust.Rule
 	// OnStall, when set, is told about the calls in flight when none has finished for
 	// StallInterval, and again at most every StallInterval while that lasts: a run whose
 	// server hangs says so instead of going silent (the command prints it when standard
@@ -212,6 +214,14 @@ func setDefault[T comparable](v *T, def T) {
 	if *v == zero {
 		*v = def
 	}
+}
+
+// CheckTrust is Config.Trust's check of ep (trust.Rule.Check of its base URL, key and base
+// URL sources): nil when the client may call it. Every call (Complete, Generate, Embed) makes
+// this check first; a command calls it for each endpoint before the run starts, so a refusal
+// is one error before any call rather than one per call.
+func (c *Client) CheckTrust(ep Endpoint) error {
+	return c.cfg.Trust.Check(ep.BaseURL, ep.KeySource, ep.BaseURLSource)
 }
 
 // Close releases idle connections. The client stays usable.

@@ -46,7 +46,7 @@
 //
 //	env, err := envsource.Load(envsource.Options{Process: os.LookupEnv, Dir: configDir, UserConfig: envsource.UserConfigPath(home)})
 //	ep, err := llm.Resolve(env, iniSettings, flagSettings)
-//	trust, err := llm.ParseTrustedHosts(os.Getenv(llm.TrustedHostsVar))
+//	trust, err := trust.ParseHosts(os.Getenv(trust.HostsVar))
 //	if err := trust.Check(ep); err != nil { … } // a repository file redirects the user's key
 //	client, err := llm.New(llm.Config{Concurrency: 8, CacheDir: cacheDir, Trust: trust})
 //	resp, err := client.CompleteJSON(ctx, llm.Request{

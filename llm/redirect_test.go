@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -347,7 +348,7 @@ func TestLoopbackNeverProxied(t *testing.T) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = http.ProxyURL(proxyURL)
 	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if host, p, _ := net.SplitHostPort(addr); llm.IsLoopback(host) {
+		if host, p, _ := net.SplitHostPort(addr); safehttp.IsLoopback(host) {
 			addr = net.JoinHostPort("127.0.0.1", p)
 		}
 		return (&net.Dialer{}).DialContext(ctx, network, addr)

@@ -186,8 +186,7 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		return 0, "", err
 	}
 	if held := HeldSource(append(headerUsed, urlUsed...)); held.Origin != envsource.OriginUnknown {
-		ep := llm.Endpoint{BaseURL: target, KeySource: held, BaseURLSource: envsource.Source{Origin: envsource.OriginBlueprint, Name: "url of " + where}}
-		if err := in.env.Trust.Check(ep); err != nil {
+		if err := in.env.Trust.Check(target, held, envsource.Source{Origin: envsource.OriginBlueprint, Name: "url of " + where}); err != nil {
 			return 0, "", err
 		}
 	}

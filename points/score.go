@@ -12,6 +12,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -106,7 +107,7 @@ type Env struct {
 	AllowEnv AllowEnv
 	// Trust decides where a $call may send a value the user holds (process environment, user
 	// config): only to a loopback address or a trusted host. nil allows any host.
-	Trust *llm.Trust
+	Trust *trust.Rule
 	// Services are the blueprint's externalServices, for $call.
 	Services ServiceMap
 	// Description is the blueprint's description, for holistic judges.

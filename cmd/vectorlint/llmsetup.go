@@ -15,6 +15,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -59,8 +60,8 @@ func (a *app) homeDir() string {
 // trust is the trust rule of the run: which hosts, besides the providers' own endpoints, base
 // URLs the user gave and loopback addresses, may receive a key the user holds. Its list comes
 // from VECTORLINT_TRUSTED_HOSTS in the process environment only.
-func (a *app) trust() (*llm.Trust, error) {
-	return llm.ParseTrustedHosts(a.getenv(llm.TrustedHostsVar))
+func (a *app) trust() (*trust.Rule, error) {
+	return trust.ParseHosts(a.getenv(trust.HostsVar))
 }
 
 // relErr shows the files an environment or trust error names relative to the working
@@ -72,7 +73,7 @@ func (a *app) relErr(err error) error {
 		c.File = a.rel(c.File)
 		return &c
 	}
-	var ue *llm.UntrustedHostError
+	var ue *trust.UntrustedHostError
 	if errors.As(err, &ue) {
 		c := *ue
 		c.Key.File, c.BaseURL.File = a.rel(c.Key.File), a.rel(c.BaseURL.File)
@@ -98,7 +99,7 @@ type llmEndpoints struct {
 // configured is not (see llmEndpoints.notConfigured), since deterministic work still runs.
 func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, withSearch bool) (llmEndpoints, error) {
 	var eps llmEndpoints
-	trust, err := a.trust()
+	rule, err := a.trust()
 	if err != nil {
 		return eps, err
 	}
@@ -109,7 +110,7 @@ func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, w
 	case err != nil:
 		return eps, err
 	default:
-		if err := trust.Check(ep); err != nil {
+		if err := rule.Check(ep.BaseURL, ep.KeySource, ep.BaseURLSource); err != nil {
 			return eps, a.relErr(err)
 		}
 		eps.endpoint = ep
@@ -123,7 +124,7 @@ func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, w
 	case err != nil:
 		return eps, err
 	default:
-		if err := trust.Check(search); err != nil {
+		if err := rule.Check(search.BaseURL, search.KeySource, search.BaseURLSource); err != nil {
 			return eps, a.relErr(err)
 		}
 		eps.search = &search
@@ -218,7 +219,7 @@ func (a *app) newLLMClient(env envsource.LookupFunc, o llmOptions) (*llm.Client,
 	if err != nil {
 		return nil, "", err
 	}
-	trust, err := a.trust()
+	rule, err := a.trust()
 	if err != nil {
 		return nil, "", err
 	}
@@ -242,7 +243,7 @@ func (a *app) newLLMClient(env envsource.LookupFunc, o llmOptions) (*llm.Client,
 		Prices:       prices,
 		Proxy:        a.proxyFunc(),
 		UserAgent:    "vectorlint/" + versionString(),
-		Trust:        trust,
+		Trust:        rule,
 	}
 	if a.dialContext != nil {
 		cfg.HTTPClient = safehttp.NewClient(safehttp.NewTransport(cfg.Proxy, a.dialContext))
