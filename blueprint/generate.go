@@ -181,7 +181,7 @@ type GenerateOptions struct {
 	// MaxTokens of each generated turn (DefaultMaxTokens when 0).
 	MaxTokens int
 	// Timeout bounds each attempt of a generation call (DefaultGenTimeout when 0; --gen-timeout-ms).
-	// The whole call, retries included, is bounded by llm.CallTimeoutFactor times it.
+	// The whole call, retries included, is bounded by retry.CallTimeoutFactor times it.
 	Timeout time.Duration
 	// Attempts is how many times a generation call is tried: 1 + --gen-retries
 	// (DefaultGenRetries + 1 when 0). Which failures are retried is the client's rule (429,

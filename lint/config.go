@@ -65,7 +65,7 @@ type Config struct {
 	// variable CONFIDENCE_THRESHOLD overrides it either way).
 	ConfidenceThresholdSet bool
 	// Timeout bounds one attempt of a model call (llm.Config.Timeout; a call with its retries
-	// is bounded by 3 × that); 0 when not set (--timeout overrides it, llm.DefaultTimeout
+	// is bounded by 3 × that); 0 when not set (--timeout overrides it, retry.DefaultTimeout
 	// applies otherwise).
 	Timeout time.Duration
 	// CacheMaxSize caps the reply cache in bytes (0: no cap); CacheMaxSizeSet tells whether the

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
@@ -331,14 +332,14 @@ type callInfo struct {
 }
 
 // withRetries runs fn until it succeeds, fails in a way that is not retried, runs out of
-// attempts or of time (CallTimeoutFactor × the attempt timeout, counted from the first
+// attempts or of time (retry.CallTimeoutFactor × the attempt timeout, counted from the first
 // attempt: waiting for a concurrency slot before it is not the call's fault), or ctx ends.
 // Every failure comes back as an *APIError, or as a *StopError when it is a fact about the
 // endpoint (then recorded, and every later call of its scope fails with it at once, without a
 // request; a call between retries stops too).
 func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc) (int, error) {
 	callCtx := ctx
-	limit := CallTimeoutFactor * info.timeout
+	limit := retry.CallTimeoutFactor * info.timeout
 	var last *APIError // the previous attempt's failure
 	var deadline time.Time
 	suspected := false
@@ -400,7 +401,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 		if errors.As(err, &se) {
 			header = se.header
 		}
-		delay, asked, tooLong := c.retry.delay(attempt, header, time.Now())
+		delay, asked, tooLong := c.retry.Delay(attempt, header, time.Now())
 		if asked {
 			apiErr.RetryAfter = delay
 			if tooLong {
@@ -415,7 +416,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 		}
 		c.emit(Event{Kind: EventRetry, Op: info.op, Label: info.label, Host: info.ep.Host(), Model: info.ep.Model,
 			Attempt: attempt, Status: apiErr.Status, Delay: delay, Err: cause})
-		if err := sleep(callCtx, delay); err != nil {
+		if err := retry.Sleep(callCtx, delay); err != nil {
 			if ctx.Err() != nil {
 				return attempt, c.canceled(info, attempt, err)
 			}
@@ -450,7 +451,7 @@ func (c *Client) final(info callInfo, apiErr *APIError) error {
 // timeout, and any other failure says that no time was left for another attempt.
 func (c *Client) outOfTime(e *APIError, limit time.Duration) *APIError {
 	if e.Kind == KindTimeout {
-		e.Message += fmt.Sprintf(" per attempt, and the call gave up at its limit of %s (%d × the timeout)", limit, CallTimeoutFactor)
+		e.Message += fmt.Sprintf(" per attempt, and the call gave up at its limit of %s (%d × the timeout)", limit, retry.CallTimeoutFactor)
 		return e
 	}
 	e.Message += fmt.Sprintf(" (no time left for another attempt within the call's limit of %s)", limit)
@@ -481,7 +482,7 @@ func (c *Client) classify(ctx context.Context, timedOut bool, info callInfo, err
 		e.Kind, e.Message = KindBadResponse, redact.Text(br.msg, info.secrets...)
 	case errors.As(err, &re):
 		e.Kind, e.Message = KindRedirect, redact.Text(re.Error(), info.secrets...)
-	case errors.As(err, &ce) || isTransportError(err):
+	case errors.As(err, &ce) || retry.IsTransportError(err):
 		e.Kind, e.Message = KindConnection, "connection failed: "+redact.Text(causeText(err), info.secrets...)
 	default:
 		e.Kind, e.Message = KindRequest, redact.Text(err.Error(), info.secrets...)

@@ -15,19 +15,16 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/trust"
 )
 
-// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5). DefaultConcurrency is
-// also vectorlint.ini's (lint.DefaultConcurrency refers to it).
+// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5); the retry settings'
+// are retry's (retry.DefaultTimeout, retry.DefaultMaxAttempts…). DefaultConcurrency is also
+// vectorlint.ini's (lint.DefaultConcurrency refers to it).
 const (
-	DefaultConcurrency   = 8
-	DefaultTimeout       = 60 * time.Second
-	DefaultMaxAttempts   = 4
-	DefaultBaseDelay     = 1 * time.Second
-	DefaultMaxDelay      = 30 * time.Second
-	DefaultMaxRetryAfter = 60 * time.Second
+	DefaultConcurrency = 8
 	// DefaultStallInterval is how long no call may finish before Config.OnStall hears of the
 	// calls in flight.
 	DefaultStallInterval = 30 * time.Second
@@ -42,12 +39,6 @@ const (
 	ConcurrencyRange = "a whole number from 1 to 256"
 )
 
-// CallTimeoutFactor bounds a whole call, all its attempts, backoff and Retry-After waits
-// included, to this many times the timeout of one attempt: a hung server costs a call at
-// most 3 minutes at the default timeout, not the 8 that 4 full attempts and their backoff
-// would take.
-const CallTimeoutFactor = 3
-
 // Config configures a Client. Zero fields take the defaults above, so Config{} is usable
 // (without a cache).
 type Config struct {
@@ -55,7 +46,7 @@ type Config struct {
 	// (vectorlint.ini's Concurrency; default 8).
 	Concurrency int
 	// Timeout bounds each attempt, reply body included (default 60 s). A call, with all its
-	// retries and waits, is bounded by CallTimeoutFactor × Timeout.
+	// retries and waits, is bounded by retry.CallTimeoutFactor × Timeout.
 	Timeout time.Duration
 	// MaxAttempts is the attempts per call, the first included (default 4).
 	MaxAttempts int
@@ -113,7 +104,7 @@ type Config struct {
 // endpoints (each Request names its own).
 type Client struct {
 	cfg   Config
-	retry RetryPolicy
+	retry retry.Policy
 	http  *http.Client
 	// chat and embeddings are openai-go's services, on http with the SDK's own retries off
 	// (withRetries does them); each request gives its endpoint's options (requestOptions).
@@ -157,8 +148,8 @@ func New(cfg Config) (*Client, error) {
 	}
 	setDefault(&cfg.Concurrency, DefaultConcurrency)
 	setDefault(&cfg.StallInterval, DefaultStallInterval)
-	policy := RetryPolicy{MaxAttempts: cfg.MaxAttempts, Timeout: cfg.Timeout, BaseDelay: cfg.BaseDelay,
-		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.withDefaults()
+	policy := retry.Policy{MaxAttempts: cfg.MaxAttempts, Timeout: cfg.Timeout, BaseDelay: cfg.BaseDelay,
+		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.WithDefaults()
 	cfg.MaxAttempts, cfg.Timeout, cfg.BaseDelay, cfg.MaxDelay, cfg.MaxRetryAfter, cfg.Rand =
 		policy.MaxAttempts, policy.Timeout, policy.BaseDelay, policy.MaxDelay, policy.MaxRetryAfter, policy.Rand
 	// Every request may carry a key: redirects stay within one origin, no Referer is sent, and
@@ -228,9 +219,9 @@ func (c *Client) CheckTrust(ep Endpoint) error {
 func (c *Client) Close() { c.http.CloseIdleConnections() }
 
 // RetryPolicy returns the policy the client's calls are retried by (Config's MaxAttempts,
-// Timeout, BaseDelay, MaxDelay, MaxRetryAfter and Rand, defaults filled in), for RetryHTTP: other
-// HTTP requests of a run can then be retried as its model calls are.
-func (c *Client) RetryPolicy() RetryPolicy { return c.retry }
+// Timeout, BaseDelay, MaxDelay, MaxRetryAfter and Rand, defaults filled in), for retry.HTTP:
+// other HTTP requests of a run can then be retried as its model calls are.
+func (c *Client) RetryPolicy() retry.Policy { return c.retry }
 
 // Usage returns the totals so far. Safe to call while calls are running.
 func (c *Client) Usage() Usage { return c.usage.snapshot() }

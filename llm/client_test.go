@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
@@ -863,8 +864,8 @@ func (d *deadlineRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 // seen as the deadline of the HTTP request's context; Request.Timeout overrides it. No test
 // waits for it: the deadline is checked against the clock readings around the call.
 func TestDefaultTimeout(t *testing.T) {
-	if llm.DefaultTimeout != 60*time.Second {
-		t.Fatalf("DefaultTimeout = %v, want 60s", llm.DefaultTimeout)
+	if retry.DefaultTimeout != 60*time.Second {
+		t.Fatalf("DefaultTimeout = %v, want 60s", retry.DefaultTimeout)
 	}
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("fine"))
@@ -880,7 +881,7 @@ func TestDefaultTimeout(t *testing.T) {
 		after := time.Now()
 		want := timeout
 		if want == 0 {
-			want = llm.DefaultTimeout
+			want = retry.DefaultTimeout
 		}
 		if len(rec.ok) != i+1 || !rec.ok[i] {
 			t.Fatalf("request %d: no deadline on the request's context", i)
@@ -922,5 +923,16 @@ func TestRequestMaxAttempts(t *testing.T) {
 				t.Errorf("Generate: %d calls, error %v; want %d attempts", s.Calls()-tt.want, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestClientRetryPolicy: the client's own policy, which retry.HTTP gets from
+// Client.RetryPolicy, is Config's settings with the defaults filled in.
+func TestClientRetryPolicy(t *testing.T) {
+	c := newClient(t, llm.Config{MaxAttempts: 2, BaseDelay: 3 * time.Second})
+	p := c.RetryPolicy()
+	if p.MaxAttempts != 2 || p.BaseDelay != 3*time.Second || p.MaxDelay != retry.DefaultMaxDelay || p.Timeout != retry.DefaultTimeout ||
+		p.MaxRetryAfter != retry.DefaultMaxRetryAfter || p.Rand == nil {
+		t.Fatalf("%+v", p)
 	}
 }

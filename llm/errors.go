@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/retry"
 )
 
 // ErrorKind classifies a failed call.
@@ -114,14 +115,9 @@ func (e *APIError) Retryable() bool {
 	case KindTimeout, KindConnection, KindBadResponse:
 		return true
 	case KindHTTP:
-		return retryableStatus(e.Status)
+		return retry.Retryable(e.Status)
 	}
 	return false
-}
-
-func retryableStatus(code int) bool {
-	return code == http.StatusRequestTimeout || code == http.StatusConflict ||
-		code == http.StatusTooManyRequests || code >= 500
 }
 
 // redactedError wraps a cause so that its text is redacted while errors.Is/As still see it.

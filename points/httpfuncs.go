@@ -19,8 +19,8 @@ import (
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/internal/funcarg"
 )
 
@@ -227,13 +227,13 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		secrets = append(secrets, string(v))
 	}
 	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
-	// The model client's retries (llm.RetryHTTP): network failures, attempts that ran out of
+	// The model client's retries (retry.HTTP): network failures, attempts that ran out of
 	// time, 408, 409, 429 and 5xx are tried again, after the wait the service asks for or the
 	// linear backoff of the service's settings; the whole call is bounded like a model call's.
-	policy := llm.RetryPolicy{MaxAttempts: retries + 1, Timeout: timeout,
+	policy := retry.Policy{MaxAttempts: retries + 1, Timeout: timeout,
 		Backoff: func(n int) time.Duration { return backoff * time.Duration(n) }}
 	shown := redactURL(target) // the URL for messages: credentials redacted
-	res, err := llm.RetryHTTP(in.ctx, policy, func(actx context.Context, _ int) (*http.Response, error) {
+	res, err := retry.HTTP(in.ctx, policy, func(actx context.Context, _ int) (*http.Response, error) {
 		return serviceAttempt(actx, client, method, target, shown, headers, payload, timeout)
 	})
 	if err == nil {

@@ -208,7 +208,7 @@ func TestFactcheck(t *testing.T) {
 	}
 }
 
-// TestCallRetriesAsModelCalls: $call retries through the model client's llm.RetryHTTP, so a
+// TestCallRetriesAsModelCalls: $call retries through the model client's retry.HTTP, so a
 // 429 that names its wait and a connection dropped in the middle of the answer are tried
 // again, a hung service ends with $call's own message, and the whole call is bounded by
 // CallTimeoutFactor × its timeout whatever max_retries says.

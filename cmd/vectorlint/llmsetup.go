@@ -149,8 +149,8 @@ func configSettings(cfg *lint.Config) llm.Settings {
 type llmOptions struct {
 	// concurrency is the number of requests in flight (0: llm.DefaultConcurrency).
 	concurrency int
-	// timeout bounds one attempt of a call (0: llm.DefaultTimeout); a call with its retries is
-	// bounded by llm.CallTimeoutFactor × that.
+	// timeout bounds one attempt of a call (0: retry.DefaultTimeout); a call with its retries is
+	// bounded by retry.CallTimeoutFactor × that.
 	timeout time.Duration
 	// configFile tells whether the command reads vectorlint.ini, so that messages name its keys
 	// among the settings that fix a failure.
