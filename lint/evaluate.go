@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/rules"
@@ -389,7 +390,7 @@ func (r *ruleRun) failure() error {
 	for _, u := range r.units {
 		calls += len(u.chunks)
 		for _, res := range u.results {
-			if errors.Is(res.err, llm.ErrStopped) {
+			if errors.Is(res.err, runwide.ErrStopped) {
 				return res.err
 			}
 		}

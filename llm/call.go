@@ -11,6 +11,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/internal/retry"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
@@ -127,7 +128,7 @@ func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
 					}
 					err = c.canceled(s.info, 0, ctx.Err())
 				}
-				if !errors.Is(err, ErrStopped) {
+				if !errors.Is(err, runwide.ErrStopped) {
 					e := s.event(EventFailure)
 					e.Err = err.Error()
 					c.emit(e)
@@ -273,7 +274,7 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 			if s.kind.again(err) {
 				continue
 			}
-			if total > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
+			if total > 0 || !errors.Is(err, runwide.ErrStopped) { // a call stopped before any request is no event
 				e := s.event(EventFailure)
 				e.Err = err.Error()
 				c.emit(e)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 )
 
 // Provider is a value of LLM_PROVIDER (spec/linter.md §6).
@@ -80,9 +81,6 @@ type Settings struct {
 	BaseURLFrom envsource.Source
 }
 
-// ErrNotConfigured is matched (errors.Is) by every *NotConfiguredError.
-var ErrNotConfigured = errors.New("LLM provider not configured")
-
 // NotConfiguredError says that no provider is configured, or that the chosen one lacks
 // settings. Missing lists what to set, each entry naming the variable (and the flag or ini key
 // that can replace it, where there is one).
@@ -108,8 +106,8 @@ func (e *NotConfiguredError) Error() string {
 	return fmt.Sprintf("LLM provider %s is not fully configured: set %s", e.Provider, joinAnd(e.Missing))
 }
 
-// Is makes errors.Is(err, ErrNotConfigured) true.
-func (e *NotConfiguredError) Is(target error) bool { return target == ErrNotConfigured }
+// Is makes errors.Is(err, runwide.ErrNotConfigured) true.
+func (e *NotConfiguredError) Is(target error) bool { return target == runwide.ErrNotConfigured }
 
 // joinAnd joins "a", "a and b", "a, b and c".
 func joinAnd(items []string) string {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -287,7 +288,7 @@ func deref(p *float64) any {
 func TestResolveErrorTypes(t *testing.T) {
 	_, err := llm.Resolve(envOf(nil), llm.Settings{}, llm.Settings{})
 	var nc *llm.NotConfiguredError
-	if !errors.As(err, &nc) || nc.Provider != "" || !errors.Is(err, llm.ErrNotConfigured) {
+	if !errors.As(err, &nc) || nc.Provider != "" || !errors.Is(err, runwide.ErrNotConfigured) {
 		t.Fatalf("no provider: got %T %v, want *NotConfiguredError with no provider", err, err)
 	}
 	_, err = llm.Resolve(envOf(map[string]string{"LLM_PROVIDER": "anthropic"}), llm.Settings{}, llm.Settings{})
@@ -301,7 +302,7 @@ func TestResolveErrorTypes(t *testing.T) {
 		t.Fatalf("bad provider: got %#v", err)
 	}
 	// A nil lookup is an empty environment.
-	if _, err := llm.Resolve(nil, llm.Settings{}, llm.Settings{}); !errors.Is(err, llm.ErrNotConfigured) {
+	if _, err := llm.Resolve(nil, llm.Settings{}, llm.Settings{}); !errors.Is(err, runwide.ErrNotConfigured) {
 		t.Fatalf("nil env: got %v", err)
 	}
 }
@@ -419,7 +420,7 @@ func TestResolveSearch(t *testing.T) {
 		t.Fatalf("overrides: %#v, %v", ep, err)
 	}
 	_, err = llm.ResolveSearch(envOf(nil))
-	if !errors.Is(err, llm.ErrNotConfigured) || err.Error() != "LLM provider perplexity is not fully configured: set PERPLEXITY_API_KEY" {
+	if !errors.Is(err, runwide.ErrNotConfigured) || err.Error() != "LLM provider perplexity is not fully configured: set PERPLEXITY_API_KEY" {
 		t.Fatalf("no key: %v", err)
 	}
 	// A search model served elsewhere needs no key (as rules.SearchModelConfigured allows); a
@@ -432,7 +433,7 @@ func TestResolveSearch(t *testing.T) {
 		{"PERPLEXITY_BASE_URL": "http://localhost:9000/v1"},
 		{"SEARCH_MODEL": "sonar", "PERPLEXITY_BASE_URL": "https://api.perplexity.ai"},
 	} {
-		if _, err := llm.ResolveSearch(envOf(env)); !errors.Is(err, llm.ErrNotConfigured) {
+		if _, err := llm.ResolveSearch(envOf(env)); !errors.Is(err, runwide.ErrNotConfigured) {
 			t.Errorf("%v: %v, want a NotConfiguredError", env, err)
 		}
 	}

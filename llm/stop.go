@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 )
 
 // StopReason says why calls to an endpoint were stopped.
@@ -64,9 +65,6 @@ func (r StopReason) String() string {
 	}
 	return "unknown"
 }
-
-// ErrStopped is matched (errors.Is) by every *StopError.
-var ErrStopped = errors.New("llm: calls to the endpoint were stopped")
 
 // StopError is a failure that is a fact about an endpoint rather than about one request: a
 // connection refused, a host name that does not resolve or a TLS handshake that fails through
@@ -167,8 +165,8 @@ func (e *StopError) Cause() string {
 // Unwrap returns the *APIError of the call that failed, so errors.As still finds it.
 func (e *StopError) Unwrap() error { return e.err }
 
-// Is makes errors.Is(err, ErrStopped) true.
-func (e *StopError) Is(target error) bool { return target == ErrStopped }
+// Is makes errors.Is(err, runwide.ErrStopped) true.
+func (e *StopError) Is(target error) bool { return target == runwide.ErrStopped }
 
 // hostName is the host of "host:port" (IPv6 brackets removed).
 func hostName(hostport string) string {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -81,7 +82,7 @@ func TestStopAfterStatus(t *testing.T) {
 			for i, err := range errs {
 				var se *llm.StopError
 				var apiErr *llm.APIError
-				if !errors.As(err, &se) || se != stopped[0] || !errors.Is(err, llm.ErrStopped) ||
+				if !errors.As(err, &se) || se != stopped[0] || !errors.Is(err, runwide.ErrStopped) ||
 					!errors.As(err, &apiErr) || apiErr.Status != tt.status {
 					t.Fatalf("call %d: error %v, want the recorded *StopError", i, err)
 				}
@@ -98,7 +99,7 @@ func TestStopAfterStatus(t *testing.T) {
 			}
 			// A later call fails at once, without a request.
 			before := s.Calls()
-			if _, err := c.Complete(context.Background(), userRequest(s, "later")); !errors.Is(err, llm.ErrStopped) || s.Calls() != before {
+			if _, err := c.Complete(context.Background(), userRequest(s, "later")); !errors.Is(err, runwide.ErrStopped) || s.Calls() != before {
 				t.Errorf("a later call: %v, %d requests", err, s.Calls()-before)
 			}
 		})
@@ -111,7 +112,7 @@ func Test400StaysPerRequest(t *testing.T) {
 	s.On(llmtest.UserContains("too long"), llmtest.Status(400, `{"error":{"message":"context too long"}}`))
 	s.SetDefault(llmtest.Text("fine"))
 	c := newClient(t, fastConfig())
-	if _, err := c.Complete(context.Background(), userRequest(s, "too long")); err == nil || errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "too long")); err == nil || errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 400: %v", err)
 	}
 	errs := runCalls(c, 5, func(i int) llm.Request { return userRequest(s, fmt.Sprintf("short %d", i)) })
@@ -136,7 +137,7 @@ func TestStopScopes(t *testing.T) {
 	c := newClient(t, fastConfig())
 	gone := userRequest(s, "x")
 	gone.Endpoint.Model = "gone"
-	if _, err := c.Complete(context.Background(), gone); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), gone); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("404: %v", err)
 	}
 	if _, err := c.Complete(context.Background(), userRequest(s, "x")); err != nil {
@@ -146,20 +147,20 @@ func TestStopScopes(t *testing.T) {
 	keyed := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	wrong := userRequest(keyed, "x")
 	wrong.Endpoint.APIKey = "sk-wrong-0123456789abcdef"
-	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("401: %v", err)
 	}
 	if _, err := c.Complete(context.Background(), userRequest(keyed, "x")); err != nil {
 		t.Fatalf("the right key at the same server: %v", err)
 	}
-	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, llm.ErrStopped) || keyed.Calls() != 2 {
+	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, runwide.ErrStopped) || keyed.Calls() != 2 {
 		t.Fatalf("the wrong key again: %v after %d requests", err, keyed.Calls())
 	}
 
 	closed := llmtest.ClosedURL(t)
 	dead := userRequest(s, "x")
 	dead.Endpoint.BaseURL = closed
-	if _, err := c.Complete(context.Background(), dead); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), dead); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("refused: %v", err)
 	}
 	dead.Endpoint.Model = "another-model"
@@ -280,12 +281,12 @@ func TestStopWakesWaitingCalls(t *testing.T) {
 	waiting := make(chan error, 1)
 	go func() { _, err := c.Complete(context.Background(), group("waits for the slot")); waiting <- err }()
 	time.Sleep(20 * time.Millisecond) // it is now waiting for the group's slot
-	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 401: %v", err)
 	}
 	select {
 	case err := <-waiting:
-		if !errors.Is(err, llm.ErrStopped) {
+		if !errors.Is(err, runwide.ErrStopped) {
 			t.Fatalf("the waiting call: %v", err)
 		}
 	case <-time.After(time.Second):
@@ -312,10 +313,10 @@ func TestStopBetweenRetries(t *testing.T) {
 	for s.Calls() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 403: %v", err)
 	}
-	if err := <-flaky; !errors.Is(err, llm.ErrStopped) {
+	if err := <-flaky; !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the retrying call: %v", err)
 	}
 	if s.Calls() != 2 {
@@ -334,14 +335,14 @@ func TestStoppedCallsStillReadTheCache(t *testing.T) {
 	if _, err := c.Complete(context.Background(), userRequest(s, "cached")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 401: %v", err)
 	}
 	resp, err := c.Complete(context.Background(), userRequest(s, "cached"))
 	if err != nil || !resp.Cached || resp.Content != "fine" {
 		t.Fatalf("the cached call: %v, %+v", err, resp)
 	}
-	if _, err := c.Complete(context.Background(), userRequest(s, "new")); !errors.Is(err, llm.ErrStopped) || s.Calls() != 2 {
+	if _, err := c.Complete(context.Background(), userRequest(s, "new")); !errors.Is(err, runwide.ErrStopped) || s.Calls() != 2 {
 		t.Fatalf("a new call: %v after %d requests", err, s.Calls())
 	}
 }
@@ -354,10 +355,10 @@ func TestStopGenerateAndEmbed(t *testing.T) {
 	ep.APIKey = "sk-wrong-0123456789abcdef"
 	_, err := c.Generate(context.Background(), llm.GenerateRequest{Endpoint: ep, API: llm.APIAnthropic,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, MaxTokens: 5})
-	if !errors.Is(err, llm.ErrStopped) {
+	if !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("Generate: %v", err)
 	}
-	if _, err := c.Embed(context.Background(), ep, []string{"a"}); !errors.Is(err, llm.ErrStopped) || s.Calls() != 1 || s.EmbeddingCalls() != 0 {
+	if _, err := c.Embed(context.Background(), ep, []string{"a"}); !errors.Is(err, runwide.ErrStopped) || s.Calls() != 1 || s.EmbeddingCalls() != 0 {
 		t.Fatalf("Embed after the stop: %v (%d requests, %d embeddings)", err, s.Calls(), s.EmbeddingCalls())
 	}
 }
@@ -538,7 +539,7 @@ func TestSuspectHostRecovers(t *testing.T) {
 		return r
 	})
 	for _, err := range errs {
-		if !errors.Is(err, llm.ErrStopped) {
+		if !errors.Is(err, runwide.ErrStopped) {
 			t.Fatal(err)
 		}
 	}
@@ -559,7 +560,7 @@ func TestStopNoReply(t *testing.T) {
 		t.Fatalf("Stopped() = %v", stopped)
 	}
 	for _, err := range errs {
-		if !errors.Is(err, llm.ErrStopped) {
+		if !errors.Is(err, runwide.ErrStopped) {
 			t.Fatalf("error %v", err)
 		}
 	}
@@ -585,7 +586,7 @@ func TestStopNoReply(t *testing.T) {
 	}
 	_, err := c2.Complete(context.Background(), userRequest(s2, "slow"))
 	var apiErr *llm.APIError
-	if errors.Is(err, llm.ErrStopped) || !errors.As(err, &apiErr) || apiErr.Kind != llm.KindTimeout {
+	if errors.Is(err, runwide.ErrStopped) || !errors.As(err, &apiErr) || apiErr.Kind != llm.KindTimeout {
 		t.Fatalf("the slow request: %v", err)
 	}
 	if _, err := c2.Complete(context.Background(), userRequest(s2, "quick again")); err != nil || len(c2.Stopped()) != 0 {

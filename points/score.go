@@ -12,8 +12,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/trust"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -155,13 +155,13 @@ func (a PointAssessment) Stops() []error { return a.stop }
 // scored by the others (Warning says so), or nil.
 func (a PointAssessment) PartialStops() []error { return a.stopNote }
 
-// Stopped returns the stopped endpoint (llm.StopError) that kept the point from being judged,
-// or nil: callers report such failures once for the run instead of once per point.
-func (a PointAssessment) Stopped() *llm.StopError {
+// Stopped returns the stopped endpoint (an llm.StopError, which matches runwide.ErrStopped)
+// that kept the point from being judged, or nil: callers report such failures once for the run
+// instead of once per point.
+func (a PointAssessment) Stopped() error {
 	for _, err := range a.stop {
-		var se *llm.StopError
-		if errors.As(err, &se) {
-			return se
+		if errors.Is(err, runwide.ErrStopped) {
+			return err
 		}
 	}
 	return nil

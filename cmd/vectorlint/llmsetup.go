@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/internal/trust"
@@ -105,7 +106,7 @@ func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, w
 	}
 	ep, err := llm.Resolve(env, config, flags)
 	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
+	case errors.Is(err, runwide.ErrNotConfigured):
 		eps.notConfigured = err
 	case err != nil:
 		return eps, err
@@ -120,7 +121,7 @@ func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, w
 	}
 	search, err := llm.ResolveSearch(env)
 	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
+	case errors.Is(err, runwide.ErrNotConfigured):
 	case err != nil:
 		return eps, err
 	default:
