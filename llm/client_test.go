@@ -39,7 +39,7 @@ func newClient(t *testing.T, cfg llm.Config) *llm.Client {
 }
 
 func endpointOf(s *llmtest.Server) llm.Endpoint {
-	return llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: s.URL, APIKey: testKey, Model: "test-model",
+	return llm.Endpoint{Provider: "openai-compatible", BaseURL: s.URL, APIKey: testKey, Model: "test-model",
 		Temperature: ptr(0.2)}
 }
 
@@ -733,7 +733,7 @@ func withText(r llm.Request, i int) llm.Request {
 func TestAzureRequestShape(t *testing.T) {
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	c := newClient(t, fastConfig())
-	ep := llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
+	ep := llm.Endpoint{Provider: "azure-openai", BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
 		Model: "gpt4o-prod", APIVersion: "2024-10-21"}
 	if _, err := c.Complete(context.Background(), llm.Request{Endpoint: ep, Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}); err != nil {
 		t.Fatal(err)

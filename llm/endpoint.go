@@ -15,8 +15,8 @@ import (
 // Embeddings) server, its key, the model, and request defaults. A Client serves any number of
 // endpoints; each call names its own.
 type Endpoint struct {
-	// Provider is informational except for ProviderAzureOpenAI, which changes the URL shape
-	// (deployment path and api-version query) and the key header (api-key).
+	// Provider is informational except for a provider whose wire shape differs (the provider
+	// table's azure-openai: the deployment path, the api-version query and the api-key header).
 	Provider Provider
 	// BaseURL is the API root, e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1".
 	// For Azure it is the resource endpoint, e.g. "https://NAME.openai.azure.com".
@@ -108,7 +108,7 @@ func (e Endpoint) MarshalJSON() ([]byte, error) {
 // deployment path, for everyone else the base URL itself.
 func (e Endpoint) apiBase() string {
 	base := strings.TrimRight(e.BaseURL, "/")
-	if e.Provider == ProviderAzureOpenAI {
+	if wireOf(e.Provider) == wireAzure {
 		base += "/openai/deployments/" + url.PathEscape(e.Model)
 	}
 	return base + "/"
@@ -118,7 +118,7 @@ func (e Endpoint) apiBase() string {
 // info. It identifies the endpoint in cache keys.
 func (e Endpoint) operationURL(op string) string {
 	s := e.apiBase() + op
-	if e.Provider == ProviderAzureOpenAI && e.APIVersion != "" {
+	if e.APIVersion != "" && wireOf(e.Provider) == wireAzure {
 		s += "?api-version=" + url.QueryEscape(e.APIVersion)
 	}
 	if u, err := url.Parse(s); err == nil && u.User != nil {

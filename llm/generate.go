@@ -38,20 +38,22 @@ const (
 // endpoint's headers set one.
 const AnthropicVersion = "2023-06-01"
 
-// APIFor returns the shape of a Weval custom model: `inherit: anthropic` speaks Anthropic's
-// Messages API and `inherit: google` Gemini's generateContent; every other inherit value
-// (openai, openrouter, mistral, together, xai…) the OpenAI shape, whose `format: completions`
-// is the Completions API. (An anthropic or google model with format completions uses the
-// OpenAI Completions shape too: those providers have no completions API of their own.)
+// APIFor returns the shape of a Weval custom model: the native API of the provider its inherit
+// names in the provider table (by name or model-id prefix): `inherit: anthropic` speaks
+// Anthropic's Messages API and `inherit: google` (or gemini) Gemini's generateContent; every
+// other inherit value (openai, openrouter, mistral, together, xai…) the OpenAI shape, whose
+// `format: completions` is the Completions API. (An anthropic or google model with format
+// completions uses the OpenAI Completions shape too: those providers have no completions API
+// of their own.)
 func APIFor(inherit, format string) API {
 	if format == "completions" {
 		return APICompletions
 	}
-	switch strings.ToLower(strings.TrimSpace(inherit)) {
-	case "anthropic":
-		return APIAnthropic
-	case "google", "gemini":
-		return APIGemini
+	name := strings.ToLower(strings.TrimSpace(inherit))
+	for _, p := range providerTable() {
+		if p.native != "" && (string(p.name) == name || p.idPrefix == name) {
+			return p.native
+		}
 	}
 	return APIChat
 }
@@ -470,7 +472,7 @@ func setHeaders(h http.Header, api API, ep Endpoint, userAgent string) {
 		if key != "" {
 			h.Set("x-goog-api-key", key)
 		}
-	case ep.Provider == ProviderAzureOpenAI:
+	case wireOf(ep.Provider) == wireAzure:
 		if key != "" {
 			h.Set("api-key", key)
 		}

@@ -120,7 +120,7 @@ func TestGenerateShapes(t *testing.T) {
 		{"gemini", llm.GenerateRequest{API: llm.APIGemini, Endpoint: llm.Endpoint{BaseURL: s.URL + "beta", Model: "gemini-x", APIKey: testKey}},
 			"/v1beta/models/gemini-x:generateContent", "x-goog-api-key", nil},
 		{"azure chat at a full URL", llm.GenerateRequest{URL: s.URL + "/chat/completions",
-			Endpoint: llm.Endpoint{Provider: llm.ProviderAzureOpenAI, Model: "gpt", APIKey: testKey}},
+			Endpoint: llm.Endpoint{Provider: "azure-openai", Model: "gpt", APIKey: testKey}},
 			"/v1/chat/completions", "api-key", nil},
 	}
 	full := []llmtest.Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "Capital of France?"}}

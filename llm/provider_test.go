@@ -40,14 +40,14 @@ func TestResolve(t *testing.T) {
 		{
 			name: "openai from the key alone",
 			env:  map[string]string{"OPENAI_API_KEY": key},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(0.2)},
 		},
 		{
 			name: "openai with model and temperature",
 			env: map[string]string{"LLM_PROVIDER": "openai", "OPENAI_API_KEY": key, "OPENAI_MODEL": "gpt-4.1",
 				"OPENAI_TEMPERATURE": "0"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4.1", Temperature: ptr(0.0)},
 		},
 		{
@@ -58,7 +58,7 @@ func TestResolve(t *testing.T) {
 		{
 			name: "openai at a local base URL needs no key",
 			env:  map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1/", "OPENAI_MODEL": "llama3.2"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "http://localhost:11434/v1", Model: "llama3.2",
+			want: llm.Endpoint{Provider: "openai", BaseURL: "http://localhost:11434/v1", Model: "llama3.2",
 				Temperature: ptr(0.2)},
 		},
 		{
@@ -66,14 +66,14 @@ func TestResolve(t *testing.T) {
 			env: map[string]string{"LLM_PROVIDER": "azure-openai", "AZURE_OPENAI_API_KEY": key,
 				"AZURE_OPENAI_ENDPOINT": "https://res.openai.azure.com/", "AZURE_OPENAI_DEPLOYMENT_NAME": "gpt4o-prod",
 				"AZURE_OPENAI_API_VERSION": "2024-08-01-preview", "AZURE_OPENAI_TEMPERATURE": "0.5"},
-			want: llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: "https://res.openai.azure.com", APIKey: key,
+			want: llm.Endpoint{Provider: "azure-openai", BaseURL: "https://res.openai.azure.com", APIKey: key,
 				Model: "gpt4o-prod", APIVersion: "2024-08-01-preview", Temperature: ptr(0.5)},
 		},
 		{
 			name: "azure-openai default api-version",
 			env: map[string]string{"LLM_PROVIDER": "azure-openai", "AZURE_OPENAI_API_KEY": key,
 				"AZURE_OPENAI_ENDPOINT": "https://res.openai.azure.com", "AZURE_OPENAI_DEPLOYMENT_NAME": "d"},
-			want: llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: "https://res.openai.azure.com", APIKey: key,
+			want: llm.Endpoint{Provider: "azure-openai", BaseURL: "https://res.openai.azure.com", APIKey: key,
 				Model: "d", APIVersion: "2024-10-21", Temperature: ptr(0.2)},
 		},
 		{
@@ -87,7 +87,7 @@ func TestResolve(t *testing.T) {
 			name: "anthropic",
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key,
 				"ANTHROPIC_MODEL": "claude-sonnet-4-5", "ANTHROPIC_TEMPERATURE": "1"},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://api.anthropic.com/v1", APIKey: key,
 				Model: "claude-sonnet-4-5", Temperature: ptr(1.0), MaxTokens: 4096},
 		},
 		// The original's environment (src/schemas/env-schemas.ts, tests/env-parser.test.ts):
@@ -97,14 +97,14 @@ func TestResolve(t *testing.T) {
 		{
 			name: "anthropic with only a key (uses default values for optional Anthropic fields)",
 			env:  map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
-				Model: llm.DefaultAnthropicModel, Temperature: ptr(0.2), MaxTokens: 4096},
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+				Model: "claude-sonnet-4-5", Temperature: ptr(0.2), MaxTokens: 4096},
 		},
 		{
 			name: "anthropic max tokens (parses valid Anthropic environment variables)",
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MODEL": "claude-3-haiku-20240307",
 				"ANTHROPIC_MAX_TOKENS": "2048", "ANTHROPIC_TEMPERATURE": "0.5"},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://api.anthropic.com/v1", APIKey: key,
 				Model: "claude-3-haiku-20240307", Temperature: ptr(0.5), MaxTokens: 2048},
 		},
 		{
@@ -121,7 +121,7 @@ func TestResolve(t *testing.T) {
 		{
 			name: "openai temperature 1.5 is in range",
 			env:  map[string]string{"OPENAI_API_KEY": key, "OPENAI_TEMPERATURE": "1.5"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(1.5)},
 		},
 		{
@@ -133,13 +133,13 @@ func TestResolve(t *testing.T) {
 			name: "anthropic base URL override",
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MODEL": "m",
 				"ANTHROPIC_BASE_URL": "https://proxy.example.com/anthropic/v1"},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://proxy.example.com/anthropic/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://proxy.example.com/anthropic/v1", APIKey: key,
 				Model: "m", Temperature: ptr(0.2), MaxTokens: 4096},
 		},
 		{
 			name: "gemini defaults",
 			env:  map[string]string{"LLM_PROVIDER": "gemini", "GEMINI_API_KEY": key, "GEMINI_TEMPERATURE": "0.7"},
-			want: llm.Endpoint{Provider: llm.ProviderGemini, BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+			want: llm.Endpoint{Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 				APIKey: key, Model: "gemini-2.5-flash", Temperature: ptr(0.7)},
 		},
 		{
@@ -151,14 +151,14 @@ func TestResolve(t *testing.T) {
 			name:   "openai-compatible from the config file, no key",
 			env:    map[string]string{"LLM_PROVIDER": "openai-compatible"},
 			config: llm.Settings{BaseURL: "http://localhost:11434/v1", Model: "qwen3:8b"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: "http://localhost:11434/v1",
+			want: llm.Endpoint{Provider: "openai-compatible", BaseURL: "http://localhost:11434/v1",
 				Model: "qwen3:8b", Temperature: ptr(0.2)},
 		},
 		{
 			name:  "openai-compatible from flags with a key",
 			env:   map[string]string{"OPENAI_API_KEY": key},
 			flags: llm.Settings{Provider: "openai-compatible", BaseURL: "http://gpu-box:8000/v1", Model: "mistral"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: "http://gpu-box:8000/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai-compatible", BaseURL: "http://gpu-box:8000/v1", APIKey: key,
 				Model: "mistral", Temperature: ptr(0.2)},
 		},
 		{
@@ -170,7 +170,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:  "a base URL flag alone selects openai-compatible",
 			flags: llm.Settings{BaseURL: "http://127.0.0.1:1234/v1", Model: "local"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: "http://127.0.0.1:1234/v1",
+			want: llm.Endpoint{Provider: "openai-compatible", BaseURL: "http://127.0.0.1:1234/v1",
 				Model: "local", Temperature: ptr(0.2)},
 		},
 		{
@@ -188,27 +188,27 @@ func TestResolve(t *testing.T) {
 			flags: llm.Settings{Provider: "gemini", Model: "gemini-flag"},
 			config: llm.Settings{Provider: "anthropic", Model: "config-model", BaseURL: "https://config.example.com/v1",
 				Temperature: ptr(0.9)},
-			want: llm.Endpoint{Provider: llm.ProviderGemini, BaseURL: "https://config.example.com/v1", APIKey: "AIza-gem-key",
+			want: llm.Endpoint{Provider: "gemini", BaseURL: "https://config.example.com/v1", APIKey: "AIza-gem-key",
 				Model: "gemini-flag", Temperature: ptr(0.9)},
 		},
 		{
 			name:   "the environment's model beats the config's",
 			env:    map[string]string{"OPENAI_API_KEY": key, "OPENAI_MODEL": "gpt-env", "OPENAI_TEMPERATURE": "0.1"},
 			config: llm.Settings{Model: "gpt-config", Temperature: ptr(0.9)},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-env", Temperature: ptr(0.1)},
 		},
 		{
 			name:   "provider from the config file",
 			env:    map[string]string{"GEMINI_API_KEY": key},
 			config: llm.Settings{Provider: "Gemini"},
-			want: llm.Endpoint{Provider: llm.ProviderGemini, BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+			want: llm.Endpoint{Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 				APIKey: key, Model: "gemini-2.5-flash", Temperature: ptr(0.2)},
 		},
 		{
 			name: "provider names are case-insensitive and trimmed",
 			env:  map[string]string{"LLM_PROVIDER": " OpenAI ", "OPENAI_API_KEY": key},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(0.2)},
 		},
 		{
@@ -251,7 +251,7 @@ func TestResolve(t *testing.T) {
 		{
 			name: "empty variables count as unset",
 			env:  map[string]string{"LLM_PROVIDER": "", "OPENAI_API_KEY": key, "OPENAI_MODEL": " "},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(0.2)},
 		},
 	}
@@ -292,7 +292,7 @@ func TestResolveErrorTypes(t *testing.T) {
 		t.Fatalf("no provider: got %T %v, want *NotConfiguredError with no provider", err, err)
 	}
 	_, err = llm.Resolve(envOf(map[string]string{"LLM_PROVIDER": "anthropic"}), llm.Settings{}, llm.Settings{})
-	if !errors.As(err, &nc) || nc.Provider != llm.ProviderAnthropic ||
+	if !errors.As(err, &nc) || nc.Provider != "anthropic" ||
 		!reflect.DeepEqual(nc.Missing, []string{"ANTHROPIC_API_KEY"}) {
 		t.Fatalf("anthropic: got %#v", err)
 	}
@@ -356,7 +356,7 @@ func TestResolveFromDotEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	ep, err := llm.Resolve(env, llm.Settings{}, llm.Settings{})
-	if err != nil || ep.Provider != llm.ProviderGemini || ep.Model != "gemini-2.5-pro" || string(ep.APIKey) != "AIza-file-key" ||
+	if err != nil || ep.Provider != "gemini" || ep.Model != "gemini-2.5-pro" || string(ep.APIKey) != "AIza-file-key" ||
 		*ep.Temperature != 0.1 {
 		t.Fatalf("Resolve with .env = %v, %v", ep, err)
 	}

@@ -83,7 +83,7 @@ func redirectShapes() []redirectShape {
 			return c.Complete(context.Background(), llm.Request{Endpoint: endpointOf(s), Messages: msgs, NoCache: true})
 		}},
 		{"azure chat (api-key, api-version)", "chat completion", func(c *llm.Client, s *llmtest.Server) (*llm.Response, error) {
-			ep := llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
+			ep := llm.Endpoint{Provider: "azure-openai", BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
 				Model: "test-model", APIVersion: "2024-10-21"}
 			return c.Complete(context.Background(), llm.Request{Endpoint: ep, Messages: msgs, NoCache: true})
 		}},

@@ -132,7 +132,7 @@ func TestCacheFilesHoldNoRequestSecrets(t *testing.T) {
 }
 
 func TestEndpointFormattingHidesKey(t *testing.T) {
-	ep := llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: testKey, Model: "gpt-4o",
+	ep := llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: testKey, Model: "gpt-4o",
 		Headers: map[string]string{"X-Custom-Auth": headerSecret}}
 	var out strings.Builder
 	fmt.Fprintf(&out, "%v|%+v|%#v|%s|", ep, ep, ep, ep)

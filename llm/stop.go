@@ -191,15 +191,15 @@ type SettingNames struct {
 // Resolve): its environment variables, and the --base-url and --model flags and, when
 // withConfig is set, the BaseURL and Model keys of vectorlint.ini that may replace them.
 func LinterSettingNames(p Provider, withConfig bool) SettingNames {
-	vars := varsOf(p)
+	row := linterProvider(p)
 	list := func(flag, variable, key string) string {
 		if withConfig {
 			return flag + ", " + variable + " or " + key + " in vectorlint.ini"
 		}
 		return flag + " or " + variable
 	}
-	n := SettingNames{Key: vars.key, BaseURL: list("--base-url", vars.baseURL, "BaseURL"),
-		Model: list("--model", vars.model, "Model"), Timeout: "--timeout"}
+	n := SettingNames{Key: row.keyVar, BaseURL: list("--base-url", row.baseURLVar, "BaseURL"),
+		Model: list("--model", row.modelVar, "Model"), Timeout: "--timeout"}
 	if withConfig {
 		n.Timeout = "--timeout or Timeout in vectorlint.ini"
 	}
@@ -209,27 +209,30 @@ func LinterSettingNames(p Provider, withConfig bool) SettingNames {
 // settingNames fills the empty fields of the endpoint's SettingNames from its provider.
 func settingNames(ep Endpoint) SettingNames {
 	n := ep.SettingNames
-	var def SettingNames
-	switch p := string(ep.Provider); p {
-	case string(ProviderOpenAI), string(ProviderAzureOpenAI), string(ProviderAnthropic), string(ProviderGemini),
-		string(ProviderOpenAICompatible):
-		v := varsOf(Provider(p))
-		def = SettingNames{Key: v.key, BaseURL: v.baseURL, Model: v.model}
-	case "perplexity":
-		def = SettingNames{Key: "PERPLEXITY_API_KEY", BaseURL: "PERPLEXITY_BASE_URL", Model: "SEARCH_MODEL"}
-	case "":
-		def = SettingNames{Key: "the API key", BaseURL: "the base URL", Model: "the model name"}
-	default:
-		up := strings.ToUpper(p)
-		def = SettingNames{Key: up + "_API_KEY", BaseURL: up + "_BASE_URL", Model: "the model id"}
-		if hp, ok := modelProvider(p); ok && len(hp.keys) > 0 {
-			def.Key = strings.Join(hp.keys, " or ")
-		}
-	}
+	def := providerSettingNames(ep.Provider)
 	setDefault(&n.Key, def.Key)
 	setDefault(&n.BaseURL, def.BaseURL)
 	setDefault(&n.Model, def.Model)
 	setDefault(&n.Timeout, "--timeout")
+	return n
+}
+
+// providerSettingNames are the settings of a provider's key, base URL and model, from the
+// provider table: a linter provider's or the search model's variables; for a model id's
+// provider (and any other name), <NAME>_API_KEY (its key variables when it has some),
+// <NAME>_BASE_URL and the model id.
+func providerSettingNames(name Provider) SettingNames {
+	if name == "" {
+		return SettingNames{Key: "the API key", BaseURL: "the base URL", Model: "the model name"}
+	}
+	if p, ok := providerNamed(name); ok && (p.linter || p.search) {
+		return SettingNames{Key: p.keyVar, BaseURL: p.baseURLVar, Model: p.modelVar}
+	}
+	up := strings.ToUpper(string(name))
+	n := SettingNames{Key: up + "_API_KEY", BaseURL: up + "_BASE_URL", Model: "the model id"}
+	if p, ok := modelIDProvider(string(name)); ok && len(p.idKeys()) > 0 {
+		n.Key = strings.Join(p.idKeys(), " or ")
+	}
 	return n
 }
 

@@ -213,8 +213,8 @@ func TestStopNetworkFailures(t *testing.T) {
 			cfg.Concurrency = 2
 			cfg.OnEvent = log.add
 			c := newClient(t, cfg)
-			ep := llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: tt.url, APIKey: testKey, Model: "m",
-				SettingNames: llm.LinterSettingNames(llm.ProviderOpenAI, false)}
+			ep := llm.Endpoint{Provider: "openai", BaseURL: tt.url, APIKey: testKey, Model: "m",
+				SettingNames: llm.LinterSettingNames("openai", false)}
 			errs := runCalls(c, 20, func(i int) llm.Request {
 				return llm.Request{Endpoint: ep, Messages: []llm.Message{{Role: llm.RoleUser, Content: fmt.Sprint(i)}}}
 			})
@@ -372,7 +372,7 @@ func TestSettingNamesInFixes(t *testing.T) {
 		ep   llm.Endpoint
 		want string
 	}{
-		{llm.Endpoint{Provider: llm.ProviderAnthropic, SettingNames: llm.LinterSettingNames(llm.ProviderAnthropic, true)}, "set ANTHROPIC_API_KEY to a valid key"},
+		{llm.Endpoint{Provider: "anthropic", SettingNames: llm.LinterSettingNames("anthropic", true)}, "set ANTHROPIC_API_KEY to a valid key"},
 		{llm.Endpoint{Provider: "openrouter"}, "set OPENROUTER_API_KEY to a valid key"},
 		{llm.Endpoint{Provider: "google"}, "set GOOGLE_API_KEY or GEMINI_API_KEY to a valid key"},
 		{llm.Endpoint{Provider: "perplexity"}, "set PERPLEXITY_API_KEY to a valid key"},
@@ -389,13 +389,13 @@ func TestSettingNamesInFixes(t *testing.T) {
 	}
 	// Without a key, the fix says that none was sent.
 	c := newClient(t, fastConfig())
-	_, err := c.Complete(context.Background(), llm.Request{Endpoint: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: s.URL, Model: "m",
-		SettingNames: llm.LinterSettingNames(llm.ProviderOpenAI, true)}, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+	_, err := c.Complete(context.Background(), llm.Request{Endpoint: llm.Endpoint{Provider: "openai", BaseURL: s.URL, Model: "m",
+		SettingNames: llm.LinterSettingNames("openai", true)}, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
 	var se *llm.StopError
 	if !errors.As(err, &se) || se.Fix != "no API key was sent: set OPENAI_API_KEY" {
 		t.Errorf("no key: %v", err)
 	}
-	if got := llm.LinterSettingNames(llm.ProviderOpenAI, true); got != (llm.SettingNames{Key: "OPENAI_API_KEY",
+	if got := llm.LinterSettingNames("openai", true); got != (llm.SettingNames{Key: "OPENAI_API_KEY",
 		BaseURL: "--base-url, OPENAI_BASE_URL or BaseURL in vectorlint.ini", Model: "--model, OPENAI_MODEL or Model in vectorlint.ini",
 		Timeout: "--timeout or Timeout in vectorlint.ini"}) {
 		t.Errorf("LinterSettingNames = %+v", got)

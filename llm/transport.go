@@ -32,7 +32,7 @@ func (c *Client) requestOptions(ep Endpoint) []option.RequestOption {
 	opts = append(opts, option.WithBaseURL(ep.apiBase()), option.WithHeader("User-Agent", c.cfg.UserAgent))
 	key := string(ep.APIKey)
 	switch {
-	case ep.Provider == ProviderAzureOpenAI:
+	case wireOf(ep.Provider) == wireAzure:
 		if ep.APIVersion != "" {
 			opts = append(opts, option.WithQuery("api-version", ep.APIVersion))
 		}
