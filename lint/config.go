@@ -18,6 +18,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/ini.v1"
 
+	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
@@ -69,7 +70,7 @@ type Config struct {
 	// applies otherwise).
 	Timeout time.Duration
 	// CacheMaxSize caps the reply cache in bytes (0: no cap); CacheMaxSizeSet tells whether the
-	// file sets it (llm.DefaultCacheMaxSize applies when it does not).
+	// file sets it (replycache.DefaultCap applies when it does not).
 	CacheMaxSize    int64
 	CacheMaxSizeSet bool
 
@@ -373,9 +374,9 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			}
 			cfg.Timeout = d
 		case "CacheMaxSize":
-			n, err := llm.ParseSize(value)
-			if err != nil || !llm.ValidCacheMaxSize(n) {
-				add(line, name, llm.CacheMaxSizeRange, strconv.Quote(value))
+			n, err := replycache.ParseSize(value)
+			if err != nil || !replycache.ValidCap(n) {
+				add(line, name, replycache.CapRange, strconv.Quote(value))
 				continue
 			}
 			cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true

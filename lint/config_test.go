@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
@@ -476,7 +477,7 @@ func FuzzParseConfig(f *testing.F) {
 				}
 			}
 			// Every number in its range (spec/trust.md §8).
-			if cfg.Concurrency < 1 || cfg.Concurrency > llm.MaxConcurrency || !llm.ValidCacheMaxSize(cfg.CacheMaxSize) ||
+			if cfg.Concurrency < 1 || cfg.Concurrency > llm.MaxConcurrency || !replycache.ValidCap(cfg.CacheMaxSize) ||
 				cfg.Timeout < 0 || cfg.Timeout > llm.MaxTimeout {
 				t.Fatalf("valid config out of range: %+v", cfg)
 			}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
@@ -58,7 +59,7 @@ type callSpec struct {
 	// flight answered (nil for embeddings).
 	messages []Message
 	// fits, when set, tells whether a cache entry can answer the request (nil: any can).
-	fits func(*cacheEntry) bool
+	fits func(*replycache.Entry) bool
 	// accept, when set, checks a reply before it is stored: a rejected reply is never cached,
 	// and accept's error is returned with it.
 	accept func(*reply) error
@@ -164,14 +165,14 @@ func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
 // fetch answers s from the cache, else from the server.
 func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 	if s.cache {
-		entry, err := c.cache.get(s.key, s.entryOp)
+		entry, err := c.cache.Get(s.key, s.entryOp)
 		if err != nil {
 			e := s.event(EventCacheError)
 			e.Err = err.Error()
 			c.emit(e)
 		}
 		if entry != nil && (s.fits == nil || s.fits(entry)) {
-			c.usage.add(s.info.ep.Model, entry.Usage, true, c.prices(s.info.ep))
+			c.usage.add(s.info.ep.Model, TokenUsage(entry.Usage), true, c.prices(s.info.ep))
 			msgs := cloneMessages(s.messages)
 			if c.listening() {
 				e := s.event(EventCacheHit)
@@ -179,7 +180,7 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 				c.emit(e)
 			}
 			r := &reply{Response: Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
-				Tokens: entry.Usage, Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}
+				Tokens: TokenUsage(entry.Usage), Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}
 			// An entry stored before replies were redacted, or under another key, may hold one.
 			r.redact(s.info.ep.replySecrets())
 			return r, nil
@@ -292,8 +293,8 @@ func (c *Client) store(s *callSpec, r *reply) {
 	if !s.cache {
 		return
 	}
-	err := c.cache.put(s.key, &cacheEntry{Op: s.entryOp, Model: r.Model, Content: r.Content, FinishReason: r.FinishReason,
-		Format: string(r.Format), Embeddings: r.vectors, Usage: r.Tokens})
+	err := c.cache.Put(s.key, &replycache.Entry{Op: s.entryOp, Model: r.Model, Content: r.Content, FinishReason: r.FinishReason,
+		Format: string(r.Format), Embeddings: r.vectors, Usage: replycache.Tokens(r.Tokens)})
 	if err != nil {
 		e := s.event(EventCacheError)
 		e.Err = redact.Text(err.Error(), s.info.ep.secrets()...)

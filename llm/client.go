@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/trust"
@@ -63,7 +64,7 @@ type Config struct {
 	// NoCache neither reads nor writes the cache (--no-cache).
 	NoCache bool
 	// CacheMaxSize caps the cache in bytes: past it, least recently used entries are removed
-	// (default DefaultCacheMaxSize, 1 GB; NoCacheLimit for none).
+	// (default replycache.DefaultCap, 1 GB; replycache.NoCap for none).
 	CacheMaxSize int64
 	// Prices, when set, make Usage report a cost (see ResolvePrices).
 	Prices *Prices
@@ -111,7 +112,7 @@ type Client struct {
 	chat       openai.ChatCompletionService
 	embeddings openai.EmbeddingService
 	global     *semaphore.Weighted
-	cache      *diskCache
+	cache      *replycache.Store
 	usage      usageMeter
 
 	// stops are the endpoints no call may be started for any more (Stopped).
@@ -186,16 +187,17 @@ func New(cfg Config) (*Client, error) {
 	if cfg.CacheDir != "" {
 		limit := cfg.CacheMaxSize
 		if limit == 0 {
-			limit = DefaultCacheMaxSize
+			limit = replycache.DefaultCap
 		}
-		c.cache = &diskCache{dir: cfg.CacheDir, maxSize: limit, onPrune: func(res PruneResult, err error) {
+		c.cache = replycache.Open(cfg.CacheDir, limit, func(res replycache.PruneResult, err error) {
 			e := Event{Kind: EventCachePruned, Detail: fmt.Sprintf("removed %s (%s), the least recently used, to stay under the cap of %s; %s (%s) remain",
-				CountEntries(res.Removed), FormatSize(res.RemovedBytes), FormatSize(limit), CountEntries(res.Remaining), FormatSize(res.RemainingBytes))}
+				replycache.CountEntries(res.Removed), replycache.FormatSize(res.RemovedBytes), replycache.FormatSize(limit),
+				replycache.CountEntries(res.Remaining), replycache.FormatSize(res.RemainingBytes))}
 			if err != nil {
 				e.Err = "cache " + cfg.CacheDir + " could not be pruned: " + err.Error()
 			}
 			c.emit(e)
-		}}
+		})
 	}
 	return c, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/replycache"
 )
 
 const opEmbed = "embeddings"
@@ -56,7 +57,7 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 		}
 		s.key = key
 	}
-	s.fits = func(e *cacheEntry) bool { return len(e.Embeddings) == len(texts) }
+	s.fits = func(e *replycache.Entry) bool { return len(e.Embeddings) == len(texts) }
 	r, err := c.call(ctx, s)
 	if err != nil {
 		return nil, err
