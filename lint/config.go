@@ -19,6 +19,7 @@ import (
 	"gopkg.in/ini.v1"
 
 	"github.com/vectorlint/vectorlint/internal/replycache"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
@@ -367,7 +368,7 @@ func ParseConfig(path string, data []byte) (*Config, rules.Problems) {
 			}
 			cfg.ConfidenceThreshold, cfg.ConfidenceThresholdSet = t, true
 		case "Timeout":
-			d, err := llm.ParseTimeout(value)
+			d, err := retry.ParseTimeout(value)
 			if err != nil {
 				add(line, name, "a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h", strconv.Quote(value))
 				continue

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
@@ -349,7 +350,7 @@ func timeoutFlag(value string, given bool) (time.Duration, error) {
 	if !given {
 		return 0, nil
 	}
-	d, err := llm.ParseTimeout(value)
+	d, err := retry.ParseTimeout(value)
 	if err != nil {
 		return 0, fmt.Errorf("--timeout: %w", err)
 	}

@@ -1,4 +1,4 @@
-package llm
+package retry
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // MaxTimeout is the longest timeout ParseTimeout accepts: a day, far beyond any useful model
-// call, and small enough that retry.CallTimeoutFactor times it cannot overflow.
+// call, and small enough that CallTimeoutFactor times it cannot overflow.
 const MaxTimeout = 24 * time.Hour
 
 // ParseTimeout reads a timeout as --timeout and the Timeout key of vectorlint.ini give it: a Go
