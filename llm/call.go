@@ -388,7 +388,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 			end = apiErr
 		case callCtx.Err() != nil: // the attempt was cut short by the call's limit
 			end = c.final(info, c.outOfTime(apiErr, limit))
-		case !apiErr.Retryable() || attempt >= cmp.Or(info.maxAttempts, c.retry.MaxAttempts):
+		case !apiErr.retryable() || attempt >= cmp.Or(info.maxAttempts, c.retry.MaxAttempts):
 			end = c.final(info, apiErr)
 		case !suspected && c.suspicious(info, apiErr):
 			suspected = true

@@ -26,9 +26,9 @@ import (
 // vectorlint.ini's (lint.DefaultConcurrency refers to it).
 const (
 	DefaultConcurrency = 8
-	// DefaultStallInterval is how long no call may finish before Config.OnStall hears of the
+	// defaultStallInterval is how long no call may finish before Config.OnStall hears of the
 	// calls in flight.
-	DefaultStallInterval = 30 * time.Second
+	defaultStallInterval = 30 * time.Second
 )
 
 // MaxConcurrency is the most requests in flight any setting may ask for (vectorlint.ini's
@@ -148,7 +148,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("llm: Config.Concurrency: expected at most %d, found %d", MaxConcurrency, cfg.Concurrency)
 	}
 	setDefault(&cfg.Concurrency, DefaultConcurrency)
-	setDefault(&cfg.StallInterval, DefaultStallInterval)
+	setDefault(&cfg.StallInterval, defaultStallInterval)
 	policy := retry.Policy{MaxAttempts: cfg.MaxAttempts, Timeout: cfg.Timeout, BaseDelay: cfg.BaseDelay,
 		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.WithDefaults()
 	cfg.MaxAttempts, cfg.Timeout, cfg.BaseDelay, cfg.MaxDelay, cfg.MaxRetryAfter, cfg.Rand =
@@ -220,16 +220,8 @@ func (c *Client) CheckTrust(ep Endpoint) error {
 // Close releases idle connections. The client stays usable.
 func (c *Client) Close() { c.http.CloseIdleConnections() }
 
-// RetryPolicy returns the policy the client's calls are retried by (Config's MaxAttempts,
-// Timeout, BaseDelay, MaxDelay, MaxRetryAfter and Rand, defaults filled in), for retry.HTTP:
-// other HTTP requests of a run can then be retried as its model calls are.
-func (c *Client) RetryPolicy() retry.Policy { return c.retry }
-
 // Usage returns the totals so far. Safe to call while calls are running.
 func (c *Client) Usage() Usage { return c.usage.snapshot() }
-
-// UsageByModel returns the totals per requested model id.
-func (c *Client) UsageByModel() map[string]Usage { return c.usage.snapshotByModel() }
 
 // listening reports whether anyone hears events: the frequent ones (a request, a response, a
 // cache hit) are not even built otherwise, since building one parses the endpoint's URL and
@@ -381,7 +373,7 @@ type Schema struct {
 type Response struct {
 	// Content is the assistant message's text as the model wrote it.
 	Content string
-	// JSON is the JSON extracted from Content (set by CompleteJSON and DecodeJSON).
+	// JSON is the JSON extracted from Content (set by CompleteJSON and decodeJSON).
 	JSON string
 	// Model is the model the server says answered (may differ from the requested id).
 	Model        string

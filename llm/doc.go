@@ -13,7 +13,7 @@
 //   - retries: 408, 409, 429, 5xx, timeouts, dropped connections and unusable 2xx bodies are
 //     retried (4 attempts, exponential backoff with jitter, Retry-After honoured); other
 //     statuses fail at once; every failure is an *APIError naming the host, model and status.
-//     retry.HTTP retries any other HTTP request the same way (Client.RetryPolicy);
+//     retry.HTTP retries any other HTTP request by the same policy (internal/retry);
 //   - time limits: Config.Timeout (60 s) per attempt, retry.CallTimeoutFactor × that per call with
 //     all its retries and waits; Config.OnStall hears of calls in flight when none finishes;
 //   - stops: a failure that is a fact about an endpoint (connection refused, DNS, TLS, no reply
@@ -24,7 +24,7 @@
 //   - structured output: Request.Schema is sent as a strict json_schema response_format, and
 //     falls back to json_object, then to plain text with the schema in the system message, on
 //     servers that reject it (remembered per endpoint and model);
-//   - reply checking: CompleteChecked, CompleteJSON and DecodeJSON ask the model once more,
+//   - reply checking: CompleteChecked and CompleteJSON ask the model once more,
 //     quoting the problem, when a reply is unusable;
 //   - a content-addressed cache of replies (Config.CacheDir) with atomic writes;
 //   - flights: identical requests in flight at the same time are made once when they use the

@@ -16,9 +16,9 @@ import (
 
 const opEmbed = "embeddings"
 
-// EmbedBatchSize is the most texts sent in one embeddings request; longer lists are split into
+// embedBatchSize is the most texts sent in one embeddings request; longer lists are split into
 // several requests (each cached on its own).
-const EmbedBatchSize = 128
+const embedBatchSize = 128
 
 // Embed returns one embedding vector per text, in order, from the endpoint's /embeddings
 // operation (Endpoint.Model is the embedding model). Calls share the client's retries,
@@ -35,8 +35,8 @@ func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]fl
 		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: "no model given"}
 	}
 	out := make([][]float64, 0, len(texts))
-	for start := 0; start < len(texts); start += EmbedBatchSize {
-		batch := texts[start:min(start+EmbedBatchSize, len(texts))]
+	for start := 0; start < len(texts); start += embedBatchSize {
+		batch := texts[start:min(start+embedBatchSize, len(texts))]
 		vecs, err := c.embedBatch(ctx, ep, batch)
 		if err != nil {
 			return nil, err

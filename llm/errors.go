@@ -109,8 +109,8 @@ func (e *APIError) Unwrap() error {
 	return e.err
 }
 
-// Retryable reports whether the failure was of a kind that is retried.
-func (e *APIError) Retryable() bool {
+// retryable reports whether the failure was of a kind that is retried.
+func (e *APIError) retryable() bool {
 	switch e.Kind {
 	case KindTimeout, KindConnection, KindBadResponse:
 		return true
@@ -136,12 +136,12 @@ func redactErr(err error, secrets []string) error {
 	return &redactedError{msg: redact.Text(err.Error(), secrets...), err: err}
 }
 
-// ErrReplyRejected is matched (errors.Is) by every *ReplyError.
-var ErrReplyRejected = errors.New("model reply rejected")
+// errReplyRejected is matched (errors.Is) by every *replyError.
+var errReplyRejected = errors.New("model reply rejected")
 
-// ReplyError is a reply the caller's check rejected twice: once as first given, and again after
+// replyError is a reply the caller's check rejected twice: once as first given, and again after
 // the model was shown the problem. The model did answer; the answer was unusable.
-type ReplyError struct {
+type replyError struct {
 	Host  string
 	Model string
 	// Err is the check's error on the last reply.
@@ -151,15 +151,15 @@ type ReplyError struct {
 }
 
 // Error names the model, the problem and the start of the reply.
-func (e *ReplyError) Error() string {
+func (e *replyError) Error() string {
 	return fmt.Sprintf("llm: reply of %s at %s rejected after one retry: %v; the reply began %q", e.Model, e.Host, e.Err, e.Reply)
 }
 
 // Unwrap returns the check's error.
-func (e *ReplyError) Unwrap() error { return e.Err }
+func (e *replyError) Unwrap() error { return e.Err }
 
-// Is makes errors.Is(err, ErrReplyRejected) true.
-func (e *ReplyError) Is(target error) bool { return target == ErrReplyRejected }
+// Is makes errors.Is(err, errReplyRejected) true.
+func (e *replyError) Is(target error) bool { return target == errReplyRejected }
 
 // oneLine collapses whitespace and clips s for use inside an error message.
 func oneLine(s string, n int) string {
