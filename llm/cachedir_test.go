@@ -31,6 +31,7 @@ func entryFiles(t *testing.T, dir string) []string {
 // passes the cap, the least recently used entries go, and an entry read from the cache counts
 // as used.
 func TestCacheCapEvictsLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("the same reply for every text"))
 	dir := t.TempDir()

@@ -29,6 +29,7 @@ func withoutSources(ep llm.Endpoint) llm.Endpoint {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	const key = "sk-test-0123456789abcdef"
 	tests := []struct {
 		name          string
@@ -286,6 +287,7 @@ func deref(p *float64) any {
 }
 
 func TestResolveErrorTypes(t *testing.T) {
+	t.Parallel()
 	_, err := llm.Resolve(envOf(nil), llm.Settings{}, llm.Settings{})
 	var nc *llm.NotConfiguredError
 	if !errors.As(err, &nc) || nc.Provider != "" || !errors.Is(err, runwide.ErrNotConfigured) {
@@ -308,6 +310,7 @@ func TestResolveErrorTypes(t *testing.T) {
 }
 
 func TestResolvePrices(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		env     map[string]string
 		want    *llm.Prices
@@ -346,6 +349,7 @@ func TestResolvePrices(t *testing.T) {
 // TestResolveFromDotEnv: a provider configured in the project's .env resolves like one of the
 // process environment, the process environment still winning.
 func TestResolveFromDotEnv(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	content := "export LLM_PROVIDER=gemini\nGEMINI_API_KEY = AIza-file-key   # from the file\nGEMINI_MODEL='gemini-2.5-pro'\nGEMINI_TEMPERATURE=0.5\n"
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(content), 0o600); err != nil {
@@ -366,6 +370,7 @@ func TestResolveFromDotEnv(t *testing.T) {
 }
 
 func TestModelEndpoint(t *testing.T) {
+	t.Parallel()
 	env := envOf(map[string]string{"OPENROUTER_API_KEY": "sk-or-v1-abc", "GEMINI_API_KEY": "AIza-g", "OPENAI_API_KEY": "sk-o",
 		"OLLAMA_BASE_URL": "http://gpu:11434/v1/", "MISTRAL_BASE_URL": "mistral.local"})
 	tests := []struct {
@@ -410,6 +415,7 @@ func TestModelEndpoint(t *testing.T) {
 }
 
 func TestResolveSearch(t *testing.T) {
+	t.Parallel()
 	ep, err := llm.ResolveSearch(envOf(map[string]string{"PERPLEXITY_API_KEY": "pplx-123"}))
 	want := llm.Endpoint{Provider: "perplexity", BaseURL: "https://api.perplexity.ai", APIKey: "pplx-123", Model: "sonar-pro", LimitGroup: "perplexity"}
 	if err != nil || !reflect.DeepEqual(withoutSources(ep), want) {

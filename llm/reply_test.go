@@ -9,6 +9,7 @@ import (
 )
 
 func TestExtractJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, reply, want, wantErr string
 	}{

@@ -45,6 +45,7 @@ func echo(status int) llmtest.Reply {
 }
 
 func TestSecretsNeverLeak(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("unauthorized"), echo(401))
 	s.On(llmtest.UserContains("flaky"), echo(500), echo(500), llmtest.Text("ok"))
@@ -105,6 +106,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 }
 
 func TestCacheFilesHoldNoRequestSecrets(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("a plain answer"))
 	dir := t.TempDir()
@@ -132,6 +134,7 @@ func TestCacheFilesHoldNoRequestSecrets(t *testing.T) {
 }
 
 func TestEndpointFormattingHidesKey(t *testing.T) {
+	t.Parallel()
 	ep := llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: testKey, Model: "gpt-4o",
 		Headers: map[string]string{"X-Custom-Auth": headerSecret}}
 	var out strings.Builder

@@ -44,6 +44,7 @@ func hostOf(url string) string {
 // the same *StopError (which still unwraps to the first call's *APIError), and Stopped lists it
 // once.
 func TestStopAfterStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status int
 		body   string
@@ -108,6 +109,7 @@ func TestStopAfterStatus(t *testing.T) {
 
 // Test400StaysPerRequest: a 400 is that request's error; the next calls are made.
 func Test400StaysPerRequest(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("too long"), llmtest.Status(400, `{"error":{"message":"context too long"}}`))
 	s.SetDefault(llmtest.Text("fine"))
@@ -131,6 +133,7 @@ func Test400StaysPerRequest(t *testing.T) {
 // a refused connection at one host leaves another host working; and a refused connection
 // stops every model at that host.
 func TestStopScopes(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.ModelIs("gone"), llmtest.Status(404, `{"error":{"message":"no such model"}}`))
 	s.SetDefault(llmtest.Text("fine"))
@@ -181,6 +184,7 @@ func TestStopScopes(t *testing.T) {
 // and what to check; the other calls stop without a request of their own beyond the retries
 // they had started.
 func TestStopNetworkFailures(t *testing.T) {
+	t.Parallel()
 	plain := llmtest.Start(t)
 	untrusted := llmtest.Start(t, llmtest.WithTLS())
 	tests := []struct {
@@ -262,6 +266,7 @@ func requireNXDOMAIN(t *testing.T, host string) {
 // TestStopWakesWaitingCalls: a call waiting for a concurrency slot fails as soon as its scope
 // stops, while the call holding the slot is still in flight.
 func TestStopWakesWaitingCalls(t *testing.T) {
+	// Not parallel: a call is given 20 ms to start waiting for its slot.
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("hang"), llmtest.Hang())
 	s.On(llmtest.UserContains("deny"), llmtest.Status(401, ""))
@@ -302,6 +307,7 @@ func TestStopWakesWaitingCalls(t *testing.T) {
 // TestStopBetweenRetries: a call waiting to retry after a 500 does not make its next attempt
 // once another call has stopped the endpoint.
 func TestStopBetweenRetries(t *testing.T) {
+	// Not parallel: it orders calls with sleeps around a 200 ms backoff.
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("flaky"), llmtest.ServerError())
 	s.On(llmtest.UserContains("deny"), llmtest.Status(403, ""))
@@ -326,6 +332,7 @@ func TestStopBetweenRetries(t *testing.T) {
 
 // TestStoppedCallsStillReadTheCache: a stop refuses requests, not cached replies.
 func TestStoppedCallsStillReadTheCache(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("deny"), llmtest.Status(401, ""))
 	s.SetDefault(llmtest.Text("fine"))
@@ -349,6 +356,7 @@ func TestStoppedCallsStillReadTheCache(t *testing.T) {
 
 // TestStopGenerateAndEmbed: Generate and Embed stop like Complete.
 func TestStopGenerateAndEmbed(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	c := newClient(t, fastConfig())
 	ep := endpointOf(s)
@@ -366,6 +374,7 @@ func TestStopGenerateAndEmbed(t *testing.T) {
 // TestSettingNamesInFixes: the endpoint's SettingNames name what to change; an endpoint of a
 // Weval provider falls back to that provider's variables.
 func TestSettingNamesInFixes(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Status(401, ""))
 	tests := []struct {
@@ -405,6 +414,7 @@ func TestSettingNamesInFixes(t *testing.T) {
 // TestCallTimeLimit: a call with all its retries and waits ends within CallTimeoutFactor ×
 // the timeout. A server asking to wait longer than the time left fails the call at once.
 func TestCallTimeLimit(t *testing.T) {
+	// Not parallel: it checks that the call ends within 500 ms.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.RateLimited("1"))
 	cfg := fastConfig()
@@ -426,6 +436,7 @@ func TestCallTimeLimit(t *testing.T) {
 // to which host and for how long, at most once per interval; nothing is reported while calls
 // finish.
 func TestStallReports(t *testing.T) {
+	// Not parallel: it checks the stall reports' intervals of 100 ms.
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("hang"), llmtest.Hang())
 	s.SetDefault(llmtest.Text("fine"))
@@ -509,6 +520,7 @@ func (r *refuseFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 // all go ahead. With a provider limit of 1, the waiting calls hold no slot the retrying call
 // needs.
 func TestSuspectHostRecovers(t *testing.T) {
+	// Not parallel: it checks that the calls end within 2 s.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("fine"))
 	cfg := fastConfig()
@@ -549,6 +561,7 @@ func TestSuspectHostRecovers(t *testing.T) {
 // a call has timed out through all its attempts: the other calls wait for that verdict and
 // then fail at once. At a host that has answered before, a timeout is that request's failure.
 func TestStopNoReply(t *testing.T) {
+	// Not parallel: its attempts time out at 50 ms, and a reply must come within that.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Hang())
 	cfg := fastConfig()

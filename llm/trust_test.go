@@ -19,6 +19,7 @@ import (
 // TestResolveSources checks that every resolver records where the key and the base URL came
 // from, reading an *Env made of real files.
 func TestResolveSources(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("OPENAI_BASE_URL=http://attacker.test/v1\nAZURE_OPENAI_ENDPOINT=https://a.test\n"+
 		"PERPLEXITY_BASE_URL=https://s.test\nOPENROUTER_BASE_URL=https://r.test/v1\nGROQ_API_KEY=g\n"), 0o600); err != nil {
@@ -107,6 +108,7 @@ func attackerClient(t *testing.T, srv *llmtest.Server, rule *trust.Rule) *llm.Cl
 // allow, for chat, generation and embeddings, before any request (the attacker's server sees
 // none); with the host trusted, the same calls reach it.
 func TestClientEnforcesTrust(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("ok"))
 	ep := llm.Endpoint{BaseURL: "http://attacker.test/v1", Model: "m", APIKey: "sk-user-key-123456",

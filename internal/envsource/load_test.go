@@ -29,6 +29,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // the user config's [env] — value by value, and that each value knows its source (file and
 // line; the user config has no lines).
 func TestLoadEnvPrecedence(t *testing.T) {
+	t.Parallel()
 	dir, home := t.TempDir(), t.TempDir()
 	user := envsource.UserConfigPath(home)
 	writeFiles(t, dir, map[string]string{
@@ -93,6 +94,7 @@ func TestLoadEnvPrecedence(t *testing.T) {
 // read; a link to a regular file inside the root is read (spec/trust.md §6), and so is a user
 // config that links to a regular file (dotfile managers link it).
 func TestLoadEnvNotRegular(t *testing.T) {
+	t.Parallel()
 	target := filepath.Join(t.TempDir(), "target.env")
 	writeFiles(t, filepath.Dir(target), map[string]string{"target.env": "OPENAI_BASE_URL=http://attacker.test/v1\n"})
 	for _, name := range []string{".env", ".env.local"} {
@@ -151,6 +153,7 @@ func TestLoadEnvNotRegular(t *testing.T) {
 }
 
 func TestLoadEnvTooLarge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{".env": "A=" + strings.Repeat("x", envsource.MaxFileSize) + "\n"})
 	_, err := envsource.Load(envsource.Options{Dir: dir})
@@ -160,6 +163,7 @@ func TestLoadEnvTooLarge(t *testing.T) {
 }
 
 func TestLoadEnvSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{".env": "A=1\n", ".env.local": "A=1\nOPENAI_API_KEY sk-secret-value\n"})
 	_, err := envsource.Load(envsource.Options{Dir: dir})
@@ -172,6 +176,7 @@ func TestLoadEnvSyntaxErrors(t *testing.T) {
 // TestParseUserConfig checks the accepted forms of [env] and that every error names the file
 // and line without showing a value.
 func TestParseUserConfig(t *testing.T) {
+	t.Parallel()
 	const secret = "sk-abc123SECRET"
 	tests := []struct {
 		name, src string
@@ -243,6 +248,7 @@ func FuzzParseUserConfig(f *testing.F) {
 }
 
 func TestLoadDotEnv(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	content := "# provider settings\n" +
 		"export LLM_PROVIDER=gemini\n" +
@@ -294,6 +300,7 @@ func TestLoadDotEnv(t *testing.T) {
 }
 
 func TestParseDotEnvErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ content, want string }{
 		{"A=1\nnot a pair\n", `.env:2: expected KEY=VALUE, found "not" and 6 more characters (not shown: the value may be secret)`},
 		{"A=1\n\nBAD KEY=2\n", `.env:3: expected a variable name of letters, digits, '_', '.' or '-' before '=', found "BAD KEY"`},

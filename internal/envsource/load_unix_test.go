@@ -14,6 +14,7 @@ import (
 // TestLoadEnvFIFO: a .env that is a named pipe would block the run forever on open; it is an
 // error instead, at once, and never opened.
 func TestLoadEnvFIFO(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{".env", ".env.local"} {
 		dir := t.TempDir()
 		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestParseSize(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		want int64
@@ -38,6 +39,7 @@ func TestParseSize(t *testing.T) {
 }
 
 func TestFormatSize(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1000: "1 kB", 56_712_345: "56.7 MB", 1_000_000_000: "1 GB", 1 << 30: "1.1 GB"} {
 		if got := FormatSize(n); got != want {
 			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
@@ -66,6 +68,7 @@ func key(c byte) string { return strings.Repeat(string(c), 64) }
 // TestPruneAndClearCache prunes by size and by age, and clears, touching nothing in the folder
 // that is not a cache entry.
 func TestPruneAndClearCache(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 7, 5, 12, 0, 0, 0, time.UTC)
 	dir := t.TempDir()
 	writeEntry(t, dir, key('a'), 100, now.Add(-72*time.Hour))
@@ -125,6 +128,7 @@ func TestPruneAndClearCache(t *testing.T) {
 // TestCacheCommandsRefuseOtherFolders points the cache functions at a folder that is not a
 // cache (a home folder given by mistake): nothing is removed.
 func TestCacheCommandsRefuseOtherFolders(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	doc := filepath.Join(dir, "thesis.json")
 	if err := os.WriteFile(doc, []byte("years of work"), 0o600); err != nil {

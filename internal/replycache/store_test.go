@@ -20,6 +20,7 @@ const sharedKey = "ab0123456789abcdef0123456789abcdef0123456789abcdef0123456789a
 // TestCacheSharedByProcesses runs two processes that write and read the same cache entry
 // hundreds of times at once: every read must see a complete entry written by one of them.
 func TestCacheSharedByProcesses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var cmds []*exec.Cmd
 	for _, id := range []string{"A", "B"} {
@@ -55,6 +56,7 @@ func TestCacheSharedByProcesses(t *testing.T) {
 
 // TestCacheWriterProcess is the body of one writer process of TestCacheSharedByProcesses.
 func TestCacheWriterProcess(t *testing.T) {
+	// Not parallel: it is the body of a writer process that TestCacheSharedByProcesses runs alone.
 	dir := os.Getenv("VECTORLINT_CACHE_WRITER_DIR")
 	if dir == "" {
 		t.Skip("helper process of TestCacheSharedByProcesses")
@@ -93,6 +95,7 @@ func consistent(content string) bool {
 // entries under readers and writers, and every read is a complete entry or a miss, never an
 // error or a torn entry.
 func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const keys = 40
 	content := strings.Repeat("reply ", 100)
@@ -148,6 +151,7 @@ func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
 // TestEstimateSize checks the sampled estimate a process makes at its first write against
 // the real size: exact for a cache in fewer folders than the sample, close for a large one.
 func TestEstimateSize(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if est, err := estimateSize(dir); err != nil || est != 0 {
 		t.Fatalf("empty cache: %d, %v", est, err)

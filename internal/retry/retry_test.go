@@ -75,6 +75,7 @@ func readAll(t *testing.T, res *http.Response) string {
 }
 
 func TestHTTP(t *testing.T) {
+	// Not parallel: an attempt times out at 100 ms, and a reply must come within that.
 	tests := []struct {
 		name     string
 		statuses []int
@@ -130,6 +131,7 @@ func TestHTTP(t *testing.T) {
 // The body of the returned response stays readable after HTTP returns, until it is
 // closed: the attempt's time limit does not cut it off.
 func TestHTTPBodyOutlivesTheCall(t *testing.T) {
+	t.Parallel()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
 		time.Sleep(50 * time.Millisecond)
@@ -147,6 +149,7 @@ func TestHTTPBodyOutlivesTheCall(t *testing.T) {
 }
 
 func TestHTTPErrors(t *testing.T) {
+	// Not parallel: it checks that calls end within a second or two.
 	t.Run("network failures retried, the last one returned", func(t *testing.T) {
 		s := httptest.NewServer(http.NotFoundHandler())
 		url := s.URL
@@ -226,6 +229,7 @@ func TestHTTPErrors(t *testing.T) {
 }
 
 func TestParseAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		value string

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseTimeout(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want time.Duration
