@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseAllowEnv(t *testing.T) {
+	t.Parallel()
 	got, err := ParseAllowEnv([]string{"OPENAI_API_KEY", " A,B , ,_c1", "A"})
 	if err != nil || !reflect.DeepEqual(got, AllowEnv{"OPENAI_API_KEY": true, "A": true, "B": true, "_c1": true}) {
 		t.Fatalf("%v, %v", got, err)

@@ -51,6 +51,7 @@ func callPoint(t *testing.T, fn string, args any, env Env, s Subject) fnResult {
 }
 
 func TestCallInlineURL(t *testing.T) {
+	t.Parallel()
 	f := &fakeService{t: t, answers: []answer{{200, `{"score": 0.75, "explain": "mostly right"}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
@@ -83,6 +84,7 @@ func mustJSON(v any) string {
 }
 
 func TestCallNamedServiceRetries(t *testing.T) {
+	t.Parallel()
 	f := &fakeService{t: t, answers: []answer{{503, "busy"}, {200, `{"score": 1}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
@@ -97,6 +99,7 @@ func TestCallNamedServiceRetries(t *testing.T) {
 // TestCallScores: a service's score is read as $js's: true/false → 1/0, a number clamped to
 // [0, 1] (spec/blueprints.md §3).
 func TestCallScores(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	for _, tt := range []struct {
 		answer string
 		want   float64
@@ -124,6 +127,7 @@ func TestCallScores(t *testing.T) {
 }
 
 func TestCallErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		answers []answer
@@ -175,6 +179,7 @@ func TestCallErrors(t *testing.T) {
 }
 
 func TestFactcheck(t *testing.T) {
+	t.Parallel()
 	f := &fakeService{t: t, answers: []answer{{200, `{"score": 0.5}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
@@ -213,6 +218,7 @@ func TestFactcheck(t *testing.T) {
 // again, a hung service ends with $call's own message, and the whole call is bounded by
 // CallTimeoutFactor × its timeout whatever max_retries says.
 func TestCallRetriesAsModelCalls(t *testing.T) {
+	// Not parallel: it counts the attempts that fit in a call's 300 ms bound.
 	t.Run("429 with Retry-After", func(t *testing.T) {
 		var calls atomic.Int32
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ import (
 // values, and literal credential headers, are "[redacted]"; ${VAR} references and everything
 // else are kept as written.
 func TestCallCredentialsShown(t *testing.T) {
+	t.Parallel()
 	pt := &rubric.Point{Fn: "call", HasArgs: true, Multiplier: 1, Args: map[string]any{
 		"url":     "https://bot:pw1234@svc.example/check?api_key=k123&lang=en",
 		"headers": map[string]any{"Authorization": "Bearer lit-token-123", "X-Key": "${CALL_KEY}", "Accept": "application/json"},
@@ -46,6 +47,7 @@ func TestCallCredentialsShown(t *testing.T) {
 // TestCallErrorRedacted checks that a $call error never shows the credentials its request
 // carried, even when the service quotes them, while the rest of the message stays.
 func TestCallErrorRedacted(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, pass, _ := r.BasicAuth()
 		w.WriteHeader(http.StatusForbidden)
