@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/points"
@@ -26,7 +27,7 @@ func BenchmarkParseCorpus(b *testing.B) {
 // benchBlueprint is the blueprint of the generation benchmarks: 20 prompts × 2 models × 2
 // temperatures, each with two judged points and one function point, and two judges, all
 // answered by one fake server (no latency).
-func benchBlueprint(b *testing.B) (*Blueprint, *llmtest.Server, llm.LookupFunc) {
+func benchBlueprint(b *testing.B) (*Blueprint, *llmtest.Server, envsource.LookupFunc) {
 	srv := llmtest.NewServer()
 	b.Cleanup(srv.Close)
 	srv.On(llmtest.SystemContains("expert examiner"), llmtest.Text("<reflection>ok</reflection><classification>CLASS_MOSTLY_PRESENT</classification>"))
@@ -41,7 +42,7 @@ func benchBlueprint(b *testing.B) (*Blueprint, *llmtest.Server, llm.LookupFunc) 
 	if err != nil {
 		b.Fatal(err)
 	}
-	env := llm.LookupFunc(func(k string) (string, bool) {
+	env := envsource.LookupFunc(func(k string) (string, bool) {
 		v, ok := map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": srv.URL, "OPENROUTER_API_KEY": "k", "OPENROUTER_BASE_URL": srv.URL}[k]
 		return v, ok
 	})

@@ -5,8 +5,9 @@ import (
 	"sort"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/redact"
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/points"
 )
 
@@ -128,10 +129,10 @@ func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow points.AllowEnv) finding.P
 // CheckEnvTrust checks, before any call, where the values of allowed references would go: a
 // value the user holds (from the process environment or the user config) may be sent only to
 // a loopback address or a host in VECTORLINT_TRUSTED_HOSTS, since every url of a blueprint is
-// the blueprint author's choice. It returns one *llm.UntrustedHostError for each url that
+// the blueprint author's choice. It returns one *trust.UntrustedHostError for each url that
 // would receive one, naming the blueprint's file and the url's line. References that are not
 // allowed are CheckEnvRefs's to report and are skipped here.
-func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow points.AllowEnv, trust *llm.Trust) []error {
+func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env envsource.Vars, allow points.AllowEnv, rule *trust.Rule) []error {
 	var out []error
 	seen := map[string]bool{}
 	for _, r := range refs {
@@ -142,7 +143,7 @@ func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow points.Allo
 			continue
 		}
 		src := env.Source(r.Name)
-		if err := checkSend(trust, bp.File, r.URL, r.URLWhere, r.URLLine, src, env, allow); err != nil {
+		if err := checkSend(rule, bp.File, r.URL, r.URLWhere, r.URLLine, src, env, allow); err != nil {
 			key := r.URLWhere + "\x00" + r.Name
 			if !seen[key] {
 				seen[key] = true
@@ -155,12 +156,10 @@ func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env llm.Vars, allow points.Allo
 
 // checkSend applies the trust rule to sending the value of a variable (from src) to rawURL, a
 // url written in the blueprint (its ${VAR} references expanded first).
-func checkSend(trust *llm.Trust, file, rawURL, where string, line int, src llm.Source, env llm.Vars, allow points.AllowEnv) error {
+func checkSend(rule *trust.Rule, file, rawURL, where string, line int, src envsource.Source, env envsource.Vars, allow points.AllowEnv) error {
 	target, _, err := points.ExpandEnv(rawURL, env, allow, where)
 	if err != nil {
 		target = rawURL
 	}
-	ep := llm.Endpoint{BaseURL: target, KeySource: src,
-		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: where, File: file, Line: line}}
-	return trust.Check(ep)
+	return rule.Check(target, src, envsource.Source{Origin: envsource.OriginBlueprint, Name: where, File: file, Line: line})
 }

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/points"
 )
 
@@ -81,18 +82,18 @@ func TestCheckEnvTrust(t *testing.T) {
 	}
 	allow := points.AllowEnv{"PATH_PART": true, "OPENAI_API_KEY": true, "ORG": true, "ORG2": true, "TOKEN": true, "CALL_KEY": true}
 	env := sourcedVars{
-		"OPENAI_API_KEY": {"sk-user", llm.Source{Origin: llm.OriginProcess, Name: "OPENAI_API_KEY"}},
-		"PATH_PART":      {"p", llm.Source{Origin: llm.OriginDotEnv, Name: "PATH_PART", File: ".env", Line: 1}},
-		"ORG":            {"o", llm.Source{Origin: llm.OriginDotEnv, Name: "ORG", File: ".env", Line: 2}},
-		"ORG2":           {"o", llm.Source{Origin: llm.OriginDotEnv, Name: "ORG2", File: ".env", Line: 3}},
-		"TOKEN":          {"t", llm.Source{Origin: llm.OriginDotEnv, Name: "TOKEN", File: ".env", Line: 4}},
-		"CALL_KEY":       {"c", llm.Source{Origin: llm.OriginUserConfig, Name: "CALL_KEY", File: "config.toml"}},
+		"OPENAI_API_KEY": {"sk-user", envsource.Source{Origin: envsource.OriginProcess, Name: "OPENAI_API_KEY"}},
+		"PATH_PART":      {"p", envsource.Source{Origin: envsource.OriginDotEnv, Name: "PATH_PART", File: ".env", Line: 1}},
+		"ORG":            {"o", envsource.Source{Origin: envsource.OriginDotEnv, Name: "ORG", File: ".env", Line: 2}},
+		"ORG2":           {"o", envsource.Source{Origin: envsource.OriginDotEnv, Name: "ORG2", File: ".env", Line: 3}},
+		"TOKEN":          {"t", envsource.Source{Origin: envsource.OriginDotEnv, Name: "TOKEN", File: ".env", Line: 4}},
+		"CALL_KEY":       {"c", envsource.Source{Origin: envsource.OriginUserConfig, Name: "CALL_KEY", File: "config.toml"}},
 	}
-	strict, _ := llm.ParseTrustedHosts("")
+	strict, _ := trust.ParseHosts("")
 	errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, strict)
 	var got []string
 	for _, e := range errs {
-		var ue *llm.UntrustedHostError
+		var ue *trust.UntrustedHostError
 		if !errors.As(e, &ue) {
 			t.Fatalf("%T: %v", e, e)
 		}
@@ -105,7 +106,7 @@ func TestCheckEnvTrust(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("CheckEnvTrust:\n%s", strings.Join(got, "\n"))
 	}
-	trusted, _ := llm.ParseTrustedHosts("models.example,svc.example")
+	trusted, _ := trust.ParseHosts("models.example,svc.example")
 	if errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, trusted); errs != nil {
 		t.Errorf("trusted hosts: %v", errs)
 	}
@@ -114,8 +115,8 @@ func TestCheckEnvTrust(t *testing.T) {
 // sourcedVars is a Vars with explicit sources.
 type sourcedVars map[string]struct {
 	value string
-	src   llm.Source
+	src   envsource.Source
 }
 
-func (v sourcedVars) Lookup(k string) (string, bool) { e, ok := v[k]; return e.value, ok }
-func (v sourcedVars) Source(k string) llm.Source     { return v[k].src }
+func (v sourcedVars) Lookup(k string) (string, bool)   { e, ok := v[k]; return e.value, ok }
+func (v sourcedVars) Source(k string) envsource.Source { return v[k].src }

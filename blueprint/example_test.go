@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -16,7 +17,7 @@ import (
 // calls Run with a model client. Run generates each model's responses, has the judges score the
 // text points, scores the function points, and writes the result document. Here every model is
 // the fake server of llm/llmtest, reached through the providers' base URL variables; a real
-// program passes its environment (llm.LoadEnv) and sets a progress display (Options.Progress).
+// program passes its environment (envsource.Load) and sets a progress display (Options.Progress).
 func ExampleRun() {
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)
@@ -40,7 +41,7 @@ models: [openai:gpt-4o-mini]
 	// The judge's prompt names its role; everything else is a generation.
 	srv.On(llmtest.SystemContains("expert examiner"), llmtest.Text("<reflection>It names the Seine.</reflection><classification>CLASS_MOSTLY_PRESENT</classification>"))
 	srv.SetDefault(llmtest.Text("Paris, on the Seine."))
-	env := llm.LookupFunc(func(key string) (string, bool) {
+	env := envsource.LookupFunc(func(key string) (string, bool) {
 		v, ok := map[string]string{"OPENAI_API_KEY": "sk-example", "OPENAI_BASE_URL": srv.URL}[key]
 		return v, ok
 	})

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -169,7 +170,7 @@ type GenerateOptions struct {
 	// (<PROVIDER>_BASE_URL) and the ${VAR} references in custom models' urls and headers. The
 	// command passes its environment (with .env files, each value knowing its source); nil
 	// means no variables.
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// AllowEnv names the variables ${VAR} references may read (--allow-env); any other
 	// reference fails its model. The client's trust rule (llm.Config.Trust) then decides
 	// whether a custom model's url may receive a value the user holds.
@@ -180,7 +181,7 @@ type GenerateOptions struct {
 	// MaxTokens of each generated turn (DefaultMaxTokens when 0).
 	MaxTokens int
 	// Timeout bounds each attempt of a generation call (DefaultGenTimeout when 0; --gen-timeout-ms).
-	// The whole call, retries included, is bounded by llm.CallTimeoutFactor times it.
+	// The whole call, retries included, is bounded by retry.CallTimeoutFactor times it.
 	Timeout time.Duration
 	// Attempts is how many times a generation call is tried: 1 + --gen-retries
 	// (DefaultGenRetries + 1 when 0). Which failures are retried is the client's rule (429,
@@ -337,7 +338,7 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 
 // CheckModel reports why a model cannot be called with the options' environment (an unknown
 // provider, a key that is not set, a ${VAR} reference that is not allowed or not set, or an
-// endpoint the client's trust rule refuses: an *llm.UntrustedHostError), or nil. Generate
+// endpoint the client's trust rule refuses: an *trust.UntrustedHostError), or nil. Generate
 // records the same error for every prompt of such a model; the command uses CheckModel to
 // warn once, or to stop before any call when the trust rule refuses a model.
 func CheckModel(bp *Blueprint, m Model, opts GenerateOptions) error {
@@ -386,7 +387,7 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 		// What --allow-env put in the url and headers is redacted like a key, in replies too.
 		Secrets:       points.EnvSecrets(opts.LookupEnv, append(headerUsed, urlUsed...)),
 		KeySource:     points.HeldSource(append(headerUsed, urlUsed...)),
-		BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.URLLine()},
+		BaseURLSource: envsource.Source{Origin: envsource.OriginBlueprint, Name: "url of " + what, File: bp.File, Line: cm.Lines.URLLine()},
 		SettingNames: llm.SettingNames{
 			Key:     "the headers of custom model " + cm.ID,
 			BaseURL: "the url of custom model " + cm.ID,

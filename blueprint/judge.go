@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -49,7 +50,7 @@ type JudgeOptions struct {
 	Client *llm.Client
 	// LookupEnv reads the judges' provider keys and base URL overrides (each value knowing its
 	// source, for the client's trust rule).
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// Judges replace every other judge configuration (the command's --judge). When empty, the
 	// blueprint's evaluationConfig.llm-coverage.judges (or legacy judgeModels) are used, else
 	// DefaultJudges with BackupJudge.

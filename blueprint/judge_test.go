@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/points"
 )
 
-func envOf(m map[string]string) llm.LookupFunc {
+func envOf(m map[string]string) envsource.LookupFunc {
 	return func(k string) (string, bool) {
 		v, ok := m[k]
 		return v, ok

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
@@ -113,7 +114,7 @@ type ExtractorOptions struct {
 	// Client makes the calls (cache, retries, limits, usage).
 	Client *llm.Client
 	// LookupEnv reads the models' keys and base URLs.
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// Models are tried in order until one extracts key points (ExtractionModels).
 	Models []string
 	// ProviderConcurrency limits the calls in flight to one provider

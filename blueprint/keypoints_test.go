@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -70,7 +70,7 @@ func TestExtractKeyPoints(t *testing.T) {
 		return v, ok
 	}
 	bp := parseTestBlueprint(t, "- id: p\n  messages:\n    - system: Be brief.\n    - user: Capital of France?\n    - assistant: null\n    - user: And its river?\n  ideal: Paris, on the Seine.\n")
-	ex, err := NewLLMExtractor(ExtractorOptions{Client: newRunClient(t, nil), LookupEnv: llm.LookupFunc(env), Models: DefaultExtractionModels()})
+	ex, err := NewLLMExtractor(ExtractorOptions{Client: newRunClient(t, nil), LookupEnv: envsource.LookupFunc(env), Models: DefaultExtractionModels()})
 	if err != nil {
 		t.Fatal(err)
 	}

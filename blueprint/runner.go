@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -121,14 +123,14 @@ type Options struct {
 	// LookupEnv reads the providers' keys and base URLs and the variables of ${VAR}
 	// references, each value knowing its source (the command passes its environment with the
 	// .env files); nil means no variables.
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// AllowEnv names the variables ${VAR} references may read (--allow-env). A reference the
 	// run would expand to any other variable stops it before any call (*EnvRefError).
 	AllowEnv points.AllowEnv
 	// Trust decides where a value the user holds may be sent (spec/trust.md §1): a custom
 	// model's or a $call's url receiving one elsewhere stops the run before any call
 	// (*EnvTrustError). Nil allows any host.
-	Trust *llm.Trust
+	Trust *trust.Rule
 	// AllowNet lets $call and $factcheck make HTTP requests (--allow-net), with HTTPClient
 	// (http.DefaultClient when nil), always under the redirect, Referer and proxy rules of
 	// docs/security.md (a copy made by safehttp.Guard).
@@ -239,7 +241,7 @@ func (e *EnvTrustError) Unwrap() []error { return e.Errs }
 // (Stopped), a file that could not be written (WriteErr, HTMLErr). The error is for what stops
 // the run before it starts — invalid options, an unusable OutDir (*OutDirError), a ${VAR}
 // reference that is not allowed (*EnvRefError), a value that may not be sent where it would go
-// (*EnvTrustError, *llm.UntrustedHostError) — and for ctx ending, when the calls in flight stop,
+// (*EnvTrustError, *trust.UntrustedHostError) — and for ctx ending, when the calls in flight stop,
 // no file is written and the error is ctx's (the replies received so far are cached).
 func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Progress != nil {
@@ -440,7 +442,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 	// trust rule refuses.
 	unavailable := func(errs []error) error {
 		for _, e := range errs {
-			var untrusted *llm.UntrustedHostError
+			var untrusted *trust.UntrustedHostError
 			if errors.As(e, &untrusted) {
 				return untrusted
 			}
@@ -521,7 +523,7 @@ func (o *Options) generate(ctx context.Context, models []Model, warn func(string
 			break
 		}
 		if err := CheckModel(bp, m, gopts); err != nil {
-			var untrusted *llm.UntrustedHostError
+			var untrusted *trust.UntrustedHostError
 			if errors.As(err, &untrusted) {
 				return nil, untrusted
 			}

@@ -11,20 +11,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/points"
 )
 
 // runEnv points the openai provider at a fake server (and holds a variable for ${VAR} tests).
-func runEnv(srv *llmtest.Server) llm.LookupFunc {
+func runEnv(srv *llmtest.Server) envsource.LookupFunc {
 	return func(k string) (string, bool) {
 		v, ok := map[string]string{"OPENAI_API_KEY": "sk-run-test", "OPENAI_BASE_URL": srv.URL, "PROXY_KEY": "proxy-secret"}[k]
 		return v, ok
 	}
 }
 
-func newRunClient(t *testing.T, trust *llm.Trust) *llm.Client {
+func newRunClient(t *testing.T, trust *trust.Rule) *llm.Client {
 	t.Helper()
 	c, err := llm.New(llm.Config{BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, Trust: trust})
 	if err != nil {
@@ -44,7 +46,7 @@ func TestRunStopsBeforeAnyCall(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	trust, _ := llm.ParseTrustedHosts("")
+	trust, _ := trust.ParseHosts("")
 	tests := []struct {
 		name  string
 		src   string

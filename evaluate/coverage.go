@@ -100,7 +100,8 @@ func measureCoverage(ctx context.Context, judge points.Judge, response string, r
 	stopped := 0
 	out := make([]CoveragePoint, 0, len(res.PointAssessments))
 	for _, pa := range res.PointAssessments {
-		if se := pa.Stopped(); se != nil {
+		var se *llm.StopError
+		if errors.As(pa.Stopped(), &se) {
 			// The judge's endpoint was stopped: said once below, not once per point.
 			stop = se
 			stopped++

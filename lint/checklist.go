@@ -139,7 +139,8 @@ func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
 		if i < len(pts) {
 			pt = pts[i]
 		}
-		if se := pa.Stopped(); se != nil {
+		var se *llm.StopError
+		if errors.As(pa.Stopped(), &se) {
 			if is.stopped == nil {
 				is.stopped = se
 			}

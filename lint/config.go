@@ -19,6 +19,8 @@ import (
 	"gopkg.in/ini.v1"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/replycache"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
@@ -66,11 +68,11 @@ type Config struct {
 	// variable CONFIDENCE_THRESHOLD overrides it either way).
 	ConfidenceThresholdSet bool
 	// Timeout bounds one attempt of a model call (llm.Config.Timeout; a call with its retries
-	// is bounded by 3 × that); 0 when not set (--timeout overrides it, llm.DefaultTimeout
+	// is bounded by 3 × that); 0 when not set (--timeout overrides it, retry.DefaultTimeout
 	// applies otherwise).
 	Timeout time.Duration
 	// CacheMaxSize caps the reply cache in bytes (0: no cap); CacheMaxSizeSet tells whether the
-	// file sets it (llm.DefaultCacheMaxSize applies when it does not).
+	// file sets it (replycache.DefaultCap applies when it does not).
 	CacheMaxSize    int64
 	CacheMaxSizeSet bool
 
@@ -371,16 +373,16 @@ func ParseConfig(path string, data []byte) (*Config, finding.Problems) {
 			}
 			cfg.ConfidenceThreshold, cfg.ConfidenceThresholdSet = t, true
 		case "Timeout":
-			d, err := llm.ParseTimeout(value)
+			d, err := retry.ParseTimeout(value)
 			if err != nil {
 				add(line, name, "a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h", strconv.Quote(value))
 				continue
 			}
 			cfg.Timeout = d
 		case "CacheMaxSize":
-			n, err := llm.ParseSize(value)
-			if err != nil || !llm.ValidCacheMaxSize(n) {
-				add(line, name, llm.CacheMaxSizeRange, strconv.Quote(value))
+			n, err := replycache.ParseSize(value)
+			if err != nil || !replycache.ValidCap(n) {
+				add(line, name, replycache.CapRange, strconv.Quote(value))
 				continue
 			}
 			cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true

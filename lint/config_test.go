@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/replycache"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
@@ -478,8 +480,8 @@ func FuzzParseConfig(f *testing.F) {
 				}
 			}
 			// Every number in its range (spec/trust.md §8).
-			if cfg.Concurrency < 1 || cfg.Concurrency > llm.MaxConcurrency || !llm.ValidCacheMaxSize(cfg.CacheMaxSize) ||
-				cfg.Timeout < 0 || cfg.Timeout > llm.MaxTimeout {
+			if cfg.Concurrency < 1 || cfg.Concurrency > llm.MaxConcurrency || !replycache.ValidCap(cfg.CacheMaxSize) ||
+				cfg.Timeout < 0 || cfg.Timeout > retry.MaxTimeout {
 				t.Fatalf("valid config out of range: %+v", cfg)
 			}
 			for _, s := range cfg.Sections {

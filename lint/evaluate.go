@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -389,7 +390,7 @@ func (r *ruleRun) failure() error {
 	for _, u := range r.units {
 		calls += len(u.chunks)
 		for _, res := range u.results {
-			if errors.Is(res.err, llm.ErrStopped) {
+			if errors.Is(res.err, runwide.ErrStopped) {
 				return res.err
 			}
 		}

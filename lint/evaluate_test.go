@@ -351,7 +351,7 @@ func TestEvaluateStoppedEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep := llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: srv.URL, Model: "test-model", APIKey: "sk-test-wrong-0123"}
+	ep := llm.Endpoint{Provider: "openai", BaseURL: srv.URL, Model: "test-model", APIKey: "sk-test-wrong-0123"}
 	got, stats, err := evaluate(t, nil, plan, EvalOptions{Client: client, Endpoint: ep, Judge: ModelJudge{Client: client, Endpoint: ep}, Concurrency: 1})
 	if err != nil {
 		t.Fatal(err)

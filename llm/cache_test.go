@@ -34,6 +34,7 @@ func cacheFiles(t *testing.T, dir string) []string {
 }
 
 func TestCacheHit(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("cached answer"))
 	dir := t.TempDir()
@@ -93,6 +94,7 @@ func TestCacheHit(t *testing.T) {
 }
 
 func TestCacheKey(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	other := llmtest.Start(t)
 	cfg := fastConfig()
@@ -141,6 +143,7 @@ func TestCacheKey(t *testing.T) {
 }
 
 func TestNoCache(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	dir := t.TempDir()
 	cfg := fastConfig()
@@ -171,6 +174,7 @@ func TestNoCache(t *testing.T) {
 }
 
 func TestCorruptCacheEntry(t *testing.T) {
+	t.Parallel()
 	corruptions := []struct {
 		name string
 		data func(valid []byte, other []byte) []byte
@@ -229,6 +233,7 @@ func TestCorruptCacheEntry(t *testing.T) {
 }
 
 func TestUnwritableCache(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	file := filepath.Join(t.TempDir(), "not-a-directory")
 	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
@@ -249,6 +254,7 @@ func TestUnwritableCache(t *testing.T) {
 }
 
 func TestCacheConcurrentWritersOfOneEntry(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	dir := t.TempDir()
 	cfg := fastConfig()
@@ -279,6 +285,7 @@ func TestCacheConcurrentWritersOfOneEntry(t *testing.T) {
 }
 
 func TestCheckedReplyCaching(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.LastUserContains("could not be used"), llmtest.JSON(map[string]int{"score": 3}))
 	s.On(llmtest.Any(), llmtest.Text("no JSON here"))

@@ -1,10 +1,5 @@
 package llm
 
-import (
-	"encoding/json"
-	"os"
-)
-
 // Cached reports whether the reply to req is in the reply cache, so that a call would make no
 // request: what a budget check before a run counts (spec/linter.md §11). It makes no call,
 // counts no usage and does not mark the entry as used. It is false when the cache is off (no
@@ -16,11 +11,5 @@ func (c *Client) Cached(req Request) bool {
 	if err != nil || !s.cache || s.key == "" {
 		return false
 	}
-	key := s.key
-	data, err := os.ReadFile(c.cache.path(key))
-	if err != nil {
-		return false
-	}
-	var e cacheEntry
-	return json.Unmarshal(data, &e) == nil && e.Version == cacheVersion && e.Key == key && e.Op == "chat"
+	return c.cache.Has(s.key, "chat")
 }

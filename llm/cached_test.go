@@ -11,6 +11,7 @@ import (
 // TestCached checks the look-up a budget check makes: false before the reply is stored, true
 // after, with no call and no usage counted, and false whenever a call would be made anyway.
 func TestCached(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("answer"))
 	dir := t.TempDir()

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/replycache"
+	"github.com/vectorlint/vectorlint/internal/retry"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
@@ -56,7 +59,7 @@ type callSpec struct {
 	// flight answered (nil for embeddings).
 	messages []Message
 	// fits, when set, tells whether a cache entry can answer the request (nil: any can).
-	fits func(*cacheEntry) bool
+	fits func(*replycache.Entry) bool
 	// accept, when set, checks a reply before it is stored: a rejected reply is never cached,
 	// and accept's error is returned with it.
 	accept func(*reply) error
@@ -126,7 +129,7 @@ func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
 					}
 					err = c.canceled(s.info, 0, ctx.Err())
 				}
-				if !errors.Is(err, ErrStopped) {
+				if !errors.Is(err, runwide.ErrStopped) {
 					e := s.event(EventFailure)
 					e.Err = err.Error()
 					c.emit(e)
@@ -162,14 +165,14 @@ func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
 // fetch answers s from the cache, else from the server.
 func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 	if s.cache {
-		entry, err := c.cache.get(s.key, s.entryOp)
+		entry, err := c.cache.Get(s.key, s.entryOp)
 		if err != nil {
 			e := s.event(EventCacheError)
 			e.Err = err.Error()
 			c.emit(e)
 		}
 		if entry != nil && (s.fits == nil || s.fits(entry)) {
-			c.usage.add(s.info.ep.Model, entry.Usage, true, c.prices(s.info.ep))
+			c.usage.add(s.info.ep.Model, TokenUsage(entry.Usage), true, c.prices(s.info.ep))
 			msgs := cloneMessages(s.messages)
 			if c.listening() {
 				e := s.event(EventCacheHit)
@@ -177,7 +180,7 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 				c.emit(e)
 			}
 			r := &reply{Response: Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
-				Tokens: entry.Usage, Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}
+				Tokens: TokenUsage(entry.Usage), Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}
 			// An entry stored before replies were redacted, or under another key, may hold one.
 			r.redact(s.info.ep.replySecrets())
 			return r, nil
@@ -236,7 +239,7 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 		format, msgs, err := s.kind.round()
 		if err != nil {
 			return nil, &APIError{Op: info.op, Host: info.ep.Host(), Model: info.ep.Model, Kind: KindRequest,
-				Message: Redact(err.Error(), info.secrets...)}
+				Message: redact.Text(err.Error(), info.secrets...)}
 		}
 		var r *reply
 		attempts, err := c.withRetries(ctx, info, func(actx context.Context, attempt int) error {
@@ -272,7 +275,7 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 			if s.kind.again(err) {
 				continue
 			}
-			if total > 0 || !errors.Is(err, ErrStopped) { // a call stopped before any request is no event
+			if total > 0 || !errors.Is(err, runwide.ErrStopped) { // a call stopped before any request is no event
 				e := s.event(EventFailure)
 				e.Err = err.Error()
 				c.emit(e)
@@ -290,11 +293,11 @@ func (c *Client) store(s *callSpec, r *reply) {
 	if !s.cache {
 		return
 	}
-	err := c.cache.put(s.key, &cacheEntry{Op: s.entryOp, Model: r.Model, Content: r.Content, FinishReason: r.FinishReason,
-		Format: string(r.Format), Embeddings: r.vectors, Usage: r.Tokens})
+	err := c.cache.Put(s.key, &replycache.Entry{Op: s.entryOp, Model: r.Model, Content: r.Content, FinishReason: r.FinishReason,
+		Format: string(r.Format), Embeddings: r.vectors, Usage: replycache.Tokens(r.Tokens)})
 	if err != nil {
 		e := s.event(EventCacheError)
-		e.Err = Redact(err.Error(), s.info.ep.secrets()...)
+		e.Err = redact.Text(err.Error(), s.info.ep.secrets()...)
 		c.emit(e)
 	}
 }
@@ -331,14 +334,14 @@ type callInfo struct {
 }
 
 // withRetries runs fn until it succeeds, fails in a way that is not retried, runs out of
-// attempts or of time (CallTimeoutFactor × the attempt timeout, counted from the first
+// attempts or of time (retry.CallTimeoutFactor × the attempt timeout, counted from the first
 // attempt: waiting for a concurrency slot before it is not the call's fault), or ctx ends.
 // Every failure comes back as an *APIError, or as a *StopError when it is a fact about the
 // endpoint (then recorded, and every later call of its scope fails with it at once, without a
 // request; a call between retries stops too).
 func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc) (int, error) {
 	callCtx := ctx
-	limit := CallTimeoutFactor * info.timeout
+	limit := retry.CallTimeoutFactor * info.timeout
 	var last *APIError // the previous attempt's failure
 	var deadline time.Time
 	suspected := false
@@ -385,7 +388,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 			end = apiErr
 		case callCtx.Err() != nil: // the attempt was cut short by the call's limit
 			end = c.final(info, c.outOfTime(apiErr, limit))
-		case !apiErr.Retryable() || attempt >= cmp.Or(info.maxAttempts, c.retry.MaxAttempts):
+		case !apiErr.retryable() || attempt >= cmp.Or(info.maxAttempts, c.retry.MaxAttempts):
 			end = c.final(info, apiErr)
 		case !suspected && c.suspicious(info, apiErr):
 			suspected = true
@@ -400,7 +403,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 		if errors.As(err, &se) {
 			header = se.header
 		}
-		delay, asked, tooLong := c.retry.delay(attempt, header, time.Now())
+		delay, asked, tooLong := c.retry.Delay(attempt, header, time.Now())
 		if asked {
 			apiErr.RetryAfter = delay
 			if tooLong {
@@ -415,7 +418,7 @@ func (c *Client) withRetries(ctx context.Context, info callInfo, fn attemptFunc)
 		}
 		c.emit(Event{Kind: EventRetry, Op: info.op, Label: info.label, Host: info.ep.Host(), Model: info.ep.Model,
 			Attempt: attempt, Status: apiErr.Status, Delay: delay, Err: cause})
-		if err := sleep(callCtx, delay); err != nil {
+		if err := retry.Sleep(callCtx, delay); err != nil {
 			if ctx.Err() != nil {
 				return attempt, c.canceled(info, attempt, err)
 			}
@@ -450,7 +453,7 @@ func (c *Client) final(info callInfo, apiErr *APIError) error {
 // timeout, and any other failure says that no time was left for another attempt.
 func (c *Client) outOfTime(e *APIError, limit time.Duration) *APIError {
 	if e.Kind == KindTimeout {
-		e.Message += fmt.Sprintf(" per attempt, and the call gave up at its limit of %s (%d × the timeout)", limit, CallTimeoutFactor)
+		e.Message += fmt.Sprintf(" per attempt, and the call gave up at its limit of %s (%d × the timeout)", limit, retry.CallTimeoutFactor)
 		return e
 	}
 	e.Message += fmt.Sprintf(" (no time left for another attempt within the call's limit of %s)", limit)
@@ -473,18 +476,18 @@ func (c *Client) classify(ctx context.Context, timedOut bool, info callInfo, err
 	case ctx.Err() != nil:
 		e.Kind, e.Message, e.err = KindCanceled, "canceled: "+ctx.Err().Error(), ctx.Err()
 	case errors.As(err, &se):
-		e.Kind, e.Status, e.Message = KindHTTP, se.status, Redact(se.message, info.secrets...)
+		e.Kind, e.Status, e.Message = KindHTTP, se.status, redact.Text(se.message, info.secrets...)
 	case timedOut:
 		e.Kind, e.Message = KindTimeout, fmt.Sprintf("no complete reply within %s", info.timeout)
 		e.err = context.DeadlineExceeded
 	case errors.As(err, &br):
-		e.Kind, e.Message = KindBadResponse, Redact(br.msg, info.secrets...)
+		e.Kind, e.Message = KindBadResponse, redact.Text(br.msg, info.secrets...)
 	case errors.As(err, &re):
-		e.Kind, e.Message = KindRedirect, Redact(re.Error(), info.secrets...)
-	case errors.As(err, &ce) || isTransportError(err):
-		e.Kind, e.Message = KindConnection, "connection failed: "+Redact(causeText(err), info.secrets...)
+		e.Kind, e.Message = KindRedirect, redact.Text(re.Error(), info.secrets...)
+	case errors.As(err, &ce) || retry.IsTransportError(err):
+		e.Kind, e.Message = KindConnection, "connection failed: "+redact.Text(causeText(err), info.secrets...)
 	default:
-		e.Kind, e.Message = KindRequest, Redact(err.Error(), info.secrets...)
+		e.Kind, e.Message = KindRequest, redact.Text(err.Error(), info.secrets...)
 	}
 	return e
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 const opChat = "chat completion"
@@ -57,13 +58,13 @@ func (c *Client) CompleteChecked(ctx context.Context, req Request, check func(co
 	}
 	secrets := req.Endpoint.secrets()
 	rejected := s.event(EventRejected)
-	rejected.Err = Redact(checkErr.Error(), secrets...)
+	rejected.Err = redact.Text(checkErr.Error(), secrets...)
 	c.emit(rejected)
 
 	retry := req
 	retry.Messages = append(cloneMessages(req.Messages),
 		Message{Role: RoleAssistant, Content: first.Content},
-		Message{Role: RoleUser, Content: RetryPrompt(checkErr)})
+		Message{Role: RoleUser, Content: retryPrompt(checkErr)})
 	rs, err := c.chatSpec(retry)
 	if err != nil {
 		return nil, err
@@ -77,28 +78,28 @@ func (c *Client) CompleteChecked(ctx context.Context, req Request, check func(co
 	second.Attempts += first.Attempts
 	if problem != nil {
 		failure := s.event(EventFailure)
-		failure.Err = Redact(problem.Error(), secrets...)
+		failure.Err = redact.Text(problem.Error(), secrets...)
 		c.emit(failure)
 		return &second.Response, &ReplyError{Host: req.Endpoint.Host(), Model: req.Endpoint.Model,
-			Err: redactErr(problem, secrets), Reply: Redact(oneLine(second.Content, 120), secrets...)}
+			Err: redactErr(problem, secrets), Reply: redact.Text(oneLine(second.Content, 120), secrets...)}
 	}
 	c.store(s, second)
 	return &second.Response, nil
 }
 
-// RetryPrompt is the user message that quotes a rejected reply's problem back to the model.
-func RetryPrompt(problem error) string {
+// retryPrompt is the user message that quotes a rejected reply's problem back to the model.
+func retryPrompt(problem error) string {
 	return "Your previous reply could not be used: " + problem.Error() +
 		"\nReply again with the complete answer, in exactly the required format and nothing else."
 }
 
 // CompleteJSON is CompleteChecked for JSON replies: the JSON is extracted from the reply
-// (ExtractJSON: bare, in a ```json fence, or embedded in prose) and passed to validate, which
+// (extractJSON: bare, in a ```json fence, or embedded in prose) and passed to validate, which
 // may be nil. Response.JSON holds the extracted JSON. A reply without JSON, or one validate
 // rejects, is retried once with the error quoted to the model.
 func (c *Client) CompleteJSON(ctx context.Context, req Request, validate func(jsonText string) error) (*Response, error) {
 	resp, err := c.CompleteChecked(ctx, req, func(content string) error {
-		js, err := ExtractJSON(content)
+		js, err := extractJSON(content)
 		if err != nil {
 			return err
 		}
@@ -108,15 +109,15 @@ func (c *Client) CompleteJSON(ctx context.Context, req Request, validate func(js
 		return nil
 	})
 	if resp != nil && err == nil {
-		resp.JSON, _ = ExtractJSON(resp.Content)
+		resp.JSON, _ = extractJSON(resp.Content)
 	}
 	return resp, err
 }
 
-// DecodeJSON sends req with CompleteJSON and decodes the reply's JSON into a T; validate (may
+// decodeJSON sends req with CompleteJSON and decodes the reply's JSON into a T; validate (may
 // be nil) checks the decoded value. A reply that does not decode or validate is retried once
 // with the error quoted to the model.
-func DecodeJSON[T any](ctx context.Context, c *Client, req Request, validate func(*T) error) (*T, *Response, error) {
+func decodeJSON[T any](ctx context.Context, c *Client, req Request, validate func(*T) error) (*T, *Response, error) {
 	var out *T
 	resp, err := c.CompleteJSON(ctx, req, func(js string) error {
 		v := new(T)
@@ -141,11 +142,11 @@ func DecodeJSON[T any](ctx context.Context, c *Client, req Request, validate fun
 func requestedFormat(req Request) Format {
 	switch {
 	case req.Schema != nil:
-		return FormatJSONSchema
+		return formatJSONSchema
 	case req.JSONMode:
-		return FormatJSONObject
+		return formatJSONObject
 	}
-	return FormatText
+	return formatText
 }
 
 // temperature is the effective temperature of req.
@@ -187,7 +188,7 @@ func checkRequest(req Request) error {
 		return &APIError{Op: opChat, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: fmt.Sprintf(format, a...)}
 	}
 	if err := checkBaseURL(ep.BaseURL); err != nil {
-		return bad("expected an http(s) base URL, found %q", Redact(ep.BaseURL, ep.secrets()...))
+		return bad("expected an http(s) base URL, found %q", redact.Text(ep.BaseURL, ep.secrets()...))
 	}
 	if ep.Model == "" {
 		return bad("no model given")
@@ -225,7 +226,7 @@ func (c *Client) chatSpec(req Request) (*callSpec, error) {
 	if s.cache {
 		k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,
 			Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: maxTokens(req), Extra: req.Extra}
-		if format != FormatText {
+		if format != formatText {
 			k.Format = string(format)
 		}
 		if s.key, err = hashKey(k); err != nil {
@@ -284,7 +285,7 @@ func messagesFor(req Request, format Format) []Message {
 		return msgs
 	}
 	var instruction string
-	if requested == FormatJSONSchema {
+	if requested == formatJSONSchema {
 		schema, _ := json.Marshal(req.Schema.Schema)
 		instruction = "Reply with only a JSON object that conforms to this JSON schema, with no other text:\n" + string(schema)
 	} else {
@@ -361,7 +362,7 @@ func (k *chatKind) again(err error) bool {
 			Format: k.format, Dropped: "temperature", Err: err.Error()})
 		return true
 	}
-	if k.format == FormatText || !isFormatRejection(err) {
+	if k.format == formatText || !isFormatRejection(err) {
 		return false
 	}
 	next := k.c.lowerFormat(k.req.Endpoint, k.format)
@@ -394,14 +395,14 @@ func chatParams(req Request, format Format, msgs []Message, noTemp bool) openai.
 		p.MaxTokens = openai.Int(int64(n))
 	}
 	switch format {
-	case FormatJSONSchema:
+	case formatJSONSchema:
 		js := openai.ResponseFormatJSONSchemaJSONSchemaParam{Name: schemaName(req.Schema), Strict: openai.Bool(req.Schema.Strict),
 			Schema: req.Schema.Schema}
 		if req.Schema.Description != "" {
 			js.Description = openai.String(req.Schema.Description)
 		}
 		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &openai.ResponseFormatJSONSchemaParam{JSONSchema: js}}
-	case FormatJSONObject:
+	case formatJSONObject:
 		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &openai.ResponseFormatJSONObjectParam{}}
 	}
 	if len(req.Extra) > 0 {
@@ -489,7 +490,7 @@ func redactMessages(msgs []Message, secrets []string) []Message {
 		r := m.Content
 		for _, s := range secrets {
 			if len(s) >= 4 && strings.Contains(r, s) {
-				r = strings.ReplaceAll(r, s, redacted)
+				r = strings.ReplaceAll(r, s, redact.Marker)
 			}
 		}
 		if r != m.Content {

@@ -15,21 +15,20 @@ import (
 	"golang.org/x/sync/semaphore"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/vectorlint/vectorlint/internal/replycache"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
+	"github.com/vectorlint/vectorlint/internal/trust"
 )
 
-// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5). DefaultConcurrency is
-// also vectorlint.ini's (lint.DefaultConcurrency refers to it).
+// Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5); the retry settings'
+// are retry's (retry.DefaultTimeout, retry.DefaultMaxAttempts…). DefaultConcurrency is also
+// vectorlint.ini's (lint.DefaultConcurrency refers to it).
 const (
-	DefaultConcurrency   = 8
-	DefaultTimeout       = 60 * time.Second
-	DefaultMaxAttempts   = 4
-	DefaultBaseDelay     = 1 * time.Second
-	DefaultMaxDelay      = 30 * time.Second
-	DefaultMaxRetryAfter = 60 * time.Second
-	// DefaultStallInterval is how long no call may finish before Config.OnStall hears of the
+	DefaultConcurrency = 8
+	// defaultStallInterval is how long no call may finish before Config.OnStall hears of the
 	// calls in flight.
-	DefaultStallInterval = 30 * time.Second
+	defaultStallInterval = 30 * time.Second
 )
 
 // MaxConcurrency is the most requests in flight any setting may ask for (vectorlint.ini's
@@ -41,12 +40,6 @@ const (
 	ConcurrencyRange = "a whole number from 1 to 256"
 )
 
-// CallTimeoutFactor bounds a whole call, all its attempts, backoff and Retry-After waits
-// included, to this many times the timeout of one attempt: a hung server costs a call at
-// most 3 minutes at the default timeout, not the 8 that 4 full attempts and their backoff
-// would take.
-const CallTimeoutFactor = 3
-
 // Config configures a Client. Zero fields take the defaults above, so Config{} is usable
 // (without a cache).
 type Config struct {
@@ -54,7 +47,7 @@ type Config struct {
 	// (vectorlint.ini's Concurrency; default 8).
 	Concurrency int
 	// Timeout bounds each attempt, reply body included (default 60 s). A call, with all its
-	// retries and waits, is bounded by CallTimeoutFactor × Timeout.
+	// retries and waits, is bounded by retry.CallTimeoutFactor × Timeout.
 	Timeout time.Duration
 	// MaxAttempts is the attempts per call, the first included (default 4).
 	MaxAttempts int
@@ -71,7 +64,7 @@ type Config struct {
 	// NoCache neither reads nor writes the cache (--no-cache).
 	NoCache bool
 	// CacheMaxSize caps the cache in bytes: past it, least recently used entries are removed
-	// (default DefaultCacheMaxSize, 1 GB; NoCacheLimit for none).
+	// (default replycache.DefaultCap, 1 GB; replycache.NoCap for none).
 	CacheMaxSize int64
 	// Prices, when set, make Usage report a cost (see ResolvePrices).
 	Prices *Prices
@@ -81,7 +74,7 @@ type Config struct {
 	HTTPClient *http.Client
 	// Proxy selects the proxy of the client's own HTTP transport; nil means none. The command
 	// passes http.ProxyFromEnvironment (this package never reads the environment). A loopback
-	// host (IsLoopback, the trust rule's test) is never sent through it.
+	// host (safehttp.IsLoopback, the trust rule's test) is never sent through it.
 	Proxy func(*http.Request) (*url.URL, error)
 	// OnEvent receives request/response metadata (--verbose, --show-prompt). It is called from
 	// the goroutines making calls, so it must be safe for concurrent use, and it should be fast.
@@ -91,9 +84,10 @@ type Config struct {
 	UserAgent string
 	// Rand returns uniform numbers in [0, 1) for backoff jitter; nil uses math/rand/v2.
 	Rand func() float64
-	// Trust, when set, refuses every call whose endpoint it does not allow (see Trust.Check),
-	// before the cache or the network is touched; nil allows every endpoint.
-	Trust *Trust
+	// Trust, when set, refuses every call whose endpoint it does not allow (trust.Rule.Check
+	// of the base URL and where it and the key came from), before the cache or the network is
+	// touched; nil allows every endpoint.
+	Trust *trust.Rule
 	// OnStall, when set, is told about the calls in flight when none has finished for
 	// StallInterval, and again at most every StallInterval while that lasts: a run whose
 	// server hangs says so instead of going silent (the command prints it when standard
@@ -111,14 +105,14 @@ type Config struct {
 // endpoints (each Request names its own).
 type Client struct {
 	cfg   Config
-	retry RetryPolicy
+	retry retry.Policy
 	http  *http.Client
 	// chat and embeddings are openai-go's services, on http with the SDK's own retries off
 	// (withRetries does them); each request gives its endpoint's options (requestOptions).
 	chat       openai.ChatCompletionService
 	embeddings openai.EmbeddingService
 	global     *semaphore.Weighted
-	cache      *diskCache
+	cache      *replycache.Store
 	usage      usageMeter
 
 	// stops are the endpoints no call may be started for any more (Stopped).
@@ -154,9 +148,9 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("llm: Config.Concurrency: expected at most %d, found %d", MaxConcurrency, cfg.Concurrency)
 	}
 	setDefault(&cfg.Concurrency, DefaultConcurrency)
-	setDefault(&cfg.StallInterval, DefaultStallInterval)
-	policy := RetryPolicy{MaxAttempts: cfg.MaxAttempts, Timeout: cfg.Timeout, BaseDelay: cfg.BaseDelay,
-		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.withDefaults()
+	setDefault(&cfg.StallInterval, defaultStallInterval)
+	policy := retry.Policy{MaxAttempts: cfg.MaxAttempts, Timeout: cfg.Timeout, BaseDelay: cfg.BaseDelay,
+		MaxDelay: cfg.MaxDelay, MaxRetryAfter: cfg.MaxRetryAfter, Rand: cfg.Rand}.WithDefaults()
 	cfg.MaxAttempts, cfg.Timeout, cfg.BaseDelay, cfg.MaxDelay, cfg.MaxRetryAfter, cfg.Rand =
 		policy.MaxAttempts, policy.Timeout, policy.BaseDelay, policy.MaxDelay, policy.MaxRetryAfter, policy.Rand
 	// Every request may carry a key: redirects stay within one origin, no Referer is sent, and
@@ -193,16 +187,17 @@ func New(cfg Config) (*Client, error) {
 	if cfg.CacheDir != "" {
 		limit := cfg.CacheMaxSize
 		if limit == 0 {
-			limit = DefaultCacheMaxSize
+			limit = replycache.DefaultCap
 		}
-		c.cache = &diskCache{dir: cfg.CacheDir, maxSize: limit, onPrune: func(res PruneResult, err error) {
+		c.cache = replycache.Open(cfg.CacheDir, limit, func(res replycache.PruneResult, err error) {
 			e := Event{Kind: EventCachePruned, Detail: fmt.Sprintf("removed %s (%s), the least recently used, to stay under the cap of %s; %s (%s) remain",
-				CountEntries(res.Removed), FormatSize(res.RemovedBytes), FormatSize(limit), CountEntries(res.Remaining), FormatSize(res.RemainingBytes))}
+				replycache.CountEntries(res.Removed), replycache.FormatSize(res.RemovedBytes), replycache.FormatSize(limit),
+				replycache.CountEntries(res.Remaining), replycache.FormatSize(res.RemainingBytes))}
 			if err != nil {
 				e.Err = "cache " + cfg.CacheDir + " could not be pruned: " + err.Error()
 			}
 			c.emit(e)
-		}}
+		})
 	}
 	return c, nil
 }
@@ -214,18 +209,21 @@ func setDefault[T comparable](v *T, def T) {
 	}
 }
 
+// CheckTrust is Config.Trust's check of ep (trust.Rule.Check of its base URL, key and base
+// URL sources): nil when the client may call it. Every call (Complete, Generate, Embed) makes
+// this check first; a command calls it for each endpoint before the run starts, so a refusal
+// is one error before any call rather than one per call.
+func (c *Client) CheckTrust(ep Endpoint) error {
+	return c.cfg.Trust.Check(ep.BaseURL, ep.KeySource, ep.BaseURLSource)
+}
+
 // Close releases idle connections. The client stays usable.
 func (c *Client) Close() { c.http.CloseIdleConnections() }
-
-// RetryPolicy returns the policy the client's calls are retried by (Config's MaxAttempts,
-// Timeout, BaseDelay, MaxDelay, MaxRetryAfter and Rand, defaults filled in), for RetryHTTP: other
-// HTTP requests of a run can then be retried as its model calls are.
-func (c *Client) RetryPolicy() RetryPolicy { return c.retry }
 
 // Usage returns the totals so far. Safe to call while calls are running.
 func (c *Client) Usage() Usage { return c.usage.snapshot() }
 
-// UsageByModel returns the totals per requested model id.
+// UsageByModel returns the totals so far per requested model id.
 func (c *Client) UsageByModel() map[string]Usage { return c.usage.snapshotByModel() }
 
 // listening reports whether anyone hears events: the frequent ones (a request, a response, a
@@ -378,7 +376,7 @@ type Schema struct {
 type Response struct {
 	// Content is the assistant message's text as the model wrote it.
 	Content string
-	// JSON is the JSON extracted from Content (set by CompleteJSON and DecodeJSON).
+	// JSON is the JSON extracted from Content (set by CompleteJSON and decodeJSON).
 	JSON string
 	// Model is the model the server says answered (may differ from the requested id).
 	Model        string

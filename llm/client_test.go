@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -38,7 +39,7 @@ func newClient(t *testing.T, cfg llm.Config) *llm.Client {
 }
 
 func endpointOf(s *llmtest.Server) llm.Endpoint {
-	return llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: s.URL, APIKey: testKey, Model: "test-model",
+	return llm.Endpoint{Provider: "openai-compatible", BaseURL: s.URL, APIKey: testKey, Model: "test-model",
 		Temperature: ptr(0.2)}
 }
 
@@ -94,6 +95,7 @@ func (l *eventLog) text() string {
 }
 
 func TestCompleteRequestAndReply(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	s.On(llmtest.UserContains("in order to"), llmtest.Text("Say 'to'."))
 	c := newClient(t, fastConfig())
@@ -139,6 +141,7 @@ func TestCompleteRequestAndReply(t *testing.T) {
 }
 
 func TestCompleteSchemaRequest(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
 	c := newClient(t, fastConfig())
@@ -171,6 +174,7 @@ func TestCompleteSchemaRequest(t *testing.T) {
 }
 
 func TestRetries(t *testing.T) {
+	t.Parallel()
 	ok := llmtest.Text("fine")
 	tests := []struct {
 		name      string
@@ -260,6 +264,7 @@ func TestRetries(t *testing.T) {
 }
 
 func TestHangTimesOutAndRetries(t *testing.T) {
+	// Not parallel: its attempts time out at 30 and 100 ms, and a loaded machine could make a reply miss that.
 	s := llmtest.Start(t)
 	s.On(llmtest.Any(), llmtest.Hang(), llmtest.Text("late but fine"))
 	cfg := fastConfig()
@@ -304,6 +309,7 @@ func TestHangTimesOutAndRetries(t *testing.T) {
 }
 
 func TestBackoffTiming(t *testing.T) {
+	// Not parallel: it checks the waits between attempts, which other tests' load would stretch.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.ServerError())
 	cfg := fastConfig()
@@ -358,6 +364,7 @@ func TestBackoffTiming(t *testing.T) {
 }
 
 func TestRetryAfterHonoured(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		header  func() map[string]string
@@ -390,6 +397,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 }
 
 func TestRetryAfterTooLong(t *testing.T) {
+	// Not parallel: it checks that the call ends within 900 ms.
 	s := llmtest.Start(t)
 	s.On(llmtest.Any(), llmtest.RateLimited("3600"), llmtest.Text("ok"))
 	cfg := fastConfig()
@@ -410,6 +418,7 @@ func TestRetryAfterTooLong(t *testing.T) {
 }
 
 func TestContextCancellation(t *testing.T) {
+	// Not parallel: it checks that a canceled call ends within a second.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Hang())
 	cfg := fastConfig()
@@ -461,6 +470,7 @@ func TestContextCancellation(t *testing.T) {
 }
 
 func TestSchemaFallback(t *testing.T) {
+	t.Parallel()
 	schema := map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}
 	req := func(s *llmtest.Server) llm.Request {
 		r := userRequest(s, "check this")
@@ -538,6 +548,7 @@ func TestSchemaFallback(t *testing.T) {
 }
 
 func TestCompleteJSONRetryWithError(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.LastUserContains("Your previous reply could not be used"), llmtest.Fenced(map[string]any{"violations": []any{}}))
 	s.On(llmtest.Any(), llmtest.Text("Sure, the text looks fine!"))
@@ -570,6 +581,7 @@ func TestCompleteJSONRetryWithError(t *testing.T) {
 }
 
 func TestCompleteCheckedFailsTwice(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.JSON(map[string]any{"violations": "none"}))
 	var log eventLog
@@ -605,6 +617,7 @@ func TestCompleteCheckedFailsTwice(t *testing.T) {
 }
 
 func TestDecodeJSON(t *testing.T) {
+	t.Parallel()
 	type verdict struct {
 		Criteria []struct {
 			ID    string `json:"id"`
@@ -632,6 +645,7 @@ func TestDecodeJSON(t *testing.T) {
 }
 
 func TestConcurrencyLimit(t *testing.T) {
+	// Not parallel: the limit is seen only when the calls overlap within the server's 30 ms latency.
 	s := llmtest.Start(t, llmtest.WithLatency(30*time.Millisecond))
 	cfg := fastConfig()
 	cfg.Concurrency = 3
@@ -656,6 +670,7 @@ func TestConcurrencyLimit(t *testing.T) {
 }
 
 func TestPerEndpointLimit(t *testing.T) {
+	// Not parallel: the limits are seen only when the calls overlap within the servers' 30 ms latency.
 	slow := llmtest.Start(t, llmtest.WithLatency(30*time.Millisecond))
 	other := llmtest.Start(t, llmtest.WithLatency(30*time.Millisecond))
 	cfg := fastConfig()
@@ -687,6 +702,7 @@ func TestPerEndpointLimit(t *testing.T) {
 }
 
 func TestUsageAndCost(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.ModelIs("big"), llmtest.Reply{Content: "x", Usage: &llmtest.Usage{PromptTokens: 1000, CompletionTokens: 500}})
 	s.On(llmtest.ModelIs("small"), llmtest.Reply{Content: "y", Usage: &llmtest.Usage{PromptTokens: 200, CompletionTokens: 10}})
@@ -730,9 +746,10 @@ func withText(r llm.Request, i int) llm.Request {
 }
 
 func TestAzureRequestShape(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	c := newClient(t, fastConfig())
-	ep := llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
+	ep := llm.Endpoint{Provider: "azure-openai", BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
 		Model: "gpt4o-prod", APIVersion: "2024-10-21"}
 	if _, err := c.Complete(context.Background(), llm.Request{Endpoint: ep, Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}); err != nil {
 		t.Fatal(err)
@@ -750,6 +767,7 @@ func TestAzureRequestShape(t *testing.T) {
 }
 
 func TestHeadersAndNoKey(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	c := newClient(t, fastConfig())
 	req := userRequest(s, "x")
@@ -765,6 +783,7 @@ func TestHeadersAndNoKey(t *testing.T) {
 }
 
 func TestPathWithoutV1(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	c := newClient(t, fastConfig())
 	req := userRequest(s, "x")
@@ -778,6 +797,7 @@ func TestPathWithoutV1(t *testing.T) {
 }
 
 func TestBadRequests(t *testing.T) {
+	t.Parallel()
 	c := newClient(t, fastConfig())
 	s := llmtest.Start(t)
 	tests := []struct {
@@ -811,6 +831,7 @@ func TestBadRequests(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
+	t.Parallel()
 	s := llmtest.NewServer()
 	url := s.URL
 	s.Close()
@@ -831,6 +852,7 @@ func TestConnectionRefused(t *testing.T) {
 
 // The linter converts the client's usage to its own result type directly.
 func TestUsageConvertsToFindingUsage(t *testing.T) {
+	t.Parallel()
 	cost := 0.5
 	u := finding.Usage(llm.Usage{Calls: 2, CachedCalls: 1, InputTokens: 30, OutputTokens: 4, Cost: &cost})
 	if u.Calls != 2 || u.CachedCalls != 1 || u.InputTokens != 30 || u.OutputTokens != 4 || *u.Cost != 0.5 {
@@ -863,8 +885,9 @@ func (d *deadlineRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 // seen as the deadline of the HTTP request's context; Request.Timeout overrides it. No test
 // waits for it: the deadline is checked against the clock readings around the call.
 func TestDefaultTimeout(t *testing.T) {
-	if llm.DefaultTimeout != 60*time.Second {
-		t.Fatalf("DefaultTimeout = %v, want 60s", llm.DefaultTimeout)
+	t.Parallel()
+	if retry.DefaultTimeout != 60*time.Second {
+		t.Fatalf("DefaultTimeout = %v, want 60s", retry.DefaultTimeout)
 	}
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("fine"))
@@ -880,7 +903,7 @@ func TestDefaultTimeout(t *testing.T) {
 		after := time.Now()
 		want := timeout
 		if want == 0 {
-			want = llm.DefaultTimeout
+			want = retry.DefaultTimeout
 		}
 		if len(rec.ok) != i+1 || !rec.ok[i] {
 			t.Fatalf("request %d: no deadline on the request's context", i)
@@ -895,6 +918,7 @@ func TestDefaultTimeout(t *testing.T) {
 // blueprint run's --gen-retries bounds its generations, not its judges), in Complete and in
 // Generate; 0 keeps the client's.
 func TestRequestMaxAttempts(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		attempts int
@@ -922,5 +946,17 @@ func TestRequestMaxAttempts(t *testing.T) {
 				t.Errorf("Generate: %d calls, error %v; want %d attempts", s.Calls()-tt.want, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestClientRetryPolicy: the client's own policy, which retry.HTTP gets from
+// Client.RetryPolicy, is Config's settings with the defaults filled in.
+func TestClientRetryPolicy(t *testing.T) {
+	t.Parallel()
+	c := newClient(t, llm.Config{MaxAttempts: 2, BaseDelay: 3 * time.Second})
+	p := c.RetryPolicy()
+	if p.MaxAttempts != 2 || p.BaseDelay != 3*time.Second || p.MaxDelay != retry.DefaultMaxDelay || p.Timeout != retry.DefaultTimeout ||
+		p.MaxRetryAfter != retry.DefaultMaxRetryAfter || p.Rand == nil {
+		t.Fatalf("%+v", p)
 	}
 }

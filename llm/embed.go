@@ -10,13 +10,15 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/replycache"
 )
 
 const opEmbed = "embeddings"
 
-// EmbedBatchSize is the most texts sent in one embeddings request; longer lists are split into
+// embedBatchSize is the most texts sent in one embeddings request; longer lists are split into
 // several requests (each cached on its own).
-const EmbedBatchSize = 128
+const embedBatchSize = 128
 
 // Embed returns one embedding vector per text, in order, from the endpoint's /embeddings
 // operation (Endpoint.Model is the embedding model). Calls share the client's retries,
@@ -27,14 +29,14 @@ func (c *Client) Embed(ctx context.Context, ep Endpoint, texts []string) ([][]fl
 	}
 	if err := checkBaseURL(ep.BaseURL); err != nil {
 		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest,
-			Message: fmt.Sprintf("expected an http(s) base URL, found %q", Redact(ep.BaseURL, ep.secrets()...))}
+			Message: fmt.Sprintf("expected an http(s) base URL, found %q", redact.Text(ep.BaseURL, ep.secrets()...))}
 	}
 	if ep.Model == "" {
 		return nil, &APIError{Op: opEmbed, Host: ep.Host(), Model: ep.Model, Kind: KindRequest, Message: "no model given"}
 	}
 	out := make([][]float64, 0, len(texts))
-	for start := 0; start < len(texts); start += EmbedBatchSize {
-		batch := texts[start:min(start+EmbedBatchSize, len(texts))]
+	for start := 0; start < len(texts); start += embedBatchSize {
+		batch := texts[start:min(start+embedBatchSize, len(texts))]
 		vecs, err := c.embedBatch(ctx, ep, batch)
 		if err != nil {
 			return nil, err
@@ -55,7 +57,7 @@ func (c *Client) embedBatch(ctx context.Context, ep Endpoint, texts []string) ([
 		}
 		s.key = key
 	}
-	s.fits = func(e *cacheEntry) bool { return len(e.Embeddings) == len(texts) }
+	s.fits = func(e *replycache.Entry) bool { return len(e.Embeddings) == len(texts) }
 	r, err := c.call(ctx, s)
 	if err != nil {
 		return nil, err

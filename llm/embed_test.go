@@ -13,6 +13,7 @@ import (
 )
 
 func TestEmbed(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	cfg := fastConfig()
 	cfg.CacheDir = t.TempDir()
@@ -53,6 +54,7 @@ func TestEmbed(t *testing.T) {
 }
 
 func TestEmbedBatches(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	c := newClient(t, fastConfig())
 	texts := make([]string, llm.EmbedBatchSize+5)
@@ -73,6 +75,7 @@ func TestEmbedBatches(t *testing.T) {
 }
 
 func TestEmbedRetriesAndErrors(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.Any(), llmtest.RateLimited("0"), llmtest.TruncatedJSON(), llmtest.Text(""))
 	c := newClient(t, fastConfig())
@@ -102,6 +105,7 @@ func TestEmbedRetriesAndErrors(t *testing.T) {
 }
 
 func TestEventString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		e    llm.Event
 		want string

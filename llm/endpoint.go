@@ -2,61 +2,28 @@ package llm
 
 import (
 	"encoding/json"
-	"fmt"
-	"log/slog"
 	"net/url"
 	"sort"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
+
 	"github.com/vectorlint/vectorlint/internal/redact"
 )
-
-// Secret is an API key. It formats as "[redacted]" with every fmt verb, in JSON and in slog, so
-// an Endpoint can be printed or logged without leaking its key. Convert it to a string
-// explicitly (string(s)) only where the key must be sent.
-type Secret string
-
-const redacted = "[redacted]"
-
-// String returns "[redacted]" (or "" for an empty secret, so "no key" stays visible).
-func (s Secret) String() string {
-	if s == "" {
-		return ""
-	}
-	return redacted
-}
-
-// GoString returns the redacted form for %#v.
-func (s Secret) GoString() string { return fmt.Sprintf("%q", s.String()) }
-
-// Format writes the redacted form whatever the verb, so even %x or %q cannot reveal the key.
-func (s Secret) Format(f fmt.State, verb rune) {
-	if verb == 'q' || (verb == 'v' && f.Flag('#')) {
-		fmt.Fprintf(f, "%q", s.String())
-		return
-	}
-	fmt.Fprint(f, s.String())
-}
-
-// MarshalJSON writes the redacted form.
-func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
-
-// LogValue makes slog print the redacted form.
-func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 // Endpoint is where and how one model is called: an OpenAI-compatible Chat Completions (and
 // Embeddings) server, its key, the model, and request defaults. A Client serves any number of
 // endpoints; each call names its own.
 type Endpoint struct {
-	// Provider is informational except for ProviderAzureOpenAI, which changes the URL shape
-	// (deployment path and api-version query) and the key header (api-key).
+	// Provider is informational except for a provider whose wire shape differs (the provider
+	// table's azure-openai: the deployment path, the api-version query and the api-key header).
 	Provider Provider
 	// BaseURL is the API root, e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1".
 	// For Azure it is the resource endpoint, e.g. "https://NAME.openai.azure.com".
 	BaseURL string
 	// APIKey is sent as a bearer token (Azure: the api-key header). It may be empty for local
 	// servers. It never appears in errors, events, cache files or formatted output.
-	APIKey Secret
+	APIKey redact.Secret
 	// Model is the model id sent in requests (for Azure: the deployment name).
 	Model string
 	// APIVersion is Azure's api-version query parameter.
@@ -76,7 +43,7 @@ type Endpoint struct {
 	// Secrets are other values the requests to this endpoint carry that must never be shown:
 	// the values the environment filled into its URL or headers (a blueprint's ${VAR} under
 	// --allow-env). They are redacted like the key, from errors, events and replies.
-	Secrets []Secret
+	Secrets []redact.Secret
 	// MaxConcurrency, when positive, limits the requests in flight to this endpoint's limit
 	// group, on top of the client's global limit. The first endpoint of a group to be used
 	// fixes the group's limit.
@@ -90,7 +57,7 @@ type Endpoint struct {
 	// headers expand), BaseURLSource where BaseURL (or a GenerateRequest's URL) came from.
 	// Resolve, ModelEndpoint and ResolveSearch fill them; Trust.Check reads them. Zero values
 	// mean the calling program set the fields itself.
-	KeySource, BaseURLSource Source
+	KeySource, BaseURLSource envsource.Source
 	// SettingNames name the settings the key, base URL and model come from, for the message
 	// of a failure one of them fixes (a 401 names the key's variable); empty fields fall back
 	// to the provider's environment variables.
@@ -127,7 +94,7 @@ func (e Endpoint) MarshalJSON() ([]byte, error) {
 	if len(e.Headers) > 0 {
 		p.Headers = make(map[string]string, len(e.Headers))
 		for k := range e.Headers {
-			p.Headers[k] = redacted
+			p.Headers[k] = redact.Marker
 		}
 	}
 	if u, err := url.Parse(e.BaseURL); err == nil && u.User != nil {
@@ -141,7 +108,7 @@ func (e Endpoint) MarshalJSON() ([]byte, error) {
 // deployment path, for everyone else the base URL itself.
 func (e Endpoint) apiBase() string {
 	base := strings.TrimRight(e.BaseURL, "/")
-	if e.Provider == ProviderAzureOpenAI {
+	if wireOf(e.Provider) == wireAzure {
 		base += "/openai/deployments/" + url.PathEscape(e.Model)
 	}
 	return base + "/"
@@ -151,7 +118,7 @@ func (e Endpoint) apiBase() string {
 // info. It identifies the endpoint in cache keys.
 func (e Endpoint) operationURL(op string) string {
 	s := e.apiBase() + op
-	if e.Provider == ProviderAzureOpenAI && e.APIVersion != "" {
+	if e.APIVersion != "" && wireOf(e.Provider) == wireAzure {
 		s += "?api-version=" + url.QueryEscape(e.APIVersion)
 	}
 	if u, err := url.Parse(s); err == nil && u.User != nil {
@@ -201,7 +168,7 @@ func (e Endpoint) collectSecrets(allHeaders bool) []string {
 			out = append(out, p)
 		}
 		for name, vs := range u.Query() {
-			if IsSecretQueryParam(name) {
+			if redact.IsSecretQueryParam(name) {
 				out = append(out, vs...)
 			}
 		}

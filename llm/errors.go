@@ -6,23 +6,11 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/retry"
 )
-
-// Redact replaces the given secrets and anything that looks like an API key in s with
-// "[redacted]". Secrets shorter than 4 bytes are ignored (replacing them would garble text
-// without protecting anything).
-func Redact(s string, secrets ...string) string { return redact.Text(s, secrets...) }
-
-// RedactURL returns a URL as it may be printed: the password of its user info and the values
-// of query parameters named like credentials (key, token, sig, ...) are "[redacted]". It works
-// on text that does not parse as a URL too.
-func RedactURL(s string) string { return redact.URL(s) }
-
-// IsSecretQueryParam reports whether a URL query parameter's name looks like it holds a
-// credential (RedactURL redacts its value).
-func IsSecretQueryParam(name string) bool { return redact.IsSecretQueryParam(name) }
 
 // ErrorKind classifies a failed call.
 type ErrorKind int
@@ -121,20 +109,15 @@ func (e *APIError) Unwrap() error {
 	return e.err
 }
 
-// Retryable reports whether the failure was of a kind that is retried.
-func (e *APIError) Retryable() bool {
+// retryable reports whether the failure was of a kind that is retried.
+func (e *APIError) retryable() bool {
 	switch e.Kind {
 	case KindTimeout, KindConnection, KindBadResponse:
 		return true
 	case KindHTTP:
-		return retryableStatus(e.Status)
+		return retry.Retryable(e.Status)
 	}
 	return false
-}
-
-func retryableStatus(code int) bool {
-	return code == http.StatusRequestTimeout || code == http.StatusConflict ||
-		code == http.StatusTooManyRequests || code >= 500
 }
 
 // redactedError wraps a cause so that its text is redacted while errors.Is/As still see it.
@@ -150,11 +133,11 @@ func redactErr(err error, secrets []string) error {
 	if err == nil {
 		return nil
 	}
-	return &redactedError{msg: Redact(err.Error(), secrets...), err: err}
+	return &redactedError{msg: redact.Text(err.Error(), secrets...), err: err}
 }
 
-// ErrReplyRejected is matched (errors.Is) by every *ReplyError.
-var ErrReplyRejected = errors.New("model reply rejected")
+// errReplyRejected is matched (errors.Is) by every *ReplyError.
+var errReplyRejected = errors.New("model reply rejected")
 
 // ReplyError is a reply the caller's check rejected twice: once as first given, and again after
 // the model was shown the problem. The model did answer; the answer was unusable.
@@ -175,10 +158,22 @@ func (e *ReplyError) Error() string {
 // Unwrap returns the check's error.
 func (e *ReplyError) Unwrap() error { return e.Err }
 
-// Is makes errors.Is(err, ErrReplyRejected) true.
-func (e *ReplyError) Is(target error) bool { return target == ErrReplyRejected }
+// Is makes errors.Is(err, errReplyRejected) true.
+func (e *ReplyError) Is(target error) bool { return target == errReplyRejected }
 
 // oneLine collapses whitespace and clips s for use inside an error message.
 func oneLine(s string, n int) string {
 	return clip(strings.Join(strings.Fields(s), " "), n)
+}
+
+// clip shortens s to at most n bytes (on a rune boundary) with "…" when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -25,20 +25,21 @@ type Message struct {
 // Format is the response_format a request was sent with.
 type Format string
 
-// Response formats, from the most to the least structured. A server that rejects one is sent
-// the next, with the schema moved into the system message.
+// Response formats, from the most to the least structured: "json_schema", "json_object" and
+// "text" (Response.Format and Event.Format say which one a reply was produced with). A server
+// that rejects one is sent the next, with the schema moved into the system message.
 const (
-	FormatJSONSchema Format = "json_schema"
-	FormatJSONObject Format = "json_object"
-	FormatText       Format = "text"
+	formatJSONSchema Format = "json_schema"
+	formatJSONObject Format = "json_object"
+	formatText       Format = "text"
 )
 
 // rank orders formats: text < json_object < json_schema.
 func (f Format) rank() int {
 	switch f {
-	case FormatJSONSchema:
+	case formatJSONSchema:
 		return 2
-	case FormatJSONObject:
+	case formatJSONObject:
 		return 1
 	}
 	return 0
@@ -46,10 +47,10 @@ func (f Format) rank() int {
 
 // lower returns the next less structured format.
 func (f Format) lower() Format {
-	if f == FormatJSONSchema {
-		return FormatJSONObject
+	if f == formatJSONSchema {
+		return formatJSONObject
 	}
-	return FormatText
+	return formatText
 }
 
 // EventKind says what an Event reports.

@@ -51,6 +51,7 @@ func inFlight(t *testing.T, s *llmtest.Server, n int, call func(i int) (*llm.Res
 // each gets the same reply, the first as its own, the 7 others as replies it did not pay for
 // (counted and reported like cache hits).
 func TestIdenticalCallsInFlightAreMadeOnce(t *testing.T) {
+	// Not parallel: the calls are given a fixed time to join the flight (inFlight).
 	s := llmtest.Start(t)
 	g := newGate()
 	t.Cleanup(g.release)
@@ -109,6 +110,7 @@ func TestIdenticalCallsInFlightAreMadeOnce(t *testing.T) {
 
 // Identical requests share their flight whatever the kind of call.
 func TestFlightsForEveryKind(t *testing.T) {
+	// Not parallel: the calls are given a fixed time to join the flight (inFlight).
 	s := llmtest.Start(t)
 	g := newGate()
 	t.Cleanup(g.release)
@@ -175,6 +177,7 @@ func TestFlightsForEveryKind(t *testing.T) {
 // A call that does not use the cache (none configured, --no-cache, a request's own NoCache) is
 // made, however many identical ones are in flight: the user asked for fresh replies.
 func TestNoFlightsWithoutTheCache(t *testing.T) {
+	// Not parallel: the calls are given a fixed time to reach the server.
 	for name, tune := range map[string]func(c *llm.Config, r *llm.Request, dir string){
 		"no cache":        func(*llm.Config, *llm.Request, string) {},
 		"--no-cache":      func(c *llm.Config, _ *llm.Request, dir string) { c.CacheDir, c.NoCache = dir, true },
@@ -210,6 +213,7 @@ func TestNoFlightsWithoutTheCache(t *testing.T) {
 // Calls with different keys never share a flight: one key's reply (or its 401) is not
 // another's.
 func TestFlightsAreKeyedOnCredentials(t *testing.T) {
+	// Not parallel: the calls are given a fixed time to join the flight (inFlight).
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	g := newGate()
 	t.Cleanup(g.release)
@@ -238,6 +242,7 @@ func TestFlightsAreKeyedOnCredentials(t *testing.T) {
 // When the call that leads a flight is canceled, the calls that joined it and are still
 // wanted make the request themselves; a joiner whose own context ended stops too.
 func TestFlightLeaderCanceled(t *testing.T) {
+	// Not parallel: the first call is given 50 ms to lead the flight.
 	s := llmtest.Start(t)
 	first := true
 	var mu sync.Mutex

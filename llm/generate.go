@@ -11,45 +11,49 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 // API is the request and reply shape of a model endpoint, for Client.Generate.
 type API string
 
-// The shapes Generate speaks. Weval's custom model objects choose one with `inherit` and
-// `format` (see APIFor).
+// The shapes Generate speaks. APIChat is the default; a Weval custom model chooses another with
+// `inherit` and `format`, which APIFor maps to its shape.
 const (
 	// APIChat is OpenAI's Chat Completions: {model, messages, temperature, max_tokens}.
 	APIChat API = "chat"
-	// APICompletions is OpenAI's legacy Completions: {model, prompt, …}, the conversation
+	// apiCompletions is OpenAI's legacy Completions: {model, prompt, …}, the conversation
 	// flattened into one prompt string (see GenerateRequest.PromptFormat).
-	APICompletions API = "completions"
-	// APIAnthropic is Anthropic's Messages API: {model, system, messages, max_tokens}, the key
+	apiCompletions API = "completions"
+	// apiAnthropic is Anthropic's Messages API: {model, system, messages, max_tokens}, the key
 	// in x-api-key and an anthropic-version header.
-	APIAnthropic API = "anthropic"
-	// APIGemini is Google's generateContent: {contents, systemInstruction, generationConfig},
+	apiAnthropic API = "anthropic"
+	// apiGemini is Google's generateContent: {contents, systemInstruction, generationConfig},
 	// the model in the URL and the key in x-goog-api-key.
-	APIGemini API = "gemini"
+	apiGemini API = "gemini"
 )
 
-// AnthropicVersion is the anthropic-version header sent with APIAnthropic requests unless the
+// anthropicVersion is the anthropic-version header sent with apiAnthropic requests unless the
 // endpoint's headers set one.
-const AnthropicVersion = "2023-06-01"
+const anthropicVersion = "2023-06-01"
 
-// APIFor returns the shape of a Weval custom model: `inherit: anthropic` speaks Anthropic's
-// Messages API and `inherit: google` Gemini's generateContent; every other inherit value
-// (openai, openrouter, mistral, together, xai…) the OpenAI shape, whose `format: completions`
-// is the Completions API. (An anthropic or google model with format completions uses the
-// OpenAI Completions shape too: those providers have no completions API of their own.)
+// APIFor returns the shape of a Weval custom model: the native API of the provider its inherit
+// names in the provider table (by name or model-id prefix): `inherit: anthropic` speaks
+// Anthropic's Messages API and `inherit: google` (or gemini) Gemini's generateContent; every
+// other inherit value (openai, openrouter, mistral, together, xai…) the OpenAI shape, whose
+// `format: completions` is the Completions API. (An anthropic or google model with format
+// completions uses the OpenAI Completions shape too: those providers have no completions API
+// of their own.)
 func APIFor(inherit, format string) API {
 	if format == "completions" {
-		return APICompletions
+		return apiCompletions
 	}
-	switch strings.ToLower(strings.TrimSpace(inherit)) {
-	case "anthropic":
-		return APIAnthropic
-	case "google", "gemini":
-		return APIGemini
+	name := strings.ToLower(strings.TrimSpace(inherit))
+	for _, p := range providerTable() {
+		if p.native != "" && (string(p.name) == name || p.idPrefix == name) {
+			return p.native
+		}
 	}
 	return APIChat
 }
@@ -73,7 +77,7 @@ type GenerateRequest struct {
 	Temperature *float64
 	// MaxTokens, when positive, is sent (max_tokens, or generationConfig.maxOutputTokens).
 	MaxTokens int
-	// PromptFormat flattens the conversation for APICompletions: "conversational" (default:
+	// PromptFormat flattens the conversation for apiCompletions: "conversational" (default:
 	// "User: …" / "Assistant: …" lines ending with "Assistant:") or "raw" (the texts alone).
 	PromptFormat string
 	// ReasoningEffort ("low", "medium", "high") is sent as reasoning_effort (OpenAI shapes),
@@ -100,11 +104,11 @@ type GenerateRequest struct {
 // op names the operation in errors and events.
 func (a API) op() string {
 	switch a {
-	case APICompletions:
+	case apiCompletions:
 		return "completion"
-	case APIAnthropic:
+	case apiAnthropic:
 		return "messages"
-	case APIGemini:
+	case apiGemini:
 		return "generateContent"
 	}
 	return opChat
@@ -117,11 +121,11 @@ func (r GenerateRequest) operationURL() string {
 	}
 	base := strings.TrimRight(r.Endpoint.BaseURL, "/")
 	switch r.api() {
-	case APICompletions:
+	case apiCompletions:
 		return base + "/completions"
-	case APIAnthropic:
+	case apiAnthropic:
 		return base + "/messages"
-	case APIGemini:
+	case apiGemini:
 		return base + "/models/" + url.PathEscape(r.Endpoint.Model) + ":generateContent"
 	}
 	return base + "/chat/completions"
@@ -165,9 +169,9 @@ func effortBudget(effort string) int {
 	return 0
 }
 
-// GenerateBody returns the JSON body Generate sends for req (exported so callers can show or
+// generateBody returns the JSON body Generate sends for req (exported so callers can show or
 // test exactly what a model receives).
-func GenerateBody(req GenerateRequest) (map[string]any, error) {
+func generateBody(req GenerateRequest) (map[string]any, error) {
 	api := req.api()
 	body := map[string]any{}
 	var system []string
@@ -189,9 +193,9 @@ func GenerateBody(req GenerateRequest) (map[string]any, error) {
 			msgs = append(msgs, map[string]any{"role": string(m.Role), "content": m.Content})
 		}
 		body["model"], body["messages"], body["stream"] = req.Endpoint.Model, msgs, false
-	case APICompletions:
+	case apiCompletions:
 		body["model"], body["prompt"], body["stream"] = req.Endpoint.Model, flattenPrompt(req.Messages, req.PromptFormat), false
-	case APIAnthropic:
+	case apiAnthropic:
 		msgs := make([]map[string]any, 0, len(turns))
 		for _, m := range turns {
 			msgs = append(msgs, map[string]any{"role": string(m.Role), "content": m.Content})
@@ -200,7 +204,7 @@ func GenerateBody(req GenerateRequest) (map[string]any, error) {
 		if len(system) > 0 {
 			body["system"] = strings.Join(system, "\n\n")
 		}
-	case APIGemini:
+	case apiGemini:
 		contents := make([]map[string]any, 0, len(turns))
 		for _, m := range turns {
 			role := "user"
@@ -221,7 +225,7 @@ func GenerateBody(req GenerateRequest) (map[string]any, error) {
 	if budget <= 0 {
 		budget = effortBudget(req.ReasoningEffort)
 	}
-	if api == APIGemini {
+	if api == apiGemini {
 		gen := map[string]any{}
 		if req.Temperature != nil {
 			gen[req.param("temperature", "temperature")] = *req.Temperature
@@ -243,9 +247,9 @@ func GenerateBody(req GenerateRequest) (map[string]any, error) {
 			body[req.param("maxTokens", "max_tokens")] = req.MaxTokens
 		}
 		switch {
-		case api == APIAnthropic && budget > 0:
+		case api == apiAnthropic && budget > 0:
 			body[req.param("thinkingBudget", "thinking")] = map[string]any{"type": "enabled", "budget_tokens": budget}
-		case api != APIAnthropic && req.ReasoningEffort != "":
+		case api != apiAnthropic && req.ReasoningEffort != "":
 			body[req.param("reasoningEffort", "reasoning_effort")] = req.ReasoningEffort
 		}
 	}
@@ -295,7 +299,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 	op := api.op()
 	bad := func(format string, a ...any) error {
 		return &APIError{Op: op, Host: ep.Host(), Model: ep.Model, Kind: KindRequest,
-			Message: Redact(fmt.Sprintf(format, a...), ep.secrets()...)}
+			Message: redact.Text(fmt.Sprintf(format, a...), ep.secrets()...)}
 	}
 	if err := c.CheckTrust(ep); err != nil {
 		return nil, err
@@ -307,10 +311,10 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 	if len(req.Messages) == 0 {
 		return nil, bad("no messages given")
 	}
-	if api != APIGemini && req.Endpoint.Model == "" {
+	if api != apiGemini && req.Endpoint.Model == "" {
 		return nil, bad("no model given")
 	}
-	body, err := GenerateBody(req)
+	body, err := generateBody(req)
 	if err != nil {
 		return nil, bad("%v", err)
 	}
@@ -335,7 +339,7 @@ func (c *Client) Generate(ctx context.Context, req GenerateRequest) (*Response, 
 	return &r.Response, nil
 }
 
-// generateKind sends a body Generate built (GenerateBody) with net/http: the shapes are
+// generateKind sends a body Generate built (generateBody) with net/http: the shapes are
 // Anthropic's and Gemini's native ones, and OpenAI's addressed at a custom model's own URL
 // with every parameter up to the blueprint (renamed, removed), which openai-go's typed requests
 // do not express.
@@ -364,7 +368,7 @@ func (k *generateKind) round() (Format, []Message, error) {
 			k.payload, k.noTemp = payload, true
 		}
 	}
-	return FormatText, cloneMessages(k.msgs), nil
+	return formatText, cloneMessages(k.msgs), nil
 }
 
 // temperatureKey identifies the operation URL and model for the memory of models that refuse a
@@ -377,7 +381,7 @@ func (k *generateKind) temperatureKey() string {
 // Gemini's generationConfig), and whether it had one.
 func withoutTemperature(api API, body map[string]any, key string) (map[string]any, bool) {
 	out := maps.Clone(body)
-	if api == APIGemini {
+	if api == apiGemini {
 		gen, ok := body["generationConfig"].(map[string]any)
 		if !ok {
 			return body, false
@@ -414,7 +418,7 @@ func (k *generateKind) send(ctx context.Context) (*http.Response, error) {
 }
 
 func (k *generateKind) decode(body []byte) (*reply, error) {
-	r, err := ParseGenerateReply(k.api, body)
+	r, err := parseGenerateReply(k.api, body)
 	if err != nil {
 		return nil, err
 	}
@@ -435,7 +439,7 @@ func (k *generateKind) again(err error) bool {
 	}
 	k.c.rejectTemperature(k.temperatureKey())
 	k.c.emit(Event{Kind: EventFallback, Op: k.api.op(), Label: k.label, Host: k.ep.Host(), Model: k.ep.Model,
-		Format: FormatText, Dropped: "temperature", Err: err.Error()})
+		Format: formatText, Dropped: "temperature", Err: err.Error()})
 	return true
 }
 
@@ -459,16 +463,16 @@ func setHeaders(h http.Header, api API, ep Endpoint, userAgent string) {
 	h.Set("User-Agent", userAgent)
 	key := string(ep.APIKey)
 	switch {
-	case api == APIAnthropic:
-		h.Set("anthropic-version", AnthropicVersion)
+	case api == apiAnthropic:
+		h.Set("anthropic-version", anthropicVersion)
 		if key != "" {
 			h.Set("x-api-key", key)
 		}
-	case api == APIGemini:
+	case api == apiGemini:
 		if key != "" {
 			h.Set("x-goog-api-key", key)
 		}
-	case ep.Provider == ProviderAzureOpenAI:
+	case wireOf(ep.Provider) == wireAzure:
 		if key != "" {
 			h.Set("api-key", key)
 		}
@@ -490,18 +494,18 @@ func statusFrom(res *http.Response) error {
 	return &statusError{status: res.StatusCode, header: res.Header.Clone(), message: msg, param: param}
 }
 
-// ParseGenerateReply reads the generated text of a 2xx reply in the shape of api. An unusable
+// parseGenerateReply reads the generated text of a 2xx reply in the shape of api. An unusable
 // body is an error saying what was expected and what was found (Generate retries it, as a
 // proxy's or a truncated reply).
-func ParseGenerateReply(api API, body []byte) (*Response, error) {
+func parseGenerateReply(api API, body []byte) (*Response, error) {
 	switch api {
 	case APIChat, "":
 		return parseChat(body)
-	case APICompletions:
+	case apiCompletions:
 		return parseCompletions(body)
-	case APIAnthropic:
+	case apiAnthropic:
 		return parseAnthropic(body)
-	case APIGemini:
+	case apiGemini:
 		return parseGemini(body)
 	}
 	return nil, &badResponseError{msg: fmt.Sprintf("unknown API %q", api)}

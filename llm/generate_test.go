@@ -17,6 +17,7 @@ import (
 )
 
 func TestAPIFor(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		inherit, format string
 		want            llm.API
@@ -48,6 +49,7 @@ var conversation = []llm.Message{
 }
 
 func TestGenerateBody(t *testing.T) {
+	t.Parallel()
 	temp := 0.5
 	tests := []struct {
 		name string
@@ -99,6 +101,7 @@ func TestGenerateBody(t *testing.T) {
 // TestGenerateShapes sends each shape over real HTTP to the fake server and checks what it
 // received and what came back.
 func TestGenerateShapes(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	s.On(llmtest.LastUserContains("France"), llmtest.Text("Paris."))
 	temp := 0.7
@@ -120,7 +123,7 @@ func TestGenerateShapes(t *testing.T) {
 		{"gemini", llm.GenerateRequest{API: llm.APIGemini, Endpoint: llm.Endpoint{BaseURL: s.URL + "beta", Model: "gemini-x", APIKey: testKey}},
 			"/v1beta/models/gemini-x:generateContent", "x-goog-api-key", nil},
 		{"azure chat at a full URL", llm.GenerateRequest{URL: s.URL + "/chat/completions",
-			Endpoint: llm.Endpoint{Provider: llm.ProviderAzureOpenAI, Model: "gpt", APIKey: testKey}},
+			Endpoint: llm.Endpoint{Provider: "azure-openai", Model: "gpt", APIKey: testKey}},
 			"/v1/chat/completions", "api-key", nil},
 	}
 	full := []llmtest.Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "Capital of France?"}}
@@ -168,6 +171,7 @@ func TestGenerateShapes(t *testing.T) {
 }
 
 func TestGenerateCache(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("generated"))
 	dir := t.TempDir()
@@ -229,6 +233,7 @@ func TestGenerateCache(t *testing.T) {
 }
 
 func TestGenerateErrors(t *testing.T) {
+	t.Parallel()
 	secretHeader := "hdr-secret-987654321"
 	tests := []struct {
 		name    string
@@ -295,6 +300,7 @@ func TestGenerateErrors(t *testing.T) {
 // TestGenerateLimitGroup checks that a limit group caps the calls in flight across endpoints
 // of one provider, while the client's global limit is higher.
 func TestGenerateLimitGroup(t *testing.T) {
+	// Not parallel: the limit is seen only when the calls overlap within the server's latency.
 	s := llmtest.Start(t, llmtest.WithLatency(20*time.Millisecond))
 	cfg := fastConfig()
 	cfg.Concurrency = 8
@@ -320,6 +326,7 @@ func TestGenerateLimitGroup(t *testing.T) {
 }
 
 func TestParseGenerateReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		api     llm.API
 		body    string

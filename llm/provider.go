@@ -1,71 +1,64 @@
 package llm
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 )
 
-// LookupFunc reads an environment variable: os.LookupEnv in the command, a map in tests. As a
-// Vars, every value it gives counts as coming from the process environment; an *Env knows
-// which values came from files. The package never reads the process environment itself.
-type LookupFunc func(key string) (string, bool)
-
-// Provider is a value of LLM_PROVIDER (spec/linter.md §6).
+// Provider names a provider of the provider table (providers.go): a value of LLM_PROVIDER
+// (spec/linter.md §6), the prefix of a Weval model id (spec/blueprints.md §6), the search
+// model's provider, or a custom model's inherit value. An Endpoint's Provider chooses how its
+// requests are addressed (Azure OpenAI's deployment path and api-key header).
 type Provider string
-
-// The providers of the linter's environment table.
-const (
-	ProviderOpenAI           Provider = "openai"
-	ProviderAzureOpenAI      Provider = "azure-openai"
-	ProviderAnthropic        Provider = "anthropic"
-	ProviderGemini           Provider = "gemini"
-	ProviderOpenAICompatible Provider = "openai-compatible"
-)
 
 // Providers returns every provider LLM_PROVIDER accepts, in documentation order.
 func Providers() []Provider {
-	return []Provider{ProviderOpenAI, ProviderAzureOpenAI, ProviderAnthropic, ProviderGemini, ProviderOpenAICompatible}
+	var out []Provider
+	for _, p := range linterProviders() {
+		out = append(out, p.name)
+	}
+	return out
 }
 
-// Default base URLs and models of the hosted providers.
+// MaxReplyTokens is the highest token limit of a reply a setting may ask for
+// (ANTHROPIC_MAX_TOKENS, which a project's .env may set; a blueprint's thinkingBudget): no model
+// writes a longer reply, so a larger number is a mistake, reported with the range like every
+// number a file sets (spec/trust.md §8).
+const MaxReplyTokens = 1_000_000
+
+// defaultTemperature is the temperature of linter calls when no setting gives one, and
+// maxTemperature the top of the providers' ranges (a provider's own range may be narrower).
 const (
-	DefaultOpenAIBaseURL    = "https://api.openai.com/v1"
-	DefaultOpenAIModel      = "gpt-4o"
-	DefaultAnthropicBaseURL = "https://api.anthropic.com/v1"
-	// DefaultAnthropicModel is the model when ANTHROPIC_MODEL is unset. The original
-	// VectorLint defaults to claude-3-sonnet-20240229, which Anthropic has retired (a request
-	// for it fails), so its current Sonnet alias stands in: a configuration that sets only
-	// LLM_PROVIDER=anthropic and ANTHROPIC_API_KEY works, as it does in the original.
-	DefaultAnthropicModel = "claude-sonnet-4-5"
-	// DefaultAnthropicMaxTokens is the max_tokens of Anthropic calls when
-	// ANTHROPIC_MAX_TOKENS is unset, the original VectorLint's default (Anthropic requires a
-	// limit on every reply).
-	DefaultAnthropicMaxTokens = 4096
-	// MaxReplyTokens is the highest ANTHROPIC_MAX_TOKENS (which a project's .env may set): no
-	// model writes a longer reply, so a larger number is a mistake, reported with the range
-	// like every number a file sets (spec/trust.md §8).
-	MaxReplyTokens       = 1_000_000
-	DefaultGeminiBaseURL = "https://generativelanguage.googleapis.com/v1beta/openai"
-	DefaultGeminiModel   = "gemini-2.5-flash"
-	// DefaultAzureAPIVersion is the api-version sent to Azure when AZURE_OPENAI_API_VERSION is
-	// unset: a generally available version that supports structured outputs.
-	DefaultAzureAPIVersion = "2024-10-21"
-	// DefaultTemperature is the temperature of linter calls when <NAME>_TEMPERATURE is unset.
-	DefaultTemperature = 0.2
+	defaultTemperature = 0.2
+	maxTemperature     = 2
 )
 
-// ParseProvider parses an LLM_PROVIDER value (case-insensitive, surrounding space ignored).
-func ParseProvider(s string) (Provider, error) {
-	p := Provider(strings.ToLower(strings.TrimSpace(s)))
-	for _, known := range Providers() {
-		if p == known {
-			return p, nil
+// parseProvider parses an LLM_PROVIDER value (case-insensitive, surrounding space ignored).
+func parseProvider(s string) (providerSpec, bool) {
+	name := Provider(strings.ToLower(strings.TrimSpace(s)))
+	for _, p := range linterProviders() {
+		if p.name == name {
+			return p, true
 		}
 	}
-	return "", fmt.Errorf("expected one of openai, azure-openai, anthropic, gemini, openai-compatible, found %q", s)
+	return providerSpec{}, false
+}
+
+// providerNames lists the values of LLM_PROVIDER for messages: "openai, azure-openai, …".
+func providerNames() string {
+	var names []string
+	for _, p := range linterProviders() {
+		names = append(names, string(p.name))
+	}
+	return strings.Join(names, ", ")
 }
 
 // Settings are the LLM settings a config file (Provider, Model, BaseURL, Temperature in
@@ -79,11 +72,8 @@ type Settings struct {
 	// BaseURLFrom says where BaseURL was written: for the config file, its path and the key's
 	// line. Zero means "BaseURL in the config file" for config settings and "--base-url" for
 	// flag settings.
-	BaseURLFrom Source
+	BaseURLFrom envsource.Source
 }
-
-// ErrNotConfigured is matched (errors.Is) by every *NotConfiguredError.
-var ErrNotConfigured = errors.New("LLM provider not configured")
 
 // NotConfiguredError says that no provider is configured, or that the chosen one lacks
 // settings. Missing lists what to set, each entry naming the variable (and the flag or ini key
@@ -94,24 +84,66 @@ type NotConfiguredError struct {
 	Missing  []string
 }
 
-// noProviderMessage names every way to configure a provider.
-const noProviderMessage = "no LLM provider is configured: set OPENAI_API_KEY for OpenAI, " +
-	"or LLM_PROVIDER=azure-openai with AZURE_OPENAI_API_KEY, AZURE_OPENAI_ENDPOINT and AZURE_OPENAI_DEPLOYMENT_NAME, " +
-	"or LLM_PROVIDER=anthropic with ANTHROPIC_API_KEY, " +
-	"or LLM_PROVIDER=gemini with GEMINI_API_KEY, " +
-	"or LLM_PROVIDER=openai-compatible with OPENAI_BASE_URL and OPENAI_MODEL (or --base-url and --model); " +
-	"in the environment or a .env file"
-
 // Error names exactly the variables to set.
 func (e *NotConfiguredError) Error() string {
 	if e.Provider == "" {
-		return noProviderMessage
+		return noProviderMessage()
 	}
 	return fmt.Sprintf("LLM provider %s is not fully configured: set %s", e.Provider, joinAnd(e.Missing))
 }
 
-// Is makes errors.Is(err, ErrNotConfigured) true.
-func (e *NotConfiguredError) Is(target error) bool { return target == ErrNotConfigured }
+// Is makes errors.Is(err, runwide.ErrNotConfigured) true.
+func (e *NotConfiguredError) Is(target error) bool { return target == runwide.ErrNotConfigured }
+
+// noProviderMessage names every way to configure a provider: the variables the provider chosen
+// without LLM_PROVIDER needs, then LLM_PROVIDER=<name> with the required variables of each
+// other provider (and, for one that needs no key, the flags that can give them instead).
+func noProviderMessage() string {
+	var auto string
+	var others []string
+	for _, p := range linterProviders() {
+		required := p.requiredVars()
+		if p.auto {
+			auto = joinAnd(required) + " for " + p.title
+			continue
+		}
+		s := "LLM_PROVIDER=" + string(p.name) + " with " + joinAnd(required)
+		if !p.keyRequired {
+			s += " (or " + joinAnd(p.requiredFlags()) + ")"
+		}
+		others = append(others, s)
+	}
+	return "no LLM provider is configured: set " + strings.Join(append([]string{auto}, others...), ", or ") +
+		"; in the environment or a .env file"
+}
+
+// requiredVars are the variables a linter provider cannot do without: its key when it needs
+// one, and its base URL and model when it has no default.
+func (p providerSpec) requiredVars() []string {
+	var out []string
+	if p.keyRequired {
+		out = append(out, p.keyVar)
+	}
+	if p.defaultBaseURL == "" {
+		out = append(out, p.baseURLVar)
+	}
+	if p.defaultModel == "" {
+		out = append(out, p.modelVar)
+	}
+	return out
+}
+
+// requiredFlags are the flags that can give the required settings of a provider without a key.
+func (p providerSpec) requiredFlags() []string {
+	var out []string
+	if p.defaultBaseURL == "" {
+		out = append(out, "--base-url")
+	}
+	if p.defaultModel == "" {
+		out = append(out, "--model")
+	}
+	return out
+}
 
 // joinAnd joins "a", "a and b", "a, b and c".
 func joinAnd(items []string) string {
@@ -124,62 +156,18 @@ func joinAnd(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// SettingError is a provider setting with a bad value. Source names where it came from: an
-// environment variable, a flag ("--base-url") or an ini key ("BaseURL in the config file").
-type SettingError struct {
-	Source   string
-	Expected string
-	Found    string
-}
-
-// Error says where the value came from, what was expected and what was found.
-func (e *SettingError) Error() string {
-	return fmt.Sprintf("%s: expected %s, found %q", e.Source, e.Expected, e.Found)
-}
-
-// providerVars are the environment names of one provider.
-type providerVars struct {
-	key, model, baseURL, temperature string
-	defaultModel, defaultBaseURL     string
-	keyRequired, modelRequired       bool
-	// maxTemperature is the highest temperature the provider accepts (2, Anthropic's 1).
-	maxTemperature float64
-	// maxTokens names the variable of the replies' token limit, and defaultMaxTokens its
-	// default ("" and 0: none, the server's default).
-	maxTokens        string
-	defaultMaxTokens int
-}
-
-// varsOf returns the environment names of a provider (a switch, not a map: no package-level
-// state).
-func varsOf(p Provider) providerVars {
-	switch p {
-	case ProviderOpenAI:
-		return providerVars{key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
-			temperature: "OPENAI_TEMPERATURE", defaultModel: DefaultOpenAIModel, defaultBaseURL: DefaultOpenAIBaseURL,
-			keyRequired: true, maxTemperature: 2}
-	case ProviderAzureOpenAI:
-		return providerVars{key: "AZURE_OPENAI_API_KEY", model: "AZURE_OPENAI_DEPLOYMENT_NAME",
-			baseURL: "AZURE_OPENAI_ENDPOINT", temperature: "AZURE_OPENAI_TEMPERATURE", keyRequired: true, modelRequired: true,
-			maxTemperature: 2}
-	case ProviderAnthropic:
-		// Anthropic's temperature is 0 to 1 (the original VectorLint checks it too:
-		// src/schemas/env-schemas.ts).
-		return providerVars{key: "ANTHROPIC_API_KEY", model: "ANTHROPIC_MODEL", baseURL: "ANTHROPIC_BASE_URL",
-			temperature: "ANTHROPIC_TEMPERATURE", defaultModel: DefaultAnthropicModel, defaultBaseURL: DefaultAnthropicBaseURL,
-			keyRequired: true, maxTemperature: 1, maxTokens: "ANTHROPIC_MAX_TOKENS", defaultMaxTokens: DefaultAnthropicMaxTokens}
-	case ProviderGemini:
-		return providerVars{key: "GEMINI_API_KEY", model: "GEMINI_MODEL", baseURL: "GEMINI_BASE_URL",
-			temperature: "GEMINI_TEMPERATURE", defaultModel: DefaultGeminiModel, defaultBaseURL: DefaultGeminiBaseURL,
-			keyRequired: true, maxTemperature: 2}
-	}
-	// ProviderOpenAICompatible.
-	return providerVars{key: "OPENAI_API_KEY", model: "OPENAI_MODEL", baseURL: "OPENAI_BASE_URL",
-		temperature: "OPENAI_TEMPERATURE", modelRequired: true, maxTemperature: 2}
-}
+// The names of settings in messages and sources.
+const (
+	flagBaseURL   = "--base-url"
+	flagModel     = "--model"
+	configBaseURL = "BaseURL in the config file"
+	configModel   = "Model in the config file"
+	byDefault     = "default"
+)
 
 // Resolve chooses the linter's provider and builds its Endpoint from the environment (env),
-// the config file's settings and the command line's, following spec/linter.md §6:
+// the config file's settings and the command line's, following spec/linter.md §6 and the
+// provider table:
 //
 //   - provider: --provider, else LLM_PROVIDER, else Provider in the config, else openai when
 //     OPENAI_API_KEY or OPENAI_BASE_URL is set, else openai-compatible when a base URL is given
@@ -190,116 +178,121 @@ func varsOf(p Provider) providerVars {
 //   - key: only the provider's environment variable.
 //
 // A provider that lacks required settings gives a *NotConfiguredError listing exactly what is
-// missing; a malformed value gives a *SettingError naming its source.
+// missing; a malformed value gives an *envsource.SettingError naming its source.
 //
 // The endpoint's KeySource and BaseURLSource record where the key and the base URL came from
-// (env's Source for variables), for Trust.Check.
-func Resolve(env Vars, config, flags Settings) (Endpoint, error) {
-	get := func(name string) string {
-		v, _ := lookup(env, name)
-		return strings.TrimSpace(v)
-	}
-	provider, err := resolveProvider(get, config, flags)
+// (env's Source for variables), for the trust rule (Client.CheckTrust).
+func Resolve(env envsource.Vars, config, flags Settings) (Endpoint, error) {
+	get := getter(env)
+	p, err := resolveProvider(get, config, flags)
 	if err != nil {
 		return Endpoint{}, err
 	}
-	vars := varsOf(provider)
-
-	ep := Endpoint{Provider: provider, APIKey: Secret(get(vars.key))}
+	ep := Endpoint{Provider: p.name, APIKey: redact.Secret(get(p.keyVar))}
 	if ep.APIKey != "" {
-		ep.KeySource = sourceOf(env, vars.key)
+		ep.KeySource = envsource.SourceOf(env, p.keyVar)
 	}
-	var missing []string
-
 	ep.Model, _ = pick(
-		sourced{flags.Model, "--model"},
-		sourced{get(vars.model), vars.model},
-		sourced{config.Model, "Model in the config file"},
-		sourced{vars.defaultModel, "default"})
-
+		sourced{flags.Model, flagModel},
+		sourced{get(p.modelVar), p.modelVar},
+		sourced{config.Model, configModel},
+		sourced{p.defaultModel, byDefault})
 	baseURL, baseSource := pick(
-		sourced{flags.BaseURL, "--base-url"},
-		sourced{get(vars.baseURL), vars.baseURL},
-		sourced{config.BaseURL, "BaseURL in the config file"},
-		sourced{vars.defaultBaseURL, "default"})
-	switch baseSource {
-	case "--base-url":
-		ep.BaseURLSource = flags.BaseURLFrom
-		if ep.BaseURLSource.Origin == OriginUnknown {
-			ep.BaseURLSource = Source{Origin: OriginFlag, Name: "--base-url"}
-		}
-	case vars.baseURL:
-		ep.BaseURLSource = sourceOf(env, vars.baseURL)
-	case "BaseURL in the config file":
-		ep.BaseURLSource = config.BaseURLFrom
-		if ep.BaseURLSource.Origin == OriginUnknown {
-			ep.BaseURLSource = Source{Origin: OriginConfigFile, Name: "BaseURL"}
-		}
-	case "default":
-		ep.BaseURLSource = Source{Origin: OriginDefault, Name: "the " + string(provider) + " endpoint"}
-	}
+		sourced{flags.BaseURL, flagBaseURL},
+		sourced{get(p.baseURLVar), p.baseURLVar},
+		sourced{config.BaseURL, configBaseURL},
+		sourced{p.defaultBaseURL, byDefault})
+	ep.BaseURLSource = baseURLSource(env, p, baseSource, config, flags)
 
-	if ep.APIKey == "" && keyRequired(provider, vars, baseURL) {
-		missing = append(missing, vars.key)
+	if missing := p.missing(ep, baseURL); len(missing) > 0 {
+		return Endpoint{}, &NotConfiguredError{Provider: p.name, Missing: missing}
 	}
-	if provider == ProviderAzureOpenAI && baseURL == "" {
-		missing = append(missing, "AZURE_OPENAI_ENDPOINT (or --base-url, or BaseURL in vectorlint.ini)")
-	}
-	if provider == ProviderOpenAICompatible && baseURL == "" {
-		missing = append(missing, "OPENAI_BASE_URL (or --base-url, or BaseURL in vectorlint.ini)")
-	}
-	if ep.Model == "" && vars.modelRequired {
-		missing = append(missing, vars.model+" (or --model, or Model in vectorlint.ini)")
-	}
-	if len(missing) > 0 {
-		return Endpoint{}, &NotConfiguredError{Provider: provider, Missing: missing}
-	}
-
 	if baseURL != "" {
 		if err := checkBaseURL(baseURL); err != nil {
-			return Endpoint{}, &SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: RedactURL(baseURL)}
+			return Endpoint{}, &envsource.SettingError{Source: baseSource, Expected: "an http or https URL such as http://localhost:11434/v1", Found: redact.URL(baseURL)}
 		}
 		ep.BaseURL = strings.TrimRight(baseURL, "/")
 	}
-	if provider == ProviderAzureOpenAI {
-		ep.APIVersion = get("AZURE_OPENAI_API_VERSION")
-		if ep.APIVersion == "" {
-			ep.APIVersion = DefaultAzureAPIVersion
-		}
+	if p.apiVersionVar != "" {
+		ep.APIVersion = cmp.Or(get(p.apiVersionVar), p.defaultAPIVersion)
 	}
-
-	temp, err := resolveTemperature(get, vars, config, flags)
+	temp, err := resolveTemperature(get, p, config, flags)
 	if err != nil {
 		return Endpoint{}, err
 	}
 	ep.Temperature = &temp
-	if vars.maxTokens != "" {
-		ep.MaxTokens = vars.defaultMaxTokens
-		if s := get(vars.maxTokens); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 1 || n > MaxReplyTokens {
-				return Endpoint{}, &SettingError{Source: vars.maxTokens, Expected: "a whole number of tokens from 1 to 1000000", Found: s}
-			}
-			ep.MaxTokens = n
-		}
+	if ep.MaxTokens, err = resolveMaxTokens(get, p); err != nil {
+		return Endpoint{}, err
 	}
 	return ep, nil
 }
 
-// keyRequired reports whether the provider needs a key: hosted providers do; openai does only
-// at OpenAI's own URL (OPENAI_BASE_URL pointing at a local server needs none).
-func keyRequired(p Provider, vars providerVars, baseURL string) bool {
-	if !vars.keyRequired {
+// getter reads a variable of env, trimmed ("" when unset).
+func getter(env envsource.Vars) func(string) string {
+	return func(name string) string {
+		if name == "" {
+			return ""
+		}
+		v, _ := envsource.Lookup(env, name)
+		return strings.TrimSpace(v)
+	}
+}
+
+// baseURLSource says where the base URL Resolve picked came from (source is pick's).
+func baseURLSource(env envsource.Vars, p providerSpec, source string, config, flags Settings) envsource.Source {
+	switch source {
+	case flagBaseURL:
+		if flags.BaseURLFrom.Origin == envsource.OriginUnknown {
+			return envsource.Source{Origin: envsource.OriginFlag, Name: flagBaseURL}
+		}
+		return flags.BaseURLFrom
+	case p.baseURLVar:
+		return envsource.SourceOf(env, p.baseURLVar)
+	case configBaseURL:
+		if config.BaseURLFrom.Origin == envsource.OriginUnknown {
+			return envsource.Source{Origin: envsource.OriginConfigFile, Name: "BaseURL"}
+		}
+		return config.BaseURLFrom
+	case byDefault:
+		return envsource.Source{Origin: envsource.OriginDefault, Name: "the " + string(p.name) + " endpoint"}
+	}
+	return envsource.Source{}
+}
+
+// missing lists the settings an endpoint of p lacks, each with the flag or ini key that can
+// give it instead (there is none for a key).
+func (p providerSpec) missing(ep Endpoint, baseURL string) []string {
+	var out []string
+	if ep.APIKey == "" && p.needsKey(baseURL) {
+		out = append(out, p.keyVar)
+	}
+	if baseURL == "" {
+		out = append(out, p.baseURLVar+" (or --base-url, or BaseURL in vectorlint.ini)")
+	}
+	if ep.Model == "" {
+		out = append(out, p.modelVar+" (or --model, or Model in vectorlint.ini)")
+	}
+	return out
+}
+
+// needsKey reports whether the linter needs a key at baseURL: hosted providers do; one whose
+// key is needed only at its own host (openai) does elsewhere only when baseURL is not a URL.
+func (p providerSpec) needsKey(baseURL string) bool {
+	if !p.keyRequired {
 		return false
 	}
-	if p == ProviderOpenAI {
+	if p.keyOnlyAtOwnHost {
 		u, err := url.Parse(baseURL)
-		return err != nil || u.Host == "api.openai.com"
+		own, _ := url.Parse(p.defaultBaseURL)
+		return err != nil || u.Host == own.Host
 	}
 	return true
 }
 
-func resolveProvider(get func(string) string, config, flags Settings) (Provider, error) {
+// resolveProvider picks the linter's provider: the first of --provider, LLM_PROVIDER and
+// Provider in the config that is set, else the one chosen by its own variables (openai), else
+// the one a base URL alone chooses (openai-compatible).
+func resolveProvider(get func(string) string, config, flags Settings) (providerSpec, error) {
 	for _, c := range []sourced{
 		{flags.Provider, "--provider"},
 		{get("LLM_PROVIDER"), "LLM_PROVIDER"},
@@ -308,56 +301,77 @@ func resolveProvider(get func(string) string, config, flags Settings) (Provider,
 		if strings.TrimSpace(c.value) == "" {
 			continue
 		}
-		p, err := ParseProvider(c.value)
-		if err != nil {
-			return "", &SettingError{Source: c.source,
-				Expected: "one of openai, azure-openai, anthropic, gemini, openai-compatible", Found: c.value}
+		p, ok := parseProvider(c.value)
+		if !ok {
+			return providerSpec{}, &envsource.SettingError{Source: c.source, Expected: "one of " + providerNames(), Found: c.value}
 		}
 		return p, nil
 	}
-	switch {
-	case get("OPENAI_API_KEY") != "" || get("OPENAI_BASE_URL") != "":
-		return ProviderOpenAI, nil
-	case strings.TrimSpace(flags.BaseURL) != "" || strings.TrimSpace(config.BaseURL) != "":
-		return ProviderOpenAICompatible, nil
+	baseURLGiven := strings.TrimSpace(flags.BaseURL) != "" || strings.TrimSpace(config.BaseURL) != ""
+	for _, p := range linterProviders() {
+		if p.auto && (get(p.keyVar) != "" || get(p.baseURLVar) != "") {
+			return p, nil
+		}
 	}
-	return "", &NotConfiguredError{}
+	for _, p := range linterProviders() {
+		if p.byBaseURL && baseURLGiven {
+			return p, nil
+		}
+	}
+	return providerSpec{}, &NotConfiguredError{}
 }
 
 // resolveTemperature picks the temperature (the flag, else the provider's variable, else the
 // config) and checks it against the provider's range, naming where it came from.
-func resolveTemperature(get func(string) string, vars providerVars, config, flags Settings) (float64, error) {
-	limit := vars.maxTemperature
+func resolveTemperature(get func(string) string, p providerSpec, config, flags Settings) (float64, error) {
 	if flags.Temperature != nil {
-		return checkTemperature(*flags.Temperature, "--temperature", limit)
+		return checkTemperature(*flags.Temperature, "--temperature", p)
 	}
-	if s := get(vars.temperature); s != "" {
+	if s := get(p.temperatureVar); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return 0, &SettingError{Source: vars.temperature, Expected: temperatureRange(limit), Found: s}
+			return 0, &envsource.SettingError{Source: p.temperatureVar, Expected: p.temperatureRange(), Found: s}
 		}
-		return checkTemperature(v, vars.temperature, limit)
+		return checkTemperature(v, p.temperatureVar, p)
 	}
 	if config.Temperature != nil {
-		return checkTemperature(*config.Temperature, "Temperature in the config file", limit)
+		return checkTemperature(*config.Temperature, "Temperature in the config file", p)
 	}
-	return DefaultTemperature, nil
+	return defaultTemperature, nil
 }
 
-// checkTemperature checks v against 0..limit.
-func checkTemperature(v float64, source string, limit float64) (float64, error) {
-	if !(v >= 0 && v <= limit) { // also rejects NaN
-		return 0, &SettingError{Source: source, Expected: temperatureRange(limit), Found: strconv.FormatFloat(v, 'g', -1, 64)}
+// checkTemperature checks v against p's range.
+func checkTemperature(v float64, source string, p providerSpec) (float64, error) {
+	if !(v >= 0 && v <= p.maxTemperature) { // also rejects NaN
+		return 0, &envsource.SettingError{Source: source, Expected: p.temperatureRange(), Found: strconv.FormatFloat(v, 'g', -1, 64)}
 	}
 	return v, nil
 }
 
-// temperatureRange says which temperatures a provider accepts.
-func temperatureRange(limit float64) string {
-	if limit == 1 {
-		return "a number between 0 and 1 (Anthropic's range)"
+// temperatureRange says which temperatures a provider accepts, naming the provider when its
+// range is narrower than the others'.
+func (p providerSpec) temperatureRange() string {
+	s := "a number between 0 and " + strconv.FormatFloat(p.maxTemperature, 'g', -1, 64)
+	if p.maxTemperature != maxTemperature {
+		s += " (" + p.title + "'s range)"
 	}
-	return "a number between 0 and " + strconv.FormatFloat(limit, 'g', -1, 64)
+	return s
+}
+
+// resolveMaxTokens reads the provider's limit on a reply's tokens (0: none).
+func resolveMaxTokens(get func(string) string, p providerSpec) (int, error) {
+	if p.maxTokensVar == "" {
+		return 0, nil
+	}
+	s := get(p.maxTokensVar)
+	if s == "" {
+		return p.defaultMaxTokens, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > MaxReplyTokens {
+		return 0, &envsource.SettingError{Source: p.maxTokensVar, Expected: "a whole number of tokens from 1 to " + strconv.Itoa(MaxReplyTokens), Found: s}
+	}
+	return n, nil
 }
 
 func checkBaseURL(s string) error {
@@ -386,8 +400,8 @@ func pick(candidates ...sourced) (string, string) {
 
 // ResolvePrices reads INPUT_PRICE_PER_MILLION and OUTPUT_PRICE_PER_MILLION (prices in any
 // currency per million tokens). Neither set: nil, no cost is reported. Only one set, or a value
-// that is not a non-negative number: a *SettingError.
-func ResolvePrices(env LookupFunc) (*Prices, error) {
+// that is not a non-negative number: an *envsource.SettingError.
+func ResolvePrices(env envsource.LookupFunc) (*Prices, error) {
 	get := func(name string) (string, bool) {
 		if env == nil {
 			return "", false
@@ -402,9 +416,9 @@ func ResolvePrices(env LookupFunc) (*Prices, error) {
 	case !hasIn && !hasOut:
 		return nil, nil
 	case !hasOut:
-		return nil, &SettingError{Source: "OUTPUT_PRICE_PER_MILLION", Expected: "a price per million output tokens (INPUT_PRICE_PER_MILLION is set)", Found: ""}
+		return nil, &envsource.SettingError{Source: "OUTPUT_PRICE_PER_MILLION", Expected: "a price per million output tokens (INPUT_PRICE_PER_MILLION is set)", Found: ""}
 	case !hasIn:
-		return nil, &SettingError{Source: "INPUT_PRICE_PER_MILLION", Expected: "a price per million input tokens (OUTPUT_PRICE_PER_MILLION is set)", Found: ""}
+		return nil, &envsource.SettingError{Source: "INPUT_PRICE_PER_MILLION", Expected: "a price per million input tokens (OUTPUT_PRICE_PER_MILLION is set)", Found: ""}
 	}
 	var p Prices
 	for _, f := range []struct {
@@ -413,7 +427,7 @@ func ResolvePrices(env LookupFunc) (*Prices, error) {
 	}{{"INPUT_PRICE_PER_MILLION", in, &p.InputPerMillion}, {"OUTPUT_PRICE_PER_MILLION", out, &p.OutputPerMillion}} {
 		v, err := strconv.ParseFloat(f.value, 64)
 		if err != nil || !(v >= 0) || v > 1e9 {
-			return nil, &SettingError{Source: f.name, Expected: "a non-negative number", Found: f.value}
+			return nil, &envsource.SettingError{Source: f.name, Expected: "a non-negative number", Found: f.value}
 		}
 		*f.dst = v
 	}

@@ -7,10 +7,12 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
-func envOf(m map[string]string) llm.LookupFunc {
+func envOf(m map[string]string) envsource.LookupFunc {
 	return func(k string) (string, bool) {
 		v, ok := m[k]
 		return v, ok
@@ -22,11 +24,12 @@ func ptr[T any](v T) *T { return &v }
 // withoutSources clears an endpoint's sources, which TestResolveSources checks, so the other
 // tests compare the settings alone.
 func withoutSources(ep llm.Endpoint) llm.Endpoint {
-	ep.KeySource, ep.BaseURLSource = llm.Source{}, llm.Source{}
+	ep.KeySource, ep.BaseURLSource = envsource.Source{}, envsource.Source{}
 	return ep
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	const key = "sk-test-0123456789abcdef"
 	tests := []struct {
 		name          string
@@ -38,14 +41,14 @@ func TestResolve(t *testing.T) {
 		{
 			name: "openai from the key alone",
 			env:  map[string]string{"OPENAI_API_KEY": key},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(0.2)},
 		},
 		{
 			name: "openai with model and temperature",
 			env: map[string]string{"LLM_PROVIDER": "openai", "OPENAI_API_KEY": key, "OPENAI_MODEL": "gpt-4.1",
 				"OPENAI_TEMPERATURE": "0"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4.1", Temperature: ptr(0.0)},
 		},
 		{
@@ -56,7 +59,7 @@ func TestResolve(t *testing.T) {
 		{
 			name: "openai at a local base URL needs no key",
 			env:  map[string]string{"OPENAI_BASE_URL": "http://localhost:11434/v1/", "OPENAI_MODEL": "llama3.2"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "http://localhost:11434/v1", Model: "llama3.2",
+			want: llm.Endpoint{Provider: "openai", BaseURL: "http://localhost:11434/v1", Model: "llama3.2",
 				Temperature: ptr(0.2)},
 		},
 		{
@@ -64,14 +67,14 @@ func TestResolve(t *testing.T) {
 			env: map[string]string{"LLM_PROVIDER": "azure-openai", "AZURE_OPENAI_API_KEY": key,
 				"AZURE_OPENAI_ENDPOINT": "https://res.openai.azure.com/", "AZURE_OPENAI_DEPLOYMENT_NAME": "gpt4o-prod",
 				"AZURE_OPENAI_API_VERSION": "2024-08-01-preview", "AZURE_OPENAI_TEMPERATURE": "0.5"},
-			want: llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: "https://res.openai.azure.com", APIKey: key,
+			want: llm.Endpoint{Provider: "azure-openai", BaseURL: "https://res.openai.azure.com", APIKey: key,
 				Model: "gpt4o-prod", APIVersion: "2024-08-01-preview", Temperature: ptr(0.5)},
 		},
 		{
 			name: "azure-openai default api-version",
 			env: map[string]string{"LLM_PROVIDER": "azure-openai", "AZURE_OPENAI_API_KEY": key,
 				"AZURE_OPENAI_ENDPOINT": "https://res.openai.azure.com", "AZURE_OPENAI_DEPLOYMENT_NAME": "d"},
-			want: llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: "https://res.openai.azure.com", APIKey: key,
+			want: llm.Endpoint{Provider: "azure-openai", BaseURL: "https://res.openai.azure.com", APIKey: key,
 				Model: "d", APIVersion: "2024-10-21", Temperature: ptr(0.2)},
 		},
 		{
@@ -85,7 +88,7 @@ func TestResolve(t *testing.T) {
 			name: "anthropic",
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key,
 				"ANTHROPIC_MODEL": "claude-sonnet-4-5", "ANTHROPIC_TEMPERATURE": "1"},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://api.anthropic.com/v1", APIKey: key,
 				Model: "claude-sonnet-4-5", Temperature: ptr(1.0), MaxTokens: 4096},
 		},
 		// The original's environment (src/schemas/env-schemas.ts, tests/env-parser.test.ts):
@@ -95,14 +98,14 @@ func TestResolve(t *testing.T) {
 		{
 			name: "anthropic with only a key (uses default values for optional Anthropic fields)",
 			env:  map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
-				Model: llm.DefaultAnthropicModel, Temperature: ptr(0.2), MaxTokens: 4096},
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+				Model: "claude-sonnet-4-5", Temperature: ptr(0.2), MaxTokens: 4096},
 		},
 		{
 			name: "anthropic max tokens (parses valid Anthropic environment variables)",
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MODEL": "claude-3-haiku-20240307",
 				"ANTHROPIC_MAX_TOKENS": "2048", "ANTHROPIC_TEMPERATURE": "0.5"},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://api.anthropic.com/v1", APIKey: key,
 				Model: "claude-3-haiku-20240307", Temperature: ptr(0.5), MaxTokens: 2048},
 		},
 		{
@@ -119,7 +122,7 @@ func TestResolve(t *testing.T) {
 		{
 			name: "openai temperature 1.5 is in range",
 			env:  map[string]string{"OPENAI_API_KEY": key, "OPENAI_TEMPERATURE": "1.5"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(1.5)},
 		},
 		{
@@ -131,13 +134,13 @@ func TestResolve(t *testing.T) {
 			name: "anthropic base URL override",
 			env: map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": key, "ANTHROPIC_MODEL": "m",
 				"ANTHROPIC_BASE_URL": "https://proxy.example.com/anthropic/v1"},
-			want: llm.Endpoint{Provider: llm.ProviderAnthropic, BaseURL: "https://proxy.example.com/anthropic/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "anthropic", BaseURL: "https://proxy.example.com/anthropic/v1", APIKey: key,
 				Model: "m", Temperature: ptr(0.2), MaxTokens: 4096},
 		},
 		{
 			name: "gemini defaults",
 			env:  map[string]string{"LLM_PROVIDER": "gemini", "GEMINI_API_KEY": key, "GEMINI_TEMPERATURE": "0.7"},
-			want: llm.Endpoint{Provider: llm.ProviderGemini, BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+			want: llm.Endpoint{Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 				APIKey: key, Model: "gemini-2.5-flash", Temperature: ptr(0.7)},
 		},
 		{
@@ -149,14 +152,14 @@ func TestResolve(t *testing.T) {
 			name:   "openai-compatible from the config file, no key",
 			env:    map[string]string{"LLM_PROVIDER": "openai-compatible"},
 			config: llm.Settings{BaseURL: "http://localhost:11434/v1", Model: "qwen3:8b"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: "http://localhost:11434/v1",
+			want: llm.Endpoint{Provider: "openai-compatible", BaseURL: "http://localhost:11434/v1",
 				Model: "qwen3:8b", Temperature: ptr(0.2)},
 		},
 		{
 			name:  "openai-compatible from flags with a key",
 			env:   map[string]string{"OPENAI_API_KEY": key},
 			flags: llm.Settings{Provider: "openai-compatible", BaseURL: "http://gpu-box:8000/v1", Model: "mistral"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: "http://gpu-box:8000/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai-compatible", BaseURL: "http://gpu-box:8000/v1", APIKey: key,
 				Model: "mistral", Temperature: ptr(0.2)},
 		},
 		{
@@ -168,7 +171,7 @@ func TestResolve(t *testing.T) {
 		{
 			name:  "a base URL flag alone selects openai-compatible",
 			flags: llm.Settings{BaseURL: "http://127.0.0.1:1234/v1", Model: "local"},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAICompatible, BaseURL: "http://127.0.0.1:1234/v1",
+			want: llm.Endpoint{Provider: "openai-compatible", BaseURL: "http://127.0.0.1:1234/v1",
 				Model: "local", Temperature: ptr(0.2)},
 		},
 		{
@@ -186,27 +189,27 @@ func TestResolve(t *testing.T) {
 			flags: llm.Settings{Provider: "gemini", Model: "gemini-flag"},
 			config: llm.Settings{Provider: "anthropic", Model: "config-model", BaseURL: "https://config.example.com/v1",
 				Temperature: ptr(0.9)},
-			want: llm.Endpoint{Provider: llm.ProviderGemini, BaseURL: "https://config.example.com/v1", APIKey: "AIza-gem-key",
+			want: llm.Endpoint{Provider: "gemini", BaseURL: "https://config.example.com/v1", APIKey: "AIza-gem-key",
 				Model: "gemini-flag", Temperature: ptr(0.9)},
 		},
 		{
 			name:   "the environment's model beats the config's",
 			env:    map[string]string{"OPENAI_API_KEY": key, "OPENAI_MODEL": "gpt-env", "OPENAI_TEMPERATURE": "0.1"},
 			config: llm.Settings{Model: "gpt-config", Temperature: ptr(0.9)},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-env", Temperature: ptr(0.1)},
 		},
 		{
 			name:   "provider from the config file",
 			env:    map[string]string{"GEMINI_API_KEY": key},
 			config: llm.Settings{Provider: "Gemini"},
-			want: llm.Endpoint{Provider: llm.ProviderGemini, BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
+			want: llm.Endpoint{Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
 				APIKey: key, Model: "gemini-2.5-flash", Temperature: ptr(0.2)},
 		},
 		{
 			name: "provider names are case-insensitive and trimmed",
 			env:  map[string]string{"LLM_PROVIDER": " OpenAI ", "OPENAI_API_KEY": key},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(0.2)},
 		},
 		{
@@ -249,7 +252,7 @@ func TestResolve(t *testing.T) {
 		{
 			name: "empty variables count as unset",
 			env:  map[string]string{"LLM_PROVIDER": "", "OPENAI_API_KEY": key, "OPENAI_MODEL": " "},
-			want: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: key,
+			want: llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: key,
 				Model: "gpt-4o", Temperature: ptr(0.2)},
 		},
 	}
@@ -284,28 +287,30 @@ func deref(p *float64) any {
 }
 
 func TestResolveErrorTypes(t *testing.T) {
+	t.Parallel()
 	_, err := llm.Resolve(envOf(nil), llm.Settings{}, llm.Settings{})
 	var nc *llm.NotConfiguredError
-	if !errors.As(err, &nc) || nc.Provider != "" || !errors.Is(err, llm.ErrNotConfigured) {
+	if !errors.As(err, &nc) || nc.Provider != "" || !errors.Is(err, runwide.ErrNotConfigured) {
 		t.Fatalf("no provider: got %T %v, want *NotConfiguredError with no provider", err, err)
 	}
 	_, err = llm.Resolve(envOf(map[string]string{"LLM_PROVIDER": "anthropic"}), llm.Settings{}, llm.Settings{})
-	if !errors.As(err, &nc) || nc.Provider != llm.ProviderAnthropic ||
+	if !errors.As(err, &nc) || nc.Provider != "anthropic" ||
 		!reflect.DeepEqual(nc.Missing, []string{"ANTHROPIC_API_KEY"}) {
 		t.Fatalf("anthropic: got %#v", err)
 	}
 	_, err = llm.Resolve(envOf(map[string]string{"LLM_PROVIDER": "x"}), llm.Settings{}, llm.Settings{})
-	var se *llm.SettingError
+	var se *envsource.SettingError
 	if !errors.As(err, &se) || se.Source != "LLM_PROVIDER" || se.Found != "x" {
 		t.Fatalf("bad provider: got %#v", err)
 	}
 	// A nil lookup is an empty environment.
-	if _, err := llm.Resolve(nil, llm.Settings{}, llm.Settings{}); !errors.Is(err, llm.ErrNotConfigured) {
+	if _, err := llm.Resolve(nil, llm.Settings{}, llm.Settings{}); !errors.Is(err, runwide.ErrNotConfigured) {
 		t.Fatalf("nil env: got %v", err)
 	}
 }
 
 func TestResolvePrices(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		env     map[string]string
 		want    *llm.Prices
@@ -341,105 +346,31 @@ func TestResolvePrices(t *testing.T) {
 	}
 }
 
-func TestLoadDotEnv(t *testing.T) {
+// TestResolveFromDotEnv: a provider configured in the project's .env resolves like one of the
+// process environment, the process environment still winning.
+func TestResolveFromDotEnv(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	content := "# provider settings\n" +
-		"export LLM_PROVIDER=gemini\n" +
-		"GEMINI_API_KEY = AIza-file-key   # from the file\n" +
-		"GEMINI_MODEL='gemini-2.5-pro'\n" +
-		"OPENAI_MODEL=from-file\n" +
-		"MULTI=\"line one\nline two\"\n" +
-		"ESCAPED=\"a\\tb\\n\\\"c\\\"\"\r\n" +
-		"EMPTY=\n" +
-		"HASH=abc#def\n"
+	content := "export LLM_PROVIDER=gemini\nGEMINI_API_KEY = AIza-file-key   # from the file\nGEMINI_MODEL='gemini-2.5-pro'\nGEMINI_TEMPERATURE=0.5\n"
 	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	process := envOf(map[string]string{"OPENAI_MODEL": "from-process", "EMPTY_IN_PROCESS": ""})
-	env, err := llm.LoadDotEnv(dir, process)
+	env, err := envsource.Load(envsource.Options{Process: envOf(map[string]string{"GEMINI_TEMPERATURE": "0.1"}), Dir: dir})
 	if err != nil {
 		t.Fatal(err)
-	}
-	want := map[string]string{
-		"LLM_PROVIDER":   "gemini",
-		"GEMINI_API_KEY": "AIza-file-key",
-		"GEMINI_MODEL":   "gemini-2.5-pro",
-		"OPENAI_MODEL":   "from-process", // the process environment wins
-		"MULTI":          "line one\nline two",
-		"ESCAPED":        "a\tb\n\"c\"",
-		"EMPTY":          "",
-		"HASH":           "abc#def",
-	}
-	for k, v := range want {
-		got, ok := env.Lookup(k)
-		if !ok || got != v {
-			t.Errorf("%s = %q, %v; want %q", k, got, ok, v)
-		}
-	}
-	if _, ok := env.Lookup("NOT_SET"); ok {
-		t.Errorf("NOT_SET found")
-	}
-	if v, ok := env.Lookup("EMPTY_IN_PROCESS"); !ok || v != "" {
-		t.Errorf("a variable set to empty in the process is still set: got %q, %v", v, ok)
 	}
 	ep, err := llm.Resolve(env, llm.Settings{}, llm.Settings{})
-	if err != nil || ep.Provider != llm.ProviderGemini || ep.Model != "gemini-2.5-pro" || string(ep.APIKey) != "AIza-file-key" {
+	if err != nil || ep.Provider != "gemini" || ep.Model != "gemini-2.5-pro" || string(ep.APIKey) != "AIza-file-key" ||
+		*ep.Temperature != 0.1 {
 		t.Fatalf("Resolve with .env = %v, %v", ep, err)
 	}
-
-	// No .env: the lookup is returned unchanged.
-	env, err = llm.LoadDotEnv(t.TempDir(), process)
-	if err != nil {
-		t.Fatal(err)
+	if want := (envsource.Source{Origin: envsource.OriginDotEnv, Name: "GEMINI_API_KEY", File: filepath.Join(dir, ".env"), Line: 2}); ep.KeySource != want {
+		t.Errorf("KeySource = %+v, want %+v", ep.KeySource, want)
 	}
-	if v, _ := env.Lookup("OPENAI_MODEL"); v != "from-process" {
-		t.Fatalf("without .env: OPENAI_MODEL = %q", v)
-	}
-}
-
-func TestParseDotEnvErrors(t *testing.T) {
-	tests := []struct{ content, want string }{
-		{"A=1\nnot a pair\n", `.env:2: expected KEY=VALUE, found "not" and 6 more characters (not shown: the value may be secret)`},
-		{"A=1\n\nBAD KEY=2\n", `.env:3: expected a variable name of letters, digits, '_', '.' or '-' before '=', found "BAD KEY"`},
-		{"=value\n", `.env:1: expected a variable name of letters, digits, '_', '.' or '-' before '=', found ""`},
-		{"A=1\nKEY=\"sk-unterminated-secret-value\n", `.env:2: expected a closing " quote for the value of KEY, found the end of the file`},
-		{"KEY='secret' trailing\n", `.env:1: expected a comment or the end of the line after the quoted value of KEY, found 8 more characters (not shown: the value may be secret)`},
-		{"sk-abcdefghijklmnopqrstuvwxyz\n", `.env:1: expected KEY=VALUE, found a line of 29 characters without '=' (not shown: it may be secret)`},
-	}
-	for _, tt := range tests {
-		_, err := llm.ParseDotEnv(".env", []byte(tt.content))
-		if err == nil || err.Error() != tt.want {
-			t.Errorf("ParseDotEnv(%q) error:\n got %v\nwant %s", tt.content, err, tt.want)
-		}
-		var de *llm.DotEnvError
-		if !errors.As(err, &de) {
-			t.Errorf("ParseDotEnv(%q): error is %T, want *DotEnvError", tt.content, err)
-		}
-	}
-}
-
-func FuzzParseDotEnv(f *testing.F) {
-	for _, s := range []string{"A=1\n", "export B='x'\n", "C=\"a\\nb\"\n", "D=\"multi\nline\"", "# c\n\nE = v # c\n",
-		"F='unterminated", "G=`back`", "\ufeffH=1\r\n", "=", "export\n", "K=\"\\"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		vars, err := llm.ParseDotEnv("fuzz.env", []byte(s))
-		if err != nil {
-			var de *llm.DotEnvError
-			if !errors.As(err, &de) || de.Line < 1 {
-				t.Fatalf("error %v is not a *DotEnvError with a line", err)
-			}
-			return
-		}
-		again, err := llm.ParseDotEnv("fuzz.env", []byte(s))
-		if err != nil || !reflect.DeepEqual(vars, again) {
-			t.Fatalf("not deterministic")
-		}
-	})
 }
 
 func TestModelEndpoint(t *testing.T) {
+	t.Parallel()
 	env := envOf(map[string]string{"OPENROUTER_API_KEY": "sk-or-v1-abc", "GEMINI_API_KEY": "AIza-g", "OPENAI_API_KEY": "sk-o",
 		"OLLAMA_BASE_URL": "http://gpu:11434/v1/", "MISTRAL_BASE_URL": "mistral.local"})
 	tests := []struct {
@@ -484,6 +415,7 @@ func TestModelEndpoint(t *testing.T) {
 }
 
 func TestResolveSearch(t *testing.T) {
+	t.Parallel()
 	ep, err := llm.ResolveSearch(envOf(map[string]string{"PERPLEXITY_API_KEY": "pplx-123"}))
 	want := llm.Endpoint{Provider: "perplexity", BaseURL: "https://api.perplexity.ai", APIKey: "pplx-123", Model: "sonar-pro", LimitGroup: "perplexity"}
 	if err != nil || !reflect.DeepEqual(withoutSources(ep), want) {
@@ -494,7 +426,7 @@ func TestResolveSearch(t *testing.T) {
 		t.Fatalf("overrides: %#v, %v", ep, err)
 	}
 	_, err = llm.ResolveSearch(envOf(nil))
-	if !errors.Is(err, llm.ErrNotConfigured) || err.Error() != "LLM provider perplexity is not fully configured: set PERPLEXITY_API_KEY" {
+	if !errors.Is(err, runwide.ErrNotConfigured) || err.Error() != "LLM provider perplexity is not fully configured: set PERPLEXITY_API_KEY" {
 		t.Fatalf("no key: %v", err)
 	}
 	// A search model served elsewhere needs no key (as rules.SearchModelConfigured allows); a
@@ -507,7 +439,7 @@ func TestResolveSearch(t *testing.T) {
 		{"PERPLEXITY_BASE_URL": "http://localhost:9000/v1"},
 		{"SEARCH_MODEL": "sonar", "PERPLEXITY_BASE_URL": "https://api.perplexity.ai"},
 	} {
-		if _, err := llm.ResolveSearch(envOf(env)); !errors.Is(err, llm.ErrNotConfigured) {
+		if _, err := llm.ResolveSearch(envOf(env)); !errors.Is(err, runwide.ErrNotConfigured) {
 			t.Errorf("%v: %v, want a NotConfiguredError", env, err)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -81,7 +83,7 @@ func redirectShapes() []redirectShape {
 			return c.Complete(context.Background(), llm.Request{Endpoint: endpointOf(s), Messages: msgs, NoCache: true})
 		}},
 		{"azure chat (api-key, api-version)", "chat completion", func(c *llm.Client, s *llmtest.Server) (*llm.Response, error) {
-			ep := llm.Endpoint{Provider: llm.ProviderAzureOpenAI, BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
+			ep := llm.Endpoint{Provider: "azure-openai", BaseURL: strings.TrimSuffix(s.URL, "/v1"), APIKey: testKey,
 				Model: "test-model", APIVersion: "2024-10-21"}
 			return c.Complete(context.Background(), llm.Request{Endpoint: ep, Messages: msgs, NoCache: true})
 		}},
@@ -212,7 +214,7 @@ func TestEchoedKeyRedactedInReplies(t *testing.T) {
 	c := newClient(t, cfg)
 	ep := endpointOf(s)
 	ep.Headers = map[string]string{"X-Custom-Auth": headerSecret, "X-Title": "Docs team"}
-	ep.Secrets = []llm.Secret{envSecret}
+	ep.Secrets = []redact.Secret{envSecret}
 	req := func(text string) llm.Request {
 		return llm.Request{Endpoint: ep, Messages: []llm.Message{{Role: llm.RoleUser, Content: text}}}
 	}
@@ -346,7 +348,7 @@ func TestLoopbackNeverProxied(t *testing.T) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.Proxy = http.ProxyURL(proxyURL)
 	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if host, p, _ := net.SplitHostPort(addr); llm.IsLoopback(host) {
+		if host, p, _ := net.SplitHostPort(addr); safehttp.IsLoopback(host) {
 			addr = net.JoinHostPort("127.0.0.1", p)
 		}
 		return (&net.Dialer{}).DialContext(ctx, network, addr)

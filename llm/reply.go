@@ -6,31 +6,32 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
-// ReplyParseError says why a model reply holds no usable JSON. Its text is written for the
+// replyParseError says why a model reply holds no usable JSON. Its text is written for the
 // model as much as for the user: CompleteJSON quotes it back to the model on the retry.
-type ReplyParseError struct {
+type replyParseError struct {
 	Expected string
 	Found    string
 }
 
 // Error reads "expected …, found …".
-func (e *ReplyParseError) Error() string { return "expected " + e.Expected + ", found " + e.Found }
+func (e *replyParseError) Error() string { return "expected " + e.Expected + ", found " + e.Found }
 
-// maxEmbeddedStarts bounds the scan for a JSON value embedded in prose, keeping ExtractJSON
+// maxEmbeddedStarts bounds the scan for a JSON value embedded in prose, keeping extractJSON
 // linear-ish on hostile input.
 const maxEmbeddedStarts = 32
 
-// ExtractJSON returns the JSON value in a model reply. It accepts, in this order: the whole
+// extractJSON returns the JSON value in a model reply. It accepts, in this order: the whole
 // reply (surrounding space allowed); the first ```json (or bare ```) fenced block holding valid
 // JSON; the first complete JSON object or array embedded in prose ("Here is the result: {…}").
 // A leading <think>…</think> block (reasoning models) is ignored. The returned text is valid
-// JSON. Otherwise a *ReplyParseError says what was found, e.g. JSON cut off at max_tokens.
-func ExtractJSON(reply string) (string, error) {
+// JSON. Otherwise a *replyParseError says what was found, e.g. JSON cut off at max_tokens.
+func extractJSON(reply string) (string, error) {
 	s := strings.TrimSpace(stripThink(reply))
 	if s == "" {
-		return "", &ReplyParseError{Expected: "a JSON object", Found: "an empty reply"}
+		return "", &replyParseError{Expected: "a JSON object", Found: "an empty reply"}
 	}
 	if json.Valid([]byte(s)) {
 		return s, nil
@@ -65,7 +66,7 @@ func ExtractJSON(reply string) (string, error) {
 	if firstBad != nil {
 		return "", firstBad
 	}
-	return "", &ReplyParseError{Expected: "a JSON object", Found: fmt.Sprintf("text without JSON: %q", oneLine(s, 80))}
+	return "", &replyParseError{Expected: "a JSON object", Found: fmt.Sprintf("text without JSON: %q", oneLine(s, 80))}
 }
 
 // describeInvalid explains why s (which starts like JSON) does not parse.
@@ -77,7 +78,7 @@ func describeInvalid(s string) error {
 		return nil
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return &ReplyParseError{Expected: "complete JSON",
+		return &replyParseError{Expected: "complete JSON",
 			Found: fmt.Sprintf("JSON cut off after %d characters (the reply may have hit the token limit)", len([]rune(s)))}
 	}
 	var syn *json.SyntaxError
@@ -90,13 +91,13 @@ func describeInvalid(s string) error {
 		if start < 0 {
 			start = 0
 		}
-		for start > 0 && !utf8RuneStart(s[start]) {
+		for start > 0 && !utf8.RuneStart(s[start]) {
 			start--
 		}
-		return &ReplyParseError{Expected: "valid JSON",
+		return &replyParseError{Expected: "valid JSON",
 			Found: fmt.Sprintf("%s at character %d, near %q", syn.Error(), len([]rune(s[:at])), oneLine(s[start:at], 40))}
 	}
-	return &ReplyParseError{Expected: "valid JSON", Found: err.Error()}
+	return &replyParseError{Expected: "valid JSON", Found: err.Error()}
 }
 
 // fencedBlocks returns the contents of the ``` fenced blocks of s, in order. An unclosed last

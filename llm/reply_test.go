@@ -3,15 +3,13 @@ package llm_test
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/vectorlint/vectorlint/llm"
 )
 
 func TestExtractJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, reply, want, wantErr string
 	}{
@@ -79,77 +77,4 @@ func FuzzExtractJSON(f *testing.F) {
 			t.Fatalf("ExtractJSON(%q) = %q, which is not valid JSON", s, got)
 		}
 	})
-}
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	tests := []struct {
-		value string
-		want  time.Duration
-		ok    bool
-	}{
-		{"0", 0, true},
-		{"7", 7 * time.Second, true},
-		{" 120 ", 120 * time.Second, true},
-		{"1.5", 1500 * time.Millisecond, true},
-		{"Sat, 01 Mar 2025 12:00:30 GMT", 30 * time.Second, true},
-		{"Saturday, 01-Mar-25 12:01:00 GMT", time.Minute, true}, // RFC 850
-		{"Sat Mar  1 12:00:05 2025", 5 * time.Second, true},     // ANSI C asctime
-		{"Sat, 01 Mar 2025 11:00:00 GMT", 0, true},              // in the past: retry now
-		{"", 0, false},
-		{"soon", 0, false},
-		{"-5", 0, false},
-		{"1e400", 0, false},
-		{"99999999999", 0, false},
-		{"Mon, 01 Mar 2100 12:00:00 GMT", 0, false}, // absurdly far
-		{"NaN", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := llm.ParseRetryAfter(tt.value, now)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("ParseRetryAfter(%q) = %v, %v; want %v, %v", tt.value, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
-func FuzzParseRetryAfter(f *testing.F) {
-	for _, s := range []string{"0", "7", "1.5", "Sat, 01 Mar 2025 12:00:30 GMT", "", "-1", "1e9", ".", "9.9e-400"} {
-		f.Add(s)
-	}
-	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	f.Fuzz(func(t *testing.T, s string) {
-		d, ok := llm.ParseRetryAfter(s, now)
-		if d < 0 || d > 366*24*time.Hour {
-			t.Fatalf("ParseRetryAfter(%q) = %v, out of range", s, d)
-		}
-		if !ok && d != 0 {
-			t.Fatalf("ParseRetryAfter(%q) = %v with ok=false", s, d)
-		}
-		if tm, err := http.ParseTime(s); err == nil && s == strings.TrimSpace(s) && tm.Sub(now) < 300*24*time.Hour && !ok {
-			t.Fatalf("ParseRetryAfter rejected the valid HTTP-date %q", s)
-		}
-	})
-}
-
-func TestRedact(t *testing.T) {
-	tests := []struct {
-		in      string
-		secrets []string
-		want    string
-	}{
-		{"Incorrect API key provided: sk-proj-abcdefgh12345678.", nil, "Incorrect API key provided: [redacted]."},
-		{"key sk-ant-api03-XYZxyz0123456789 used", nil, "key [redacted] used"},
-		{"google AIzaSyA1234567890abcdefghijklmn", nil, "google [redacted]"},
-		{"Authorization: Bearer abc.def-ghi_jkl", nil, "Authorization: Bearer [redacted]"},
-		{`{"api_key": "0123456789abcdef"}`, nil, `{"api_key": "[redacted]"}`},
-		{"https://x.example/v1?key=0123456789abcdef&alt=json", nil, "https://x.example/v1?key=[redacted]&alt=json"},
-		{"my-custom-secret-value leaked", []string{"my-custom-secret-value"}, "[redacted] leaked"},
-		{"short abc stays", []string{"abc"}, "short abc stays"},
-		{"the sk- prefix alone and max_tokens: 4096 stay", nil, "the sk- prefix alone and max_tokens: 4096 stay"},
-	}
-	for _, tt := range tests {
-		if got := llm.Redact(tt.in, tt.secrets...); got != tt.want {
-			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
 }

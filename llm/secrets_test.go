@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/redact"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -44,6 +45,7 @@ func echo(status int) llmtest.Reply {
 }
 
 func TestSecretsNeverLeak(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("unauthorized"), echo(401))
 	s.On(llmtest.UserContains("flaky"), echo(500), echo(500), llmtest.Text("ok"))
@@ -104,6 +106,7 @@ func TestSecretsNeverLeak(t *testing.T) {
 }
 
 func TestCacheFilesHoldNoRequestSecrets(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("a plain answer"))
 	dir := t.TempDir()
@@ -131,14 +134,15 @@ func TestCacheFilesHoldNoRequestSecrets(t *testing.T) {
 }
 
 func TestEndpointFormattingHidesKey(t *testing.T) {
-	ep := llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: "https://api.openai.com/v1", APIKey: testKey, Model: "gpt-4o",
+	t.Parallel()
+	ep := llm.Endpoint{Provider: "openai", BaseURL: "https://api.openai.com/v1", APIKey: testKey, Model: "gpt-4o",
 		Headers: map[string]string{"X-Custom-Auth": headerSecret}}
 	var out strings.Builder
 	fmt.Fprintf(&out, "%v|%+v|%#v|%s|", ep, ep, ep, ep)
 	fmt.Fprintf(&out, "%v|%s|%q|%x|%#v|%d|", ep.APIKey, ep.APIKey, ep.APIKey, ep.APIKey, ep.APIKey, ep.APIKey)
 	b, _ := json.Marshal(ep)
 	out.Write(b)
-	b, _ = json.Marshal(struct{ K llm.Secret }{ep.APIKey})
+	b, _ = json.Marshal(struct{ K redact.Secret }{ep.APIKey})
 	out.Write(b)
 	h := slog.NewTextHandler(&out, nil)
 	slog.New(h).Info("endpoint", "key", ep.APIKey, "ep", ep)

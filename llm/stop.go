@@ -15,6 +15,9 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 )
 
 // StopReason says why calls to an endpoint were stopped.
@@ -62,9 +65,6 @@ func (r StopReason) String() string {
 	}
 	return "unknown"
 }
-
-// ErrStopped is matched (errors.Is) by every *StopError.
-var ErrStopped = errors.New("llm: calls to the endpoint were stopped")
 
 // StopError is a failure that is a fact about an endpoint rather than about one request: a
 // connection refused, a host name that does not resolve or a TLS handshake that fails through
@@ -165,8 +165,8 @@ func (e *StopError) Cause() string {
 // Unwrap returns the *APIError of the call that failed, so errors.As still finds it.
 func (e *StopError) Unwrap() error { return e.err }
 
-// Is makes errors.Is(err, ErrStopped) true.
-func (e *StopError) Is(target error) bool { return target == ErrStopped }
+// Is makes errors.Is(err, runwide.ErrStopped) true.
+func (e *StopError) Is(target error) bool { return target == runwide.ErrStopped }
 
 // hostName is the host of "host:port" (IPv6 brackets removed).
 func hostName(hostport string) string {
@@ -191,15 +191,15 @@ type SettingNames struct {
 // Resolve): its environment variables, and the --base-url and --model flags and, when
 // withConfig is set, the BaseURL and Model keys of vectorlint.ini that may replace them.
 func LinterSettingNames(p Provider, withConfig bool) SettingNames {
-	vars := varsOf(p)
+	row := linterProvider(p)
 	list := func(flag, variable, key string) string {
 		if withConfig {
 			return flag + ", " + variable + " or " + key + " in vectorlint.ini"
 		}
 		return flag + " or " + variable
 	}
-	n := SettingNames{Key: vars.key, BaseURL: list("--base-url", vars.baseURL, "BaseURL"),
-		Model: list("--model", vars.model, "Model"), Timeout: "--timeout"}
+	n := SettingNames{Key: row.keyVar, BaseURL: list("--base-url", row.baseURLVar, "BaseURL"),
+		Model: list("--model", row.modelVar, "Model"), Timeout: "--timeout"}
 	if withConfig {
 		n.Timeout = "--timeout or Timeout in vectorlint.ini"
 	}
@@ -209,27 +209,30 @@ func LinterSettingNames(p Provider, withConfig bool) SettingNames {
 // settingNames fills the empty fields of the endpoint's SettingNames from its provider.
 func settingNames(ep Endpoint) SettingNames {
 	n := ep.SettingNames
-	var def SettingNames
-	switch p := string(ep.Provider); p {
-	case string(ProviderOpenAI), string(ProviderAzureOpenAI), string(ProviderAnthropic), string(ProviderGemini),
-		string(ProviderOpenAICompatible):
-		v := varsOf(Provider(p))
-		def = SettingNames{Key: v.key, BaseURL: v.baseURL, Model: v.model}
-	case "perplexity":
-		def = SettingNames{Key: "PERPLEXITY_API_KEY", BaseURL: "PERPLEXITY_BASE_URL", Model: "SEARCH_MODEL"}
-	case "":
-		def = SettingNames{Key: "the API key", BaseURL: "the base URL", Model: "the model name"}
-	default:
-		up := strings.ToUpper(p)
-		def = SettingNames{Key: up + "_API_KEY", BaseURL: up + "_BASE_URL", Model: "the model id"}
-		if hp, ok := modelProvider(p); ok && len(hp.keys) > 0 {
-			def.Key = strings.Join(hp.keys, " or ")
-		}
-	}
+	def := providerSettingNames(ep.Provider)
 	setDefault(&n.Key, def.Key)
 	setDefault(&n.BaseURL, def.BaseURL)
 	setDefault(&n.Model, def.Model)
 	setDefault(&n.Timeout, "--timeout")
+	return n
+}
+
+// providerSettingNames are the settings of a provider's key, base URL and model, from the
+// provider table: a linter provider's or the search model's variables; for a model id's
+// provider (and any other name), <NAME>_API_KEY (its key variables when it has some),
+// <NAME>_BASE_URL and the model id.
+func providerSettingNames(name Provider) SettingNames {
+	if name == "" {
+		return SettingNames{Key: "the API key", BaseURL: "the base URL", Model: "the model name"}
+	}
+	if p, ok := providerNamed(name); ok && (p.linter || p.search) {
+		return SettingNames{Key: p.keyVar, BaseURL: p.baseURLVar, Model: p.modelVar}
+	}
+	up := strings.ToUpper(string(name))
+	n := SettingNames{Key: up + "_API_KEY", BaseURL: up + "_BASE_URL", Model: "the model id"}
+	if p, ok := modelIDProvider(string(name)); ok && len(p.idKeys()) > 0 {
+		n.Key = strings.Join(p.idKeys(), " or ")
+	}
 	return n
 }
 
@@ -501,7 +504,7 @@ func (c *Client) stopFor(info callInfo, apiErr *APIError) *StopError {
 		if e.Reason == 0 {
 			return nil
 		}
-		e.Detail = Redact(e.Detail, info.secrets...)
+		e.Detail = redact.Text(e.Detail, info.secrets...)
 	case apiErr.Kind == KindTimeout && !c.stops.hasAnswered(info.scopes):
 		e.Reason, e.Detail = StopNoReply, apiErr.Message
 	default:

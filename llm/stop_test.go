@@ -7,12 +7,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -43,6 +45,7 @@ func hostOf(url string) string {
 // the same *StopError (which still unwraps to the first call's *APIError), and Stopped lists it
 // once.
 func TestStopAfterStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		status int
 		body   string
@@ -81,7 +84,7 @@ func TestStopAfterStatus(t *testing.T) {
 			for i, err := range errs {
 				var se *llm.StopError
 				var apiErr *llm.APIError
-				if !errors.As(err, &se) || se != stopped[0] || !errors.Is(err, llm.ErrStopped) ||
+				if !errors.As(err, &se) || se != stopped[0] || !errors.Is(err, runwide.ErrStopped) ||
 					!errors.As(err, &apiErr) || apiErr.Status != tt.status {
 					t.Fatalf("call %d: error %v, want the recorded *StopError", i, err)
 				}
@@ -98,7 +101,7 @@ func TestStopAfterStatus(t *testing.T) {
 			}
 			// A later call fails at once, without a request.
 			before := s.Calls()
-			if _, err := c.Complete(context.Background(), userRequest(s, "later")); !errors.Is(err, llm.ErrStopped) || s.Calls() != before {
+			if _, err := c.Complete(context.Background(), userRequest(s, "later")); !errors.Is(err, runwide.ErrStopped) || s.Calls() != before {
 				t.Errorf("a later call: %v, %d requests", err, s.Calls()-before)
 			}
 		})
@@ -107,11 +110,12 @@ func TestStopAfterStatus(t *testing.T) {
 
 // Test400StaysPerRequest: a 400 is that request's error; the next calls are made.
 func Test400StaysPerRequest(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("too long"), llmtest.Status(400, `{"error":{"message":"context too long"}}`))
 	s.SetDefault(llmtest.Text("fine"))
 	c := newClient(t, fastConfig())
-	if _, err := c.Complete(context.Background(), userRequest(s, "too long")); err == nil || errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "too long")); err == nil || errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 400: %v", err)
 	}
 	errs := runCalls(c, 5, func(i int) llm.Request { return userRequest(s, fmt.Sprintf("short %d", i)) })
@@ -130,13 +134,14 @@ func Test400StaysPerRequest(t *testing.T) {
 // a refused connection at one host leaves another host working; and a refused connection
 // stops every model at that host.
 func TestStopScopes(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.ModelIs("gone"), llmtest.Status(404, `{"error":{"message":"no such model"}}`))
 	s.SetDefault(llmtest.Text("fine"))
 	c := newClient(t, fastConfig())
 	gone := userRequest(s, "x")
 	gone.Endpoint.Model = "gone"
-	if _, err := c.Complete(context.Background(), gone); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), gone); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("404: %v", err)
 	}
 	if _, err := c.Complete(context.Background(), userRequest(s, "x")); err != nil {
@@ -146,20 +151,20 @@ func TestStopScopes(t *testing.T) {
 	keyed := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	wrong := userRequest(keyed, "x")
 	wrong.Endpoint.APIKey = "sk-wrong-0123456789abcdef"
-	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("401: %v", err)
 	}
 	if _, err := c.Complete(context.Background(), userRequest(keyed, "x")); err != nil {
 		t.Fatalf("the right key at the same server: %v", err)
 	}
-	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, llm.ErrStopped) || keyed.Calls() != 2 {
+	if _, err := c.Complete(context.Background(), wrong); !errors.Is(err, runwide.ErrStopped) || keyed.Calls() != 2 {
 		t.Fatalf("the wrong key again: %v after %d requests", err, keyed.Calls())
 	}
 
 	closed := llmtest.ClosedURL(t)
 	dead := userRequest(s, "x")
 	dead.Endpoint.BaseURL = closed
-	if _, err := c.Complete(context.Background(), dead); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), dead); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("refused: %v", err)
 	}
 	dead.Endpoint.Model = "another-model"
@@ -180,6 +185,7 @@ func TestStopScopes(t *testing.T) {
 // and what to check; the other calls stop without a request of their own beyond the retries
 // they had started.
 func TestStopNetworkFailures(t *testing.T) {
+	t.Parallel()
 	plain := llmtest.Start(t)
 	untrusted := llmtest.Start(t, llmtest.WithTLS())
 	tests := []struct {
@@ -212,8 +218,8 @@ func TestStopNetworkFailures(t *testing.T) {
 			cfg.Concurrency = 2
 			cfg.OnEvent = log.add
 			c := newClient(t, cfg)
-			ep := llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: tt.url, APIKey: testKey, Model: "m",
-				SettingNames: llm.LinterSettingNames(llm.ProviderOpenAI, false)}
+			ep := llm.Endpoint{Provider: "openai", BaseURL: tt.url, APIKey: testKey, Model: "m",
+				SettingNames: llm.LinterSettingNames("openai", false)}
 			errs := runCalls(c, 20, func(i int) llm.Request {
 				return llm.Request{Endpoint: ep, Messages: []llm.Message{{Role: llm.RoleUser, Content: fmt.Sprint(i)}}}
 			})
@@ -261,6 +267,7 @@ func requireNXDOMAIN(t *testing.T, host string) {
 // TestStopWakesWaitingCalls: a call waiting for a concurrency slot fails as soon as its scope
 // stops, while the call holding the slot is still in flight.
 func TestStopWakesWaitingCalls(t *testing.T) {
+	// Not parallel: a call is given 20 ms to start waiting for its slot.
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("hang"), llmtest.Hang())
 	s.On(llmtest.UserContains("deny"), llmtest.Status(401, ""))
@@ -280,12 +287,12 @@ func TestStopWakesWaitingCalls(t *testing.T) {
 	waiting := make(chan error, 1)
 	go func() { _, err := c.Complete(context.Background(), group("waits for the slot")); waiting <- err }()
 	time.Sleep(20 * time.Millisecond) // it is now waiting for the group's slot
-	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 401: %v", err)
 	}
 	select {
 	case err := <-waiting:
-		if !errors.Is(err, llm.ErrStopped) {
+		if !errors.Is(err, runwide.ErrStopped) {
 			t.Fatalf("the waiting call: %v", err)
 		}
 	case <-time.After(time.Second):
@@ -301,6 +308,7 @@ func TestStopWakesWaitingCalls(t *testing.T) {
 // TestStopBetweenRetries: a call waiting to retry after a 500 does not make its next attempt
 // once another call has stopped the endpoint.
 func TestStopBetweenRetries(t *testing.T) {
+	// Not parallel: it orders calls with sleeps around a 200 ms backoff.
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("flaky"), llmtest.ServerError())
 	s.On(llmtest.UserContains("deny"), llmtest.Status(403, ""))
@@ -312,10 +320,10 @@ func TestStopBetweenRetries(t *testing.T) {
 	for s.Calls() == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 403: %v", err)
 	}
-	if err := <-flaky; !errors.Is(err, llm.ErrStopped) {
+	if err := <-flaky; !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the retrying call: %v", err)
 	}
 	if s.Calls() != 2 {
@@ -325,6 +333,7 @@ func TestStopBetweenRetries(t *testing.T) {
 
 // TestStoppedCallsStillReadTheCache: a stop refuses requests, not cached replies.
 func TestStoppedCallsStillReadTheCache(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("deny"), llmtest.Status(401, ""))
 	s.SetDefault(llmtest.Text("fine"))
@@ -334,30 +343,31 @@ func TestStoppedCallsStillReadTheCache(t *testing.T) {
 	if _, err := c.Complete(context.Background(), userRequest(s, "cached")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, llm.ErrStopped) {
+	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 401: %v", err)
 	}
 	resp, err := c.Complete(context.Background(), userRequest(s, "cached"))
 	if err != nil || !resp.Cached || resp.Content != "fine" {
 		t.Fatalf("the cached call: %v, %+v", err, resp)
 	}
-	if _, err := c.Complete(context.Background(), userRequest(s, "new")); !errors.Is(err, llm.ErrStopped) || s.Calls() != 2 {
+	if _, err := c.Complete(context.Background(), userRequest(s, "new")); !errors.Is(err, runwide.ErrStopped) || s.Calls() != 2 {
 		t.Fatalf("a new call: %v after %d requests", err, s.Calls())
 	}
 }
 
 // TestStopGenerateAndEmbed: Generate and Embed stop like Complete.
 func TestStopGenerateAndEmbed(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	c := newClient(t, fastConfig())
 	ep := endpointOf(s)
 	ep.APIKey = "sk-wrong-0123456789abcdef"
 	_, err := c.Generate(context.Background(), llm.GenerateRequest{Endpoint: ep, API: llm.APIAnthropic,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, MaxTokens: 5})
-	if !errors.Is(err, llm.ErrStopped) {
+	if !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("Generate: %v", err)
 	}
-	if _, err := c.Embed(context.Background(), ep, []string{"a"}); !errors.Is(err, llm.ErrStopped) || s.Calls() != 1 || s.EmbeddingCalls() != 0 {
+	if _, err := c.Embed(context.Background(), ep, []string{"a"}); !errors.Is(err, runwide.ErrStopped) || s.Calls() != 1 || s.EmbeddingCalls() != 0 {
 		t.Fatalf("Embed after the stop: %v (%d requests, %d embeddings)", err, s.Calls(), s.EmbeddingCalls())
 	}
 }
@@ -365,13 +375,14 @@ func TestStopGenerateAndEmbed(t *testing.T) {
 // TestSettingNamesInFixes: the endpoint's SettingNames name what to change; an endpoint of a
 // Weval provider falls back to that provider's variables.
 func TestSettingNamesInFixes(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Status(401, ""))
 	tests := []struct {
 		ep   llm.Endpoint
 		want string
 	}{
-		{llm.Endpoint{Provider: llm.ProviderAnthropic, SettingNames: llm.LinterSettingNames(llm.ProviderAnthropic, true)}, "set ANTHROPIC_API_KEY to a valid key"},
+		{llm.Endpoint{Provider: "anthropic", SettingNames: llm.LinterSettingNames("anthropic", true)}, "set ANTHROPIC_API_KEY to a valid key"},
 		{llm.Endpoint{Provider: "openrouter"}, "set OPENROUTER_API_KEY to a valid key"},
 		{llm.Endpoint{Provider: "google"}, "set GOOGLE_API_KEY or GEMINI_API_KEY to a valid key"},
 		{llm.Endpoint{Provider: "perplexity"}, "set PERPLEXITY_API_KEY to a valid key"},
@@ -388,13 +399,13 @@ func TestSettingNamesInFixes(t *testing.T) {
 	}
 	// Without a key, the fix says that none was sent.
 	c := newClient(t, fastConfig())
-	_, err := c.Complete(context.Background(), llm.Request{Endpoint: llm.Endpoint{Provider: llm.ProviderOpenAI, BaseURL: s.URL, Model: "m",
-		SettingNames: llm.LinterSettingNames(llm.ProviderOpenAI, true)}, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+	_, err := c.Complete(context.Background(), llm.Request{Endpoint: llm.Endpoint{Provider: "openai", BaseURL: s.URL, Model: "m",
+		SettingNames: llm.LinterSettingNames("openai", true)}, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
 	var se *llm.StopError
 	if !errors.As(err, &se) || se.Fix != "no API key was sent: set OPENAI_API_KEY" {
 		t.Errorf("no key: %v", err)
 	}
-	if got := llm.LinterSettingNames(llm.ProviderOpenAI, true); got != (llm.SettingNames{Key: "OPENAI_API_KEY",
+	if got := llm.LinterSettingNames("openai", true); got != (llm.SettingNames{Key: "OPENAI_API_KEY",
 		BaseURL: "--base-url, OPENAI_BASE_URL or BaseURL in vectorlint.ini", Model: "--model, OPENAI_MODEL or Model in vectorlint.ini",
 		Timeout: "--timeout or Timeout in vectorlint.ini"}) {
 		t.Errorf("LinterSettingNames = %+v", got)
@@ -404,6 +415,7 @@ func TestSettingNamesInFixes(t *testing.T) {
 // TestCallTimeLimit: a call with all its retries and waits ends within CallTimeoutFactor ×
 // the timeout. A server asking to wait longer than the time left fails the call at once.
 func TestCallTimeLimit(t *testing.T) {
+	// Not parallel: it checks that the call ends within 500 ms.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.RateLimited("1"))
 	cfg := fastConfig()
@@ -425,6 +437,7 @@ func TestCallTimeLimit(t *testing.T) {
 // to which host and for how long, at most once per interval; nothing is reported while calls
 // finish.
 func TestStallReports(t *testing.T) {
+	// Not parallel: it checks the stall reports' intervals of 100 ms.
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("hang"), llmtest.Hang())
 	s.SetDefault(llmtest.Text("fine"))
@@ -508,6 +521,7 @@ func (r *refuseFirst) RoundTrip(req *http.Request) (*http.Response, error) {
 // all go ahead. With a provider limit of 1, the waiting calls hold no slot the retrying call
 // needs.
 func TestSuspectHostRecovers(t *testing.T) {
+	// Not parallel: it checks that the calls end within 2 s.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Text("fine"))
 	cfg := fastConfig()
@@ -538,7 +552,7 @@ func TestSuspectHostRecovers(t *testing.T) {
 		return r
 	})
 	for _, err := range errs {
-		if !errors.Is(err, llm.ErrStopped) {
+		if !errors.Is(err, runwide.ErrStopped) {
 			t.Fatal(err)
 		}
 	}
@@ -548,6 +562,7 @@ func TestSuspectHostRecovers(t *testing.T) {
 // a call has timed out through all its attempts: the other calls wait for that verdict and
 // then fail at once. At a host that has answered before, a timeout is that request's failure.
 func TestStopNoReply(t *testing.T) {
+	// Not parallel: its attempts time out at 50 ms, and a reply must come within that.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Hang())
 	cfg := fastConfig()
@@ -559,13 +574,20 @@ func TestStopNoReply(t *testing.T) {
 		t.Fatalf("Stopped() = %v", stopped)
 	}
 	for _, err := range errs {
-		if !errors.Is(err, llm.ErrStopped) {
+		if !errors.Is(err, runwide.ErrStopped) {
 			t.Fatalf("error %v", err)
 		}
 	}
 	host := hostOf(s.URL)
-	if got, want := stopped[0].Error(), "llm: "+host+" (openai-compatible) sends no reply: no complete reply within 50ms per attempt, "+
-		"and the call gave up at its limit of 150ms (3 × the timeout) (3 attempts); check that the server works, or allow more time with --timeout"; got != want {
+	// How many attempts fit in the call's limit depends on the machine's load (the backoff
+	// between attempts counts against it): at most 3, and the rest of the message is exact.
+	got := stopped[0].Error()
+	m := regexp.MustCompile(`\((\d+) attempts?\); `).FindStringSubmatch(got)
+	if m == nil || m[1] < "1" || m[1] > "3" {
+		t.Fatalf("message %q: want 1 to 3 attempts", got)
+	}
+	if want := "llm: " + host + " (openai-compatible) sends no reply: no complete reply within 50ms per attempt, " +
+		"and the call gave up at its limit of 150ms (3 × the timeout) " + m[0] + "check that the server works, or allow more time with --timeout"; got != want {
 		t.Errorf("message\n got %s\nwant %s", got, want)
 	}
 	if got := stopped[0].Cause(); got != "no reply from "+host {
@@ -585,7 +607,7 @@ func TestStopNoReply(t *testing.T) {
 	}
 	_, err := c2.Complete(context.Background(), userRequest(s2, "slow"))
 	var apiErr *llm.APIError
-	if errors.Is(err, llm.ErrStopped) || !errors.As(err, &apiErr) || apiErr.Kind != llm.KindTimeout {
+	if errors.Is(err, runwide.ErrStopped) || !errors.As(err, &apiErr) || apiErr.Kind != llm.KindTimeout {
 		t.Fatalf("the slow request: %v", err)
 	}
 	if _, err := c2.Complete(context.Background(), userRequest(s2, "quick again")); err != nil || len(c2.Stopped()) != 0 {

@@ -25,6 +25,7 @@ func reasoningModel(reply string) llmtest.Reply {
 // it (as Weval's client does), once per endpoint and model: the next calls leave it out from the
 // start. Chat (lint) and Generate (blueprints) alike; other 400s are not retried this way.
 func TestTemperatureRefused(t *testing.T) {
+	t.Parallel()
 	zero := 0.0
 	t.Run("chat", func(t *testing.T) {
 		s := llmtest.Start(t)

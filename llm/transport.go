@@ -7,15 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"syscall"
 
 	"github.com/openai/openai-go/v3/option"
-
-	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
 // Body size limits: an error body is only read for its message; a reply body is bounded so a
@@ -35,7 +32,7 @@ func (c *Client) requestOptions(ep Endpoint) []option.RequestOption {
 	opts = append(opts, option.WithBaseURL(ep.apiBase()), option.WithHeader("User-Agent", c.cfg.UserAgent))
 	key := string(ep.APIKey)
 	switch {
-	case ep.Provider == ProviderAzureOpenAI:
+	case wireOf(ep.Provider) == wireAzure:
 		if ep.APIVersion != "" {
 			opts = append(opts, option.WithQuery("api-version", ep.APIVersion))
 		}
@@ -128,22 +125,6 @@ func describeBadJSON(body []byte, err error) string {
 		return fmt.Sprintf("the server's reply is cut off after %d bytes (truncated JSON)", len(body))
 	}
 	return fmt.Sprintf("the server's reply is not valid JSON (%v); it began %q", err, oneLine(string(trimmed), 80))
-}
-
-// isTransportError reports errors of the network rather than of the request. A redirect the
-// client refused (net/http wraps it in a *url.Error) is not one: it is the server's answer, and
-// it would be the same on a retry.
-func isTransportError(err error) bool {
-	var ue *url.Error
-	var ne net.Error
-	var re *safehttp.RedirectError
-	if errors.As(err, &re) {
-		return false
-	}
-	return errors.As(err, &ue) || errors.As(err, &ne) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, syscall.EPIPE)
 }
 
 // causeText describes a transport failure without the request URL (which may carry

@@ -59,6 +59,7 @@ func noSDKHeaders(t *testing.T, h map[string][]string) {
 }
 
 func TestChatBodyOnTheWire(t *testing.T) {
+	t.Parallel()
 	zero, warm := 0.0, 0.7
 	schema := &llm.Schema{Name: "violations", Strict: true,
 		Schema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"array"}},"required":["v"],"additionalProperties":false}`)}
@@ -116,6 +117,7 @@ func TestChatBodyOnTheWire(t *testing.T) {
 }
 
 func TestEmbeddingsBodyOnTheWire(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	c := newClient(t, fastConfig())
 	ep := llm.Endpoint{BaseURL: s.URL, Model: "embed-test", APIKey: testKey}

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/redact"
-	"github.com/vectorlint/vectorlint/llm"
 )
 
 // AllowEnv is the set of environment variables a blueprint's ${VAR} references may read: the
@@ -71,11 +71,11 @@ func (e *EnvNotAllowedError) Error() string { return notAllowedMessage(e.Where, 
 // A variable that allow does not name is an *EnvNotAllowedError; one that is not set is an
 // error naming it (never a value). It returns the expanded text and the sources of the
 // variables used.
-func ExpandEnv(s string, env llm.Vars, allow AllowEnv, where string) (string, []llm.Source, error) {
+func ExpandEnv(s string, env envsource.Vars, allow AllowEnv, where string) (string, []envsource.Source, error) {
 	if !strings.Contains(s, "${") {
 		return s, nil, nil
 	}
-	var used []llm.Source
+	var used []envsource.Source
 	var firstErr error
 	out := redact.EnvRef().ReplaceAllStringFunc(s, func(ref string) string {
 		name := ref[2 : len(ref)-1]
@@ -106,7 +106,7 @@ func ExpandEnv(s string, env llm.Vars, allow AllowEnv, where string) (string, []
 
 // ExpandHeaders expands the ${VAR} references of header values (see ExpandEnv), returning
 // the headers and the sources of the variables used.
-func ExpandHeaders(headers map[string]string, env llm.Vars, allow AllowEnv, what string) (map[string]string, []llm.Source, error) {
+func ExpandHeaders(headers map[string]string, env envsource.Vars, allow AllowEnv, what string) (map[string]string, []envsource.Source, error) {
 	if len(headers) == 0 {
 		return nil, nil, nil
 	}
@@ -116,7 +116,7 @@ func ExpandHeaders(headers map[string]string, env llm.Vars, allow AllowEnv, what
 	}
 	sort.Strings(names)
 	out := make(map[string]string, len(headers))
-	var used []llm.Source
+	var used []envsource.Source
 	for _, k := range names {
 		v, u, err := ExpandEnv(headers[k], env, allow, fmt.Sprintf("header %q of %s", k, what))
 		if err != nil {
@@ -129,13 +129,13 @@ func ExpandHeaders(headers map[string]string, env llm.Vars, allow AllowEnv, what
 
 // HeldSource returns the first of sources the user holds (process environment, user config),
 // or a zero Source when none is.
-func HeldSource(sources []llm.Source) llm.Source {
+func HeldSource(sources []envsource.Source) envsource.Source {
 	for _, s := range sources {
 		if s.Origin.HeldByUser() {
 			return s
 		}
 	}
-	return llm.Source{}
+	return envsource.Source{}
 }
 
 // EnvSecrets returns the values of the variables in used (the sources ExpandEnv and
@@ -143,11 +143,11 @@ func HeldSource(sources []llm.Source) llm.Source {
 // carries because --allow-env let it, to be redacted wherever a key is (errors, and the
 // successful replies of docs/security.md). Values shorter than 4 bytes are left out, as the
 // redaction ignores them.
-func EnvSecrets(env llm.Vars, used []llm.Source) []llm.Secret {
+func EnvSecrets(env envsource.Vars, used []envsource.Source) []redact.Secret {
 	if env == nil {
 		return nil
 	}
-	var out []llm.Secret
+	var out []redact.Secret
 	seen := map[string]bool{}
 	for _, s := range used {
 		v, ok := env.Lookup(s.Name)
@@ -157,7 +157,7 @@ func EnvSecrets(env llm.Vars, used []llm.Source) []llm.Secret {
 		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
 			if !seen[form] {
 				seen[form] = true
-				out = append(out, llm.Secret(form))
+				out = append(out, redact.Secret(form))
 			}
 		}
 	}

@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 )
 
 func TestParseAllowEnv(t *testing.T) {
+	t.Parallel()
 	got, err := ParseAllowEnv([]string{"OPENAI_API_KEY", " A,B , ,_c1", "A"})
 	if err != nil || !reflect.DeepEqual(got, AllowEnv{"OPENAI_API_KEY": true, "A": true, "B": true, "_c1": true}) {
 		t.Fatalf("%v, %v", got, err)
@@ -28,7 +29,7 @@ func FuzzExpandEnv(f *testing.F) {
 	for _, s := range []string{"Bearer ${A}", "${B}", "${A}${B}", "${", "${}", "x${A", "${A}}", "$${A}", "${A B}"} {
 		f.Add(s)
 	}
-	env := llm.LookupFunc(func(k string) (string, bool) {
+	env := envsource.LookupFunc(func(k string) (string, bool) {
 		switch k {
 		case "A":
 			return "valueA", true

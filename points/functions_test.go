@@ -78,6 +78,7 @@ func runFnCases(t *testing.T, cases []fnCase) {
 func list(items ...any) []any { return items }
 
 func TestStringFunctions(t *testing.T) {
+	t.Parallel()
 	runFnCases(t, []fnCase{
 		{"contains", "brown FOX", "The quick brown FOX", 1},
 		{"contains", "brown fox", "The quick brown FOX", 0},
@@ -107,6 +108,7 @@ func TestStringFunctions(t *testing.T) {
 }
 
 func TestListFunctions(t *testing.T) {
+	t.Parallel()
 	runFnCases(t, []fnCase{
 		{"contains_any_of", list("fiduciary", "duty"), "a duty of care", 1},
 		{"contains_any_of", list("fiduciary", "duty"), "nothing", 0},
@@ -135,6 +137,7 @@ func TestListFunctions(t *testing.T) {
 }
 
 func TestRegexFunctions(t *testing.T) {
+	t.Parallel()
 	runFnCases(t, []fnCase{
 		{"matches", "^The ruling states", "The ruling states X", 1},
 		{"matches", "^the ruling", "The ruling", 0},
@@ -157,6 +160,7 @@ func TestRegexFunctions(t *testing.T) {
 }
 
 func TestWordFunctions(t *testing.T) {
+	t.Parallel()
 	runFnCases(t, []fnCase{
 		{"contains_word", "3", "13 apples", 0},
 		{"contains_word", "3", "3 apples", 1},
@@ -181,6 +185,7 @@ func TestWordFunctions(t *testing.T) {
 }
 
 func TestWordCountAndJSON(t *testing.T) {
+	t.Parallel()
 	runFnCases(t, []fnCase{
 		{"word_count_between", list(2.0, 4.0), "one two three", 1},
 		{"word_count_between", list(4.0, 8.0), "one two", 0.5},
@@ -202,6 +207,7 @@ func TestWordCountAndJSON(t *testing.T) {
 }
 
 func TestFunctionArgumentErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		fn   string
 		args any
@@ -237,6 +243,7 @@ func TestFunctionArgumentErrors(t *testing.T) {
 }
 
 func TestJS(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	tests := []struct {
 		code    string
 		text    string
@@ -291,6 +298,7 @@ func TestJS(t *testing.T) {
 }
 
 func TestJSContextMessagesAndCancel(t *testing.T) {
+	t.Parallel()
 	pt := &rubric.Point{Fn: "js", Args: "context.messages.length === 2 && context.messages[1].content === 'Hi'", HasArgs: true, Multiplier: 1}
 	hi, q := "Hi", "Q"
 	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: "Hi", Messages: []Message{{Role: "user", Content: &q}, {Role: "assistant", Content: &hi}}}, env: &Env{}}
@@ -307,6 +315,7 @@ func TestJSContextMessagesAndCancel(t *testing.T) {
 }
 
 func TestToolFunctions(t *testing.T) {
+	t.Parallel()
 	trace := strings.Join([]string{
 		`I'll look that up.`,
 		`TOOL_CALL {"name":"search","arguments":{"query":"2023 climate  report"}}`,
@@ -344,6 +353,7 @@ func TestToolFunctions(t *testing.T) {
 }
 
 func TestParseToolCalls(t *testing.T) {
+	t.Parallel()
 	calls, issues := ParseToolCalls("x\nTOOL_CALL {\"name\":\"a\",\"arguments\":{\"n\":1}}\r\nTOOL_CALL{\"name\":\"b\"}\nTOOL_CALL {\"name\":\"c\"} trailing\nTOOL_CALL {\"name\": 5}\n\tTOOL_CALL {\"name\":\"d\"}  ")
 	if len(calls) != 2 || calls[0].Name != "a" || calls[0].Line != 2 || calls[1].Name != "d" || calls[1].Line != 6 {
 		t.Errorf("calls = %+v", calls)
@@ -364,6 +374,7 @@ func TestParseToolCalls(t *testing.T) {
 }
 
 func TestJSToLowerMatchesGoja(t *testing.T) {
+	t.Parallel()
 	vm := goja.New()
 	for _, s := range []string{"ABC", "İstanbul", "ΟΔΟΣ ΟΔΟΣ.", "Σ", "AΣ", "AΣb", "AΣ'", "ǅ", "ẞ", "Ⅻ", "ΑΣ\u0301", "ÀÉÎ", "ΣΑΣ", "A.Σ"} {
 		want := vm.ToValue(s).ToObject(vm).Get("toLowerCase")
@@ -381,6 +392,7 @@ func TestJSToLowerMatchesGoja(t *testing.T) {
 // TestEveryDocumentedFunctionExists reads the format documentation (the seeds) and checks that
 // every $function it names is a point function after normalisation.
 func TestEveryDocumentedFunctionExists(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(testutil.SharedDir(t), "seeds")
 	names := map[string]bool{}
 	for _, f := range []string{"002_77f4732a529ba00e.txt", "000_4a639b7e1d9118b5.txt"} {
@@ -409,6 +421,7 @@ func TestEveryDocumentedFunctionExists(t *testing.T) {
 // exceeds the backtracking limit) fails with the same error, never scores 1 − 0; in a rubric
 // the point then scores 0 and carries the error (spec §3).
 func TestNegatedFunctionErrorsPassThrough(t *testing.T) {
+	// Not parallel: its catastrophic patterns keep a CPU busy up to their time limit, and the tests that run scripts under the 100 ms $js limit must not share it (parallel tests run after this one).
 	text := strings.Repeat("a", 100000) + "!"
 	const pattern = `(a|a)*b`
 	for _, tc := range []struct {
@@ -444,6 +457,7 @@ func TestNegatedFunctionErrorsPassThrough(t *testing.T) {
 // the call's array may be longer, not shorter, order matters, and elements may themselves be
 // partial objects (as Weval's matchesPartial, which walks an array's indices as keys).
 func TestToolArgsMatchArrays(t *testing.T) {
+	t.Parallel()
 	trace := `TOOL_CALL {"name":"send","arguments":{"to":["ann@x.org","bob@x.org"],"parts":[{"type":"text","body":"Hi  there"},{"type":"file","name":"a.pdf"}],"tags":[]}}`
 	where := func(w map[string]any, normalize bool) map[string]any {
 		return map[string]any{"name": "send", "where": w, "normalizeWhitespace": normalize}
@@ -471,6 +485,7 @@ func TestToolArgsMatchArrays(t *testing.T) {
 // TestEveryFunctionCompiles: every function the catalogue (funcarg) names, not_ forms
 // included, is built by the engine from a valid argument.
 func TestEveryFunctionCompiles(t *testing.T) {
+	t.Parallel()
 	samples := map[string]any{
 		"contains": "a", "icontains": "a", "starts_with": "a", "istarts_with": "a", "ends_with": "a", "iends_with": "a",
 		"contains_any_of": list("a"), "icontains_any_of": list("a"), "contains_all_of": list("a"), "icontains_all_of": list("a"),

@@ -16,10 +16,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/internal/funcarg"
 )
 
@@ -184,9 +185,8 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 	if err != nil {
 		return 0, "", err
 	}
-	if held := HeldSource(append(headerUsed, urlUsed...)); held.Origin != llm.OriginUnknown {
-		ep := llm.Endpoint{BaseURL: target, KeySource: held, BaseURLSource: llm.Source{Origin: llm.OriginBlueprint, Name: "url of " + where}}
-		if err := in.env.Trust.Check(ep); err != nil {
+	if held := HeldSource(append(headerUsed, urlUsed...)); held.Origin != envsource.OriginUnknown {
+		if err := in.env.Trust.Check(target, held, envsource.Source{Origin: envsource.OriginBlueprint, Name: "url of " + where}); err != nil {
 			return 0, "", err
 		}
 	}
@@ -227,13 +227,13 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		secrets = append(secrets, string(v))
 	}
 	sort.Slice(secrets, func(i, j int) bool { return len(secrets[i]) > len(secrets[j]) })
-	// The model client's retries (llm.RetryHTTP): network failures, attempts that ran out of
+	// The model client's retries (retry.HTTP): network failures, attempts that ran out of
 	// time, 408, 409, 429 and 5xx are tried again, after the wait the service asks for or the
 	// linear backoff of the service's settings; the whole call is bounded like a model call's.
-	policy := llm.RetryPolicy{MaxAttempts: retries + 1, Timeout: timeout,
+	policy := retry.Policy{MaxAttempts: retries + 1, Timeout: timeout,
 		Backoff: func(n int) time.Duration { return backoff * time.Duration(n) }}
 	shown := redactURL(target) // the URL for messages: credentials redacted
-	res, err := llm.RetryHTTP(in.ctx, policy, func(actx context.Context, _ int) (*http.Response, error) {
+	res, err := retry.HTTP(in.ctx, policy, func(actx context.Context, _ int) (*http.Response, error) {
 		return serviceAttempt(actx, client, method, target, shown, headers, payload, timeout)
 	})
 	if err == nil {
@@ -250,7 +250,7 @@ func callService(in *evalInput, svc Service, body map[string]any, defTimeout tim
 		return 0, "", in.ctx.Err()
 	}
 	// A service may quote the credentials it was sent in its error; never show them.
-	return 0, "", &redactedError{msg: llm.Redact(err.Error(), secrets...), err: err}
+	return 0, "", &redactedError{msg: redact.Text(err.Error(), secrets...), err: err}
 }
 
 // serviceAttempt makes one request to a service and reads its answer whole (at most one byte
@@ -318,7 +318,7 @@ func readServiceAnswer(resp *http.Response, endpoint string) (score float64, exp
 // serviceSecrets returns the credentials a service request carries, to remove from its
 // errors: the values of ${VAR} references in its headers, the values of credential headers
 // (whole and word by word), the URL's password and its credential-like query values.
-func serviceSecrets(rawURL string, svcHeaders map[string]string, env llm.Vars) []string {
+func serviceSecrets(rawURL string, svcHeaders map[string]string, env envsource.Vars) []string {
 	var out []string
 	for k, v := range svcHeaders {
 		for _, m := range redact.EnvRef().FindAllStringSubmatch(v, -1) {
@@ -344,7 +344,7 @@ func serviceSecrets(rawURL string, svcHeaders map[string]string, env llm.Vars) [
 			out = append(out, p, url.QueryEscape(p), basic)
 		}
 		for name, vs := range u.Query() {
-			if llm.IsSecretQueryParam(name) {
+			if redact.IsSecretQueryParam(name) {
 				for _, v := range vs {
 					out = append(out, v, url.QueryEscape(v))
 				}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -51,6 +51,7 @@ func callPoint(t *testing.T, fn string, args any, env Env, s Subject) fnResult {
 }
 
 func TestCallInlineURL(t *testing.T) {
+	t.Parallel()
 	f := &fakeService{t: t, answers: []answer{{200, `{"score": 0.75, "explain": "mostly right"}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
@@ -58,7 +59,7 @@ func TestCallInlineURL(t *testing.T) {
 	subject := Subject{Text: "Paris", PromptID: "p1", ModelID: "m1", Messages: []Message{{Role: "user", Content: &q}}}
 	args := map[string]any{"url": srv.URL + "/check?token=SECRET", "claim": "{response} for {promptId} by {modelId}", "question": "{promptText}",
 		"headers": map[string]any{"Authorization": "Bearer ${SERVICE_KEY}"}}
-	env := Env{AllowNet: true, AllowEnv: AllowEnv{"SERVICE_KEY": true}, LookupEnv: llm.LookupFunc(func(k string) (string, bool) {
+	env := Env{AllowNet: true, AllowEnv: AllowEnv{"SERVICE_KEY": true}, LookupEnv: envsource.LookupFunc(func(k string) (string, bool) {
 		if k == "SERVICE_KEY" {
 			return "s3cret", true
 		}
@@ -83,6 +84,7 @@ func mustJSON(v any) string {
 }
 
 func TestCallNamedServiceRetries(t *testing.T) {
+	t.Parallel()
 	f := &fakeService{t: t, answers: []answer{{503, "busy"}, {200, `{"score": 1}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
@@ -97,6 +99,7 @@ func TestCallNamedServiceRetries(t *testing.T) {
 // TestCallScores: a service's score is read as $js's: true/false → 1/0, a number clamped to
 // [0, 1] (spec/blueprints.md §3).
 func TestCallScores(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	for _, tt := range []struct {
 		answer string
 		want   float64
@@ -124,6 +127,7 @@ func TestCallScores(t *testing.T) {
 }
 
 func TestCallErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		answers []answer
@@ -144,10 +148,10 @@ func TestCallErrors(t *testing.T) {
 		{"missing header variable", nil, map[string]any{"url": "http://127.0.0.1:1", "headers": map[string]any{"X-Key": "${NOPE}"}},
 			Env{AllowNet: true, AllowEnv: AllowEnv{"NOPE": true}}, `header "X-Key" of $call uses ${NOPE}, which is not set`},
 		{"header variable not allowed", nil, map[string]any{"url": "http://127.0.0.1:1", "headers": map[string]any{"X-Key": "${HOME}"}},
-			Env{AllowNet: true, LookupEnv: llm.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
+			Env{AllowNet: true, LookupEnv: envsource.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
 			`header "X-Key" of $call uses ${HOME}, which a blueprint may read only when the run names it: add --allow-env HOME if this blueprint may send that variable to its url`},
 		{"url variable not allowed", nil, map[string]any{"url": "http://127.0.0.1:1/${HOME}"},
-			Env{AllowNet: true, LookupEnv: llm.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
+			Env{AllowNet: true, LookupEnv: envsource.LookupFunc(func(string) (string, bool) { return "/home/u", true })},
 			`url of $call uses ${HOME}, which a blueprint may read only when the run names it: add --allow-env HOME if this blueprint may send that variable to its url`},
 	}
 	for _, tt := range tests {
@@ -175,10 +179,11 @@ func TestCallErrors(t *testing.T) {
 }
 
 func TestFactcheck(t *testing.T) {
+	t.Parallel()
 	f := &fakeService{t: t, answers: []answer{{200, `{"score": 0.5}`}}}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
-	lookup := llm.LookupFunc(func(k string) (string, bool) {
+	lookup := envsource.LookupFunc(func(k string) (string, bool) {
 		if k == FactcheckEnv {
 			return srv.URL, true
 		}
@@ -208,11 +213,12 @@ func TestFactcheck(t *testing.T) {
 	}
 }
 
-// TestCallRetriesAsModelCalls: $call retries through the model client's llm.RetryHTTP, so a
+// TestCallRetriesAsModelCalls: $call retries through the model client's retry.HTTP, so a
 // 429 that names its wait and a connection dropped in the middle of the answer are tried
 // again, a hung service ends with $call's own message, and the whole call is bounded by
 // CallTimeoutFactor × its timeout whatever max_retries says.
 func TestCallRetriesAsModelCalls(t *testing.T) {
+	// Not parallel: it counts the attempts that fit in a call's 300 ms bound.
 	t.Run("429 with Retry-After", func(t *testing.T) {
 		var calls atomic.Int32
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

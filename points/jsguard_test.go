@@ -15,6 +15,7 @@ import (
 // TestJSGuardsKeepJavaScript runs ordinary uses of every built-in and syntax the sandbox checks
 // (jsGuards, rewriteJS): each must give what JavaScript gives.
 func TestJSGuardsKeepJavaScript(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	for _, code := range []string{
 		// template literals (rewritten): conversions, escapes, nesting, tagged templates untouched
 		"`a${1}b${'x'}c${null}${undefined}${[1,2]}${{toString(){return 'T'}}}` === 'a1bxcnullundefined1,2T'",
@@ -68,6 +69,7 @@ func TestJSGuardsKeepJavaScript(t *testing.T) {
 
 // TestJSGuardsRefuse checks the error of each refused call: the built-in, the limit and the unit.
 func TestJSGuardsRefuse(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	for _, tt := range []struct{ code, want string }{
 		{"new ArrayBuffer(2**40)", fmt.Sprintf("ArrayBuffer: more than %d bytes, the $js limit", JSMemoryBudget)},
 		{"new Uint8Array(2**30)", fmt.Sprintf("Uint8Array: more than %d bytes, the $js limit", JSMemoryBudget)},

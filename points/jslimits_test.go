@@ -14,6 +14,7 @@ import (
 // refused before they start (they cannot be interrupted once running), while ordinary uses
 // of the same built-ins work as in JavaScript.
 func TestJSSizeLimits(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	limit := fmt.Sprint(maxJSString)
 	refused := []struct{ code, what, unit string }{
 		{"'x'.repeat(2**27).length > 0", "String.prototype.repeat", "characters"},
@@ -62,6 +63,7 @@ func TestJSSizeLimits(t *testing.T) {
 // TestJSSandbox checks that a script has no I/O, no modules and no timers, and that what it
 // returns is bounded.
 func TestJSSandbox(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	for _, name := range []string{"require", "process", "fetch", "XMLHttpRequest", "setTimeout", "setInterval", "console", "Deno", "Bun", "globalThis.require", "module", "exports"} {
 		r, err := evalPoint(t, "js", "typeof "+name+" === 'undefined'", "")
 		if err != nil || r.score != 1 {
@@ -92,6 +94,7 @@ func TestJSSandbox(t *testing.T) {
 // the script is inside a built-in call that goja cannot interrupt: here a Go function that
 // blocks until the test lets it go, standing in for a long native call.
 func TestJSTimeLimitWhileABuiltinRuns(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	returned := make(chan struct{})
 	prog, err := compileJS("$js", "block(); while (true) {}")

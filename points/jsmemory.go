@@ -149,42 +149,12 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 		return nil, err
 	}
 	run := p.start(vm, exclusive)
-	type outcome struct {
-		v   goja.Value
-		err error
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		var o outcome
-		defer func() {
-			if r := recover(); r != nil {
-				o = outcome{err: fmt.Errorf("JavaScript failed: %v", r)}
-			}
-			// The watchdog's eye stays on the script until it has really ended, even when
-			// runJS gave up waiting for it (a built-in still running): its memory is still
-			// the process's.
-			p.finish(run)
-			release()
-			done <- o
-		}()
-		began := time.Now()
-		v, err := vm.RunProgram(prog)
-		switch {
-		case err != nil:
-			o.err = jsError(err, timeout)
-		case time.Since(began) >= timeout:
-			// Past its limit, whatever it returned: a regular expression cut at its own
-			// limit (jsRegexpTimeout) reports no match instead of failing, so a result that
-			// took this long may rest on a match that was never finished.
-			o.err = fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
-		default:
-			o.v = v
-		}
-	}()
+	done := make(chan jsOutcome, 1)
+	go p.execute(vm, prog, timeout, run, release, done)
 	limit := time.NewTimer(timeout)
 	defer limit.Stop()
 	stopped := fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
-	var o outcome
+	var o jsOutcome
 	wait := jsGrace
 	select {
 	case o = <-done:
@@ -200,7 +170,7 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 			wait = jsStopGrace
 		}
 	}
-	if o == (outcome{}) {
+	if o == (jsOutcome{}) {
 		grace := time.NewTimer(wait)
 		defer grace.Stop()
 		select {
@@ -224,6 +194,43 @@ func (p *JSPool) attempt(ctx context.Context, prog *goja.Program, timeout time.D
 		return nil, err
 	default:
 		return nil, p.verify(run)
+	}
+}
+
+// jsOutcome is what a script's run gave: its value or its error.
+type jsOutcome struct {
+	v   goja.Value
+	err error
+}
+
+// execute runs prog on vm, in the goroutine attempt starts, and sends its outcome on done once
+// the script has ended: a panic is an error, and a run past its time limit fails whatever it
+// returned. The watchdog is told and the slot released (release) before the outcome is sent.
+func (p *JSPool) execute(vm *goja.Runtime, prog *goja.Program, timeout time.Duration, run *jsRun, release func(), done chan<- jsOutcome) {
+	var o jsOutcome
+	defer func() {
+		if r := recover(); r != nil {
+			o = jsOutcome{err: fmt.Errorf("JavaScript failed: %v", r)}
+		}
+		// The watchdog's eye stays on the script until it has really ended, even when
+		// runJS gave up waiting for it (a built-in still running): its memory is still
+		// the process's.
+		p.finish(run)
+		release()
+		done <- o
+	}()
+	began := time.Now()
+	v, err := vm.RunProgram(prog)
+	switch {
+	case err != nil:
+		o.err = jsError(err, timeout)
+	case time.Since(began) >= timeout:
+		// Past its limit, whatever it returned: a regular expression cut at its own
+		// limit (jsRegexpTimeout) reports no match instead of failing, so a result that
+		// took this long may rest on a match that was never finished.
+		o.err = fmt.Errorf("JavaScript ran longer than %v and was stopped", timeout)
+	default:
+		o.v = v
 	}
 }
 

@@ -89,6 +89,7 @@ func runAttack(t *testing.T, attack string, timeout time.Duration) attackOutcome
 // the memory budget that stops them: the attack point fails with the budget's message, every
 // other point keeps its score, and the memory comes back.
 func TestJSMemoryGrowth(t *testing.T) {
+	// Not parallel: the memory watchdog measures the whole process's heap, which other tests' allocations would move.
 	for _, attack := range []string{
 		"const a = []; for (;;) a.push('x'.repeat(1e6) + a.length)",
 		"const a = []; for (;;) a.push(new Uint8Array(8e6))",
@@ -114,6 +115,7 @@ func TestJSMemoryGrowth(t *testing.T) {
 // the same time in one pool: the growth cannot be pinned on one of them, so both are run again
 // on their own, where only the first fails.
 func TestJSMemoryConcurrentScripts(t *testing.T) {
+	// Not parallel: the memory watchdog measures the whole process's heap, which other tests' allocations would move.
 	pool := newJSPool(4)
 	hostile, err := compileJS("$js", "const a = []; for (;;) a.push('x'.repeat(1e6) + a.length)")
 	if err != nil {
@@ -167,6 +169,7 @@ func TestJSMemoryConcurrentScripts(t *testing.T) {
 // standing in for another part of the program). The script is not blamed: collecting its
 // garbage gives nothing back, so it is run again and scores.
 func TestJSMemoryGrowthNotTheScript(t *testing.T) {
+	// Not parallel: the memory watchdog measures the whole process's heap, which other tests' allocations would move.
 	// The script waits until it is run a second time (the first run is stopped by the watchdog
 	// while it waits), however slow the machine.
 	prog, err := compileJS("$js", "grow(); while (!again()) {} true")
@@ -233,6 +236,7 @@ func singleAllocations() []struct{ code, want string } {
 // scores. Under the race detector, which reserves terabytes of address space, the child runs
 // without the limit.
 func TestJSSingleAllocationsUnderAMemoryLimit(t *testing.T) {
+	// Not parallel: its child process runs every memory attack under a 4 GB limit; it is run alone.
 	if os.Getenv("VECTORLINT_JS_ATTACK_CHILD") != "" {
 		t.Skip("in the child")
 	}
@@ -275,6 +279,7 @@ func TestJSSingleAllocationsUnderAMemoryLimit(t *testing.T) {
 
 // TestJSAttackChild is the child of TestJSSingleAllocationsUnderAMemoryLimit.
 func TestJSAttackChild(t *testing.T) {
+	// Not parallel: it is the child process of TestJSSingleAllocationsUnderAMemoryLimit.
 	if os.Getenv("VECTORLINT_JS_ATTACK_CHILD") == "" {
 		t.Skip("run by TestJSSingleAllocationsUnderAMemoryLimit")
 	}

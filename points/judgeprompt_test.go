@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseJudgeReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		reply        string
 		experimental bool
@@ -86,6 +87,7 @@ func judgeSubject() *Subject {
 }
 
 func TestJudgePrompt(t *testing.T) {
+	t.Parallel()
 	s := func(v string) *string { return &v }
 	single := &Subject{Text: "Paris is the capital.", Messages: []Message{{Role: "user", Content: s("Capital of France?")}, {Role: "assistant", Content: s("Paris is the capital.")}},
 		Generated: []bool{false, true}}
@@ -113,6 +115,7 @@ func TestJudgePrompt(t *testing.T) {
 // "(given in the prompt)" and a generated one "(generated)", so the judge scores only what the
 // model wrote; when it is unknown which turns were generated, no turn is labelled either way.
 func TestJudgeTranscriptLabels(t *testing.T) {
+	t.Parallel()
 	s := func(v string) *string { return &v }
 	msgs := []Message{{Role: "system", Content: s("Be brief.")}, {Role: "user", Content: s("Plan a trip.")},
 		{Role: "assistant", Content: s("Where to?")}, {Role: "user", Content: s("Japan.")},

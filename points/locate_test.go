@@ -13,6 +13,7 @@ import (
 )
 
 func TestOccurrences(t *testing.T) {
+	t.Parallel()
 	text := "Simply run it. It's simple: simply SIMPLY. Paraná and Paranáense (a+b)."
 	tests := []struct {
 		name  string

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -19,6 +19,7 @@ import (
 // values, and literal credential headers, are "[redacted]"; ${VAR} references and everything
 // else are kept as written.
 func TestCallCredentialsShown(t *testing.T) {
+	t.Parallel()
 	pt := &rubric.Point{Fn: "call", HasArgs: true, Multiplier: 1, Args: map[string]any{
 		"url":     "https://bot:pw1234@svc.example/check?api_key=k123&lang=en",
 		"headers": map[string]any{"Authorization": "Bearer lit-token-123", "X-Key": "${CALL_KEY}", "Accept": "application/json"},
@@ -46,6 +47,7 @@ func TestCallCredentialsShown(t *testing.T) {
 // TestCallErrorRedacted checks that a $call error never shows the credentials its request
 // carried, even when the service quotes them, while the rest of the message stays.
 func TestCallErrorRedacted(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		user, pass, _ := r.BasicAuth()
 		w.WriteHeader(http.StatusForbidden)
@@ -57,7 +59,7 @@ func TestCallErrorRedacted(t *testing.T) {
 	svc := Service{URL: strings.Replace(srv.URL, "http://", "http://bot:pw123456@", 1) + "/c?api_key=querysecret1&lang=en",
 		Headers: map[string]string{"X-Token": "Bearer headersecret1", "X-Env": "${SVC_KEY}"}, MaxRetries: &zero}
 	in := &evalInput{ctx: context.Background(), subject: &Subject{Text: "r"}, env: &Env{AllowNet: true, AllowEnv: AllowEnv{"SVC_KEY": true},
-		LookupEnv: llm.LookupFunc(func(k string) (string, bool) { return map[string]string{"SVC_KEY": "envsecret12"}[k], k == "SVC_KEY" })}}
+		LookupEnv: envsource.LookupFunc(func(k string) (string, bool) { return map[string]string{"SVC_KEY": "envsecret12"}[k], k == "SVC_KEY" })}}
 	_, _, err := callService(in, svc, map[string]any{}, defaultServiceTimeout)
 	if err == nil {
 		t.Fatal("no error from a 403")

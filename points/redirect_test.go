@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 )
 
 // $call and $factcheck under docs/security.md ("Redirects, proxies and echoed keys"): a
@@ -21,7 +21,7 @@ const callSecret = "callSecret-LEAK-24680"
 // secretEnv allows ${CALL_KEY}, whose value is callSecret.
 func secretEnv(client *http.Client) Env {
 	return Env{AllowNet: true, HTTPClient: client, AllowEnv: AllowEnv{"CALL_KEY": true},
-		LookupEnv: llm.LookupFunc(func(k string) (string, bool) {
+		LookupEnv: envsource.LookupFunc(func(k string) (string, bool) {
 			if k == "CALL_KEY" {
 				return callSecret, true
 			}

@@ -10,8 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/runwide"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -99,13 +101,13 @@ type Env struct {
 	// LookupEnv reads variables for $factcheck (FACTCHECK_ENDPOINT_URL) and the ${VAR}
 	// references of $call urls and headers. The command passes its environment in (each value
 	// knowing its source); nil means no variables.
-	LookupEnv llm.Vars
+	LookupEnv envsource.Vars
 	// AllowEnv names the variables ${VAR} references may read (--allow-env); any other
 	// reference fails its point.
 	AllowEnv AllowEnv
 	// Trust decides where a $call may send a value the user holds (process environment, user
 	// config): only to a loopback address or a trusted host. nil allows any host.
-	Trust *llm.Trust
+	Trust *trust.Rule
 	// Services are the blueprint's externalServices, for $call.
 	Services ServiceMap
 	// Description is the blueprint's description, for holistic judges.
@@ -153,13 +155,13 @@ func (a PointAssessment) Stops() []error { return a.stop }
 // scored by the others (Warning says so), or nil.
 func (a PointAssessment) PartialStops() []error { return a.stopNote }
 
-// Stopped returns the stopped endpoint (llm.StopError) that kept the point from being judged,
-// or nil: callers report such failures once for the run instead of once per point.
-func (a PointAssessment) Stopped() *llm.StopError {
+// Stopped returns the stopped endpoint (an llm.StopError, which matches runwide.ErrStopped)
+// that kept the point from being judged, or nil: callers report such failures once for the run
+// instead of once per point.
+func (a PointAssessment) Stopped() error {
 	for _, err := range a.stop {
-		var se *llm.StopError
-		if errors.As(err, &se) {
-			return se
+		if errors.Is(err, runwide.ErrStopped) {
+			return err
 		}
 	}
 	return nil

@@ -56,6 +56,7 @@ func rubricFromYAML(t *testing.T, should, shouldNot string) rubric.Rubric {
 }
 
 func TestScoreRubricSeedExamples(t *testing.T) {
+	t.Parallel()
 	judge := &fakeJudge{scores: map[string]float64{"Point A": 1, "Point B": 0.75, "Point C": 0.5,
 		"Path 1A": 0.2, "Path 1B": 0, "Path 2A": 0, "Path 2B": 0, "Critical requirement": 1, "Standard point": 0.5}}
 	r := rubricFromYAML(t, `
@@ -93,6 +94,7 @@ func deref(f *float64) any {
 }
 
 func TestScoreRubricDeterministic(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, should, shouldNot, text string
 		want                          any // float64 or nil (no score)
@@ -126,6 +128,7 @@ func TestScoreRubricDeterministic(t *testing.T) {
 }
 
 func TestScoreRubricAssessmentsJSON(t *testing.T) {
+	t.Parallel()
 	judge := &fakeJudge{scores: map[string]float64{"Is rude": 0.25}}
 	r := rubricFromYAML(t, `[{$contains: "x", citation: "Rule 1"}, {$matches: "("}, "Unjudged", [{$icontains: "X"}, "Is rude"]]`, `["Is rude"]`)
 	res := ScoreRubric(context.Background(), r, Subject{Text: "x"}, Env{Judge: judge})
@@ -228,6 +231,7 @@ func TestScoreRubricAssessmentsJSON(t *testing.T) {
 // TestScoreRubricConcurrent scores one parsed rubric from many goroutines: prepared regexes and
 // compiled scripts are shared (run with -race).
 func TestScoreRubricConcurrent(t *testing.T) {
+	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
 	r := rubricFromYAML(t, `[{$imatches: "(?<=a)b+"}, {$js: "r.length > 2"}, {$icontains_word: "ΣΑΣ"}, {$tool_args_match: {name: t, where: "args.x > 1"}}]`, "")
 	var wg sync.WaitGroup
 	for i := range 8 {

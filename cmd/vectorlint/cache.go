@@ -11,8 +11,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
 )
 
 const cacheUsage = `Usage:
@@ -39,7 +40,7 @@ const envCacheMaxSize = "VECTORLINT_CACHE_MAX_SIZE"
 
 // cacheCap is the cache's size cap and where it comes from.
 type cacheCap struct {
-	// limit is as llm.Config.CacheMaxSize takes it: 0 for the default, llm.NoCacheLimit for none.
+	// limit is as llm.Config.CacheMaxSize takes it: 0 for the default, replycache.NoCap for none.
 	limit int64
 	// source says where it was set ("default" when nowhere).
 	source string
@@ -49,8 +50,8 @@ type cacheCap struct {
 func (c cacheCap) bytes() int64 {
 	switch c.limit {
 	case 0:
-		return llm.DefaultCacheMaxSize
-	case llm.NoCacheLimit:
+		return replycache.DefaultCap
+	case replycache.NoCap:
 		return 0
 	}
 	return c.limit
@@ -59,28 +60,28 @@ func (c cacheCap) bytes() int64 {
 // resolveCacheCap works out the cap: the --cache-max-size flag (flagValue, when flagSet), else
 // VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize of cfg (nil when there is no configuration),
 // else the default.
-func resolveCacheCap(env llm.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (cacheCap, error) {
+func resolveCacheCap(env envsource.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (cacheCap, error) {
 	toLimit := func(n int64) int64 {
 		if n == 0 {
-			return llm.NoCacheLimit
+			return replycache.NoCap
 		}
 		return n
 	}
 	if flagSet {
-		n, err := llm.ParseSize(flagValue)
+		n, err := replycache.ParseSize(flagValue)
 		if err != nil {
 			return cacheCap{}, fmt.Errorf("--cache-max-size: %v", err)
 		}
 		return cacheCap{limit: toLimit(n), source: "--cache-max-size"}, nil
 	}
 	if v, ok := env(envCacheMaxSize); ok && strings.TrimSpace(v) != "" {
-		n, err := llm.ParseSize(v)
+		n, err := replycache.ParseSize(v)
 		if err != nil {
 			return cacheCap{}, fmt.Errorf("%s: %v", envCacheMaxSize, err)
 		}
-		if !llm.ValidCacheMaxSize(n) {
+		if !replycache.ValidCap(n) {
 			// A project's .env may set it: bounded as vectorlint.ini's CacheMaxSize is.
-			return cacheCap{}, fmt.Errorf("%s: expected %s, found %q", envCacheMaxSize, llm.CacheMaxSizeRange, v)
+			return cacheCap{}, fmt.Errorf("%s: expected %s, found %q", envCacheMaxSize, replycache.CapRange, v)
 		}
 		return cacheCap{limit: toLimit(n), source: envCacheMaxSize}, nil
 	}
@@ -165,17 +166,17 @@ func (a *app) runCache(args []string) int {
 		if err != nil {
 			return fail(err)
 		}
-		info, err := llm.ReadCacheInfo(dir)
+		info, err := replycache.ReadInfo(dir)
 		if err != nil {
 			return fail(err)
 		}
 		capText := "none (" + limit.source + ")"
 		if b := limit.bytes(); b > 0 {
-			capText = llm.FormatSize(b) + " (" + limit.source + ")"
+			capText = replycache.FormatSize(b) + " (" + limit.source + ")"
 		}
 		fmt.Fprintf(a.stdout, "Folder:   %s\n", dir)
 		fmt.Fprintf(a.stdout, "Entries:  %d\n", info.Entries)
-		fmt.Fprintf(a.stdout, "Size:     %s (%d bytes)\n", llm.FormatSize(info.Size), info.Size)
+		fmt.Fprintf(a.stdout, "Size:     %s (%d bytes)\n", replycache.FormatSize(info.Size), info.Size)
 		fmt.Fprintf(a.stdout, "Cap:      %s\n", capText)
 		if info.Entries > 0 {
 			fmt.Fprintf(a.stdout, "Oldest:   %s (least recently used)\n", info.Oldest.UTC().Format(cacheTimeLayout))
@@ -183,9 +184,9 @@ func (a *app) runCache(args []string) int {
 		}
 		return exitOK
 	case "prune":
-		opts := llm.PruneOptions{Now: a.clock()()}
+		opts := replycache.PruneOptions{Now: a.clock()()}
 		if maxSize != "" {
-			n, err := llm.ParseSize(maxSize)
+			n, err := replycache.ParseSize(maxSize)
 			if err != nil {
 				return fail(fmt.Errorf("--max-size: %v", err))
 			}
@@ -208,10 +209,10 @@ func (a *app) runCache(args []string) int {
 			}
 			opts.OlderThan = d
 		}
-		res, err := llm.PruneCache(dir, opts)
+		res, err := replycache.Prune(dir, opts)
 		return a.cacheRemoved(name, dir, res, err)
 	default: // clear
-		res, err := llm.ClearCache(dir)
+		res, err := replycache.Clear(dir)
 		return a.cacheRemoved(name, dir, res, err)
 	}
 }
@@ -221,11 +222,11 @@ const cacheTimeLayout = "2006-01-02 15:04:05 UTC"
 
 // cacheRemoved reports what a prune or clear removed and what remains, then its error (some
 // entries could not be removed) or why it refused the folder.
-func (a *app) cacheRemoved(name, dir string, res llm.PruneResult, err error) int {
-	var nc *llm.NotACacheError
+func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err error) int {
+	var nc *replycache.NotACacheError
 	if !errors.As(err, &nc) {
-		fmt.Fprintf(a.stdout, "Removed %s (%s) from %s; %s (%s) remain.\n", llm.CountEntries(res.Removed), llm.FormatSize(res.RemovedBytes), dir,
-			llm.CountEntries(res.Remaining), llm.FormatSize(res.RemainingBytes))
+		fmt.Fprintf(a.stdout, "Removed %s (%s) from %s; %s (%s) remain.\n", replycache.CountEntries(res.Removed), replycache.FormatSize(res.RemovedBytes), dir,
+			replycache.CountEntries(res.Remaining), replycache.FormatSize(res.RemainingBytes))
 	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)

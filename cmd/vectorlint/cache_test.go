@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -145,7 +145,7 @@ func TestLintCacheCap(t *testing.T) {
 	if r.code != exitFindings || !strings.Contains(r.stderr, "vectorlint: llm: cache-pruned: removed ") {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	info, err := llm.ReadCacheInfo(cache)
+	info, err := replycache.ReadInfo(cache)
 	if err != nil || info.Size > 1000 || info.Entries == 0 {
 		t.Errorf("cache after the run: %+v, %v", info, err)
 	}

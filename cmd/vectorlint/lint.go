@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/report/dryrun"
 
@@ -350,7 +351,7 @@ type lintRun struct {
 // prepareLint checks every setting of a lint run and builds its model client: the one path
 // both a real run and a dry run take, so that they fail alike (exit 2, the same message). log
 // receives the client's event log and stall reports.
-func (a *app) prepareLint(env *llm.Env, eps llmEndpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*lintRun, error) {
+func (a *app) prepareLint(env *envsource.Env, eps llmEndpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*lintRun, error) {
 	cfg := proj.Config
 	concurrency := cfg.Concurrency
 	if fs.Changed("concurrency") {
@@ -412,7 +413,7 @@ func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
 
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *llm.Env, eps llmEndpoints) int {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps llmEndpoints) int {
 	var (
 		errw   io.Writer = &syncWriter{w: a.stderr}
 		bar    *progress.Bar

@@ -13,8 +13,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/envsource"
+	"github.com/vectorlint/vectorlint/internal/retry"
+	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm"
 )
@@ -25,11 +29,11 @@ import (
 // config, ~/.vectorlint/config.toml. Each value keeps its source for the trust rule. The .env
 // files are read through root, the project root (nil, or a root dir is not in: a root opened
 // at dir).
-func (a *app) llmEnv(root *tree.Root, dir string) (*llm.Env, error) {
+func (a *app) llmEnv(root *tree.Root, dir string) (*envsource.Env, error) {
 	if root != nil && !root.Contains(dir) {
 		root = nil
 	}
-	env, err := llm.LoadEnv(llm.EnvOptions{Process: a.lookupEnv, UserConfig: llm.UserConfigPath(a.homeDir()), Dir: dir, Root: root})
+	env, err := envsource.Load(envsource.Options{Process: a.lookupEnv, UserConfig: envsource.UserConfigPath(a.homeDir()), Dir: dir, Root: root})
 	if err != nil {
 		return nil, a.relErr(err)
 	}
@@ -59,20 +63,20 @@ func (a *app) homeDir() string {
 // trust is the trust rule of the run: which hosts, besides the providers' own endpoints, base
 // URLs the user gave and loopback addresses, may receive a key the user holds. Its list comes
 // from VECTORLINT_TRUSTED_HOSTS in the process environment only.
-func (a *app) trust() (*llm.Trust, error) {
-	return llm.ParseTrustedHosts(a.getenv(llm.TrustedHostsVar))
+func (a *app) trust() (*trust.Rule, error) {
+	return trust.ParseHosts(a.getenv(trust.HostsVar))
 }
 
 // relErr shows the files an environment or trust error names relative to the working
 // directory, as every other message does.
 func (a *app) relErr(err error) error {
-	var de *llm.DotEnvError
+	var de *envsource.DotEnvError
 	if errors.As(err, &de) {
 		c := *de
 		c.File = a.rel(c.File)
 		return &c
 	}
-	var ue *llm.UntrustedHostError
+	var ue *trust.UntrustedHostError
 	if errors.As(err, &ue) {
 		c := *ue
 		c.Key.File, c.BaseURL.File = a.rel(c.Key.File), a.rel(c.BaseURL.File)
@@ -96,20 +100,20 @@ type llmEndpoints struct {
 // flags, and (withSearch) the search model's, and checks each against the trust rule. A
 // setting with a bad value or a refused endpoint is an error; a provider that is not
 // configured is not (see llmEndpoints.notConfigured), since deterministic work still runs.
-func (a *app) resolveEndpoints(env *llm.Env, config, flags llm.Settings, withSearch bool) (llmEndpoints, error) {
+func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, withSearch bool) (llmEndpoints, error) {
 	var eps llmEndpoints
-	trust, err := a.trust()
+	rule, err := a.trust()
 	if err != nil {
 		return eps, err
 	}
 	ep, err := llm.Resolve(env, config, flags)
 	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
+	case errors.Is(err, runwide.ErrNotConfigured):
 		eps.notConfigured = err
 	case err != nil:
 		return eps, err
 	default:
-		if err := trust.Check(ep); err != nil {
+		if err := rule.Check(ep.BaseURL, ep.KeySource, ep.BaseURLSource); err != nil {
 			return eps, a.relErr(err)
 		}
 		eps.endpoint = ep
@@ -119,11 +123,11 @@ func (a *app) resolveEndpoints(env *llm.Env, config, flags llm.Settings, withSea
 	}
 	search, err := llm.ResolveSearch(env)
 	switch {
-	case errors.Is(err, llm.ErrNotConfigured):
+	case errors.Is(err, runwide.ErrNotConfigured):
 	case err != nil:
 		return eps, err
 	default:
-		if err := trust.Check(search); err != nil {
+		if err := rule.Check(search.BaseURL, search.KeySource, search.BaseURLSource); err != nil {
 			return eps, a.relErr(err)
 		}
 		eps.search = &search
@@ -138,7 +142,7 @@ func configSettings(cfg *lint.Config) llm.Settings {
 	}
 	s := llm.Settings{Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Temperature: cfg.Temperature}
 	if cfg.BaseURL != "" {
-		s.BaseURLFrom = llm.Source{Origin: llm.OriginConfigFile, Name: "BaseURL", File: cfg.Path, Line: cfg.BaseURLLine}
+		s.BaseURLFrom = envsource.Source{Origin: envsource.OriginConfigFile, Name: "BaseURL", File: cfg.Path, Line: cfg.BaseURLLine}
 	}
 	return s
 }
@@ -148,8 +152,8 @@ func configSettings(cfg *lint.Config) llm.Settings {
 type llmOptions struct {
 	// concurrency is the number of requests in flight (0: llm.DefaultConcurrency).
 	concurrency int
-	// timeout bounds one attempt of a call (0: llm.DefaultTimeout); a call with its retries is
-	// bounded by llm.CallTimeoutFactor × that.
+	// timeout bounds one attempt of a call (0: retry.DefaultTimeout); a call with its retries is
+	// bounded by retry.CallTimeoutFactor × that.
 	timeout time.Duration
 	// configFile tells whether the command reads vectorlint.ini, so that messages name its keys
 	// among the settings that fix a failure.
@@ -184,7 +188,7 @@ type llmSetup struct {
 // setupLLM builds the client for endpoints already resolved and checked (resolveEndpoints). It is
 // the one place a run's model settings are checked: a dry run calls it too, so that it fails
 // exactly as the real run would.
-func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup, error) {
+func (a *app) setupLLM(env *envsource.Env, eps llmEndpoints, o llmOptions) (*llmSetup, error) {
 	s := &llmSetup{llmEndpoints: eps}
 	if s.notConfigured == nil {
 		s.endpoint.SettingNames = llm.LinterSettingNames(s.endpoint.Provider, o.configFile)
@@ -213,12 +217,12 @@ func (a *app) setupLLM(env *llm.Env, eps llmEndpoints, o llmOptions) (*llmSetup,
 // concurrency limit, the timeout, the --verbose/--show-prompt event log and, when standard error
 // is not a terminal, the stall reports. It returns the client and the cache folder in use (""
 // when there is none).
-func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, string, error) {
+func (a *app) newLLMClient(env envsource.LookupFunc, o llmOptions) (*llm.Client, string, error) {
 	prices, err := llm.ResolvePrices(env)
 	if err != nil {
 		return nil, "", err
 	}
-	trust, err := a.trust()
+	rule, err := a.trust()
 	if err != nil {
 		return nil, "", err
 	}
@@ -242,7 +246,7 @@ func (a *app) newLLMClient(env llm.LookupFunc, o llmOptions) (*llm.Client, strin
 		Prices:       prices,
 		Proxy:        a.proxyFunc(),
 		UserAgent:    "vectorlint/" + versionString(),
-		Trust:        trust,
+		Trust:        rule,
 	}
 	if a.dialContext != nil {
 		cfg.HTTPClient = safehttp.NewClient(safehttp.NewTransport(cfg.Proxy, a.dialContext))
@@ -328,7 +332,7 @@ func eventPrinter(w io.Writer, verbose, showPrompt bool, limit int) func(llm.Eve
 }
 
 // confidenceThreshold is CONFIDENCE_THRESHOLD when set, else the configuration's value.
-func confidenceThreshold(env llm.LookupFunc, cfg *lint.Config) (float64, error) {
+func confidenceThreshold(env envsource.LookupFunc, cfg *lint.Config) (float64, error) {
 	if v, ok := env("CONFIDENCE_THRESHOLD"); ok && strings.TrimSpace(v) != "" {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || !(f >= 0 && f <= 1) { // also refuses NaN
@@ -347,7 +351,7 @@ func timeoutFlag(value string, given bool) (time.Duration, error) {
 	if !given {
 		return 0, nil
 	}
-	d, err := llm.ParseTimeout(value)
+	d, err := retry.ParseTimeout(value)
 	if err != nil {
 		return 0, fmt.Errorf("--timeout: %w", err)
 	}

@@ -74,7 +74,7 @@ func runRouted(t *testing.T, dir string, env map[string]string, net routes, args
 	return r
 }
 
-// refusal is the trust rule's message (llm.UntrustedHostError; its exact text is asserted in
+// refusal is the trust rule's message (trust.UntrustedHostError; its exact text is asserted in
 // package llm).
 func refusal(where, what, key, origin, host string) string {
 	return fmt.Sprintf("%s: %s would send %s (from %s) to %s, which is not the provider's endpoint, a loopback address or a host in VECTORLINT_TRUSTED_HOSTS: "+

@@ -1,7 +1,8 @@
 // Package redact removes credentials from text before it is printed, logged or written to a
-// result: API keys, a URL's password and credential query values, credential headers. llm's
-// Redact and RedactURL are these; the points engine and blueprints use them for the urls and
-// headers of $call services and custom models.
+// result: API keys, a URL's password and credential query values, credential headers. The
+// model client redacts its errors, events and replies with it; the points engine and
+// blueprints use it for the urls and headers of $call services and custom models. A Secret is a
+// key that formats as "[redacted]" whatever prints it.
 package redact
 
 import (

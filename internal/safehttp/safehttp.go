@@ -40,7 +40,7 @@ func HostPort(s string) (host, port string) {
 // literal address in 127.0.0.0/8 or ::1 (an IPv4-mapped one too), or the name "localhost" in
 // any case, with or without a trailing dot. Other names are never resolved: a DNS answer is
 // not the user's choice, so "localhost.example.com" or a name that resolves to 127.0.0.1 is not
-// loopback. The trust rule (llm.IsLoopback) and the proxy bypass (Proxy) both use it.
+// loopback. The trust rule (internal/trust) and the proxy bypass (Proxy) both use it.
 func IsLoopback(hostport string) bool {
 	host, _ := HostPort(hostport)
 	if host == "localhost" {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestNormaliseFn(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"contain": "contains", "contains": "contains", "contain_any_of": "contains_any_of", "contain_at_least_n_of": "contains_at_least_n_of",
 		"icontain": "icontains", "icontain_all_of": "icontains_all_of", "match": "matches", "match_all_of": "matches_all_of",
@@ -25,6 +26,7 @@ func TestNormaliseFn(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	var raw any
 	if err := json.Unmarshal([]byte(`["Is clear", {"$icontains": "thanks"}, {"$ref": "short"}, [{"$contains": "a"}, "b"]]`), &raw); err != nil {
 		t.Fatal(err)
@@ -44,6 +46,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseLineOffset(t *testing.T) {
+	t.Parallel()
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte("should:\n  - ok\n  - 5\n"), &n); err != nil {
 		t.Fatal(err)
@@ -61,6 +64,7 @@ func TestParseLineOffset(t *testing.T) {
 // src/lib/__tests__/blueprint-parser.test.ts, "Zero-Arg Function Syntax" ("should parse string
 // starting with $ as zero-arg function call", "should not treat lone $ as a function").
 func TestParseDollarString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in             string
 		wantText       string

@@ -1,4 +1,4 @@
-package llm_test
+package retry_test
 
 import (
 	"bytes"
@@ -8,17 +8,18 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/retry"
 )
 
 // fastPolicy retries at once (jitter 0, 2 ms steps) with a short attempt timeout.
-func fastPolicy() llm.RetryPolicy {
-	return llm.RetryPolicy{Timeout: time.Second, BaseDelay: 2 * time.Millisecond, MaxDelay: 8 * time.Millisecond,
+func fastPolicy() retry.Policy {
+	return retry.Policy{Timeout: time.Second, BaseDelay: 2 * time.Millisecond, MaxDelay: 8 * time.Millisecond,
 		Rand: func() float64 { return 0 }}
 }
 
@@ -73,11 +74,12 @@ func readAll(t *testing.T, res *http.Response) string {
 	return string(b)
 }
 
-func TestRetryHTTP(t *testing.T) {
+func TestHTTP(t *testing.T) {
+	// Not parallel: an attempt times out at 100 ms, and a reply must come within that.
 	tests := []struct {
 		name     string
 		statuses []int
-		policy   func(*llm.RetryPolicy)
+		policy   func(*retry.Policy)
 		// want: the attempts made and the final status and body
 		attempts int
 		status   int
@@ -90,15 +92,15 @@ func TestRetryHTTP(t *testing.T) {
 		{name: "400 not retried", statuses: []int{400, 200}, attempts: 1, status: 400, body: "reply 1"},
 		{name: "404 not retried", statuses: []int{404, 200}, attempts: 1, status: 404, body: "reply 1"},
 		{name: "the last failure returned when attempts run out", statuses: []int{500}, attempts: 4, status: 500, body: "reply 4"},
-		{name: "MaxAttempts", statuses: []int{502}, policy: func(p *llm.RetryPolicy) { p.MaxAttempts = 2 }, attempts: 2, status: 502, body: "reply 2"},
+		{name: "MaxAttempts", statuses: []int{502}, policy: func(p *retry.Policy) { p.MaxAttempts = 2 }, attempts: 2, status: 502, body: "reply 2"},
 		{name: "a Retry-After beyond MaxRetryAfter ends the call", statuses: []int{429, 200},
-			policy: func(p *llm.RetryPolicy) { p.MaxRetryAfter = 10 * time.Millisecond }, attempts: 1, status: 429, body: "reply 1"},
+			policy: func(p *retry.Policy) { p.MaxRetryAfter = 10 * time.Millisecond }, attempts: 1, status: 429, body: "reply 1"},
 		{name: "a linear backoff of the caller's", statuses: []int{500, 500, 200},
-			policy: func(p *llm.RetryPolicy) {
+			policy: func(p *retry.Policy) {
 				p.Backoff = func(n int) time.Duration { return time.Duration(n) * 30 * time.Millisecond }
 			}, attempts: 3, status: 200, body: "reply 3", minTime: 90 * time.Millisecond},
 		{name: "a hung attempt times out and is retried", statuses: []int{0, 200},
-			policy: func(p *llm.RetryPolicy) { p.Timeout = 100 * time.Millisecond }, attempts: 2, status: 200, body: "reply 2"},
+			policy: func(p *retry.Policy) { p.Timeout = 100 * time.Millisecond }, attempts: 2, status: 200, body: "reply 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,7 +111,7 @@ func TestRetryHTTP(t *testing.T) {
 			}
 			var attempts []int
 			start := time.Now()
-			res, err := llm.RetryHTTP(context.Background(), p, get(s.URL, &attempts))
+			res, err := retry.HTTP(context.Background(), p, get(s.URL, &attempts))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,9 +128,10 @@ func TestRetryHTTP(t *testing.T) {
 	}
 }
 
-// The body of the returned response stays readable after RetryHTTP returns, until it is
+// The body of the returned response stays readable after HTTP returns, until it is
 // closed: the attempt's time limit does not cut it off.
-func TestRetryHTTPBodyOutlivesTheCall(t *testing.T) {
+func TestHTTPBodyOutlivesTheCall(t *testing.T) {
+	t.Parallel()
 	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.(http.Flusher).Flush()
 		time.Sleep(50 * time.Millisecond)
@@ -136,7 +139,7 @@ func TestRetryHTTPBodyOutlivesTheCall(t *testing.T) {
 	}))
 	defer s.Close()
 	var attempts []int
-	res, err := llm.RetryHTTP(context.Background(), fastPolicy(), get(s.URL, &attempts))
+	res, err := retry.HTTP(context.Background(), fastPolicy(), get(s.URL, &attempts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,20 +148,21 @@ func TestRetryHTTPBodyOutlivesTheCall(t *testing.T) {
 	}
 }
 
-func TestRetryHTTPErrors(t *testing.T) {
+func TestHTTPErrors(t *testing.T) {
+	// Not parallel: it checks that calls end within a second or two.
 	t.Run("network failures retried, the last one returned", func(t *testing.T) {
 		s := httptest.NewServer(http.NotFoundHandler())
 		url := s.URL
 		s.Close()
 		var attempts []int
-		_, err := llm.RetryHTTP(context.Background(), fastPolicy(), get(url, &attempts))
+		_, err := retry.HTTP(context.Background(), fastPolicy(), get(url, &attempts))
 		if !errors.Is(err, syscall.ECONNREFUSED) || len(attempts) != 4 {
 			t.Fatalf("error %v after %v", err, attempts)
 		}
 	})
 	t.Run("a body cut off while the attempt reads it is retried", func(t *testing.T) {
 		s, served := scripted(t, 999, 200)
-		res, err := llm.RetryHTTP(context.Background(), fastPolicy(), func(ctx context.Context, n int) (*http.Response, error) {
+		res, err := retry.HTTP(context.Background(), fastPolicy(), func(ctx context.Context, n int) (*http.Response, error) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL, nil)
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {
@@ -179,7 +183,7 @@ func TestRetryHTTPErrors(t *testing.T) {
 	t.Run("the caller's own errors are not retried", func(t *testing.T) {
 		n := 0
 		mine := errors.New("invalid service URL")
-		_, err := llm.RetryHTTP(context.Background(), fastPolicy(), func(context.Context, int) (*http.Response, error) {
+		_, err := retry.HTTP(context.Background(), fastPolicy(), func(context.Context, int) (*http.Response, error) {
 			n++
 			return nil, mine
 		})
@@ -193,8 +197,8 @@ func TestRetryHTTPErrors(t *testing.T) {
 		p.Timeout, p.MaxAttempts = 60*time.Millisecond, 10
 		var attempts []int
 		start := time.Now()
-		_, err := llm.RetryHTTP(context.Background(), p, get(s.URL, &attempts))
-		if !errors.Is(err, context.DeadlineExceeded) || len(attempts) != llm.CallTimeoutFactor || time.Since(start) > 2*time.Second {
+		_, err := retry.HTTP(context.Background(), p, get(s.URL, &attempts))
+		if !errors.Is(err, context.DeadlineExceeded) || len(attempts) != retry.CallTimeoutFactor || time.Since(start) > 2*time.Second {
 			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
 		}
 	})
@@ -204,7 +208,7 @@ func TestRetryHTTPErrors(t *testing.T) {
 		p.BaseDelay, p.MaxDelay = time.Minute, time.Minute // waits of 30 s, beyond the 3 s limit
 		var attempts []int
 		start := time.Now()
-		res, err := llm.RetryHTTP(context.Background(), p, get(s.URL, &attempts))
+		res, err := retry.HTTP(context.Background(), p, get(s.URL, &attempts))
 		if err != nil || res.StatusCode != 503 || readAll(t, res) != "reply 1" || len(attempts) != 1 || time.Since(start) > time.Second {
 			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
 		}
@@ -217,20 +221,60 @@ func TestRetryHTTPErrors(t *testing.T) {
 		time.AfterFunc(50*time.Millisecond, cancel)
 		var attempts []int
 		start := time.Now()
-		_, err := llm.RetryHTTP(ctx, p, get(s.URL, &attempts))
+		_, err := retry.HTTP(ctx, p, get(s.URL, &attempts))
 		if !errors.Is(err, context.Canceled) || len(attempts) != 1 || time.Since(start) > time.Second {
 			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
 		}
 	})
 }
 
-// The client's own policy is what RetryHTTP gets from Client.RetryPolicy: Config's settings
-// with the defaults filled in.
-func TestClientRetryPolicy(t *testing.T) {
-	c := newClient(t, llm.Config{MaxAttempts: 2, BaseDelay: 3 * time.Second})
-	p := c.RetryPolicy()
-	if p.MaxAttempts != 2 || p.BaseDelay != 3*time.Second || p.MaxDelay != llm.DefaultMaxDelay || p.Timeout != llm.DefaultTimeout ||
-		p.MaxRetryAfter != llm.DefaultMaxRetryAfter || p.Rand == nil {
-		t.Fatalf("%+v", p)
+func TestParseAfter(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		value string
+		want  time.Duration
+		ok    bool
+	}{
+		{"0", 0, true},
+		{"7", 7 * time.Second, true},
+		{" 120 ", 120 * time.Second, true},
+		{"1.5", 1500 * time.Millisecond, true},
+		{"Sat, 01 Mar 2025 12:00:30 GMT", 30 * time.Second, true},
+		{"Saturday, 01-Mar-25 12:01:00 GMT", time.Minute, true}, // RFC 850
+		{"Sat Mar  1 12:00:05 2025", 5 * time.Second, true},     // ANSI C asctime
+		{"Sat, 01 Mar 2025 11:00:00 GMT", 0, true},              // in the past: retry now
+		{"", 0, false},
+		{"soon", 0, false},
+		{"-5", 0, false},
+		{"1e400", 0, false},
+		{"99999999999", 0, false},
+		{"Mon, 01 Mar 2100 12:00:00 GMT", 0, false}, // absurdly far
+		{"NaN", 0, false},
 	}
+	for _, tt := range tests {
+		got, ok := retry.ParseAfter(tt.value, now)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseAfter(%q) = %v, %v; want %v, %v", tt.value, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func FuzzParseAfter(f *testing.F) {
+	for _, s := range []string{"0", "7", "1.5", "Sat, 01 Mar 2025 12:00:30 GMT", "", "-1", "1e9", ".", "9.9e-400"} {
+		f.Add(s)
+	}
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		d, ok := retry.ParseAfter(s, now)
+		if d < 0 || d > 366*24*time.Hour {
+			t.Fatalf("ParseAfter(%q) = %v, out of range", s, d)
+		}
+		if !ok && d != 0 {
+			t.Fatalf("ParseAfter(%q) = %v with ok=false", s, d)
+		}
+		if tm, err := http.ParseTime(s); err == nil && s == strings.TrimSpace(s) && tm.Sub(now) < 300*24*time.Hour && !ok {
+			t.Fatalf("ParseAfter rejected the valid HTTP-date %q", s)
+		}
+	})
 }

@@ -1,8 +1,12 @@
-package llm
+// Package replycache is the model client's reply cache on disk (docs/providers.md, "Cache"):
+// one file per reply under <dir>/llm-v1/<2 hex>/<64 hex>.json, written atomically so that
+// several processes can share the folder, capped in size with the least recently used entries
+// removed first, and the folder operations of vectorlint cache (info, prune, clear), which
+// touch only files named as entries. The client (package llm) derives the keys and decides what
+// is stored; an entry holds only a reply and its token counts, never a request or a key.
+package replycache
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,44 +17,16 @@ import (
 	"time"
 )
 
-// cacheVersion changes whenever the key derivation or the entry format changes, so old entries
-// become misses instead of being misread.
-const cacheVersion = 1
+// version changes whenever the entry format changes, so old entries become misses instead of
+// being misread.
+const version = 1
 
-// cacheSubdir is where entries live under the cache directory: cacheSubdir/ab/abcdef….json.
-const cacheSubdir = "llm-v1"
+// subdir is where entries live under the cache directory: subdir/ab/abcdef….json.
+const subdir = "llm-v1"
 
-// keyInput is everything that determines a reply. It is hashed, never stored. API keys and
-// header values are deliberately absent: they do not change the reply, and they are secret.
-type keyInput struct {
-	Version     int             `json:"v"`
-	Op          string          `json:"op"`
-	URL         string          `json:"url"`
-	Model       string          `json:"model"`
-	Temperature *float64        `json:"temperature"`
-	Messages    []Message       `json:"messages,omitempty"`
-	Format      string          `json:"format,omitempty"`
-	Schema      json.RawMessage `json:"schema,omitempty"`
-	MaxTokens   int             `json:"maxTokens,omitempty"`
-	Extra       map[string]any  `json:"extra,omitempty"`
-	Input       []string        `json:"input,omitempty"`
-}
-
-// hashKey is the SHA-256 (hex) of the canonical JSON of k. encoding/json writes struct fields in
-// a fixed order and map keys sorted, so equal inputs give equal keys.
-func hashKey(k keyInput) (string, error) {
-	k.Version = cacheVersion
-	b, err := json.Marshal(k)
-	if err != nil {
-		return "", fmt.Errorf("computing the cache key: %w", err)
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
-}
-
-// cacheEntry is one stored reply. It holds no request data (neither prompt nor URL), only what
-// is needed to answer again: the reply and its token counts.
-type cacheEntry struct {
+// Entry is one stored reply. It holds no request data (neither prompt nor URL), only what is
+// needed to answer again: the reply and its token counts. Version and Key are set by Put.
+type Entry struct {
 	Version      int         `json:"version"`
 	Key          string      `json:"key"`
 	Op           string      `json:"op"`
@@ -59,11 +35,17 @@ type cacheEntry struct {
 	FinishReason string      `json:"finishReason,omitempty"`
 	Format       string      `json:"format,omitempty"`
 	Embeddings   [][]float64 `json:"embeddings,omitempty"`
-	Usage        TokenUsage  `json:"usage"`
+	Usage        Tokens      `json:"usage"`
 	Created      time.Time   `json:"created"`
 }
 
-// diskCache is a content-addressed store of replies. Writes go to a temporary file in the
+// Tokens are the token counts of a stored reply.
+type Tokens struct {
+	Input  int64 `json:"input"`
+	Output int64 `json:"output"`
+}
+
+// Store is a content-addressed store of replies. Writes go to a temporary file in the
 // entry's directory and are renamed into place, so a reader (in this or another process) sees
 // either no entry, an old complete entry or a new complete one. An entry that cannot be read or
 // decoded, or whose recorded key differs, is a miss and is replaced by the next write.
@@ -75,7 +57,7 @@ type cacheEntry struct {
 // count, and only when the count passes the cap is the folder listed and pruned (to
 // pruneTarget of the cap). Entries other processes add are seen at that listing; until then the
 // cap can be passed by what they wrote.
-type diskCache struct {
+type Store struct {
 	dir     string
 	maxSize int64
 
@@ -86,13 +68,21 @@ type diskCache struct {
 	onPrune func(PruneResult, error)
 }
 
-func (c *diskCache) path(key string) string {
-	return filepath.Join(c.dir, cacheSubdir, key[:2], key+".json")
+// Open returns the store in dir, capped at maxSize bytes (≤ 0: no cap); onPrune, when set,
+// hears of each prune the cap sets off, or of its error. Nothing is read or created until the
+// first Get or Put.
+func Open(dir string, maxSize int64, onPrune func(PruneResult, error)) *Store {
+	return &Store{dir: dir, maxSize: maxSize, onPrune: onPrune}
 }
 
-// get returns the entry for key, or nil for a miss. A non-nil error explains why an entry that
-// exists was treated as a miss (corrupt, unreadable); the caller reports it and carries on.
-func (c *diskCache) get(key, op string) (*cacheEntry, error) {
+func (c *Store) path(key string) string {
+	return filepath.Join(c.dir, subdir, key[:2], key+".json")
+}
+
+// Get returns the entry of operation op (Entry.Op) for key, or nil for a miss, and marks it
+// used. A non-nil error explains why an entry that exists was treated as a miss (corrupt,
+// unreadable); the caller reports it and carries on.
+func (c *Store) Get(key, op string) (*Entry, error) {
 	name := c.path(key)
 	data, err := os.ReadFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -101,11 +91,11 @@ func (c *diskCache) get(key, op string) (*cacheEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache entry %s unreadable, treated as a miss: %w", name, err)
 	}
-	var e cacheEntry
+	var e Entry
 	if err := json.Unmarshal(data, &e); err != nil {
 		return nil, fmt.Errorf("cache entry %s corrupt (%v), treated as a miss", name, err)
 	}
-	if e.Version != cacheVersion || e.Key != key || e.Op != op {
+	if e.Version != version || e.Key != key || e.Op != op {
 		return nil, fmt.Errorf("cache entry %s does not match its key (version %d, op %q), treated as a miss", name, e.Version, e.Op)
 	}
 	// The entry was used now: least recently used entries are pruned first. A failure (a
@@ -115,9 +105,9 @@ func (c *diskCache) get(key, op string) (*cacheEntry, error) {
 	return &e, nil
 }
 
-// put stores e under key atomically.
-func (c *diskCache) put(key string, e *cacheEntry) error {
-	e.Version = cacheVersion
+// Put stores e under key atomically.
+func (c *Store) Put(key string, e *Entry) error {
+	e.Version = version
 	e.Key = key
 	if e.Created.IsZero() {
 		e.Created = time.Now().UTC()
@@ -150,17 +140,17 @@ func (c *diskCache) put(key string, e *cacheEntry) error {
 }
 
 // wrote counts n bytes written and prunes the cache when the count passes the cap. The first
-// write of the process estimates the folder's size from a sample (estimateCacheSize); only when
+// write of the process estimates the folder's size from a sample (estimateSize); only when
 // the count passes the cap is every entry listed, the exact size taken, and the least recently
 // used entries removed if it is over.
-func (c *diskCache) wrote(n int64) {
+func (c *Store) wrote(n int64) {
 	if c.maxSize <= 0 {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.counted {
-		size, err := estimateCacheSize(c.dir)
+		size, err := estimateSize(c.dir)
 		if err != nil {
 			c.report(PruneResult{}, err)
 			return // estimated again at the next write
@@ -172,7 +162,7 @@ func (c *diskCache) wrote(n int64) {
 	if c.size <= c.maxSize {
 		return
 	}
-	files, err := scanCache(c.dir)
+	files, err := scan(c.dir)
 	if err != nil {
 		c.report(PruneResult{}, err)
 		return
@@ -191,8 +181,19 @@ func (c *diskCache) wrote(n int64) {
 	c.report(res, err)
 }
 
-func (c *diskCache) report(res PruneResult, err error) {
+func (c *Store) report(res PruneResult, err error) {
 	if c.onPrune != nil {
 		c.onPrune(res, err)
 	}
+}
+
+// Has reports whether a usable entry of operation op is stored under key, without marking it
+// used (a budget check before a run asks; spec/linter.md §11).
+func (c *Store) Has(key, op string) bool {
+	data, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return false
+	}
+	var e Entry
+	return json.Unmarshal(data, &e) == nil && e.Version == version && e.Key == key && e.Op == op
 }

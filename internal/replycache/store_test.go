@@ -1,4 +1,4 @@
-package llm
+package replycache
 
 import (
 	"crypto/sha256"
@@ -20,6 +20,7 @@ const sharedKey = "ab0123456789abcdef0123456789abcdef0123456789abcdef0123456789a
 // TestCacheSharedByProcesses runs two processes that write and read the same cache entry
 // hundreds of times at once: every read must see a complete entry written by one of them.
 func TestCacheSharedByProcesses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var cmds []*exec.Cmd
 	for _, id := range []string{"A", "B"} {
@@ -42,12 +43,12 @@ func TestCacheSharedByProcesses(t *testing.T) {
 			t.Fatalf("writer process failed: %v", err)
 		}
 	}
-	c := &diskCache{dir: dir}
-	e, err := c.get(sharedKey, "chat")
+	c := &Store{dir: dir}
+	e, err := c.Get(sharedKey, "chat")
 	if err != nil || e == nil || !consistent(e.Content) {
 		t.Fatalf("final entry: %v, %v", e, err)
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, cacheSubdir, "ab", ".tmp-*"))
+	matches, _ := filepath.Glob(filepath.Join(dir, subdir, "ab", ".tmp-*"))
 	if len(matches) != 0 {
 		t.Fatalf("temporary files left behind: %v", matches)
 	}
@@ -55,20 +56,21 @@ func TestCacheSharedByProcesses(t *testing.T) {
 
 // TestCacheWriterProcess is the body of one writer process of TestCacheSharedByProcesses.
 func TestCacheWriterProcess(t *testing.T) {
+	// Not parallel: it is the body of a writer process that TestCacheSharedByProcesses runs alone.
 	dir := os.Getenv("VECTORLINT_CACHE_WRITER_DIR")
 	if dir == "" {
 		t.Skip("helper process of TestCacheSharedByProcesses")
 	}
 	id := os.Getenv("VECTORLINT_CACHE_WRITER_ID")
-	c := &diskCache{dir: dir}
+	c := &Store{dir: dir}
 	for i := 0; i < 300; i++ {
 		// A large entry makes a torn write likely if writes were not atomic.
 		content := fmt.Sprintf("%s%d|", id, i)
 		content = strings.Repeat(content, 20000/len(content))
-		if err := c.put(sharedKey, &cacheEntry{Op: "chat", Model: "m", Content: content}); err != nil {
+		if err := c.Put(sharedKey, &Entry{Op: "chat", Model: "m", Content: content}); err != nil {
 			t.Fatalf("put %d: %v", i, err)
 		}
-		e, err := c.get(sharedKey, "chat")
+		e, err := c.Get(sharedKey, "chat")
 		if err != nil || e == nil {
 			t.Fatalf("get %d: %v, %v", i, e, err)
 		}
@@ -93,6 +95,7 @@ func consistent(content string) bool {
 // entries under readers and writers, and every read is a complete entry or a miss, never an
 // error or a torn entry.
 func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const keys = 40
 	content := strings.Repeat("reply ", 100)
@@ -100,7 +103,7 @@ func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
 	errs := make(chan error, 4)
 	var pruned atomic.Int64
 	for w := range 4 {
-		c := &diskCache{dir: dir, maxSize: 8 * 700, onPrune: func(res PruneResult, err error) {
+		c := &Store{dir: dir, maxSize: 8 * 700, onPrune: func(res PruneResult, err error) {
 			if err != nil {
 				errs <- err
 			}
@@ -111,11 +114,11 @@ func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for i := range 300 {
 				key := fmt.Sprintf("%02x%062x", (i*7+w)%keys, (i*7+w)%keys)
-				if err := c.put(key, &cacheEntry{Op: "chat", Model: "m", Content: content + key}); err != nil {
+				if err := c.Put(key, &Entry{Op: "chat", Model: "m", Content: content + key}); err != nil {
 					errs <- err
 					return
 				}
-				e, err := c.get(fmt.Sprintf("%02x%062x", (i*3+w)%keys, (i*3+w)%keys), "chat")
+				e, err := c.Get(fmt.Sprintf("%02x%062x", (i*3+w)%keys, (i*3+w)%keys), "chat")
 				if err != nil {
 					errs <- err
 					return
@@ -135,7 +138,7 @@ func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
 	if pruned.Load() == 0 {
 		t.Error("no entry was pruned: the cap was never passed")
 	}
-	info, err := ReadCacheInfo(dir)
+	info, err := ReadInfo(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,32 +148,33 @@ func TestCacheEvictionUnderConcurrentUse(t *testing.T) {
 	}
 }
 
-// TestEstimateCacheSize checks the sampled estimate a process makes at its first write against
+// TestEstimateSize checks the sampled estimate a process makes at its first write against
 // the real size: exact for a cache in fewer folders than the sample, close for a large one.
-func TestEstimateCacheSize(t *testing.T) {
+func TestEstimateSize(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	if est, err := estimateCacheSize(dir); err != nil || est != 0 {
+	if est, err := estimateSize(dir); err != nil || est != 0 {
 		t.Fatalf("empty cache: %d, %v", est, err)
 	}
-	c := &diskCache{dir: dir}
+	c := &Store{dir: dir}
 	put := func(i int, size int) {
 		sum := sha256.Sum256([]byte(strconv.Itoa(i)))
-		if err := c.put(hex.EncodeToString(sum[:]), &cacheEntry{Op: "chat", Content: strings.Repeat("x", size)}); err != nil {
+		if err := c.Put(hex.EncodeToString(sum[:]), &Entry{Op: "chat", Content: strings.Repeat("x", size)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i := range 5 {
 		put(i, 500)
 	}
-	info, _ := ReadCacheInfo(dir)
-	if est, err := estimateCacheSize(dir); err != nil || est != info.Size {
+	info, _ := ReadInfo(dir)
+	if est, err := estimateSize(dir); err != nil || est != info.Size {
 		t.Errorf("5 entries: estimate %d, size %d, %v", est, info.Size, err)
 	}
 	for i := 5; i < 5000; i++ {
 		put(i, 300+i%700)
 	}
-	info, _ = ReadCacheInfo(dir)
-	est, err := estimateCacheSize(dir)
+	info, _ = ReadInfo(dir)
+	est, err := estimateSize(dir)
 	if err != nil || est < info.Size*8/10 || est > info.Size*12/10 {
 		t.Errorf("5000 entries: estimate %d, size %d, %v", est, info.Size, err)
 	}

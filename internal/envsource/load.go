@@ -1,10 +1,8 @@
-package llm
+package envsource
 
 import (
 	"errors"
 	"fmt"
-	"github.com/vectorlint/vectorlint/internal/safefile"
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"io"
 	"io/fs"
 	"os"
@@ -16,141 +14,17 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/internal/safefile"
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
-
-// Origin is where a setting's value came from. Where an API key may be sent depends on it
-// (see Trust): whoever runs the tool chose the values of the command line, the process
-// environment and the user config; the repository being read chose those of its .env files,
-// vectorlint.ini and blueprints, and on a pull request that is its author.
-type Origin int
-
-// The origins of settings. OriginUnknown, the zero value, is a value the calling program set
-// itself (a Go test building its own Endpoint): it is treated as chosen by the user.
-const (
-	OriginUnknown     Origin = iota
-	OriginDefault            // built into vectorlint: a provider's own endpoint
-	OriginFlag               // the command line
-	OriginProcess            // the process environment
-	OriginUserConfig         // the [env] table of the user config, ~/.vectorlint/config.toml
-	OriginDotEnv             // the project's .env
-	OriginDotEnvLocal        // the project's .env.local
-	OriginConfigFile         // vectorlint.ini
-	OriginBlueprint          // a blueprint file
-)
-
-// UserChosen reports whether whoever runs the tool chose values of this origin, rather than
-// the repository the tool reads.
-func (o Origin) UserChosen() bool {
-	switch o {
-	case OriginDotEnv, OriginDotEnvLocal, OriginConfigFile, OriginBlueprint:
-		return false
-	}
-	return true
-}
-
-// HeldByUser reports whether a secret of this origin is the user's own: one from the process
-// environment or the user config. Such a secret goes only where Trust allows.
-func (o Origin) HeldByUser() bool { return o == OriginProcess || o == OriginUserConfig }
-
-// String names the origin in messages.
-func (o Origin) String() string {
-	switch o {
-	case OriginDefault:
-		return "the built-in default"
-	case OriginFlag:
-		return "the command line"
-	case OriginProcess:
-		return "the process environment"
-	case OriginUserConfig:
-		return "the user config"
-	case OriginDotEnv:
-		return "the project's .env"
-	case OriginDotEnvLocal:
-		return "the project's .env.local"
-	case OriginConfigFile:
-		return "the config file"
-	case OriginBlueprint:
-		return "the blueprint"
-	}
-	return "the calling program"
-}
-
-// Source says where one value came from. It never holds the value.
-type Source struct {
-	Origin Origin
-	// Name is the variable, ini key, flag or field that held the value: "OPENAI_BASE_URL",
-	// "BaseURL", "--base-url", `url of custom model "x"`.
-	Name string
-	// File is the file of values read from one (.env, the user config, vectorlint.ini, a
-	// blueprint); Line is the value's 1-based line there, 0 when unknown.
-	File string
-	Line int
-}
-
-// Where returns "file:line" (or "file") for a value read from a file, else the origin's name.
-func (s Source) Where() string {
-	switch {
-	case s.File != "" && s.Line > 0:
-		return s.File + ":" + strconv.Itoa(s.Line)
-	case s.File != "":
-		return s.File
-	}
-	return s.Origin.String()
-}
-
-// String describes the source: "OPENAI_BASE_URL in .env:3", "OPENAI_API_KEY in the process
-// environment", "--base-url on the command line".
-func (s Source) String() string {
-	where := s.Where()
-	if s.Name == "" {
-		return where
-	}
-	if s.Origin == OriginFlag {
-		return s.Name + " on " + where
-	}
-	return s.Name + " in " + where
-}
-
-// Vars is an environment that settings are resolved from: each variable's value and where it
-// came from. A LookupFunc is a Vars whose every value comes from the process environment; an
-// *Env adds the project's .env files and the user config.
-type Vars interface {
-	Lookup(key string) (string, bool)
-	Source(key string) Source
-}
-
-// Lookup calls f; a nil LookupFunc has no variables.
-func (f LookupFunc) Lookup(key string) (string, bool) {
-	if f == nil {
-		return "", false
-	}
-	return f(key)
-}
-
-// Source reports every variable of a LookupFunc as coming from the process environment.
-func (f LookupFunc) Source(key string) Source { return Source{Origin: OriginProcess, Name: key} }
-
-// lookup reads a variable from vars, which may be nil.
-func lookup(vars Vars, key string) (string, bool) {
-	if vars == nil {
-		return "", false
-	}
-	return vars.Lookup(key)
-}
-
-// sourceOf is vars.Source(key), or the process environment when vars is nil.
-func sourceOf(vars Vars, key string) Source {
-	if vars == nil {
-		return Source{Origin: OriginProcess, Name: key}
-	}
-	return vars.Source(key)
-}
 
 // Env is the environment of a run in layers, highest precedence first: the process
 // environment, the project's .env.local, its .env, and the [env] table of the user config
 // (trust.md §5). Every value knows its Source, so the trust rule can tell a key the user set
 // from a base URL a repository set. It is safe for concurrent use (it never changes after
-// LoadEnv).
+// Load).
 type Env struct {
 	process LookupFunc
 	files   []envFile // in precedence order
@@ -206,8 +80,8 @@ func (e *Env) Files() []string {
 	return out
 }
 
-// EnvOptions say which files LoadEnv reads.
-type EnvOptions struct {
+// Options say which files Load reads.
+type Options struct {
 	// Process is the process environment (os.LookupEnv in the command).
 	Process LookupFunc
 	// UserConfig is the user config file, ~/.vectorlint/config.toml; "" reads none.
@@ -221,20 +95,20 @@ type EnvOptions struct {
 	Root *tree.Root
 }
 
-// MaxEnvFileSize is the largest environment file LoadEnv reads (1 MiB): an environment file
+// MaxFileSize is the largest environment file Load reads (1 MiB): an environment file
 // is a few lines, and a huge one in a repository would only cost memory.
-const MaxEnvFileSize = 1 << 20
+const MaxFileSize = 1 << 20
 
-// LoadEnv reads the environment files and layers them under the process environment:
+// Load reads the environment files and layers them under the process environment:
 // process > Dir/.env.local > Dir/.env > the user config's [env] table. A missing file is
-// skipped. The project's files are read through the project root (EnvOptions.Root): a file
+// skipped. The project's files are read through the project root (Options.Root): a file
 // that is not a regular file (a FIFO, a device, a folder) or a symbolic link leading out of the
 // root is an error and is not read, since a repository could otherwise make the tool read
 // /proc/self/environ, a key file, or hang on a pipe; a link to a regular file inside the root
 // is followed. The user config may be a link (dotfile managers link it), but its target must be
 // a regular file. Malformed files are errors naming the file and line; no value is ever quoted
 // in an error.
-func LoadEnv(opts EnvOptions) (*Env, error) {
+func Load(opts Options) (*Env, error) {
 	e := &Env{process: opts.Process}
 	if opts.Dir != "" {
 		root := opts.Root
@@ -281,15 +155,9 @@ func LoadEnv(opts EnvOptions) (*Env, error) {
 	return e, nil
 }
 
-// LoadDotEnv is LoadEnv with the project files of dir (.env.local and .env) and no user
-// config.
-func LoadDotEnv(dir string, process LookupFunc) (*Env, error) {
-	return LoadEnv(EnvOptions{Process: process, Dir: dir})
-}
-
 // readProjectEnvFile reads a project's environment file through root, or returns nil when there
 // is none. Only a regular file inside the root is read (a link to one inside counts), and only
-// up to MaxEnvFileSize.
+// up to MaxFileSize.
 func readProjectEnvFile(root *tree.Root, path string) ([]byte, error) {
 	fi, err := root.Stat(path)
 	var le *tree.LeavesRootError
@@ -304,7 +172,7 @@ func readProjectEnvFile(root *tree.Root, path string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi.Mode())
 	}
-	data, err := root.ReadFile(path, MaxEnvFileSize)
+	data, err := root.ReadFile(path, MaxFileSize)
 	var tl *safefile.TooLargeError
 	switch {
 	case errors.As(err, &tl):
@@ -321,7 +189,7 @@ func readProjectEnvFile(root *tree.Root, path string) ([]byte, error) {
 
 // readEnvFile reads the user's own environment file (the user config), or returns nil when
 // there is none. Only a regular file is read (a symbolic link to one counts: dotfile managers
-// link it), and only up to MaxEnvFileSize.
+// link it), and only up to MaxFileSize.
 func readEnvFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -345,11 +213,11 @@ func readEnvFile(path string) ([]byte, error) {
 		}
 		return nil, notRegular(path, fi.Mode())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxEnvFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
 	}
-	if len(data) > MaxEnvFileSize {
+	if len(data) > MaxFileSize {
 		return nil, &DotEnvError{File: path, Expected: "an environment file of at most 1 MiB", Found: "a larger file"}
 	}
 	return data, nil
@@ -471,7 +339,7 @@ func ParseUserConfig(name string, data []byte) (map[string]string, error) {
 	for _, k := range keys {
 		if !validEnvKey(k) {
 			return nil, &DotEnvError{File: name, Expected: "[env] keys that are variable names of letters, digits, '_', '.' or '-'",
-				Found: strconv.Quote(clip(Redact(k), 60))}
+				Found: strconv.Quote(clip(redact.Text(k), 60))}
 		}
 		out[k] = string(cfg.Env[k])
 	}

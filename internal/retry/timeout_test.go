@@ -1,13 +1,14 @@
-package llm_test
+package retry_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/retry"
 )
 
 func TestParseTimeout(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want time.Duration
@@ -17,12 +18,12 @@ func TestParseTimeout(t *testing.T) {
 		{"86400", 24 * time.Hour},
 	}
 	for _, tt := range tests {
-		if got, err := llm.ParseTimeout(tt.in); err != nil || got != tt.want {
+		if got, err := retry.ParseTimeout(tt.in); err != nil || got != tt.want {
 			t.Errorf("ParseTimeout(%q) = %v, %v, want %v", tt.in, got, err, tt.want)
 		}
 	}
 	for _, in := range []string{"", "0", "0s", "-5", "-1s", "abc", "2 minutes", "NaN", "Inf", "1e300", "25h", "86401", "1x"} {
-		_, err := llm.ParseTimeout(in)
+		_, err := retry.ParseTimeout(in)
 		want := `expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found "` + in + `"`
 		if err == nil || err.Error() != want {
 			t.Errorf("ParseTimeout(%q): %v", in, err)
@@ -37,14 +38,14 @@ func FuzzParseTimeout(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := llm.ParseTimeout(s)
+		d, err := retry.ParseTimeout(s)
 		if err != nil {
 			return
 		}
-		if d <= 0 || d > llm.MaxTimeout {
-			t.Fatalf("ParseTimeout(%q) = %v, outside (0, %v]", s, d, llm.MaxTimeout)
+		if d <= 0 || d > retry.MaxTimeout {
+			t.Fatalf("ParseTimeout(%q) = %v, outside (0, %v]", s, d, retry.MaxTimeout)
 		}
-		if back, err := llm.ParseTimeout(d.String()); err != nil || back != d {
+		if back, err := retry.ParseTimeout(d.String()); err != nil || back != d {
 			t.Fatalf("ParseTimeout(%q) = %v, which reads back as %v, %v", s, d, back, err)
 		}
 	})

@@ -1,4 +1,4 @@
-package llm
+package replycache
 
 import (
 	"errors"
@@ -14,30 +14,30 @@ import (
 	"unicode"
 )
 
-// DefaultCacheMaxSize is the size cap of the reply cache when none is set: 1 GB (10^9 bytes).
-const DefaultCacheMaxSize = 1_000_000_000
+// DefaultCap is the size cap of the reply cache when none is set: 1 GB (10^9 bytes).
+const DefaultCap = 1_000_000_000
 
-// MinCacheMaxSize and MaxCacheMaxSize bound a cache cap that a file or the environment sets
+// MinCap and MaxCap bound a cache cap that a file or the environment sets
 // (vectorlint.ini's CacheMaxSize; VECTORLINT_CACHE_MAX_SIZE, which a project's .env may set);
 // 0 stays "no cap" (spec/trust.md §8). The cache is the user's, shared by every project: a cap
 // of a few bytes set by a repository would empty it at every write. The --cache-max-size flag,
 // the user's own choice on the command line, is not bounded.
 const (
-	MinCacheMaxSize = 1_000_000           // 1 MB
-	MaxCacheMaxSize = 100_000_000_000_000 // 100 TB
-	// CacheMaxSizeRange describes the accepted caps for messages.
-	CacheMaxSizeRange = "0 (no cap) or a size from 1MB to 100TB, such as 500MB, 2GB or 1GiB"
+	MinCap = 1_000_000           // 1 MB
+	MaxCap = 100_000_000_000_000 // 100 TB
+	// CapRange describes the accepted caps for messages.
+	CapRange = "0 (no cap) or a size from 1MB to 100TB, such as 500MB, 2GB or 1GiB"
 )
 
-// ValidCacheMaxSize reports whether n is a cap a file may set: 0 (no cap), or from
-// MinCacheMaxSize to MaxCacheMaxSize bytes.
-func ValidCacheMaxSize(n int64) bool {
-	return n == 0 || n >= MinCacheMaxSize && n <= MaxCacheMaxSize
+// ValidCap reports whether n is a cap a file may set: 0 (no cap), or from MinCap to MaxCap
+// bytes.
+func ValidCap(n int64) bool {
+	return n == 0 || n >= MinCap && n <= MaxCap
 }
 
-// NoCacheLimit as Config.CacheMaxSize lets the cache grow without a cap (CacheMaxSize = 0 in
+// NoCap as llm.Config.CacheMaxSize lets the cache grow without a cap (CacheMaxSize = 0 in
 // vectorlint.ini).
-const NoCacheLimit = -1
+const NoCap = -1
 
 // pruneTarget is the share of the cap a prune that the client starts brings the cache down
 // to: a little below the cap, so the next writes do not each set off a prune.
@@ -102,8 +102,8 @@ func CountEntries(n int) string {
 	return strconv.Itoa(n) + " entries"
 }
 
-// CacheInfo describes a reply cache folder.
-type CacheInfo struct {
+// Info describes a reply cache folder.
+type Info struct {
 	// Dir is the cache folder.
 	Dir string
 	// Entries and Size count the cached replies and their bytes.
@@ -134,12 +134,12 @@ type cacheFile struct {
 	isEntry bool
 }
 
-// scanCache lists the entries (and temporary files) of the cache in dir, least recently used
+// scan lists the entries (and temporary files) of the cache in dir, least recently used
 // first. Only files named as entries are (<2 hex>/<64 hex>.json under llm-v1, or .tmp-* beside
 // them) and regular: nothing else in the folder is ever listed, so nothing else is ever removed.
 // A folder without llm-v1 is empty when missing or empty, else a *NotACacheError.
-func scanCache(dir string) ([]cacheFile, error) {
-	root := filepath.Join(dir, cacheSubdir)
+func scan(dir string) ([]cacheFile, error) {
+	root := filepath.Join(dir, subdir)
 	fi, err := os.Lstat(root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -150,11 +150,11 @@ func scanCache(dir string) ([]cacheFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, &NotACacheError{Dir: dir, Reason: "it has no " + cacheSubdir + " folder of entries"}
+		return nil, &NotACacheError{Dir: dir, Reason: "it has no " + subdir + " folder of entries"}
 	case err != nil:
 		return nil, err
 	case !fi.IsDir():
-		return nil, &NotACacheError{Dir: dir, Reason: cacheSubdir + " is not a folder"}
+		return nil, &NotACacheError{Dir: dir, Reason: subdir + " is not a folder"}
 	}
 	subs, err := os.ReadDir(root)
 	if err != nil {
@@ -207,16 +207,16 @@ func isHex(s string, n int) bool {
 	return true
 }
 
-// sampledFolders is how many of the cache's 256 entry folders estimateCacheSize lists. Keys are
+// sampledFolders is how many of the cache's 256 entry folders estimateSize lists. Keys are
 // SHA-256 hashes, so entries spread evenly over the folders and a sixteenth of them gives the
 // size within a few percent for a cache near any useful cap, at a sixteenth of the cost.
 const sampledFolders = 16
 
-// estimateCacheSize estimates the bytes of the entries in dir from the names in sampledFolders
+// estimateSize estimates the bytes of the entries in dir from the names in sampledFolders
 // of its entry folders and the sizes of up to 64 of those entries: about 4 ms for a cache of
 // 100,000 entries, where listing every entry with its size takes 370 ms (docs/benchmarks.md).
-func estimateCacheSize(dir string) (int64, error) {
-	root := filepath.Join(dir, cacheSubdir)
+func estimateSize(dir string) (int64, error) {
+	root := filepath.Join(dir, subdir)
 	subs, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -254,11 +254,11 @@ func estimateCacheSize(dir string) (int64, error) {
 	return count * int64(len(subs)) / int64(len(sample)) * sizes / int64(sized), nil
 }
 
-// ReadCacheInfo describes the cache in dir. A missing folder is an empty cache; a folder that
-// does not look like a cache is a *NotACacheError.
-func ReadCacheInfo(dir string) (CacheInfo, error) {
-	files, err := scanCache(dir)
-	info := CacheInfo{Dir: dir}
+// ReadInfo describes the cache in dir. A missing folder is an empty cache; a folder that does
+// not look like a cache is a *NotACacheError.
+func ReadInfo(dir string) (Info, error) {
+	files, err := scan(dir)
+	info := Info{Dir: dir}
 	if err != nil {
 		return info, err
 	}
@@ -276,7 +276,7 @@ func ReadCacheInfo(dir string) (CacheInfo, error) {
 	return info, nil
 }
 
-// PruneOptions say what PruneCache removes.
+// PruneOptions say what Prune removes.
 type PruneOptions struct {
 	// MaxSize: least recently used entries are removed until the entries total at most MaxSize
 	// bytes (≤ 0: no size limit).
@@ -293,20 +293,20 @@ type PruneResult struct {
 	RemovedBytes, RemainingBytes int64
 }
 
-// PruneCache removes entries of the cache in dir: those unused for longer than OlderThan, then
+// Prune removes entries of the cache in dir: those unused for longer than OlderThan, then
 // the least recently used ones until the rest fit in MaxSize, and temporary files older than an
 // hour (left by a process that died mid-write). Other processes may use the cache meanwhile: an
 // entry they read as it is removed is a miss for them, and one already removed is skipped. It
 // refuses (*NotACacheError) a folder that does not look like a vectorlint cache.
-func PruneCache(dir string, o PruneOptions) (PruneResult, error) {
-	files, err := scanCache(dir)
+func Prune(dir string, o PruneOptions) (PruneResult, error) {
+	files, err := scan(dir)
 	if err != nil {
 		return PruneResult{}, err
 	}
 	return pruneFiles(files, o)
 }
 
-// pruneFiles is PruneCache on a listing from scanCache.
+// pruneFiles is Prune on a listing from scan.
 func pruneFiles(files []cacheFile, o PruneOptions) (PruneResult, error) {
 	if o.Now.IsZero() {
 		o.Now = time.Now()
@@ -353,11 +353,11 @@ func pruneFiles(files []cacheFile, o PruneOptions) (PruneResult, error) {
 	return res, errors.Join(errs...)
 }
 
-// ClearCache removes every entry (and temporary file) of the cache in dir, and the entry
+// Clear removes every entry (and temporary file) of the cache in dir, and the entry
 // folders left empty; nothing else in dir is touched. It refuses (*NotACacheError) a folder that
 // does not look like a vectorlint cache.
-func ClearCache(dir string) (PruneResult, error) {
-	files, err := scanCache(dir)
+func Clear(dir string) (PruneResult, error) {
+	files, err := scan(dir)
 	if err != nil {
 		return PruneResult{}, err
 	}
@@ -377,10 +377,10 @@ func ClearCache(dir string) (PruneResult, error) {
 			res.RemovedBytes += f.size
 		}
 	}
-	if subs, err := os.ReadDir(filepath.Join(dir, cacheSubdir)); err == nil {
+	if subs, err := os.ReadDir(filepath.Join(dir, subdir)); err == nil {
 		for _, sub := range subs {
 			if sub.IsDir() && isHex(sub.Name(), 2) {
-				_ = os.Remove(filepath.Join(dir, cacheSubdir, sub.Name())) // only when empty
+				_ = os.Remove(filepath.Join(dir, subdir, sub.Name())) // only when empty
 			}
 		}
 	}

@@ -1,9 +1,12 @@
-package llm
+package envsource
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/vectorlint/vectorlint/internal/redact"
 )
 
 // DotEnvError is a problem with an environment file (.env, .env.local, the user config): a
@@ -59,7 +62,7 @@ func parseDotEnv(name string, data []byte) (map[string]string, map[string]int, e
 			first := strings.Fields(line)[0]
 			rest := len(strings.TrimSpace(line[len(first):]))
 			found := fmt.Sprintf("a line of %d characters without '=' (not shown: it may be secret)", len(line))
-			if validEnvKey(first) && rest > 0 && Redact(first) == first {
+			if validEnvKey(first) && rest > 0 && redact.Text(first) == first {
 				found = fmt.Sprintf("%s and %d more characters (not shown: the value may be secret)", strconv.Quote(clip(first, 60)), rest)
 			}
 			return nil, nil, &DotEnvError{File: name, Line: lineNo, Expected: "KEY=VALUE", Found: found}
@@ -67,7 +70,7 @@ func parseDotEnv(name string, data []byte) (map[string]string, map[string]int, e
 		key := strings.TrimSpace(line[:eq])
 		if !validEnvKey(key) {
 			return nil, nil, &DotEnvError{File: name, Line: lineNo,
-				Expected: "a variable name of letters, digits, '_', '.' or '-' before '='", Found: strconv.Quote(clip(Redact(key), 60))}
+				Expected: "a variable name of letters, digits, '_', '.' or '-' before '='", Found: strconv.Quote(clip(redact.Text(key), 60))}
 		}
 		value := strings.TrimLeft(line[eq+1:], " \t")
 		lineOf[key] = lineNo
@@ -175,10 +178,8 @@ func clip(s string, n int) string {
 		return s
 	}
 	cut := n
-	for cut > 0 && !utf8RuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "…"
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,4 +1,10 @@
-package llm
+// Package retry is how vectorlint retries HTTP requests (spec/trust.md §5): which failures are
+// tried again (network failures, attempts that run out of time, 408, 409, 429 and 5xx), how
+// many times, how long each attempt and the whole call may take, and how long to wait between
+// attempts (exponential backoff with jitter, or the server's Retry-After). The model client
+// retries its calls by a Policy; HTTP retries any other request the same way (the points
+// engine's $call and $factcheck).
+package retry
 
 import (
 	"context"
@@ -6,17 +12,41 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/vectorlint/vectorlint/internal/safehttp"
 )
 
-// RetryPolicy is how a call is retried: how many attempts, how long each may take, and how long
-// to wait between them. The model client retries by it (New fills it from Config; see
-// Client.RetryPolicy), and RetryHTTP lets any other HTTP caller (the blueprint's $call and
-// $factcheck point functions) retry the same way. Zero fields take the client's defaults.
-type RetryPolicy struct {
+// Defaults of a Policy's zero fields, which are also the model client's (llm.Config).
+const (
+	DefaultTimeout       = 60 * time.Second
+	DefaultMaxAttempts   = 4
+	DefaultBaseDelay     = 1 * time.Second
+	DefaultMaxDelay      = 30 * time.Second
+	DefaultMaxRetryAfter = 60 * time.Second
+)
+
+// CallTimeoutFactor bounds a whole call, all its attempts, backoff and Retry-After waits
+// included, to this many times the timeout of one attempt: a hung server costs a call at
+// most 3 minutes at the default timeout, not the 8 that 4 full attempts and their backoff
+// would take.
+const CallTimeoutFactor = 3
+
+// maxDrain is how much of a retried response's body is read before it is closed, so that the
+// connection can be reused.
+const maxDrain = 64 << 10
+
+// Policy is how a call is retried: how many attempts, how long each may take, and how long to
+// wait between them. The model client retries by it (llm.New fills it from llm.Config; see
+// llm.Client.RetryPolicy), and HTTP lets any other HTTP caller (the blueprint's $call and
+// $factcheck point functions) retry the same way. Zero fields take the defaults.
+type Policy struct {
 	// MaxAttempts is the attempts of a call, the first included (default DefaultMaxAttempts).
 	MaxAttempts int
 	// Timeout bounds each attempt, its reply body included (default DefaultTimeout). A call,
@@ -38,8 +68,8 @@ type RetryPolicy struct {
 	Rand func() float64
 }
 
-// withDefaults returns p with its zero fields set to the defaults.
-func (p RetryPolicy) withDefaults() RetryPolicy {
+// WithDefaults returns p with its zero fields set to the defaults.
+func (p Policy) WithDefaults() Policy {
 	setDefault(&p.MaxAttempts, DefaultMaxAttempts)
 	setDefault(&p.Timeout, DefaultTimeout)
 	setDefault(&p.BaseDelay, DefaultBaseDelay)
@@ -54,12 +84,12 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
-// callLimit is the time a whole call may take, its attempts and waits included.
-func (p RetryPolicy) callLimit() time.Duration { return CallTimeoutFactor * p.Timeout }
+// CallLimit is the time a whole call may take, its attempts and waits included.
+func (p Policy) CallLimit() time.Duration { return CallTimeoutFactor * p.Timeout }
 
-// delay is the wait before attempt n+1 after failed attempt n: what the server asks for in h
-// (ok set), else the backoff. tooLong reports a server asking for more than MaxRetryAfter.
-func (p RetryPolicy) delay(n int, h http.Header, now time.Time) (d time.Duration, asked, tooLong bool) {
+// Delay is the wait before attempt n+1 after failed attempt n: what the server asks for in h
+// (asked set), else the backoff. tooLong reports a server asking for more than MaxRetryAfter.
+func (p Policy) Delay(n int, h http.Header, now time.Time) (d time.Duration, asked, tooLong bool) {
 	if ra, ok := retryAfter(h, now); ok {
 		return ra, true, ra > p.MaxRetryAfter
 	}
@@ -69,7 +99,7 @@ func (p RetryPolicy) delay(n int, h http.Header, now time.Time) (d time.Duration
 	return backoff(n, p.BaseDelay, p.MaxDelay, p.Rand), false, false
 }
 
-// RetryHTTP makes an HTTP request with the model client's retries (spec/trust.md §5):
+// HTTP makes an HTTP request with the model client's retries (spec/trust.md §5):
 // attempt is called with the attempt's context (bounded by p.Timeout; the whole call by
 // CallTimeoutFactor × p.Timeout) and the attempt's number from 1, and makes one request,
 // building it anew each time. A network failure (refused, reset, closed, DNS, TLS), an attempt
@@ -86,9 +116,9 @@ func (p RetryPolicy) delay(n int, h http.Header, now time.Time) (d time.Duration
 // attempt may read the body itself and return the response with the bytes it read
 // (io.NopCloser): a failure while reading, returned as the error, is then retried like a
 // dropped connection.
-func RetryHTTP(ctx context.Context, p RetryPolicy, attempt func(ctx context.Context, n int) (*http.Response, error)) (*http.Response, error) {
-	p = p.withDefaults()
-	callCtx, cancelCall := context.WithTimeout(ctx, p.callLimit())
+func HTTP(ctx context.Context, p Policy, attempt func(ctx context.Context, n int) (*http.Response, error)) (*http.Response, error) {
+	p = p.WithDefaults()
+	callCtx, cancelCall := context.WithTimeout(ctx, p.CallLimit())
 	deadline, _ := callCtx.Deadline()
 	for n := 1; ; n++ {
 		actx, cancel := context.WithTimeout(callCtx, p.Timeout)
@@ -100,7 +130,7 @@ func RetryHTTP(ctx context.Context, p RetryPolicy, attempt func(ctx context.Cont
 			}
 			res = nil
 		case err == nil && res == nil:
-			err = errors.New("llm: RetryHTTP: the attempt returned neither a response nor an error")
+			err = errors.New("retry.HTTP: the attempt returned neither a response nor an error")
 		case res != nil && res.Body == nil:
 			res.Body = http.NoBody
 		}
@@ -116,20 +146,20 @@ func RetryHTTP(ctx context.Context, p RetryPolicy, attempt func(ctx context.Cont
 			cancelCall()
 			return nil, ctx.Err()
 		case err != nil:
-			retry = timedOut || isTransportError(err)
+			retry = timedOut || IsTransportError(err)
 		default:
-			retry, header = retryableStatus(res.StatusCode), res.Header
+			retry, header = Retryable(res.StatusCode), res.Header
 		}
 		if retry && n < p.MaxAttempts {
-			d, _, tooLong := p.delay(n, header, time.Now())
+			d, _, tooLong := p.Delay(n, header, time.Now())
 			if !tooLong && time.Until(deadline) > d {
 				if res != nil {
 					// Drain a little so the connection can be reused, then let it go.
-					_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, maxErrorBody))
+					_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, maxDrain))
 					res.Body.Close()
 				}
 				cancel()
-				if serr := sleep(callCtx, d); serr != nil && ctx.Err() != nil {
+				if serr := Sleep(callCtx, d); serr != nil && ctx.Err() != nil {
 					cancelCall()
 					return nil, ctx.Err()
 				}
@@ -159,11 +189,11 @@ func (b *cancelOnClose) Close() error {
 	return err
 }
 
-// ParseRetryAfter reads a Retry-After header value: delay-seconds ("120", fractions such as
+// ParseAfter reads a Retry-After header value: delay-seconds ("120", fractions such as
 // "1.5" are accepted as some proxies send them) or an HTTP-date, relative to now. A date in the
 // past means "retry now" (0, true). Anything else, or a negative or absurd (> 1 year) value,
 // is (0, false).
-func ParseRetryAfter(value string, now time.Time) (time.Duration, bool) {
+func ParseAfter(value string, now time.Time) (time.Duration, bool) {
 	v := strings.TrimSpace(value)
 	if v == "" {
 		return 0, false
@@ -200,7 +230,7 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 			return time.Duration(v * float64(time.Millisecond)), true
 		}
 	}
-	return ParseRetryAfter(h.Get("Retry-After"), now)
+	return ParseAfter(h.Get("Retry-After"), now)
 }
 
 // backoff is the wait before attempt n+1 after failed attempt n (n ≥ 1): an exponential step
@@ -221,8 +251,8 @@ func backoff(n int, base, max time.Duration, rnd func() float64) time.Duration {
 // defaultRand is the jitter source.
 func defaultRand() float64 { return rand.Float64() }
 
-// sleep waits for d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits for d or until ctx ends, and returns ctx's error when it ended first.
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
@@ -233,5 +263,34 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// Retryable reports whether an HTTP status is worth another attempt: 408, 409, 429 and 5xx.
+func Retryable(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
+		status == http.StatusTooManyRequests || status >= 500
+}
+
+// IsTransportError reports errors of the network rather than of the request: refused, reset
+// or closed connections, DNS and TLS failures. A redirect the client refused (net/http wraps it
+// in a *url.Error) is not one: it is the server's answer, and it would be the same on a retry.
+func IsTransportError(err error) bool {
+	var ue *url.Error
+	var ne net.Error
+	var re *safehttp.RedirectError
+	if errors.As(err, &re) {
+		return false
+	}
+	return errors.As(err, &ue) || errors.As(err, &ne) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE)
+}
+
+func setDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
 	}
 }

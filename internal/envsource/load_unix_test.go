@@ -1,6 +1,6 @@
 //go:build unix
 
-package llm_test
+package envsource_test
 
 import (
 	"path/filepath"
@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 )
 
 // TestLoadEnvFIFO: a .env that is a named pipe would block the run forever on open; it is an
 // error instead, at once, and never opened.
 func TestLoadEnvFIFO(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{".env", ".env.local"} {
 		dir := t.TempDir()
 		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
@@ -21,7 +22,7 @@ func TestLoadEnvFIFO(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, err := llm.LoadEnv(llm.EnvOptions{Dir: dir})
+			_, err := envsource.Load(envsource.Options{Dir: dir})
 			done <- err
 		}()
 		select {
@@ -40,7 +41,7 @@ func TestLoadEnvFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := llm.LoadEnv(llm.EnvOptions{UserConfig: path}); err == nil {
+	if _, err := envsource.Load(envsource.Options{UserConfig: path}); err == nil {
 		t.Error("a FIFO user config was accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package llm
+package replycache
 
 import (
 	"crypto/sha256"
@@ -22,7 +22,7 @@ func bigCache(b *testing.B, dir string, n int) int64 {
 	for i := range n {
 		sum := sha256.Sum256([]byte(strconv.Itoa(i))) // keys are hashes: spread over the 256 folders
 		key := hex.EncodeToString(sum[:])
-		path := filepath.Join(dir, cacheSubdir, key[:2], key+".json")
+		path := filepath.Join(dir, subdir, key[:2], key+".json")
 		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				b.Fatal(err)
@@ -42,13 +42,13 @@ func bigCache(b *testing.B, dir string, n int) int64 {
 
 // BenchmarkCacheListing100k measures listing a cache of 100,000 entries with their sizes and
 // times (ReadCacheInfo): what `vectorlint cache info` costs, and the listing a prune starts with.
-// Run: go test -run XXX -bench BenchmarkCacheListing100k -benchtime 5x ./llm
+// Run: go test -run XXX -bench BenchmarkCacheListing100k -benchtime 5x ./internal/replycache
 func BenchmarkCacheListing100k(b *testing.B) {
 	dir := b.TempDir()
 	bigCache(b, dir, 100_000)
 	b.ResetTimer()
 	for range b.N {
-		info, err := ReadCacheInfo(dir)
+		info, err := ReadInfo(dir)
 		if err != nil || info.Entries != 100_000 {
 			b.Fatal(info.Entries, err)
 		}
@@ -56,14 +56,14 @@ func BenchmarkCacheListing100k(b *testing.B) {
 }
 
 // BenchmarkCacheEstimate100k measures the estimate of a cache of 100,000 entries that the first
-// write of a process with a cap makes (estimateCacheSize).
-// Run: go test -run XXX -bench BenchmarkCacheEstimate100k -benchtime 20x ./llm
+// write of a process with a cap makes (estimateSize).
+// Run: go test -run XXX -bench BenchmarkCacheEstimate100k -benchtime 20x ./internal/replycache
 func BenchmarkCacheEstimate100k(b *testing.B) {
 	dir := b.TempDir()
 	total := bigCache(b, dir, 100_000)
 	b.ResetTimer()
 	for range b.N {
-		est, err := estimateCacheSize(dir)
+		est, err := estimateSize(dir)
 		if err != nil || est < total*9/10 || est > total*11/10 {
 			b.Fatalf("estimate %d for %d bytes, %v", est, total, err)
 		}
@@ -72,16 +72,16 @@ func BenchmarkCacheEstimate100k(b *testing.B) {
 
 // BenchmarkCachePutCapped100k measures a write to a capped cache of 100,000 entries once the
 // process has counted it (every write after the first): the entry's write plus the count.
-// Run: go test -run XXX -bench 'BenchmarkCachePut' ./llm
+// Run: go test -run XXX -bench 'BenchmarkCachePut' ./internal/replycache
 func BenchmarkCachePutCapped100k(b *testing.B) {
 	dir := b.TempDir()
 	total := bigCache(b, dir, 100_000)
-	c := &diskCache{dir: dir, maxSize: total * 10}
+	c := &Store{dir: dir, maxSize: total * 10}
 	c.wrote(0) // the one estimate
-	e := &cacheEntry{Op: "chat", Model: "m", Content: strings.Repeat("y", 600)}
+	e := &Entry{Op: "chat", Model: "m", Content: strings.Repeat("y", 600)}
 	b.ResetTimer()
 	for i := range b.N {
-		if err := c.put(fmt.Sprintf("ff%062x", i), e); err != nil {
+		if err := c.Put(fmt.Sprintf("ff%062x", i), e); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -89,11 +89,11 @@ func BenchmarkCachePutCapped100k(b *testing.B) {
 
 // BenchmarkCachePutUncapped is BenchmarkCachePutCapped100k without a cap, for comparison.
 func BenchmarkCachePutUncapped(b *testing.B) {
-	c := &diskCache{dir: b.TempDir()}
-	e := &cacheEntry{Op: "chat", Model: "m", Content: strings.Repeat("y", 600)}
+	c := &Store{dir: b.TempDir()}
+	e := &Entry{Op: "chat", Model: "m", Content: strings.Repeat("y", 600)}
 	b.ResetTimer()
 	for i := range b.N {
-		if err := c.put(fmt.Sprintf("ff%062x", i), e); err != nil {
+		if err := c.Put(fmt.Sprintf("ff%062x", i), e); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -101,14 +101,14 @@ func BenchmarkCachePutUncapped(b *testing.B) {
 
 // BenchmarkCachePrune100k measures the prune a write sets off when a cache of 100,000 entries
 // passes its cap: listing, sorting by last use, and removing the oldest 10%.
-// Run: go test -run XXX -bench BenchmarkCachePrune100k -benchtime 3x ./llm
+// Run: go test -run XXX -bench BenchmarkCachePrune100k -benchtime 3x ./internal/replycache
 func BenchmarkCachePrune100k(b *testing.B) {
 	for range b.N {
 		b.StopTimer()
 		dir := b.TempDir()
 		total := bigCache(b, dir, 100_000)
 		b.StartTimer()
-		res, err := PruneCache(dir, PruneOptions{MaxSize: int64(float64(total) * pruneTarget)})
+		res, err := Prune(dir, PruneOptions{MaxSize: int64(float64(total) * pruneTarget)})
 		if err != nil || res.Removed != 10_000 {
 			b.Fatal(res, err)
 		}
