@@ -335,8 +335,12 @@ func (rd *reader) totals(res *Result, skipped, runErrors, summary, usage json.Ra
 			return err
 		}
 		u := res.Usage
-		if u.Calls < 0 || u.CachedCalls < 0 || u.InputTokens < 0 || u.OutputTokens < 0 || (u.Cost != nil && *u.Cost < 0) {
+		if u.Calls < 0 || u.CachedCalls < 0 || u.InputTokens < 0 || u.OutputTokens < 0 || u.CachedInputTokens < 0 ||
+			u.CacheWriteTokens < 0 || (u.Cost != nil && *u.Cost < 0) {
 			return rd.errorf("usage", "counts of 0 or more", fmt.Sprintf("%+v", u))
+		}
+		if u.CachedInputTokens+u.CacheWriteTokens > u.InputTokens {
+			return rd.errorf("usage", "cachedInputTokens and cacheWriteTokens within inputTokens", fmt.Sprintf("%+v", u))
 		}
 	}
 	return nil

@@ -57,6 +57,8 @@ func Merge(results []*Result, names []string) (*Result, error) {
 		out.Usage.CachedCalls += u.CachedCalls
 		out.Usage.InputTokens += u.InputTokens
 		out.Usage.OutputTokens += u.OutputTokens
+		out.Usage.CachedInputTokens += u.CachedInputTokens
+		out.Usage.CacheWriteTokens += u.CacheWriteTokens
 		if u.Cost != nil {
 			c := *u.Cost
 			if out.Usage.Cost != nil {

@@ -103,13 +103,17 @@ type Skipped struct {
 // Usage counts LLM calls and tokens, as the native JSON output's "usage" writes them: the model
 // client's totals (llm.Usage converts into it). Calls counts replies the server produced;
 // CachedCalls the replies served from the cache or shared by an identical call in flight, which
-// cost no tokens. Cost is nil unless prices are configured.
+// cost no tokens. CachedInputTokens and CacheWriteTokens are the part of InputTokens the
+// provider read from its prompt cache and wrote to it (absent when none; docs/providers.md,
+// "Prompt caching"). Cost is nil unless prices are configured.
 type Usage struct {
-	Calls        int      `json:"calls"`
-	CachedCalls  int      `json:"cachedCalls"`
-	InputTokens  int64    `json:"inputTokens"`
-	OutputTokens int64    `json:"outputTokens"`
-	Cost         *float64 `json:"cost"`
+	Calls             int      `json:"calls"`
+	CachedCalls       int      `json:"cachedCalls"`
+	InputTokens       int64    `json:"inputTokens"`
+	OutputTokens      int64    `json:"outputTokens"`
+	CachedInputTokens int64    `json:"cachedInputTokens,omitempty"`
+	CacheWriteTokens  int64    `json:"cacheWriteTokens,omitempty"`
+	Cost              *float64 `json:"cost"`
 }
 
 // Summary totals a run's files.

@@ -172,7 +172,7 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 			c.emit(e)
 		}
 		if entry != nil && (s.fits == nil || s.fits(entry)) {
-			c.usage.add(s.info.ep.Model, TokenUsage(entry.Usage), true, c.prices(s.info.ep))
+			c.usage.add(s.info.ep.Model, s.info.ep.Provider, TokenUsage{Input: entry.Usage.Input, Output: entry.Usage.Output}, true, c.prices(s.info.ep))
 			msgs := cloneMessages(s.messages)
 			if c.listening() {
 				e := s.event(EventCacheHit)
@@ -180,7 +180,7 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 				c.emit(e)
 			}
 			r := &reply{Response: Response{Content: entry.Content, Model: entry.Model, FinishReason: entry.FinishReason,
-				Tokens: TokenUsage(entry.Usage), Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}
+				Tokens: TokenUsage{Input: entry.Usage.Input, Output: entry.Usage.Output}, Cached: true, Format: Format(entry.Format), Messages: msgs}, vectors: entry.Embeddings}
 			// An entry stored before replies were redacted, or under another key, may hold one.
 			r.redact(s.info.ep.replySecrets())
 			return r, nil
@@ -207,7 +207,7 @@ func (r *reply) redact(secrets []string) {
 // joined makes r, the reply of the call s joined in flight, this call's: a reply it did not
 // pay for, like one from the cache.
 func (c *Client) joined(s *callSpec, r *reply) {
-	c.usage.add(s.info.ep.Model, r.Tokens, true, c.prices(s.info.ep))
+	c.usage.add(s.info.ep.Model, s.info.ep.Provider, r.Tokens, true, c.prices(s.info.ep))
 	r.Cached, r.Attempts = true, 0
 	r.Messages = cloneMessages(s.messages)
 	if c.listening() {
@@ -282,7 +282,7 @@ func (c *Client) send(ctx context.Context, s *callSpec) (*reply, error) {
 			}
 			return nil, err
 		}
-		c.usage.add(info.ep.Model, r.Tokens, false, c.prices(info.ep))
+		c.usage.add(info.ep.Model, info.ep.Provider, r.Tokens, false, c.prices(info.ep))
 		r.Format, r.Attempts, r.Messages = format, total, msgs
 		return r, nil
 	}
@@ -294,7 +294,7 @@ func (c *Client) store(s *callSpec, r *reply) {
 		return
 	}
 	err := c.cache.Put(s.key, &replycache.Entry{Op: s.entryOp, Model: r.Model, Content: r.Content, FinishReason: r.FinishReason,
-		Format: string(r.Format), Embeddings: r.vectors, Usage: replycache.Tokens(r.Tokens)})
+		Format: string(r.Format), Embeddings: r.vectors, Usage: replycache.Tokens{Input: r.Tokens.Input, Output: r.Tokens.Output}})
 	if err != nil {
 		e := s.event(EventCacheError)
 		e.Err = redact.Text(err.Error(), s.info.ep.secrets()...)

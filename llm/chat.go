@@ -220,11 +220,16 @@ func (c *Client) chatSpec(req Request) (*callSpec, error) {
 		return nil, err
 	}
 	format := requestedFormat(req)
-	kind := &chatKind{c: c, req: req, requested: format}
+	native := wireOf(req.Endpoint.Provider) == wireAnthropic
+	kind := &chatKind{c: c, req: req, requested: format, native: native}
+	op := "chat/completions"
+	if native {
+		op = "messages"
+	}
 	s := newCallSpec(opChat, req.Label, req.Endpoint, c.timeout(req.Timeout), req.MaxAttempts, kind)
 	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "chat", req.Messages
 	if s.cache {
-		k := keyInput{Op: "chat", URL: req.Endpoint.operationURL("chat/completions"), Model: req.Endpoint.Model,
+		k := keyInput{Op: "chat", URL: req.Endpoint.operationURL(op), Model: req.Endpoint.Model,
 			Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: maxTokens(req), Extra: req.Extra}
 		if format != formatText {
 			k.Format = string(format)
@@ -266,8 +271,12 @@ func isFormatRejection(err error) bool {
 	if se.param == "response_format" || strings.HasPrefix(se.param, "response_format.") {
 		return true
 	}
+	if strings.HasPrefix(se.param, "output_config") {
+		return true
+	}
 	m := strings.ToLower(se.message)
-	for _, s := range []string{"response_format", "response format", "json_schema", "json_object", "structured output", "json mode"} {
+	for _, s := range []string{"response_format", "response format", "json_schema", "json_object", "structured output", "json mode",
+		"output_config", "output format"} {
 		if strings.Contains(m, s) {
 			return true
 		}
@@ -301,39 +310,56 @@ func messagesFor(req Request, format Format) []Message {
 }
 
 // chatKind sends chat completions through openai-go: its request types and its chat
-// completions service, with the endpoint's options (requestOptions). The reply is read from
-// the raw body (parseChat), so that every body a server may send, malformed ones included, is
-// reported as it always was.
+// completions service, with the endpoint's options (requestOptions); to an endpoint whose
+// provider speaks Anthropic's native API (native), through anthropic-sdk-go's Messages service
+// (messages.go). The reply is read from the raw body (parseChat, parseAnthropic), so that every
+// body a server may send, malformed ones included, is reported as it always was.
 type chatKind struct {
 	c         *Client
 	req       Request
 	requested Format
+	native    bool
 	// opts are the endpoint's request options, made for the first round (a reply from the
 	// cache needs none).
 	opts []option.RequestOption
 
 	// The current round: the response format, the messages (send builds the SDK's request
-	// from them: the type is large, and the SDK copies it anyway), and whether the temperature
-	// is left out (the model refused one: temperature.go).
-	format Format
-	msgs   []Message
-	noTemp bool
+	// from them: the type is large, and the SDK copies it anyway), whether the temperature
+	// is left out (the model refused one: temperature.go), and the number of leading messages
+	// marked for the provider's prompt cache and the prompt_cache_key sent ("": none;
+	// cacheprefix.go).
+	format   Format
+	msgs     []Message
+	noTemp   bool
+	cached   int
+	cacheKey string
 }
 
 func (k *chatKind) round() (Format, []Message, error) {
-	if k.opts == nil {
+	if k.opts == nil && !k.native {
 		k.opts = k.c.requestOptions(k.req.Endpoint)
 	}
 	k.format = k.c.effectiveFormat(k.req.Endpoint, k.requested)
 	k.msgs = messagesFor(k.req, k.format)
 	k.noTemp = k.c.temperatureRejected(k.req.Endpoint.formatKey())
+	k.cached, k.cacheKey = cachedPrefix(k.msgs), ""
+	if !k.native && k.cached > 0 && sendsCacheKey(k.req.Endpoint) && !k.c.cacheKeyRejected(k.req.Endpoint.formatKey()) {
+		k.cacheKey = promptCacheKey(k.msgs, k.cached)
+	}
 	return k.format, k.msgs, nil
 }
 
 func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
+	if k.native {
+		return k.sendMessages(ctx)
+	}
 	var res *http.Response
 	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
-	if _, err := k.c.chat.New(ctx, chatParams(k.req, k.format, k.msgs, k.noTemp), opts...); err != nil {
+	p := chatParams(k.req, k.format, k.msgs, k.noTemp)
+	if k.cacheKey != "" {
+		p.PromptCacheKey = openai.String(k.cacheKey)
+	}
+	if _, err := k.c.chat.New(ctx, p, opts...); err != nil {
 		return nil, err
 	}
 	if res == nil {
@@ -343,7 +369,11 @@ func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
 }
 
 func (k *chatKind) decode(body []byte) (*reply, error) {
-	r, err := parseChat(body)
+	parse := parseChat
+	if k.native {
+		parse = parseAnthropic
+	}
+	r, err := parse(body)
 	if err != nil {
 		return nil, err
 	}
@@ -356,6 +386,12 @@ func (k *chatKind) decode(body []byte) (*reply, error) {
 // again lowers the response format when the server rejected it, or leaves the temperature out
 // when the model refused it (temperature.go), and says so in an event.
 func (k *chatKind) again(err error) bool {
+	if k.cacheKey != "" && isCacheKeyRejection(err) {
+		k.c.rejectCacheKey(k.req.Endpoint.formatKey())
+		k.c.emit(Event{Kind: EventFallback, Op: opChat, Label: k.req.Label, Host: k.req.Endpoint.Host(), Model: k.req.Endpoint.Model,
+			Format: k.format, Dropped: "prompt_cache_key", Err: err.Error()})
+		return true
+	}
 	if !k.noTemp && temperature(k.req) != nil && isTemperatureRejection(err) {
 		k.c.rejectTemperature(k.req.Endpoint.formatKey())
 		k.c.emit(Event{Kind: EventFallback, Op: opChat, Label: k.req.Label, Host: k.req.Endpoint.Host(), Model: k.req.Endpoint.Model,
@@ -421,11 +457,28 @@ type chatWire struct {
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int64 `json:"prompt_tokens"`
-		CompletionTokens int64 `json:"completion_tokens"`
-	} `json:"usage"`
+	Usage *openAIUsage    `json:"usage"`
 	Error json.RawMessage `json:"error"`
+}
+
+// openAIUsage is the usage object of OpenAI's chat and completions replies (and of the
+// OpenAI-compatible servers that copy it: Azure, Gemini's compatible endpoint): the cached
+// part of the prompt is prompt_tokens_details.cached_tokens.
+type openAIUsage struct {
+	PromptTokens        int64 `json:"prompt_tokens"`
+	CompletionTokens    int64 `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int64 `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
+// tokens is the usage as a TokenUsage.
+func (u *openAIUsage) tokens() TokenUsage {
+	t := TokenUsage{Input: u.PromptTokens, Output: u.CompletionTokens}
+	if u.PromptTokensDetails != nil {
+		t.Cached = min(max(u.PromptTokensDetails.CachedTokens, 0), t.Input)
+	}
+	return t
 }
 
 // parseChat decodes a chat completion body; an unusable body is a *badResponseError.
@@ -451,7 +504,7 @@ func parseChat(body []byte) (*Response, error) {
 		r.Refusal = *ch.Message.Refusal
 	}
 	if w.Usage != nil {
-		r.Tokens = TokenUsage{Input: w.Usage.PromptTokens, Output: w.Usage.CompletionTokens}
+		r.Tokens = w.Usage.tokens()
 	}
 	return r, nil
 }

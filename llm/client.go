@@ -19,6 +19,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/retry"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/trust"
+	"github.com/vectorlint/vectorlint/llm/internal/anthropic"
 )
 
 // Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5); the retry settings'
@@ -111,9 +112,12 @@ type Client struct {
 	// (withRetries does them); each request gives its endpoint's options (requestOptions).
 	chat       openai.ChatCompletionService
 	embeddings openai.EmbeddingService
-	global     *semaphore.Weighted
-	cache      *replycache.Store
-	usage      usageMeter
+	// messages is anthropic-sdk-go's Messages service, set up the same way, for the endpoints
+	// of a provider whose wire is wireAnthropic (messages.go).
+	messages anthropic.Service
+	global   *semaphore.Weighted
+	cache    *replycache.Store
+	usage    usageMeter
 
 	// stops are the endpoints no call may be started for any more (Stopped).
 	stops stopBoard
@@ -125,8 +129,9 @@ type Client struct {
 	mu      sync.Mutex
 	groups  map[string]*semaphore.Weighted
 	formats map[string]Format // per endpoint and model: the best format the server accepted
-	// noTemperature holds the endpoints and models that refused a temperature (temperature.go).
-	noTemperature map[string]bool
+	// noTemperature holds the endpoints and models that refused a temperature (temperature.go),
+	// noCacheKey those that refused prompt_cache_key (cacheprefix.go).
+	noTemperature, noCacheKey map[string]bool
 }
 
 // New returns a client. It fails only on an invalid Config (a negative limit or duration, or a
@@ -177,11 +182,13 @@ func New(cfg Config) (*Client, error) {
 		http:       hc,
 		chat:       openai.NewChatCompletionService(sdk...),
 		embeddings: openai.NewEmbeddingService(sdk...),
+		messages:   anthropic.NewService(hc, onTheWire),
 		global:     semaphore.NewWeighted(int64(cfg.Concurrency)),
 		groups:     make(map[string]*semaphore.Weighted),
 		formats:    make(map[string]Format),
 
 		noTemperature: make(map[string]bool),
+		noCacheKey:    make(map[string]bool),
 	}
 	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
 	if cfg.CacheDir != "" {

@@ -20,6 +20,11 @@ const (
 type Message struct {
 	Role    Role   `json:"role"`
 	Content string `json:"content"`
+	// SharedPrefix marks the end of the part of the conversation that other requests of the
+	// run share word for word: the provider's prompt cache is asked to keep the messages up to
+	// the last one marked (docs/providers.md, "Prompt caching"). When none is marked, the
+	// leading system messages are the shared part.
+	SharedPrefix bool `json:"sharedPrefix,omitempty"`
 }
 
 // Format is the response_format a request was sent with.

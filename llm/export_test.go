@@ -54,3 +54,6 @@ func (c *Client) RetryPolicy() retry.Policy { return c.retry }
 
 // Retryable reports whether the failure is of a kind that is retried.
 func (e *APIError) Retryable() bool { return e.retryable() }
+
+// MinCachedPrefix is the shortest prefix the client marks for a provider's prompt cache.
+const MinCachedPrefix = minCachedPrefix

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/redact"
+	"github.com/vectorlint/vectorlint/llm/internal/anthropic"
 )
 
 // API is the request and reply shape of a model endpoint, for Client.Generate.
@@ -518,10 +519,7 @@ func parseCompletions(body []byte) (*Response, error) {
 			Text         *string `json:"text"`
 			FinishReason string  `json:"finish_reason"`
 		} `json:"choices"`
-		Usage *struct {
-			PromptTokens     int64 `json:"prompt_tokens"`
-			CompletionTokens int64 `json:"completion_tokens"`
-		} `json:"usage"`
+		Usage *openAIUsage    `json:"usage"`
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
@@ -536,7 +534,7 @@ func parseCompletions(body []byte) (*Response, error) {
 	}
 	r := &Response{Content: *w.Choices[0].Text, Model: w.Model, FinishReason: w.Choices[0].FinishReason}
 	if w.Usage != nil {
-		r.Tokens = TokenUsage{Input: w.Usage.PromptTokens, Output: w.Usage.CompletionTokens}
+		r.Tokens = w.Usage.tokens()
 	}
 	return r, nil
 }
@@ -549,12 +547,9 @@ func parseAnthropic(body []byte) (*Response, error) {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		} `json:"content"`
-		StopReason string `json:"stop_reason"`
-		Usage      *struct {
-			InputTokens  int64 `json:"input_tokens"`
-			OutputTokens int64 `json:"output_tokens"`
-		} `json:"usage"`
-		Error json.RawMessage `json:"error"`
+		StopReason string           `json:"stop_reason"`
+		Usage      *anthropic.Usage `json:"usage"`
+		Error      json.RawMessage  `json:"error"`
 	}
 	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, &badResponseError{msg: describeBadJSON(body, err)}
@@ -574,7 +569,7 @@ func parseAnthropic(body []byte) (*Response, error) {
 	}
 	r := &Response{Content: b.String(), Model: w.Model, FinishReason: w.StopReason}
 	if w.Usage != nil {
-		r.Tokens = TokenUsage{Input: w.Usage.InputTokens, Output: w.Usage.OutputTokens}
+		r.Tokens = TokenUsage(w.Usage.Tokens())
 	}
 	return r, nil
 }
@@ -594,8 +589,9 @@ func parseGemini(body []byte) (*Response, error) {
 			BlockReason string `json:"blockReason"`
 		} `json:"promptFeedback"`
 		UsageMetadata *struct {
-			PromptTokenCount     int64 `json:"promptTokenCount"`
-			CandidatesTokenCount int64 `json:"candidatesTokenCount"`
+			PromptTokenCount        int64 `json:"promptTokenCount"`
+			CandidatesTokenCount    int64 `json:"candidatesTokenCount"`
+			CachedContentTokenCount int64 `json:"cachedContentTokenCount"`
 		} `json:"usageMetadata"`
 		ModelVersion string          `json:"modelVersion"`
 		Error        json.RawMessage `json:"error"`
@@ -621,7 +617,9 @@ func parseGemini(body []byte) (*Response, error) {
 	}
 	r := &Response{Content: b.String(), Model: w.ModelVersion, FinishReason: w.Candidates[0].FinishReason}
 	if w.UsageMetadata != nil {
-		r.Tokens = TokenUsage{Input: w.UsageMetadata.PromptTokenCount, Output: w.UsageMetadata.CandidatesTokenCount}
+		u := w.UsageMetadata
+		r.Tokens = TokenUsage{Input: u.PromptTokenCount, Output: u.CandidatesTokenCount,
+			Cached: min(max(u.CachedContentTokenCount, 0), u.PromptTokenCount)}
 	}
 	return r, nil
 }

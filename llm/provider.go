@@ -399,8 +399,10 @@ func pick(candidates ...sourced) (string, string) {
 }
 
 // ResolvePrices reads INPUT_PRICE_PER_MILLION and OUTPUT_PRICE_PER_MILLION (prices in any
-// currency per million tokens). Neither set: nil, no cost is reported. Only one set, or a value
-// that is not a non-negative number: an *envsource.SettingError.
+// currency per million tokens), and the optional CACHED_INPUT_PRICE_PER_MILLION and
+// CACHE_WRITE_PRICE_PER_MILLION (without them, the provider's share of the input price).
+// Neither input nor output set: nil, no cost is reported. Only one set, a cache price without
+// them, or a value that is not a non-negative number: an *envsource.SettingError.
 func ResolvePrices(env envsource.LookupFunc) (*Prices, error) {
 	get := func(name string) (string, bool) {
 		if env == nil {
@@ -412,7 +414,16 @@ func ResolvePrices(env envsource.LookupFunc) (*Prices, error) {
 	}
 	in, hasIn := get("INPUT_PRICE_PER_MILLION")
 	out, hasOut := get("OUTPUT_PRICE_PER_MILLION")
+	cached, hasCached := get("CACHED_INPUT_PRICE_PER_MILLION")
+	write, hasWrite := get("CACHE_WRITE_PRICE_PER_MILLION")
 	switch {
+	case !hasIn && !hasOut && (hasCached || hasWrite):
+		name := "CACHED_INPUT_PRICE_PER_MILLION"
+		if !hasCached {
+			name = "CACHE_WRITE_PRICE_PER_MILLION"
+		}
+		return nil, &envsource.SettingError{Source: "INPUT_PRICE_PER_MILLION",
+			Expected: "a price per million input tokens (" + name + " is set)", Found: ""}
 	case !hasIn && !hasOut:
 		return nil, nil
 	case !hasOut:
@@ -430,6 +441,21 @@ func ResolvePrices(env envsource.LookupFunc) (*Prices, error) {
 			return nil, &envsource.SettingError{Source: f.name, Expected: "a non-negative number", Found: f.value}
 		}
 		*f.dst = v
+	}
+	for _, f := range []struct {
+		name, value string
+		set         bool
+		dst         **float64
+	}{{"CACHED_INPUT_PRICE_PER_MILLION", cached, hasCached, &p.CachedInputPerMillion},
+		{"CACHE_WRITE_PRICE_PER_MILLION", write, hasWrite, &p.CacheWritePerMillion}} {
+		if !f.set {
+			continue
+		}
+		v, err := strconv.ParseFloat(f.value, 64)
+		if err != nil || !(v >= 0) || v > 1e9 {
+			return nil, &envsource.SettingError{Source: f.name, Expected: "a non-negative number", Found: f.value}
+		}
+		*f.dst = &v
 	}
 	return &p, nil
 }

@@ -21,6 +21,10 @@ const (
 	// wireAzure: /openai/deployments/<model>/ under the resource endpoint, the api-version query,
 	// the key in the api-key header.
 	wireAzure
+	// wireAnthropic: not OpenAI-compatible at all: chat requests go to Anthropic's native
+	// Messages API (<base URL>/messages) through anthropic-sdk-go (llm/internal/anthropic), the
+	// key in x-api-key, the shared prefix marked with cache_control.
+	wireAnthropic
 )
 
 // providerSpec is one row of the provider table.
@@ -66,6 +70,13 @@ type providerSpec struct {
 	// Generate for a custom model that inherits from it (APIFor; "" is APIChat).
 	wire   wire
 	native API
+
+	// cacheRead and cacheWrite are the provider's price of an input token read from its prompt
+	// cache and written to it, as a share of the input price (0: the input price; Prices'
+	// CachedInputPerMillion and CacheWritePerMillion override them). cacheKey: its chat
+	// requests carry prompt_cache_key (cacheprefix.go).
+	cacheRead, cacheWrite float64
+	cacheKey              bool
 }
 
 // providerTable returns the rows, in documentation order. It is built once (sync.OnceValue)
@@ -75,13 +86,14 @@ var providerTable = sync.OnceValue(func() []providerSpec {
 		{name: "openai", title: "OpenAI", linter: true, auto: true, idPrefix: "openai",
 			keyVar: "OPENAI_API_KEY", modelVar: "OPENAI_MODEL", baseURLVar: "OPENAI_BASE_URL", temperatureVar: "OPENAI_TEMPERATURE",
 			keyRequired: true, keyOnlyAtOwnHost: true,
-			defaultModel: "gpt-4o", defaultBaseURL: "https://api.openai.com/v1", maxTemperature: 2},
+			defaultModel: "gpt-4o", defaultBaseURL: "https://api.openai.com/v1", maxTemperature: 2,
+			cacheRead: 0.5, cacheKey: true},
 		{name: "azure-openai", title: "Azure OpenAI", linter: true,
 			keyVar: "AZURE_OPENAI_API_KEY", modelVar: "AZURE_OPENAI_DEPLOYMENT_NAME", baseURLVar: "AZURE_OPENAI_ENDPOINT",
 			temperatureVar: "AZURE_OPENAI_TEMPERATURE", keyRequired: true,
 			// A generally available version that supports structured outputs.
 			apiVersionVar: "AZURE_OPENAI_API_VERSION", defaultAPIVersion: "2024-10-21",
-			maxTemperature: 2, wire: wireAzure},
+			maxTemperature: 2, wire: wireAzure, cacheRead: 0.5, cacheKey: true},
 		{name: "openrouter", title: "OpenRouter", idPrefix: "openrouter", keyVar: "OPENROUTER_API_KEY",
 			defaultBaseURL: "https://openrouter.ai/api/v1"},
 		// Anthropic's temperature is 0 to 1 (the original VectorLint checks it too:
@@ -94,12 +106,13 @@ var providerTable = sync.OnceValue(func() []providerSpec {
 			keyVar: "ANTHROPIC_API_KEY", modelVar: "ANTHROPIC_MODEL", baseURLVar: "ANTHROPIC_BASE_URL",
 			temperatureVar: "ANTHROPIC_TEMPERATURE", keyRequired: true,
 			defaultModel: "claude-sonnet-4-5", defaultBaseURL: "https://api.anthropic.com/v1",
-			maxTemperature: 1, maxTokensVar: "ANTHROPIC_MAX_TOKENS", defaultMaxTokens: 4096, native: apiAnthropic},
+			maxTemperature: 1, maxTokensVar: "ANTHROPIC_MAX_TOKENS", defaultMaxTokens: 4096, native: apiAnthropic,
+			wire: wireAnthropic, cacheRead: 0.1, cacheWrite: 1.25},
 		{name: "gemini", title: "Gemini", linter: true, idPrefix: "google",
 			keyVar: "GEMINI_API_KEY", modelVar: "GEMINI_MODEL", baseURLVar: "GEMINI_BASE_URL", temperatureVar: "GEMINI_TEMPERATURE",
 			idKeyVars: []string{"GOOGLE_API_KEY", "GEMINI_API_KEY"}, keyRequired: true,
 			defaultModel: "gemini-2.5-flash", defaultBaseURL: "https://generativelanguage.googleapis.com/v1beta/openai",
-			maxTemperature: 2, native: apiGemini},
+			maxTemperature: 2, native: apiGemini, cacheRead: 0.25},
 		{name: "mistral", title: "Mistral", idPrefix: "mistral", keyVar: "MISTRAL_API_KEY", defaultBaseURL: "https://api.mistral.ai/v1"},
 		{name: "together", title: "Together AI", idPrefix: "together", keyVar: "TOGETHER_API_KEY", defaultBaseURL: "https://api.together.xyz/v1"},
 		{name: "xai", title: "xAI", idPrefix: "xai", keyVar: "XAI_API_KEY", defaultBaseURL: "https://api.x.ai/v1"},
@@ -107,7 +120,7 @@ var providerTable = sync.OnceValue(func() []providerSpec {
 		{name: "ollama", title: "Ollama", idPrefix: "ollama", defaultBaseURL: "http://localhost:11434/v1"},
 		{name: "openai-compatible", title: "an OpenAI-compatible server", linter: true, byBaseURL: true,
 			keyVar: "OPENAI_API_KEY", modelVar: "OPENAI_MODEL", baseURLVar: "OPENAI_BASE_URL", temperatureVar: "OPENAI_TEMPERATURE",
-			maxTemperature: 2},
+			maxTemperature: 2, cacheKey: true},
 		{name: "perplexity", title: "Perplexity", search: true,
 			keyVar: "PERPLEXITY_API_KEY", modelVar: "SEARCH_MODEL", baseURLVar: "PERPLEXITY_BASE_URL",
 			defaultModel: "sonar-pro", defaultBaseURL: "https://api.perplexity.ai"},
@@ -203,4 +216,20 @@ func wireOf(name Provider) wire {
 		return p.wire
 	}
 	return wireOpenAI
+}
+
+// cacheShares are the prices of an input token read from and written to the prompt cache of
+// provider name, as shares of the input price (1: the input price, for a provider the table
+// gives none).
+func cacheShares(name Provider) (read, write float64) {
+	read, write = 1, 1
+	if p, ok := providerNamed(name); ok {
+		if p.cacheRead > 0 {
+			read = p.cacheRead
+		}
+		if p.cacheWrite > 0 {
+			write = p.cacheWrite
+		}
+	}
+	return read, write
 }

@@ -7,35 +7,67 @@ import (
 )
 
 // Prices are what a million tokens cost, in any currency (INPUT_PRICE_PER_MILLION,
-// OUTPUT_PRICE_PER_MILLION).
+// OUTPUT_PRICE_PER_MILLION, CACHED_INPUT_PRICE_PER_MILLION, CACHE_WRITE_PRICE_PER_MILLION).
 type Prices struct {
 	InputPerMillion  float64
 	OutputPerMillion float64
+	// CachedInputPerMillion prices the input tokens the provider read from its prompt cache,
+	// CacheWritePerMillion those it wrote to it (Anthropic); nil prices them at the provider's
+	// share of InputPerMillion, from the provider table (docs/providers.md, "Prompt caching").
+	CachedInputPerMillion, CacheWritePerMillion *float64
 }
 
-// Cost is the price of the given token counts.
+// Cost is the price of the given token counts, every input token at the input price (an
+// estimate before the run, when nothing is known to be cached).
 func (p Prices) Cost(input, output int64) float64 {
 	return float64(input)*p.InputPerMillion/1e6 + float64(output)*p.OutputPerMillion/1e6
 }
 
+// costOf is the price of a call's tokens at an endpoint of provider: the input tokens read
+// from or written to the provider's prompt cache at their own prices (Prices' own, else the
+// provider table's share of the input price), the rest at the input price.
+func (p Prices) costOf(t TokenUsage, provider Provider) float64 {
+	read, write := cacheShares(provider)
+	cachedPrice, writePrice := p.InputPerMillion*read, p.InputPerMillion*write
+	if p.CachedInputPerMillion != nil {
+		cachedPrice = *p.CachedInputPerMillion
+	}
+	if p.CacheWritePerMillion != nil {
+		writePrice = *p.CacheWritePerMillion
+	}
+	plain := max(t.Input-t.Cached-t.CacheWrite, 0)
+	return (float64(plain)*p.InputPerMillion + float64(t.Cached)*cachedPrice + float64(t.CacheWrite)*writePrice +
+		float64(t.Output)*p.OutputPerMillion) / 1e6
+}
+
 // TokenUsage is the token count of one call, from the server's usage object (or estimated with
-// EstimateTokens when the server sends none).
+// EstimateTokens when the server sends none). Input counts every prompt token; Cached and
+// CacheWrite are the part of them the provider read from its prompt cache and wrote to it
+// (OpenAI's prompt_tokens_details.cached_tokens; Anthropic's cache_read_input_tokens and
+// cache_creation_input_tokens, which Anthropic counts apart from its input_tokens and Input
+// adds in).
 type TokenUsage struct {
-	Input  int64 `json:"input"`
-	Output int64 `json:"output"`
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	Cached     int64 `json:"cached,omitempty"`
+	CacheWrite int64 `json:"cacheWrite,omitempty"`
 }
 
 // Usage totals a client's calls; a lint run's usage (finding.Usage) converts from it, as the JSON output
 // writes it. Calls counts replies the server produced (retried failures are not calls);
 // CachedCalls counts replies served from the cache, or shared by an identical call in flight
-// at the same time, which cost no tokens and are not in the token counts. Cost is nil unless
-// prices are configured.
+// at the same time, which cost no tokens and are not in the token counts. CachedInputTokens and
+// CacheWriteTokens are the part of InputTokens the provider read from its prompt cache and
+// wrote to it (absent when none). Cost is nil unless prices are configured; it prices the
+// cached tokens at their own prices (Prices).
 type Usage struct {
-	Calls        int      `json:"calls"`
-	CachedCalls  int      `json:"cachedCalls"`
-	InputTokens  int64    `json:"inputTokens"`
-	OutputTokens int64    `json:"outputTokens"`
-	Cost         *float64 `json:"cost"`
+	Calls             int      `json:"calls"`
+	CachedCalls       int      `json:"cachedCalls"`
+	InputTokens       int64    `json:"inputTokens"`
+	OutputTokens      int64    `json:"outputTokens"`
+	CachedInputTokens int64    `json:"cachedInputTokens,omitempty"`
+	CacheWriteTokens  int64    `json:"cacheWriteTokens,omitempty"`
+	Cost              *float64 `json:"cost"`
 }
 
 // usageMeter accumulates usage, overall and per model, safely for concurrent use.
@@ -45,7 +77,7 @@ type usageMeter struct {
 	byModel map[string]Usage
 }
 
-func (m *usageMeter) add(model string, tokens TokenUsage, cached bool, prices *Prices) {
+func (m *usageMeter) add(model string, provider Provider, tokens TokenUsage, cached bool, prices *Prices) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.byModel == nil {
@@ -59,6 +91,8 @@ func (m *usageMeter) add(model string, tokens TokenUsage, cached bool, prices *P
 			u.Calls++
 			u.InputTokens += tokens.Input
 			u.OutputTokens += tokens.Output
+			u.CachedInputTokens += tokens.Cached
+			u.CacheWriteTokens += tokens.CacheWrite
 		}
 		if prices != nil {
 			c := 0.0
@@ -66,7 +100,7 @@ func (m *usageMeter) add(model string, tokens TokenUsage, cached bool, prices *P
 				c = *u.Cost
 			}
 			if !cached {
-				c += prices.Cost(tokens.Input, tokens.Output)
+				c += prices.costOf(tokens, provider)
 			}
 			u.Cost = &c
 		}

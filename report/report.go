@@ -306,7 +306,9 @@ func messageWithSuggestion(f finding.Finding) string {
 }
 
 // usageLine describes the LLM usage: "LLM usage: 7 calls (2 cached), 12345 input and 678
-// output tokens, cost $0.0123".
+// output tokens, cost $0.0123"; input tokens the provider read from its prompt cache or wrote
+// to it are named after the input count ("12345 input (9000 from the provider's cache, 1100
+// written to it)").
 func usageLine(u finding.Usage) string {
 	var b strings.Builder
 	b.WriteString("LLM usage: ")
@@ -314,7 +316,16 @@ func usageLine(u finding.Usage) string {
 	if u.CachedCalls > 0 {
 		fmt.Fprintf(&b, " (%d cached)", u.CachedCalls)
 	}
-	fmt.Fprintf(&b, ", %d input and %d output tokens", u.InputTokens, u.OutputTokens)
+	fmt.Fprintf(&b, ", %d input", u.InputTokens)
+	switch {
+	case u.CachedInputTokens > 0 && u.CacheWriteTokens > 0:
+		fmt.Fprintf(&b, " (%d from the provider's cache, %d written to it)", u.CachedInputTokens, u.CacheWriteTokens)
+	case u.CachedInputTokens > 0:
+		fmt.Fprintf(&b, " (%d from the provider's cache)", u.CachedInputTokens)
+	case u.CacheWriteTokens > 0:
+		fmt.Fprintf(&b, " (%d written to the provider's cache)", u.CacheWriteTokens)
+	}
+	fmt.Fprintf(&b, " and %d output tokens", u.OutputTokens)
 	if u.Cost != nil {
 		fmt.Fprintf(&b, ", cost $%.4f", *u.Cost)
 	}

@@ -58,10 +58,16 @@ type Reply struct {
 	Func func(*Request) Reply
 }
 
-// Usage is a token count the server reports.
+// Usage is a token count the server reports. CachedTokens and CacheWriteTokens are the part of
+// PromptTokens read from the server's prompt cache and written to it (promptcache.go): an
+// OpenAI-shaped reply reports the first as prompt_tokens_details.cached_tokens; an Anthropic
+// one reports them as cache_read_input_tokens and cache_creation_input_tokens, and the rest
+// as input_tokens.
 type Usage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
+	CachedTokens     int64 `json:"cached_tokens,omitempty"`
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
 }
 
 // Text is a 200 reply whose assistant message is s.

@@ -53,6 +53,11 @@ type Request struct {
 	API string
 	// Prompt is the prompt string of a completions request (also given as one user message).
 	Prompt string
+	// CacheBreakpoints are the indexes in Messages of the messages of an Anthropic request
+	// with a content block marked cache_control {"type": "ephemeral"} (the system blocks are
+	// message 0); PromptCacheKey is a chat request's prompt_cache_key ("" when absent).
+	CacheBreakpoints []int
+	PromptCacheKey   string
 }
 
 // IsEmbeddings reports whether the request was for /embeddings.
@@ -147,6 +152,7 @@ type Server struct {
 	gate  chan struct{}
 
 	mu          sync.Mutex
+	prompts     promptCache
 	def         Reply
 	rules       []*Rule
 	log         []Request
@@ -263,6 +269,7 @@ func (s *Server) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.log, s.chatCalls, s.embedCalls, s.maxInFlight = nil, 0, 0, s.inFlight
+	s.prompts = promptCache{}
 }
 
 func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
@@ -433,11 +440,11 @@ func (s *Server) answer(w http.ResponseWriter, hr *http.Request, req *Request, r
 	case "completions":
 		body = textCompletionBody(req, reply, s.nextID())
 	case "anthropic":
-		body = anthropicBody(req, reply, s.nextID())
+		body = anthropicBody(req, reply, s.nextID(), s.cacheUsage(req))
 	case "gemini":
 		body = geminiBody(req, reply)
 	default:
-		body = completionBody(req, reply, s.nextID())
+		body = completionBody(req, reply, s.nextID(), s.cacheUsage(req))
 	}
 	switch reply.Fault {
 	case FaultTruncatedJSON:
@@ -457,10 +464,15 @@ func (s *Server) nextID() int {
 }
 
 // completionBody is an OpenAI chat completion with realistic usage.
-func completionBody(req *Request, reply Reply, id int) []byte {
-	usage := Usage{PromptTokens: promptTokens(req.Messages), CompletionTokens: EstimateTokens(reply.Content)}
+func completionBody(req *Request, reply Reply, id int, cache Usage) []byte {
+	usage := Usage{PromptTokens: promptTokens(req.Messages), CompletionTokens: EstimateTokens(reply.Content), CachedTokens: cache.CachedTokens}
 	if reply.Usage != nil {
 		usage = *reply.Usage
+	}
+	u := map[string]any{"prompt_tokens": usage.PromptTokens, "completion_tokens": usage.CompletionTokens,
+		"total_tokens": usage.PromptTokens + usage.CompletionTokens}
+	if usage.CachedTokens > 0 {
+		u["prompt_tokens_details"] = map[string]any{"cached_tokens": usage.CachedTokens}
 	}
 	finish := reply.FinishReason
 	if finish == "" {
@@ -470,8 +482,7 @@ func completionBody(req *Request, reply Reply, id int) []byte {
 		"id": fmt.Sprintf("chatcmpl-%d", id), "object": "chat.completion", "created": 1700000000, "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "finish_reason": finish,
 			"message": map[string]any{"role": "assistant", "content": reply.Content}}},
-		"usage": map[string]any{"prompt_tokens": usage.PromptTokens, "completion_tokens": usage.CompletionTokens,
-			"total_tokens": usage.PromptTokens + usage.CompletionTokens},
+		"usage": u,
 	})
 	return b
 }
@@ -579,6 +590,11 @@ func parseBody(req *Request) error {
 	}
 	if raw, ok := p["response_format"]; ok {
 		req.ResponseFormat = raw
+	}
+	if raw, ok := p["prompt_cache_key"]; ok {
+		if err := json.Unmarshal(raw, &req.PromptCacheKey); err != nil {
+			return fmt.Errorf("prompt_cache_key: %w", err)
+		}
 	}
 	if raw, ok := p["input"]; ok {
 		var one string

@@ -64,15 +64,40 @@ func parseAnthropic(req *Request) error {
 	}
 	req.Model, req.Temperature, req.MaxTokens = b.Model, b.Temperature, b.MaxTokens
 	if len(b.System) > 0 && string(b.System) != "null" {
+		if marked(b.System) {
+			req.CacheBreakpoints = append(req.CacheBreakpoints, len(req.Messages))
+		}
 		req.Messages = append(req.Messages, Message{Role: "system", Content: contentText(b.System)})
 	}
 	for _, m := range b.Messages {
 		if m.Role != "user" && m.Role != "assistant" {
 			return fmt.Errorf("messages: expected role user or assistant, found %q", m.Role)
 		}
+		if marked(m.Content) {
+			req.CacheBreakpoints = append(req.CacheBreakpoints, len(req.Messages))
+		}
 		req.Messages = append(req.Messages, Message{Role: m.Role, Content: contentText(m.Content)})
 	}
 	return nil
+}
+
+// marked reports whether a content (a string or a list of blocks) has a block with
+// cache_control {"type": "ephemeral"}.
+func marked(raw json.RawMessage) bool {
+	var blocks []struct {
+		CacheControl *struct {
+			Type string `json:"type"`
+		} `json:"cache_control"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return false
+	}
+	for _, b := range blocks {
+		if b.CacheControl != nil && b.CacheControl.Type == "ephemeral" {
+			return true
+		}
+	}
+	return false
 }
 
 // parseGemini reads a generateContent request: contents, systemInstruction and
@@ -158,13 +183,17 @@ func textCompletionBody(req *Request, reply Reply, id int) []byte {
 }
 
 // anthropicBody is an Anthropic Messages reply.
-func anthropicBody(req *Request, reply Reply, id int) []byte {
+func anthropicBody(req *Request, reply Reply, id int, cache Usage) []byte {
 	u := usageOf(req, reply)
+	if reply.Usage == nil {
+		u.CachedTokens, u.CacheWriteTokens = cache.CachedTokens, cache.CacheWriteTokens
+	}
 	b, _ := json.Marshal(map[string]any{
 		"id": fmt.Sprintf("msg_%d", id), "type": "message", "role": "assistant", "model": req.Model,
 		"content":     []any{map[string]any{"type": "text", "text": reply.Content}},
 		"stop_reason": finishOf(reply, "end_turn"), "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": u.PromptTokens, "output_tokens": u.CompletionTokens},
+		"usage": map[string]any{"input_tokens": u.PromptTokens - u.CachedTokens - u.CacheWriteTokens, "output_tokens": u.CompletionTokens,
+			"cache_read_input_tokens": u.CachedTokens, "cache_creation_input_tokens": u.CacheWriteTokens},
 	})
 	return b
 }
