@@ -260,6 +260,30 @@ func TestProviderTableInDocs(t *testing.T) {
 	}
 	compareDocTable(t, doc, "| provider | key | base URL (override with `<PROVIDER>_BASE_URL`) | custom model API |", ids)
 
+	var caching []string
+	for _, p := range linterProviders() {
+		read, write := cacheShares(p.name)
+		share := func(f float64) string {
+			if f == 1 {
+				return "the input price"
+			}
+			return strconv.FormatFloat(f*100, 'g', -1, 64) + " % of the input price"
+		}
+		writes := "none"
+		if p.wire == wireAnthropic {
+			writes = share(write)
+		}
+		marks := "none"
+		switch {
+		case p.wire == wireAnthropic:
+			marks = "`cache_control` on the shared prefix"
+		case p.cacheKey:
+			marks = "`prompt_cache_key`"
+		}
+		caching = append(caching, "| `"+string(p.name)+"` | "+share(read)+" | "+writes+" | "+marks+" |")
+	}
+	compareDocTable(t, doc, "| `LLM_PROVIDER` | cached input (read) | cache write | the request carries |", caching)
+
 	s := searchProvider()
 	sentence := "check claims with `" + s.modelVar + "` (default `" + s.defaultModel + "`) at\n`" + s.baseURLVar +
 		"` (default `" + s.defaultBaseURL + "`) with `" + s.keyVar + "`."

@@ -74,11 +74,15 @@ type lintOutput struct {
 		Scores []json.RawMessage `json:"scores"`
 	} `json:"files"`
 	Usage struct {
-		Calls        int      `json:"calls"`
-		CachedCalls  int      `json:"cachedCalls"`
-		InputTokens  int64    `json:"inputTokens"`
-		OutputTokens int64    `json:"outputTokens"`
-		Cost         *float64 `json:"cost"`
+		Calls        int   `json:"calls"`
+		CachedCalls  int   `json:"cachedCalls"`
+		InputTokens  int64 `json:"inputTokens"`
+		OutputTokens int64 `json:"outputTokens"`
+		// CachedInputTokens and CacheWriteTokens are the input tokens the provider read from
+		// its prompt cache and wrote to it.
+		CachedInputTokens int64    `json:"cachedInputTokens"`
+		CacheWriteTokens  int64    `json:"cacheWriteTokens"`
+		Cost              *float64 `json:"cost"`
 	} `json:"usage"`
 }
 

@@ -199,7 +199,8 @@ func (b *bench) scenarios() []scenario {
 		scenario{name: fmt.Sprintf("lint %d small docs, L=%s, C=%d", sz.streamDocs, sz.streamL, sz.streamC),
 			run: func() result { return b.stream(sz) }},
 	)
-	return append(list, b.costScenarios(sz)...)
+	list = append(list, b.costScenarios(sz)...)
+	return append(list, b.cacheScenarios()...)
 }
 
 // fill copies a lint run's measurements into r, with the bound of concurrency c and latency l.
