@@ -93,6 +93,10 @@ func TestReadJSONErrors(t *testing.T) {
 			"r.json: summary: expected the totals of the files listed ("},
 		{"negative usage", strings.Replace(valid, `"calls": 7,`, `"calls": -1,`, 1),
 			"r.json: usage: expected counts of 0 or more, found "},
+		{"negative cached input", strings.Replace(valid, `"outputTokens": 678,`, `"outputTokens": 678, "cachedInputTokens": -1,`, 1),
+			"r.json: usage: expected counts of 0 or more, found "},
+		{"more cached than input", strings.Replace(valid, `"outputTokens": 678,`, `"outputTokens": 678, "cachedInputTokens": 12000, "cacheWriteTokens": 346,`, 1),
+			"r.json: usage: expected cachedInputTokens and cacheWriteTokens within inputTokens, found "},
 		{"invalid UTF-8", "{\"version\": \"\xff\"}", "r.json: expected UTF-8 JSON, found invalid UTF-8"},
 		{"an edit without its text", strings.Replace(valid, `"newText": "to"`, `"newText": null`, 1),
 			"r.json: files[1].findings[1].edits[0]: expected offset, endOffset and newText, found a field missing"},
@@ -186,7 +190,8 @@ func TestMerge(t *testing.T) {
 	// file and the same run error.
 	a, b := r, r
 	a.Files, b.Files = r.Files[:1], r.Files[1:]
-	a.Usage, b.Usage = Usage{Calls: 5, CachedCalls: 1, InputTokens: 100, OutputTokens: 10}, Usage{Calls: 7, InputTokens: 200, OutputTokens: 20}
+	a.Usage = Usage{Calls: 5, CachedCalls: 1, InputTokens: 100, OutputTokens: 10, CachedInputTokens: 60, CacheWriteTokens: 30}
+	b.Usage = Usage{Calls: 7, InputTokens: 200, OutputTokens: 20, CachedInputTokens: 150}
 	cost := 0.5
 	b.Usage.Cost = &cost
 	a.RunErrors = []RunError{{Cause: "down", Message: "the server is down", NotRun: 2}}
@@ -199,7 +204,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("merged files, skipped or summary differ:\n%+v\n%+v", got, r)
 	}
 	if got.Usage.Calls != 12 || got.Usage.CachedCalls != 1 || got.Usage.InputTokens != 300 || got.Usage.OutputTokens != 30 ||
-		got.Usage.Cost == nil || *got.Usage.Cost != 0.5 {
+		got.Usage.CachedInputTokens != 210 || got.Usage.CacheWriteTokens != 30 || got.Usage.Cost == nil || *got.Usage.Cost != 0.5 {
 		t.Errorf("usage %+v", got.Usage)
 	}
 	if len(got.RunErrors) != 1 || got.RunErrors[0].NotRun != 5 {

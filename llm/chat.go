@@ -476,7 +476,7 @@ type openAIUsage struct {
 func (u *openAIUsage) tokens() TokenUsage {
 	t := TokenUsage{Input: u.PromptTokens, Output: u.CompletionTokens}
 	if u.PromptTokensDetails != nil {
-		t.Cached = min(max(u.PromptTokensDetails.CachedTokens, 0), t.Input)
+		t.Cached = min(max(u.PromptTokensDetails.CachedTokens, 0), max(t.Input, 0))
 	}
 	return t
 }

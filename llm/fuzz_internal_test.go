@@ -33,6 +33,7 @@ func FuzzParseChat(f *testing.F) {
 		`{"choices":[{"message":{"content":null}}]}`, `{"choices":[]}`, `{"error":{"message":"boom"}}`, `{"error":"x"}`,
 		`{"choices":[{"message":{"content":42}}]}`, `{"choices":[{"message":{"content":"cut`, "", "  \n", "<html>502 Bad Gateway</html>",
 		`{"usage":{"prompt_tokens":1e30}}`, `[]`, `null`,
+		`{"choices":[{"message":{"content":"x"}}],"usage":{"prompt_tokens":10,"prompt_tokens_details":{"cached_tokens":-3}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -43,6 +44,10 @@ func FuzzParseChat(f *testing.F) {
 		}
 		if err != nil {
 			checkBadResponse(t, body, err)
+			return
+		}
+		if tk := r.Tokens; tk.Cached < 0 || tk.CacheWrite != 0 || tk.Cached > max(tk.Input, 0) {
+			t.Fatalf("tokens %+v: expected 0 ≤ cached ≤ input and no cache writes", tk)
 		}
 	})
 }

@@ -619,7 +619,7 @@ func parseGemini(body []byte) (*Response, error) {
 	if w.UsageMetadata != nil {
 		u := w.UsageMetadata
 		r.Tokens = TokenUsage{Input: u.PromptTokenCount, Output: u.CandidatesTokenCount,
-			Cached: min(max(u.CachedContentTokenCount, 0), u.PromptTokenCount)}
+			Cached: min(max(u.CachedContentTokenCount, 0), max(u.PromptTokenCount, 0))}
 	}
 	return r, nil
 }

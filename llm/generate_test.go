@@ -336,6 +336,10 @@ func TestParseGenerateReply(t *testing.T) {
 	}{
 		{llm.APICompletions, `{"model":"m","choices":[{"text":" Paris","finish_reason":"length"}],"usage":{"prompt_tokens":3,"completion_tokens":1}}`, " Paris", llm.TokenUsage{Input: 3, Output: 1}, ""},
 		{llm.APIAnthropic, `{"type":"message","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"A"},{"type":"text","text":"B"}],"usage":{"input_tokens":5,"output_tokens":2}}`, "AB", llm.TokenUsage{Input: 5, Output: 2}, ""},
+		{llm.APIAnthropic, `{"type":"message","content":[{"type":"text","text":"A"}],"usage":{"input_tokens":5,"output_tokens":2,"cache_read_input_tokens":1200,"cache_creation_input_tokens":300}}`, "A", llm.TokenUsage{Input: 1505, Output: 2, Cached: 1200, CacheWrite: 300}, ""},
+		{llm.APIChat, `{"choices":[{"message":{"content":"ok"}}],"usage":{"prompt_tokens":1300,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":1152}}}`, "ok", llm.TokenUsage{Input: 1300, Output: 1, Cached: 1152}, ""},
+		{llm.APIChat, `{"choices":[{"message":{"content":"ok"}}],"usage":{"prompt_tokens":10,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":99}}}`, "ok", llm.TokenUsage{Input: 10, Output: 1, Cached: 10}, ""},
+		{llm.APIGemini, `{"candidates":[{"content":{"parts":[{"text":"Hi"}]}}],"usageMetadata":{"promptTokenCount":2000,"candidatesTokenCount":2,"cachedContentTokenCount":1500}}`, "Hi", llm.TokenUsage{Input: 2000, Output: 2, Cached: 1500}, ""},
 		{llm.APIAnthropic, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "", llm.TokenUsage{}, "the server reported an error in a successful reply: Overloaded"},
 		{llm.APIGemini, `{"candidates":[{"content":{"parts":[{"text":"think","thought":true},{"text":"Hi"},{"text":"!"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":4,"candidatesTokenCount":2}}`, "Hi!", llm.TokenUsage{Input: 4, Output: 2}, ""},
 		{llm.APIGemini, `{"candidates":[]}`, "", llm.TokenUsage{}, `expected candidates, found a reply that began "{\"candidates\":[]}"`},
@@ -362,6 +366,7 @@ func FuzzParseGenerateReply(f *testing.F) {
 	for _, seed := range []string{
 		`{"choices":[{"text":"x"}]}`, `{"content":[{"type":"text","text":"x"}]}`,
 		`{"candidates":[{"content":{"parts":[{"text":"x"}]}}]}`, `{"error":"x"}`, `[]`, `null`, ``,
+		`{"content":[],"usage":{"input_tokens":9223372036854775807,"cache_read_input_tokens":5,"cache_creation_input_tokens":-2}}`,
 	} {
 		for _, api := range []string{"chat", "completions", "anthropic", "gemini"} {
 			f.Add(api, seed)
@@ -371,6 +376,12 @@ func FuzzParseGenerateReply(f *testing.F) {
 		r, err := llm.ParseGenerateReply(llm.API(api), []byte(body))
 		if (r == nil) == (err == nil) {
 			t.Fatalf("reply %v and error %v", r, err)
+		}
+		if r != nil {
+			// The cached and written tokens are a part of the input tokens.
+			if tk := r.Tokens; tk.Cached < 0 || tk.CacheWrite < 0 || tk.Cached > max(tk.Input, 0)-tk.CacheWrite {
+				t.Fatalf("tokens %+v: expected cached and written tokens within the input tokens", tk)
+			}
 		}
 	})
 }

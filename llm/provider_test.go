@@ -331,6 +331,17 @@ func TestResolvePrices(t *testing.T) {
 			wantErr: `OUTPUT_PRICE_PER_MILLION: expected a non-negative number, found "-1"`},
 		{env: map[string]string{"INPUT_PRICE_PER_MILLION": "NaN", "OUTPUT_PRICE_PER_MILLION": "1"},
 			wantErr: `INPUT_PRICE_PER_MILLION: expected a non-negative number, found "NaN"`},
+		{env: map[string]string{"INPUT_PRICE_PER_MILLION": "3", "OUTPUT_PRICE_PER_MILLION": "15",
+			"CACHED_INPUT_PRICE_PER_MILLION": "0.3", "CACHE_WRITE_PRICE_PER_MILLION": "3.75"},
+			want: &llm.Prices{InputPerMillion: 3, OutputPerMillion: 15, CachedInputPerMillion: ptr(0.3), CacheWritePerMillion: ptr(3.75)}},
+		{env: map[string]string{"INPUT_PRICE_PER_MILLION": "2.5", "OUTPUT_PRICE_PER_MILLION": "10", "CACHED_INPUT_PRICE_PER_MILLION": "0"},
+			want: &llm.Prices{InputPerMillion: 2.5, OutputPerMillion: 10, CachedInputPerMillion: ptr(0.0)}},
+		{env: map[string]string{"CACHED_INPUT_PRICE_PER_MILLION": "1.25"},
+			wantErr: `INPUT_PRICE_PER_MILLION: expected a price per million input tokens (CACHED_INPUT_PRICE_PER_MILLION is set), found ""`},
+		{env: map[string]string{"CACHE_WRITE_PRICE_PER_MILLION": "1.25"},
+			wantErr: `INPUT_PRICE_PER_MILLION: expected a price per million input tokens (CACHE_WRITE_PRICE_PER_MILLION is set), found ""`},
+		{env: map[string]string{"INPUT_PRICE_PER_MILLION": "3", "OUTPUT_PRICE_PER_MILLION": "15", "CACHE_WRITE_PRICE_PER_MILLION": "lots"},
+			wantErr: `CACHE_WRITE_PRICE_PER_MILLION: expected a non-negative number, found "lots"`},
 	}
 	for _, tt := range tests {
 		got, err := llm.ResolvePrices(envOf(tt.env))

@@ -89,6 +89,12 @@ func TestUsageLine(t *testing.T) {
 		{finding.Usage{Calls: 1, InputTokens: 10, OutputTokens: 2}, "LLM usage: 1 call, 10 input and 2 output tokens"},
 		{finding.Usage{Calls: 4, CachedCalls: 4, InputTokens: 1000, OutputTokens: 200, Cost: &cost},
 			"LLM usage: 4 calls (4 cached), 1000 input and 200 output tokens, cost $1.5000"},
+		{finding.Usage{Calls: 6, InputTokens: 13176, OutputTokens: 30, CachedInputTokens: 8704, CacheWriteTokens: 4352, Cost: &cost},
+			"LLM usage: 6 calls, 13176 input (8704 from the provider's cache, 4352 written to it) and 30 output tokens, cost $1.5000"},
+		{finding.Usage{Calls: 6, InputTokens: 13176, OutputTokens: 30, CachedInputTokens: 8448},
+			"LLM usage: 6 calls, 13176 input (8448 from the provider's cache) and 30 output tokens"},
+		{finding.Usage{Calls: 1, InputTokens: 2000, OutputTokens: 5, CacheWriteTokens: 1500},
+			"LLM usage: 1 call, 2000 input (1500 written to the provider's cache) and 5 output tokens"},
 	}
 	for _, tt := range tests {
 		if got := usageLine(tt.usage); got != tt.want {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
@@ -155,8 +156,16 @@ type Usage struct {
 	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
 }
 
-// Tokens is the usage with every prompt token in Input, the cache reads and writes among them.
+// Tokens is the usage with every prompt token in Input, the cache reads and writes among them
+// (negative counts are taken as 0, and sums that would overflow stop at the largest count).
 func (u *Usage) Tokens() Tokens {
 	read, write := max(u.CacheReadInputTokens, 0), max(u.CacheCreationInputTokens, 0)
-	return Tokens{Input: max(u.InputTokens, 0) + read + write, Output: u.OutputTokens, Cached: read, CacheWrite: write}
+	input := max(u.InputTokens, 0)
+	if write > math.MaxInt64-read {
+		write = math.MaxInt64 - read
+	}
+	if input > math.MaxInt64-read-write {
+		input = math.MaxInt64 - read - write
+	}
+	return Tokens{Input: input + read + write, Output: u.OutputTokens, Cached: read, CacheWrite: write}
 }
