@@ -270,3 +270,26 @@ func canonical(t *testing.T, raw json.RawMessage) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestAnthropicTemperatureRefused: a model that refuses the temperature (the SDK's request type
+// has none any more; it is sent as an extra field) gets the request again without it, and the
+// run's later calls leave it out from the start.
+func TestAnthropicTemperatureRefused(t *testing.T) {
+	t.Parallel()
+	s := llmtest.Start(t)
+	s.On(func(r *llmtest.Request) bool { return r.Temperature != nil },
+		llmtest.Status(400, `{"type":"error","error":{"type":"invalid_request_error","message":"temperature: this model does not support temperature"}}`))
+	c := newClient(t, fastConfig())
+	ep := llm.Endpoint{Provider: "anthropic", BaseURL: s.URL, APIKey: testKey, Model: "claude-x", Temperature: ptr(0.2)}
+	twoCalls(t, c, ep, "Review.", nil)
+	reqs := s.Requests()
+	if len(reqs) != 3 || reqs[0].Temperature == nil || *reqs[0].Temperature != 0.2 || reqs[1].Temperature != nil || reqs[2].Temperature != nil {
+		t.Fatalf("%d requests; temperatures %v", len(reqs), func() []any {
+			var out []any
+			for _, r := range reqs {
+				out = append(out, r.Temperature)
+			}
+			return out
+		}())
+	}
+}

@@ -26,6 +26,11 @@
 //     (MaxInFlight), and realistic usage: prompt tokens are one per four characters of each
 //     message plus four per message, completion tokens one per four characters of the reply
 //     (the same estimate as llm.EstimateTokens);
+//   - a prompt cache like the providers': a prefix of MinCachedPrompt tokens or more that the
+//     server has seen is reported as cached (OpenAI's prompt_tokens_details.cached_tokens, in
+//     steps of 128; Anthropic's cache_read_input_tokens for the prefix up to cache_control,
+//     cache_creation_input_tokens the first time), and Request.CacheBreakpoints and
+//     Request.PromptCacheKey show what the client marked (promptcache.go);
 //   - deterministic embeddings (HashEmbedding: a normalised hashed bag of words, so texts
 //     sharing words are similar) or your own (WithEmbedder).
 //
