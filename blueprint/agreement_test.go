@@ -25,7 +25,7 @@ func TestJudgeAgreement(t *testing.T) {
 	judges := map[string]JudgeSpec{
 		a:      {ID: "judge-a", Model: "openrouter:a", Approach: "standard"},
 		b:      {Model: "xai:b", Approach: "holistic"},
-		backup: BackupJudge(),
+		backup: backupJudge(),
 	}
 	tests := []struct {
 		name string

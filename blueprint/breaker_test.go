@@ -42,7 +42,7 @@ func TestBreaker(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := newBreaker(BreakerThreshold)
+			b := newBreaker(breakerThreshold)
 			for _, err := range tt.outcomes {
 				b.record("m:1", err)
 			}

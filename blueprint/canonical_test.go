@@ -88,7 +88,7 @@ func TestPromptHashIDGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			bp := mustParse(t, tt.file, tt.src)
 			p := bp.Prompts[0]
-			if got := CanonicalPromptJSON(p); got != tt.wantCanonical {
+			if got := canonicalPromptJSON(p); got != tt.wantCanonical {
 				t.Errorf("canonical JSON\n got %s\nwant %s", got, tt.wantCanonical)
 			}
 			if p.ID != tt.wantID || !p.HashedID {
@@ -123,7 +123,7 @@ func TestCanonicalPromptWithPoints(t *testing.T) {
 		`{"citation":"Rule 5","fn":"matches","fnArgs":"^a","multiplier":1.5},` +
 		`[{"fn":"icontains","fnArgs":"y","multiplier":1},{"multiplier":1,"text":"Path text"}]],` +
 		`"render_as":"markdown","should_not":[{"fn":"contains","fnArgs":"bad","multiplier":1}],"weight":2}`
-	if got := CanonicalPromptJSON(bp.Prompts[0]); got != want {
+	if got := canonicalPromptJSON(bp.Prompts[0]); got != want {
 		t.Errorf("canonical JSON\n got %s\nwant %s", got, want)
 	}
 }
@@ -191,7 +191,7 @@ func TestHeaderNoCacheIsCopiedIntoPrompts(t *testing.T) {
 			if !reflect.DeepEqual(noCache, tt.wantNoCache) || !reflect.DeepEqual(ids, tt.wantIDs) {
 				t.Errorf("noCache %q ids %q\nwant    %q ids %q", noCache, ids, tt.wantNoCache, tt.wantIDs)
 			}
-			if got := CanonicalPromptJSON(bp.Prompts[0]); got != tt.wantFirst {
+			if got := canonicalPromptJSON(bp.Prompts[0]); got != tt.wantFirst {
 				t.Errorf("canonical JSON\n got %s\nwant %s", got, tt.wantFirst)
 			}
 		})

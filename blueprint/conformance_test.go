@@ -68,7 +68,7 @@ func TestCorpusConformance(t *testing.T) {
 			t.Errorf("%s: %v", f.rel, err)
 			continue
 		}
-		if bp.ID != IDFromPath(f.rel) || len(bp.Prompts) == 0 {
+		if bp.ID != idFromPath(f.rel) || len(bp.Prompts) == 0 {
 			t.Errorf("%s: id %q, %d prompts", f.rel, bp.ID, len(bp.Prompts))
 		}
 		prompts += len(bp.Prompts)

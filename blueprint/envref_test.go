@@ -90,7 +90,7 @@ func TestCheckEnvTrust(t *testing.T) {
 		"CALL_KEY":       {"c", envsource.Source{Origin: envsource.OriginUserConfig, Name: "CALL_KEY", File: "config.toml"}},
 	}
 	strict, _ := trust.ParseHosts("")
-	errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, strict)
+	errs := checkEnvTrust(bp, EnvRefs(bp), env, allow, strict)
 	var got []string
 	for _, e := range errs {
 		var ue *trust.UntrustedHostError
@@ -107,7 +107,7 @@ func TestCheckEnvTrust(t *testing.T) {
 		t.Errorf("CheckEnvTrust:\n%s", strings.Join(got, "\n"))
 	}
 	trusted, _ := trust.ParseHosts("models.example,svc.example")
-	if errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, trusted); errs != nil {
+	if errs := checkEnvTrust(bp, EnvRefs(bp), env, allow, trusted); errs != nil {
 		t.Errorf("trusted hosts: %v", errs)
 	}
 }

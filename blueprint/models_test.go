@@ -17,7 +17,7 @@ func TestIsCollection(t *testing.T) {
 		"CORE": true, "OPEN_SOURCE_CORE": true, "GPT4O_SNAPSHOTS": true, "core": false, "openai:gpt-4o": false,
 		"CORE:X": false, "123": false, "": false, "Core": false,
 	} {
-		if got := IsCollection(id); got != want {
+		if got := isCollection(id); got != want {
 			t.Errorf("IsCollection(%q) = %v, want %v", id, got, want)
 		}
 	}

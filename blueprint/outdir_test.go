@@ -32,7 +32,7 @@ func TestSafeFileName(t *testing.T) {
 		{"Ünïcödé 🚀", "Ünïcödé 🚀"},
 		{strings.Repeat("é", 150), strings.Repeat("é", 100)},
 	} {
-		if got := SafeFileName(tt.in); got != tt.want {
+		if got := safeFileName(tt.in); got != tt.want {
 			t.Errorf("SafeFileName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
@@ -45,7 +45,7 @@ func FuzzSafeFileName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		name := SafeFileName(id)
+		name := safeFileName(id)
 		switch {
 		case name == "" || name == "." || name == "..":
 			t.Fatalf("%q → %q", id, name)
@@ -78,7 +78,7 @@ func TestPrepareOutDir(t *testing.T) {
 	}
 	defer tr.Close()
 	out := filepath.Join(root, ".results")
-	dir, err := PrepareOutDir(tr, out, "..")
+	dir, err := prepareOutDir(tr, out, "..")
 	if err != nil || dir != filepath.Join(out, "blueprint") {
 		t.Fatalf("PrepareOutDir(..) = %s, %v", dir, err)
 	}
@@ -90,7 +90,7 @@ func TestPrepareOutDir(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := PrepareOutDir(tr, file, "c"); err == nil || err.Error() != file+": not a directory" {
+	if _, err := prepareOutDir(tr, file, "c"); err == nil || err.Error() != file+": not a directory" {
 		t.Errorf("out-dir a file: %v", err)
 	}
 
@@ -100,7 +100,7 @@ func TestPrepareOutDir(t *testing.T) {
 	if err := os.Symlink(elsewhere, filepath.Join(out, "planted")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = PrepareOutDir(tr, out, "planted")
+	_, err = prepareOutDir(tr, out, "planted")
 	if want := filepath.Join(out, "planted") + ": a symbolic link leading outside the project root " + root; err == nil || err.Error() != want {
 		t.Errorf("planted link: %v\nwant %s", err, want)
 	}
@@ -118,7 +118,7 @@ func TestPrepareOutDir(t *testing.T) {
 	if err := os.Symlink("../docs", filepath.Join(out, "sideways")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = PrepareOutDir(tr, out, "sideways")
+	_, err = prepareOutDir(tr, out, "sideways")
 	if want := filepath.Join(out, "sideways") + " resolves to " + filepath.Join(root, "docs") + ", which is not inside the output folder " + out; err == nil || err.Error() != want {
 		t.Errorf("sideways link: %v\nwant %s", err, want)
 	}

@@ -20,7 +20,7 @@ import (
 // ParseOptions control Parse.
 type ParseOptions struct {
 	// File is the path of the blueprint as given by the user. It names the file in
-	// problems, gives the blueprint its id (see IDFromPath) and, by its extension, the
+	// problems, gives the blueprint its id (see idFromPath) and, by its extension, the
 	// format: ".json" is JSON, anything else YAML.
 	File string
 	// ID, when not empty, replaces the id derived from File.
@@ -33,11 +33,11 @@ type ParseOptions struct {
 // (64 MiB).
 const MaxFileSize = 64 << 20
 
-// ReadFile reads a blueprint, responses or collection file through root, the project root
+// readFile reads a blueprint, responses or collection file through root, the project root
 // (internal/tree; nil opens a root at the file's folder): a regular file (never a FIFO, a
 // device or a /proc file, which could hang the run or hold secrets, nor a link leading out of
 // the root) of at most MaxFileSize bytes. Errors are *fs.PathError values naming the path.
-func ReadFile(root *tree.Root, path string) ([]byte, error) {
+func readFile(root *tree.Root, path string) ([]byte, error) {
 	if root == nil {
 		r, err := tree.Open(filepath.Dir(path))
 		if err != nil {
@@ -52,7 +52,7 @@ func ReadFile(root *tree.Root, path string) ([]byte, error) {
 // ParseFile reads and parses a blueprint file (through a root at its folder); its id comes
 // from path as given.
 func ParseFile(path string) (*Blueprint, error) {
-	data, err := ReadFile(nil, path)
+	data, err := readFile(nil, path)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +62,10 @@ func ParseFile(path string) (*Blueprint, error) {
 // blueprintSuffixes are stripped from a file name to make the blueprint id, longest first.
 var blueprintSuffixes = []string{".civic.yaml", ".civic.yml", ".weval.yaml", ".weval.yml", ".yaml", ".yml", ".json"}
 
-// IDFromPath derives a blueprint id from its path as the original does: the extension
+// idFromPath derives a blueprint id from its path as the original does: the extension
 // (.civic.yml, .weval.yml, .yml, .yaml, .json and the .yaml forms) is stripped and "/" becomes
 // "__", so "subdir/my-test.yml" is "subdir__my-test". A leading "./", "../" or "/" is dropped.
-func IDFromPath(p string) string {
+func idFromPath(p string) string {
 	p = path.Clean(strings.ReplaceAll(filepath.ToSlash(p), `\`, "/"))
 	for {
 		switch {
@@ -99,7 +99,7 @@ func Parse(data []byte, opts ParseOptions) (*Blueprint, error) {
 	p := &parser{file: opts.File}
 	bp := &Blueprint{File: opts.File, ID: opts.ID}
 	if bp.ID == "" {
-		bp.ID = IDFromPath(opts.File)
+		bp.ID = idFromPath(opts.File)
 	}
 	format := opts.Format
 	if format == "" {
@@ -333,7 +333,7 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 		}
 	}
 	if v := h.Get("temperature"); v != nil {
-		if f, ok := p.numberIn(v, "", "temperature", 0, MaxTemperature); ok {
+		if f, ok := p.numberIn(v, "", "temperature", 0, maxTemperature); ok {
 			bp.Temperature = &f
 		}
 	}
@@ -343,7 +343,7 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 		} else {
 			bp.Temperatures = []float64{}
 			for _, item := range v.Items {
-				if f, ok := p.numberIn(item, "", "each temperature", 0, MaxTemperature); ok {
+				if f, ok := p.numberIn(item, "", "each temperature", 0, maxTemperature); ok {
 					bp.Temperatures = append(bp.Temperatures, f)
 				}
 			}

@@ -172,7 +172,7 @@ func TestPromptFields(t *testing.T) {
 	if got != want {
 		t.Errorf("messages\n got %s\nwant %s", got, want)
 	}
-	if n := bp.Prompts[1].GeneratedTurns(); n != 2 {
+	if n := bp.Prompts[1].generatedTurnCount(); n != 2 {
 		t.Errorf("GeneratedTurns = %d, want 2", n)
 	}
 }
@@ -276,7 +276,7 @@ func TestIDFromPath(t *testing.T) {
 		"noext":                       "noext",
 	}
 	for in, want := range tests {
-		if got := IDFromPath(in); got != want {
+		if got := idFromPath(in); got != want {
 			t.Errorf("IDFromPath(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -102,7 +102,7 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		}
 	}
 	if v := n.Get("temperature"); v != nil {
-		if f, ok := p.numberIn(v, label, "temperature", 0, MaxTemperature); ok {
+		if f, ok := p.numberIn(v, label, "temperature", 0, maxTemperature); ok {
 			pr.Temperature = &f
 			if headerTemperature(bp) {
 				p.warnf(CodeIgnoredTemperature, v.Line, label, "temperature %s is not used: the header's temperature(s) apply to every prompt, as in Weval; remove one or the other",
@@ -117,7 +117,7 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		pr.ProhibitedTools = p.strings(v, label, "prohibitedTools")
 	}
 	if v := n.Get("maxCalls"); v != nil {
-		if c, ok := p.integer(v, label, "maxCalls", 0, MaxToolCalls); ok {
+		if c, ok := p.integer(v, label, "maxCalls", 0, maxToolCalls); ok {
 			pr.MaxCalls = &c
 		}
 	}
@@ -155,7 +155,7 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		}
 	}
 	if pr.ID == "" {
-		pr.ID = PromptHashID(pr)
+		pr.ID = promptHashID(pr)
 		pr.HashedID = true
 		for j := before; j < len(p.diags); j++ {
 			if p.diags[j].Field == rubric.Subject("", label) {

@@ -24,8 +24,8 @@ func TestParseResponsesJSONLines(t *testing.T) {
 	if _, ok := r.Turns("p2", "b:y"); ok {
 		t.Error("p2 × b:y should have no response")
 	}
-	if r.Line("p2") != 4 {
-		t.Errorf("line of p2 = %d", r.Line("p2"))
+	if r.lineOf("p2") != 4 {
+		t.Errorf("line of p2 = %d", r.lineOf("p2"))
 	}
 }
 
@@ -39,8 +39,8 @@ func TestParseResponsesFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.HasDefaults() || !reflect.DeepEqual(r.Models(), []string{"a:x", "b:y"}) {
-		t.Errorf("defaults %v models %v", r.HasDefaults(), r.Models())
+	if !r.hasDefaults() || !reflect.DeepEqual(r.Models(), []string{"a:x", "b:y"}) {
+		t.Errorf("defaults %v models %v", r.hasDefaults(), r.Models())
 	}
 	for _, c := range []struct {
 		p, m string

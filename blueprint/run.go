@@ -131,8 +131,8 @@ type SimilarityMetric struct {
 	Score func(response, ideal string) float64
 }
 
-// SemanticName is the key of the embedding similarity in the result's similarity scores.
-const SemanticName = "semantic_similarity"
+// semanticName is the key of the embedding similarity in the result's similarity scores.
+const semanticName = "semantic_similarity"
 
 // Similarity configures the comparison of each model's final response with the prompt's
 // ideal response. The command uses the offline metrics of package evaluate (the "similarity"
@@ -173,7 +173,7 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 	if len(models) == 0 {
 		models = resp.Models()
 	}
-	if len(models) == 0 && resp.HasDefaults() {
+	if len(models) == 0 && resp.hasDefaults() {
 		models = opts.DefaultModels
 	}
 	if len(models) == 0 {
@@ -181,13 +181,13 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 	}
 	label := opts.RunLabel
 	if label == "" {
-		label = ContentHash(bp)
+		label = contentHash(bp)
 	}
 	res := &Result{
 		ConfigID:                   bp.ID,
 		ConfigTitle:                bp.Title,
 		RunLabel:                   label,
-		Timestamp:                  FormatTimestamp(now()),
+		Timestamp:                  formatTimestamp(now()),
 		Description:                bp.Description,
 		Config:                     bp,
 		EvalMethodsUsed:            []string{},
@@ -237,7 +237,7 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		res.PromptIDs = append(res.PromptIDs, p.ID)
 		res.PromptContexts[p.ID] = promptContext(p)
 		for _, m := range models {
-			if msg, failed := resp.Failure(p.ID, m); failed {
+			if msg, failed := resp.failureOf(p.ID, m); failed {
 				res.addError(p.ID, m, msg)
 				if se := resp.stopOf(p.ID, m); se != nil {
 					if res.stopped == nil {
@@ -390,9 +390,9 @@ func promptContext(p *Prompt) any {
 	return p.Messages
 }
 
-// GeneratedTurns returns how many assistant turns a prompt asks the model for: one per
+// generatedTurnCount returns how many assistant turns a prompt asks the model for: one per
 // `assistant: null`, plus a final one when the conversation ends with the user.
-func (p *Prompt) GeneratedTurns() int {
+func (p *Prompt) generatedTurnCount() int {
 	n := 0
 	for _, m := range p.Messages {
 		if m.Role == "assistant" && m.Content == nil {
@@ -409,7 +409,7 @@ func (p *Prompt) GeneratedTurns() int {
 // buildHistory), checking that there are as many turns as the prompt asks for. The system
 // prompt is the one the model's [sp_idx:i] suffix selects, if any.
 func conversation(bp *Blueprint, p *Prompt, model string, turns []string) ([]points.Message, []bool, error) {
-	want := p.GeneratedTurns()
+	want := p.generatedTurnCount()
 	if len(turns) != want {
 		if want == 1 {
 			return nil, nil, fmt.Errorf("the prompt asks for 1 generated turn, found %d turns in the responses", len(turns))
@@ -497,7 +497,7 @@ func (r *Result) similarity(ctx context.Context, bp *Blueprint, models []string,
 			continue
 		}
 		for i, m := range withResponse {
-			r.setSimilarity(p.ID, m, SemanticName, scores[i])
+			r.setSimilarity(p.ID, m, semanticName, scores[i])
 		}
 	}
 	if usedMetrics {
@@ -526,12 +526,12 @@ func (r *Result) setSimilarity(p, m, name string, score float64) {
 	r.EvaluationResults.Similarity[p][m][name] = score
 }
 
-// ContentHash returns a short hash of the blueprint's normalised content, the default run
+// contentHash returns a short hash of the blueprint's normalised content, the default run
 // label.
-func ContentHash(bp *Blueprint) string { return BlueprintSHA256(bp)[:12] }
+func contentHash(bp *Blueprint) string { return BlueprintSHA256(bp)[:12] }
 
-// FormatTimestamp writes t in UTC as Weval's file-safe ISO form, 2006-01-02T15-04-05-000Z.
-func FormatTimestamp(t time.Time) string {
+// formatTimestamp writes t in UTC as Weval's file-safe ISO form, 2006-01-02T15-04-05-000Z.
+func formatTimestamp(t time.Time) string {
 	t = t.UTC()
 	return fmt.Sprintf("%s-%03dZ", t.Format("2006-01-02T15-04-05"), t.Nanosecond()/int(time.Millisecond))
 }

@@ -80,8 +80,8 @@ func TestRunExample(t *testing.T) {
 	if got := *res.EvaluationResults.PerModelScores[gpt].Average; got != 1 {
 		t.Errorf("average of %s = %v, want 1", gpt, got)
 	}
-	if !res.Complete() || res.FileName() != "example_2025-07-05T10-20-30-123Z_comparison.json" {
-		t.Errorf("complete %v, file %s", res.Complete(), res.FileName())
+	if !res.Complete() || res.fileName() != "example_2025-07-05T10-20-30-123Z_comparison.json" {
+		t.Errorf("complete %v, file %s", res.Complete(), res.fileName())
 	}
 	doc, err := res.JSON()
 	if err != nil {
@@ -192,7 +192,7 @@ func TestRunFixturesDefaults(t *testing.T) {
 	if h := res.FullConversationHistories["p"]["x:1"]; len(h) != 3 || h[0].Role != "system" || h[0].Text() != "Be kind." {
 		t.Errorf("history = %+v", h)
 	}
-	if res.RunLabel != ContentHash(bp) || len(res.RunLabel) != 12 {
+	if res.RunLabel != contentHash(bp) || len(res.RunLabel) != 12 {
 		t.Errorf("default run label = %q", res.RunLabel)
 	}
 }
@@ -229,7 +229,7 @@ func TestWriteFile(t *testing.T) {
 
 func TestFormatTimestamp(t *testing.T) {
 	loc := time.FixedZone("X", 2*3600)
-	if got := FormatTimestamp(time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, loc)); got != "2024-01-02T01-04-05-006Z" {
+	if got := formatTimestamp(time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, loc)); got != "2024-01-02T01-04-05-006Z" {
 		t.Errorf("FormatTimestamp = %s", got)
 	}
 }

@@ -228,9 +228,9 @@ func TestRunFixtures(t *testing.T) {
 		"- {id: p2, prompt: Q2, should: [{$contains: x}]}\n" +
 		"- {id: p3, prompt: Q3, should: [{$contains: x}]}\n" +
 		"- {id: p4, messages: [{user: Hi}, {assistant: null}, {user: More}], should: [{$contains: x}]}\n"
-	// Variant ids as Variants writes them (the temperature's form is Weval's).
-	a0, a1 := "openai:a[temp:"+FormatTemperature(0)+"]", "openai:a[temp:"+FormatTemperature(1)+"]"
-	b0, b1 := "openai:b[temp:"+FormatTemperature(0)+"]", "openai:b[temp:"+FormatTemperature(1)+"]"
+	// Variant ids as modelVariants writes them (the temperature's form is Weval's).
+	a0, a1 := "openai:a[temp:"+formatTemperature(0)+"]", "openai:a[temp:"+formatTemperature(1)+"]"
+	b0, b1 := "openai:b[temp:"+formatTemperature(0)+"]", "openai:b[temp:"+formatTemperature(1)+"]"
 	fixtures, err := ParseResponses([]byte(`{"version": 1, "responses": {
   "p1": {"default": "fixture x"},
   "p2": {"byModel": {"openai:a": "model a x", "`+b1+`": "variant b x"}},
