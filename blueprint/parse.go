@@ -304,51 +304,8 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 	if v := h.Get("models"); v != nil {
 		bp.Models = p.models(v)
 	}
-	if v, name := p.pick(h, "", "system", "systemPrompt", "systems"); v != nil && v.Kind != node.NullKind {
-		if v.Kind == node.ListKind {
-			firstNull := 0
-			for _, item := range v.Items {
-				switch item.Kind {
-				case node.NullKind:
-					// Weval's run-config rule: one null (no system prompt) is a variant; a second
-					// would be the same variant again.
-					if firstNull != 0 {
-						p.errorf(item.Line, "", "expected at most one null entry in %s (null runs the prompts without a system prompt), found a second null (the first is at line %d)", name, firstNull)
-						continue
-					}
-					firstNull = item.Line
-					bp.Systems = append(bp.Systems, nil)
-				case node.StringKind:
-					s := item.Str
-					bp.Systems = append(bp.Systems, &s)
-				default:
-					p.errorf(item.Line, "", "expected each entry of %s to be a system prompt string or null, found %s", name, item.Describe())
-				}
-			}
-			if len(v.Items) > 0 {
-				p.systemsKey, p.systemsLine = name, h.KeyLine(name)
-			}
-		} else if s, ok := p.text(v, "", name); ok {
-			bp.System = &s
-		}
-	}
-	if v := h.Get("temperature"); v != nil {
-		if f, ok := p.numberIn(v, "", "temperature", 0, maxTemperature); ok {
-			bp.Temperature = &f
-		}
-	}
-	if v := h.Get("temperatures"); v != nil {
-		if v.Kind != node.ListKind {
-			p.errorf(v.Line, "", "expected temperatures to be a list of numbers, found %s", v.Describe())
-		} else {
-			bp.Temperatures = []float64{}
-			for _, item := range v.Items {
-				if f, ok := p.numberIn(item, "", "each temperature", 0, maxTemperature); ok {
-					bp.Temperatures = append(bp.Temperatures, f)
-				}
-			}
-		}
-	}
+	p.headerSystems(bp, h)
+	p.headerTemperatures(bp, h)
 	if v := h.Get("concurrency"); v != nil {
 		if n, ok := p.integer(v, "", "concurrency", 1, llm.MaxConcurrency); ok {
 			bp.Concurrency = &n
@@ -385,6 +342,60 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 	}
 	if v := h.Get("externalServices"); v != nil {
 		bp.Services = p.services(v)
+	}
+}
+
+// headerSystems reads the header's system prompt (system, systemPrompt), or its list of
+// system prompts (systems), each a variant of every prompt.
+func (p *parser) headerSystems(bp *Blueprint, h *node.Node) {
+	if v, name := p.pick(h, "", "system", "systemPrompt", "systems"); v != nil && v.Kind != node.NullKind {
+		if v.Kind == node.ListKind {
+			firstNull := 0
+			for _, item := range v.Items {
+				switch item.Kind {
+				case node.NullKind:
+					// Weval's run-config rule: one null (no system prompt) is a variant; a second
+					// would be the same variant again.
+					if firstNull != 0 {
+						p.errorf(item.Line, "", "expected at most one null entry in %s (null runs the prompts without a system prompt), found a second null (the first is at line %d)", name, firstNull)
+						continue
+					}
+					firstNull = item.Line
+					bp.Systems = append(bp.Systems, nil)
+				case node.StringKind:
+					s := item.Str
+					bp.Systems = append(bp.Systems, &s)
+				default:
+					p.errorf(item.Line, "", "expected each entry of %s to be a system prompt string or null, found %s", name, item.Describe())
+				}
+			}
+			if len(v.Items) > 0 {
+				p.systemsKey, p.systemsLine = name, h.KeyLine(name)
+			}
+		} else if s, ok := p.text(v, "", name); ok {
+			bp.System = &s
+		}
+	}
+}
+
+// headerTemperatures reads the header's temperature and its list of temperatures.
+func (p *parser) headerTemperatures(bp *Blueprint, h *node.Node) {
+	if v := h.Get("temperature"); v != nil {
+		if f, ok := p.numberIn(v, "", "temperature", 0, maxTemperature); ok {
+			bp.Temperature = &f
+		}
+	}
+	if v := h.Get("temperatures"); v != nil {
+		if v.Kind != node.ListKind {
+			p.errorf(v.Line, "", "expected temperatures to be a list of numbers, found %s", v.Describe())
+		} else {
+			bp.Temperatures = []float64{}
+			for _, item := range v.Items {
+				if f, ok := p.numberIn(item, "", "each temperature", 0, maxTemperature); ok {
+					bp.Temperatures = append(bp.Temperatures, f)
+				}
+			}
+		}
 	}
 }
 
