@@ -223,11 +223,60 @@ type target struct {
 // a model has at most ProviderConcurrency pairs in flight; those already in flight when the
 // breaker opens finish.
 func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateOptions) (*Responses, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	variants := modelVariants(bp, models)
+	resp := newResponses("")
+	resp.generated = true
+	for _, v := range variants {
+		resp.addModel(v.ID)
+	}
+	gen := &generation{bp: bp, opts: opts, targets: map[string]target{}, perModel: map[string]*semaphore.Weighted{},
+		brk: newBreaker(breakerThreshold)}
+	for _, v := range variants {
+		if _, ok := gen.targets[v.Model.ID]; !ok {
+			gen.targets[v.Model.ID] = resolveTarget(bp, v.Model, opts)
+		}
+	}
+	for _, v := range variants {
+		if gen.perModel[v.Model.ID] == nil {
+			gen.perModel[v.Model.ID] = semaphore.NewWeighted(int64(opts.ProviderConcurrency))
+		}
+	}
+	results := make([][]pairResult, len(bp.Prompts))
+	// A pair's failure is recorded in its result, so no goroutine returns an error.
+	var g errgroup.Group
+	g.SetLimit(maxPairsInFlight)
+	for i, p := range bp.Prompts {
+		results[i] = make([]pairResult, len(variants))
+		for j, v := range variants {
+			g.Go(func() error {
+				results[i][j] = gen.pair(ctx, p, v)
+				if opts.OnPair != nil {
+					opts.OnPair(p.ID, v.ID, results[i][j].err)
+				}
+				return nil
+			})
+		}
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	resp.tripped = gen.brk.tripped
+	resp.recordGenerated(bp, variants, results)
+	return resp, nil
+}
+
+// withDefaults checks the options of Generate and fills in the defaults of those not set.
+func (opts GenerateOptions) withDefaults() (GenerateOptions, error) {
 	if opts.Client == nil {
-		return nil, errors.New("blueprint: Generate needs GenerateOptions.Client")
+		return opts, errors.New("blueprint: Generate needs GenerateOptions.Client")
 	}
 	if opts.FixturesStrict && opts.Fixtures == nil {
-		return nil, errors.New("blueprint: GenerateOptions.FixturesStrict needs Fixtures")
+		return opts, errors.New("blueprint: GenerateOptions.FixturesStrict needs Fixtures")
 	}
 	if opts.ProviderConcurrency <= 0 {
 		opts.ProviderConcurrency = DefaultProviderConcurrency
@@ -241,99 +290,83 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 	if opts.Attempts <= 0 {
 		opts.Attempts = DefaultGenRetries + 1
 	}
-	variants := modelVariants(bp, models)
-	resp := newResponses("")
-	resp.generated = true
-	for _, v := range variants {
-		resp.addModel(v.ID)
-	}
-	targets := map[string]target{}
-	for _, v := range variants {
-		if _, ok := targets[v.Model.ID]; !ok {
-			targets[v.Model.ID] = resolveTarget(bp, v.Model, opts)
-		}
-	}
+	return opts, nil
+}
 
-	type result struct {
-		turns     []string
-		history   []points.Message
-		generated []bool
-		err       error
+// generation is what every pair of one Generate call shares: each model's endpoint, its
+// slots (ProviderConcurrency pairs in flight) and the circuit breaker.
+type generation struct {
+	bp       *Blueprint
+	opts     GenerateOptions
+	targets  map[string]target
+	perModel map[string]*semaphore.Weighted
+	brk      *breaker
+}
+
+// pairResult is the generation of one prompt × variant.
+type pairResult struct {
+	turns     []string
+	history   []points.Message
+	generated []bool
+	err       error
+}
+
+// pair generates one prompt × variant: its fixture when there is one, else a call to the
+// model unless its endpoint failed or its breaker is open.
+func (gen *generation) pair(ctx context.Context, p *Prompt, v modelVariant) pairResult {
+	var r pairResult
+	opts := gen.opts
+	fixture, fixed := []string(nil), false
+	if opts.Fixtures != nil {
+		fixture, fixed = opts.Fixtures.fixture(p.ID, v.ID, v.Model.ID)
 	}
-	results := make([][]result, len(bp.Prompts))
-	brk := newBreaker(breakerThreshold)
-	perModel := map[string]*semaphore.Weighted{}
-	for _, v := range variants {
-		if perModel[v.Model.ID] == nil {
-			perModel[v.Model.ID] = semaphore.NewWeighted(int64(opts.ProviderConcurrency))
+	if t := gen.targets[v.Model.ID]; fixed {
+		// A fixture stands for the model: no call, nothing for the breaker to count.
+		r.turns = fixture
+		if r.history, r.generated, r.err = conversation(gen.bp, p, v.ID, fixture); r.err != nil {
+			r.err = fmt.Errorf("the fixture in %s: %w", opts.Fixtures.File, r.err)
 		}
-	}
-	// A pair's failure is recorded in its result, so no goroutine returns an error.
-	var g errgroup.Group
-	g.SetLimit(maxPairsInFlight)
-	for i, p := range bp.Prompts {
-		results[i] = make([]result, len(variants))
-		for j, v := range variants {
-			g.Go(func() error {
-				r := &results[i][j]
-				fixture, fixed := []string(nil), false
-				if opts.Fixtures != nil {
-					fixture, fixed = opts.Fixtures.fixture(p.ID, v.ID, v.Model.ID)
-				}
-				if t := targets[v.Model.ID]; fixed {
-					// A fixture stands for the model: no call, nothing for the breaker to count.
-					r.turns = fixture
-					if r.history, r.generated, r.err = conversation(bp, p, v.ID, fixture); r.err != nil {
-						r.err = fmt.Errorf("the fixture in %s: %w", opts.Fixtures.File, r.err)
-					}
-				} else if opts.FixturesStrict {
-					r.err = fmt.Errorf("no fixture response for this prompt and model in %s (--fixtures-strict)", opts.Fixtures.File)
-				} else if t.err != nil {
-					r.err = t.err
-				} else if r.err = perModel[v.Model.ID].Acquire(ctx, 1); r.err == nil {
-					if r.err = brk.check(v.Model.ID); r.err == nil {
-						r.turns, r.history, r.generated, r.err = generatePair(ctx, bp, p, v, t, opts)
-						brk.record(v.Model.ID, r.err)
-					}
-					perModel[v.Model.ID].Release(1)
-				}
-				if opts.OnPair != nil {
-					opts.OnPair(p.ID, v.ID, r.err)
-				}
-				return nil
-			})
+	} else if opts.FixturesStrict {
+		r.err = fmt.Errorf("no fixture response for this prompt and model in %s (--fixtures-strict)", opts.Fixtures.File)
+	} else if t.err != nil {
+		r.err = t.err
+	} else if r.err = gen.perModel[v.Model.ID].Acquire(ctx, 1); r.err == nil {
+		if r.err = gen.brk.check(v.Model.ID); r.err == nil {
+			r.turns, r.history, r.generated, r.err = generatePair(ctx, gen.bp, p, v, t, opts)
+			gen.brk.record(v.Model.ID, r.err)
 		}
+		gen.perModel[v.Model.ID].Release(1)
 	}
-	_ = g.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	resp.tripped = brk.tripped
+	return r
+}
+
+// recordGenerated records each prompt × variant's generation: its turns and conversation, or
+// its failure (and the run-wide failure or open breaker behind it, reported once each).
+func (r *Responses) recordGenerated(bp *Blueprint, variants []modelVariant, results [][]pairResult) {
 	for i, p := range bp.Prompts {
 		for j, v := range variants {
-			r := results[i][j]
-			if r.err != nil {
-				setCell(resp.failures, p.ID, v.ID, r.err.Error())
+			pr := results[i][j]
+			if pr.err != nil {
+				setCell(r.failures, p.ID, v.ID, pr.err.Error())
 				// Failures of the run, and pairs the breaker skipped, are reported once each.
 				var be *BreakerError
-				rw := points.RunWide(r.err)
-				if rw == nil && errors.As(r.err, &be) {
+				rw := points.RunWide(pr.err)
+				if rw == nil && errors.As(pr.err, &be) {
 					rw = be
 				}
 				if rw != nil {
-					if resp.stopped == nil {
-						resp.stopped = map[string]map[string]error{}
+					if r.stopped == nil {
+						r.stopped = map[string]map[string]error{}
 					}
-					setCell(resp.stopped, p.ID, v.ID, rw)
+					setCell(r.stopped, p.ID, v.ID, rw)
 				}
 				continue
 			}
-			setCell(resp.byPrompt, p.ID, v.ID, r.turns)
-			setCell(resp.histories, p.ID, v.ID, r.history)
-			setCell(resp.generatedFlags, p.ID, v.ID, r.generated)
+			setCell(r.byPrompt, p.ID, v.ID, pr.turns)
+			setCell(r.histories, p.ID, v.ID, pr.history)
+			setCell(r.generatedFlags, p.ID, v.ID, pr.generated)
 		}
 	}
-	return resp, nil
 }
 
 // checkModel reports why a model cannot be called with the options' environment (an unknown
