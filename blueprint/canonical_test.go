@@ -8,6 +8,7 @@ import (
 
 // The golden ids of spec §2: values the original Weval produces.
 func TestPromptHashIDGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, src, wantID, wantCanonical string
 	}{
@@ -99,6 +100,7 @@ func TestPromptHashIDGolden(t *testing.T) {
 }
 
 func TestCanonicalPromptWithPoints(t *testing.T) {
+	t.Parallel()
 	src := `
 - prompt: "Q"
   weight: 2
@@ -142,6 +144,7 @@ func mustParse(t testing.TB, file, src string) *Blueprint {
 // "noCache Normalization" (its two tests, with the ids removed so they are hashed); the ids are
 // those src/lib/blueprint-parser.ts gives the same input.
 func TestHeaderNoCacheIsCopiedIntoPrompts(t *testing.T) {
+	t.Parallel()
 	prompts := `- prompt: "Inherits global noCache=true"
 - prompt: "Overrides global with noCache=false"
   noCache: false

@@ -38,6 +38,7 @@ externalServices:
 `
 
 func TestEnvRefs(t *testing.T) {
+	t.Parallel()
 	bp, err := Parse([]byte(envRefBlueprint), ParseOptions{File: "refs.yml"})
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +77,7 @@ func TestEnvRefs(t *testing.T) {
 // TestCheckEnvTrust: a value the user holds goes only to a loopback or trusted url; a value
 // from the project's .env travels with the blueprint's url.
 func TestCheckEnvTrust(t *testing.T) {
+	t.Parallel()
 	bp, err := Parse([]byte(envRefBlueprint), ParseOptions{File: "refs.yml"})
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ func parseTestBlueprint(t *testing.T, src string) *Blueprint {
 // string `[temp:${temperatureForThisCall}]` (src/cli/services/comparison-pipeline-service
 // .non-stream.ts, since its "fix temps" change, which dropped toFixed(1)).
 func TestFormatTemperature(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[float64]string{0: "0", math.Copysign(0, -1): "0", 1: "1", 0.7: "0.7", 0.25: "0.25", 1.5: "1.5", 2: "2", 1e-7: "1e-7", 0.30000000000000004: "0.30000000000000004"} {
 		if got := formatTemperature(in); got != want {
 			t.Errorf("FormatTemperature(%v) = %q, want %q", in, got, want)
@@ -44,6 +45,7 @@ func TestFormatTemperature(t *testing.T) {
 // finds the responses under 'failing-model[temp:0.7]'), and [sp_idx:i] only with several
 // system prompts.
 func TestVariants(t *testing.T) {
+	t.Parallel()
 	models := []Model{{ID: "openai:gpt-4o"}, {ID: "local:x", Custom: &CustomModel{ID: "local:x"}}}
 	tests := []struct {
 		name, header string
@@ -91,6 +93,7 @@ func echoServer(t *testing.T, opts ...llmtest.Option) *llmtest.Server {
 }
 
 func TestGenerateMultiTurn(t *testing.T) {
+	t.Parallel()
 	s := echoServer(t)
 	bp := parseTestBlueprint(t, `temperatures: [0.2, 0.9]
 system: [null, "Be terse."]
@@ -152,6 +155,7 @@ system: [null, "Be terse."]
 }
 
 func TestGenerateFailures(t *testing.T) {
+	t.Parallel()
 	good := echoServer(t)
 	bad := llmtest.Start(t)
 	bad.SetDefault(llmtest.Status(404, `{"error":{"message":"The model broken does not exist"}}`))
@@ -234,6 +238,7 @@ func TestGenerateFailures(t *testing.T) {
 // TestGenerateCustomModels sends one prompt to a custom model of each shape and checks the
 // exact body each server received.
 func TestGenerateCustomModels(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey("tok-5678"))
 	s.SetDefault(llmtest.Text("custom reply"))
 	base := s.URL
@@ -316,6 +321,7 @@ models:
 }
 
 func TestGenerateCacheAndNoCache(t *testing.T) {
+	t.Parallel()
 	s := echoServer(t)
 	bp := parseTestBlueprint(t, `models: [openai:gpt]
 ---
@@ -380,6 +386,7 @@ func TestGenerateProviderLimit(t *testing.T) {
 }
 
 func TestCustomModelSafeHeaders(t *testing.T) {
+	t.Parallel()
 	cm := &CustomModel{Headers: map[string]string{
 		"Authorization":       "Bearer ${KEY}",
 		"X-API-Key":           "${PROXY_API_KEY}",
@@ -414,6 +421,7 @@ func TestCustomModelSafeHeaders(t *testing.T) {
 // Weval (it adds the suffix only when config.systems has more than one entry), and that one
 // system prompt is sent (a prompt's own is an error under a list: TestSystemsRules).
 func TestGenerateOneSystemInAList(t *testing.T) {
+	t.Parallel()
 	s := echoServer(t)
 	bp := parseTestBlueprint(t, "systems: [\"Be terse.\"]\n---\n- id: p\n  prompt: Hi\n")
 	env := envOf(map[string]string{"OPENAI_API_KEY": "sk-test-1234567890", "OPENAI_BASE_URL": s.URL})
@@ -436,6 +444,7 @@ func TestGenerateOneSystemInAList(t *testing.T) {
 // model and a custom model alike. Results stay keyed by the variant's id: one column per model
 // and header temperature.
 func TestGenerateTemperature(t *testing.T) {
+	t.Parallel()
 	// The server answers with the temperature field of the body it received, as sent.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {

@@ -53,6 +53,7 @@ func judgeServer(t *testing.T, classes map[string]string) *llmtest.Server {
 // TestLLMJudgeConsensus runs three judges at three providers on the 9-point scale: 0.875, 1
 // and 1 give 0.96, and the same judgement on a should_not point scores 0.04.
 func TestLLMJudgeConsensus(t *testing.T) {
+	t.Parallel()
 	a := judgeServer(t, map[string]string{"Names Paris": "CLASS_VERY_NEARLY", "Is rude": "CLASS_VERY_NEARLY"})
 	b := judgeServer(t, map[string]string{"Names Paris": "CLASS_EXACT", "Is rude": "exact"})
 	c := judgeServer(t, map[string]string{"Names Paris": "CLASS_FULLY_PRESENT", "Is rude": "CLASS_EXACTLY_MET"})
@@ -201,6 +202,7 @@ func TestLLMJudgeFailures(t *testing.T) {
 }
 
 func TestJudgesOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		bp     *Blueprint

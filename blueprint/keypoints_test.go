@@ -14,6 +14,7 @@ import (
 // (src/cli/services/llm-evaluation-service.ts: /<key_point>([\s\S]*?)<\/key_point>/gsi, each
 // trimmed).
 func TestParseKeyPoints(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		reply string
 		want  []string
@@ -39,6 +40,7 @@ func TestParseKeyPoints(t *testing.T) {
 }
 
 func TestExtractionModels(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, header string
 		judges       []JudgeSpec
@@ -62,6 +64,7 @@ func TestExtractionModels(t *testing.T) {
 // src/cli/evaluators/llm-coverage-evaluator.ts as the prompt), and tries the next model when
 // one fails: a reply without key points is asked again once first.
 func TestExtractKeyPoints(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	first := srv.On(llmtest.ModelIs("gpt-4o-mini"), llmtest.Text("I cannot find any."))
 	srv.SetDefault(llmtest.Text("<key_point>Names Paris</key_point>"))

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSafeFileName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"example", "example"},
 		{"subdir__my-test", "subdir__my-test"},
@@ -71,6 +72,7 @@ func FuzzSafeFileName(f *testing.F) {
 // TestPrepareOutDir checks the output folder before any model call: a file in its place, a link
 // planted in the tree that leads out of it, and an id that would climb out of it.
 func TestPrepareOutDir(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tr, err := tree.Open(root)
 	if err != nil {

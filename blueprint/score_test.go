@@ -62,6 +62,7 @@ func rubricFromYAML(t *testing.T, should, shouldNot string) rubric.Rubric {
 }
 
 func TestImplicitToolPoints(t *testing.T) {
+	t.Parallel()
 	bp := mustParse(t, "t.yml", `
 - id: p
   prompt: "Weather?"

@@ -75,6 +75,7 @@ func compareFixture(t testing.TB) (*ScoreSheet, *ScoreSheet) {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	b, n := compareFixture(t)
 	c, err := Runs(b, n, Settings{Tolerance: DefaultTolerance})
 	if err != nil {
@@ -134,6 +135,7 @@ func TestCompare(t *testing.T) {
 }
 
 func TestCompareOutputs(t *testing.T) {
+	t.Parallel()
 	b, n := compareFixture(t)
 	c, err := Runs(b, n, Settings{Tolerance: DefaultTolerance})
 	if err != nil {
@@ -173,6 +175,7 @@ func TestCompareOutputs(t *testing.T) {
 // TestCompareHostile compares runs whose prompt ids and model names carry terminal escapes,
 // workflow commands and HTML: no format lets them act.
 func TestCompareHostile(t *testing.T) {
+	t.Parallel()
 	evil := "p\x1b]8;;http://x\x07<script>alert(1)</script>\n::error::forged ##[group]"
 	model := "m:\u202eevil"
 	doc := func(s float64, label string) *ScoreSheet {
@@ -209,6 +212,7 @@ func TestCompareHostile(t *testing.T) {
 }
 
 func TestReadScoreSheetErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, doc, want string
 	}{
@@ -242,6 +246,7 @@ func TestReadScoreSheetErrors(t *testing.T) {
 // TestCompareRealResult reads the bundled example's result document, as blueprint run wrote
 // it.
 func TestCompareRealResult(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "capitals.result.json"))
 	if err != nil {
 		t.Fatal(err)
