@@ -179,9 +179,6 @@ func (j *LLMJudge) backupSpec() *JudgeSpec {
 // isExperimental reports whether the 9-point scale is used.
 func (j *LLMJudge) isExperimental() bool { return j.experimental }
 
-// isBatch reports whether each judge gets every text point of a response in one call.
-func (j *LLMJudge) isBatch() bool { return j.batch }
-
 // unavailableJudges returns, for each judge (backup included) whose model cannot be called, why.
 func (j *LLMJudge) unavailableJudges() []error {
 	var out []error
