@@ -20,7 +20,7 @@ import (
 // value, as Weval's calculateJudgeAgreement does (src/cli/evaluators/llm-coverage-evaluator.ts)
 // but with the coefficient's own formula: Weval averages squared differences over pairs, which
 // drops alpha's correction for the number of values. Nil when no point was scored by two judges.
-// judges maps each judge's name in results (JudgeName) to its configuration.
+// judges maps each judge's name in results (judgeName) to its configuration.
 func judgeAgreement(assessments [][]points.PointAssessment, judges map[string]JudgeSpec) *points.JudgeAgreement {
 	var units [][]float64
 	counts := map[string]int{}
@@ -118,7 +118,7 @@ func interpretAlpha(alpha, variance float64) string {
 	return "unreliable"
 }
 
-// judgeSpecs returns the judges of a run by their names in results (JudgeName), backup
+// judgeSpecs returns the judges of a run by their names in results (judgeName), backup
 // included, when the judge is an *LLMJudge; nil otherwise.
 func judgeSpecs(j points.Judge) map[string]JudgeSpec {
 	lj, ok := j.(*LLMJudge)
@@ -126,11 +126,11 @@ func judgeSpecs(j points.Judge) map[string]JudgeSpec {
 		return nil
 	}
 	out := map[string]JudgeSpec{}
-	for _, s := range lj.Judges() {
-		out[JudgeName(s)] = s
+	for _, s := range lj.judgeSpecs() {
+		out[judgeName(s)] = s
 	}
-	if b := lj.Backup(); b != nil {
-		out[JudgeName(*b)] = *b
+	if b := lj.backupSpec(); b != nil {
+		out[judgeName(*b)] = *b
 	}
 	return out
 }

@@ -21,11 +21,12 @@ func judged(scores ...any) points.PointAssessment {
 // src/types/shared.ts, computed as in calculateJudgeAgreement of
 // src/cli/evaluators/llm-coverage-evaluator.ts, with Krippendorff's own formula).
 func TestJudgeAgreement(t *testing.T) {
+	t.Parallel()
 	const a, b, backup = "judge-a(openrouter:a)", "holistic(xai:b)", "backup-claude-3-5-haiku(anthropic:claude-3.5-haiku)"
 	judges := map[string]JudgeSpec{
 		a:      {ID: "judge-a", Model: "openrouter:a", Approach: "standard"},
 		b:      {Model: "xai:b", Approach: "holistic"},
-		backup: BackupJudge(),
+		backup: backupJudge(),
 	}
 	tests := []struct {
 		name string

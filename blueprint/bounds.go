@@ -7,11 +7,11 @@ package blueprint
 // thinkingBudget by llm.MaxReplyTokens; weights of prompts and points lie in [0.1, 10]
 // (spec/blueprints.md §2).
 const (
-	// MaxTemperature is the highest temperature (header temperature and temperatures, a
+	// maxTemperature is the highest temperature (header temperature and temperatures, a
 	// prompt's temperature): the top of the providers' ranges.
-	MaxTemperature = 2
-	// MaxToolSteps is the highest toolUse.maxSteps.
-	MaxToolSteps = 1000
-	// MaxToolCalls is the highest maxCalls of a prompt.
-	MaxToolCalls = 1_000_000
+	maxTemperature = 2
+	// maxToolSteps is the highest toolUse.maxSteps.
+	maxToolSteps = 1000
+	// maxToolCalls is the highest maxCalls of a prompt.
+	maxToolCalls = 1_000_000
 )

@@ -11,13 +11,13 @@ import (
 	"github.com/vectorlint/vectorlint/points"
 )
 
-// BreakerThreshold is how many generations of one model may fail in a row before the model is
+// breakerThreshold is how many generations of one model may fail in a row before the model is
 // skipped for the rest of the run (Weval's FAILURE_THRESHOLD in
 // src/cli/services/comparison-pipeline-service.non-stream.ts).
-const BreakerThreshold = 10
+const breakerThreshold = 10
 
 // BreakerError is a generation that was not attempted because its model's circuit breaker is
-// open: the model failed BreakerThreshold generations in a row. Its cells are errors of the
+// open: the model failed breakerThreshold generations in a row. Its cells are errors of the
 // result; the table names the model once.
 type BreakerError struct {
 	// Model is the model id (without the variant's suffixes: every variant of a model counts

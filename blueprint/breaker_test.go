@@ -15,6 +15,7 @@ import (
 // success resets the count, rate limits and failures of the whole run do not count, and each
 // model has its own.
 func TestBreaker(t *testing.T) {
+	t.Parallel()
 	fail := errors.New("HTTP 500")
 	rateLimited := &llm.APIError{Kind: llm.KindHTTP, Status: 429}
 	stopped := &llm.StopError{Reason: llm.StopUnauthorized}
@@ -42,7 +43,7 @@ func TestBreaker(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := newBreaker(BreakerThreshold)
+			b := newBreaker(breakerThreshold)
 			for _, err := range tt.outcomes {
 				b.record("m:1", err)
 			}

@@ -93,14 +93,14 @@ func canonicalPoint(p *rubric.Point) map[string]any {
 	return m
 }
 
-// PromptHashID returns the id the original gives a prompt without one: "hash-" and the first
+// promptHashID returns the id the original gives a prompt without one: "hash-" and the first
 // 12 hex digits of SHA-256 over the canonical JSON of the normalised prompt without its id.
-func PromptHashID(p *Prompt) string {
-	return hashID(CanonicalPromptJSON(p))
+func promptHashID(p *Prompt) string {
+	return hashID(canonicalPromptJSON(p))
 }
 
-// CanonicalPromptJSON returns the canonical JSON string that PromptHashID hashes.
-func CanonicalPromptJSON(p *Prompt) string {
+// canonicalPromptJSON returns the canonical JSON string that promptHashID hashes.
+func canonicalPromptJSON(p *Prompt) string {
 	return jsjson.Canonical(canonicalPrompt(p))
 }
 

@@ -8,6 +8,7 @@ import (
 
 // The golden ids of spec §2: values the original Weval produces.
 func TestPromptHashIDGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, src, wantID, wantCanonical string
 	}{
@@ -88,7 +89,7 @@ func TestPromptHashIDGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			bp := mustParse(t, tt.file, tt.src)
 			p := bp.Prompts[0]
-			if got := CanonicalPromptJSON(p); got != tt.wantCanonical {
+			if got := canonicalPromptJSON(p); got != tt.wantCanonical {
 				t.Errorf("canonical JSON\n got %s\nwant %s", got, tt.wantCanonical)
 			}
 			if p.ID != tt.wantID || !p.HashedID {
@@ -99,6 +100,7 @@ func TestPromptHashIDGolden(t *testing.T) {
 }
 
 func TestCanonicalPromptWithPoints(t *testing.T) {
+	t.Parallel()
 	src := `
 - prompt: "Q"
   weight: 2
@@ -123,7 +125,7 @@ func TestCanonicalPromptWithPoints(t *testing.T) {
 		`{"citation":"Rule 5","fn":"matches","fnArgs":"^a","multiplier":1.5},` +
 		`[{"fn":"icontains","fnArgs":"y","multiplier":1},{"multiplier":1,"text":"Path text"}]],` +
 		`"render_as":"markdown","should_not":[{"fn":"contains","fnArgs":"bad","multiplier":1}],"weight":2}`
-	if got := CanonicalPromptJSON(bp.Prompts[0]); got != want {
+	if got := canonicalPromptJSON(bp.Prompts[0]); got != want {
 		t.Errorf("canonical JSON\n got %s\nwant %s", got, want)
 	}
 }
@@ -142,6 +144,7 @@ func mustParse(t testing.TB, file, src string) *Blueprint {
 // "noCache Normalization" (its two tests, with the ids removed so they are hashed); the ids are
 // those src/lib/blueprint-parser.ts gives the same input.
 func TestHeaderNoCacheIsCopiedIntoPrompts(t *testing.T) {
+	t.Parallel()
 	prompts := `- prompt: "Inherits global noCache=true"
 - prompt: "Overrides global with noCache=false"
   noCache: false
@@ -191,7 +194,7 @@ func TestHeaderNoCacheIsCopiedIntoPrompts(t *testing.T) {
 			if !reflect.DeepEqual(noCache, tt.wantNoCache) || !reflect.DeepEqual(ids, tt.wantIDs) {
 				t.Errorf("noCache %q ids %q\nwant    %q ids %q", noCache, ids, tt.wantNoCache, tt.wantIDs)
 			}
-			if got := CanonicalPromptJSON(bp.Prompts[0]); got != tt.wantFirst {
+			if got := canonicalPromptJSON(bp.Prompts[0]); got != tt.wantFirst {
 				t.Errorf("canonical JSON\n got %s\nwant %s", got, tt.wantFirst)
 			}
 		})

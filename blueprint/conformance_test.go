@@ -36,6 +36,7 @@ func corpus(t testing.TB) (dir string, files []corpusFile) {
 // TestCorpusConformance parses every real blueprint (spec §2 "Conformance"): all parse except
 // the two that are not valid YAML and the one asking for toolUse.mode auto.
 func TestCorpusConformance(t *testing.T) {
+	t.Parallel()
 	dir, files := corpus(t)
 	if len(files) != 196 {
 		t.Errorf("found %d blueprints in the corpus, want 196", len(files))
@@ -68,7 +69,7 @@ func TestCorpusConformance(t *testing.T) {
 			t.Errorf("%s: %v", f.rel, err)
 			continue
 		}
-		if bp.ID != IDFromPath(f.rel) || len(bp.Prompts) == 0 {
+		if bp.ID != idFromPath(f.rel) || len(bp.Prompts) == 0 {
 			t.Errorf("%s: id %q, %d prompts", f.rel, bp.ID, len(bp.Prompts))
 		}
 		prompts += len(bp.Prompts)
@@ -106,6 +107,7 @@ func TestCorpusConformance(t *testing.T) {
 // (strata-sword's multi-turn prompts: five consecutive user messages) breaks it. Such prompts
 // stay usable: the check is a warning (docs/blueprints.md), the messages are kept as written.
 func TestCorpusNonAlternatingRoles(t *testing.T) {
+	t.Parallel()
 	_, files := corpus(t)
 	for _, f := range files {
 		if f.rel != "benchmarks/strata-sword.yml" {

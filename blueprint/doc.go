@@ -7,4 +7,7 @@
 // Run is a whole run as the vectorlint command does it — checks before any call, generation,
 // judging, scoring, the result document and the report — so Go programs and editors get the
 // command's behaviour from one call.
+//
+// Comparing the results of two runs (`vectorlint blueprint compare`) is package
+// blueprint/compare.
 package blueprint

@@ -126,13 +126,13 @@ func CheckEnvRefs(bp *Blueprint, refs []EnvRef, allow points.AllowEnv) finding.P
 	return out
 }
 
-// CheckEnvTrust checks, before any call, where the values of allowed references would go: a
+// checkEnvTrust checks, before any call, where the values of allowed references would go: a
 // value the user holds (from the process environment or the user config) may be sent only to
 // a loopback address or a host in VECTORLINT_TRUSTED_HOSTS, since every url of a blueprint is
 // the blueprint author's choice. It returns one *trust.UntrustedHostError for each url that
 // would receive one, naming the blueprint's file and the url's line. References that are not
 // allowed are CheckEnvRefs's to report and are skipped here.
-func CheckEnvTrust(bp *Blueprint, refs []EnvRef, env envsource.Vars, allow points.AllowEnv, rule *trust.Rule) []error {
+func checkEnvTrust(bp *Blueprint, refs []EnvRef, env envsource.Vars, allow points.AllowEnv, rule *trust.Rule) []error {
 	var out []error
 	seen := map[string]bool{}
 	for _, r := range refs {

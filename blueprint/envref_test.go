@@ -38,6 +38,7 @@ externalServices:
 `
 
 func TestEnvRefs(t *testing.T) {
+	t.Parallel()
 	bp, err := Parse([]byte(envRefBlueprint), ParseOptions{File: "refs.yml"})
 	if err != nil {
 		t.Fatal(err)
@@ -76,6 +77,7 @@ func TestEnvRefs(t *testing.T) {
 // TestCheckEnvTrust: a value the user holds goes only to a loopback or trusted url; a value
 // from the project's .env travels with the blueprint's url.
 func TestCheckEnvTrust(t *testing.T) {
+	t.Parallel()
 	bp, err := Parse([]byte(envRefBlueprint), ParseOptions{File: "refs.yml"})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +92,7 @@ func TestCheckEnvTrust(t *testing.T) {
 		"CALL_KEY":       {"c", envsource.Source{Origin: envsource.OriginUserConfig, Name: "CALL_KEY", File: "config.toml"}},
 	}
 	strict, _ := trust.ParseHosts("")
-	errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, strict)
+	errs := checkEnvTrust(bp, EnvRefs(bp), env, allow, strict)
 	var got []string
 	for _, e := range errs {
 		var ue *trust.UntrustedHostError
@@ -107,7 +109,7 @@ func TestCheckEnvTrust(t *testing.T) {
 		t.Errorf("CheckEnvTrust:\n%s", strings.Join(got, "\n"))
 	}
 	trusted, _ := trust.ParseHosts("models.example,svc.example")
-	if errs := CheckEnvTrust(bp, EnvRefs(bp), env, allow, trusted); errs != nil {
+	if errs := checkEnvTrust(bp, EnvRefs(bp), env, allow, trusted); errs != nil {
 		t.Errorf("trusted hosts: %v", errs)
 	}
 }

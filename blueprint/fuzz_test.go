@@ -99,7 +99,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("empty or duplicate prompt id %q", p.ID)
 			}
 			ids[p.ID] = true
-			_ = CanonicalPromptJSON(p)
+			_ = canonicalPromptJSON(p)
 			for _, pt := range p.Rubric().Points() {
 				if pt.Multiplier < 0.1 || pt.Multiplier > 10 {
 					t.Fatalf("multiplier %v out of range", pt.Multiplier)
@@ -115,13 +115,13 @@ func FuzzParse(f *testing.F) {
 // checkBounds fails when an accepted blueprint holds a number out of its range (spec/trust.md §8).
 func checkBounds(t *testing.T, bp *Blueprint) {
 	t.Helper()
-	temperature := func(f *float64) bool { return f == nil || *f >= 0 && *f <= MaxTemperature }
+	temperature := func(f *float64) bool { return f == nil || *f >= 0 && *f <= maxTemperature }
 	ok := temperature(bp.Temperature) && (bp.Concurrency == nil || *bp.Concurrency >= 1 && *bp.Concurrency <= llm.MaxConcurrency)
 	for _, f := range bp.Temperatures {
 		ok = ok && temperature(&f)
 	}
 	if bp.ToolUse != nil && bp.ToolUse.MaxSteps != nil {
-		ok = ok && *bp.ToolUse.MaxSteps >= 1 && *bp.ToolUse.MaxSteps <= MaxToolSteps
+		ok = ok && *bp.ToolUse.MaxSteps >= 1 && *bp.ToolUse.MaxSteps <= maxToolSteps
 	}
 	for _, m := range bp.Models {
 		if m.Custom != nil && m.Custom.ThinkingBudget != nil {
@@ -135,7 +135,7 @@ func checkBounds(t *testing.T, bp *Blueprint) {
 	}
 	for _, p := range bp.Prompts {
 		ok = ok && temperature(p.Temperature) && (p.Weight == nil || *p.Weight >= 0.1 && *p.Weight <= 10) &&
-			(p.MaxCalls == nil || *p.MaxCalls >= 0 && *p.MaxCalls <= MaxToolCalls)
+			(p.MaxCalls == nil || *p.MaxCalls >= 0 && *p.MaxCalls <= maxToolCalls)
 	}
 	if !ok {
 		t.Fatalf("accepted a number out of range: %+v", bp)
@@ -247,7 +247,7 @@ func FuzzParseKeyPoints(f *testing.F) {
 	f.Add("<key_point><key_point>nested</key_point></key_point>")
 	f.Add("no tags at all")
 	f.Fuzz(func(t *testing.T, reply string) {
-		kps, err := ParseKeyPoints(reply)
+		kps, err := parseKeyPoints(reply)
 		if err != nil {
 			if kps != nil {
 				t.Fatalf("key points %q with error %v", kps, err)

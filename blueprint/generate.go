@@ -20,9 +20,9 @@ import (
 	"github.com/vectorlint/vectorlint/points"
 )
 
-// DefaultMaxTokens is the max_tokens of every generated turn unless a custom model's
+// defaultMaxTokens is the max_tokens of every generated turn unless a custom model's
 // parameters say otherwise (spec §6).
-const DefaultMaxTokens = 1500
+const defaultMaxTokens = 1500
 
 // maxPairsInFlight bounds the prompt × model pairs worked on at once (generated, or scored by
 // Run). The client's limits bound the calls; this bounds the goroutines and memory of a run
@@ -43,18 +43,18 @@ const (
 // models of one provider should not flood it.
 const DefaultProviderConcurrency = 4
 
-// DefaultTemperature is the temperature of a generation when neither the blueprint's header
+// defaultTemperature is the temperature of a generation when neither the blueprint's header
 // nor the prompt sets one: Weval's DEFAULT_TEMPERATURE (src/cli/services/llm-service.ts).
-const DefaultTemperature = 0.0
+const defaultTemperature = 0.0
 
-// Variant is one way a model is run: a model with one temperature and one system prompt.
-type Variant struct {
+// modelVariant is one way a model is run: a model with one temperature and one system prompt.
+type modelVariant struct {
 	// ID is the effective model id used in results: the model id, then "[temp:T]" (always: T
-	// is DefaultTemperature when the header sets none), then "[sp_idx:i]" when the blueprint
+	// is defaultTemperature when the header sets none), then "[sp_idx:i]" when the blueprint
 	// gives several system prompts.
 	ID    string
 	Model Model
-	// Temperature is the header's temperature of this variant, or DefaultTemperature when the
+	// Temperature is the header's temperature of this variant, or defaultTemperature when the
 	// header sets none (then a prompt's own temperature, when it has one, is sent instead).
 	Temperature *float64
 	// SystemIndex indexes the blueprint's system prompt list (Blueprint.Systems); -1 when the
@@ -62,20 +62,20 @@ type Variant struct {
 	SystemIndex int
 }
 
-// FormatTemperature writes a temperature as model id suffixes show it: as JavaScript writes
+// formatTemperature writes a temperature as model id suffixes show it: as JavaScript writes
 // the number ("0", "0.7", "0.25", "1"), since Weval builds the suffix with a template string
 // (`[temp:${temperature}]`, since its "fix temps" change; it used toFixed(1) before).
-func FormatTemperature(t float64) string { return jsjson.FormatNumber(t) }
+func formatTemperature(t float64) string { return jsjson.FormatNumber(t) }
 
 // headerTemperature reports whether the blueprint's header sets a temperature (temperatures or
 // temperature).
 func headerTemperature(bp *Blueprint) bool { return len(bp.Temperatures) > 0 || bp.Temperature != nil }
 
-// Variants returns the variants to run for the given models, in order: each model, each
-// temperature (temperatures, else temperature, else DefaultTemperature), each system prompt of
+// modelVariants returns the variants to run for the given models, in order: each model, each
+// temperature (temperatures, else temperature, else defaultTemperature), each system prompt of
 // a systems list. Duplicate effective ids are dropped.
-func Variants(bp *Blueprint, models []Model) []Variant {
-	def := DefaultTemperature
+func modelVariants(bp *Blueprint, models []Model) []modelVariant {
+	def := defaultTemperature
 	temps := []*float64{&def}
 	switch {
 	case len(bp.Temperatures) > 0:
@@ -93,12 +93,12 @@ func Variants(bp *Blueprint, models []Model) []Variant {
 			systems = append(systems, i)
 		}
 	}
-	var out []Variant
+	var out []modelVariant
 	seen := map[string]bool{}
 	for _, m := range models {
 		for _, t := range temps {
 			for _, s := range systems {
-				id := m.ID + "[temp:" + FormatTemperature(*t) + "]"
+				id := m.ID + "[temp:" + formatTemperature(*t) + "]"
 				if len(bp.Systems) > 1 {
 					id += "[sp_idx:" + strconv.Itoa(s) + "]"
 				}
@@ -106,7 +106,7 @@ func Variants(bp *Blueprint, models []Model) []Variant {
 					continue
 				}
 				seen[id] = true
-				out = append(out, Variant{ID: id, Model: m, Temperature: t, SystemIndex: s})
+				out = append(out, modelVariant{ID: id, Model: m, Temperature: t, SystemIndex: s})
 			}
 		}
 	}
@@ -132,10 +132,10 @@ func systemPrompt(bp *Blueprint, p *Prompt, idx int) *string {
 }
 
 // requestTemperature is the temperature sent when variant v generates prompt p: the header's
-// (the variant's), else the prompt's own, else DefaultTemperature, as Weval chooses it
+// (the variant's), else the prompt's own, else defaultTemperature, as Weval chooses it
 // (`tempValue ?? promptConfig.temperature ?? config.temperature ?? DEFAULT_TEMPERATURE` in
 // src/cli/services/comparison-pipeline-service.non-stream.ts).
-func requestTemperature(bp *Blueprint, p *Prompt, v Variant) *float64 {
+func requestTemperature(bp *Blueprint, p *Prompt, v modelVariant) *float64 {
 	switch {
 	case v.Temperature != nil && headerTemperature(bp):
 		return v.Temperature
@@ -144,7 +144,7 @@ func requestTemperature(bp *Blueprint, p *Prompt, v Variant) *float64 {
 	case v.Temperature != nil:
 		return v.Temperature
 	}
-	def := DefaultTemperature
+	def := defaultTemperature
 	return &def
 }
 
@@ -178,7 +178,7 @@ type GenerateOptions struct {
 	// ProviderConcurrency limits the calls in flight to one provider (DefaultProviderConcurrency
 	// when 0).
 	ProviderConcurrency int
-	// MaxTokens of each generated turn (DefaultMaxTokens when 0).
+	// MaxTokens of each generated turn (1500 when 0, Weval's default).
 	MaxTokens int
 	// Timeout bounds each attempt of a generation call (DefaultGenTimeout when 0; --gen-timeout-ms).
 	// The whole call, retries included, is bounded by retry.CallTimeoutFactor times it.
@@ -210,95 +210,52 @@ type target struct {
 	err    error
 }
 
-// Generate asks every variant of the given models (see Variants) for its turns of every
+// Generate asks every variant of the given models (see modelVariants) for its turns of every
 // prompt: one per `assistant: null`, each appended to the conversation before the next, plus
 // a final one when the conversation ends with the user. Calls run concurrently within the
 // client's limits. A prompt × variant whose generation fails is recorded in the returned
 // Responses (Run reports it in the result's errors) and the others go on; Generate itself
 // fails only when ctx ends.
 //
-// A model whose generations fail BreakerThreshold times in a row is skipped for the rest of
+// A model whose generations fail breakerThreshold times in a row is skipped for the rest of
 // the run (the circuit breaker, as in Weval): its remaining pairs fail with a *BreakerError
 // without a call. So that the count is checked before each call rather than while calls queue,
 // a model has at most ProviderConcurrency pairs in flight; those already in flight when the
 // breaker opens finish.
 func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateOptions) (*Responses, error) {
-	if opts.Client == nil {
-		return nil, errors.New("blueprint: Generate needs GenerateOptions.Client")
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
 	}
-	if opts.FixturesStrict && opts.Fixtures == nil {
-		return nil, errors.New("blueprint: GenerateOptions.FixturesStrict needs Fixtures")
-	}
-	if opts.ProviderConcurrency <= 0 {
-		opts.ProviderConcurrency = DefaultProviderConcurrency
-	}
-	if opts.MaxTokens <= 0 {
-		opts.MaxTokens = DefaultMaxTokens
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultGenTimeout
-	}
-	if opts.Attempts <= 0 {
-		opts.Attempts = DefaultGenRetries + 1
-	}
-	variants := Variants(bp, models)
+	variants := modelVariants(bp, models)
 	resp := newResponses("")
 	resp.generated = true
 	for _, v := range variants {
 		resp.addModel(v.ID)
 	}
-	targets := map[string]target{}
+	gen := &generation{bp: bp, opts: opts, targets: map[string]target{}, perModel: map[string]*semaphore.Weighted{},
+		brk: newBreaker(breakerThreshold)}
 	for _, v := range variants {
-		if _, ok := targets[v.Model.ID]; !ok {
-			targets[v.Model.ID] = resolveTarget(bp, v.Model, opts)
+		if _, ok := gen.targets[v.Model.ID]; !ok {
+			gen.targets[v.Model.ID] = resolveTarget(bp, v.Model, opts)
 		}
 	}
-
-	type result struct {
-		turns     []string
-		history   []points.Message
-		generated []bool
-		err       error
-	}
-	results := make([][]result, len(bp.Prompts))
-	brk := newBreaker(BreakerThreshold)
-	perModel := map[string]*semaphore.Weighted{}
 	for _, v := range variants {
-		if perModel[v.Model.ID] == nil {
-			perModel[v.Model.ID] = semaphore.NewWeighted(int64(opts.ProviderConcurrency))
+		if gen.perModel[v.Model.ID] == nil {
+			gen.perModel[v.Model.ID] = semaphore.NewWeighted(int64(opts.ProviderConcurrency))
 		}
 	}
+	results := make([][]pairResult, len(bp.Prompts))
 	// A pair's failure is recorded in its result, so no goroutine returns an error.
 	var g errgroup.Group
 	g.SetLimit(maxPairsInFlight)
 	for i, p := range bp.Prompts {
-		results[i] = make([]result, len(variants))
+		results[i] = make([]pairResult, len(variants))
 		for j, v := range variants {
 			g.Go(func() error {
-				r := &results[i][j]
-				fixture, fixed := []string(nil), false
-				if opts.Fixtures != nil {
-					fixture, fixed = opts.Fixtures.fixture(p.ID, v.ID, v.Model.ID)
-				}
-				if t := targets[v.Model.ID]; fixed {
-					// A fixture stands for the model: no call, nothing for the breaker to count.
-					r.turns = fixture
-					if r.history, r.generated, r.err = conversation(bp, p, v.ID, fixture); r.err != nil {
-						r.err = fmt.Errorf("the fixture in %s: %w", opts.Fixtures.File, r.err)
-					}
-				} else if opts.FixturesStrict {
-					r.err = fmt.Errorf("no fixture response for this prompt and model in %s (--fixtures-strict)", opts.Fixtures.File)
-				} else if t.err != nil {
-					r.err = t.err
-				} else if r.err = perModel[v.Model.ID].Acquire(ctx, 1); r.err == nil {
-					if r.err = brk.check(v.Model.ID); r.err == nil {
-						r.turns, r.history, r.generated, r.err = generatePair(ctx, bp, p, v, t, opts)
-						brk.record(v.Model.ID, r.err)
-					}
-					perModel[v.Model.ID].Release(1)
-				}
+				results[i][j] = gen.pair(ctx, p, v)
 				if opts.OnPair != nil {
-					opts.OnPair(p.ID, v.ID, r.err)
+					opts.OnPair(p.ID, v.ID, results[i][j].err)
 				}
 				return nil
 			})
@@ -308,40 +265,116 @@ func Generate(ctx context.Context, bp *Blueprint, models []Model, opts GenerateO
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	resp.tripped = brk.tripped
-	for i, p := range bp.Prompts {
-		for j, v := range variants {
-			r := results[i][j]
-			if r.err != nil {
-				setCell(resp.failures, p.ID, v.ID, r.err.Error())
-				// Failures of the run, and pairs the breaker skipped, are reported once each.
-				var be *BreakerError
-				rw := points.RunWide(r.err)
-				if rw == nil && errors.As(r.err, &be) {
-					rw = be
-				}
-				if rw != nil {
-					if resp.stopped == nil {
-						resp.stopped = map[string]map[string]error{}
-					}
-					setCell(resp.stopped, p.ID, v.ID, rw)
-				}
-				continue
-			}
-			setCell(resp.byPrompt, p.ID, v.ID, r.turns)
-			setCell(resp.histories, p.ID, v.ID, r.history)
-			setCell(resp.generatedFlags, p.ID, v.ID, r.generated)
-		}
-	}
+	resp.tripped = gen.brk.tripped
+	resp.recordGenerated(bp, variants, results)
 	return resp, nil
 }
 
-// CheckModel reports why a model cannot be called with the options' environment (an unknown
+// withDefaults checks the options of Generate and fills in the defaults of those not set.
+func (opts GenerateOptions) withDefaults() (GenerateOptions, error) {
+	if opts.Client == nil {
+		return opts, errors.New("blueprint: Generate needs GenerateOptions.Client")
+	}
+	if opts.FixturesStrict && opts.Fixtures == nil {
+		return opts, errors.New("blueprint: GenerateOptions.FixturesStrict needs Fixtures")
+	}
+	if opts.ProviderConcurrency <= 0 {
+		opts.ProviderConcurrency = DefaultProviderConcurrency
+	}
+	if opts.MaxTokens <= 0 {
+		opts.MaxTokens = defaultMaxTokens
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultGenTimeout
+	}
+	if opts.Attempts <= 0 {
+		opts.Attempts = DefaultGenRetries + 1
+	}
+	return opts, nil
+}
+
+// generation is what every pair of one Generate call shares: each model's endpoint, its
+// slots (ProviderConcurrency pairs in flight) and the circuit breaker.
+type generation struct {
+	bp       *Blueprint
+	opts     GenerateOptions
+	targets  map[string]target
+	perModel map[string]*semaphore.Weighted
+	brk      *breaker
+}
+
+// pairResult is the generation of one prompt × variant.
+type pairResult struct {
+	turns     []string
+	history   []points.Message
+	generated []bool
+	err       error
+}
+
+// pair generates one prompt × variant: its fixture when there is one, else a call to the
+// model unless its endpoint failed or its breaker is open.
+func (gen *generation) pair(ctx context.Context, p *Prompt, v modelVariant) pairResult {
+	var r pairResult
+	opts := gen.opts
+	fixture, fixed := []string(nil), false
+	if opts.Fixtures != nil {
+		fixture, fixed = opts.Fixtures.fixture(p.ID, v.ID, v.Model.ID)
+	}
+	if t := gen.targets[v.Model.ID]; fixed {
+		// A fixture stands for the model: no call, nothing for the breaker to count.
+		r.turns = fixture
+		if r.history, r.generated, r.err = conversation(gen.bp, p, v.ID, fixture); r.err != nil {
+			r.err = fmt.Errorf("the fixture in %s: %w", opts.Fixtures.File, r.err)
+		}
+	} else if opts.FixturesStrict {
+		r.err = fmt.Errorf("no fixture response for this prompt and model in %s (--fixtures-strict)", opts.Fixtures.File)
+	} else if t.err != nil {
+		r.err = t.err
+	} else if r.err = gen.perModel[v.Model.ID].Acquire(ctx, 1); r.err == nil {
+		if r.err = gen.brk.check(v.Model.ID); r.err == nil {
+			r.turns, r.history, r.generated, r.err = generatePair(ctx, gen.bp, p, v, t, opts)
+			gen.brk.record(v.Model.ID, r.err)
+		}
+		gen.perModel[v.Model.ID].Release(1)
+	}
+	return r
+}
+
+// recordGenerated records each prompt × variant's generation: its turns and conversation, or
+// its failure (and the run-wide failure or open breaker behind it, reported once each).
+func (r *Responses) recordGenerated(bp *Blueprint, variants []modelVariant, results [][]pairResult) {
+	for i, p := range bp.Prompts {
+		for j, v := range variants {
+			pr := results[i][j]
+			if pr.err != nil {
+				setCell(r.failures, p.ID, v.ID, pr.err.Error())
+				// Failures of the run, and pairs the breaker skipped, are reported once each.
+				var be *BreakerError
+				rw := points.RunWide(pr.err)
+				if rw == nil && errors.As(pr.err, &be) {
+					rw = be
+				}
+				if rw != nil {
+					if r.stopped == nil {
+						r.stopped = map[string]map[string]error{}
+					}
+					setCell(r.stopped, p.ID, v.ID, rw)
+				}
+				continue
+			}
+			setCell(r.byPrompt, p.ID, v.ID, pr.turns)
+			setCell(r.histories, p.ID, v.ID, pr.history)
+			setCell(r.generatedFlags, p.ID, v.ID, pr.generated)
+		}
+	}
+}
+
+// checkModel reports why a model cannot be called with the options' environment (an unknown
 // provider, a key that is not set, a ${VAR} reference that is not allowed or not set, or an
 // endpoint the client's trust rule refuses: an *trust.UntrustedHostError), or nil. Generate
-// records the same error for every prompt of such a model; the command uses CheckModel to
+// records the same error for every prompt of such a model; the command uses checkModel to
 // warn once, or to stop before any call when the trust rule refuses a model.
-func CheckModel(bp *Blueprint, m Model, opts GenerateOptions) error {
+func checkModel(bp *Blueprint, m Model, opts GenerateOptions) error {
 	if opts.ProviderConcurrency <= 0 {
 		opts.ProviderConcurrency = DefaultProviderConcurrency
 	}
@@ -404,7 +437,7 @@ func resolveTarget(bp *Blueprint, m Model, opts GenerateOptions) target {
 }
 
 // generatePair generates the turns of one prompt for one variant.
-func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t target, opts GenerateOptions) ([]string, []points.Message, []bool, error) {
+func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v modelVariant, t target, opts GenerateOptions) ([]string, []points.Message, []bool, error) {
 	noCache := false
 	if bp.NoCache != nil {
 		noCache = *bp.NoCache
@@ -414,7 +447,7 @@ func generatePair(ctx context.Context, bp *Blueprint, p *Prompt, v Variant, t ta
 	}
 	system := systemPrompt(bp, p, v.SystemIndex)
 	temperature := requestTemperature(bp, p, v)
-	want := p.GeneratedTurns()
+	want := p.generatedTurnCount()
 	var msgs []llm.Message
 	var turns []string
 	call := func() error {

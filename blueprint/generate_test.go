@@ -31,8 +31,9 @@ func parseTestBlueprint(t *testing.T, src string) *Blueprint {
 // string `[temp:${temperatureForThisCall}]` (src/cli/services/comparison-pipeline-service
 // .non-stream.ts, since its "fix temps" change, which dropped toFixed(1)).
 func TestFormatTemperature(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[float64]string{0: "0", math.Copysign(0, -1): "0", 1: "1", 0.7: "0.7", 0.25: "0.25", 1.5: "1.5", 2: "2", 1e-7: "1e-7", 0.30000000000000004: "0.30000000000000004"} {
-		if got := FormatTemperature(in); got != want {
+		if got := formatTemperature(in); got != want {
 			t.Errorf("FormatTemperature(%v) = %q, want %q", in, got, want)
 		}
 	}
@@ -44,6 +45,7 @@ func TestFormatTemperature(t *testing.T) {
 // finds the responses under 'failing-model[temp:0.7]'), and [sp_idx:i] only with several
 // system prompts.
 func TestVariants(t *testing.T) {
+	t.Parallel()
 	models := []Model{{ID: "openai:gpt-4o"}, {ID: "local:x", Custom: &CustomModel{ID: "local:x"}}}
 	tests := []struct {
 		name, header string
@@ -61,7 +63,7 @@ func TestVariants(t *testing.T) {
 	for _, tt := range tests {
 		bp := parseTestBlueprint(t, tt.header+"\n---\n- prompt: Q\n")
 		var got []string
-		for _, v := range Variants(bp, models) {
+		for _, v := range modelVariants(bp, models) {
 			got = append(got, v.ID)
 		}
 		if !reflect.DeepEqual(got, tt.want) {
@@ -83,7 +85,7 @@ func echoServer(t *testing.T, opts ...llmtest.Option) *llmtest.Server {
 	s.SetDefault(llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
 		temp := "none"
 		if r.Temperature != nil {
-			temp = FormatTemperature(*r.Temperature)
+			temp = formatTemperature(*r.Temperature)
 		}
 		return llmtest.Text(fmt.Sprintf("%s at %s [system %q] says: %s", r.Model, temp, r.System(), r.LastUser()))
 	}))
@@ -91,6 +93,7 @@ func echoServer(t *testing.T, opts ...llmtest.Option) *llmtest.Server {
 }
 
 func TestGenerateMultiTurn(t *testing.T) {
+	t.Parallel()
 	s := echoServer(t)
 	bp := parseTestBlueprint(t, `temperatures: [0.2, 0.9]
 system: [null, "Be terse."]
@@ -111,7 +114,7 @@ system: [null, "Be terse."]
 		t.Fatal(err)
 	}
 	wantModels := []string{"openai:gpt[temp:0.2][sp_idx:0]", "openai:gpt[temp:0.2][sp_idx:1]", "openai:gpt[temp:0.9][sp_idx:0]", "openai:gpt[temp:0.9][sp_idx:1]"}
-	if !reflect.DeepEqual(resp.Models(), wantModels) || !resp.Generated() {
+	if !reflect.DeepEqual(resp.Models(), wantModels) || !resp.isGenerated() {
 		t.Fatalf("models %q", resp.Models())
 	}
 	m := "openai:gpt[temp:0.9][sp_idx:1]"
@@ -136,7 +139,7 @@ system: [null, "Be terse."]
 	// default max_tokens.
 	found := false
 	for _, r := range s.Requests() {
-		if *r.MaxTokens != DefaultMaxTokens {
+		if *r.MaxTokens != defaultMaxTokens {
 			t.Errorf("max_tokens %d", *r.MaxTokens)
 		}
 		if r.LastUser() == "In April." && *r.Temperature == 0.9 && r.System() == "Be terse." {
@@ -152,6 +155,7 @@ system: [null, "Be terse."]
 }
 
 func TestGenerateFailures(t *testing.T) {
+	t.Parallel()
 	good := echoServer(t)
 	bad := llmtest.Start(t)
 	bad.SetDefault(llmtest.Status(404, `{"error":{"message":"The model broken does not exist"}}`))
@@ -205,7 +209,7 @@ func TestGenerateFailures(t *testing.T) {
 	got := map[string]string{}
 	for _, p := range []string{"q1", "q2"} {
 		for _, m := range resp.Models() {
-			if msg, failed := resp.Failure(p, m); failed {
+			if msg, failed := resp.failureOf(p, m); failed {
 				got[p+" "+m] = msg
 			} else if _, ok := resp.Turns(p, m); !ok {
 				t.Errorf("%s × %s: neither turns nor a failure", p, m)
@@ -223,10 +227,10 @@ func TestGenerateFailures(t *testing.T) {
 	if len(done) != 12 || !done["q1 openai:gpt[temp:0]"] || done["q2 groq:flaky[temp:0]"] {
 		t.Errorf("OnPair saw %v", done)
 	}
-	if err := CheckModel(bp, Model{ID: "xai:nokey"}, GenerateOptions{LookupEnv: env}); err == nil || err.Error() != "LLM provider xai is not fully configured: set XAI_API_KEY" {
+	if err := checkModel(bp, Model{ID: "xai:nokey"}, GenerateOptions{LookupEnv: env}); err == nil || err.Error() != "LLM provider xai is not fully configured: set XAI_API_KEY" {
 		t.Errorf("CheckModel: %v", err)
 	}
-	if err := CheckModel(bp, Model{ID: "openai:gpt"}, GenerateOptions{LookupEnv: env}); err != nil {
+	if err := checkModel(bp, Model{ID: "openai:gpt"}, GenerateOptions{LookupEnv: env}); err != nil {
 		t.Errorf("CheckModel: %v", err)
 	}
 }
@@ -234,6 +238,7 @@ func TestGenerateFailures(t *testing.T) {
 // TestGenerateCustomModels sends one prompt to a custom model of each shape and checks the
 // exact body each server received.
 func TestGenerateCustomModels(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey("tok-5678"))
 	s.SetDefault(llmtest.Text("custom reply"))
 	base := s.URL
@@ -278,7 +283,7 @@ models:
 		t.Fatal(err)
 	}
 	for _, m := range resp.Models() {
-		if msg, failed := resp.Failure("p", m); failed {
+		if msg, failed := resp.failureOf("p", m); failed {
 			t.Fatalf("%s failed: %s", m, msg)
 		}
 		if turns, _ := resp.Turns("p", m); !reflect.DeepEqual(turns, []string{"custom reply"}) {
@@ -316,6 +321,7 @@ models:
 }
 
 func TestGenerateCacheAndNoCache(t *testing.T) {
+	t.Parallel()
 	s := echoServer(t)
 	bp := parseTestBlueprint(t, `models: [openai:gpt]
 ---
@@ -380,6 +386,7 @@ func TestGenerateProviderLimit(t *testing.T) {
 }
 
 func TestCustomModelSafeHeaders(t *testing.T) {
+	t.Parallel()
 	cm := &CustomModel{Headers: map[string]string{
 		"Authorization":       "Bearer ${KEY}",
 		"X-API-Key":           "${PROXY_API_KEY}",
@@ -396,7 +403,7 @@ func TestCustomModelSafeHeaders(t *testing.T) {
 		"Proxy-Authorization": "[redacted]",
 		"X-Note":              "uses [redacted] inline",
 	}
-	if got := cm.SafeHeaders(); !reflect.DeepEqual(got, want) {
+	if got := cm.safeHeaders(); !reflect.DeepEqual(got, want) {
 		t.Errorf("SafeHeaders = %v", got)
 	}
 	for _, v := range []any{Model{ID: "x", Custom: cm}, cm, *cm} {
@@ -414,6 +421,7 @@ func TestCustomModelSafeHeaders(t *testing.T) {
 // Weval (it adds the suffix only when config.systems has more than one entry), and that one
 // system prompt is sent (a prompt's own is an error under a list: TestSystemsRules).
 func TestGenerateOneSystemInAList(t *testing.T) {
+	t.Parallel()
 	s := echoServer(t)
 	bp := parseTestBlueprint(t, "systems: [\"Be terse.\"]\n---\n- id: p\n  prompt: Hi\n")
 	env := envOf(map[string]string{"OPENAI_API_KEY": "sk-test-1234567890", "OPENAI_BASE_URL": s.URL})
@@ -436,6 +444,7 @@ func TestGenerateOneSystemInAList(t *testing.T) {
 // model and a custom model alike. Results stay keyed by the variant's id: one column per model
 // and header temperature.
 func TestGenerateTemperature(t *testing.T) {
+	t.Parallel()
 	// The server answers with the temperature field of the body it received, as sent.
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Dynamic(func(r *llmtest.Request) llmtest.Reply {
@@ -492,7 +501,7 @@ func TestGenerateTemperature(t *testing.T) {
 			for _, p := range []string{"plain", "warm"} {
 				for _, m := range resp.Models() {
 					turns, ok := resp.Turns(p, m)
-					if msg, failed := resp.Failure(p, m); failed || !ok || len(turns) != 1 {
+					if msg, failed := resp.failureOf(p, m); failed || !ok || len(turns) != 1 {
 						t.Errorf("%s × %s: turns %q, failure %q", p, m, turns, msg)
 						continue
 					}

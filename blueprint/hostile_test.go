@@ -53,6 +53,7 @@ func hostileRun(t *testing.T) *Result {
 // TestHostileTable: the results table shows hostile text escaped: nothing a terminal acts on,
 // and under GitHub Actions nothing the runner acts on.
 func TestHostileTable(t *testing.T) {
+	t.Parallel()
 	res := hostileRun(t)
 	if len(res.Failures()) == 0 {
 		t.Fatal("the fixture should have failures")
@@ -85,6 +86,7 @@ func TestHostileTable(t *testing.T) {
 // TestHostileResultJSON: the result document carries hostile text exactly, with no line the
 // runner acts on and no raw control or bidi character.
 func TestHostileResultJSON(t *testing.T) {
+	t.Parallel()
 	res := hostileRun(t)
 	doc, err := res.JSON()
 	if err != nil {
@@ -112,6 +114,7 @@ func TestHostileResultJSON(t *testing.T) {
 // TestHostileHTML: the HTML report shows the same text as html/template alone (references
 // decode to it) and holds no line the runner acts on.
 func TestHostileHTML(t *testing.T) {
+	t.Parallel()
 	res := hostileRun(t)
 	var b bytes.Buffer
 	if err := res.WriteHTML(&b); err != nil {
@@ -128,6 +131,7 @@ func TestHostileHTML(t *testing.T) {
 // TestWriteHTMLStaticText: the template's own text (its style sheet and script, where character
 // references would not be decoded) holds nothing safetext.HTML would change.
 func TestWriteHTMLStaticText(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	tmpl, err := reportTemplate()
 	if err != nil {

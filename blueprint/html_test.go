@@ -66,6 +66,7 @@ models: [m:good, m:bad]
 }
 
 func TestWriteHTML(t *testing.T) {
+	t.Parallel()
 	res := reportFixture(t)
 	var b bytes.Buffer
 	if err := res.WriteHTML(&b); err != nil {
@@ -121,6 +122,7 @@ func TestWriteHTML(t *testing.T) {
 // chromium is not installed, unless VECTORLINT_REQUIRE_CHROMIUM=1 (CI, after
 // .ci/install-chromium) makes that a failure.
 func TestWriteHTMLRendersInChromium(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		if os.Getenv("VECTORLINT_REQUIRE_CHROMIUM") == "1" {
@@ -200,6 +202,7 @@ func distinctColours(img image.Image, limit int) int {
 // response (escaped) and the judges' agreement for the run and for a cell, with the wording
 // of the table. (α for the cell: units [1, 1] and [0.75, 0.625], 1 − 3 × 0.03125 / 0.84375 = 0.889.)
 func TestWriteHTMLKeyPointsAndAgreement(t *testing.T) {
+	t.Parallel()
 	res := reportFixture(t)
 	judges := map[string]JudgeSpec{"a(m:a)": {ID: "a", Model: "m:a"}, "b(m:b)": {ID: "b", Model: "m:b"}}
 	worked := []points.PointAssessment{judged("a(m:a)", 1.0, "b(m:b)", 1.0), judged("a(m:a)", 0.75, "b(m:b)", 0.625), judged("a(m:a)", 0.5, "b(m:b)", 0.625)}

@@ -16,27 +16,27 @@ import (
 	"github.com/vectorlint/vectorlint/scoring"
 )
 
-// DefaultJudgeMaxTokens bounds a judge's reply: a reflection of a sentence or two and a class
+// defaultJudgeMaxTokens bounds a judge's reply: a reflection of a sentence or two and a class
 // name, with room for models that think aloud first.
-const DefaultJudgeMaxTokens = 1000
+const defaultJudgeMaxTokens = 1000
 
-// DefaultJudges returns the judges used when neither the blueprint's evaluationConfig nor
+// defaultJudges returns the judges used when neither the blueprint's evaluationConfig nor
 // --judge names any (the format documentation's defaults).
-func DefaultJudges() []JudgeSpec {
+func defaultJudges() []JudgeSpec {
 	return []JudgeSpec{
 		{ID: "holistic-qwen3-30b-a3b-instruct-2507", Model: "openrouter:qwen/qwen3-30b-a3b-instruct-2507", Approach: points.ApproachHolistic},
 		{ID: "holistic-openai-gpt-oss-120b", Model: "openrouter:openai/gpt-oss-120b", Approach: points.ApproachHolistic},
 	}
 }
 
-// BackupJudge returns the judge asked when every default judge failed on a point. It is never
+// backupJudge returns the judge asked when every default judge failed on a point. It is never
 // used with judges the blueprint or the command chose.
-func BackupJudge() JudgeSpec {
+func backupJudge() JudgeSpec {
 	return JudgeSpec{ID: "backup-claude-3-5-haiku", Model: "anthropic:claude-3.5-haiku", Approach: points.ApproachHolistic}
 }
 
-// JudgeName names a judge in results: "id(model)", or "approach(model)" without an id.
-func JudgeName(j JudgeSpec) string {
+// judgeName names a judge in results: "id(model)", or "approach(model)" without an id.
+func judgeName(j JudgeSpec) string {
 	name := j.ID
 	if name == "" {
 		name = j.Approach
@@ -53,12 +53,12 @@ type JudgeOptions struct {
 	LookupEnv envsource.Vars
 	// Judges replace every other judge configuration (the command's --judge). When empty, the
 	// blueprint's evaluationConfig.llm-coverage.judges (or legacy judgeModels) are used, else
-	// DefaultJudges with BackupJudge.
+	// Weval's two default judges with its backup judge (docs/blueprints.md).
 	Judges []JudgeSpec
 	// ProviderConcurrency limits the calls in flight to one provider
 	// (DefaultProviderConcurrency when 0).
 	ProviderConcurrency int
-	// MaxTokens of a judge's reply (DefaultJudgeMaxTokens when 0).
+	// MaxTokens of a judge's reply (1000 when 0).
 	MaxTokens int
 	// Batch sends each judge every text point of a response in one call (--judge-batch; also
 	// set by the blueprint's evaluationConfig.llm-coverage.judgeBatch). A point missing or
@@ -90,10 +90,10 @@ type judgeTarget struct {
 	err  error
 }
 
-// JudgesOf returns the judges a blueprint configures: evaluationConfig.llm-coverage.judges,
+// judgesOf returns the judges a blueprint configures: evaluationConfig.llm-coverage.judges,
 // else its legacy judgeModels (each a holistic judge); custom reports whether there were any
 // (if not, the defaults apply, with the backup judge).
-func JudgesOf(bp *Blueprint) (judges []JudgeSpec, custom bool) {
+func judgesOf(bp *Blueprint) (judges []JudgeSpec, custom bool) {
 	if bp.Evaluation != nil && bp.Evaluation.LLMCoverage != nil {
 		lc := bp.Evaluation.LLMCoverage
 		if len(lc.Judges) > 0 {
@@ -106,7 +106,7 @@ func JudgesOf(bp *Blueprint) (judges []JudgeSpec, custom bool) {
 			return judges, true
 		}
 	}
-	return DefaultJudges(), false
+	return defaultJudges(), false
 }
 
 // NewLLMJudge builds the judge of a blueprint run. Judges whose model cannot be reached (an
@@ -121,11 +121,11 @@ func NewLLMJudge(bp *Blueprint, opts JudgeOptions) (*LLMJudge, error) {
 		opts.ProviderConcurrency = DefaultProviderConcurrency
 	}
 	if opts.MaxTokens <= 0 {
-		opts.MaxTokens = DefaultJudgeMaxTokens
+		opts.MaxTokens = defaultJudgeMaxTokens
 	}
 	specs, custom := opts.Judges, len(opts.Judges) > 0
 	if !custom {
-		specs, custom = JudgesOf(bp)
+		specs, custom = judgesOf(bp)
 	}
 	j := &LLMJudge{client: opts.Client, maxTokens: opts.MaxTokens, batch: opts.Batch}
 	if bp.Evaluation != nil && bp.Evaluation.LLMCoverage != nil {
@@ -151,14 +151,14 @@ func NewLLMJudge(bp *Blueprint, opts JudgeOptions) (*LLMJudge, error) {
 		j.judges = append(j.judges, resolve(s))
 	}
 	if !custom {
-		b := resolve(BackupJudge())
+		b := resolve(backupJudge())
 		j.backup = &b
 	}
 	return j, nil
 }
 
-// Judges returns the configured judges, in order.
-func (j *LLMJudge) Judges() []JudgeSpec {
+// judgeSpecs returns the configured judges, in order.
+func (j *LLMJudge) judgeSpecs() []JudgeSpec {
 	out := make([]JudgeSpec, len(j.judges))
 	for i, t := range j.judges {
 		out[i] = t.spec
@@ -166,9 +166,9 @@ func (j *LLMJudge) Judges() []JudgeSpec {
 	return out
 }
 
-// Backup returns the backup judge, or nil when the judges were chosen by the blueprint or the
+// backupSpec returns the backup judge, or nil when the judges were chosen by the blueprint or the
 // command.
-func (j *LLMJudge) Backup() *JudgeSpec {
+func (j *LLMJudge) backupSpec() *JudgeSpec {
 	if j.backup == nil {
 		return nil
 	}
@@ -176,14 +176,11 @@ func (j *LLMJudge) Backup() *JudgeSpec {
 	return &s
 }
 
-// Experimental reports whether the 9-point scale is used.
-func (j *LLMJudge) Experimental() bool { return j.experimental }
+// isExperimental reports whether the 9-point scale is used.
+func (j *LLMJudge) isExperimental() bool { return j.experimental }
 
-// Batch reports whether each judge gets every text point of a response in one call.
-func (j *LLMJudge) Batch() bool { return j.batch }
-
-// Unavailable returns, for each judge (backup included) whose model cannot be called, why.
-func (j *LLMJudge) Unavailable() []error {
+// unavailableJudges returns, for each judge (backup included) whose model cannot be called, why.
+func (j *LLMJudge) unavailableJudges() []error {
 	var out []error
 	all := j.judges
 	if j.backup != nil {
@@ -191,7 +188,7 @@ func (j *LLMJudge) Unavailable() []error {
 	}
 	for _, t := range all {
 		if t.err != nil {
-			out = append(out, fmt.Errorf("judge %s cannot be used: %w", JudgeName(t.spec), t.err))
+			out = append(out, fmt.Errorf("judge %s cannot be used: %w", judgeName(t.spec), t.err))
 		}
 	}
 	return out
@@ -305,7 +302,7 @@ func describeFailures(failed []judgement) string {
 
 // ask sends one judge its prompt; an unparseable reply is retried once (llm.CompleteChecked).
 func (j *LLMJudge) ask(ctx context.Context, t judgeTarget, req points.JudgeRequest) judgement {
-	g := judgement{name: JudgeName(t.spec)}
+	g := judgement{name: judgeName(t.spec)}
 	if t.err != nil {
 		g.err = t.err
 		return g
@@ -378,7 +375,7 @@ func (j *LLMJudge) JudgeTexts(ctx context.Context, reqs []points.JudgeRequest) (
 // the points its reply misses or garbles are asked alone, at once.
 func (j *LLMJudge) askBatch(ctx context.Context, t judgeTarget, reqs []points.JudgeRequest) []judgement {
 	out := make([]judgement, len(reqs))
-	name := JudgeName(t.spec)
+	name := judgeName(t.spec)
 	if t.err != nil {
 		for i := range out {
 			out[i] = judgement{name: name, err: t.err}

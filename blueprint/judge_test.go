@@ -53,6 +53,7 @@ func judgeServer(t *testing.T, classes map[string]string) *llmtest.Server {
 // TestLLMJudgeConsensus runs three judges at three providers on the 9-point scale: 0.875, 1
 // and 1 give 0.96, and the same judgement on a should_not point scores 0.04.
 func TestLLMJudgeConsensus(t *testing.T) {
+	t.Parallel()
 	a := judgeServer(t, map[string]string{"Names Paris": "CLASS_VERY_NEARLY", "Is rude": "CLASS_VERY_NEARLY"})
 	b := judgeServer(t, map[string]string{"Names Paris": "CLASS_EXACT", "Is rude": "exact"})
 	c := judgeServer(t, map[string]string{"Names Paris": "CLASS_FULLY_PRESENT", "Is rude": "CLASS_EXACTLY_MET"})
@@ -64,8 +65,8 @@ func TestLLMJudgeConsensus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if judge.Backup() != nil || !judge.Experimental() || len(judge.Unavailable()) != 0 {
-		t.Fatalf("backup %v experimental %v unavailable %v", judge.Backup(), judge.Experimental(), judge.Unavailable())
+	if judge.backupSpec() != nil || !judge.isExperimental() || len(judge.unavailableJudges()) != 0 {
+		t.Fatalf("backup %v experimental %v unavailable %v", judge.backupSpec(), judge.isExperimental(), judge.unavailableJudges())
 	}
 	r := rubricFromYAML(t, `["Names Paris", {$contains: "Paris"}]`, `["Is rude"]`)
 	cov := points.ScoreRubric(context.Background(), r, points.Subject{Text: "Paris.", PromptID: "p", ModelID: "m"}, points.Env{Judge: judge})
@@ -90,7 +91,7 @@ func TestLLMJudgeConsensus(t *testing.T) {
 	// Every judge was called with temperature 0 and its own approach.
 	for _, srv := range []*llmtest.Server{a, b, c} {
 		for _, req := range srv.Requests() {
-			if req.Temperature == nil || *req.Temperature != 0 || *req.MaxTokens != DefaultJudgeMaxTokens {
+			if req.Temperature == nil || *req.Temperature != 0 || *req.MaxTokens != defaultJudgeMaxTokens {
 				t.Errorf("judge request temperature %v max_tokens %v", req.Temperature, req.MaxTokens)
 			}
 		}
@@ -201,21 +202,22 @@ func TestLLMJudgeFailures(t *testing.T) {
 }
 
 func TestJudgesOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		bp     *Blueprint
 		want   []JudgeSpec
 		custom bool
 	}{
-		{"defaults", &Blueprint{}, DefaultJudges(), false},
+		{"defaults", &Blueprint{}, defaultJudges(), false},
 		{"judges", &Blueprint{Evaluation: &EvalCfg{LLMCoverage: &LLMCoverageCfg{Judges: []JudgeSpec{{Model: "openai:gpt-4o", Approach: "standard"}}}}},
 			[]JudgeSpec{{Model: "openai:gpt-4o", Approach: "standard"}}, true},
 		{"legacy judgeModels", &Blueprint{Evaluation: &EvalCfg{LLMCoverage: &LLMCoverageCfg{JudgeModels: []string{"openai : gpt-4o", "xai:grok"}}}},
 			[]JudgeSpec{{Model: "openai:gpt-4o", Approach: "holistic"}, {Model: "xai:grok", Approach: "holistic"}}, true},
-		{"scale only", &Blueprint{Evaluation: &EvalCfg{LLMCoverage: &LLMCoverageCfg{UseExperimentalScale: true}}}, DefaultJudges(), false},
+		{"scale only", &Blueprint{Evaluation: &EvalCfg{LLMCoverage: &LLMCoverageCfg{UseExperimentalScale: true}}}, defaultJudges(), false},
 	}
 	for _, tt := range tests {
-		got, custom := JudgesOf(tt.bp)
+		got, custom := judgesOf(tt.bp)
 		if !reflect.DeepEqual(got, tt.want) || custom != tt.custom {
 			t.Errorf("%s: %+v %v", tt.name, got, custom)
 		}
@@ -225,13 +227,13 @@ func TestJudgesOf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := j.Judges(); !reflect.DeepEqual(got, []JudgeSpec{{Model: "ollama:llama3", Approach: points.ApproachHolistic}}) || j.Backup() != nil {
-		t.Errorf("judges %+v backup %v", got, j.Backup())
+	if got := j.judgeSpecs(); !reflect.DeepEqual(got, []JudgeSpec{{Model: "ollama:llama3", Approach: points.ApproachHolistic}}) || j.backupSpec() != nil {
+		t.Errorf("judges %+v backup %v", got, j.backupSpec())
 	}
 	// Judges that cannot be called are reported once, by name, with the variable to set.
 	j, _ = NewLLMJudge(&Blueprint{}, JudgeOptions{Client: testClient(t), LookupEnv: envOf(nil)})
 	var msgs []string
-	for _, e := range j.Unavailable() {
+	for _, e := range j.unavailableJudges() {
 		msgs = append(msgs, e.Error())
 	}
 	want := []string{

@@ -146,7 +146,7 @@ func TestJudgeBatchEndToEnd(t *testing.T) {
 	// reply long enough for three.
 	for _, r := range bjudges.Requests() {
 		u := r.LastUser()
-		if strings.Count(u, "<criterion index=") != 3 || !strings.Contains(u, `<criterion index="3">Is rude</criterion>`) || *r.MaxTokens != 3*DefaultJudgeMaxTokens {
+		if strings.Count(u, "<criterion index=") != 3 || !strings.Contains(u, `<criterion index="3">Is rude</criterion>`) || *r.MaxTokens != 3*defaultJudgeMaxTokens {
 			t.Errorf("batched request to %s (max_tokens %d):\n%s", r.Model, *r.MaxTokens, u)
 		}
 	}

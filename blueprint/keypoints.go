@@ -21,22 +21,22 @@ type KeyPointExtractor interface {
 	ExtractKeyPoints(ctx context.Context, p *Prompt) ([]string, error)
 }
 
-// DefaultExtractionModels returns the models Weval tries, in order, to extract key points when
+// defaultExtractionModels returns the models Weval tries, in order, to extract key points when
 // the blueprint names no judge models (extractKeyPoints in
 // src/cli/services/llm-evaluation-service.ts).
-func DefaultExtractionModels() []string {
+func defaultExtractionModels() []string {
 	return []string{"openai:gpt-4o-mini", "openrouter:google/gemini-1.5-flash-latest"}
 }
 
-// ExtractionModels returns the models that extract key points for a run: the judges' models
+// extractionModels returns the models that extract key points for a run: the judges' models
 // (the command's, else the blueprint's evaluationConfig judges or legacy judgeModels), each
-// once, else DefaultExtractionModels. Weval uses only the legacy judgeModels; a blueprint that
+// once, else defaultExtractionModels. Weval uses only the legacy judgeModels; a blueprint that
 // sends its judging to chosen models should not have its ideal responses sent elsewhere.
-func ExtractionModels(bp *Blueprint, judges []JudgeSpec) []string {
+func extractionModels(bp *Blueprint, judges []JudgeSpec) []string {
 	if len(judges) == 0 {
 		var custom bool
-		if judges, custom = JudgesOf(bp); !custom {
-			return DefaultExtractionModels()
+		if judges, custom = judgesOf(bp); !custom {
+			return defaultExtractionModels()
 		}
 	}
 	var out []string
@@ -79,9 +79,9 @@ Return ONLY the key points in this format, with each key point on a new line if 
 
 var keyPointRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<key_point>(.*?)</key_point>`) })
 
-// ParseKeyPoints returns the key points of an extraction reply: the text of each
+// parseKeyPoints returns the key points of an extraction reply: the text of each
 // <key_point>…</key_point> (tags in any case, spanning lines), trimmed, empty ones left out.
-func ParseKeyPoints(reply string) ([]string, error) {
+func parseKeyPoints(reply string) ([]string, error) {
 	var out []string
 	for _, m := range keyPointRe().FindAllStringSubmatch(reply, -1) {
 		if kp := strings.TrimSpace(m[1]); kp != "" {
@@ -109,24 +109,24 @@ func promptContextText(p *Prompt) string {
 	return strings.Join(parts, "\n--------------------\n")
 }
 
-// ExtractorOptions control NewLLMExtractor.
-type ExtractorOptions struct {
+// extractorOptions control newLLMExtractor.
+type extractorOptions struct {
 	// Client makes the calls (cache, retries, limits, usage).
 	Client *llm.Client
 	// LookupEnv reads the models' keys and base URLs.
 	LookupEnv envsource.Vars
-	// Models are tried in order until one extracts key points (ExtractionModels).
+	// Models are tried in order until one extracts key points (extractionModels).
 	Models []string
 	// ProviderConcurrency limits the calls in flight to one provider
 	// (DefaultProviderConcurrency when 0).
 	ProviderConcurrency int
 }
 
-// LLMExtractor extracts key points with models, as Weval does: each model in turn is sent
+// llmExtractor extracts key points with models, as Weval does: each model in turn is sent
 // Weval's extraction prompt, and the first that answers with key points gives them. A reply
 // without any is sent back once with the problem quoted (llm.CompleteChecked), then the next
 // model is tried.
-type LLMExtractor struct {
+type llmExtractor struct {
 	client  *llm.Client
 	targets []extractionTarget
 }
@@ -137,16 +137,16 @@ type extractionTarget struct {
 	err   error
 }
 
-// NewLLMExtractor builds the extractor of a run. Models that cannot be reached are kept and
+// newLLMExtractor builds the extractor of a run. Models that cannot be reached are kept and
 // fail with that error; Unavailable lists them.
-func NewLLMExtractor(opts ExtractorOptions) (*LLMExtractor, error) {
+func newLLMExtractor(opts extractorOptions) (*llmExtractor, error) {
 	if opts.Client == nil {
 		return nil, errors.New("blueprint: NewLLMExtractor needs ExtractorOptions.Client")
 	}
 	if opts.ProviderConcurrency <= 0 {
 		opts.ProviderConcurrency = DefaultProviderConcurrency
 	}
-	e := &LLMExtractor{client: opts.Client}
+	e := &llmExtractor{client: opts.Client}
 	for _, m := range opts.Models {
 		ep, err := llm.ModelEndpoint(opts.LookupEnv, m)
 		if err == nil {
@@ -159,8 +159,8 @@ func NewLLMExtractor(opts ExtractorOptions) (*LLMExtractor, error) {
 	return e, nil
 }
 
-// Unavailable returns, for each model that cannot be called, why.
-func (e *LLMExtractor) Unavailable() []error {
+// unavailableModels returns, for each model that cannot be called, why.
+func (e *llmExtractor) unavailableModels() []error {
 	var out []error
 	for _, t := range e.targets {
 		if t.err != nil {
@@ -171,7 +171,7 @@ func (e *LLMExtractor) Unavailable() []error {
 }
 
 // ExtractKeyPoints asks each model in turn for the key points of the prompt's ideal response.
-func (e *LLMExtractor) ExtractKeyPoints(ctx context.Context, p *Prompt) ([]string, error) {
+func (e *llmExtractor) ExtractKeyPoints(ctx context.Context, p *Prompt) ([]string, error) {
 	if p.Ideal == nil {
 		return nil, fmt.Errorf("prompt %q has no ideal response", p.ID)
 	}
@@ -181,7 +181,7 @@ func (e *LLMExtractor) ExtractKeyPoints(ctx context.Context, p *Prompt) ([]strin
 	user := fmt.Sprintf(extractionPrompt, promptContextText(p), *p.Ideal)
 	temp := extractionTemperature
 	check := func(content string) error {
-		_, err := ParseKeyPoints(content)
+		_, err := parseKeyPoints(content)
 		return err
 	}
 	var failed []string
@@ -193,7 +193,7 @@ func (e *LLMExtractor) ExtractKeyPoints(ctx context.Context, p *Prompt) ([]strin
 				Messages:    []llm.Message{{Role: llm.RoleSystem, Content: extractionSystem}, {Role: llm.RoleUser, Content: user}},
 				Temperature: &temp, MaxTokens: extractionMaxTokens, Label: "extract key points " + p.ID}, check)
 			if err == nil {
-				return ParseKeyPoints(resp.Content)
+				return parseKeyPoints(resp.Content)
 			}
 		}
 		if ctx.Err() != nil {

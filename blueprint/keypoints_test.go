@@ -14,6 +14,7 @@ import (
 // (src/cli/services/llm-evaluation-service.ts: /<key_point>([\s\S]*?)<\/key_point>/gsi, each
 // trimmed).
 func TestParseKeyPoints(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		reply string
 		want  []string
@@ -25,7 +26,7 @@ func TestParseKeyPoints(t *testing.T) {
 		{reply: "<key_point>unclosed", err: `expected key points in <key_point>…</key_point> tags, found "<key_point>unclosed"`},
 	}
 	for _, tt := range tests {
-		got, err := ParseKeyPoints(tt.reply)
+		got, err := parseKeyPoints(tt.reply)
 		if tt.err != "" {
 			if err == nil || err.Error() != tt.err {
 				t.Errorf("ParseKeyPoints(%q) error %v, want %s", tt.reply, err, tt.err)
@@ -39,6 +40,7 @@ func TestParseKeyPoints(t *testing.T) {
 }
 
 func TestExtractionModels(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, header string
 		judges       []JudgeSpec
@@ -51,7 +53,7 @@ func TestExtractionModels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		bp := parseTestBlueprint(t, tt.header+"---\n- {id: p, prompt: Q}\n")
-		if got := ExtractionModels(bp, tt.judges); !reflect.DeepEqual(got, tt.want) {
+		if got := extractionModels(bp, tt.judges); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -62,6 +64,7 @@ func TestExtractionModels(t *testing.T) {
 // src/cli/evaluators/llm-coverage-evaluator.ts as the prompt), and tries the next model when
 // one fails: a reply without key points is asked again once first.
 func TestExtractKeyPoints(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	first := srv.On(llmtest.ModelIs("gpt-4o-mini"), llmtest.Text("I cannot find any."))
 	srv.SetDefault(llmtest.Text("<key_point>Names Paris</key_point>"))
@@ -70,7 +73,7 @@ func TestExtractKeyPoints(t *testing.T) {
 		return v, ok
 	}
 	bp := parseTestBlueprint(t, "- id: p\n  messages:\n    - system: Be brief.\n    - user: Capital of France?\n    - assistant: null\n    - user: And its river?\n  ideal: Paris, on the Seine.\n")
-	ex, err := NewLLMExtractor(ExtractorOptions{Client: newRunClient(t, nil), LookupEnv: envsource.LookupFunc(env), Models: DefaultExtractionModels()})
+	ex, err := newLLMExtractor(extractorOptions{Client: newRunClient(t, nil), LookupEnv: envsource.LookupFunc(env), Models: defaultExtractionModels()})
 	if err != nil {
 		t.Fatal(err)
 	}

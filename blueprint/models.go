@@ -15,9 +15,9 @@ import (
 // Collections maps collection placeholders ("CORE") to the model ids they stand for.
 type Collections map[string][]string
 
-// IsCollection reports whether a model id is a collection placeholder: letters in upper case,
+// isCollection reports whether a model id is a collection placeholder: letters in upper case,
 // digits and "_", no ":" (such as "CORE" or "OPEN_SOURCE_CORE").
-func IsCollection(id string) bool {
+func isCollection(id string) bool {
 	if id == "" || strings.Contains(id, ":") {
 		return false
 	}
@@ -35,7 +35,7 @@ func IsCollection(id string) bool {
 }
 
 // LoadCollections reads the collections in dir: every NAME.json holding a JSON list of model
-// ids, with NAME a placeholder (see IsCollection). When dir has a "models" folder (the layout
+// ids, with NAME a placeholder (see isCollection). When dir has a "models" folder (the layout
 // of weval-org/configs), that folder is read instead. A run reads only what it needs with
 // LoadCollectionsFor. Files are read through a root opened at dir (internal/tree): a
 // collection that is a link leading out of it is not read.
@@ -55,7 +55,7 @@ func LoadCollections(dir string) (Collections, error) {
 	out := Collections{}
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || e.IsDir() || !IsCollection(name) {
+		if !ok || e.IsDir() || !isCollection(name) {
 			continue
 		}
 		ids, err := readCollection(root, filepath.Join(dir, e.Name()))
@@ -67,12 +67,12 @@ func LoadCollections(dir string) (Collections, error) {
 	return out, nil
 }
 
-// CollectionNames returns the collection placeholders among models, each once, in order.
-func CollectionNames(models []Model) []string {
+// collectionNames returns the collection placeholders among models, each once, in order.
+func collectionNames(models []Model) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range models {
-		if m.Custom == nil && IsCollection(m.ID) && !seen[m.ID] {
+		if m.Custom == nil && isCollection(m.ID) && !seen[m.ID] {
 			seen[m.ID] = true
 			out = append(out, m.ID)
 		}
@@ -106,14 +106,14 @@ func LoadCollectionsFor(root *tree.Root, dir string, models []Model) (Collection
 	defined := map[string]bool{}
 	var known []string
 	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && IsCollection(name) {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && isCollection(name) {
 			defined[name] = true
 			known = append(known, name)
 		}
 	}
 	out := Collections{}
 	var missing []string
-	for _, name := range CollectionNames(models) {
+	for _, name := range collectionNames(models) {
 		if !defined[name] {
 			missing = append(missing, name)
 			continue
@@ -133,7 +133,7 @@ func LoadCollectionsFor(root *tree.Root, dir string, models []Model) (Collection
 
 // readCollection reads one collection file through root: a JSON list of model ids.
 func readCollection(root *tree.Root, path string) ([]string, error) {
-	data, err := ReadFile(root, path)
+	data, err := readFile(root, path)
 	if err != nil {
 		return nil, fmt.Errorf("model collections: %w", err)
 	}
@@ -181,7 +181,7 @@ func ResolveModels(models []Model, c Collections) ([]Model, error) {
 		out = append(out, m)
 	}
 	for _, m := range models {
-		if m.Custom != nil || !IsCollection(m.ID) {
+		if m.Custom != nil || !isCollection(m.ID) {
 			add(m)
 			continue
 		}

@@ -13,17 +13,19 @@ import (
 )
 
 func TestIsCollection(t *testing.T) {
+	t.Parallel()
 	for id, want := range map[string]bool{
 		"CORE": true, "OPEN_SOURCE_CORE": true, "GPT4O_SNAPSHOTS": true, "core": false, "openai:gpt-4o": false,
 		"CORE:X": false, "123": false, "": false, "Core": false,
 	} {
-		if got := IsCollection(id); got != want {
+		if got := isCollection(id); got != want {
 			t.Errorf("IsCollection(%q) = %v, want %v", id, got, want)
 		}
 	}
 }
 
 func TestCollections(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "models"), 0o755)
 	os.WriteFile(filepath.Join(dir, "models", "CORE.json"), []byte(`["a:1", " b : 2 ", "a:1"]`), 0o644)
@@ -63,6 +65,7 @@ func TestCollections(t *testing.T) {
 // resolveModelCollections in src/cli/commands/run-config.ts reads models/<NAME>.json for each
 // placeholder and nothing else), so a broken collection elsewhere in the folder does not matter.
 func TestLoadCollectionsFor(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "models"), 0o755)
 	os.WriteFile(filepath.Join(dir, "models", "CORE.json"), []byte(`["a:1", " b : 2 "]`), 0o644)
@@ -107,6 +110,7 @@ func TestLoadCollectionsFor(t *testing.T) {
 }
 
 func TestCustomModels(t *testing.T) {
+	t.Parallel()
 	bp := mustParse(t, "c.yml", `
 models:
   - openai:gpt-4o-mini
@@ -146,6 +150,7 @@ models:
 func ptr[T any](v T) *T { return &v }
 
 func TestYAMLAnchorsAndMergeKeys(t *testing.T) {
+	t.Parallel()
 	bp := mustParse(t, "a.yml", `
 title: T
 ---
@@ -176,6 +181,7 @@ title: T
 }
 
 func TestParseFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sub", "x.weval.yml")
 	os.MkdirAll(filepath.Dir(path), 0o755)

@@ -15,28 +15,28 @@ import (
 	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
-// FileName returns the result file's name: <runLabel>_<timestamp>_comparison.json, with the
-// label made a safe file name (SafeFileName).
-func (r *Result) FileName() string {
-	return SafeFileName(r.RunLabel) + "_" + r.Timestamp + "_comparison.json"
+// fileName returns the result file's name: <runLabel>_<timestamp>_comparison.json, with the
+// label made a safe file name (safeFileName).
+func (r *Result) fileName() string {
+	return safeFileName(r.RunLabel) + "_" + r.Timestamp + "_comparison.json"
 }
 
-// Folder returns the name of the folder under the output folder that holds the result:
-// SafeFileName(ConfigID).
-func (r *Result) Folder() string { return SafeFileName(r.ConfigID) }
+// folderName returns the name of the folder under the output folder that holds the result:
+// safeFileName(ConfigID).
+func (r *Result) folderName() string { return safeFileName(r.ConfigID) }
 
-// maxFileNameBytes bounds a name SafeFileName returns, below the 255 bytes file systems allow,
+// maxFileNameBytes bounds a name safeFileName returns, below the 255 bytes file systems allow,
 // leaving room for the timestamp and suffix FileName adds.
 const maxFileNameBytes = 200
 
-// SafeFileName turns a blueprint id or run label into a name that is always exactly one file
+// safeFileName turns a blueprint id or run label into a name that is always exactly one file
 // name inside the folder it is joined to: "/" and "\" (and : * ? " < > |, which Windows
 // refuses) become "_"; NUL, control characters and bidirectional-text controls are dropped; a
 // run of dots becomes one dot and leading or trailing dots and spaces go, so neither "." nor ".."
 // can remain; at most 200 bytes are kept. A name that sanitises to nothing is "blueprint". A
 // blueprint file named "...yml" has the id "..", which would otherwise put its results beside
 // --out-dir instead of in it.
-func SafeFileName(s string) string {
+func safeFileName(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -65,15 +65,15 @@ func isBidiControl(r rune) bool {
 	return r == 0x061C || r == 0x200E || r == 0x200F || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
 
-// PrepareOutDir makes the folder the result of blueprint id will be written to,
-// <outDir>/<SafeFileName(id)>, through root (internal/tree: the project root, or a root of its
+// prepareOutDir makes the folder the result of blueprint id will be written to,
+// <outDir>/<safeFileName(id)>, through root (internal/tree: the project root, or a root of its
 // own for a folder the user named outside it), and proves it usable by creating and removing a
 // probe file in it. Run it before the first model call: an output folder that is a file, cannot
 // be created, is not writable, leads out of the root through a link planted in the tree, or
 // resolves outside outDir, is then found before any money is spent (a link leading out is
 // refused before anything is created). It returns the folder.
-func PrepareOutDir(root *tree.Root, outDir, id string) (string, error) {
-	dir := filepath.Join(outDir, SafeFileName(id))
+func prepareOutDir(root *tree.Root, outDir, id string) (string, error) {
+	dir := filepath.Join(outDir, safeFileName(id))
 	if err := checkInside(root, outDir, dir); err != nil {
 		return "", err
 	}
@@ -117,11 +117,11 @@ func unwrapPath(err error) error {
 }
 
 // WriteFile writes the result as indented JSON to <outDir>/<Folder()>/<FileName()> through
-// root (as PrepareOutDir), atomically (a temporary file renamed into place, which replaces a
+// root (as prepareOutDir), atomically (a temporary file renamed into place, which replaces a
 // link at that name, never writing through it) and with mode 0666 less the umask, and returns
-// the path. The folder is checked as PrepareOutDir checks it: the path is always inside outDir.
+// the path. The folder is checked as prepareOutDir checks it: the path is always inside outDir.
 func (r *Result) WriteFile(root *tree.Root, outDir string) (string, error) {
-	dir := filepath.Join(outDir, r.Folder())
+	dir := filepath.Join(outDir, r.folderName())
 	if err := checkInside(root, outDir, dir); err != nil {
 		return "", fmt.Errorf("cannot write the result: %w", err)
 	}
@@ -135,7 +135,7 @@ func (r *Result) WriteFile(root *tree.Root, outDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, r.FileName())
+	path := filepath.Join(dir, r.fileName())
 	if err := root.WriteFile(path, data); err != nil {
 		return "", fmt.Errorf("cannot write the result %s: %w", path, unwrapPathErr(err))
 	}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSafeFileName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"example", "example"},
 		{"subdir__my-test", "subdir__my-test"},
@@ -32,7 +33,7 @@ func TestSafeFileName(t *testing.T) {
 		{"Ünïcödé 🚀", "Ünïcödé 🚀"},
 		{strings.Repeat("é", 150), strings.Repeat("é", 100)},
 	} {
-		if got := SafeFileName(tt.in); got != tt.want {
+		if got := safeFileName(tt.in); got != tt.want {
 			t.Errorf("SafeFileName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
@@ -45,7 +46,7 @@ func FuzzSafeFileName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		name := SafeFileName(id)
+		name := safeFileName(id)
 		switch {
 		case name == "" || name == "." || name == "..":
 			t.Fatalf("%q → %q", id, name)
@@ -71,6 +72,7 @@ func FuzzSafeFileName(f *testing.F) {
 // TestPrepareOutDir checks the output folder before any model call: a file in its place, a link
 // planted in the tree that leads out of it, and an id that would climb out of it.
 func TestPrepareOutDir(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tr, err := tree.Open(root)
 	if err != nil {
@@ -78,7 +80,7 @@ func TestPrepareOutDir(t *testing.T) {
 	}
 	defer tr.Close()
 	out := filepath.Join(root, ".results")
-	dir, err := PrepareOutDir(tr, out, "..")
+	dir, err := prepareOutDir(tr, out, "..")
 	if err != nil || dir != filepath.Join(out, "blueprint") {
 		t.Fatalf("PrepareOutDir(..) = %s, %v", dir, err)
 	}
@@ -90,7 +92,7 @@ func TestPrepareOutDir(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := PrepareOutDir(tr, file, "c"); err == nil || err.Error() != file+": not a directory" {
+	if _, err := prepareOutDir(tr, file, "c"); err == nil || err.Error() != file+": not a directory" {
 		t.Errorf("out-dir a file: %v", err)
 	}
 
@@ -100,7 +102,7 @@ func TestPrepareOutDir(t *testing.T) {
 	if err := os.Symlink(elsewhere, filepath.Join(out, "planted")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = PrepareOutDir(tr, out, "planted")
+	_, err = prepareOutDir(tr, out, "planted")
 	if want := filepath.Join(out, "planted") + ": a symbolic link leading outside the project root " + root; err == nil || err.Error() != want {
 		t.Errorf("planted link: %v\nwant %s", err, want)
 	}
@@ -118,7 +120,7 @@ func TestPrepareOutDir(t *testing.T) {
 	if err := os.Symlink("../docs", filepath.Join(out, "sideways")); err != nil {
 		t.Fatal(err)
 	}
-	_, err = PrepareOutDir(tr, out, "sideways")
+	_, err = prepareOutDir(tr, out, "sideways")
 	if want := filepath.Join(out, "sideways") + " resolves to " + filepath.Join(root, "docs") + ", which is not inside the output folder " + out; err == nil || err.Error() != want {
 		t.Errorf("sideways link: %v\nwant %s", err, want)
 	}

@@ -20,7 +20,7 @@ import (
 // ParseOptions control Parse.
 type ParseOptions struct {
 	// File is the path of the blueprint as given by the user. It names the file in
-	// problems, gives the blueprint its id (see IDFromPath) and, by its extension, the
+	// problems, gives the blueprint its id (see idFromPath) and, by its extension, the
 	// format: ".json" is JSON, anything else YAML.
 	File string
 	// ID, when not empty, replaces the id derived from File.
@@ -33,11 +33,11 @@ type ParseOptions struct {
 // (64 MiB).
 const MaxFileSize = 64 << 20
 
-// ReadFile reads a blueprint, responses or collection file through root, the project root
+// readFile reads a blueprint, responses or collection file through root, the project root
 // (internal/tree; nil opens a root at the file's folder): a regular file (never a FIFO, a
 // device or a /proc file, which could hang the run or hold secrets, nor a link leading out of
 // the root) of at most MaxFileSize bytes. Errors are *fs.PathError values naming the path.
-func ReadFile(root *tree.Root, path string) ([]byte, error) {
+func readFile(root *tree.Root, path string) ([]byte, error) {
 	if root == nil {
 		r, err := tree.Open(filepath.Dir(path))
 		if err != nil {
@@ -52,7 +52,7 @@ func ReadFile(root *tree.Root, path string) ([]byte, error) {
 // ParseFile reads and parses a blueprint file (through a root at its folder); its id comes
 // from path as given.
 func ParseFile(path string) (*Blueprint, error) {
-	data, err := ReadFile(nil, path)
+	data, err := readFile(nil, path)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +62,10 @@ func ParseFile(path string) (*Blueprint, error) {
 // blueprintSuffixes are stripped from a file name to make the blueprint id, longest first.
 var blueprintSuffixes = []string{".civic.yaml", ".civic.yml", ".weval.yaml", ".weval.yml", ".yaml", ".yml", ".json"}
 
-// IDFromPath derives a blueprint id from its path as the original does: the extension
+// idFromPath derives a blueprint id from its path as the original does: the extension
 // (.civic.yml, .weval.yml, .yml, .yaml, .json and the .yaml forms) is stripped and "/" becomes
 // "__", so "subdir/my-test.yml" is "subdir__my-test". A leading "./", "../" or "/" is dropped.
-func IDFromPath(p string) string {
+func idFromPath(p string) string {
 	p = path.Clean(strings.ReplaceAll(filepath.ToSlash(p), `\`, "/"))
 	for {
 		switch {
@@ -99,7 +99,7 @@ func Parse(data []byte, opts ParseOptions) (*Blueprint, error) {
 	p := &parser{file: opts.File}
 	bp := &Blueprint{File: opts.File, ID: opts.ID}
 	if bp.ID == "" {
-		bp.ID = IDFromPath(opts.File)
+		bp.ID = idFromPath(opts.File)
 	}
 	format := opts.Format
 	if format == "" {
@@ -304,51 +304,8 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 	if v := h.Get("models"); v != nil {
 		bp.Models = p.models(v)
 	}
-	if v, name := p.pick(h, "", "system", "systemPrompt", "systems"); v != nil && v.Kind != node.NullKind {
-		if v.Kind == node.ListKind {
-			firstNull := 0
-			for _, item := range v.Items {
-				switch item.Kind {
-				case node.NullKind:
-					// Weval's run-config rule: one null (no system prompt) is a variant; a second
-					// would be the same variant again.
-					if firstNull != 0 {
-						p.errorf(item.Line, "", "expected at most one null entry in %s (null runs the prompts without a system prompt), found a second null (the first is at line %d)", name, firstNull)
-						continue
-					}
-					firstNull = item.Line
-					bp.Systems = append(bp.Systems, nil)
-				case node.StringKind:
-					s := item.Str
-					bp.Systems = append(bp.Systems, &s)
-				default:
-					p.errorf(item.Line, "", "expected each entry of %s to be a system prompt string or null, found %s", name, item.Describe())
-				}
-			}
-			if len(v.Items) > 0 {
-				p.systemsKey, p.systemsLine = name, h.KeyLine(name)
-			}
-		} else if s, ok := p.text(v, "", name); ok {
-			bp.System = &s
-		}
-	}
-	if v := h.Get("temperature"); v != nil {
-		if f, ok := p.numberIn(v, "", "temperature", 0, MaxTemperature); ok {
-			bp.Temperature = &f
-		}
-	}
-	if v := h.Get("temperatures"); v != nil {
-		if v.Kind != node.ListKind {
-			p.errorf(v.Line, "", "expected temperatures to be a list of numbers, found %s", v.Describe())
-		} else {
-			bp.Temperatures = []float64{}
-			for _, item := range v.Items {
-				if f, ok := p.numberIn(item, "", "each temperature", 0, MaxTemperature); ok {
-					bp.Temperatures = append(bp.Temperatures, f)
-				}
-			}
-		}
-	}
+	p.headerSystems(bp, h)
+	p.headerTemperatures(bp, h)
 	if v := h.Get("concurrency"); v != nil {
 		if n, ok := p.integer(v, "", "concurrency", 1, llm.MaxConcurrency); ok {
 			bp.Concurrency = &n
@@ -385,6 +342,60 @@ func (p *parser) header(bp *Blueprint, h *node.Node) {
 	}
 	if v := h.Get("externalServices"); v != nil {
 		bp.Services = p.services(v)
+	}
+}
+
+// headerSystems reads the header's system prompt (system, systemPrompt), or its list of
+// system prompts (systems), each a variant of every prompt.
+func (p *parser) headerSystems(bp *Blueprint, h *node.Node) {
+	if v, name := p.pick(h, "", "system", "systemPrompt", "systems"); v != nil && v.Kind != node.NullKind {
+		if v.Kind == node.ListKind {
+			firstNull := 0
+			for _, item := range v.Items {
+				switch item.Kind {
+				case node.NullKind:
+					// Weval's run-config rule: one null (no system prompt) is a variant; a second
+					// would be the same variant again.
+					if firstNull != 0 {
+						p.errorf(item.Line, "", "expected at most one null entry in %s (null runs the prompts without a system prompt), found a second null (the first is at line %d)", name, firstNull)
+						continue
+					}
+					firstNull = item.Line
+					bp.Systems = append(bp.Systems, nil)
+				case node.StringKind:
+					s := item.Str
+					bp.Systems = append(bp.Systems, &s)
+				default:
+					p.errorf(item.Line, "", "expected each entry of %s to be a system prompt string or null, found %s", name, item.Describe())
+				}
+			}
+			if len(v.Items) > 0 {
+				p.systemsKey, p.systemsLine = name, h.KeyLine(name)
+			}
+		} else if s, ok := p.text(v, "", name); ok {
+			bp.System = &s
+		}
+	}
+}
+
+// headerTemperatures reads the header's temperature and its list of temperatures.
+func (p *parser) headerTemperatures(bp *Blueprint, h *node.Node) {
+	if v := h.Get("temperature"); v != nil {
+		if f, ok := p.numberIn(v, "", "temperature", 0, maxTemperature); ok {
+			bp.Temperature = &f
+		}
+	}
+	if v := h.Get("temperatures"); v != nil {
+		if v.Kind != node.ListKind {
+			p.errorf(v.Line, "", "expected temperatures to be a list of numbers, found %s", v.Describe())
+		} else {
+			bp.Temperatures = []float64{}
+			for _, item := range v.Items {
+				if f, ok := p.numberIn(item, "", "each temperature", 0, maxTemperature); ok {
+					bp.Temperatures = append(bp.Temperatures, f)
+				}
+			}
+		}
 	}
 }
 

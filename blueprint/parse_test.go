@@ -37,6 +37,7 @@ func summarize(bp *Blueprint) summary {
 }
 
 func TestStructures(t *testing.T) {
+	t.Parallel()
 	header := summary{Title: "T", Models: []string{"openai:gpt-4o-mini"}, Prompts: []string{"p1: user=A", "p2: user=B"}}
 	noHeader := summary{Models: []string{"CORE"}, Prompts: []string{"p1: user=A", "p2: user=B"}}
 	tests := []struct {
@@ -66,6 +67,7 @@ func TestStructures(t *testing.T) {
 }
 
 func TestHeaderFields(t *testing.T) {
+	t.Parallel()
 	src := `
 configId: ignored
 title: T
@@ -127,6 +129,7 @@ context: {corpus: [1, 2]}
 }
 
 func TestPromptFields(t *testing.T) {
+	t.Parallel()
 	src := `
 - id: full
   description: "About"
@@ -172,12 +175,13 @@ func TestPromptFields(t *testing.T) {
 	if got != want {
 		t.Errorf("messages\n got %s\nwant %s", got, want)
 	}
-	if n := bp.Prompts[1].GeneratedTurns(); n != 2 {
+	if n := bp.Prompts[1].generatedTurnCount(); n != 2 {
 		t.Errorf("GeneratedTurns = %d, want 2", n)
 	}
 }
 
 func TestPointForms(t *testing.T) {
+	t.Parallel()
 	src := `
 point_defs:
   jsdef: "return r.length > 3;"
@@ -262,6 +266,7 @@ point_defs:
 }
 
 func TestIDFromPath(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"subdir/my-test.yml":          "subdir__my-test",
 		"my-test.yaml":                "my-test",
@@ -276,7 +281,7 @@ func TestIDFromPath(t *testing.T) {
 		"noext":                       "noext",
 	}
 	for in, want := range tests {
-		if got := IDFromPath(in); got != want {
+		if got := idFromPath(in); got != want {
 			t.Errorf("IDFromPath(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -291,6 +296,7 @@ func diagStrings(ds finding.Problems) []string {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, src string
 		want            []string
@@ -354,6 +360,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestParseWarnings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		want      []string
@@ -411,6 +418,7 @@ func TestParseWarnings(t *testing.T) {
 }
 
 func TestHashedPromptWarningsNameTheHash(t *testing.T) {
+	t.Parallel()
 	bp := mustParse(t, "h.yml", "- prompt: \"What is 2+2?\"\n  should:\n    - $nope: 1\n")
 	want := []string{`h.yml:3: warning: prompt "` + bp.Prompts[0].ID + `": unknown point function "$nope"`}
 	if got := diagStrings(bp.Warnings); !reflect.DeepEqual(got, want) {

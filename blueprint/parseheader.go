@@ -297,7 +297,7 @@ func (p *parser) toolUse(v *node.Node) *ToolUse {
 			}
 			tu.Mode = val.Str
 		case "maxSteps":
-			if n, ok := p.integer(val, "", "toolUse.maxSteps", 1, MaxToolSteps); ok {
+			if n, ok := p.integer(val, "", "toolUse.maxSteps", 1, maxToolSteps); ok {
 				tu.MaxSteps = &n
 			}
 		case "outputFormat":

@@ -55,6 +55,21 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		pr.Description, _ = p.text(v, label, "description")
 	}
 
+	p.promptMessages(pr, n, label)
+	p.promptTexts(pr, n, label)
+	p.promptSettings(bp, pr, n, label)
+	if v, name := p.pick(n, label, "should", "points", "expect", "expects", "expectations"); v != nil && v.Kind != node.NullKind {
+		pr.Should = p.points(v, name, label)
+	}
+	if v := n.Get("should_not"); v != nil && v.Kind != node.NullKind {
+		pr.ShouldNot = p.points(v, "should_not", label)
+	}
+	return p.finishPrompt(pr, before, label)
+}
+
+// promptMessages reads the prompt's conversation: messages, or prompt (promptText) as one
+// user message.
+func (p *parser) promptMessages(pr *Prompt, n *node.Node, label string) {
 	msgs := n.Get("messages")
 	promptText, promptKey := p.pick(n, label, "prompt", "promptText")
 	switch {
@@ -73,7 +88,10 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 	default:
 		p.errorf(n.Line, label, "expected prompt (or promptText) or messages, found neither")
 	}
+}
 
+// promptTexts reads the prompt's ideal response, system prompt, citation and weight.
+func (p *parser) promptTexts(pr *Prompt, n *node.Node, label string) {
 	if v, name := p.pick(n, label, "ideal", "idealResponse"); v != nil && v.Kind != node.NullKind {
 		if s, ok := p.text(v, label, name); ok {
 			pr.Ideal = &s
@@ -101,8 +119,13 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 			pr.Weight = &w
 		}
 	}
+}
+
+// promptSettings reads how the prompt is run: temperature, tools, maxCalls, render_as,
+// noCache (the header's when the prompt has none) and tags.
+func (p *parser) promptSettings(bp *Blueprint, pr *Prompt, n *node.Node, label string) {
 	if v := n.Get("temperature"); v != nil {
-		if f, ok := p.numberIn(v, label, "temperature", 0, MaxTemperature); ok {
+		if f, ok := p.numberIn(v, label, "temperature", 0, maxTemperature); ok {
 			pr.Temperature = &f
 			if headerTemperature(bp) {
 				p.warnf(CodeIgnoredTemperature, v.Line, label, "temperature %s is not used: the header's temperature(s) apply to every prompt, as in Weval; remove one or the other",
@@ -117,7 +140,7 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 		pr.ProhibitedTools = p.strings(v, label, "prohibitedTools")
 	}
 	if v := n.Get("maxCalls"); v != nil {
-		if c, ok := p.integer(v, label, "maxCalls", 0, MaxToolCalls); ok {
+		if c, ok := p.integer(v, label, "maxCalls", 0, maxToolCalls); ok {
 			pr.MaxCalls = &c
 		}
 	}
@@ -141,21 +164,18 @@ func (p *parser) prompt(bp *Blueprint, i int, n *node.Node) *Prompt {
 	if v := n.Get("tags"); v != nil {
 		pr.Tags = p.strings(v, label, "tags")
 	}
+}
 
-	if v, name := p.pick(n, label, "should", "points", "expect", "expects", "expectations"); v != nil && v.Kind != node.NullKind {
-		pr.Should = p.points(v, name, label)
-	}
-	if v := n.Get("should_not"); v != nil && v.Kind != node.NullKind {
-		pr.ShouldNot = p.points(v, "should_not", label)
-	}
-
+// finishPrompt returns pr, or nil when parsing it found an error (the diagnostics from
+// before on); a prompt without an id gets its hashed id, and its diagnostics name it.
+func (p *parser) finishPrompt(pr *Prompt, before int, label string) *Prompt {
 	for _, d := range p.diags[before:] {
 		if d.Level == finding.LevelError {
 			return nil
 		}
 	}
 	if pr.ID == "" {
-		pr.ID = PromptHashID(pr)
+		pr.ID = promptHashID(pr)
 		pr.HashedID = true
 		for j := before; j < len(p.diags); j++ {
 			if p.diags[j].Field == rubric.Subject("", label) {

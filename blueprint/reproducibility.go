@@ -134,7 +134,7 @@ func reproducibility(bp *Blueprint, models []string, generated bool, judge point
 	for _, id := range models {
 		rec := ModelRecord{ID: id}
 		if generated {
-			rec.MaxTokens = DefaultMaxTokens
+			rec.MaxTokens = defaultMaxTokens
 		}
 		if m := tempSuffixRe().FindStringSubmatch(id); m != nil {
 			if t, err := strconv.ParseFloat(m[1], 64); err == nil {
@@ -162,10 +162,10 @@ func reproducibility(bp *Blueprint, models []string, generated bool, judge point
 		r.Judges = append(r.Judges, JudgeRecord{ID: s.ID, Model: s.Model, Approach: approach, MaxTokens: lj.maxTokens,
 			SystemPrompt: strings.TrimSpace(system), BatchSystemPrompt: batchSystem, Backup: backup})
 	}
-	for _, s := range lj.Judges() {
+	for _, s := range lj.judgeSpecs() {
 		add(s, false)
 	}
-	if b := lj.Backup(); b != nil {
+	if b := lj.backupSpec(); b != nil {
 		add(*b, true)
 	}
 	return r

@@ -19,7 +19,7 @@ func TestReproducibility(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, v := range Variants(bp, bp.Models) {
+	for _, v := range modelVariants(bp, bp.Models) {
 		ids = append(ids, v.ID)
 	}
 	r := reproducibility(bp, ids, true, judge, ToolVersion{Version: "9.9.9", Commit: "abc+dirty"})
@@ -37,7 +37,7 @@ func TestReproducibility(t *testing.T) {
 	var judges []string
 	for _, j := range r.Judges {
 		judges = append(judges, j.ID+" "+j.Model+" "+j.Approach)
-		if j.Temperature != 0 || j.MaxTokens != DefaultJudgeMaxTokens || !strings.HasPrefix(j.SystemPrompt, "You are an expert examiner.") ||
+		if j.Temperature != 0 || j.MaxTokens != defaultJudgeMaxTokens || !strings.HasPrefix(j.SystemPrompt, "You are an expert examiner.") ||
 			!strings.Contains(j.SystemPrompt, "CLASS_FULLY_PRESENT") {
 			t.Errorf("judge %s: %+v", j.ID, j)
 		}
@@ -56,8 +56,8 @@ func TestReproducibility(t *testing.T) {
 	if BlueprintSHA256(same) != r.BlueprintSHA256 || BlueprintSHA256(other) == r.BlueprintSHA256 {
 		t.Error("the hash follows the formatting, or misses a change of content")
 	}
-	if ContentHash(bp) != r.BlueprintSHA256[:12] {
-		t.Errorf("the default run label %s is not the hash's start", ContentHash(bp))
+	if contentHash(bp) != r.BlueprintSHA256[:12] {
+		t.Errorf("the default run label %s is not the hash's start", contentHash(bp))
 	}
 	// Given responses: no generation settings.
 	g := reproducibility(bp, []string{"openai:m"}, false, nil, ToolVersion{Version: "1"})

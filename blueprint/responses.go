@@ -36,18 +36,18 @@ type Responses struct {
 	tripped []error
 }
 
-// Tripped returns the circuit breakers that opened during generation (*BreakerError), in the
+// trippedBreakers returns the circuit breakers that opened during generation (*BreakerError), in the
 // order they opened: each model skipped for the rest of the run.
-func (r *Responses) Tripped() []error { return append([]error(nil), r.tripped...) }
+func (r *Responses) trippedBreakers() []error { return append([]error(nil), r.tripped...) }
 
 func newResponses(file string) *Responses {
 	return &Responses{File: file, byPrompt: map[string]map[string][]string{}, defaults: map[string][]string{}, lines: map[string]int{},
 		histories: map[string]map[string][]points.Message{}, generatedFlags: map[string]map[string][]bool{}, failures: map[string]map[string]string{}}
 }
 
-// Failure returns why the generation of a prompt × model failed ("", false when it did not,
+// failureOf returns why the generation of a prompt × model failed ("", false when it did not,
 // or when the responses were not generated).
-func (r *Responses) Failure(promptID, modelID string) (string, bool) {
+func (r *Responses) failureOf(promptID, modelID string) (string, bool) {
 	msg, ok := r.failures[promptID][modelID]
 	return msg, ok
 }
@@ -57,12 +57,12 @@ func (r *Responses) stopOf(promptID, modelID string) error {
 	return r.stopped[promptID][modelID]
 }
 
-// Generated reports whether the responses come from Generate rather than a file.
-func (r *Responses) Generated() bool { return r.generated }
+// isGenerated reports whether the responses come from Generate rather than a file.
+func (r *Responses) isGenerated() bool { return r.generated }
 
 // LoadResponses reads a responses file (through a root at its folder).
 func LoadResponses(path string) (*Responses, error) {
-	data, err := ReadFile(nil, path)
+	data, err := readFile(nil, path)
 	if err != nil {
 		return nil, err
 	}
@@ -319,9 +319,9 @@ func (r *Responses) fixtures(n *node.Node, offset int) error {
 // Models returns the model ids that have responses, in order of first appearance.
 func (r *Responses) Models() []string { return append([]string(nil), r.models...) }
 
-// HasDefaults reports whether some prompt has a "default" response (fixtures only), which
+// hasDefaults reports whether some prompt has a "default" response (fixtures only), which
 // applies to every model without a response of its own.
-func (r *Responses) HasDefaults() bool { return len(r.defaults) > 0 }
+func (r *Responses) hasDefaults() bool { return len(r.defaults) > 0 }
 
 // Turns returns the generated turns given for a prompt and model: the model's own, else the
 // prompt's default.
@@ -369,7 +369,7 @@ func (r *Responses) unknownPrompts(bp *Blueprint) []string {
 	var out []string
 	for _, id := range r.PromptIDs() {
 		if !known[id] {
-			out = append(out, fmt.Sprintf("%s:%d: responses for prompt %q, which the blueprint does not have (ignored)", r.File, r.Line(id), id))
+			out = append(out, fmt.Sprintf("%s:%d: responses for prompt %q, which the blueprint does not have (ignored)", r.File, r.lineOf(id), id))
 		}
 	}
 	return out
@@ -385,5 +385,5 @@ func (r *Responses) PromptIDs() []string {
 	return out
 }
 
-// Line returns the first line mentioning a prompt id (0 when unknown).
-func (r *Responses) Line(promptID string) int { return r.lines[promptID] }
+// lineOf returns the first line mentioning a prompt id (0 when unknown).
+func (r *Responses) lineOf(promptID string) int { return r.lines[promptID] }

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseResponsesJSONLines(t *testing.T) {
+	t.Parallel()
 	src := `{"promptId": "p1", "model": "a:x", "response": "R1"}
 
 {"promptId": "p1", "model": "b:y", "response": "R2", "latencyMs": 12}
@@ -24,12 +25,13 @@ func TestParseResponsesJSONLines(t *testing.T) {
 	if _, ok := r.Turns("p2", "b:y"); ok {
 		t.Error("p2 × b:y should have no response")
 	}
-	if r.Line("p2") != 4 {
-		t.Errorf("line of p2 = %d", r.Line("p2"))
+	if r.lineOf("p2") != 4 {
+		t.Errorf("line of p2 = %d", r.lineOf("p2"))
 	}
 }
 
 func TestParseResponsesFixtures(t *testing.T) {
+	t.Parallel()
 	src := `
 {"responses": {
   "p1": {"default": "D1", "byModel": {"a:x": "A1", " b : y ": ["B1", "B2"]}},
@@ -39,8 +41,8 @@ func TestParseResponsesFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.HasDefaults() || !reflect.DeepEqual(r.Models(), []string{"a:x", "b:y"}) {
-		t.Errorf("defaults %v models %v", r.HasDefaults(), r.Models())
+	if !r.hasDefaults() || !reflect.DeepEqual(r.Models(), []string{"a:x", "b:y"}) {
+		t.Errorf("defaults %v models %v", r.hasDefaults(), r.Models())
 	}
 	for _, c := range []struct {
 		p, m string
@@ -57,6 +59,7 @@ func TestParseResponsesFixtures(t *testing.T) {
 // src/lib/fixtures-service.ts): version, strategy and notes are accepted, {"turns": […]}
 // gives the turns, and "final" is the last one.
 func TestParseResponsesWevalFixtures(t *testing.T) {
+	t.Parallel()
 	src := `{
   "version": 1,
   "strategy": "first",
@@ -86,6 +89,7 @@ func TestParseResponsesWevalFixtures(t *testing.T) {
 }
 
 func TestParseResponsesErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, src, want string }{
 		{"empty", "  \n", "r.jsonl: expected JSON Lines or fixtures JSON with responses, found an empty file"},
 		{"bad JSON", `{"promptId": "p"` + "\n", `r.jsonl:1: expected a JSON object {"promptId", "model", "response"}: unexpected end of input`},

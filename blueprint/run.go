@@ -131,8 +131,8 @@ type SimilarityMetric struct {
 	Score func(response, ideal string) float64
 }
 
-// SemanticName is the key of the embedding similarity in the result's similarity scores.
-const SemanticName = "semantic_similarity"
+// semanticName is the key of the embedding similarity in the result's similarity scores.
+const semanticName = "semantic_similarity"
 
 // Similarity configures the comparison of each model's final response with the prompt's
 // ideal response. The command uses the offline metrics of package evaluate (the "similarity"
@@ -165,29 +165,71 @@ func (r *Result) Complete() bool {
 // judging beyond opts.Env.Judge, no file written. Every prompt × model without a usable response
 // gets an entry in Errors.
 func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOptions) (*Result, error) {
-	now := time.Now
-	if opts.Now != nil {
-		now = opts.Now
+	models, err := scoredModels(resp, opts)
+	if err != nil {
+		return nil, err
 	}
+	res := newResult(bp, models, opts)
+	res.Warnings = append(res.Warnings, resp.unknownPrompts(bp)...)
+	tool := opts.Tool
+	if tool.Version == "" {
+		tool = BuildVersion()
+	}
+	var judge points.Judge
+	if !opts.NoCoverage {
+		judge = opts.Env.Judge
+	}
+	res.Reproducibility = reproducibility(bp, models, resp.generated, judge, tool)
+	env := scoreEnv(bp, opts.Env)
+	if !opts.NoCoverage {
+		res.EvalMethodsUsed = append(res.EvalMethodsUsed, "llm-coverage")
+	}
+	jobs := res.scoreJobs(bp, resp, models)
+	if !opts.NoCoverage {
+		if err := res.scoreCoverage(ctx, jobs, env, opts); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Similarity != nil {
+		if err := res.similarity(ctx, bp, models, opts.Similarity); err != nil {
+			return nil, err
+		}
+	}
+	res.perModelScores(bp, models)
+	return res, nil
+}
+
+// scoredModels returns the models Score scores: opts.Models, else the responses' models,
+// else (for fixtures with only "default" responses) opts.DefaultModels.
+func scoredModels(resp *Responses, opts ScoreOptions) ([]string, error) {
 	models := opts.Models
 	if len(models) == 0 {
 		models = resp.Models()
 	}
-	if len(models) == 0 && resp.HasDefaults() {
+	if len(models) == 0 && resp.hasDefaults() {
 		models = opts.DefaultModels
 	}
 	if len(models) == 0 {
 		return nil, fmt.Errorf("%s: no model to score: the responses name no model (give byModel responses, --models, or concrete models in the blueprint)", resp.File)
 	}
+	return models, nil
+}
+
+// newResult starts the result of scoring models against bp: its header and empty tables.
+func newResult(bp *Blueprint, models []string, opts ScoreOptions) *Result {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
 	label := opts.RunLabel
 	if label == "" {
-		label = ContentHash(bp)
+		label = contentHash(bp)
 	}
 	res := &Result{
 		ConfigID:                   bp.ID,
 		ConfigTitle:                bp.Title,
 		RunLabel:                   label,
-		Timestamp:                  FormatTimestamp(now()),
+		Timestamp:                  formatTimestamp(now()),
 		Description:                bp.Description,
 		Config:                     bp,
 		EvalMethodsUsed:            []string{},
@@ -204,17 +246,12 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 	if res.ConfigTitle == "" {
 		res.ConfigTitle = bp.ID
 	}
-	res.Warnings = append(res.Warnings, resp.unknownPrompts(bp)...)
-	tool := opts.Tool
-	if tool.Version == "" {
-		tool = BuildVersion()
-	}
-	var judge points.Judge
-	if !opts.NoCoverage {
-		judge = opts.Env.Judge
-	}
-	res.Reproducibility = reproducibility(bp, models, resp.generated, judge, tool)
-	env := opts.Env
+	return res
+}
+
+// scoreEnv completes the points' environment with what the blueprint gives: its services and
+// description, and one JavaScript pool for the run.
+func scoreEnv(bp *Blueprint, env points.Env) points.Env {
 	if env.JSPool == nil {
 		env.JSPool = points.NewJSPool() // one for the run: its watchdog sees every point scored at once
 	}
@@ -224,20 +261,26 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 	if env.Description == "" {
 		env.Description = bp.Description
 	}
-	if !opts.NoCoverage {
-		res.EvalMethodsUsed = append(res.EvalMethodsUsed, "llm-coverage")
-	}
-	type job struct {
-		p       *Prompt
-		model   string
-		subject points.Subject
-	}
-	var jobs []job
+	return env
+}
+
+// scoreJob is one prompt × model response to score.
+type scoreJob struct {
+	p       *Prompt
+	model   string
+	subject points.Subject
+}
+
+// scoreJobs lists the prompt × model responses to score, in the blueprint's order, and
+// records each response and conversation in res; a pair without a usable response gets its
+// error (and its run-wide stop) instead.
+func (res *Result) scoreJobs(bp *Blueprint, resp *Responses, models []string) []scoreJob {
+	var jobs []scoreJob
 	for _, p := range bp.Prompts {
 		res.PromptIDs = append(res.PromptIDs, p.ID)
 		res.PromptContexts[p.ID] = promptContext(p)
 		for _, m := range models {
-			if msg, failed := resp.Failure(p.ID, m); failed {
+			if msg, failed := resp.failureOf(p.ID, m); failed {
 				res.addError(p.ID, m, msg)
 				if se := resp.stopOf(p.ID, m); se != nil {
 					if res.stopped == nil {
@@ -262,89 +305,103 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 			}
 			setCell(res.AllFinalAssistantResponses, p.ID, m, turns[len(turns)-1])
 			setCell(res.FullConversationHistories, p.ID, m, history)
-			jobs = append(jobs, job{p: p, model: m, subject: points.Subject{Text: strings.Join(turns, "\n\n"), PromptID: p.ID, ModelID: m,
+			jobs = append(jobs, scoreJob{p: p, model: m, subject: points.Subject{Text: strings.Join(turns, "\n\n"), PromptID: p.ID, ModelID: m,
 				Messages: history, Generated: generated}})
 		}
 	}
-	if !opts.NoCoverage {
-		// A prompt with an ideal response and no points is scored against key points
-		// extracted from the ideal, once per prompt (Weval's LLMCoverageEvaluator).
-		rubrics := map[string]rubric.Rubric{}
-		if opts.KeyPoints != nil {
-			var need []*Prompt
-			seen := map[string]bool{}
-			for _, j := range jobs {
-				if !seen[j.p.ID] && needsKeyPoints(j.p) {
-					seen[j.p.ID] = true
-					need = append(need, j.p)
-				}
-			}
-			got, failed := extractKeyPoints(ctx, opts.KeyPoints, need)
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			for _, p := range need {
-				if err := failed[p.ID]; err != nil {
-					res.evalErrors = append(res.evalErrors, fmt.Sprintf("%s: key points could not be extracted from the ideal response: %v", p.ID, err))
-					continue
-				}
-				if res.ExtractedKeyPoints == nil {
-					res.ExtractedKeyPoints = map[string][]string{}
-				}
-				res.ExtractedKeyPoints[p.ID] = got[p.ID]
-				rubrics[p.ID] = keyPointRubric(got[p.ID])
-			}
-			// The pairs of a prompt whose key points could not be extracted have nothing to
-			// be scored against: no score (the failure is listed once, for the prompt).
-			kept := jobs[:0]
-			for _, j := range jobs {
-				if failed[j.p.ID] == nil {
-					kept = append(kept, j)
-				}
-			}
-			jobs = kept
-		}
-		// Every prompt × model is scored at once: judge calls are bounded by the client's
-		// limits, not by the order of the pairs. A pair's failures are recorded in its result,
-		// so no goroutine returns an error.
-		covs := make([]points.CoverageResult, len(jobs))
-		if opts.Progress != nil {
-			opts.Progress.Phase(PhaseScoring, len(jobs))
-		}
-		var g errgroup.Group
-		g.SetLimit(maxPairsInFlight)
-		for i, j := range jobs {
-			g.Go(func() error {
-				r, extracted := rubrics[j.p.ID]
-				if !extracted {
-					r = j.p.Rubric()
-				}
-				covs[i] = points.ScoreRubric(ctx, r, j.subject, env)
-				if opts.Progress != nil {
-					opts.Progress.Advance(1)
-				}
-				return nil
-			})
-		}
-		_ = g.Wait()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		// How far the judges agreed: on each response's points, and over the whole run.
-		judges := judgeSpecs(env.Judge)
-		all := make([][]points.PointAssessment, len(jobs))
-		for i, j := range jobs {
-			covs[i].JudgeAgreement = judgeAgreement([][]points.PointAssessment{covs[i].PointAssessments}, judges)
-			all[i] = covs[i].PointAssessments
-			setCell(res.EvaluationResults.LLMCoverageScores, j.p.ID, j.model, &covs[i])
-		}
-		res.EvaluationResults.JudgeAgreement = judgeAgreement(all, judges)
-	}
-	if opts.Similarity != nil {
-		if err := res.similarity(ctx, bp, models, opts.Similarity); err != nil {
-			return nil, err
+	return jobs
+}
+
+// scoreCoverage scores every job with the llm-coverage method and records the judges'
+// agreement.
+func (res *Result) scoreCoverage(ctx context.Context, jobs []scoreJob, env points.Env, opts ScoreOptions) error {
+	// A prompt with an ideal response and no points is scored against key points
+	// extracted from the ideal, once per prompt (Weval's LLMCoverageEvaluator).
+	rubrics := map[string]rubric.Rubric{}
+	if opts.KeyPoints != nil {
+		var err error
+		if jobs, err = res.keyPointRubrics(ctx, opts.KeyPoints, jobs, rubrics); err != nil {
+			return err
 		}
 	}
+	// Every prompt × model is scored at once: judge calls are bounded by the client's
+	// limits, not by the order of the pairs. A pair's failures are recorded in its result,
+	// so no goroutine returns an error.
+	covs := make([]points.CoverageResult, len(jobs))
+	if opts.Progress != nil {
+		opts.Progress.Phase(PhaseScoring, len(jobs))
+	}
+	var g errgroup.Group
+	g.SetLimit(maxPairsInFlight)
+	for i, j := range jobs {
+		g.Go(func() error {
+			r, extracted := rubrics[j.p.ID]
+			if !extracted {
+				r = j.p.Rubric()
+			}
+			covs[i] = points.ScoreRubric(ctx, r, j.subject, env)
+			if opts.Progress != nil {
+				opts.Progress.Advance(1)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// How far the judges agreed: on each response's points, and over the whole run.
+	judges := judgeSpecs(env.Judge)
+	all := make([][]points.PointAssessment, len(jobs))
+	for i, j := range jobs {
+		covs[i].JudgeAgreement = judgeAgreement([][]points.PointAssessment{covs[i].PointAssessments}, judges)
+		all[i] = covs[i].PointAssessments
+		setCell(res.EvaluationResults.LLMCoverageScores, j.p.ID, j.model, &covs[i])
+	}
+	res.EvaluationResults.JudgeAgreement = judgeAgreement(all, judges)
+	return nil
+}
+
+// keyPointRubrics extracts the key points of each job's prompt that needs them into rubrics
+// (by prompt id) and res.ExtractedKeyPoints, and returns the jobs left to score: those of a
+// prompt whose extraction failed are dropped, the failure listed once for the prompt.
+func (res *Result) keyPointRubrics(ctx context.Context, extractor KeyPointExtractor, jobs []scoreJob, rubrics map[string]rubric.Rubric) ([]scoreJob, error) {
+	var need []*Prompt
+	seen := map[string]bool{}
+	for _, j := range jobs {
+		if !seen[j.p.ID] && needsKeyPoints(j.p) {
+			seen[j.p.ID] = true
+			need = append(need, j.p)
+		}
+	}
+	got, failed := extractKeyPoints(ctx, extractor, need)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, p := range need {
+		if err := failed[p.ID]; err != nil {
+			res.evalErrors = append(res.evalErrors, fmt.Sprintf("%s: key points could not be extracted from the ideal response: %v", p.ID, err))
+			continue
+		}
+		if res.ExtractedKeyPoints == nil {
+			res.ExtractedKeyPoints = map[string][]string{}
+		}
+		res.ExtractedKeyPoints[p.ID] = got[p.ID]
+		rubrics[p.ID] = keyPointRubric(got[p.ID])
+	}
+	// The pairs of a prompt whose key points could not be extracted have nothing to
+	// be scored against: no score (the failure is listed once, for the prompt).
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if failed[j.p.ID] == nil {
+			kept = append(kept, j)
+		}
+	}
+	return kept, nil
+}
+
+// perModelScores records each model's weighted average over the prompts it was scored on.
+func (res *Result) perModelScores(bp *Blueprint, models []string) {
 	for _, m := range models {
 		var scores, weights []float64
 		for _, p := range bp.Prompts {
@@ -365,7 +422,6 @@ func Score(ctx context.Context, bp *Blueprint, resp *Responses, opts ScoreOption
 		}
 		res.EvaluationResults.PerModelScores[m] = ms
 	}
-	return res, nil
 }
 
 func setCell[T any](m map[string]map[string]T, p, model string, v T) {
@@ -390,9 +446,9 @@ func promptContext(p *Prompt) any {
 	return p.Messages
 }
 
-// GeneratedTurns returns how many assistant turns a prompt asks the model for: one per
+// generatedTurnCount returns how many assistant turns a prompt asks the model for: one per
 // `assistant: null`, plus a final one when the conversation ends with the user.
-func (p *Prompt) GeneratedTurns() int {
+func (p *Prompt) generatedTurnCount() int {
 	n := 0
 	for _, m := range p.Messages {
 		if m.Role == "assistant" && m.Content == nil {
@@ -409,7 +465,7 @@ func (p *Prompt) GeneratedTurns() int {
 // buildHistory), checking that there are as many turns as the prompt asks for. The system
 // prompt is the one the model's [sp_idx:i] suffix selects, if any.
 func conversation(bp *Blueprint, p *Prompt, model string, turns []string) ([]points.Message, []bool, error) {
-	want := p.GeneratedTurns()
+	want := p.generatedTurnCount()
 	if len(turns) != want {
 		if want == 1 {
 			return nil, nil, fmt.Errorf("the prompt asks for 1 generated turn, found %d turns in the responses", len(turns))
@@ -497,7 +553,7 @@ func (r *Result) similarity(ctx context.Context, bp *Blueprint, models []string,
 			continue
 		}
 		for i, m := range withResponse {
-			r.setSimilarity(p.ID, m, SemanticName, scores[i])
+			r.setSimilarity(p.ID, m, semanticName, scores[i])
 		}
 	}
 	if usedMetrics {
@@ -526,12 +582,12 @@ func (r *Result) setSimilarity(p, m, name string, score float64) {
 	r.EvaluationResults.Similarity[p][m][name] = score
 }
 
-// ContentHash returns a short hash of the blueprint's normalised content, the default run
+// contentHash returns a short hash of the blueprint's normalised content, the default run
 // label.
-func ContentHash(bp *Blueprint) string { return BlueprintSHA256(bp)[:12] }
+func contentHash(bp *Blueprint) string { return BlueprintSHA256(bp)[:12] }
 
-// FormatTimestamp writes t in UTC as Weval's file-safe ISO form, 2006-01-02T15-04-05-000Z.
-func FormatTimestamp(t time.Time) string {
+// formatTimestamp writes t in UTC as Weval's file-safe ISO form, 2006-01-02T15-04-05-000Z.
+func formatTimestamp(t time.Time) string {
 	t = t.UTC()
 	return fmt.Sprintf("%s-%03dZ", t.Format("2006-01-02T15-04-05"), t.Nanosecond()/int(time.Millisecond))
 }

@@ -49,6 +49,7 @@ func loadExample(t *testing.T) (*Blueprint, *Responses) {
 // TestRunExample scores the bundled example's responses; the expected scores are worked out by
 // hand in the comments.
 func TestRunExample(t *testing.T) {
+	t.Parallel()
 	bp, resp := loadExample(t)
 	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "example", Now: fixedClock,
 		Tool: ToolVersion{Version: "1.2.3", Commit: "0123456789abcdef0123456789abcdef01234567"}})
@@ -80,8 +81,8 @@ func TestRunExample(t *testing.T) {
 	if got := *res.EvaluationResults.PerModelScores[gpt].Average; got != 1 {
 		t.Errorf("average of %s = %v, want 1", gpt, got)
 	}
-	if !res.Complete() || res.FileName() != "example_2025-07-05T10-20-30-123Z_comparison.json" {
-		t.Errorf("complete %v, file %s", res.Complete(), res.FileName())
+	if !res.Complete() || res.fileName() != "example_2025-07-05T10-20-30-123Z_comparison.json" {
+		t.Errorf("complete %v, file %s", res.Complete(), res.fileName())
 	}
 	doc, err := res.JSON()
 	if err != nil {
@@ -96,6 +97,7 @@ func TestRunExample(t *testing.T) {
 }
 
 func TestRunProblems(t *testing.T) {
+	t.Parallel()
 	bp := mustParse(t, "r.yml", `
 title: R
 models: [CORE]
@@ -172,6 +174,7 @@ models: [CORE]
 }
 
 func TestRunFixturesDefaults(t *testing.T) {
+	t.Parallel()
 	bp := mustParse(t, "d.yml", "system: \"Be kind.\"\n---\n- id: p\n  prompt: Q\n  weight: 3\n  should: [{$contains: ok}]\n- id: q\n  prompt: Q2\n  should: [{$contains: ok}]\n")
 	resp, err := ParseResponses([]byte(`{"responses": {"p": {"default": "ok"}, "q": {"default": "no"}}}`), "f.json")
 	if err != nil {
@@ -192,12 +195,13 @@ func TestRunFixturesDefaults(t *testing.T) {
 	if h := res.FullConversationHistories["p"]["x:1"]; len(h) != 3 || h[0].Role != "system" || h[0].Text() != "Be kind." {
 		t.Errorf("history = %+v", h)
 	}
-	if res.RunLabel != ContentHash(bp) || len(res.RunLabel) != 12 {
+	if res.RunLabel != contentHash(bp) || len(res.RunLabel) != 12 {
 		t.Errorf("default run label = %q", res.RunLabel)
 	}
 }
 
 func TestWriteFile(t *testing.T) {
+	t.Parallel()
 	bp, resp := loadExample(t)
 	res, err := Score(context.Background(), bp, resp, ScoreOptions{RunLabel: "a/b", Now: fixedClock})
 	if err != nil {
@@ -228,8 +232,9 @@ func TestWriteFile(t *testing.T) {
 }
 
 func TestFormatTimestamp(t *testing.T) {
+	t.Parallel()
 	loc := time.FixedZone("X", 2*3600)
-	if got := FormatTimestamp(time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, loc)); got != "2024-01-02T01-04-05-006Z" {
+	if got := formatTimestamp(time.Date(2024, 1, 2, 3, 4, 5, 6_000_000, loc)); got != "2024-01-02T01-04-05-006Z" {
 		t.Errorf("FormatTimestamp = %s", got)
 	}
 }
@@ -238,6 +243,7 @@ func TestFormatTimestamp(t *testing.T) {
 // with an ideal, the embedding method through Semantic, and a failing embeddings call recorded
 // as an evaluation that could not be done.
 func TestRunSimilarity(t *testing.T) {
+	t.Parallel()
 	bp, err := Parse([]byte(`- id: ideal
   prompt: Q
   ideal: "The cat sat."
@@ -324,6 +330,7 @@ AVERAGE      n/a  n/a
 // TestRunResponsesForSystemVariants scores given responses of system-prompt variants against
 // the system prompt their [sp_idx:i] suffix names.
 func TestRunResponsesForSystemVariants(t *testing.T) {
+	t.Parallel()
 	bp, err := Parse([]byte("systems: [Be brief., Be verbose.]\n---\n- {id: p, prompt: Q, should: [{$js: \"context.messages[0].content.length > 9\"}]}\n"), ParseOptions{File: "s.yml"})
 	if err != nil {
 		t.Fatal(err)

@@ -219,7 +219,7 @@ func (e *EnvRefError) Error() string {
 }
 
 // EnvTrustError stops a run before any call: values the user holds that the blueprint would
-// send to urls Options.Trust does not allow (CheckEnvTrust), one error each.
+// send to urls Options.Trust does not allow (checkEnvTrust), one error each.
 type EnvTrustError struct {
 	Errs []error
 }
@@ -276,7 +276,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return nil, &OutDirError{Dir: opts.OutDir, Err: err}
 		}
 		defer out.Close()
-		if _, err := PrepareOutDir(out.Root, out.Path, bp.ID); err != nil {
+		if _, err := prepareOutDir(out.Root, out.Path, bp.ID); err != nil {
 			return nil, &OutDirError{Dir: opts.OutDir, Err: err}
 		}
 	}
@@ -313,13 +313,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, se := range opts.Client.Stopped() {
 		res.Stopped = append(res.Stopped, se)
 	}
-	res.Stopped = append(res.Stopped, resp.Tripped()...)
+	res.Stopped = append(res.Stopped, resp.trippedBreakers()...)
 	// The results are kept even when they cannot be saved: the run was paid for.
 	if opts.OutDir != "" {
 		if _, err := res.WriteFile(out.Root, out.Path); err != nil {
 			res.WriteErr = err
 		} else {
-			res.Path = filepath.Join(opts.OutDir, res.Folder(), res.FileName())
+			res.Path = filepath.Join(opts.OutDir, res.folderName(), res.fileName())
 		}
 	}
 	if opts.HTML != "" {
@@ -366,7 +366,7 @@ func (o *Options) resolve(ms []Model) ([]Model, error) {
 func (o *Options) models() (models []Model, scored, defaults []string, err error) {
 	bp := o.Blueprint
 	if resp := o.Responses; resp != nil {
-		if len(o.Models) == 0 && len(resp.Models()) == 0 && resp.HasDefaults() {
+		if len(o.Models) == 0 && len(resp.Models()) == 0 && resp.hasDefaults() {
 			resolved, err := o.resolve(bp.Models)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("the responses give only default responses, so they apply to the blueprint's models: %v (or pass --models)", err)
@@ -404,7 +404,7 @@ func (o *Options) checkEnv(models []Model) error {
 	if diags := CheckEnvRefs(bp, refs, o.AllowEnv); len(diags) > 0 {
 		return &EnvRefError{File: bp.File, Problems: diags}
 	}
-	if errs := CheckEnvTrust(bp, refs, o.LookupEnv, o.AllowEnv, o.Trust); len(errs) > 0 {
+	if errs := checkEnvTrust(bp, refs, o.LookupEnv, o.AllowEnv, o.Trust); len(errs) > 0 {
 		return &EnvTrustError{Errs: errs}
 	}
 	return nil
@@ -455,12 +455,12 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 		extracting = extracting || needsKeyPoints(p)
 	}
 	if o.Methods.Coverage && extracting {
-		ex, err := NewLLMExtractor(ExtractorOptions{Client: o.Client, LookupEnv: o.LookupEnv,
-			Models: ExtractionModels(bp, o.Judges), ProviderConcurrency: o.ProviderConcurrency})
+		ex, err := newLLMExtractor(extractorOptions{Client: o.Client, LookupEnv: o.LookupEnv,
+			Models: extractionModels(bp, o.Judges), ProviderConcurrency: o.ProviderConcurrency})
 		if err != nil {
 			return sopts, err
 		}
-		if err := unavailable(ex.Unavailable()); err != nil {
+		if err := unavailable(ex.unavailableModels()); err != nil {
 			return sopts, err
 		}
 		sopts.KeyPoints = ex
@@ -471,7 +471,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 		if err != nil {
 			return sopts, err
 		}
-		if err := unavailable(judge.Unavailable()); err != nil {
+		if err := unavailable(judge.unavailableJudges()); err != nil {
 			return sopts, err
 		}
 		sopts.Env.Judge = judge
@@ -522,7 +522,7 @@ func (o *Options) generate(ctx context.Context, models []Model, warn func(string
 		if o.FixturesStrict {
 			break
 		}
-		if err := CheckModel(bp, m, gopts); err != nil {
+		if err := checkModel(bp, m, gopts); err != nil {
 			var untrusted *trust.UntrustedHostError
 			if errors.As(err, &untrusted) {
 				return nil, untrusted
@@ -531,7 +531,7 @@ func (o *Options) generate(ctx context.Context, models []Model, warn func(string
 		}
 	}
 	if o.Progress != nil {
-		o.Progress.Phase(PhaseGenerating, len(bp.Prompts)*len(Variants(bp, models)))
+		o.Progress.Phase(PhaseGenerating, len(bp.Prompts)*len(modelVariants(bp, models)))
 		gopts.OnPair = func(string, string, error) { o.Progress.Advance(1) }
 	}
 	resp, err := Generate(ctx, bp, models, gopts)

@@ -39,6 +39,7 @@ func newRunClient(t *testing.T, trust *trust.Rule) *llm.Client {
 // TestRunStopsBeforeAnyCall: what would waste the run or send a variable where it may not go
 // stops Run before the first model call, with a typed error.
 func TestRunStopsBeforeAnyCall(t *testing.T) {
+	t.Parallel()
 	const plain = "models: [openai:m]\n---\n- {id: p, prompt: Q, should: [{$contains: x}]}\n"
 	const custom = "models:\n  - id: proxy:m\n    url: http://attacker.test/v1/chat/completions\n    modelName: m\n    inherit: openai\n" +
 		"    headers: {Authorization: \"Bearer ${PROXY_KEY}\"}\n---\n- {id: p, prompt: Q, should: [{$contains: x}]}\n"
@@ -109,6 +110,7 @@ func (r *recorder) add(e string) {
 // the unconfigured one is warned about once before the run and fails its pairs; Progress is
 // told of both phases and stopped once; the result document and the report are written.
 func TestRunProgressWarningsAndFiles(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("Paris."))
 	dir := t.TempDir()
@@ -187,6 +189,7 @@ func TestRunInterrupted(t *testing.T) {
 // src/cli/commands/run-config.ts: embedding, llm-coverage, all, none) and vectorlint's
 // similarity; unlike Weval an unknown name is an error, not a warning.
 func TestParseMethods(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   []string
 		want Methods
@@ -223,14 +226,15 @@ func TestParseMethods(t *testing.T) {
 // fixture for a prompt×model is missing instead of generating live"). The server counts the
 // generations.
 func TestRunFixtures(t *testing.T) {
+	t.Parallel()
 	const src = "models: [openai:a, openai:b]\ntemperatures: [0, 1]\n---\n" +
 		"- {id: p1, prompt: Q1, should: [{$contains: x}]}\n" +
 		"- {id: p2, prompt: Q2, should: [{$contains: x}]}\n" +
 		"- {id: p3, prompt: Q3, should: [{$contains: x}]}\n" +
 		"- {id: p4, messages: [{user: Hi}, {assistant: null}, {user: More}], should: [{$contains: x}]}\n"
-	// Variant ids as Variants writes them (the temperature's form is Weval's).
-	a0, a1 := "openai:a[temp:"+FormatTemperature(0)+"]", "openai:a[temp:"+FormatTemperature(1)+"]"
-	b0, b1 := "openai:b[temp:"+FormatTemperature(0)+"]", "openai:b[temp:"+FormatTemperature(1)+"]"
+	// Variant ids as modelVariants writes them (the temperature's form is Weval's).
+	a0, a1 := "openai:a[temp:"+formatTemperature(0)+"]", "openai:a[temp:"+formatTemperature(1)+"]"
+	b0, b1 := "openai:b[temp:"+formatTemperature(0)+"]", "openai:b[temp:"+formatTemperature(1)+"]"
 	fixtures, err := ParseResponses([]byte(`{"version": 1, "responses": {
   "p1": {"default": "fixture x"},
   "p2": {"byModel": {"openai:a": "model a x", "`+b1+`": "variant b x"}},

@@ -62,6 +62,7 @@ func rubricFromYAML(t *testing.T, should, shouldNot string) rubric.Rubric {
 }
 
 func TestImplicitToolPoints(t *testing.T) {
+	t.Parallel()
 	bp := mustParse(t, "t.yml", `
 - id: p
   prompt: "Weather?"
@@ -87,7 +88,7 @@ func TestImplicitToolPoints(t *testing.T) {
 		t.Errorf("score = %v", *res.Score)
 	}
 	// The implicit points are not part of the prompt's canonical form (its hash).
-	if strings.Contains(CanonicalPromptJSON(bp.Prompts[0]), "not_tool_called") {
+	if strings.Contains(canonicalPromptJSON(bp.Prompts[0]), "not_tool_called") {
 		t.Error("implicit points leaked into the canonical prompt")
 	}
 	b, _ := json.Marshal(bp.Prompts[0])

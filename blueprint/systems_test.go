@@ -12,6 +12,7 @@ import (
 // system prompt under a header list of system prompts, and a list with two nulls. Each error
 // names the file and line, what was expected and what was found.
 func TestSystemsRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		want      []string // errors; nil: the blueprint parses

@@ -111,15 +111,15 @@ func (m Model) MarshalJSON() ([]byte, error) {
 func (c CustomModel) MarshalJSON() ([]byte, error) {
 	type plain CustomModel // no methods: avoids recursion
 	p := plain(c)
-	p.Headers = c.SafeHeaders()
+	p.Headers = c.safeHeaders()
 	return jsjson.Marshal(p)
 }
 
-// SafeHeaders returns the headers as they may be written to a result or printed: a value that
+// safeHeaders returns the headers as they may be written to a result or printed: a value that
 // refers to the environment (${VAR}) is kept as written, since it holds no secret; a literal
 // value of a credential header (Authorization, Cookie, or a name with key, token, secret or
 // auth) is "[redacted]", and anything looking like an API key in another value too.
-func (c *CustomModel) SafeHeaders() map[string]string { return redact.Headers(c.Headers) }
+func (c *CustomModel) safeHeaders() map[string]string { return redact.Headers(c.Headers) }
 
 // CustomModel is a model reached at an arbitrary HTTP endpoint.
 type CustomModel struct {
@@ -151,7 +151,7 @@ type Prompt struct {
 	// Weight is the prompt's importance in the per-model average (nil: 1).
 	Weight *float64 `json:"weight,omitempty"`
 	// Temperature is the prompt's own sampling temperature, used when the header sets none
-	// (see Variants); part of the hashed id, as in Weval.
+	// (see modelVariants); part of the hashed id, as in Weval.
 	Temperature     *float64       `json:"temperature,omitempty"`
 	Should          []rubric.Entry `json:"points,omitempty"`
 	ShouldNot       []rubric.Entry `json:"should_not,omitempty"`

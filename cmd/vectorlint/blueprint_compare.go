@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/blueprint"
+	"github.com/vectorlint/vectorlint/blueprint/compare"
 )
 
 // failUnderFlag reads --fail-under SCORE (nil when not given).
@@ -54,10 +55,10 @@ func formatGate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // or, with --fail-if-worse, only when a model's mean did with a p-value below --alpha.
 func (a *app) blueprintCompare(args []string) int {
 	fs := blueprintFlagSet("vectorlint blueprint compare", a.stderr)
-	tolerance := fs.Float64("tolerance", blueprint.DefaultTolerance, "how far a score (or, with --fail-if-worse, a model's mean) may fall before it counts")
-	output := fs.String("output", "line", "output: "+strings.Join(blueprint.CompareFormats(), ", "))
+	tolerance := fs.Float64("tolerance", compare.DefaultTolerance, "how far a score (or, with --fail-if-worse, a model's mean) may fall before it counts")
+	output := fs.String("output", "line", "output: "+strings.Join(compare.Formats(), ", "))
 	failIfWorse := fs.Bool("fail-if-worse", false, "exit 1 only for a model whose mean score fell by more than --tolerance with a p-value below --alpha")
-	alpha := fs.Float64("alpha", blueprint.DefaultAlpha, "the significance level of --fail-if-worse, above 0 and at most 1")
+	alpha := fs.Float64("alpha", compare.DefaultAlpha, "the significance level of --fail-if-worse, above 0 and at most 1")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint compare BASE.json NEW.json [--tolerance 0.05] [--fail-if-worse [--alpha 0.05]] [--output line|json|github|html]")
 		fs.PrintDefaults()
@@ -75,8 +76,8 @@ func (a *app) blueprintCompare(args []string) int {
 	if fs.NArg() != 2 {
 		return fail("expected two result documents, BASE.json and NEW.json, found %d arguments", fs.NArg())
 	}
-	if !slices.Contains(blueprint.CompareFormats(), *output) {
-		return fail("--output: expected one of %s, found %q", strings.Join(blueprint.CompareFormats(), ", "), *output)
+	if !slices.Contains(compare.Formats(), *output) {
+		return fail("--output: expected one of %s, found %q", strings.Join(compare.Formats(), ", "), *output)
 	}
 	if *tolerance < 0 || math.IsNaN(*tolerance) || math.IsInf(*tolerance, 0) {
 		return fail("--tolerance: expected a number of 0 or more such as 0.05, found %v", *tolerance)
@@ -89,26 +90,26 @@ func (a *app) blueprintCompare(args []string) int {
 		return fail("%v", err)
 	}
 	defer root.Close()
-	var sheets []*blueprint.ScoreSheet
+	var sheets []*compare.ScoreSheet
 	for _, name := range fs.Args() {
 		data, err := a.readNamed(root, name, blueprint.MaxFileSize)
 		if err != nil {
 			return fail("cannot read %s: %v", name, blueprintPathErr(err))
 		}
-		s, err := blueprint.ReadScoreSheet(data, name)
+		s, err := compare.ReadScoreSheet(data, name)
 		if err != nil {
 			return fail("%v", err)
 		}
 		sheets = append(sheets, s)
 	}
-	c, err := blueprint.CompareWith(sheets[0], sheets[1], blueprint.CompareSettings{Tolerance: *tolerance, Alpha: *alpha, FailIfWorse: *failIfWorse})
+	c, err := compare.Runs(sheets[0], sheets[1], compare.Settings{Tolerance: *tolerance, Alpha: *alpha, FailIfWorse: *failIfWorse})
 	if err != nil {
 		return fail("%v", err)
 	}
-	opts := blueprint.CompareOptions{GitHubActions: a.githubActions}
+	opts := compare.WriteOptions{GitHubActions: a.githubActions}
 	stdout := a.stdout
 	var summary *bufio.Writer
-	if *output == blueprint.CompareGitHub {
+	if *output == compare.FormatGitHub {
 		stdout = a.rawStdout // its annotations are workflow commands by design
 		if path := a.getenv("GITHUB_STEP_SUMMARY"); path != "" {
 			f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -120,7 +121,7 @@ func (a *app) blueprintCompare(args []string) int {
 			opts.StepSummary = summary
 		}
 	}
-	if err := blueprint.WriteComparison(stdout, *output, c, opts); err != nil {
+	if err := compare.Write(stdout, *output, c, opts); err != nil {
 		return fail("%v", err)
 	}
 	if summary != nil {

@@ -1,4 +1,4 @@
-package blueprint
+package compare
 
 import (
 	"bytes"
@@ -18,13 +18,6 @@ import (
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/scoring"
 )
-
-// Comparing two runs of a blueprint (spec/linter.md §11, `blueprint compare BASE.json
-// NEW.json`): the score of each prompt × model in the two result documents, its change, and
-// whether it fell by more than a tolerance — a regression, which fails a CI gate. For each
-// model in both runs, the paired change over the prompts both scored, with its confidence
-// interval and permutation p-value (scoring.PairedTest), tells a real fall from noise
-// (docs/blueprints.md, "Reading the statistics"); with FailIfWorse only such a fall fails.
 
 // DefaultTolerance is how far a score may fall before it is a regression.
 const DefaultTolerance = 0.05
@@ -50,13 +43,13 @@ type ScoreSheet struct {
 	Averages map[string]*float64
 }
 
-// CompareInputError is a document that is not a blueprint result a comparison can read.
-type CompareInputError struct {
+// InputError is a document that is not a blueprint result a comparison can read.
+type InputError struct {
 	Name, Field, Expected, Found string
 }
 
 // Error reads like "new.json: promptIds: expected a list of prompt ids, found nothing".
-func (e *CompareInputError) Error() string {
+func (e *InputError) Error() string {
 	where := e.Name
 	if e.Field != "" {
 		where += ": " + e.Field
@@ -68,7 +61,7 @@ func (e *CompareInputError) Error() string {
 // Weval). name names it in errors.
 func ReadScoreSheet(data []byte, name string) (*ScoreSheet, error) {
 	bad := func(field, expected, found string) error {
-		return &CompareInputError{Name: name, Field: field, Expected: expected, Found: found}
+		return &InputError{Name: name, Field: field, Expected: expected, Found: found}
 	}
 	if !utf8.Valid(data) {
 		return nil, bad("", "a UTF-8 JSON result document", "invalid UTF-8")
@@ -215,8 +208,8 @@ type ModelChange struct {
 	Notes []string
 }
 
-// CompareSettings adjust CompareWith.
-type CompareSettings struct {
+// Settings adjust Runs.
+type Settings struct {
 	// Tolerance is how far a score (and, for FailIfWorse, a model's mean) may fall before it
 	// counts (DefaultTolerance is the command's default; 0 is allowed).
 	Tolerance float64
@@ -256,17 +249,11 @@ func (c *Comparison) Failed() bool {
 	return c.Regressions > 0
 }
 
-// Compare compares two runs of the same blueprint with the given tolerance and DefaultAlpha
-// (CompareWith).
-func Compare(base, next *ScoreSheet, tolerance float64) (*Comparison, error) {
-	return CompareWith(base, next, CompareSettings{Tolerance: tolerance})
-}
-
-// CompareWith compares two runs of the same blueprint. A score that falls by more than the
+// Runs compares two runs of the same blueprint. A score that falls by more than the
 // tolerance, or that the base run had and the new run lacks (the pair failed or no point could
 // be evaluated), is a regression. Prompts or models only in one run are listed, not failed.
 // Each model in both runs gets its paired change over the prompts both scored.
-func CompareWith(base, next *ScoreSheet, set CompareSettings) (*Comparison, error) {
+func Runs(base, next *ScoreSheet, set Settings) (*Comparison, error) {
 	tolerance := set.Tolerance
 	if tolerance < 0 || math.IsNaN(tolerance) || math.IsInf(tolerance, 0) {
 		return nil, fmt.Errorf("tolerance: expected a number of 0 or more, found %v", tolerance)
@@ -386,49 +373,49 @@ func delta(b, n *float64, inBase, inNew bool, tolerance float64) Delta {
 
 // Comparison output formats.
 const (
-	CompareLine   = "line"
-	CompareJSON   = "json"
-	CompareGitHub = "github"
-	CompareHTML   = "html"
+	FormatLine   = "line"
+	FormatJSON   = "json"
+	FormatGitHub = "github"
+	FormatHTML   = "html"
 )
 
-// CompareFormats are the formats WriteComparison writes.
-func CompareFormats() []string { return []string{CompareLine, CompareJSON, CompareGitHub, CompareHTML} }
+// Formats are the formats Write writes.
+func Formats() []string { return []string{FormatLine, FormatJSON, FormatGitHub, FormatHTML} }
 
-// CompareOptions adjust WriteComparison.
-type CompareOptions struct {
-	// GitHubActions makes the line format unable to hold a workflow command (TableOptions).
+// WriteOptions adjust Write.
+type WriteOptions struct {
+	// GitHubActions makes the line format unable to hold a workflow command (as blueprint.TableOptions does).
 	GitHubActions bool
 	// StepSummary, for the github format, receives a Markdown table of the comparison (the
 	// file $GITHUB_STEP_SUMMARY names); nil for none.
 	StepSummary io.Writer
 }
 
-// WriteComparison writes c in a format of CompareFormats. Every id and model name is untrusted
+// Write writes c in a format of Formats. Every id and model name is untrusted
 // text: the line format shows control characters escaped, json and html encode them, and the
 // github format escapes its messages as the linter's annotations do.
-func WriteComparison(w io.Writer, format string, c *Comparison, opts CompareOptions) error {
+func Write(w io.Writer, format string, c *Comparison, opts WriteOptions) error {
 	switch format {
-	case CompareLine:
+	case FormatLine:
 		safe := safetext.NewHumanWriter(w, opts.GitHubActions)
 		err := c.writeLine(safe, opts.GitHubActions)
 		if ferr := safe.Flush(); err == nil {
 			err = ferr
 		}
 		return err
-	case CompareJSON:
+	case FormatJSON:
 		b, err := marshalIndent(c.jsonView())
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(safetext.JSON(b))
 		return err
-	case CompareGitHub:
+	case FormatGitHub:
 		return c.writeGitHub(w, opts.StepSummary)
-	case CompareHTML:
+	case FormatHTML:
 		return c.writeHTML(w)
 	}
-	return fmt.Errorf("unknown output format %q: expected one of %s", format, strings.Join(CompareFormats(), ", "))
+	return fmt.Errorf("unknown output format %q: expected one of %s", format, strings.Join(Formats(), ", "))
 }
 
 // formatScore shows a score with two decimals, or "—" for none.

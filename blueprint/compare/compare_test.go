@@ -1,4 +1,4 @@
-package blueprint
+package compare
 
 import (
 	"bytes"
@@ -75,8 +75,9 @@ func compareFixture(t testing.TB) (*ScoreSheet, *ScoreSheet) {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	b, n := compareFixture(t)
-	c, err := Compare(b, n, DefaultTolerance)
+	c, err := Runs(b, n, Settings{Tolerance: DefaultTolerance})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,37 +113,38 @@ func TestCompare(t *testing.T) {
 		t.Errorf("%d regressions, want 2 (p1 fell, p4 lost its score)", c.Regressions)
 	}
 	// A larger tolerance lets p1's fall through; p4's lost score still fails.
-	if c, _ := Compare(b, n, 0.25); c.Regressions != 1 {
+	if c, _ := Runs(b, n, Settings{Tolerance: 0.25}); c.Regressions != 1 {
 		t.Errorf("tolerance 0.25: %d regressions, want 1", c.Regressions)
 	}
 	// Zero tolerance: p2's 0.05 fall is a regression too.
-	if c, _ := Compare(b, n, 0); c.Regressions != 3 {
+	if c, _ := Runs(b, n, Settings{Tolerance: 0}); c.Regressions != 3 {
 		t.Errorf("tolerance 0: %d regressions, want 3", c.Regressions)
 	}
 	// A run compared with itself has none.
-	if c, _ := Compare(n, n, 0); c.Regressions != 0 {
+	if c, _ := Runs(n, n, Settings{Tolerance: 0}); c.Regressions != 0 {
 		t.Errorf("a run against itself: %d regressions", c.Regressions)
 	}
 
 	other, _ := ReadScoreSheet(resultDoc("other", "run3", []string{"p1"}, []string{"m:a"}, nil), "other.json")
-	if _, err := Compare(b, other, 0.05); err == nil || err.Error() != `base.json is a run of blueprint "bp" and other.json of "other": compare two runs of one blueprint` {
+	if _, err := Runs(b, other, Settings{Tolerance: 0.05}); err == nil || err.Error() != `base.json is a run of blueprint "bp" and other.json of "other": compare two runs of one blueprint` {
 		t.Errorf("different blueprints: %v", err)
 	}
-	if _, err := Compare(b, n, -1); err == nil {
+	if _, err := Runs(b, n, Settings{Tolerance: -1}); err == nil {
 		t.Error("a negative tolerance was accepted")
 	}
 }
 
 func TestCompareOutputs(t *testing.T) {
+	t.Parallel()
 	b, n := compareFixture(t)
-	c, err := Compare(b, n, DefaultTolerance)
+	c, err := Runs(b, n, Settings{Tolerance: DefaultTolerance})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range CompareFormats() {
+	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
 			var out, summary bytes.Buffer
-			if err := WriteComparison(&out, format, c, CompareOptions{StepSummary: &summary}); err != nil {
+			if err := Write(&out, format, c, WriteOptions{StepSummary: &summary}); err != nil {
 				t.Fatal(err)
 			}
 			ext := map[string]string{"html": ".html", "json": ".json"}[format]
@@ -150,10 +152,10 @@ func TestCompareOutputs(t *testing.T) {
 				ext = ".txt"
 			}
 			testutil.Golden(t, filepath.Join("testdata", "compare."+format+ext), out.String())
-			if format == CompareGitHub {
+			if format == FormatGitHub {
 				testutil.Golden(t, filepath.Join("testdata", "compare.github-summary.md"), summary.String())
 			}
-			if format == CompareJSON {
+			if format == FormatJSON {
 				var v struct {
 					Regressions int
 					Verdict     string
@@ -165,7 +167,7 @@ func TestCompareOutputs(t *testing.T) {
 			}
 		})
 	}
-	if err := WriteComparison(&bytes.Buffer{}, "xml", c, CompareOptions{}); err == nil {
+	if err := Write(&bytes.Buffer{}, "xml", c, WriteOptions{}); err == nil {
 		t.Error("an unknown format was accepted")
 	}
 }
@@ -173,6 +175,7 @@ func TestCompareOutputs(t *testing.T) {
 // TestCompareHostile compares runs whose prompt ids and model names carry terminal escapes,
 // workflow commands and HTML: no format lets them act.
 func TestCompareHostile(t *testing.T) {
+	t.Parallel()
 	evil := "p\x1b]8;;http://x\x07<script>alert(1)</script>\n::error::forged ##[group]"
 	model := "m:\u202eevil"
 	doc := func(s float64, label string) *ScoreSheet {
@@ -182,13 +185,13 @@ func TestCompareHostile(t *testing.T) {
 		}
 		return sh
 	}
-	c, err := Compare(doc(0.9, "run1"), doc(0.1, "run2"), 0.05)
+	c, err := Runs(doc(0.9, "run1"), doc(0.1, "run2"), Settings{Tolerance: 0.05})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range CompareFormats() {
+	for _, format := range Formats() {
 		var out, summary bytes.Buffer
-		if err := WriteComparison(&out, format, c, CompareOptions{GitHubActions: true, StepSummary: &summary}); err != nil {
+		if err := Write(&out, format, c, WriteOptions{GitHubActions: true, StepSummary: &summary}); err != nil {
 			t.Fatal(err)
 		}
 		all := out.String() + summary.String()
@@ -197,7 +200,7 @@ func TestCompareHostile(t *testing.T) {
 				t.Errorf("%s: output holds %q:\n%s", format, bad, all)
 			}
 		}
-		if format == CompareHTML && strings.Contains(all, "<script>") {
+		if format == FormatHTML && strings.Contains(all, "<script>") {
 			t.Errorf("html: a script element:\n%s", all)
 		}
 		for _, line := range strings.Split(out.String(), "\n") {
@@ -209,6 +212,7 @@ func TestCompareHostile(t *testing.T) {
 }
 
 func TestReadScoreSheetErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, doc, want string
 	}{
@@ -231,9 +235,9 @@ func TestReadScoreSheetErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := ReadScoreSheet([]byte(tt.doc), "r.json")
-			var ce *CompareInputError
+			var ce *InputError
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !errors.As(err, &ce) {
-				t.Errorf("err = %v, want a *CompareInputError starting %q", err, tt.want)
+				t.Errorf("err = %v, want a *InputError starting %q", err, tt.want)
 			}
 		})
 	}
@@ -242,7 +246,8 @@ func TestReadScoreSheetErrors(t *testing.T) {
 // TestCompareRealResult reads the bundled example's result document, as blueprint run wrote
 // it.
 func TestCompareRealResult(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "capitals.result.json"))
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "capitals.result.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +259,7 @@ func TestCompareRealResult(t *testing.T) {
 		*s.Scores["capital-france"]["openai:gpt-4o-mini"] != 1 || *s.Scores["capital-france"]["anthropic:claude-3-5-haiku"] != 0.33 {
 		t.Errorf("%+v", s)
 	}
-	c, err := Compare(s, s, 0)
+	c, err := Runs(s, s, Settings{Tolerance: 0})
 	if err != nil || c.Regressions != 0 {
 		t.Errorf("%v, %+v", err, c)
 	}
@@ -268,7 +273,7 @@ func FuzzReadScoreSheet(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadScoreSheet(data, "f.json")
 		if err != nil {
-			var ce *CompareInputError
+			var ce *InputError
 			if !errors.As(err, &ce) {
 				t.Fatalf("error %T: %v", err, err)
 			}
@@ -282,7 +287,7 @@ func FuzzReadScoreSheet(f *testing.F) {
 			}
 		}
 		s.ConfigID = b.ConfigID
-		c, err := Compare(b, s, DefaultTolerance)
+		c, err := Runs(b, s, Settings{Tolerance: DefaultTolerance})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,8 +298,8 @@ func FuzzReadScoreSheet(f *testing.F) {
 				}
 			}
 		}
-		for _, format := range CompareFormats() {
-			if err := WriteComparison(&bytes.Buffer{}, format, c, CompareOptions{}); err != nil {
+		for _, format := range Formats() {
+			if err := Write(&bytes.Buffer{}, format, c, WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -340,7 +345,7 @@ func statsFixture(t testing.TB) (*ScoreSheet, *ScoreSheet) {
 func TestCompareStatistics(t *testing.T) {
 	t.Parallel()
 	b, n := statsFixture(t)
-	c, err := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	c, err := Runs(b, n, Settings{Tolerance: DefaultTolerance, FailIfWorse: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,29 +366,29 @@ func TestCompareStatistics(t *testing.T) {
 	}
 	// m:worse fell by more than the tolerance on six prompts, m:noisy on four and lost two
 	// scores, m:few lost seven: the per-prompt report is the same with or without FailIfWorse.
-	plain, _ := Compare(b, n, DefaultTolerance)
+	plain, _ := Runs(b, n, Settings{Tolerance: DefaultTolerance})
 	if c.Regressions != 19 || plain.Regressions != 19 || c.Worse != 1 || !c.Failed() || !plain.Failed() {
 		t.Errorf("regressions %d (plain %d), worse %d", c.Regressions, plain.Regressions, c.Worse)
 	}
 	for _, tt := range []struct {
 		name string
-		set  CompareSettings
+		set  Settings
 		fail bool
 	}{
-		{"alpha 0.01: p = 0.031 is not below it", CompareSettings{Tolerance: DefaultTolerance, Alpha: 0.01, FailIfWorse: true}, false},
-		{"tolerance 0.25: a fall of 0.216 is within it", CompareSettings{Tolerance: 0.25, FailIfWorse: true}, false},
-		{"alpha 0.2: m:noisy's p = 0.125 is below it", CompareSettings{Tolerance: DefaultTolerance, Alpha: 0.2, FailIfWorse: true}, true},
+		{"alpha 0.01: p = 0.031 is not below it", Settings{Tolerance: DefaultTolerance, Alpha: 0.01, FailIfWorse: true}, false},
+		{"tolerance 0.25: a fall of 0.216 is within it", Settings{Tolerance: 0.25, FailIfWorse: true}, false},
+		{"alpha 0.2: m:noisy's p = 0.125 is below it", Settings{Tolerance: DefaultTolerance, Alpha: 0.2, FailIfWorse: true}, true},
 	} {
-		c, err := CompareWith(b, n, tt.set)
+		c, err := Runs(b, n, tt.set)
 		if err != nil || c.Failed() != tt.fail {
 			t.Errorf("%s: failed %v, err %v", tt.name, c.Failed(), err)
 		}
 	}
-	if c, _ := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, Alpha: 0.2, FailIfWorse: true}); c.Worse != 2 {
+	if c, _ := Runs(b, n, Settings{Tolerance: DefaultTolerance, Alpha: 0.2, FailIfWorse: true}); c.Worse != 2 {
 		t.Errorf("alpha 0.2: %d worse, want 2", c.Worse)
 	}
 	for _, alpha := range []float64{-0.1, 1.5, math.NaN()} {
-		if _, err := CompareWith(b, n, CompareSettings{Alpha: alpha}); err == nil {
+		if _, err := Runs(b, n, Settings{Alpha: alpha}); err == nil {
 			t.Errorf("alpha %v accepted", alpha)
 		}
 	}
@@ -394,7 +399,7 @@ func TestCompareStatistics(t *testing.T) {
 		"a": {"m": 0.1}, "b": {"m": 0.1}, "c": {"m": 0.1}, "d": {"m": 0.1}, "e": {"m": 0.1}})
 	fb, _ := ReadScoreSheet(few, "few.json")
 	fw, _ := ReadScoreSheet(worse, "worse.json")
-	fc, _ := CompareWith(fb, fw, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	fc, _ := Runs(fb, fw, Settings{Tolerance: DefaultTolerance, FailIfWorse: true})
 	if m := fc.Models[0]; m.Worse || m.Stats.PValue != 0.0625 || fmt.Sprint(m.Notes) != "[p cannot fall below 0.05 with 5 prompts]" {
 		t.Errorf("five prompts: %+v", m)
 	}
@@ -406,7 +411,7 @@ func TestCompareNoSharedPrompt(t *testing.T) {
 	t.Parallel()
 	b, _ := ReadScoreSheet(resultDoc("bp", "run1", []string{"p1", "p2"}, []string{"m"}, map[string]map[string]float64{"p1": {"m": 0.9}}), "base.json")
 	n, _ := ReadScoreSheet(resultDoc("bp", "run2", []string{"p1", "p2"}, []string{"m"}, map[string]map[string]float64{"p2": {"m": 0.1}}), "new.json")
-	c, err := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	c, err := Runs(b, n, Settings{Tolerance: DefaultTolerance, FailIfWorse: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,10 +419,10 @@ func TestCompareNoSharedPrompt(t *testing.T) {
 		t.Errorf("%+v, failed %v", m, c.Failed())
 	}
 	var line, js bytes.Buffer
-	if err := WriteComparison(&line, CompareLine, c, CompareOptions{}); err != nil {
+	if err := Write(&line, FormatLine, c, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteComparison(&js, CompareJSON, c, CompareOptions{}); err != nil {
+	if err := Write(&js, FormatJSON, c, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(line.String(), "m      0        —     —             —        not enough prompts\n") ||
@@ -432,13 +437,13 @@ func TestCompareNoSharedPrompt(t *testing.T) {
 func TestCompareStatisticsOutputs(t *testing.T) {
 	t.Parallel()
 	b, n := statsFixture(t)
-	c, err := CompareWith(b, n, CompareSettings{Tolerance: DefaultTolerance, FailIfWorse: true})
+	c, err := Runs(b, n, Settings{Tolerance: DefaultTolerance, FailIfWorse: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range CompareFormats() {
+	for _, format := range Formats() {
 		var out, summary bytes.Buffer
-		if err := WriteComparison(&out, format, c, CompareOptions{StepSummary: &summary}); err != nil {
+		if err := Write(&out, format, c, WriteOptions{StepSummary: &summary}); err != nil {
 			t.Fatal(err)
 		}
 		ext := map[string]string{"html": ".html", "json": ".json"}[format]
@@ -446,7 +451,7 @@ func TestCompareStatisticsOutputs(t *testing.T) {
 			ext = ".txt"
 		}
 		testutil.Golden(t, filepath.Join("testdata", "compare-stats."+format+ext), out.String())
-		if format == CompareGitHub {
+		if format == FormatGitHub {
 			testutil.Golden(t, filepath.Join("testdata", "compare-stats.github-summary.md"), summary.String())
 		}
 		if strings.Contains(out.String()+summary.String(), "NaN") {
