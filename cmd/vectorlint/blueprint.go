@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,10 +19,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/progress"
-	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/safetext"
-	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -99,7 +95,7 @@ func (a *app) blueprintCheck(args []string) int {
 		fmt.Fprintln(a.stderr, "vectorlint blueprint check: expected one or more blueprint files, found none")
 		return exitFailure
 	}
-	allow, err := points.ParseAllowEnv(*allowEnvFlag)
+	allow, err := setup.AllowEnv(*allowEnvFlag)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 		return exitFailure
@@ -309,8 +305,8 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("--eval-method: %v", err)
 	}
-	if f.concurrency < 0 || f.concurrency > llm.MaxConcurrency {
-		return fail("--concurrency: expected %s, found %d", llm.ConcurrencyRange, f.concurrency)
+	if f.concurrency < 0 || f.concurrency > setup.MaxConcurrency {
+		return fail("--concurrency: expected %s, found %d", setup.ConcurrencyRange, f.concurrency)
 	}
 	if f.providerConcurrency < 1 {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
@@ -329,13 +325,9 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var judgeSpecs []blueprint.JudgeSpec
-	for _, j := range f.judges {
-		provider, model, err := llm.ParseModelID(j)
-		if err != nil {
-			return fail("--judge: %v", err)
-		}
-		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: points.ApproachHolistic})
+	judgeSpecs, err := setup.Judges(f.judges)
+	if err != nil {
+		return fail("--judge: %v", err)
 	}
 
 	// The blueprint, its responses, fixtures and collections, and the results and report are
@@ -364,16 +356,17 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.Labeled())
 	}
-	allow, err := points.ParseAllowEnv(f.allowEnv)
+	allow, err := setup.AllowEnv(f.allowEnv)
 	if err != nil {
 		return fail("%v", err)
 	}
 	// blueprint run uses no config file: .env files are read from the working directory.
-	env, err := a.llmEnv(root, a.dir)
+	h := a.host()
+	env, err := h.Env(root, a.dir)
 	if err != nil {
 		return fail("%v", err)
 	}
-	trust, err := a.trust()
+	trust, err := h.Trust()
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -399,12 +392,12 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), nil)
+	limit, err := setup.ResolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), nil)
 	if err != nil {
 		return fail("%v", err)
 	}
-	client, _, err := a.newLLMClient(env.Lookup, llmOptions{concurrency: concurrency, timeout: timeout, cacheDir: f.cacheDir,
-		noCache: f.noCache, cacheCap: limit, log: &syncWriter{w: a.stderr}})
+	client, _, err := h.Client(env.Lookup, setup.ClientOptions{Concurrency: concurrency, Timeout: timeout, CacheDir: f.cacheDir,
+		NoCache: f.noCache, CacheMaxSize: limit.Limit, Log: &syncWriter{w: a.stderr}})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -422,7 +415,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		AllowEnv:            allow,
 		Trust:               trust,
 		AllowNet:            f.allowNet,
-		HTTPClient:          a.serviceClient(),
+		HTTPClient:          h.ServiceClient(),
 		Judges:              judgeSpecs,
 		JudgeBatch:          f.judgeBatch,
 		ProviderConcurrency: f.providerConcurrency,
@@ -517,23 +510,6 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		code = exitFindings
 	}
 	return code
-}
-
-// serviceClient is the HTTP client of $call and $factcheck: the proxy from the process
-// environment (never for a loopback host), the test dial hook when set, and redirects only
-// within one origin, without Referer (docs/security.md), as the model client's.
-func (a *app) serviceClient() *http.Client {
-	return safehttp.NewClient(safehttp.NewTransport(a.proxyFunc(), a.dialContext))
-}
-
-// proxyFunc chooses the proxy of the command's HTTP clients: http.ProxyFromEnvironment (the
-// process's own variables, never a .env file's), or the test hook. The clients skip it for
-// loopback hosts (safehttp.Proxy).
-func (a *app) proxyFunc() func(*http.Request) (*url.URL, error) {
-	if a.proxy != nil {
-		return a.proxy
-	}
-	return http.ProxyFromEnvironment
 }
 
 // sortProblemsByLine orders problems by line, keeping the order within a line.

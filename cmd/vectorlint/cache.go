@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/replycache"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -35,65 +35,9 @@ vectorlint.ini, else 1GB; 0 means no cap. Sizes: 500MB, 2GB, 1GiB or a number of
 Flags:
 `
 
-// envCacheMaxSize is the variable that sets the cache cap for every command.
-const envCacheMaxSize = "VECTORLINT_CACHE_MAX_SIZE"
-
-// cacheCap is the cache's size cap and where it comes from.
-type cacheCap struct {
-	// limit is as llm.Config.CacheMaxSize takes it: 0 for the default, replycache.NoCap for none.
-	limit int64
-	// source says where it was set ("default" when nowhere).
-	source string
-}
-
-// bytes is the cap in bytes (0 for none).
-func (c cacheCap) bytes() int64 {
-	switch c.limit {
-	case 0:
-		return replycache.DefaultCap
-	case replycache.NoCap:
-		return 0
-	}
-	return c.limit
-}
-
-// resolveCacheCap works out the cap: the --cache-max-size flag (flagValue, when flagSet), else
-// VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize of cfg (nil when there is no configuration),
-// else the default.
-func resolveCacheCap(env envsource.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (cacheCap, error) {
-	toLimit := func(n int64) int64 {
-		if n == 0 {
-			return replycache.NoCap
-		}
-		return n
-	}
-	if flagSet {
-		n, err := replycache.ParseSize(flagValue)
-		if err != nil {
-			return cacheCap{}, fmt.Errorf("--cache-max-size: %v", err)
-		}
-		return cacheCap{limit: toLimit(n), source: "--cache-max-size"}, nil
-	}
-	if v, ok := env(envCacheMaxSize); ok && strings.TrimSpace(v) != "" {
-		n, err := replycache.ParseSize(v)
-		if err != nil {
-			return cacheCap{}, fmt.Errorf("%s: %v", envCacheMaxSize, err)
-		}
-		if !replycache.ValidCap(n) {
-			// A project's .env may set it: bounded as vectorlint.ini's CacheMaxSize is.
-			return cacheCap{}, fmt.Errorf("%s: expected %s, found %q", envCacheMaxSize, replycache.CapRange, v)
-		}
-		return cacheCap{limit: toLimit(n), source: envCacheMaxSize}, nil
-	}
-	if cfg != nil && cfg.CacheMaxSizeSet {
-		return cacheCap{limit: toLimit(cfg.CacheMaxSize), source: "CacheMaxSize in " + cfg.Path}, nil
-	}
-	return cacheCap{source: "default"}, nil
-}
-
 // cacheMaxSizeUsage is the help of the --cache-max-size flag of blueprint run and evaluate
 // (lint's adds vectorlint.ini's CacheMaxSize).
-const cacheMaxSizeUsage = "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $" + envCacheMaxSize + ", else 1GB)"
+const cacheMaxSizeUsage = "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $" + setup.CacheMaxSizeVar + ", else 1GB)"
 
 // runCache is the "cache" command: info, prune and clear.
 func (a *app) runCache(args []string) int {
@@ -121,7 +65,7 @@ func (a *app) runCache(args []string) int {
 	var maxSizeFlag, maxSize, olderThan string
 	switch sub {
 	case "info":
-		fs.StringVar(&maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+envCacheMaxSize+", else CacheMaxSize in vectorlint.ini, else 1GB)")
+		fs.StringVar(&maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+setup.CacheMaxSizeVar+", else CacheMaxSize in vectorlint.ini, else 1GB)")
 	case "prune":
 		fs.StringVar(&maxSize, "max-size", "", "remove the least recently used entries until the cache fits in `SIZE` (default: the cap)")
 		fs.StringVar(&olderThan, "older-than", "", "remove the entries not used for `DURATION` (30d, 12h, 90m)")
@@ -141,7 +85,7 @@ func (a *app) runCache(args []string) int {
 		return exitFailure
 	}
 	// The cap may come from VECTORLINT_CACHE_MAX_SIZE in a .env file of the working directory.
-	env, err := a.llmEnv(nil, a.dir)
+	env, err := a.host().Env(nil, a.dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -149,7 +93,7 @@ func (a *app) runCache(args []string) int {
 	if dir == "" {
 		// The folder comes from the process environment only, as for every command that
 		// writes the cache (newLLMClient).
-		if dir = userCacheDir(a.getenv, runtime.GOOS); dir == "" {
+		if dir = setup.UserCacheDir(a.getenv, runtime.GOOS); dir == "" {
 			return fail(errors.New("no user cache folder (HOME and XDG_CACHE_HOME are unset): give --cache-dir"))
 		}
 	} else {
@@ -162,7 +106,7 @@ func (a *app) runCache(args []string) int {
 		if err != nil {
 			return fail(err)
 		}
-		limit, err := resolveCacheCap(env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"), cfg)
+		limit, err := setup.ResolveCacheCap(env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"), cfg)
 		if err != nil {
 			return fail(err)
 		}
@@ -170,9 +114,9 @@ func (a *app) runCache(args []string) int {
 		if err != nil {
 			return fail(err)
 		}
-		capText := "none (" + limit.source + ")"
-		if b := limit.bytes(); b > 0 {
-			capText = replycache.FormatSize(b) + " (" + limit.source + ")"
+		capText := "none (" + limit.Source + ")"
+		if b := limit.Bytes(); b > 0 {
+			capText = replycache.FormatSize(b) + " (" + limit.Source + ")"
 		}
 		fmt.Fprintf(a.stdout, "Folder:   %s\n", dir)
 		fmt.Fprintf(a.stdout, "Entries:  %d\n", info.Entries)
@@ -196,11 +140,11 @@ func (a *app) runCache(args []string) int {
 			if err != nil {
 				return fail(err)
 			}
-			limit, err := resolveCacheCap(env.Lookup, "", false, cfg)
+			limit, err := setup.ResolveCacheCap(env.Lookup, "", false, cfg)
 			if err != nil {
 				return fail(err)
 			}
-			opts.MaxSize = limit.bytes()
+			opts.MaxSize = limit.Bytes()
 		}
 		if olderThan != "" {
 			d, err := parseAge(olderThan)

@@ -16,8 +16,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/evaluate"
 	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -167,7 +167,7 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 	if f.output != "json" && f.output != "line" {
 		return a.evaluateUsageError(fmt.Sprintf(`--output: expected "json" or "line", found %q`, f.output))
 	}
-	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
+	if f.provider != "" && !setup.KnownProvider(f.provider) {
 		return a.evaluateUsageError(fmt.Sprintf("--provider: expected one of %s, found %q", providerNames(), f.provider))
 	}
 	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
@@ -265,7 +265,8 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		}
 	}
 	// evaluate uses no config file: .env files are read from the working directory.
-	env, err := a.llmEnv(nil, a.dir)
+	h := a.host()
+	env, err := h.Env(nil, a.dir)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
@@ -274,42 +275,42 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		// The endpoint's model is the embeddings model, so a local server needs no chat model.
 		model = f.embeddingModel
 	}
-	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, f.cacheMaxSize != "", nil)
+	limit, err := setup.ResolveCacheCap(env.Lookup, f.cacheMaxSize, f.cacheMaxSize != "", nil)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
-	eps, err := a.resolveEndpoints(env, llm.Settings{}, llm.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL}, false)
+	eps, err := h.Endpoints(env, nil, setup.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL}, false)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
-	setup, err := a.setupLLM(env, eps, llmOptions{
-		cacheCap: limit,
-		timeout:  timeout,
-		cacheDir: f.cacheDir,
-		noCache:  f.noCache,
-		verbose:  f.verbose,
-		log:      &syncWriter{w: a.stderr},
+	m, err := h.Model(env, eps, setup.ClientOptions{
+		CacheMaxSize: limit.Limit,
+		Timeout:      timeout,
+		CacheDir:     f.cacheDir,
+		NoCache:      f.noCache,
+		Verbose:      f.verbose,
+		Log:          &syncWriter{w: a.stderr},
 	})
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
-	if setup.notConfigured != nil {
-		setup.client.Close()
-		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: %v\n", metric, setup.notConfigured)
+	if m.NotConfigured != nil {
+		m.Close()
+		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: %v\n", metric, m.NotConfigured)
 		return nil, nil, exitFailure
 	}
 	response := texts["response"]
 	switch metric {
 	case "semantic_similarity":
-		setup.endpoint.SettingNames.Model = "--embedding-model"
-		ev = evaluate.RunSemanticSimilarityEvaluator(evaluate.ModelEmbedder(setup.client, setup.endpoint), response, texts["ground-truth"], numbers["threshold"])
+		m.Endpoint.SettingNames.Model = "--embedding-model"
+		ev = evaluate.RunSemanticSimilarityEvaluator(evaluate.ModelEmbedder(m.Client, m.Endpoint), response, texts["ground-truth"], numbers["threshold"])
 	case "bias":
-		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(setup.client, setup.endpoint),
+		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(m.Client, m.Endpoint),
 			response, f.dimension, numbers["expected"], numbers["tolerance"])
 	case "coverage":
-		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}, response, list, numbers["threshold"])
+		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, list, numbers["threshold"])
 	}
-	return ev, setup.client.Close, exitOK
+	return ev, m.Close, exitOK
 }
 
 // evaluateMetrics lists the METRIC names in the order the help gives them.

@@ -22,8 +22,8 @@ import (
 	"github.com/vectorlint/vectorlint/fix"
 	"github.com/vectorlint/vectorlint/internal/progress"
 	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/report"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -86,7 +86,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache folder (default: the user cache folder/vectorlint)")
 	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage+"; overrides Timeout in the config")
-	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $"+envCacheMaxSize+", else CacheMaxSize, else 1GB)")
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $"+setup.CacheMaxSizeVar+", else CacheMaxSize, else 1GB)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "show which rules run on which files, the text each evaluates and estimated tokens; no LLM call")
 	fs.BoolVar(&f.showPrompt, "show-prompt", false, "print the messages sent to the model")
 	fs.BoolVar(&f.showPromptTrunc, "show-prompt-trunc", false, fmt.Sprintf("print the messages sent to the model, each cut to %d characters", promptPreviewChars))
@@ -234,15 +234,10 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	if f.verbose {
 		a.printProblems(proj.Warnings)
 	}
-	env, err := a.llmEnv(proj.Root, a.projectEnvDir(proj))
-	if err != nil {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
-	}
 	// Endpoints are resolved and checked against the trust rule before anything else, so a
 	// refused base URL stops a real run and a dry run alike, before any call.
-	eps, err := a.resolveEndpoints(env, configSettings(proj.Config),
-		llm.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL}, true)
+	h := a.host()
+	env, eps, err := h.LintEnv(proj, h.ProjectEnvDir(proj), setup.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL})
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
@@ -263,7 +258,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		Paths:         paths,
 		Stdin:         stdin,
 		StdinFilename: f.stdinFilename,
-		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
+		SearchModel:   setup.SearchModelConfigured(env, eps),
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
 		MinSeverity:   f.minLevel,
 		Root:          proj.Root,
@@ -310,9 +305,9 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 			return exitFailure
 		}
-		run.setup.client.Close()
+		run.Close()
 		opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
-		if p := run.setup.prices; p != nil {
+		if p := run.Prices; p != nil {
 			opts.InputPricePerMillion = &p.InputPerMillion
 		}
 		sum, err := dryrun.Print(a.stdout, plan, opts)
@@ -340,93 +335,43 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
 }
 
-// lintRun is what a lint run needs beyond its plan, with every setting checked.
-type lintRun struct {
-	setup       *llmSetup
-	threshold   float64
-	concurrency int
-	minLevel    finding.Severity // --min-alert-level
-}
-
-// prepareLint checks every setting of a lint run and builds its model client: the one path
-// both a real run and a dry run take, so that they fail alike (exit 2, the same message). log
-// receives the client's event log and stall reports.
-func (a *app) prepareLint(env *envsource.Env, eps llmEndpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*lintRun, error) {
-	cfg := proj.Config
-	concurrency := cfg.Concurrency
+// prepareLint checks every setting of a lint run and builds its model client through the setup
+// layer: the one path both a real run and a dry run take, so that they fail alike (exit 2, the
+// same message). log receives the client's event log and stall reports.
+func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*setup.Lint, error) {
+	o := setup.LintOptions{
+		Timeout:         f.timeoutValue,
+		CacheDir:        f.cacheDir,
+		NoCache:         f.noCache,
+		CacheMaxSize:    f.cacheMaxSize,
+		CacheMaxSizeSet: fs.Changed("cache-max-size"),
+		Verbose:         f.verbose && !f.dryRun, // a dry run makes no call to log
+		ShowPrompt:      f.showPrompt || f.showPromptTrunc,
+		PromptLimit:     promptLimit(f.showPromptTrunc),
+		MinSeverity:     f.minLevel,
+		Log:             log,
+	}
 	if fs.Changed("concurrency") {
-		concurrency = f.concurrency
+		o.Concurrency = f.concurrency
 	}
-	timeout := cfg.Timeout
-	if f.timeoutValue > 0 {
-		timeout = f.timeoutValue
-	}
-	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), cfg)
-	if err != nil {
-		return nil, err
-	}
-	setup, err := a.setupLLM(env, eps, llmOptions{
-		cacheCap:    limit,
-		concurrency: concurrency,
-		timeout:     timeout,
-		configFile:  cfg.Path != "",
-		cacheDir:    f.cacheDir,
-		noCache:     f.noCache,
-		verbose:     f.verbose && !f.dryRun, // a dry run makes no call to log
-		showPrompt:  f.showPrompt || f.showPromptTrunc,
-		promptLimit: promptLimit(f.showPromptTrunc),
-		log:         log,
-	})
-	if err != nil {
-		return nil, err
-	}
-	threshold, err := confidenceThreshold(env.Lookup, cfg)
-	if err != nil {
-		setup.client.Close()
-		return nil, err
-	}
-	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency, minLevel: f.minLevel}, nil
-}
-
-// evalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
-// why there is none), the threshold, the style guide, the concurrency. The editor server's
-// model runs get the same.
-func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
-	setup := run.setup
-	opts := lint.EvalOptions{
-		Endpoint:            setup.endpoint,
-		Search:              setup.search,
-		ConfidenceThreshold: run.threshold,
-		StyleGuide:          proj.StyleGuide,
-		Directive:           proj.Directive,
-		Concurrency:         run.concurrency,
-		MinSeverity:         run.minLevel,
-	}
-	if setup.notConfigured == nil {
-		opts.Client = setup.client
-		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
-	} else {
-		opts.NotConfigured = setup.notConfigured
-	}
-	return opts
+	return a.host().Lint(env, eps, proj, o)
 }
 
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps llmEndpoints) int {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) int {
 	var (
-		errw   io.Writer = &syncWriter{w: a.stderr}
-		bar    *progress.Bar
-		client *llm.Client // set once the client exists; read by the bar's redraws after Start
+		errw  io.Writer = &syncWriter{w: a.stderr}
+		bar   *progress.Bar
+		model *setup.Model // set once the client exists; read by the bar's redraws after Start
 	)
 	if a.stderrIsTerminal && !f.quiet && len(plan.Files) > 0 {
 		// The bar draws on the terminal itself; the log lines written through it are escaped.
 		bar = progress.New(a.term, len(plan.Files), func() progress.Stats {
-			if client == nil {
+			if model == nil {
 				return progress.Stats{}
 			}
-			u := client.Usage()
-			return progress.Stats{Calls: u.Calls, CachedCalls: u.CachedCalls, Tokens: u.InputTokens + u.OutputTokens}
+			return model.Progress()
 		})
 		barLog := a.humanLog(bar)
 		errw = barLog
@@ -438,9 +383,8 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
-	setup := run.setup
-	defer setup.client.Close()
-	client = setup.client
+	defer run.Close()
+	model = run.Model
 	// --max-calls and --max-cost: the plan's cost is known before any call.
 	if !a.withinBudget(f, run, proj, plan, errw) {
 		return exitFailure
@@ -482,7 +426,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	}
 
-	opts := lint.RunOptions{EvalOptions: run.evalOptions(proj)}
+	opts := lint.RunOptions{EvalOptions: run.EvalOptions(proj)}
 	if session != nil {
 		opts.KeepSource, opts.File = true, session.File
 		if out != nil {
@@ -501,7 +445,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	var debugErr error
 	if f.debugJSON {
 		// The folder is made and proved writable before the first call.
-		w, closeRoot, err := a.debugWriter(proj.Root, setup.endpoint)
+		w, closeRoot, err := a.debugWriter(proj.Root, lint.DebugModel{Provider: string(run.Endpoint.Provider), Name: run.Endpoint.Model})
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", err)
 			return exitFailure
@@ -619,10 +563,10 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if f.minLevel, err = severityFlag("--min-alert-level", f.minAlertLevel); err != nil {
 		return err
 	}
-	if fs.Changed("concurrency") && (f.concurrency < 1 || f.concurrency > llm.MaxConcurrency) {
-		return fmt.Errorf("--concurrency: expected %s, found %d", llm.ConcurrencyRange, f.concurrency)
+	if fs.Changed("concurrency") && (f.concurrency < 1 || f.concurrency > setup.MaxConcurrency) {
+		return fmt.Errorf("--concurrency: expected %s, found %d", setup.ConcurrencyRange, f.concurrency)
 	}
-	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
+	if f.provider != "" && !setup.KnownProvider(f.provider) {
 		return fmt.Errorf("--provider: expected one of %s, found %q", providerNames(), f.provider)
 	}
 	if f.fix != "" && f.fix != fixWrite && f.fix != fixDiff {
@@ -712,15 +656,11 @@ func (a *app) printProblems(ps finding.Problems) {
 }
 
 // rel shows a path relative to the working directory when it is inside it.
-func (a *app) rel(path string) string {
-	if path == "" || !filepath.IsAbs(path) {
-		return path
-	}
-	if r, err := filepath.Rel(a.dir, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(r)
-	}
-	return filepath.ToSlash(path)
-}
+func (a *app) rel(path string) string { return a.host().Rel(path) }
+
+// relErr shows the files an environment or trust error names relative to the working
+// directory, as every other message does.
+func (a *app) relErr(err error) error { return a.host().RelErr(err) }
 
 func pluralize(n int, noun string) string {
 	if n == 1 {
@@ -730,21 +670,14 @@ func pluralize(n int, noun string) string {
 }
 
 // providerNames lists the providers --provider accepts.
-func providerNames() string {
-	ps := llm.Providers()
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = string(p)
-	}
-	return strings.Join(names, ", ")
-}
+func providerNames() string { return setup.ProviderNames() }
 
 // debugWriter creates the run's --debug-json folder under lint.DefaultDebugDir in the working
 // directory, as the original VectorLint does, through root (the project root when the working
 // directory is inside it, else a root opened there, returned for the caller to close): the
 // repository could have made that folder, or .vectorlint, a link to anywhere, and such a link
 // is refused before anything is created (spec/trust.md §6).
-func (a *app) debugWriter(root *tree.Root, ep llm.Endpoint) (*lint.DebugWriter, func(), error) {
+func (a *app) debugWriter(root *tree.Root, model lint.DebugModel) (*lint.DebugWriter, func(), error) {
 	closeRoot := func() {}
 	if !root.Contains(a.dir) {
 		r, err := a.openRoot()
@@ -753,7 +686,7 @@ func (a *app) debugWriter(root *tree.Root, ep llm.Endpoint) (*lint.DebugWriter, 
 		}
 		root, closeRoot = r, func() { r.Close() }
 	}
-	w, err := lint.NewDebugWriter(root, a.abs(lint.DefaultDebugDir), a.clock()(), lint.DebugModel{Provider: string(ep.Provider), Name: ep.Model})
+	w, err := lint.NewDebugWriter(root, a.abs(lint.DefaultDebugDir), a.clock()(), model)
 	if err != nil {
 		closeRoot()
 		return nil, nil, err

@@ -12,8 +12,6 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/lsp"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // runLSP is `vectorlint lsp`: the editor server on standard input and output (internal/lsp),
@@ -59,7 +57,7 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 			}
 			return lint.LoadProject(opts)
 		},
-		Model:    func(proj *lint.Project) (lsp.Model, error) { return a.lspModel(proj) },
+		Model:    lsp.SetupModel(a.host(), a.stderr),
 		Debounce: debounce,
 		Log:      a.stderr,
 	})
@@ -90,34 +88,6 @@ func findProjectUp(dir, config, configEnv string) (lint.ProjectOptions, error) {
 		}
 	}
 	return opts, err
-}
-
-// lspModel sets up a model run of the editor server on proj exactly as a lint run without
-// flags sets up its own: the environment and .env files of the project (its folder), the
-// endpoints and the trust rule, the cache, the threshold and the concurrency.
-func (a *app) lspModel(proj *lint.Project) (lsp.Model, error) {
-	envDir := a.projectEnvDir(proj)
-	if proj.ZeroConfig {
-		envDir = proj.Config.Dir // the project's folder stands for the command's working directory
-	}
-	env, err := a.llmEnv(proj.Root, envDir)
-	if err != nil {
-		return lsp.Model{}, err
-	}
-	eps, err := a.resolveEndpoints(env, configSettings(proj.Config), llm.Settings{}, true)
-	if err != nil {
-		return lsp.Model{}, err
-	}
-	var f lintFlags
-	run, err := a.prepareLint(env, eps, proj, &f, newLintFlagSet(&f), a.stderr)
-	if err != nil {
-		return lsp.Model{}, err
-	}
-	return lsp.Model{
-		Eval:        run.evalOptions(proj),
-		SearchModel: eps.search != nil && rules.SearchModelConfigured(env.Lookup),
-		Close:       run.setup.client.Close,
-	}, nil
 }
 
 // stdioStream is standard input and output as one stream. Closing it closes standard input

@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/internal/setup"
 )
 
 // Exit codes shared by every subcommand (spec/linter.md §1).
@@ -49,7 +49,7 @@ type app struct {
 	// it to shorten the backoff and the stall-report interval (llm.Config.StallInterval), so
 	// faults such as a hanging server can be exercised through the command without waiting the
 	// production delays; production leaves it nil.
-	tuneLLM func(*llm.Config)
+	tuneLLM setup.TuneFunc
 	// dialContext, when set, makes every network connection of the model client and of
 	// blueprint point functions ($call). Tests use it to route a host name such as
 	// attacker.test to a local server, so the trust rule is tested against a host that is not
@@ -109,6 +109,20 @@ func main() {
 // and treating /dev/null as a terminal drew progress bars and colour into nowhere and hid the
 // stall reports meant for CI logs.
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// host is what the setup layer (internal/setup) may read of the outside world: the app's
+// working directory, environment and test hooks.
+func (a *app) host() *setup.Host {
+	return &setup.Host{
+		Dir:              a.dir,
+		LookupEnv:        a.lookupEnv,
+		StderrIsTerminal: a.stderrIsTerminal,
+		UserAgent:        "vectorlint/" + versionString(),
+		Tune:             a.tuneLLM,
+		DialContext:      a.dialContext,
+		Proxy:            a.proxy,
+	}
+}
 
 // getenv returns the variable's value, or "" when it is unset.
 func (a *app) getenv(key string) string {

@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -110,14 +110,14 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 			size = "empty"
 		}
 		if proj.StyleGuide != "" {
-			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.StyleGuide)))
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.StyleGuide)))
 		}
 		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
 	}
 	if proj.DirectivePath != "" {
 		size := "empty, ignored"
 		if proj.Directive != "" {
-			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.Directive)))
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.Directive)))
 		}
 		fmt.Fprintf(stdout, "directive: %s (%s)\n", a.rel(proj.DirectivePath), size)
 	}
