@@ -427,12 +427,12 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	}
 
 	opts := lint.RunOptions{EvalOptions: run.EvalOptions(proj)}
-	if session != nil {
-		opts.KeepSource, opts.File = true, session.File
-		if out != nil {
-			session.Report = out.File
-		}
-	} else {
+	// The fixer is one of the processors after evaluation (internal/process): the report gets
+	// what the fixes left; --fix=diff and --fix on standard input print no report.
+	opts.Fix = session
+	opts.KeepSource = session != nil
+	opts.File = func(finding.FileResult) error { return nil }
+	if out != nil {
 		opts.File = out.File
 	}
 	if f.verbose {
@@ -468,10 +468,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return exitFailure
 	}
-	totals := res.Totals
-	if session != nil {
-		totals.Summary = session.Left // what the fixes left
-	}
+	totals := res.Totals // counted after the fixer: what the fixes left
 	if out != nil {
 		if err := out.Finish(totals); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
@@ -511,9 +508,7 @@ const (
 // fixSession returns the session that applies the fixes of a --fix run (nil without --fix),
 // and a function that flushes what it holds back. The diff or fixed text goes to stdout,
 // escaped when it is a terminal or a GitHub Actions log (the document's text and a fix's, which
-// comes from a model, could drive either); the lines saying what was
-// fixed go to log, with each file's operational errors and unverified quotes when no report is
-// printed.
+// comes from a model, could drive either); the lines saying what was fixed go to log.
 func (a *app) fixSession(f *lintFlags, stdout, log io.Writer) (*fix.Session, func()) {
 	if f.fix == "" {
 		return nil, func() {}
@@ -529,16 +524,6 @@ func (a *app) fixSession(f *lintFlags, stdout, log io.Writer) (*fix.Session, fun
 	if a.stdoutIsTerminal || a.githubActions {
 		w := safetext.NewHumanWriter(stdout, a.githubActions)
 		s.Out, flush = w, func() { w.Flush() }
-	}
-	if s.Mode != fix.ModeWrite {
-		next := s.Report
-		s.Report = func(fr finding.FileResult) error {
-			report.WriteProblems(log, fr, a.githubActions)
-			if next != nil {
-				return next(fr)
-			}
-			return nil
-		}
 	}
 	return s, flush
 }
