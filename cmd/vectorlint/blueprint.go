@@ -37,10 +37,10 @@ by more than the tolerance.
 `
 
 // runBlueprint is the "blueprint" command: check and run.
-func (a *app) runBlueprint(ctx context.Context, args []string) int {
+func (a *app) runBlueprint(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(a.stderr, blueprintUsage)
-		return exitFailure
+		return errFailed
 	}
 	switch args[0] {
 	case "check":
@@ -51,10 +51,10 @@ func (a *app) runBlueprint(ctx context.Context, args []string) int {
 		return a.blueprintCompare(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, blueprintUsage)
-		return exitOK
+		return nil
 	}
 	fmt.Fprintf(a.stderr, "vectorlint blueprint: unknown command %q (expected check, run or compare)\n\n%s", args[0], blueprintUsage)
-	return exitFailure
+	return errFailed
 }
 
 // blueprintPath resolves a path given on the command line against the app's working directory.
@@ -74,7 +74,7 @@ func blueprintFlagSet(name string, stderr io.Writer) *pflag.FlagSet {
 }
 
 // blueprintCheck is "blueprint check FILE...": parse, normalise and report mistakes.
-func (a *app) blueprintCheck(args []string) int {
+func (a *app) blueprintCheck(args []string) error {
 	fs := blueprintFlagSet("vectorlint blueprint check", a.stderr)
 	printJSON := fs.Bool("print", false, "write each normalised blueprint as JSON to stdout (diagnostics go to stderr)")
 	collections := fs.String("collections", "", "folder of model collections (NAME.json); unresolvable placeholders such as CORE become errors")
@@ -85,27 +85,27 @@ func (a *app) blueprintCheck(args []string) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
+			return nil
 		}
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v (see --help)\n", err)
-		return exitFailure
+		return errFailed
 	}
 	files := fs.Args()
 	if len(files) == 0 {
 		fmt.Fprintln(a.stderr, "vectorlint blueprint check: expected one or more blueprint files, found none")
-		return exitFailure
+		return errFailed
 	}
 	allow, err := setup.AllowEnv(*allowEnvFlag)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	// Blueprints and collections are read through the working directory's root: a link in
 	// the tree that leads out of it is refused (spec/trust.md §6).
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer root.Close()
 	var coll tree.Named
@@ -117,7 +117,7 @@ func (a *app) blueprintCheck(args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	// Diagnostics quote the blueprint: human text, escaped as a whole (stderr is already).
@@ -181,15 +181,15 @@ func (a *app) blueprintCheck(args []string) int {
 			}
 			if _, err := a.stdout.Write(safetext.JSON(out)); err != nil {
 				fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-				return exitFailure
+				return errFailed
 			}
 		}
 	}
 	fmt.Fprintf(diagOut, "checked %d blueprint%s: %d invalid, %d warning%s\n", len(files), blueprintPlural(len(files)), invalid, warnings, blueprintPlural(warnings))
 	if invalid > 0 {
-		return exitFailure
+		return errFailed
 	}
-	return exitOK
+	return nil
 }
 
 // blueprintPlural returns "s" unless n is 1.
@@ -236,7 +236,7 @@ type blueprintRunFlags struct {
 // blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
 // read the responses, judge and score them, write the result document and the HTML report) →
 // the table or the document on stdout, and the exit code.
-func (a *app) blueprintRun(ctx context.Context, args []string) int {
+func (a *app) blueprintRun(ctx context.Context, args []string) error {
 	fs := blueprintFlagSet("vectorlint blueprint run", a.stderr)
 	var f blueprintRunFlags
 	fs.StringSliceVar(&f.models, "models", nil, "models to run, comma-separated provider:model ids or custom model ids (default: the blueprint's models)")
@@ -269,19 +269,16 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
+			return nil
 		}
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v (see --help)\n", err)
-		return exitFailure
+		return errFailed
 	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(a.stderr, "vectorlint blueprint run: "+format+"\n", args...)
-		return exitFailure
-	}
+	fail := func(format string, args ...any) error { return failf("vectorlint blueprint run", format, args...) }
 	// Ctrl-C: the replies already received are in the cache (each entry written whole), so the
 	// same command resumes where this one stopped; a partial result document would look
 	// like a finished run with failures, so none is written.
-	interrupted := func() int {
+	interrupted := func() error {
 		msg := "interrupted: no result written"
 		if !f.noCache {
 			msg += "; the replies received so far are cached, so running the same command again continues from there"
@@ -462,13 +459,13 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
-	code := exitOK
+	var result error // nil, errFailed or errFindings: written already
 	if !res.Complete() || len(res.Stopped) > 0 {
-		code = exitFailure
+		result = errFailed
 	}
 	if res.HTMLErr != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", res.HTMLErr)
-		code = exitFailure
+		result = errFailed
 	}
 	if f.output == "json" {
 		doc, err := res.JSON() // encoded safe to print (blueprint.Result.JSON)
@@ -504,12 +501,12 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	if res.WriteErr != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", res.WriteErr)
-		code = exitFailure
+		result = errFailed
 	}
-	if failUnder != nil && !a.passesFailUnder(res, *failUnder) && code == exitOK {
-		code = exitFindings
+	if failUnder != nil && !a.passesFailUnder(res, *failUnder) && result == nil {
+		result = errFindings
 	}
-	return code
+	return result
 }
 
 // sortProblemsByLine orders problems by line, keeping the order within a line.

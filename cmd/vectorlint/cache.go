@@ -40,10 +40,10 @@ Flags:
 const cacheMaxSizeUsage = "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $" + setup.CacheMaxSizeVar + ", else 1GB)"
 
 // runCache is the "cache" command: info, prune and clear.
-func (a *app) runCache(args []string) int {
+func (a *app) runCache(args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(a.stderr, cacheUsage)
-		return exitFailure
+		return errFailed
 	}
 	sub := args[0]
 	switch sub {
@@ -52,10 +52,10 @@ func (a *app) runCache(args []string) int {
 		return a.cacheKey(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, cacheUsage)
-		return exitOK
+		return nil
 	default:
 		fmt.Fprintf(a.stderr, "vectorlint cache: unknown command %q (expected info, prune, clear or key)\n\n%s", sub, cacheUsage)
-		return exitFailure
+		return errFailed
 	}
 	name := "vectorlint cache " + sub
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
@@ -73,17 +73,14 @@ func (a *app) runCache(args []string) int {
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, cacheUsage+fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError(name, err)
 	}
 	if fs.NArg() > 0 {
 		return a.usageError(name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
-		return exitFailure
-	}
+	fail := func(err error) error { return &commandError{prefix: name, err: err} }
 	// The cap may come from VECTORLINT_CACHE_MAX_SIZE in a .env file of the working directory.
 	env, err := a.host().Env(nil, a.dir)
 	if err != nil {
@@ -126,7 +123,7 @@ func (a *app) runCache(args []string) int {
 			fmt.Fprintf(a.stdout, "Oldest:   %s (least recently used)\n", info.Oldest.UTC().Format(cacheTimeLayout))
 			fmt.Fprintf(a.stdout, "Newest:   %s (most recently used)\n", info.Newest.UTC().Format(cacheTimeLayout))
 		}
-		return exitOK
+		return nil
 	case "prune":
 		opts := replycache.PruneOptions{Now: a.clock()()}
 		if maxSize != "" {
@@ -166,7 +163,7 @@ const cacheTimeLayout = "2006-01-02 15:04:05 UTC"
 
 // cacheRemoved reports what a prune or clear removed and what remains, then its error (some
 // entries could not be removed) or why it refused the folder.
-func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err error) int {
+func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err error) error {
 	var nc *replycache.NotACacheError
 	if !errors.As(err, &nc) {
 		fmt.Fprintf(a.stdout, "Removed %s (%s) from %s; %s (%s) remain.\n", replycache.CountEntries(res.Removed), replycache.FormatSize(res.RemovedBytes), dir,
@@ -174,9 +171,9 @@ func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err err
 	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
-		return exitFailure
+		return errFailed
 	}
-	return exitOK
+	return nil
 }
 
 // cacheConfig is the configuration lint would use here, for its CacheMaxSize; nil when there is

@@ -123,13 +123,13 @@ func newEvaluateFlagSet(f *evaluateFlags) *pflag.FlagSet {
 }
 
 // runEvaluate is the "evaluate" command (spec/evaluators.md).
-func (a *app) runEvaluate(ctx context.Context, args []string) int {
+func (a *app) runEvaluate(ctx context.Context, args []string) error {
 	var f evaluateFlags
 	fs := newEvaluateFlagSet(&f)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, evaluateUsage+fs.FlagUsages()+evaluateTextHelp)
-			return exitOK
+			return nil
 		}
 		return a.evaluateUsageError(err.Error())
 	}
@@ -211,10 +211,10 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 		ev = evaluate.RunRougeLScoreEvaluator(response, groundTruth, threshold)
 	default:
 		var cleanup func()
-		var code int
-		ev, cleanup, code = a.modelEvaluator(metric, &f, timeout, texts, numbers)
+		var err error
+		ev, cleanup, err = a.modelEvaluator(metric, &f, timeout, texts, numbers)
 		if ev == nil {
-			return code
+			return err
 		}
 		defer cleanup()
 	}
@@ -230,15 +230,15 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 	}
 	if err := result.Err(); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
-		return exitFindings
+		return errFindings
 	}
-	return exitOK
+	return nil
 }
 
 // modelEvaluator builds the evaluators that may call a model (semantic_similarity, bias,
 // coverage) on the model client every command shares (llmsetup.go). It returns nil and the
-// exit code when it cannot; cleanup releases the client.
-func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), code int) {
+// error when it cannot; cleanup releases the client.
+func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), err error) {
 	var list rubric.Rubric
 	if metric == "coverage" {
 		name := "--points"
@@ -251,7 +251,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		var err error
 		if list, err = evaluate.ParseCoveragePoints(name, []byte(texts["points"])); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
-			return nil, nil, exitFailure
+			return nil, nil, errFailed
 		}
 		for _, w := range list.Warnings {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.Labeled())
@@ -261,7 +261,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 			needsModel = needsModel || !p.IsFunction()
 		}
 		if !needsModel { // functions only: no model, so no model settings are read at all
-			return evaluate.RunCoverageEvaluator(nil, texts["response"], list, numbers["threshold"]), func() {}, exitOK
+			return evaluate.RunCoverageEvaluator(nil, texts["response"], list, numbers["threshold"]), func() {}, nil
 		}
 	}
 	// evaluate uses no config file: .env files are read from the working directory.
@@ -297,7 +297,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 	if m.NotConfigured != nil {
 		m.Close()
 		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: %v\n", metric, m.NotConfigured)
-		return nil, nil, exitFailure
+		return nil, nil, errFailed
 	}
 	response := texts["response"]
 	switch metric {
@@ -310,22 +310,20 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 	case "coverage":
 		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, list, numbers["threshold"])
 	}
-	return ev, m.Close, exitOK
+	return ev, m.Close, nil
 }
 
 // evaluateMetrics lists the METRIC names in the order the help gives them.
 const evaluateMetrics = "exact_match, f1, bleu, rouge_l, semantic_similarity, bias, coverage"
 
 // evaluateUsageError reports a command-line mistake with a pointer to the help.
-func (a *app) evaluateUsageError(msg string) int {
-	fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\nRun \"vectorlint evaluate --help\" for usage.\n", msg)
-	return exitFailure
+func (a *app) evaluateUsageError(msg string) error {
+	return &usageError{cmd: "vectorlint evaluate", err: errors.New(msg)}
 }
 
 // evaluateError reports input that could not be read or evaluated.
-func (a *app) evaluateError(err error) int {
-	fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
-	return exitFailure
+func (a *app) evaluateError(err error) error {
+	return &commandError{prefix: "vectorlint evaluate", err: err}
 }
 
 // textArg resolves a TEXT|@FILE|@-|@@text flag value. *stdinUsedBy records which flag read

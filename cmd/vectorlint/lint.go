@@ -126,27 +126,26 @@ func operands(fs *pflag.FlagSet) []string {
 	return paths
 }
 
-// usageError reports a command-line mistake and returns exitFailure.
-func (a *app) usageError(cmd string, err error) int {
-	fmt.Fprintf(a.stderr, "%s: %v\nRun \"%s --help\" for usage.\n", cmd, err, cmd)
-	return exitFailure
+// usageError reports a command-line mistake (exitCode writes it).
+func (a *app) usageError(cmd string, err error) error {
+	return &usageError{cmd: cmd, err: err}
 }
 
 // runLint is the lint command: vectorlint [flags] PATH...
-func (a *app) runLint(ctx context.Context, args []string) int {
+func (a *app) runLint(ctx context.Context, args []string) error {
 	var f lintFlags
 	fs := newLintFlagSet(&f)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			a.printLintUsage(a.stdout)
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint", err)
 	}
 	if f.version {
 		a.printVersion()
-		return exitOK
+		return nil
 	}
 	if err := f.check(fs); err != nil {
 		return a.usageError("vectorlint", err)
@@ -157,7 +156,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	}
 	if len(paths) == 0 {
 		a.printLintUsage(a.stdout)
-		return exitOK
+		return nil
 	}
 	if f.stdinFilename != "" && !slices.Contains(paths, "-") {
 		return a.usageError("vectorlint", errors.New("--stdin-filename names the document read from standard input: add the PATH -"))
@@ -178,32 +177,32 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 // committed at that path instead of following it. A FILE outside the working directory is the
 // user's choice, written through a root at its folder. The output is written whatever the
 // exit code, as a shell redirection would.
-func (a *app) lintToFile(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) int {
+func (a *app) lintToFile(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) error {
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer root.Close()
 	n, err := root.Named(a.abs(f.outputFile))
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer n.Close()
 	if err := checkOutputFile(n); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	var buf bytes.Buffer
 	c := *a
 	c.stdout, c.rawStdout, c.stdoutIsTerminal = &buf, &buf, false
-	code := c.lint(ctx, f, fs, paths)
+	lintErr := c.lint(ctx, f, fs, paths) // its messages are written: only its exit code is left
 	if err := n.Root.WriteFile(n.Path, buf.Bytes()); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
-	return code
+	return lintErr
 }
 
 // checkOutputFile fails when the output file cannot be written where it is named: its folder
@@ -223,12 +222,12 @@ func checkOutputFile(n tree.Named) error {
 }
 
 // lint is the lint command once its flags are checked.
-func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) int {
+func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) error {
 
 	proj, err := a.loadProject(f.config)
 	if err != nil {
 		a.printProblemsOrError(err)
-		return exitFailure
+		return errFailed
 	}
 	defer proj.Close()
 	if f.verbose {
@@ -240,7 +239,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	env, eps, err := h.LintEnv(proj, h.ProjectEnvDir(proj), setup.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL})
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	stdin := a.stdin
 	if f.fix != "" && slices.Contains(paths, "-") {
@@ -249,7 +248,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		data, err := io.ReadAll(io.LimitReader(a.stdin, lint.MaxDocumentSize+1))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: reading standard input: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		f.stdinText, stdin = data, bytes.NewReader(data)
 	}
@@ -268,7 +267,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	})
 	if err != nil {
 		a.printProblemsOrError(err)
-		return exitFailure
+		return errFailed
 	}
 	// A PATH that names nothing to lint is that path's error in the report (exit 2); the other
 	// files are linted. A flag given after "--" (a pre-commit hook's args after an entry ending
@@ -280,7 +279,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		if errors.As(fp.Err, &pe) {
 			if fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
 				fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", pe)
-				return exitFailure
+				return errFailed
 			}
 			badPaths = append(badPaths, pe)
 		}
@@ -293,7 +292,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	// --changed-since, --changed-lines and --shard choose what of the plan runs.
 	if err := a.selectFiles(ctx, f, proj, plan); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 
 	if f.dryRun {
@@ -303,7 +302,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		run, err := a.prepareLint(env, eps, proj, f, fs, &syncWriter{w: a.stderr})
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		run.Close()
 		opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
@@ -313,7 +312,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		sum, err := dryrun.Print(a.stdout, plan, opts)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		for _, e := range plan.OperationalErrors() {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
@@ -324,13 +323,13 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 			}
 		}
 		if sum.OperationalErrors > 0 {
-			return exitFailure
+			return errFailed
 		}
 		if !a.withinBudget(f, run, proj, plan, a.stderr) {
-			return exitFailure
+			return errFailed
 		}
 		dry := finding.Totals{Summary: finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions}}
-		return exitCode(dry.Outcome(f.failAt))
+		return outcomeErr(dry.Outcome(f.failAt))
 	}
 	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
 }
@@ -359,7 +358,7 @@ func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *lint.Pr
 
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) int {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) error {
 	var (
 		errw  io.Writer = &syncWriter{w: a.stderr}
 		bar   *progress.Bar
@@ -381,13 +380,13 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	run, err := a.prepareLint(env, eps, proj, f, fs, errw)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer run.Close()
 	model = run.Model
 	// --max-calls and --max-cost: the plan's cost is known before any call.
 	if !a.withinBudget(f, run, proj, plan, errw) {
-		return exitFailure
+		return errFailed
 	}
 	ropts := report.Options{
 		Version:  versionString(),
@@ -417,7 +416,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		out, err = report.New(f.output, stdout, ropts)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	if f.verbose && f.output != report.FormatLine && f.output != report.FormatJSON {
@@ -448,7 +447,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		w, closeRoot, err := a.debugWriter(proj.Root, lint.DebugModel{Provider: string(run.Endpoint.Provider), Name: run.Endpoint.Model})
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		defer closeRoot()
 		opts.Debug = func(rec lint.DebugRecord) {
@@ -466,13 +465,13 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	res, err := lint.Run(ctx, plan, opts)
 	if res == nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	totals := res.Totals // counted after the fixer: what the fixes left
 	if out != nil {
 		if err := out.Finish(totals); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	if session != nil {
@@ -486,7 +485,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	printRunErrors(errw, "vectorlint", res.RunErrors)
 	if debugErr != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", debugErr)
-		return exitFailure
+		return errFailed
 	}
 	if n := len(res.Interrupted); n > 0 {
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
@@ -496,7 +495,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if session != nil && session.Failed > 0 {
 		outcome = finding.OutcomeFailed // a file that could not be rewritten
 	}
-	return exitCode(outcome)
+	return outcomeErr(outcome)
 }
 
 // --fix modes.
@@ -611,17 +610,6 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 	return pflag.NormalizedName(name)
 }
 
-// exitCode is the exit code of a run's outcome (spec/linter.md §1): 0, 1 for findings at or
-// above --fail-on, 2 for a run that could not do all its work.
-func exitCode(o finding.Outcome) int {
-	switch o {
-	case finding.OutcomeFindings:
-		return exitFindings
-	case finding.OutcomeFailed:
-		return exitFailure
-	}
-	return exitOK
-}
 
 // printProblemsOrError prints input problems one per line (paths relative to the working
 // directory), or any other error.

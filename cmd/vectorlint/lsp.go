@@ -16,7 +16,7 @@ import (
 
 // runLSP is `vectorlint lsp`: the editor server on standard input and output (internal/lsp),
 // finding each document's project from its folder and calling the model as a lint run does.
-func (a *app) runLSP(ctx context.Context, args []string) int {
+func (a *app) runLSP(ctx context.Context, args []string) error {
 	fs := pflag.NewFlagSet("vectorlint lsp", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
@@ -31,7 +31,7 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintf(a.stdout, "Usage: vectorlint lsp [--config FILE] [--debounce DURATION]\n\n"+
 				"Runs the Language Server Protocol server on standard input and output (docs/editors.md).\n\nFlags:\n%s", fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint lsp", err)
 	}
@@ -63,13 +63,12 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 	})
 	switch {
 	case err == nil:
-		return exitOK
+		return nil
 	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, lsp.ErrClientGone):
-		fmt.Fprintf(a.stderr, "vectorlint lsp: %v\n", err)
-		return exitFindings // LSP: exit code 1 when exit did not follow shutdown
+		// LSP: exit code 1 when exit did not follow shutdown
+		return &commandError{prefix: "vectorlint lsp", err: err, code: exitFindings}
 	}
-	fmt.Fprintf(a.stderr, "vectorlint lsp: %v\n", err)
-	return exitFailure
+	return &commandError{prefix: "vectorlint lsp", err: err}
 }
 
 // findProjectUp is lint.FindProject from a document's folder, where the command starts from its

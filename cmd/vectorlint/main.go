@@ -21,13 +21,6 @@ import (
 	"github.com/vectorlint/vectorlint/internal/setup"
 )
 
-// Exit codes shared by every subcommand (spec/linter.md §1).
-const (
-	exitOK       = 0 // all work done, nothing at or above the failure threshold
-	exitFindings = 1 // all work done, findings at or above the failure threshold (or an evaluator failed)
-	exitFailure  = 2 // the run could not do all its work: bad flags, config, rules, input or LLM calls
-)
-
 // app holds what a command may touch of the outside world, so tests can run commands in-process
 // with their own working directory, environment and streams. No package below cmd/ reads the
 // process environment or working directory on its own.
@@ -132,20 +125,26 @@ func (a *app) getenv(key string) string {
 
 // run dispatches to a subcommand; anything that is not a subcommand name is the lint command,
 // "--" first included: "vectorlint -- validate" lints a file named validate. The command runs
-// with guarded output streams (output.go).
+// with guarded output streams (output.go); its error becomes the exit code in one place
+// (exitCode, exit.go).
 func (a *app) run(ctx context.Context, args []string) int {
-	if !a.guarded {
-		g, flush := a.guardOutput()
-		defer flush()
-		return g.run(ctx, args)
+	if a.guarded {
+		return a.exitCode(a.dispatch(ctx, args))
 	}
+	g, flush := a.guardOutput()
+	defer flush()
+	return g.exitCode(g.dispatch(ctx, args))
+}
+
+// dispatch runs the command args names on the guarded app.
+func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "version":
 			return a.runVersion(args[1:])
 		case "help":
 			a.printUsage(a.stdout)
-			return exitOK
+			return nil
 		}
 	}
 	// Signal handling is set up only for commands that do work: it costs about a millisecond

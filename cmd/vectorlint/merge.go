@@ -24,7 +24,7 @@ have had: 2 when any run could not do all its work, else 1 for findings at or ab
 `
 
 // runMerge is "vectorlint merge FILE...".
-func (a *app) runMerge(args []string) int {
+func (a *app) runMerge(args []string) error {
 	fs := pflag.NewFlagSet("vectorlint merge", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -36,7 +36,7 @@ func (a *app) runMerge(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintf(a.stdout, "%s\nFlags:\n%s", mergeUsage, fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint merge", err)
 	}
@@ -57,7 +57,7 @@ func (a *app) runMerge(args []string) int {
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer root.Close()
 	results := make([]*finding.Result, 0, len(files))
@@ -65,19 +65,19 @@ func (a *app) runMerge(args []string) int {
 		data, err := a.readNamed(root, name, finding.MaxJSONSize)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %s: cannot read the file: %v\n", name, blueprintPathErr(err))
-			return exitFailure
+			return errFailed
 		}
 		r, err := finding.ReadJSON(bytes.NewReader(data), name)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		results = append(results, r)
 	}
 	res, err := finding.Merge(results, files)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	if *output == report.FormatRDJSON || *output == report.FormatRDJSONL {
 		// reviewdog's columns are bytes, which the json output does not hold: they are read
@@ -103,14 +103,14 @@ func (a *app) runMerge(args []string) int {
 		}
 		if err != nil && *config != "" {
 			a.printProblemsOrError(err)
-			return exitFailure
+			return errFailed
 		}
 		if err == nil {
 			opts.Rules = rules.Describe(proj.Packs)
 		}
 	} else if *config != "" {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	stdout := a.stdout
 	if *output == report.FormatGitHub {
@@ -120,19 +120,19 @@ func (a *app) runMerge(args []string) int {
 	out, err := report.New(*output, stdout, opts)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	for _, fr := range res.Files {
 		if err := out.File(fr); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	if err := out.Finish(res.Totals); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
-	return exitCode(res.Outcome(failAt))
+	return outcomeErr(res.Outcome(failAt))
 }
 
 // path resolves a command-line path against the working directory.

@@ -32,7 +32,7 @@ Flags:
 `
 
 // runValidate is the "validate" command.
-func (a *app) runValidate(ctx context.Context, args []string) int {
+func (a *app) runValidate(ctx context.Context, args []string) error {
 	var rulesDir, config string
 	fs := pflag.NewFlagSet("vectorlint validate", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -41,7 +41,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, validateUsage+fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint validate", err)
 	}
@@ -64,7 +64,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		found, err := lint.FindProject(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		opts = found
 	}
@@ -77,7 +77,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		ps, ok := lint.IsProblems(err)
 		if !ok {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		problems = ps
 	} else {
@@ -163,13 +163,13 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	switch {
 	case nErr > 0:
 		fmt.Fprintf(stdout, "✖ %s and %s (%s).\n", pluralize(nErr, "error"), pluralize(nWarn, "warning"), scope)
-		return exitFailure
+		return errFailed
 	case nWarn > 0:
 		fmt.Fprintf(stdout, "✓ %s, no errors, %s.\n", scope, pluralize(nWarn, "warning"))
 	default:
 		fmt.Fprintf(stdout, "✓ %s, no problems.\n", scope)
 	}
-	return exitOK
+	return nil
 }
 
 // thousands formats n with comma separators ("4,000").
