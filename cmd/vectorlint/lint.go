@@ -610,7 +610,6 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 	return pflag.NormalizedName(name)
 }
 
-
 // printProblemsOrError prints input problems one per line (paths relative to the working
 // directory), or any other error.
 func (a *app) printProblemsOrError(err error) {
