@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/spf13/pflag"
@@ -233,12 +234,25 @@ type blueprintRunFlags struct {
 	concurrency, providerConcurrency, genTimeoutMS, genRetries                                          int
 }
 
-// blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
-// read the responses, judge and score them, write the result document and the HTML report) →
-// the table or the document on stdout, and the exit code.
-func (a *app) blueprintRun(ctx context.Context, args []string) error {
+// blueprintRunOptions are the options of "blueprint run", filled from its flags and checked.
+type blueprintRunOptions struct {
+	blueprintRunFlags
+	file            string
+	methods         blueprint.Methods
+	timeout         time.Duration
+	failUnder       *float64
+	judges          []blueprint.JudgeSpec
+	cacheMaxSizeSet bool
+}
+
+// blueprintRunFail is an error of "blueprint run".
+func blueprintRunFail(format string, args ...any) error {
+	return failf("vectorlint blueprint run", format, args...)
+}
+
+// newBlueprintRunFlagSet registers the flags of "blueprint run" into f.
+func (a *app) newBlueprintRunFlagSet(f *blueprintRunFlags) *pflag.FlagSet {
 	fs := blueprintFlagSet("vectorlint blueprint run", a.stderr)
-	var f blueprintRunFlags
 	fs.StringSliceVar(&f.models, "models", nil, "models to run, comma-separated provider:model ids or custom model ids (default: the blueprint's models)")
 	fs.StringArrayVar(&f.judges, "judge", nil, "judge model provider:model, repeatable; replaces the blueprint's and the default judges")
 	fs.BoolVar(&f.judgeBatch, "judge-batch", false, "send each judge every text point of a response in one call (a point missing from the reply is judged alone)")
@@ -267,37 +281,43 @@ func (a *app) blueprintRun(ctx context.Context, args []string) error {
 		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint run FILE [flags]")
 		fs.PrintDefaults()
 	}
+	return fs
+}
+
+// parseBlueprintRun fills the options of "blueprint run" from args and checks them; nil options
+// and a nil error for --help.
+func (a *app) parseBlueprintRun(args []string) (*blueprintRunOptions, error) {
+	o := &blueprintRunOptions{}
+	f := &o.blueprintRunFlags
+	fs := a.newBlueprintRunFlagSet(f)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return nil
+			return nil, nil
 		}
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v (see --help)\n", err)
-		return errFailed
+		return nil, errFailed
 	}
-	fail := func(format string, args ...any) error { return failf("vectorlint blueprint run", format, args...) }
-	// Ctrl-C: the replies already received are in the cache (each entry written whole), so the
-	// same command resumes where this one stopped; a partial result document would look
-	// like a finished run with failures, so none is written.
-	interrupted := func() error {
-		msg := "interrupted: no result written"
-		if !f.noCache {
-			msg += "; the replies received so far are cached, so running the same command again continues from there"
-		}
-		return fail("%s", msg)
-	}
+	fail := blueprintRunFail
 	if fs.NArg() != 1 {
-		return fail("expected one blueprint file, found %d arguments", fs.NArg())
+		return nil, fail("expected one blueprint file, found %d arguments", fs.NArg())
 	}
-	file := fs.Arg(0)
+	o.file = fs.Arg(0)
 	if f.output != "line" && f.output != "json" {
-		return fail("--output: expected line or json, found %q", f.output)
+		return nil, fail("--output: expected line or json, found %q", f.output)
 	}
 	if f.responses != "" && f.fixtures != "" {
-		return fail("--responses and --fixtures: expected one of them, found both (--responses generates nothing, --fixtures generates what the fixtures lack)")
+		return nil, fail("--responses and --fixtures: expected one of them, found both (--responses generates nothing, --fixtures generates what the fixtures lack)")
 	}
 	if f.fixturesStrict && f.fixtures == "" {
-		return fail("--fixtures-strict: expected --fixtures FILE, found none")
+		return nil, fail("--fixtures-strict: expected --fixtures FILE, found none")
 	}
+	o.cacheMaxSizeSet = fs.Changed("cache-max-size")
+	return o, o.check(fs)
+}
+
+// check checks the flag values pflag cannot.
+func (o *blueprintRunOptions) check(fs *pflag.FlagSet) error {
+	f, fail := &o.blueprintRunFlags, blueprintRunFail
 	methods, err := blueprint.ParseMethods(f.evalMethods)
 	if err != nil {
 		return fail("--eval-method: %v", err)
@@ -327,17 +347,32 @@ func (a *app) blueprintRun(ctx context.Context, args []string) error {
 		return fail("--judge: %v", err)
 	}
 
-	// The blueprint, its responses, fixtures and collections, and the results and report are
-	// read and written through the working directory's root: a link in the tree that leads out
-	// of it is refused (spec/trust.md §6).
-	root, err := a.openRoot()
-	if err != nil {
-		return fail("%v", err)
+	o.methods, o.timeout, o.failUnder, o.judges = methods, timeout, failUnder, judgeSpecs
+	return nil
+}
+
+// blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
+// read the responses, judge and score them, write the result document and the HTML report) →
+// the table or the document on stdout, and the exit code.
+func (a *app) blueprintRun(ctx context.Context, args []string) error {
+	o, err := a.parseBlueprintRun(args)
+	if o == nil || err != nil { // --help, or a mistake
+		return err
 	}
-	defer root.Close()
+	return a.runBlueprintRun(ctx, o)
+}
+
+// blueprintInputs reads what "blueprint run" starts from, through root: the blueprint (its
+// problems written before the error), the --allow-env names, the environment (.env files from
+// the working directory: blueprint run uses no config file), the trust rule, and the
+// --responses and --fixtures files. They are returned in a blueprint.Options, with the
+// environment.
+func (a *app) blueprintInputs(o *blueprintRunOptions, root *tree.Root) (blueprint.Options, *envsource.Env, error) {
+	f, fail, file := &o.blueprintRunFlags, blueprintRunFail, o.file
+	var in blueprint.Options
 	data, err := a.readNamed(root, file, blueprint.MaxFileSize)
 	if err != nil {
-		return fail("cannot read %s: %v", file, blueprintPathErr(err))
+		return in, nil, fail("cannot read %s: %v", file, blueprintPathErr(err))
 	}
 	bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
 	if err != nil {
@@ -346,50 +381,83 @@ func (a *app) blueprintRun(ctx context.Context, args []string) error {
 			for _, d := range pe.Problems {
 				fmt.Fprintln(a.stderr, d.Labeled())
 			}
-			return fail("%s is not a valid blueprint", file)
+			return in, nil, fail("%s is not a valid blueprint", file)
 		}
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.Labeled())
 	}
 	allow, err := setup.AllowEnv(f.allowEnv)
 	if err != nil {
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
 	// blueprint run uses no config file: .env files are read from the working directory.
 	h := a.host()
 	env, err := h.Env(root, a.dir)
 	if err != nil {
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
 	trust, err := h.Trust()
 	if err != nil {
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
 	var resp, fixtures *blueprint.Responses
-	for _, in := range []struct {
+	for _, rf := range []struct {
 		file string
 		into **blueprint.Responses
 	}{{f.responses, &resp}, {f.fixtures, &fixtures}} {
-		if in.file == "" {
+		if rf.file == "" {
 			continue
 		}
-		data, err := a.readNamed(root, in.file, blueprint.MaxFileSize)
+		data, err := a.readNamed(root, rf.file, blueprint.MaxFileSize)
 		if err != nil {
-			return fail("cannot read %s: %v", in.file, blueprintPathErr(err))
+			return in, nil, fail("cannot read %s: %v", rf.file, blueprintPathErr(err))
 		}
-		if *in.into, err = blueprint.ParseResponses(data, in.file); err != nil {
-			return fail("%v", err)
+		if *rf.into, err = blueprint.ParseResponses(data, rf.file); err != nil {
+			return in, nil, fail("%v", err)
 		}
 	}
+
+	in.Blueprint, in.Responses, in.Fixtures, in.AllowEnv, in.LookupEnv, in.Trust = bp, resp, fixtures, allow, env, trust
+	return in, env, nil
+}
+
+// interrupted is the error of a run stopped by Ctrl-C: the replies already received are in the
+// cache (each entry written whole), so the same command resumes where this one stopped; a
+// partial result document would look like a finished run with failures, so none is written.
+func (o *blueprintRunOptions) interrupted() error {
+	msg := "interrupted: no result written"
+	if !o.noCache {
+		msg += "; the replies received so far are cached, so running the same command again continues from there"
+	}
+	return blueprintRunFail("%s", msg)
+}
+
+// runBlueprintRun runs "blueprint run" with checked options.
+func (a *app) runBlueprintRun(ctx context.Context, o *blueprintRunOptions) error {
+	f, fail := &o.blueprintRunFlags, blueprintRunFail
+	judgeSpecs, methods, timeout := o.judges, o.methods, o.timeout
+	// The blueprint, its responses, fixtures and collections, and the results and report are
+	// read and written through the working directory's root: a link in the tree that leads out
+	// of it is refused (spec/trust.md §6).
+	root, err := a.openRoot()
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer root.Close()
+	in, env, err := a.blueprintInputs(o, root)
+	if err != nil {
+		return err
+	}
+	h, bp := a.host(), in.Blueprint
 
 	// One client for generation, judging and embeddings: one cache, one set of limits.
 	concurrency := f.concurrency
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	limit, err := setup.ResolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), nil)
+	limit, err := setup.ResolveCacheCap(env.Lookup, f.cacheMaxSize, o.cacheMaxSizeSet, nil)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -402,15 +470,15 @@ func (a *app) blueprintRun(ctx context.Context, args []string) error {
 
 	opts := blueprint.Options{
 		Blueprint:           bp,
-		Responses:           resp,
-		Fixtures:            fixtures,
+		Responses:           in.Responses,
+		Fixtures:            in.Fixtures,
 		FixturesStrict:      f.fixturesStrict,
 		Models:              f.models,
 		CollectionsDir:      f.collections,
 		Client:              client,
-		LookupEnv:           env,
-		AllowEnv:            allow,
-		Trust:               trust,
+		LookupEnv:           in.LookupEnv,
+		AllowEnv:            in.AllowEnv,
+		Trust:               in.Trust,
 		AllowNet:            f.allowNet,
 		HTTPClient:          h.ServiceClient(),
 		Judges:              judgeSpecs,
@@ -435,7 +503,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) error {
 	}
 	res, err := blueprint.Run(ctx, opts)
 	if ctx.Err() != nil {
-		return interrupted()
+		return o.interrupted()
 	}
 	if err != nil {
 		var outDir *blueprint.OutDirError
@@ -456,6 +524,14 @@ func (a *app) blueprintRun(ctx context.Context, args []string) error {
 		}
 		return fail("%v", a.relErr(err))
 	}
+	return a.blueprintRunOutput(res, o)
+}
+
+// blueprintRunOutput writes a finished run's warnings, table or document, stopped endpoints and
+// usage, and returns its outcome: errFailed when the run is incomplete or a file could not be
+// written, errFindings when --fail-under is not met.
+func (a *app) blueprintRunOutput(res *blueprint.Result, o *blueprintRunOptions) error {
+	f, fail, failUnder := &o.blueprintRunFlags, blueprintRunFail, o.failUnder
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
