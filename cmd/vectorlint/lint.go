@@ -296,42 +296,48 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	}
 
 	if f.dryRun {
-		// Every setting a real run checks is checked here, by the same code, with the same
-		// messages: a dry run that passes means the settings are usable (whether the server
-		// answers is the one thing it cannot tell).
-		run, err := a.prepareLint(env, eps, proj, f, fs, &syncWriter{w: a.stderr})
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return errFailed
-		}
-		run.Close()
-		opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
-		if p := run.Prices; p != nil {
-			opts.InputPricePerMillion = &p.InputPerMillion
-		}
-		sum, err := dryrun.Print(a.stdout, plan, opts)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return errFailed
-		}
-		for _, e := range plan.OperationalErrors() {
-			fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
-		}
-		for _, fp := range plan.Files {
-			if fp.Doc != nil && fp.Doc.ScopeError != nil {
-				fmt.Fprintf(a.stderr, "vectorlint: warning: %v\n", fp.Doc.ScopeError)
-			}
-		}
-		if sum.OperationalErrors > 0 {
-			return errFailed
-		}
-		if !a.withinBudget(f, run, proj, plan, a.stderr) {
-			return errFailed
-		}
-		dry := finding.Totals{Summary: finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions}}
-		return outcomeErr(dry.Outcome(f.failAt))
+		return a.dryRun(env, eps, proj, f, fs, plan)
 	}
 	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
+}
+
+// dryRun is --dry-run: every setting a real run checks is checked, by the same code, with the
+// same messages, then the plan is printed with its estimates; no model call is made.
+func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, plan *lint.Plan) error {
+	// Every setting a real run checks is checked here, by the same code, with the same
+	// messages: a dry run that passes means the settings are usable (whether the server
+	// answers is the one thing it cannot tell).
+	run, err := a.prepareLint(env, eps, proj, f, fs, &syncWriter{w: a.stderr})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return errFailed
+	}
+	run.Close()
+	opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
+	if p := run.Prices; p != nil {
+		opts.InputPricePerMillion = &p.InputPerMillion
+	}
+	sum, err := dryrun.Print(a.stdout, plan, opts)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return errFailed
+	}
+	for _, e := range plan.OperationalErrors() {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
+	}
+	for _, fp := range plan.Files {
+		if fp.Doc != nil && fp.Doc.ScopeError != nil {
+			fmt.Fprintf(a.stderr, "vectorlint: warning: %v\n", fp.Doc.ScopeError)
+		}
+	}
+	if sum.OperationalErrors > 0 {
+		return errFailed
+	}
+	if !a.withinBudget(f, run, proj, plan, a.stderr) {
+		return errFailed
+	}
+	dry := finding.Totals{Summary: finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions}}
+	return outcomeErr(dry.Outcome(f.failAt))
 }
 
 // prepareLint checks every setting of a lint run and builds its model client through the setup
@@ -425,19 +431,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	}
 
-	opts := lint.RunOptions{EvalOptions: run.EvalOptions(proj)}
-	// The fixer is one of the processors after evaluation (internal/process): the report gets
-	// what the fixes left; --fix=diff and --fix on standard input print no report.
-	opts.Fix = session
-	opts.KeepSource = session != nil
-	opts.File = func(finding.FileResult) error { return nil }
-	if out != nil {
-		opts.File = out.File
-	}
-	if f.verbose {
-		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
-	}
-	opts.DocumentWarn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
+	opts := lintRunOptions(f, run, proj, session, out, errw)
 	if bar != nil {
 		opts.Progress = bar
 	}
@@ -467,6 +461,32 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return errFailed
 	}
+	return a.finishLint(f, res, out, session, errw, debugErr)
+}
+
+// lintRunOptions are the options of lint.Run: the evaluation's settings, the fixer (one of the
+// processors after evaluation, internal/process: the report gets what the fixes left; --fix=diff
+// and --fix on standard input print no report), where each file's result goes and the warnings.
+func lintRunOptions(f *lintFlags, run *setup.Lint, proj *lint.Project, session *fix.Session, out report.Writer, errw io.Writer) lint.RunOptions {
+	opts := lint.RunOptions{EvalOptions: run.EvalOptions(proj)}
+	opts.Fix = session
+	opts.KeepSource = session != nil
+	opts.File = func(finding.FileResult) error { return nil }
+	if out != nil {
+		opts.File = out.File
+	}
+	if f.verbose {
+		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
+	}
+	opts.DocumentWarn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
+	return opts
+}
+
+// finishLint writes what follows a run's last file — the report's totals, the fix summary (and,
+// with --fix on standard input, the text given back when it was not fixed), the run-wide
+// failures, a --debug-json failure, the files an interruption left — and returns the run's
+// outcome.
+func (a *app) finishLint(f *lintFlags, res *finding.Result, out report.Writer, session *fix.Session, errw io.Writer, debugErr error) error {
 	totals := res.Totals // counted after the fixer: what the fixes left
 	if out != nil {
 		if err := out.Finish(totals); err != nil {
