@@ -134,35 +134,9 @@ func (a *app) runEvaluate(ctx context.Context, args []string) error {
 		return a.evaluateUsageError(err.Error())
 	}
 
-	rest := fs.Args()
-	switch {
-	case len(rest) == 0:
-		return a.evaluateUsageError("expected a METRIC (" + evaluateMetrics + ")")
-	case len(rest) > 1:
-		return a.evaluateUsageError(fmt.Sprintf("expected one METRIC, found %d arguments: %s", len(rest), strings.Join(rest, " ")))
-	}
-	metric := rest[0]
-	spec, ok := evaluateMetricFlags(metric)
-	if !ok {
-		return a.evaluateUsageError(fmt.Sprintf("unknown metric %q; expected one of %s", metric, evaluateMetrics))
-	}
-	var misplaced string
-	fs.Visit(func(fl *pflag.Flag) {
-		if misplaced == "" && fl.Name != "output" && !slices.Contains(spec.required, fl.Name) && !slices.Contains(spec.optional, fl.Name) {
-			misplaced = fl.Name
-		}
-	})
-	if misplaced != "" {
-		hint := ""
-		if misplaced == "model" && metric == "semantic_similarity" {
-			hint = " (use --embedding-model)"
-		}
-		return a.evaluateUsageError(fmt.Sprintf("--%s does not apply to %s%s", misplaced, metric, hint))
-	}
-	for _, name := range spec.required {
-		if !fs.Changed(name) {
-			return a.evaluateUsageError("--" + name + " is required")
-		}
+	metric, err := a.evaluateMetric(fs)
+	if err != nil {
+		return err
 	}
 	if f.output != "json" && f.output != "line" {
 		return a.evaluateUsageError(fmt.Sprintf(`--output: expected "json" or "line", found %q`, f.output))
@@ -311,6 +285,42 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, list, numbers["threshold"])
 	}
 	return ev, m.Close, nil
+}
+
+// evaluateMetric returns the METRIC of the command line, checked with the flags given: each
+// flag applies to it, and every flag it needs is there.
+func (a *app) evaluateMetric(fs *pflag.FlagSet) (string, error) {
+	rest := fs.Args()
+	switch {
+	case len(rest) == 0:
+		return "", a.evaluateUsageError("expected a METRIC (" + evaluateMetrics + ")")
+	case len(rest) > 1:
+		return "", a.evaluateUsageError(fmt.Sprintf("expected one METRIC, found %d arguments: %s", len(rest), strings.Join(rest, " ")))
+	}
+	metric := rest[0]
+	spec, ok := evaluateMetricFlags(metric)
+	if !ok {
+		return "", a.evaluateUsageError(fmt.Sprintf("unknown metric %q; expected one of %s", metric, evaluateMetrics))
+	}
+	var misplaced string
+	fs.Visit(func(fl *pflag.Flag) {
+		if misplaced == "" && fl.Name != "output" && !slices.Contains(spec.required, fl.Name) && !slices.Contains(spec.optional, fl.Name) {
+			misplaced = fl.Name
+		}
+	})
+	if misplaced != "" {
+		hint := ""
+		if misplaced == "model" && metric == "semantic_similarity" {
+			hint = " (use --embedding-model)"
+		}
+		return "", a.evaluateUsageError(fmt.Sprintf("--%s does not apply to %s%s", misplaced, metric, hint))
+	}
+	for _, name := range spec.required {
+		if !fs.Changed(name) {
+			return "", a.evaluateUsageError("--" + name + " is required")
+		}
+	}
+	return metric, nil
 }
 
 // evaluateMetrics lists the METRIC names in the order the help gives them.

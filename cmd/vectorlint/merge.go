@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/report"
 	"github.com/vectorlint/vectorlint/rules"
@@ -22,6 +23,23 @@ merge joins the --output json results of several runs over different files (the 
 --shard K/N run) into one report, in any output format, with the exit code a single run would
 have had: 2 when any run could not do all its work, else 1 for findings at or above --fail-on.
 `
+
+// readResults reads the json results merge joins, through root.
+func (a *app) readResults(root *tree.Root, files []string) ([]*finding.Result, error) {
+	results := make([]*finding.Result, 0, len(files))
+	for _, name := range files {
+		data, err := a.readNamed(root, name, finding.MaxJSONSize)
+		if err != nil {
+			return nil, failf("vectorlint merge", "%s: cannot read the file: %v", name, blueprintPathErr(err))
+		}
+		r, err := finding.ReadJSON(bytes.NewReader(data), name)
+		if err != nil {
+			return nil, &commandError{prefix: "vectorlint merge", err: err}
+		}
+		results = append(results, r)
+	}
+	return results, nil
+}
 
 // runMerge is "vectorlint merge FILE...".
 func (a *app) runMerge(args []string) error {
@@ -60,19 +78,9 @@ func (a *app) runMerge(args []string) error {
 		return errFailed
 	}
 	defer root.Close()
-	results := make([]*finding.Result, 0, len(files))
-	for _, name := range files {
-		data, err := a.readNamed(root, name, finding.MaxJSONSize)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint merge: %s: cannot read the file: %v\n", name, blueprintPathErr(err))
-			return errFailed
-		}
-		r, err := finding.ReadJSON(bytes.NewReader(data), name)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-			return errFailed
-		}
-		results = append(results, r)
+	results, err := a.readResults(root, files)
+	if err != nil {
+		return err
 	}
 	res, err := finding.Merge(results, files)
 	if err != nil {
