@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
@@ -99,31 +100,7 @@ func (a *app) runCache(args []string) error {
 
 	switch sub {
 	case "info":
-		cfg, err := a.cacheConfig()
-		if err != nil {
-			return fail(err)
-		}
-		limit, err := setup.ResolveCacheCap(env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"), cfg)
-		if err != nil {
-			return fail(err)
-		}
-		info, err := replycache.ReadInfo(dir)
-		if err != nil {
-			return fail(err)
-		}
-		capText := "none (" + limit.Source + ")"
-		if b := limit.Bytes(); b > 0 {
-			capText = replycache.FormatSize(b) + " (" + limit.Source + ")"
-		}
-		fmt.Fprintf(a.stdout, "Folder:   %s\n", dir)
-		fmt.Fprintf(a.stdout, "Entries:  %d\n", info.Entries)
-		fmt.Fprintf(a.stdout, "Size:     %s (%d bytes)\n", replycache.FormatSize(info.Size), info.Size)
-		fmt.Fprintf(a.stdout, "Cap:      %s\n", capText)
-		if info.Entries > 0 {
-			fmt.Fprintf(a.stdout, "Oldest:   %s (least recently used)\n", info.Oldest.UTC().Format(cacheTimeLayout))
-			fmt.Fprintf(a.stdout, "Newest:   %s (most recently used)\n", info.Newest.UTC().Format(cacheTimeLayout))
-		}
-		return nil
+		return a.cacheInfo(name, dir, env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"))
 	case "prune":
 		opts := replycache.PruneOptions{Now: a.clock()()}
 		if maxSize != "" {
@@ -160,6 +137,37 @@ func (a *app) runCache(args []string) error {
 
 // cacheTimeLayout writes the last uses of entries.
 const cacheTimeLayout = "2006-01-02 15:04:05 UTC"
+
+// cacheInfo is "cache info": the folder, its entries, size and cap, and the last use of its
+// oldest and newest entries.
+func (a *app) cacheInfo(name, dir string, env envsource.LookupFunc, maxSizeFlag string, maxSizeSet bool) error {
+	fail := func(err error) error { return &commandError{prefix: name, err: err} }
+	cfg, err := a.cacheConfig()
+	if err != nil {
+		return fail(err)
+	}
+	limit, err := setup.ResolveCacheCap(env, maxSizeFlag, maxSizeSet, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	info, err := replycache.ReadInfo(dir)
+	if err != nil {
+		return fail(err)
+	}
+	capText := "none (" + limit.Source + ")"
+	if b := limit.Bytes(); b > 0 {
+		capText = replycache.FormatSize(b) + " (" + limit.Source + ")"
+	}
+	fmt.Fprintf(a.stdout, "Folder:   %s\n", dir)
+	fmt.Fprintf(a.stdout, "Entries:  %d\n", info.Entries)
+	fmt.Fprintf(a.stdout, "Size:     %s (%d bytes)\n", replycache.FormatSize(info.Size), info.Size)
+	fmt.Fprintf(a.stdout, "Cap:      %s\n", capText)
+	if info.Entries > 0 {
+		fmt.Fprintf(a.stdout, "Oldest:   %s (least recently used)\n", info.Oldest.UTC().Format(cacheTimeLayout))
+		fmt.Fprintf(a.stdout, "Newest:   %s (most recently used)\n", info.Newest.UTC().Format(cacheTimeLayout))
+	}
+	return nil
+}
 
 // cacheRemoved reports what a prune or clear removed and what remains, then its error (some
 // entries could not be removed) or why it refused the folder.
