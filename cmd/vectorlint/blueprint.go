@@ -136,30 +136,9 @@ func (a *app) blueprintCheck(args []string) error {
 			invalid++
 			continue
 		}
-		bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
-		var diags finding.Problems
-		var pe *blueprint.ParseError
-		switch {
-		case errors.As(err, &pe):
-			diags = pe.Problems
-		case err != nil:
-			diags = finding.Problems{{File: file, Level: finding.LevelError, Code: rubric.CodeInvalid, Message: err.Error()}}
-		default:
-			diags = bp.Warnings
-			if envDiags := blueprint.CheckEnvRefs(bp, blueprint.EnvRefs(bp), allow); envDiags != nil {
-				diags = append(append(finding.Problems(nil), diags...), envDiags...)
-				sortProblemsByLine(diags)
-			}
-			if coll.Root != nil {
-				colls, rerr := blueprint.LoadCollectionsFor(coll.Root, coll.Path, bp.Models)
-				if rerr == nil {
-					_, rerr = blueprint.ResolveModels(bp.Models, colls)
-				}
-				if rerr != nil {
-					diags = append(diags, finding.Problem{File: file, Level: finding.LevelError, Code: blueprint.CodeCollection, Message: rerr.Error()})
-				}
-			}
-		}
+		bp, diags := checkBlueprint(file, data, coll, func(bp *blueprint.Blueprint) finding.Problems {
+			return blueprint.CheckEnvRefs(bp, blueprint.EnvRefs(bp), allow)
+		})
 		bad := false
 		for _, d := range diags {
 			fmt.Fprintln(diagOut, d.Labeled())
@@ -224,6 +203,35 @@ func blueprintJSON(v any) ([]byte, error) {
 
 // blueprintEvalMethods lists the values of --eval-method.
 const blueprintEvalMethods = "llm-coverage, similarity, embedding (comma-separated), all or none"
+
+// checkBlueprint parses one blueprint and returns it with its problems: the parser's, or its
+// warnings with the ${VAR} references envRefs refuses and, when coll is set, the model
+// collections it names that cannot be resolved.
+func checkBlueprint(file string, data []byte, coll tree.Named, envRefs func(*blueprint.Blueprint) finding.Problems) (*blueprint.Blueprint, finding.Problems) {
+	bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
+	var pe *blueprint.ParseError
+	switch {
+	case errors.As(err, &pe):
+		return bp, pe.Problems
+	case err != nil:
+		return bp, finding.Problems{{File: file, Level: finding.LevelError, Code: rubric.CodeInvalid, Message: err.Error()}}
+	}
+	diags := bp.Warnings
+	if envDiags := envRefs(bp); envDiags != nil {
+		diags = append(append(finding.Problems(nil), diags...), envDiags...)
+		sortProblemsByLine(diags)
+	}
+	if coll.Root != nil {
+		colls, rerr := blueprint.LoadCollectionsFor(coll.Root, coll.Path, bp.Models)
+		if rerr == nil {
+			_, rerr = blueprint.ResolveModels(bp.Models, colls)
+		}
+		if rerr != nil {
+			diags = append(diags, finding.Problem{File: file, Level: finding.LevelError, Code: blueprint.CodeCollection, Message: rerr.Error()})
+		}
+	}
+	return bp, diags
+}
 
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
