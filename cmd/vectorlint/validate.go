@@ -104,23 +104,7 @@ func (a *app) runValidate(ctx context.Context, args []string) error {
 	case proj.Config != nil:
 		fmt.Fprintf(stdout, "config: %s\n", a.rel(proj.Config.Path))
 	}
-	if proj.StyleGuidePath != "" {
-		size := "empty, ignored"
-		if proj.ZeroConfig {
-			size = "empty"
-		}
-		if proj.StyleGuide != "" {
-			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.StyleGuide)))
-		}
-		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
-	}
-	if proj.DirectivePath != "" {
-		size := "empty, ignored"
-		if proj.Directive != "" {
-			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.Directive)))
-		}
-		fmt.Fprintf(stdout, "directive: %s (%s)\n", a.rel(proj.DirectivePath), size)
-	}
+	a.printGuides(stdout, proj)
 	rulesPath := opts.RulesPath
 	if rulesPath == "" && proj.Config != nil {
 		rulesPath = proj.Config.RulesPath
@@ -130,32 +114,7 @@ func (a *app) runValidate(ctx context.Context, args []string) error {
 	} else {
 		fmt.Fprintln(stdout, "rules: none (RulesPath is not set)")
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	for _, p := range proj.Packs {
-		origin := ""
-		if p.Builtin {
-			origin = "built-in, "
-		}
-		fmt.Fprintf(tw, "pack %s (%s%s)\n", p.Name, origin, pluralize(len(p.Rules), "rule"))
-		for _, r := range p.Rules {
-			sev := r.Severity.String()
-			if r.Severity == finding.SeverityUnset {
-				sev = "default severity"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), lint.KindOf(r).Name(), sev, a.rel(r.Path))
-		}
-		// The ids the original VectorLint gives these rules, which vectorlint.ini may use.
-		var aliases []string
-		for _, r := range p.Rules {
-			for _, id := range r.Aliases {
-				aliases = append(aliases, p.Name+"."+id+" = "+r.FullID())
-			}
-		}
-		if len(aliases) > 0 {
-			fmt.Fprintf(tw, "  aliases (the original VectorLint's ids): %s\n", strings.Join(aliases, ", "))
-		}
-	}
-	tw.Flush()
+	a.printPacks(stdout, proj)
 
 	a.printProblems(problems)
 	nErr, nWarn := len(problems.Errors()), len(problems.Warnings())
@@ -187,4 +146,55 @@ func (a *app) abs(path string) string {
 		return filepath.Clean(path)
 	}
 	return filepath.Join(a.dir, path)
+}
+
+// printGuides lists the project's style guide and directive with their sizes.
+func (a *app) printGuides(stdout io.Writer, proj *lint.Project) {
+	if proj.StyleGuidePath != "" {
+		size := "empty, ignored"
+		if proj.ZeroConfig {
+			size = "empty"
+		}
+		if proj.StyleGuide != "" {
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.StyleGuide)))
+		}
+		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
+	}
+	if proj.DirectivePath != "" {
+		size := "empty, ignored"
+		if proj.Directive != "" {
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.Directive)))
+		}
+		fmt.Fprintf(stdout, "directive: %s (%s)\n", a.rel(proj.DirectivePath), size)
+	}
+}
+
+// printPacks lists the project's rule packs and rules, with the original VectorLint's ids.
+func (a *app) printPacks(stdout io.Writer, proj *lint.Project) {
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, p := range proj.Packs {
+		origin := ""
+		if p.Builtin {
+			origin = "built-in, "
+		}
+		fmt.Fprintf(tw, "pack %s (%s%s)\n", p.Name, origin, pluralize(len(p.Rules), "rule"))
+		for _, r := range p.Rules {
+			sev := r.Severity.String()
+			if r.Severity == finding.SeverityUnset {
+				sev = "default severity"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.FullID(), lint.KindOf(r).Name(), sev, a.rel(r.Path))
+		}
+		// The ids the original VectorLint gives these rules, which vectorlint.ini may use.
+		var aliases []string
+		for _, r := range p.Rules {
+			for _, id := range r.Aliases {
+				aliases = append(aliases, p.Name+"."+id+" = "+r.FullID())
+			}
+		}
+		if len(aliases) > 0 {
+			fmt.Fprintf(tw, "  aliases (the original VectorLint's ids): %s\n", strings.Join(aliases, ", "))
+		}
+	}
+	tw.Flush()
 }
