@@ -152,6 +152,14 @@ func (a *app) runInit(ctx context.Context, args []string) error {
 	if hiddenConfig {
 		fmt.Fprintln(a.stderr, "vectorlint init: note: .vectorlint.ini is read before vectorlint.ini; remove it to use the new file")
 	}
+	a.printNextSteps(root, mode)
+	return nil
+}
+
+// printNextSteps prints what to run after init: they lint README.md when there is one, else the
+// folder when it holds a document, else a sentence given on standard input, so each runs as
+// printed, even in an empty folder.
+func (a *app) printNextSteps(root *tree.Root, mode initMode) {
 	// The next steps lint README.md when there is one, else the folder when it holds a
 	// document, else a sentence given on standard input: each runs as printed, even in an
 	// empty folder.
@@ -177,7 +185,7 @@ func (a *app) runInit(ctx context.Context, args []string) error {
 			lintNote = "check README.md against " + lint.StyleGuideFileName
 		}
 		printStep(a.stdout, lintStep(target), lintNote)
-		return nil
+		return
 	}
 	fmt.Fprintln(a.stdout, "  vectorlint validate                   check the configuration and list the rules")
 	sampleNote(a.stdout, target)
@@ -189,7 +197,6 @@ func (a *app) runInit(ctx context.Context, args []string) error {
 	case initWithGuide:
 		fmt.Fprintf(a.stdout, "  edit %s: every Markdown file is checked against it (StyleGuide.Compliance) and its text goes to the model with every rule\n", lint.StyleGuideFileName)
 	}
-	return nil
 }
 
 // sampleStdin is the next steps' document when the folder has none: one sentence read from
