@@ -51,9 +51,25 @@ type Session struct {
 	Printed bool
 }
 
-// File handles one linted file: applies its fixes, writes, prints or diffs the result, logs
-// what was applied and skipped, and passes the findings left on.
+// File handles one linted file: applies its fixes (Apply), counts the findings left in Left
+// and, in ModeWrite, passes them on to Report. A lint run does not call it: its processors
+// (internal/process) call Apply and count the summary once, after the fixer.
 func (s *Session) File(fr finding.FileResult) error {
+	left, err := s.Apply(fr)
+	if err != nil {
+		return err
+	}
+	s.Left.Add(left)
+	if s.Mode == ModeWrite && s.Report != nil {
+		return s.Report(left)
+	}
+	return nil
+}
+
+// Apply handles one linted file: applies its fixes, writes, prints or diffs the result, logs
+// what was applied and skipped, and returns the file's result with the findings left (without
+// its source).
+func (s *Session) Apply(fr finding.FileResult) (finding.FileResult, error) {
 	o := File(s.Root, fr, s.Mode == ModeWrite)
 	if o.Err == nil { // a file not rewritten has nothing applied
 		s.Applied += len(o.Applied)
@@ -68,7 +84,7 @@ func (s *Session) File(fr finding.FileResult) error {
 	case ModeDiff:
 		if o.Err == nil {
 			if _, err := io.WriteString(s.Out, Diff(fr.Path, fr.Source, o)); err != nil {
-				return err
+				return fr, err
 			}
 		}
 	case ModePrint:
@@ -81,17 +97,13 @@ func (s *Session) File(fr finding.FileResult) error {
 		}
 		s.Printed = true
 		if _, err := s.Out.Write(text); err != nil {
-			return err
+			return fr, err
 		}
 	}
 	left := fr
 	left.Findings = o.Remaining(fr.Findings)
 	left.Source, left.SourceFile = nil, ""
-	s.Left.Add(left)
-	if s.Mode == ModeWrite && s.Report != nil {
-		return s.Report(left)
-	}
-	return nil
+	return left, nil
 }
 
 // log writes what fixing a file did: nothing for a file without fixes.

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
+	"github.com/vectorlint/vectorlint/internal/process"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -375,36 +375,20 @@ func chunkLines(c Chunk) (first, last int) {
 	return c.Line, last
 }
 
-// onlyChanged keeps, of a restricted file's result, the findings that touch a changed line and
-// the unverified quotes whose line is changed or unknown, and marks the scores of rules whose
-// texts were sent in part. Operational errors are kept.
-func (fp *FilePlan) onlyChanged(fr finding.FileResult) finding.FileResult {
-	ch := fp.changed
-	if ch == nil {
-		return fr
-	}
-	findings := fr.Findings[:0:0]
-	for _, f := range fr.Findings {
-		last := f.End.Line
-		if last > f.Start.Line && f.End.Column == 1 {
-			last-- // the finding ends with its line's break
-		}
-		if ch.lines.Overlaps(f.Start.Line, max(last, f.Start.Line)) {
-			findings = append(findings, f)
+// changedOf returns the changed lines of the plan's files by path, for the changed-lines
+// processor (internal/process): nil for a file evaluated whole.
+func (p *Plan) changedOf() func(path string) *process.Changed {
+	byPath := map[string]*FilePlan{}
+	for _, fp := range p.Files {
+		if fp.changed != nil {
+			byPath[fp.Path] = fp
 		}
 	}
-	fr.Findings = findings
-	var unverified []finding.Unverified
-	for _, u := range fr.Unverified {
-		if u.Line == 0 || ch.lines.Contains(u.Line) {
-			unverified = append(unverified, u)
+	return func(path string) *process.Changed {
+		fp := byPath[path]
+		if fp == nil {
+			return nil
 		}
+		return &process.Changed{Lines: fp.changed.lines, Partial: fp.changed.partial}
 	}
-	fr.Unverified = unverified
-	for i := range fr.Scores {
-		if ch.partial[fr.Scores[i].Rule] {
-			fr.Scores[i].Partial = true
-		}
-	}
-	return fr
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/process"
 	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
@@ -87,8 +88,10 @@ type EvalStats struct {
 }
 
 // Evaluate runs a plan: every chunk of every unit of every rule on every file goes through one
-// pool of Concurrency workers, and each file's result is passed to emit, in the plan's (path)
-// order, as soon as it and every file before it are done, so output streams.
+// pool of Concurrency workers, and each file's result, once through the processors after
+// evaluation (internal/process: --changed-lines and MinSeverity here; Run adds the fixer and
+// the summary), is passed to emit, in the plan's (path) order, as soon as it and every file
+// before it are done, so output streams.
 //
 // Files are prepared (FilePlan.Prepare) as the pool reaches them: a lazy plan's file
 // (PlanInput.Lazy) is read and planned then, and released once its result is emitted, and at
@@ -121,6 +124,9 @@ type evalHooks struct {
 	// prepared is called with the number of files prepared and not yet released, each time a
 	// file is prepared (from the producer) and released (from the collector).
 	prepared func(n int)
+	// post replaces the processors each file's result goes through before it is emitted
+	// (internal/process; Run's list adds the fixer and the summary).
+	post process.List
 }
 
 // fileEvent tells Evaluate's collector that a file was prepared (file set, with its index in
@@ -141,6 +147,10 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	}
 	e := &evaluator{opts: opts, js: points.NewJSPool()}
 	defer func() { stats.RunErrors = e.runErrors.list }()
+	post := hooks.post
+	if post == nil {
+		post = process.New(process.Options{Changed: plan.changedOf(), MinSeverity: opts.MinSeverity})
+	}
 	var (
 		live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
 		runs   = make([]*fileRun, len(plan.Files))
@@ -218,7 +228,11 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	)
 	send := func(f *fileRun) {
 		if emitErr == nil {
-			if err := emit(e.assemble(f)); err != nil {
+			fr, err := post.Process(e.assemble(f)) // after evaluation: one list of processors
+			if err == nil {
+				err = emit(fr)
+			}
+			if err != nil {
 				emitErr = err
 				cancel()
 			}

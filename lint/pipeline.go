@@ -86,7 +86,7 @@ func (e *evaluator) assemble(f *fileRun) finding.FileResult {
 	for _, r := range f.rules {
 		e.rule(out, doc, supp, r)
 	}
-	return f.fp.onlyChanged(out.finish()) // --changed-lines: findings on changed lines only
+	return out.finish() // then the processors (internal/process): --changed-lines, --min-alert-level, ...
 }
 
 // rule assembles one rule's part of a file's result. A rule that cannot run on the file, or

@@ -86,11 +86,10 @@ func (b *resultBuilder) rule(id string, props []proposal, is issues, score *find
 	for _, p := range props {
 		switch p.decision {
 		case reported:
-			if p.finding.Severity < b.e.opts.MinSeverity {
-				continue // below --min-alert-level: not shown, not counted
-			}
+			// A finding below --min-alert-level is left out by the processors (internal/process),
+			// and says nothing of its fix.
 			b.fr.Findings = append(b.fr.Findings, p.finding)
-			if warn := b.e.opts.Warn; warn != nil && p.fixRefused != "" {
+			if warn := b.e.opts.Warn; warn != nil && p.fixRefused != "" && p.finding.Severity >= b.e.opts.MinSeverity {
 				f := p.finding
 				warn(fmt.Sprintf("%s:%d:%d: %s: the model's fix is not offered: %s", b.fr.Path, f.Start.Line, f.Start.Column, f.Rule, p.fixRefused))
 			}

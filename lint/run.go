@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/fix"
+	"github.com/vectorlint/vectorlint/internal/process"
 )
 
 // Progress is told how a run advances: the command's progress bar (*progress.Bar of
@@ -31,15 +33,20 @@ type RunOptions struct {
 	File func(finding.FileResult) error
 	// Progress, when set, is told of the run's progress.
 	Progress Progress
+	// Fix, when set, applies each file's fixes (--fix; the run needs KeepSource): the fixer
+	// processor (internal/process) runs it, and File receives what the fixes left.
+	Fix *fix.Session
 }
 
 // progressInterval is how often the progress display refreshes.
 const progressInterval = 100 * time.Millisecond
 
 // Run lints a plan as the vectorlint command does, so Go programs and editors get the same
-// behaviour: every file goes through Evaluate (one pool of model calls, results in path order),
-// each result to opts.File or into the Result's Files, with progress through opts.Progress;
-// then the totals: the summary of every file, the model client's usage (all of its calls, so a
+// behaviour: every file goes through Evaluate (one pool of model calls, results in path order)
+// and then the one list of processors (internal/process: changed lines, minimum severity, the
+// baseline slot, the fixer with opts.Fix, the summary), each result to opts.File or into the
+// Result's Files, with progress through opts.Progress; then the totals: the summary of every
+// file as the processors left it, the model client's usage (all of its calls, so a
 // client shared between runs counts the earlier ones too), the files the plan skipped, the
 // failures of the whole run and the files an interruption left unfinished.
 //
@@ -48,8 +55,10 @@ const progressInterval = 100 * time.Millisecond
 // stops the run and is returned with a nil Result.
 func Run(ctx context.Context, plan *Plan, opts RunOptions) (*finding.Result, error) {
 	res := &finding.Result{Totals: finding.Totals{Skipped: plan.Skipped}}
+	// After evaluation, each file's result goes through the one list of processors; its last,
+	// the summary, counts the totals.
+	post := process.New(process.Options{Changed: plan.changedOf(), MinSeverity: opts.MinSeverity, Fix: opts.Fix, Summary: &res.Summary})
 	emit := func(fr finding.FileResult) error {
-		res.Summary.Add(fr)
 		if opts.Progress != nil {
 			opts.Progress.Advance(1)
 		}
@@ -62,7 +71,7 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*finding.Result, err
 	if opts.Progress != nil {
 		opts.Progress.Start(progressInterval)
 	}
-	stats, err := Evaluate(ctx, plan, opts.EvalOptions, emit)
+	stats, err := evaluateWith(ctx, plan, opts.EvalOptions, evalHooks{post: post}, emit)
 	if opts.Progress != nil {
 		opts.Progress.Stop()
 	}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,16 +13,15 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/tree"
 
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/blueprint"
 	"github.com/vectorlint/vectorlint/internal/progress"
-	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/safetext"
-	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/points"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -41,10 +38,10 @@ by more than the tolerance.
 `
 
 // runBlueprint is the "blueprint" command: check and run.
-func (a *app) runBlueprint(ctx context.Context, args []string) int {
+func (a *app) runBlueprint(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(a.stderr, blueprintUsage)
-		return exitFailure
+		return errFailed
 	}
 	switch args[0] {
 	case "check":
@@ -55,10 +52,10 @@ func (a *app) runBlueprint(ctx context.Context, args []string) int {
 		return a.blueprintCompare(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, blueprintUsage)
-		return exitOK
+		return nil
 	}
 	fmt.Fprintf(a.stderr, "vectorlint blueprint: unknown command %q (expected check, run or compare)\n\n%s", args[0], blueprintUsage)
-	return exitFailure
+	return errFailed
 }
 
 // blueprintPath resolves a path given on the command line against the app's working directory.
@@ -78,7 +75,7 @@ func blueprintFlagSet(name string, stderr io.Writer) *pflag.FlagSet {
 }
 
 // blueprintCheck is "blueprint check FILE...": parse, normalise and report mistakes.
-func (a *app) blueprintCheck(args []string) int {
+func (a *app) blueprintCheck(args []string) error {
 	fs := blueprintFlagSet("vectorlint blueprint check", a.stderr)
 	printJSON := fs.Bool("print", false, "write each normalised blueprint as JSON to stdout (diagnostics go to stderr)")
 	collections := fs.String("collections", "", "folder of model collections (NAME.json); unresolvable placeholders such as CORE become errors")
@@ -89,27 +86,27 @@ func (a *app) blueprintCheck(args []string) int {
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
+			return nil
 		}
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v (see --help)\n", err)
-		return exitFailure
+		return errFailed
 	}
 	files := fs.Args()
 	if len(files) == 0 {
 		fmt.Fprintln(a.stderr, "vectorlint blueprint check: expected one or more blueprint files, found none")
-		return exitFailure
+		return errFailed
 	}
-	allow, err := points.ParseAllowEnv(*allowEnvFlag)
+	allow, err := setup.AllowEnv(*allowEnvFlag)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	// Blueprints and collections are read through the working directory's root: a link in
 	// the tree that leads out of it is refused (spec/trust.md §6).
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer root.Close()
 	var coll tree.Named
@@ -121,7 +118,7 @@ func (a *app) blueprintCheck(args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	// Diagnostics quote the blueprint: human text, escaped as a whole (stderr is already).
@@ -139,30 +136,9 @@ func (a *app) blueprintCheck(args []string) int {
 			invalid++
 			continue
 		}
-		bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
-		var diags finding.Problems
-		var pe *blueprint.ParseError
-		switch {
-		case errors.As(err, &pe):
-			diags = pe.Problems
-		case err != nil:
-			diags = finding.Problems{{File: file, Level: finding.LevelError, Code: rubric.CodeInvalid, Message: err.Error()}}
-		default:
-			diags = bp.Warnings
-			if envDiags := blueprint.CheckEnvRefs(bp, blueprint.EnvRefs(bp), allow); envDiags != nil {
-				diags = append(append(finding.Problems(nil), diags...), envDiags...)
-				sortProblemsByLine(diags)
-			}
-			if coll.Root != nil {
-				colls, rerr := blueprint.LoadCollectionsFor(coll.Root, coll.Path, bp.Models)
-				if rerr == nil {
-					_, rerr = blueprint.ResolveModels(bp.Models, colls)
-				}
-				if rerr != nil {
-					diags = append(diags, finding.Problem{File: file, Level: finding.LevelError, Code: blueprint.CodeCollection, Message: rerr.Error()})
-				}
-			}
-		}
+		bp, diags := checkBlueprint(file, data, coll, func(bp *blueprint.Blueprint) finding.Problems {
+			return blueprint.CheckEnvRefs(bp, blueprint.EnvRefs(bp), allow)
+		})
 		bad := false
 		for _, d := range diags {
 			fmt.Fprintln(diagOut, d.Labeled())
@@ -185,15 +161,15 @@ func (a *app) blueprintCheck(args []string) int {
 			}
 			if _, err := a.stdout.Write(safetext.JSON(out)); err != nil {
 				fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
-				return exitFailure
+				return errFailed
 			}
 		}
 	}
 	fmt.Fprintf(diagOut, "checked %d blueprint%s: %d invalid, %d warning%s\n", len(files), blueprintPlural(len(files)), invalid, warnings, blueprintPlural(warnings))
 	if invalid > 0 {
-		return exitFailure
+		return errFailed
 	}
-	return exitOK
+	return nil
 }
 
 // blueprintPlural returns "s" unless n is 1.
@@ -228,6 +204,35 @@ func blueprintJSON(v any) ([]byte, error) {
 // blueprintEvalMethods lists the values of --eval-method.
 const blueprintEvalMethods = "llm-coverage, similarity, embedding (comma-separated), all or none"
 
+// checkBlueprint parses one blueprint and returns it with its problems: the parser's, or its
+// warnings with the ${VAR} references envRefs refuses and, when coll is set, the model
+// collections it names that cannot be resolved.
+func checkBlueprint(file string, data []byte, coll tree.Named, envRefs func(*blueprint.Blueprint) finding.Problems) (*blueprint.Blueprint, finding.Problems) {
+	bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
+	var pe *blueprint.ParseError
+	switch {
+	case errors.As(err, &pe):
+		return bp, pe.Problems
+	case err != nil:
+		return bp, finding.Problems{{File: file, Level: finding.LevelError, Code: rubric.CodeInvalid, Message: err.Error()}}
+	}
+	diags := bp.Warnings
+	if envDiags := envRefs(bp); envDiags != nil {
+		diags = append(append(finding.Problems(nil), diags...), envDiags...)
+		sortProblemsByLine(diags)
+	}
+	if coll.Root != nil {
+		colls, rerr := blueprint.LoadCollectionsFor(coll.Root, coll.Path, bp.Models)
+		if rerr == nil {
+			_, rerr = blueprint.ResolveModels(bp.Models, colls)
+		}
+		if rerr != nil {
+			diags = append(diags, finding.Problem{File: file, Level: finding.LevelError, Code: blueprint.CodeCollection, Message: rerr.Error()})
+		}
+	}
+	return bp, diags
+}
+
 // blueprintRunFlags are the flags of "blueprint run".
 type blueprintRunFlags struct {
 	fixtures, responses, outDir, output, runLabel, collections, html, cacheDir, embeddingModel, timeout string
@@ -237,12 +242,25 @@ type blueprintRunFlags struct {
 	concurrency, providerConcurrency, genTimeoutMS, genRetries                                          int
 }
 
-// blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
-// read the responses, judge and score them, write the result document and the HTML report) →
-// the table or the document on stdout, and the exit code.
-func (a *app) blueprintRun(ctx context.Context, args []string) int {
+// blueprintRunOptions are the options of "blueprint run", filled from its flags and checked.
+type blueprintRunOptions struct {
+	blueprintRunFlags
+	file            string
+	methods         blueprint.Methods
+	timeout         time.Duration
+	failUnder       *float64
+	judges          []blueprint.JudgeSpec
+	cacheMaxSizeSet bool
+}
+
+// blueprintRunFail is an error of "blueprint run".
+func blueprintRunFail(format string, args ...any) error {
+	return failf("vectorlint blueprint run", format, args...)
+}
+
+// newBlueprintRunFlagSet registers the flags of "blueprint run" into f.
+func (a *app) newBlueprintRunFlagSet(f *blueprintRunFlags) *pflag.FlagSet {
 	fs := blueprintFlagSet("vectorlint blueprint run", a.stderr)
-	var f blueprintRunFlags
 	fs.StringSliceVar(&f.models, "models", nil, "models to run, comma-separated provider:model ids or custom model ids (default: the blueprint's models)")
 	fs.StringArrayVar(&f.judges, "judge", nil, "judge model provider:model, repeatable; replaces the blueprint's and the default judges")
 	fs.BoolVar(&f.judgeBatch, "judge-batch", false, "send each judge every text point of a response in one call (a point missing from the reply is judged alone)")
@@ -271,46 +289,49 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint run FILE [flags]")
 		fs.PrintDefaults()
 	}
+	return fs
+}
+
+// parseBlueprintRun fills the options of "blueprint run" from args and checks them; nil options
+// and a nil error for --help.
+func (a *app) parseBlueprintRun(args []string) (*blueprintRunOptions, error) {
+	o := &blueprintRunOptions{}
+	f := &o.blueprintRunFlags
+	fs := a.newBlueprintRunFlagSet(f)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
+			return nil, nil
 		}
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v (see --help)\n", err)
-		return exitFailure
+		return nil, errFailed
 	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(a.stderr, "vectorlint blueprint run: "+format+"\n", args...)
-		return exitFailure
-	}
-	// Ctrl-C: the replies already received are in the cache (each entry written whole), so the
-	// same command resumes where this one stopped; a partial result document would look
-	// like a finished run with failures, so none is written.
-	interrupted := func() int {
-		msg := "interrupted: no result written"
-		if !f.noCache {
-			msg += "; the replies received so far are cached, so running the same command again continues from there"
-		}
-		return fail("%s", msg)
-	}
+	fail := blueprintRunFail
 	if fs.NArg() != 1 {
-		return fail("expected one blueprint file, found %d arguments", fs.NArg())
+		return nil, fail("expected one blueprint file, found %d arguments", fs.NArg())
 	}
-	file := fs.Arg(0)
+	o.file = fs.Arg(0)
 	if f.output != "line" && f.output != "json" {
-		return fail("--output: expected line or json, found %q", f.output)
+		return nil, fail("--output: expected line or json, found %q", f.output)
 	}
 	if f.responses != "" && f.fixtures != "" {
-		return fail("--responses and --fixtures: expected one of them, found both (--responses generates nothing, --fixtures generates what the fixtures lack)")
+		return nil, fail("--responses and --fixtures: expected one of them, found both (--responses generates nothing, --fixtures generates what the fixtures lack)")
 	}
 	if f.fixturesStrict && f.fixtures == "" {
-		return fail("--fixtures-strict: expected --fixtures FILE, found none")
+		return nil, fail("--fixtures-strict: expected --fixtures FILE, found none")
 	}
+	o.cacheMaxSizeSet = fs.Changed("cache-max-size")
+	return o, o.check(fs)
+}
+
+// check checks the flag values pflag cannot.
+func (o *blueprintRunOptions) check(fs *pflag.FlagSet) error {
+	f, fail := &o.blueprintRunFlags, blueprintRunFail
 	methods, err := blueprint.ParseMethods(f.evalMethods)
 	if err != nil {
 		return fail("--eval-method: %v", err)
 	}
-	if f.concurrency < 0 || f.concurrency > llm.MaxConcurrency {
-		return fail("--concurrency: expected %s, found %d", llm.ConcurrencyRange, f.concurrency)
+	if f.concurrency < 0 || f.concurrency > setup.MaxConcurrency {
+		return fail("--concurrency: expected %s, found %d", setup.ConcurrencyRange, f.concurrency)
 	}
 	if f.providerConcurrency < 1 {
 		return fail("--provider-concurrency: expected a number ≥ 1, found %d", f.providerConcurrency)
@@ -329,26 +350,37 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	var judgeSpecs []blueprint.JudgeSpec
-	for _, j := range f.judges {
-		provider, model, err := llm.ParseModelID(j)
-		if err != nil {
-			return fail("--judge: %v", err)
-		}
-		judgeSpecs = append(judgeSpecs, blueprint.JudgeSpec{Model: provider + ":" + model, Approach: points.ApproachHolistic})
+	judgeSpecs, err := setup.Judges(f.judges)
+	if err != nil {
+		return fail("--judge: %v", err)
 	}
 
-	// The blueprint, its responses, fixtures and collections, and the results and report are
-	// read and written through the working directory's root: a link in the tree that leads out
-	// of it is refused (spec/trust.md §6).
-	root, err := a.openRoot()
-	if err != nil {
-		return fail("%v", err)
+	o.methods, o.timeout, o.failUnder, o.judges = methods, timeout, failUnder, judgeSpecs
+	return nil
+}
+
+// blueprintRun is "blueprint run FILE": flags → blueprint.Options → blueprint.Run (generate or
+// read the responses, judge and score them, write the result document and the HTML report) →
+// the table or the document on stdout, and the exit code.
+func (a *app) blueprintRun(ctx context.Context, args []string) error {
+	o, err := a.parseBlueprintRun(args)
+	if o == nil || err != nil { // --help, or a mistake
+		return err
 	}
-	defer root.Close()
+	return a.runBlueprintRun(ctx, o)
+}
+
+// blueprintInputs reads what "blueprint run" starts from, through root: the blueprint (its
+// problems written before the error), the --allow-env names, the environment (.env files from
+// the working directory: blueprint run uses no config file), the trust rule, and the
+// --responses and --fixtures files. They are returned in a blueprint.Options, with the
+// environment.
+func (a *app) blueprintInputs(o *blueprintRunOptions, root *tree.Root) (blueprint.Options, *envsource.Env, error) {
+	f, fail, file := &o.blueprintRunFlags, blueprintRunFail, o.file
+	var in blueprint.Options
 	data, err := a.readNamed(root, file, blueprint.MaxFileSize)
 	if err != nil {
-		return fail("cannot read %s: %v", file, blueprintPathErr(err))
+		return in, nil, fail("cannot read %s: %v", file, blueprintPathErr(err))
 	}
 	bp, err := blueprint.Parse(data, blueprint.ParseOptions{File: file})
 	if err != nil {
@@ -357,54 +389,88 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 			for _, d := range pe.Problems {
 				fmt.Fprintln(a.stderr, d.Labeled())
 			}
-			return fail("%s is not a valid blueprint", file)
+			return in, nil, fail("%s is not a valid blueprint", file)
 		}
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
 	for _, d := range bp.Warnings {
 		fmt.Fprintln(a.stderr, d.Labeled())
 	}
-	allow, err := points.ParseAllowEnv(f.allowEnv)
+	allow, err := setup.AllowEnv(f.allowEnv)
 	if err != nil {
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
 	// blueprint run uses no config file: .env files are read from the working directory.
-	env, err := a.llmEnv(root, a.dir)
+	h := a.host()
+	env, err := h.Env(root, a.dir)
 	if err != nil {
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
-	trust, err := a.trust()
+	trust, err := h.Trust()
 	if err != nil {
-		return fail("%v", err)
+		return in, nil, fail("%v", err)
 	}
 	var resp, fixtures *blueprint.Responses
-	for _, in := range []struct {
+	for _, rf := range []struct {
 		file string
 		into **blueprint.Responses
 	}{{f.responses, &resp}, {f.fixtures, &fixtures}} {
-		if in.file == "" {
+		if rf.file == "" {
 			continue
 		}
-		data, err := a.readNamed(root, in.file, blueprint.MaxFileSize)
+		data, err := a.readNamed(root, rf.file, blueprint.MaxFileSize)
 		if err != nil {
-			return fail("cannot read %s: %v", in.file, blueprintPathErr(err))
+			return in, nil, fail("cannot read %s: %v", rf.file, blueprintPathErr(err))
 		}
-		if *in.into, err = blueprint.ParseResponses(data, in.file); err != nil {
-			return fail("%v", err)
+		if *rf.into, err = blueprint.ParseResponses(data, rf.file); err != nil {
+			return in, nil, fail("%v", err)
 		}
 	}
+
+	in.Blueprint, in.Responses, in.Fixtures, in.AllowEnv, in.LookupEnv, in.Trust = bp, resp, fixtures, allow, env, trust
+	return in, env, nil
+}
+
+// interrupted is the error of a run stopped by Ctrl-C: the replies already received are in the
+// cache (each entry written whole), so the same command resumes where this one stopped; a
+// partial result document would look like a finished run with failures, so none is written.
+func (o *blueprintRunOptions) interrupted() error {
+	msg := "interrupted: no result written"
+	if !o.noCache {
+		msg += "; the replies received so far are cached, so running the same command again continues from there"
+	}
+	return blueprintRunFail("%s", msg)
+}
+
+// runBlueprintRun runs "blueprint run" with checked options.
+func (a *app) runBlueprintRun(ctx context.Context, o *blueprintRunOptions) error {
+	f, fail := &o.blueprintRunFlags, blueprintRunFail
+	judgeSpecs, methods, timeout := o.judges, o.methods, o.timeout
+	// The blueprint, its responses, fixtures and collections, and the results and report are
+	// read and written through the working directory's root: a link in the tree that leads out
+	// of it is refused (spec/trust.md §6).
+	root, err := a.openRoot()
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer root.Close()
+	in, env, err := a.blueprintInputs(o, root)
+	if err != nil {
+		return err
+	}
+	h, bp := a.host(), in.Blueprint
 
 	// One client for generation, judging and embeddings: one cache, one set of limits.
 	concurrency := f.concurrency
 	if concurrency == 0 && bp.Concurrency != nil {
 		concurrency = *bp.Concurrency
 	}
-	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), nil)
+	limit, err := setup.ResolveCacheCap(env.Lookup, f.cacheMaxSize, o.cacheMaxSizeSet, nil)
 	if err != nil {
 		return fail("%v", err)
 	}
-	client, _, err := a.newLLMClient(env.Lookup, llmOptions{concurrency: concurrency, timeout: timeout, cacheDir: f.cacheDir,
-		noCache: f.noCache, cacheCap: limit, log: &syncWriter{w: a.stderr}})
+	client, _, err := h.Client(env.Lookup, setup.ClientOptions{Concurrency: concurrency, Timeout: timeout, CacheDir: f.cacheDir,
+		NoCache: f.noCache, CacheMaxSize: limit.Limit, Log: &syncWriter{w: a.stderr}})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -412,17 +478,17 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 
 	opts := blueprint.Options{
 		Blueprint:           bp,
-		Responses:           resp,
-		Fixtures:            fixtures,
+		Responses:           in.Responses,
+		Fixtures:            in.Fixtures,
 		FixturesStrict:      f.fixturesStrict,
 		Models:              f.models,
 		CollectionsDir:      f.collections,
 		Client:              client,
-		LookupEnv:           env,
-		AllowEnv:            allow,
-		Trust:               trust,
+		LookupEnv:           in.LookupEnv,
+		AllowEnv:            in.AllowEnv,
+		Trust:               in.Trust,
 		AllowNet:            f.allowNet,
-		HTTPClient:          a.serviceClient(),
+		HTTPClient:          h.ServiceClient(),
 		Judges:              judgeSpecs,
 		JudgeBatch:          f.judgeBatch,
 		ProviderConcurrency: f.providerConcurrency,
@@ -445,7 +511,7 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	res, err := blueprint.Run(ctx, opts)
 	if ctx.Err() != nil {
-		return interrupted()
+		return o.interrupted()
 	}
 	if err != nil {
 		var outDir *blueprint.OutDirError
@@ -466,16 +532,24 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 		}
 		return fail("%v", a.relErr(err))
 	}
+	return a.blueprintRunOutput(res, o)
+}
+
+// blueprintRunOutput writes a finished run's warnings, table or document, stopped endpoints and
+// usage, and returns its outcome: errFailed when the run is incomplete or a file could not be
+// written, errFindings when --fail-under is not met.
+func (a *app) blueprintRunOutput(res *blueprint.Result, o *blueprintRunOptions) error {
+	f, fail, failUnder := &o.blueprintRunFlags, blueprintRunFail, o.failUnder
 	for _, w := range res.Warnings {
 		fmt.Fprintln(a.stderr, "warning: "+w)
 	}
-	code := exitOK
+	var result error // nil, errFailed or errFindings: written already
 	if !res.Complete() || len(res.Stopped) > 0 {
-		code = exitFailure
+		result = errFailed
 	}
 	if res.HTMLErr != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", res.HTMLErr)
-		code = exitFailure
+		result = errFailed
 	}
 	if f.output == "json" {
 		doc, err := res.JSON() // encoded safe to print (blueprint.Result.JSON)
@@ -511,29 +585,12 @@ func (a *app) blueprintRun(ctx context.Context, args []string) int {
 	}
 	if res.WriteErr != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint run: %v\n", res.WriteErr)
-		code = exitFailure
+		result = errFailed
 	}
-	if failUnder != nil && !a.passesFailUnder(res, *failUnder) && code == exitOK {
-		code = exitFindings
+	if failUnder != nil && !a.passesFailUnder(res, *failUnder) && result == nil {
+		result = errFindings
 	}
-	return code
-}
-
-// serviceClient is the HTTP client of $call and $factcheck: the proxy from the process
-// environment (never for a loopback host), the test dial hook when set, and redirects only
-// within one origin, without Referer (docs/security.md), as the model client's.
-func (a *app) serviceClient() *http.Client {
-	return safehttp.NewClient(safehttp.NewTransport(a.proxyFunc(), a.dialContext))
-}
-
-// proxyFunc chooses the proxy of the command's HTTP clients: http.ProxyFromEnvironment (the
-// process's own variables, never a .env file's), or the test hook. The clients skip it for
-// loopback hosts (safehttp.Proxy).
-func (a *app) proxyFunc() func(*http.Request) (*url.URL, error) {
-	if a.proxy != nil {
-		return a.proxy
-	}
-	return http.ProxyFromEnvironment
+	return result
 }
 
 // sortProblemsByLine orders problems by line, keeping the order within a line.

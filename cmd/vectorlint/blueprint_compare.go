@@ -53,7 +53,7 @@ func formatGate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 // blueprintCompare is "blueprint compare BASE.json NEW.json": each prompt × model's score in
 // two runs and each model's paired change, exit 1 when a score fell by more than --tolerance
 // or, with --fail-if-worse, only when a model's mean did with a p-value below --alpha.
-func (a *app) blueprintCompare(args []string) int {
+func (a *app) blueprintCompare(args []string) error {
 	fs := blueprintFlagSet("vectorlint blueprint compare", a.stderr)
 	tolerance := fs.Float64("tolerance", compare.DefaultTolerance, "how far a score (or, with --fail-if-worse, a model's mean) may fall before it counts")
 	output := fs.String("output", "line", "output: "+strings.Join(compare.Formats(), ", "))
@@ -63,13 +63,10 @@ func (a *app) blueprintCompare(args []string) int {
 		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint compare BASE.json NEW.json [--tolerance 0.05] [--fail-if-worse [--alpha 0.05]] [--output line|json|github|html]")
 		fs.PrintDefaults()
 	}
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(a.stderr, "vectorlint blueprint compare: "+format+"\n", args...)
-		return exitFailure
-	}
+	fail := func(format string, args ...any) error { return failf("vectorlint blueprint compare", format, args...) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return exitOK
+			return nil
 		}
 		return fail("%v (see --help)", err)
 	}
@@ -130,7 +127,7 @@ func (a *app) blueprintCompare(args []string) int {
 		}
 	}
 	if c.Failed() {
-		return exitFindings
+		return errFindings
 	}
-	return exitOK
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/replycache"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -35,71 +36,15 @@ vectorlint.ini, else 1GB; 0 means no cap. Sizes: 500MB, 2GB, 1GiB or a number of
 Flags:
 `
 
-// envCacheMaxSize is the variable that sets the cache cap for every command.
-const envCacheMaxSize = "VECTORLINT_CACHE_MAX_SIZE"
-
-// cacheCap is the cache's size cap and where it comes from.
-type cacheCap struct {
-	// limit is as llm.Config.CacheMaxSize takes it: 0 for the default, replycache.NoCap for none.
-	limit int64
-	// source says where it was set ("default" when nowhere).
-	source string
-}
-
-// bytes is the cap in bytes (0 for none).
-func (c cacheCap) bytes() int64 {
-	switch c.limit {
-	case 0:
-		return replycache.DefaultCap
-	case replycache.NoCap:
-		return 0
-	}
-	return c.limit
-}
-
-// resolveCacheCap works out the cap: the --cache-max-size flag (flagValue, when flagSet), else
-// VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize of cfg (nil when there is no configuration),
-// else the default.
-func resolveCacheCap(env envsource.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (cacheCap, error) {
-	toLimit := func(n int64) int64 {
-		if n == 0 {
-			return replycache.NoCap
-		}
-		return n
-	}
-	if flagSet {
-		n, err := replycache.ParseSize(flagValue)
-		if err != nil {
-			return cacheCap{}, fmt.Errorf("--cache-max-size: %v", err)
-		}
-		return cacheCap{limit: toLimit(n), source: "--cache-max-size"}, nil
-	}
-	if v, ok := env(envCacheMaxSize); ok && strings.TrimSpace(v) != "" {
-		n, err := replycache.ParseSize(v)
-		if err != nil {
-			return cacheCap{}, fmt.Errorf("%s: %v", envCacheMaxSize, err)
-		}
-		if !replycache.ValidCap(n) {
-			// A project's .env may set it: bounded as vectorlint.ini's CacheMaxSize is.
-			return cacheCap{}, fmt.Errorf("%s: expected %s, found %q", envCacheMaxSize, replycache.CapRange, v)
-		}
-		return cacheCap{limit: toLimit(n), source: envCacheMaxSize}, nil
-	}
-	if cfg != nil && cfg.CacheMaxSizeSet {
-		return cacheCap{limit: toLimit(cfg.CacheMaxSize), source: "CacheMaxSize in " + cfg.Path}, nil
-	}
-	return cacheCap{source: "default"}, nil
-}
-
 // cacheMaxSizeUsage is the help of the --cache-max-size flag of blueprint run and evaluate
 // (lint's adds vectorlint.ini's CacheMaxSize).
-const cacheMaxSizeUsage = "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $" + envCacheMaxSize + ", else 1GB)"
+const cacheMaxSizeUsage = "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $" + setup.CacheMaxSizeVar + ", else 1GB)"
 
 // runCache is the "cache" command: info, prune and clear.
-func (a *app) runCache(args []string) int {
+func (a *app) runCache(args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(a.stderr, cacheUsage)
-		return exitFailure
+		return errFailed
 	}
 	sub := args[0]
 	switch sub {
@@ -108,10 +53,10 @@ func (a *app) runCache(args []string) int {
 		return a.cacheKey(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, cacheUsage)
-		return exitOK
+		return nil
 	default:
 		fmt.Fprintf(a.stderr, "vectorlint cache: unknown command %q (expected info, prune, clear or key)\n\n%s", sub, cacheUsage)
-		return exitFailure
+		return errFailed
 	}
 	name := "vectorlint cache " + sub
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
@@ -121,7 +66,7 @@ func (a *app) runCache(args []string) int {
 	var maxSizeFlag, maxSize, olderThan string
 	switch sub {
 	case "info":
-		fs.StringVar(&maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+envCacheMaxSize+", else CacheMaxSize in vectorlint.ini, else 1GB)")
+		fs.StringVar(&maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+setup.CacheMaxSizeVar+", else CacheMaxSize in vectorlint.ini, else 1GB)")
 	case "prune":
 		fs.StringVar(&maxSize, "max-size", "", "remove the least recently used entries until the cache fits in `SIZE` (default: the cap)")
 		fs.StringVar(&olderThan, "older-than", "", "remove the entries not used for `DURATION` (30d, 12h, 90m)")
@@ -129,19 +74,16 @@ func (a *app) runCache(args []string) int {
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, cacheUsage+fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError(name, err)
 	}
 	if fs.NArg() > 0 {
 		return a.usageError(name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
-	fail := func(err error) int {
-		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
-		return exitFailure
-	}
+	fail := func(err error) error { return &commandError{prefix: name, err: err} }
 	// The cap may come from VECTORLINT_CACHE_MAX_SIZE in a .env file of the working directory.
-	env, err := a.llmEnv(nil, a.dir)
+	env, err := a.host().Env(nil, a.dir)
 	if err != nil {
 		return fail(err)
 	}
@@ -149,7 +91,7 @@ func (a *app) runCache(args []string) int {
 	if dir == "" {
 		// The folder comes from the process environment only, as for every command that
 		// writes the cache (newLLMClient).
-		if dir = userCacheDir(a.getenv, runtime.GOOS); dir == "" {
+		if dir = setup.UserCacheDir(a.getenv, runtime.GOOS); dir == "" {
 			return fail(errors.New("no user cache folder (HOME and XDG_CACHE_HOME are unset): give --cache-dir"))
 		}
 	} else {
@@ -158,31 +100,7 @@ func (a *app) runCache(args []string) int {
 
 	switch sub {
 	case "info":
-		cfg, err := a.cacheConfig()
-		if err != nil {
-			return fail(err)
-		}
-		limit, err := resolveCacheCap(env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"), cfg)
-		if err != nil {
-			return fail(err)
-		}
-		info, err := replycache.ReadInfo(dir)
-		if err != nil {
-			return fail(err)
-		}
-		capText := "none (" + limit.source + ")"
-		if b := limit.bytes(); b > 0 {
-			capText = replycache.FormatSize(b) + " (" + limit.source + ")"
-		}
-		fmt.Fprintf(a.stdout, "Folder:   %s\n", dir)
-		fmt.Fprintf(a.stdout, "Entries:  %d\n", info.Entries)
-		fmt.Fprintf(a.stdout, "Size:     %s (%d bytes)\n", replycache.FormatSize(info.Size), info.Size)
-		fmt.Fprintf(a.stdout, "Cap:      %s\n", capText)
-		if info.Entries > 0 {
-			fmt.Fprintf(a.stdout, "Oldest:   %s (least recently used)\n", info.Oldest.UTC().Format(cacheTimeLayout))
-			fmt.Fprintf(a.stdout, "Newest:   %s (most recently used)\n", info.Newest.UTC().Format(cacheTimeLayout))
-		}
-		return exitOK
+		return a.cacheInfo(name, dir, env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"))
 	case "prune":
 		opts := replycache.PruneOptions{Now: a.clock()()}
 		if maxSize != "" {
@@ -196,11 +114,11 @@ func (a *app) runCache(args []string) int {
 			if err != nil {
 				return fail(err)
 			}
-			limit, err := resolveCacheCap(env.Lookup, "", false, cfg)
+			limit, err := setup.ResolveCacheCap(env.Lookup, "", false, cfg)
 			if err != nil {
 				return fail(err)
 			}
-			opts.MaxSize = limit.bytes()
+			opts.MaxSize = limit.Bytes()
 		}
 		if olderThan != "" {
 			d, err := parseAge(olderThan)
@@ -220,9 +138,40 @@ func (a *app) runCache(args []string) int {
 // cacheTimeLayout writes the last uses of entries.
 const cacheTimeLayout = "2006-01-02 15:04:05 UTC"
 
+// cacheInfo is "cache info": the folder, its entries, size and cap, and the last use of its
+// oldest and newest entries.
+func (a *app) cacheInfo(name, dir string, env envsource.LookupFunc, maxSizeFlag string, maxSizeSet bool) error {
+	fail := func(err error) error { return &commandError{prefix: name, err: err} }
+	cfg, err := a.cacheConfig()
+	if err != nil {
+		return fail(err)
+	}
+	limit, err := setup.ResolveCacheCap(env, maxSizeFlag, maxSizeSet, cfg)
+	if err != nil {
+		return fail(err)
+	}
+	info, err := replycache.ReadInfo(dir)
+	if err != nil {
+		return fail(err)
+	}
+	capText := "none (" + limit.Source + ")"
+	if b := limit.Bytes(); b > 0 {
+		capText = replycache.FormatSize(b) + " (" + limit.Source + ")"
+	}
+	fmt.Fprintf(a.stdout, "Folder:   %s\n", dir)
+	fmt.Fprintf(a.stdout, "Entries:  %d\n", info.Entries)
+	fmt.Fprintf(a.stdout, "Size:     %s (%d bytes)\n", replycache.FormatSize(info.Size), info.Size)
+	fmt.Fprintf(a.stdout, "Cap:      %s\n", capText)
+	if info.Entries > 0 {
+		fmt.Fprintf(a.stdout, "Oldest:   %s (least recently used)\n", info.Oldest.UTC().Format(cacheTimeLayout))
+		fmt.Fprintf(a.stdout, "Newest:   %s (most recently used)\n", info.Newest.UTC().Format(cacheTimeLayout))
+	}
+	return nil
+}
+
 // cacheRemoved reports what a prune or clear removed and what remains, then its error (some
 // entries could not be removed) or why it refused the folder.
-func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err error) int {
+func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err error) error {
 	var nc *replycache.NotACacheError
 	if !errors.As(err, &nc) {
 		fmt.Fprintf(a.stdout, "Removed %s (%s) from %s; %s (%s) remain.\n", replycache.CountEntries(res.Removed), replycache.FormatSize(res.RemovedBytes), dir,
@@ -230,9 +179,9 @@ func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err err
 	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
-		return exitFailure
+		return errFailed
 	}
-	return exitOK
+	return nil
 }
 
 // cacheConfig is the configuration lint would use here, for its CacheMaxSize; nil when there is

@@ -10,7 +10,7 @@ import (
 
 // cacheKey is "vectorlint cache key [--config FILE]": the project's fingerprint
 // (lint.Project.Fingerprint), which the GitHub Action keys its saved reply cache with.
-func (a *app) cacheKey(args []string) int {
+func (a *app) cacheKey(args []string) error {
 	const name = "vectorlint cache key"
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -18,7 +18,7 @@ func (a *app) cacheKey(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, cacheUsage+fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError(name, err)
 	}
@@ -28,14 +28,14 @@ func (a *app) cacheKey(args []string) int {
 	proj, err := a.loadProject(*config)
 	if err != nil {
 		a.printProblemsOrError(err)
-		return exitFailure
+		return errFailed
 	}
 	defer proj.Close()
 	key, err := proj.Fingerprint()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
-		return exitFailure
+		return errFailed
 	}
 	fmt.Fprintln(a.stdout, key)
-	return exitOK
+	return nil
 }

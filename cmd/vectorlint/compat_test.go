@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
@@ -460,16 +461,16 @@ func TestShowPromptTrunc(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	req := srv.Requests()[0]
-	wantUser := cutPrompt(req.LastUser(), 500)
+	wantUser := setup.CutPrompt(req.LastUser(), 500)
 	if !strings.HasSuffix(wantUser, "\n... [truncated]") || utf8.RuneCountInString(strings.TrimSuffix(wantUser, "\n... [truncated]")) != 500 {
-		t.Fatalf("cutPrompt: %q", wantUser)
+		t.Fatalf("setup.CutPrompt: %q", wantUser)
 	}
-	want := "── system\n" + cutPrompt(req.System(), 500) + "\n── user\n" + wantUser + "\n── end of prompt\n"
+	want := "── system\n" + setup.CutPrompt(req.System(), 500) + "\n── user\n" + wantUser + "\n── end of prompt\n"
 	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, long) {
 		t.Errorf("stderr:\n%s\nwant it to contain:\n%s", r.stderr, want)
 	}
-	if cutPrompt("short", 500) != "short" || cutPrompt("héllo", 2) != "hé\n... [truncated]" {
-		t.Error("cutPrompt cuts by characters and only what is longer")
+	if setup.CutPrompt("short", 500) != "short" || setup.CutPrompt("héllo", 2) != "hé\n... [truncated]" {
+		t.Error("setup.CutPrompt cuts by characters and only what is longer")
 	}
 }
 

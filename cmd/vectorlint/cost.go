@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
 )
 
@@ -128,31 +129,18 @@ func describeSelection(ref string, sel lint.ChangeSelection, lines bool) string 
 // withinBudget checks --max-calls and --max-cost against the plan before any call. Over the
 // budget, it prints the plan's figures on log and returns false (the command exits 2). With
 // --verbose it prints the figures when within the budget too.
-func (a *app) withinBudget(f *lintFlags, run *lintRun, proj *lint.Project, plan *lint.Plan, log io.Writer) bool {
+func (a *app) withinBudget(f *lintFlags, run *setup.Lint, proj *lint.Project, plan *lint.Plan, log io.Writer) bool {
 	b := f.cost.budget
 	if b.MaxCalls == nil && b.MaxCost == nil {
 		return true
 	}
-	setup := run.setup
-	prices := setup.prices
-	if setup.endpoint.Prices != nil {
-		prices = setup.endpoint.Prices
-	}
-	if b.MaxCost != nil && prices == nil {
+	est := run.Estimate(plan, proj)
+	if b.MaxCost != nil && !est.Priced {
 		fmt.Fprintf(a.stderr, "vectorlint: --max-cost: %v\n", lint.ErrNoPrices)
 		return false
 	}
-	opts := lint.EvalOptions{Endpoint: setup.endpoint, StyleGuide: proj.StyleGuide}
-	if setup.notConfigured == nil {
-		opts.Client = setup.client
-	}
-	cost := lint.EstimateCost(plan, opts, prices)
-	figures := fmt.Sprintf("vectorlint: the plan: %s, %s", pluralize(len(plan.Files), "file"), cost.Describe())
-	if prices != nil {
-		figures += fmt.Sprintf(" at INPUT_PRICE_PER_MILLION=%s and OUTPUT_PRICE_PER_MILLION=%s",
-			strconv.FormatFloat(prices.InputPerMillion, 'f', -1, 64), strconv.FormatFloat(prices.OutputPerMillion, 'f', -1, 64))
-	}
-	err := b.Check(cost)
+	figures := fmt.Sprintf("vectorlint: the plan: %s, %s", pluralize(len(plan.Files), "file"), est.Cost.Describe()) + est.Prices()
+	err := b.Check(est.Cost)
 	if err == nil {
 		if f.verbose {
 			fmt.Fprintf(log, "%s; within the budget\n", figures)

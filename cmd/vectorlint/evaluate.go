@@ -16,8 +16,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/evaluate"
 	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -123,51 +123,25 @@ func newEvaluateFlagSet(f *evaluateFlags) *pflag.FlagSet {
 }
 
 // runEvaluate is the "evaluate" command (spec/evaluators.md).
-func (a *app) runEvaluate(ctx context.Context, args []string) int {
+func (a *app) runEvaluate(ctx context.Context, args []string) error {
 	var f evaluateFlags
 	fs := newEvaluateFlagSet(&f)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, evaluateUsage+fs.FlagUsages()+evaluateTextHelp)
-			return exitOK
+			return nil
 		}
 		return a.evaluateUsageError(err.Error())
 	}
 
-	rest := fs.Args()
-	switch {
-	case len(rest) == 0:
-		return a.evaluateUsageError("expected a METRIC (" + evaluateMetrics + ")")
-	case len(rest) > 1:
-		return a.evaluateUsageError(fmt.Sprintf("expected one METRIC, found %d arguments: %s", len(rest), strings.Join(rest, " ")))
-	}
-	metric := rest[0]
-	spec, ok := evaluateMetricFlags(metric)
-	if !ok {
-		return a.evaluateUsageError(fmt.Sprintf("unknown metric %q; expected one of %s", metric, evaluateMetrics))
-	}
-	var misplaced string
-	fs.Visit(func(fl *pflag.Flag) {
-		if misplaced == "" && fl.Name != "output" && !slices.Contains(spec.required, fl.Name) && !slices.Contains(spec.optional, fl.Name) {
-			misplaced = fl.Name
-		}
-	})
-	if misplaced != "" {
-		hint := ""
-		if misplaced == "model" && metric == "semantic_similarity" {
-			hint = " (use --embedding-model)"
-		}
-		return a.evaluateUsageError(fmt.Sprintf("--%s does not apply to %s%s", misplaced, metric, hint))
-	}
-	for _, name := range spec.required {
-		if !fs.Changed(name) {
-			return a.evaluateUsageError("--" + name + " is required")
-		}
+	metric, err := a.evaluateMetric(fs)
+	if err != nil {
+		return err
 	}
 	if f.output != "json" && f.output != "line" {
 		return a.evaluateUsageError(fmt.Sprintf(`--output: expected "json" or "line", found %q`, f.output))
 	}
-	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
+	if f.provider != "" && !setup.KnownProvider(f.provider) {
 		return a.evaluateUsageError(fmt.Sprintf("--provider: expected one of %s, found %q", providerNames(), f.provider))
 	}
 	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
@@ -211,10 +185,10 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 		ev = evaluate.RunRougeLScoreEvaluator(response, groundTruth, threshold)
 	default:
 		var cleanup func()
-		var code int
-		ev, cleanup, code = a.modelEvaluator(metric, &f, timeout, texts, numbers)
+		var err error
+		ev, cleanup, err = a.modelEvaluator(metric, &f, timeout, texts, numbers)
 		if ev == nil {
-			return code
+			return err
 		}
 		defer cleanup()
 	}
@@ -230,15 +204,15 @@ func (a *app) runEvaluate(ctx context.Context, args []string) int {
 	}
 	if err := result.Err(); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
-		return exitFindings
+		return errFindings
 	}
-	return exitOK
+	return nil
 }
 
 // modelEvaluator builds the evaluators that may call a model (semantic_similarity, bias,
 // coverage) on the model client every command shares (llmsetup.go). It returns nil and the
-// exit code when it cannot; cleanup releases the client.
-func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), code int) {
+// error when it cannot; cleanup releases the client.
+func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), err error) {
 	var list rubric.Rubric
 	if metric == "coverage" {
 		name := "--points"
@@ -251,7 +225,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		var err error
 		if list, err = evaluate.ParseCoveragePoints(name, []byte(texts["points"])); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
-			return nil, nil, exitFailure
+			return nil, nil, errFailed
 		}
 		for _, w := range list.Warnings {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.Labeled())
@@ -261,11 +235,12 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 			needsModel = needsModel || !p.IsFunction()
 		}
 		if !needsModel { // functions only: no model, so no model settings are read at all
-			return evaluate.RunCoverageEvaluator(nil, texts["response"], list, numbers["threshold"]), func() {}, exitOK
+			return evaluate.RunCoverageEvaluator(nil, texts["response"], list, numbers["threshold"]), func() {}, nil
 		}
 	}
 	// evaluate uses no config file: .env files are read from the working directory.
-	env, err := a.llmEnv(nil, a.dir)
+	h := a.host()
+	env, err := h.Env(nil, a.dir)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
@@ -274,57 +249,91 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		// The endpoint's model is the embeddings model, so a local server needs no chat model.
 		model = f.embeddingModel
 	}
-	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, f.cacheMaxSize != "", nil)
+	limit, err := setup.ResolveCacheCap(env.Lookup, f.cacheMaxSize, f.cacheMaxSize != "", nil)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
-	eps, err := a.resolveEndpoints(env, llm.Settings{}, llm.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL}, false)
+	eps, err := h.Endpoints(env, nil, setup.Settings{Provider: f.provider, Model: model, BaseURL: f.baseURL}, false)
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
-	setup, err := a.setupLLM(env, eps, llmOptions{
-		cacheCap: limit,
-		timeout:  timeout,
-		cacheDir: f.cacheDir,
-		noCache:  f.noCache,
-		verbose:  f.verbose,
-		log:      &syncWriter{w: a.stderr},
+	m, err := h.Model(env, eps, setup.ClientOptions{
+		CacheMaxSize: limit.Limit,
+		Timeout:      timeout,
+		CacheDir:     f.cacheDir,
+		NoCache:      f.noCache,
+		Verbose:      f.verbose,
+		Log:          &syncWriter{w: a.stderr},
 	})
 	if err != nil {
 		return nil, nil, a.evaluateError(err)
 	}
-	if setup.notConfigured != nil {
-		setup.client.Close()
-		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: %v\n", metric, setup.notConfigured)
-		return nil, nil, exitFailure
+	if m.NotConfigured != nil {
+		m.Close()
+		fmt.Fprintf(a.stderr, "vectorlint evaluate: %s needs a model: %v\n", metric, m.NotConfigured)
+		return nil, nil, errFailed
 	}
 	response := texts["response"]
 	switch metric {
 	case "semantic_similarity":
-		setup.endpoint.SettingNames.Model = "--embedding-model"
-		ev = evaluate.RunSemanticSimilarityEvaluator(evaluate.ModelEmbedder(setup.client, setup.endpoint), response, texts["ground-truth"], numbers["threshold"])
+		m.Endpoint.SettingNames.Model = "--embedding-model"
+		ev = evaluate.RunSemanticSimilarityEvaluator(evaluate.ModelEmbedder(m.Client, m.Endpoint), response, texts["ground-truth"], numbers["threshold"])
 	case "bias":
-		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(setup.client, setup.endpoint),
+		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(m.Client, m.Endpoint),
 			response, f.dimension, numbers["expected"], numbers["tolerance"])
 	case "coverage":
-		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}, response, list, numbers["threshold"])
+		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, list, numbers["threshold"])
 	}
-	return ev, setup.client.Close, exitOK
+	return ev, m.Close, nil
+}
+
+// evaluateMetric returns the METRIC of the command line, checked with the flags given: each
+// flag applies to it, and every flag it needs is there.
+func (a *app) evaluateMetric(fs *pflag.FlagSet) (string, error) {
+	rest := fs.Args()
+	switch {
+	case len(rest) == 0:
+		return "", a.evaluateUsageError("expected a METRIC (" + evaluateMetrics + ")")
+	case len(rest) > 1:
+		return "", a.evaluateUsageError(fmt.Sprintf("expected one METRIC, found %d arguments: %s", len(rest), strings.Join(rest, " ")))
+	}
+	metric := rest[0]
+	spec, ok := evaluateMetricFlags(metric)
+	if !ok {
+		return "", a.evaluateUsageError(fmt.Sprintf("unknown metric %q; expected one of %s", metric, evaluateMetrics))
+	}
+	var misplaced string
+	fs.Visit(func(fl *pflag.Flag) {
+		if misplaced == "" && fl.Name != "output" && !slices.Contains(spec.required, fl.Name) && !slices.Contains(spec.optional, fl.Name) {
+			misplaced = fl.Name
+		}
+	})
+	if misplaced != "" {
+		hint := ""
+		if misplaced == "model" && metric == "semantic_similarity" {
+			hint = " (use --embedding-model)"
+		}
+		return "", a.evaluateUsageError(fmt.Sprintf("--%s does not apply to %s%s", misplaced, metric, hint))
+	}
+	for _, name := range spec.required {
+		if !fs.Changed(name) {
+			return "", a.evaluateUsageError("--" + name + " is required")
+		}
+	}
+	return metric, nil
 }
 
 // evaluateMetrics lists the METRIC names in the order the help gives them.
 const evaluateMetrics = "exact_match, f1, bleu, rouge_l, semantic_similarity, bias, coverage"
 
 // evaluateUsageError reports a command-line mistake with a pointer to the help.
-func (a *app) evaluateUsageError(msg string) int {
-	fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\nRun \"vectorlint evaluate --help\" for usage.\n", msg)
-	return exitFailure
+func (a *app) evaluateUsageError(msg string) error {
+	return &usageError{cmd: "vectorlint evaluate", err: errors.New(msg)}
 }
 
 // evaluateError reports input that could not be read or evaluated.
-func (a *app) evaluateError(err error) int {
-	fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
-	return exitFailure
+func (a *app) evaluateError(err error) error {
+	return &commandError{prefix: "vectorlint evaluate", err: err}
 }
 
 // textArg resolves a TEXT|@FILE|@-|@@text flag value. *stdinUsedBy records which flag read

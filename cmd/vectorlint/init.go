@@ -68,7 +68,7 @@ func initFiles(mode initMode) []initFile {
 }
 
 // runInit is the "init" command.
-func (a *app) runInit(ctx context.Context, args []string) int {
+func (a *app) runInit(ctx context.Context, args []string) error {
 	var force, styleGuide, full, quick bool
 	fs := pflag.NewFlagSet("vectorlint init", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -79,7 +79,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, initUsage+fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint init", err)
 	}
@@ -107,7 +107,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint init: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer root.Close()
 	site, docusaurus := findDocusaurus(root, a.dir)
@@ -135,14 +135,14 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 				fmt.Fprintf(a.stderr, "vectorlint init: %s already exists\n", p)
 			}
 			fmt.Fprintln(a.stderr, "vectorlint init: nothing was written; use --force to overwrite")
-			return exitFailure
+			return errFailed
 		}
 	}
 	for _, f := range files {
 		path := filepath.Join(a.dir, filepath.FromSlash(f.path))
 		if err := writeFileAtomic(root, path, []byte(f.content)); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint init: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		fmt.Fprintf(a.stdout, "created %s\n", f.path)
 		if f.path == "vectorlint.ini" && docusaurus && !site.detect {
@@ -152,6 +152,14 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	if hiddenConfig {
 		fmt.Fprintln(a.stderr, "vectorlint init: note: .vectorlint.ini is read before vectorlint.ini; remove it to use the new file")
 	}
+	a.printNextSteps(root, mode)
+	return nil
+}
+
+// printNextSteps prints what to run after init: they lint README.md when there is one, else the
+// folder when it holds a document, else a sentence given on standard input, so each runs as
+// printed, even in an empty folder.
+func (a *app) printNextSteps(root *tree.Root, mode initMode) {
 	// The next steps lint README.md when there is one, else the folder when it holds a
 	// document, else a sentence given on standard input: each runs as printed, even in an
 	// empty folder.
@@ -177,7 +185,7 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 			lintNote = "check README.md against " + lint.StyleGuideFileName
 		}
 		printStep(a.stdout, lintStep(target), lintNote)
-		return exitOK
+		return
 	}
 	fmt.Fprintln(a.stdout, "  vectorlint validate                   check the configuration and list the rules")
 	sampleNote(a.stdout, target)
@@ -189,7 +197,6 @@ func (a *app) runInit(ctx context.Context, args []string) int {
 	case initWithGuide:
 		fmt.Fprintf(a.stdout, "  edit %s: every Markdown file is checked against it (StyleGuide.Compliance) and its text goes to the model with every rule\n", lint.StyleGuideFileName)
 	}
-	return exitOK
 }
 
 // sampleStdin is the next steps' document when the folder has none: one sentence read from

@@ -22,8 +22,8 @@ import (
 	"github.com/vectorlint/vectorlint/fix"
 	"github.com/vectorlint/vectorlint/internal/progress"
 	"github.com/vectorlint/vectorlint/internal/safetext"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/report"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -86,7 +86,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noCache, "no-cache", false, "do not read or write the reply cache")
 	fs.StringVar(&f.cacheDir, "cache-dir", "", "reply cache folder (default: the user cache folder/vectorlint)")
 	fs.StringVar(&f.timeout, "timeout", "", timeoutUsage+"; overrides Timeout in the config")
-	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $"+envCacheMaxSize+", else CacheMaxSize, else 1GB)")
+	fs.StringVar(&f.cacheMaxSize, "cache-max-size", "", "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $"+setup.CacheMaxSizeVar+", else CacheMaxSize, else 1GB)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "show which rules run on which files, the text each evaluates and estimated tokens; no LLM call")
 	fs.BoolVar(&f.showPrompt, "show-prompt", false, "print the messages sent to the model")
 	fs.BoolVar(&f.showPromptTrunc, "show-prompt-trunc", false, fmt.Sprintf("print the messages sent to the model, each cut to %d characters", promptPreviewChars))
@@ -126,27 +126,26 @@ func operands(fs *pflag.FlagSet) []string {
 	return paths
 }
 
-// usageError reports a command-line mistake and returns exitFailure.
-func (a *app) usageError(cmd string, err error) int {
-	fmt.Fprintf(a.stderr, "%s: %v\nRun \"%s --help\" for usage.\n", cmd, err, cmd)
-	return exitFailure
+// usageError reports a command-line mistake (exitCode writes it).
+func (a *app) usageError(cmd string, err error) error {
+	return &usageError{cmd: cmd, err: err}
 }
 
 // runLint is the lint command: vectorlint [flags] PATH...
-func (a *app) runLint(ctx context.Context, args []string) int {
+func (a *app) runLint(ctx context.Context, args []string) error {
 	var f lintFlags
 	fs := newLintFlagSet(&f)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			a.printLintUsage(a.stdout)
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint", err)
 	}
 	if f.version {
 		a.printVersion()
-		return exitOK
+		return nil
 	}
 	if err := f.check(fs); err != nil {
 		return a.usageError("vectorlint", err)
@@ -157,7 +156,7 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 	}
 	if len(paths) == 0 {
 		a.printLintUsage(a.stdout)
-		return exitOK
+		return nil
 	}
 	if f.stdinFilename != "" && !slices.Contains(paths, "-") {
 		return a.usageError("vectorlint", errors.New("--stdin-filename names the document read from standard input: add the PATH -"))
@@ -178,32 +177,32 @@ func (a *app) runLint(ctx context.Context, args []string) int {
 // committed at that path instead of following it. A FILE outside the working directory is the
 // user's choice, written through a root at its folder. The output is written whatever the
 // exit code, as a shell redirection would.
-func (a *app) lintToFile(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) int {
+func (a *app) lintToFile(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) error {
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer root.Close()
 	n, err := root.Named(a.abs(f.outputFile))
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer n.Close()
 	if err := checkOutputFile(n); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	var buf bytes.Buffer
 	c := *a
 	c.stdout, c.rawStdout, c.stdoutIsTerminal = &buf, &buf, false
-	code := c.lint(ctx, f, fs, paths)
+	lintErr := c.lint(ctx, f, fs, paths) // its messages are written: only its exit code is left
 	if err := n.Root.WriteFile(n.Path, buf.Bytes()); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
-	return code
+	return lintErr
 }
 
 // checkOutputFile fails when the output file cannot be written where it is named: its folder
@@ -223,29 +222,24 @@ func checkOutputFile(n tree.Named) error {
 }
 
 // lint is the lint command once its flags are checked.
-func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) int {
+func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) error {
 
 	proj, err := a.loadProject(f.config)
 	if err != nil {
 		a.printProblemsOrError(err)
-		return exitFailure
+		return errFailed
 	}
 	defer proj.Close()
 	if f.verbose {
 		a.printProblems(proj.Warnings)
 	}
-	env, err := a.llmEnv(proj.Root, a.projectEnvDir(proj))
-	if err != nil {
-		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
-	}
 	// Endpoints are resolved and checked against the trust rule before anything else, so a
 	// refused base URL stops a real run and a dry run alike, before any call.
-	eps, err := a.resolveEndpoints(env, configSettings(proj.Config),
-		llm.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL}, true)
+	h := a.host()
+	env, eps, err := h.LintEnv(proj, h.ProjectEnvDir(proj), setup.Settings{Provider: f.provider, Model: f.model, BaseURL: f.baseURL})
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	stdin := a.stdin
 	if f.fix != "" && slices.Contains(paths, "-") {
@@ -254,7 +248,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		data, err := io.ReadAll(io.LimitReader(a.stdin, lint.MaxDocumentSize+1))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: reading standard input: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		f.stdinText, stdin = data, bytes.NewReader(data)
 	}
@@ -263,7 +257,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		Paths:         paths,
 		Stdin:         stdin,
 		StdinFilename: f.stdinFilename,
-		SearchModel:   eps.search != nil && rules.SearchModelConfigured(env.Lookup),
+		SearchModel:   setup.SearchModelConfigured(env, eps),
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
 		MinSeverity:   f.minLevel,
 		Root:          proj.Root,
@@ -273,7 +267,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	})
 	if err != nil {
 		a.printProblemsOrError(err)
-		return exitFailure
+		return errFailed
 	}
 	// A PATH that names nothing to lint is that path's error in the report (exit 2); the other
 	// files are linted. A flag given after "--" (a pre-commit hook's args after an entry ending
@@ -285,7 +279,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 		if errors.As(fp.Err, &pe) {
 			if fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
 				fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", pe)
-				return exitFailure
+				return errFailed
 			}
 			badPaths = append(badPaths, pe)
 		}
@@ -298,135 +292,91 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	// --changed-since, --changed-lines and --shard choose what of the plan runs.
 	if err := a.selectFiles(ctx, f, proj, plan); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 
 	if f.dryRun {
-		// Every setting a real run checks is checked here, by the same code, with the same
-		// messages: a dry run that passes means the settings are usable (whether the server
-		// answers is the one thing it cannot tell).
-		run, err := a.prepareLint(env, eps, proj, f, fs, &syncWriter{w: a.stderr})
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
-		}
-		run.setup.client.Close()
-		opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
-		if p := run.setup.prices; p != nil {
-			opts.InputPricePerMillion = &p.InputPerMillion
-		}
-		sum, err := dryrun.Print(a.stdout, plan, opts)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
-		}
-		for _, e := range plan.OperationalErrors() {
-			fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
-		}
-		for _, fp := range plan.Files {
-			if fp.Doc != nil && fp.Doc.ScopeError != nil {
-				fmt.Fprintf(a.stderr, "vectorlint: warning: %v\n", fp.Doc.ScopeError)
-			}
-		}
-		if sum.OperationalErrors > 0 {
-			return exitFailure
-		}
-		if !a.withinBudget(f, run, proj, plan, a.stderr) {
-			return exitFailure
-		}
-		dry := finding.Totals{Summary: finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions}}
-		return exitCode(dry.Outcome(f.failAt))
+		return a.dryRun(env, eps, proj, f, fs, plan)
 	}
 	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
 }
 
-// lintRun is what a lint run needs beyond its plan, with every setting checked.
-type lintRun struct {
-	setup       *llmSetup
-	threshold   float64
-	concurrency int
-	minLevel    finding.Severity // --min-alert-level
+// dryRun is --dry-run: every setting a real run checks is checked, by the same code, with the
+// same messages, then the plan is printed with its estimates; no model call is made.
+func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, plan *lint.Plan) error {
+	// Every setting a real run checks is checked here, by the same code, with the same
+	// messages: a dry run that passes means the settings are usable (whether the server
+	// answers is the one thing it cannot tell).
+	run, err := a.prepareLint(env, eps, proj, f, fs, &syncWriter{w: a.stderr})
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return errFailed
+	}
+	run.Close()
+	opts := dryrun.Options{Verbose: f.verbose, GitHubActions: a.githubActions}
+	if p := run.Prices; p != nil {
+		opts.InputPricePerMillion = &p.InputPerMillion
+	}
+	sum, err := dryrun.Print(a.stdout, plan, opts)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return errFailed
+	}
+	for _, e := range plan.OperationalErrors() {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", e)
+	}
+	for _, fp := range plan.Files {
+		if fp.Doc != nil && fp.Doc.ScopeError != nil {
+			fmt.Fprintf(a.stderr, "vectorlint: warning: %v\n", fp.Doc.ScopeError)
+		}
+	}
+	if sum.OperationalErrors > 0 {
+		return errFailed
+	}
+	if !a.withinBudget(f, run, proj, plan, a.stderr) {
+		return errFailed
+	}
+	dry := finding.Totals{Summary: finding.Summary{Errors: sum.Errors, Warnings: sum.Warnings, Suggestions: sum.Suggestions}}
+	return outcomeErr(dry.Outcome(f.failAt))
 }
 
-// prepareLint checks every setting of a lint run and builds its model client: the one path
-// both a real run and a dry run take, so that they fail alike (exit 2, the same message). log
-// receives the client's event log and stall reports.
-func (a *app) prepareLint(env *envsource.Env, eps llmEndpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*lintRun, error) {
-	cfg := proj.Config
-	concurrency := cfg.Concurrency
+// prepareLint checks every setting of a lint run and builds its model client through the setup
+// layer: the one path both a real run and a dry run take, so that they fail alike (exit 2, the
+// same message). log receives the client's event log and stall reports.
+func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*setup.Lint, error) {
+	o := setup.LintOptions{
+		Timeout:         f.timeoutValue,
+		CacheDir:        f.cacheDir,
+		NoCache:         f.noCache,
+		CacheMaxSize:    f.cacheMaxSize,
+		CacheMaxSizeSet: fs.Changed("cache-max-size"),
+		Verbose:         f.verbose && !f.dryRun, // a dry run makes no call to log
+		ShowPrompt:      f.showPrompt || f.showPromptTrunc,
+		PromptLimit:     promptLimit(f.showPromptTrunc),
+		MinSeverity:     f.minLevel,
+		Log:             log,
+	}
 	if fs.Changed("concurrency") {
-		concurrency = f.concurrency
+		o.Concurrency = f.concurrency
 	}
-	timeout := cfg.Timeout
-	if f.timeoutValue > 0 {
-		timeout = f.timeoutValue
-	}
-	limit, err := resolveCacheCap(env.Lookup, f.cacheMaxSize, fs.Changed("cache-max-size"), cfg)
-	if err != nil {
-		return nil, err
-	}
-	setup, err := a.setupLLM(env, eps, llmOptions{
-		cacheCap:    limit,
-		concurrency: concurrency,
-		timeout:     timeout,
-		configFile:  cfg.Path != "",
-		cacheDir:    f.cacheDir,
-		noCache:     f.noCache,
-		verbose:     f.verbose && !f.dryRun, // a dry run makes no call to log
-		showPrompt:  f.showPrompt || f.showPromptTrunc,
-		promptLimit: promptLimit(f.showPromptTrunc),
-		log:         log,
-	})
-	if err != nil {
-		return nil, err
-	}
-	threshold, err := confidenceThreshold(env.Lookup, cfg)
-	if err != nil {
-		setup.client.Close()
-		return nil, err
-	}
-	return &lintRun{setup: setup, threshold: threshold, concurrency: concurrency, minLevel: f.minLevel}, nil
-}
-
-// evalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
-// why there is none), the threshold, the style guide, the concurrency. The editor server's
-// model runs get the same.
-func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
-	setup := run.setup
-	opts := lint.EvalOptions{
-		Endpoint:            setup.endpoint,
-		Search:              setup.search,
-		ConfidenceThreshold: run.threshold,
-		StyleGuide:          proj.StyleGuide,
-		Directive:           proj.Directive,
-		Concurrency:         run.concurrency,
-		MinSeverity:         run.minLevel,
-	}
-	if setup.notConfigured == nil {
-		opts.Client = setup.client
-		opts.Judge = lint.ModelJudge{Client: setup.client, Endpoint: setup.endpoint}
-	} else {
-		opts.NotConfigured = setup.notConfigured
-	}
-	return opts
+	return a.host().Lint(env, eps, proj, o)
 }
 
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps llmEndpoints) int {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) error {
 	var (
-		errw   io.Writer = &syncWriter{w: a.stderr}
-		bar    *progress.Bar
-		client *llm.Client // set once the client exists; read by the bar's redraws after Start
+		errw  io.Writer = &syncWriter{w: a.stderr}
+		bar   *progress.Bar
+		model *setup.Model // set once the client exists; read by the bar's redraws after Start
 	)
 	if a.stderrIsTerminal && !f.quiet && len(plan.Files) > 0 {
 		// The bar draws on the terminal itself; the log lines written through it are escaped.
 		bar = progress.New(a.term, len(plan.Files), func() progress.Stats {
-			if client == nil {
+			if model == nil {
 				return progress.Stats{}
 			}
-			u := client.Usage()
-			return progress.Stats{Calls: u.Calls, CachedCalls: u.CachedCalls, Tokens: u.InputTokens + u.OutputTokens}
+			return model.Progress()
 		})
 		barLog := a.humanLog(bar)
 		errw = barLog
@@ -436,14 +386,13 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	run, err := a.prepareLint(env, eps, proj, f, fs, errw)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
-	setup := run.setup
-	defer setup.client.Close()
-	client = setup.client
+	defer run.Close()
+	model = run.Model
 	// --max-calls and --max-cost: the plan's cost is known before any call.
 	if !a.withinBudget(f, run, proj, plan, errw) {
-		return exitFailure
+		return errFailed
 	}
 	ropts := report.Options{
 		Version:  versionString(),
@@ -473,7 +422,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		out, err = report.New(f.output, stdout, ropts)
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	if f.verbose && f.output != report.FormatLine && f.output != report.FormatJSON {
@@ -482,29 +431,17 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	}
 
-	opts := lint.RunOptions{EvalOptions: run.evalOptions(proj)}
-	if session != nil {
-		opts.KeepSource, opts.File = true, session.File
-		if out != nil {
-			session.Report = out.File
-		}
-	} else {
-		opts.File = out.File
-	}
-	if f.verbose {
-		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
-	}
-	opts.DocumentWarn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
+	opts := lintRunOptions(f, run, proj, session, out, errw)
 	if bar != nil {
 		opts.Progress = bar
 	}
 	var debugErr error
 	if f.debugJSON {
 		// The folder is made and proved writable before the first call.
-		w, closeRoot, err := a.debugWriter(proj.Root, setup.endpoint)
+		w, closeRoot, err := a.debugWriter(proj.Root, lint.DebugModel{Provider: string(run.Endpoint.Provider), Name: run.Endpoint.Model})
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		defer closeRoot()
 		opts.Debug = func(rec lint.DebugRecord) {
@@ -522,16 +459,39 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	res, err := lint.Run(ctx, plan, opts)
 	if res == nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
-	totals := res.Totals
-	if session != nil {
-		totals.Summary = session.Left // what the fixes left
+	return a.finishLint(f, res, out, session, errw, debugErr)
+}
+
+// lintRunOptions are the options of lint.Run: the evaluation's settings, the fixer (one of the
+// processors after evaluation, internal/process: the report gets what the fixes left; --fix=diff
+// and --fix on standard input print no report), where each file's result goes and the warnings.
+func lintRunOptions(f *lintFlags, run *setup.Lint, proj *lint.Project, session *fix.Session, out report.Writer, errw io.Writer) lint.RunOptions {
+	opts := lint.RunOptions{EvalOptions: run.EvalOptions(proj)}
+	opts.Fix = session
+	opts.KeepSource = session != nil
+	opts.File = func(finding.FileResult) error { return nil }
+	if out != nil {
+		opts.File = out.File
 	}
+	if f.verbose {
+		opts.Warn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
+	}
+	opts.DocumentWarn = func(msg string) { fmt.Fprintf(errw, "vectorlint: warning: %s\n", msg) }
+	return opts
+}
+
+// finishLint writes what follows a run's last file — the report's totals, the fix summary (and,
+// with --fix on standard input, the text given back when it was not fixed), the run-wide
+// failures, a --debug-json failure, the files an interruption left — and returns the run's
+// outcome.
+func (a *app) finishLint(f *lintFlags, res *finding.Result, out report.Writer, session *fix.Session, errw io.Writer, debugErr error) error {
+	totals := res.Totals // counted after the fixer: what the fixes left
 	if out != nil {
 		if err := out.Finish(totals); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	if session != nil {
@@ -545,7 +505,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	printRunErrors(errw, "vectorlint", res.RunErrors)
 	if debugErr != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --debug-json: %v\n", debugErr)
-		return exitFailure
+		return errFailed
 	}
 	if n := len(res.Interrupted); n > 0 {
 		fmt.Fprintf(a.stderr, "vectorlint: interrupted: %s not finished and not reported: %s\n",
@@ -555,7 +515,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 	if session != nil && session.Failed > 0 {
 		outcome = finding.OutcomeFailed // a file that could not be rewritten
 	}
-	return exitCode(outcome)
+	return outcomeErr(outcome)
 }
 
 // --fix modes.
@@ -567,9 +527,7 @@ const (
 // fixSession returns the session that applies the fixes of a --fix run (nil without --fix),
 // and a function that flushes what it holds back. The diff or fixed text goes to stdout,
 // escaped when it is a terminal or a GitHub Actions log (the document's text and a fix's, which
-// comes from a model, could drive either); the lines saying what was
-// fixed go to log, with each file's operational errors and unverified quotes when no report is
-// printed.
+// comes from a model, could drive either); the lines saying what was fixed go to log.
 func (a *app) fixSession(f *lintFlags, stdout, log io.Writer) (*fix.Session, func()) {
 	if f.fix == "" {
 		return nil, func() {}
@@ -585,16 +543,6 @@ func (a *app) fixSession(f *lintFlags, stdout, log io.Writer) (*fix.Session, fun
 	if a.stdoutIsTerminal || a.githubActions {
 		w := safetext.NewHumanWriter(stdout, a.githubActions)
 		s.Out, flush = w, func() { w.Flush() }
-	}
-	if s.Mode != fix.ModeWrite {
-		next := s.Report
-		s.Report = func(fr finding.FileResult) error {
-			report.WriteProblems(log, fr, a.githubActions)
-			if next != nil {
-				return next(fr)
-			}
-			return nil
-		}
 	}
 	return s, flush
 }
@@ -619,10 +567,10 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if f.minLevel, err = severityFlag("--min-alert-level", f.minAlertLevel); err != nil {
 		return err
 	}
-	if fs.Changed("concurrency") && (f.concurrency < 1 || f.concurrency > llm.MaxConcurrency) {
-		return fmt.Errorf("--concurrency: expected %s, found %d", llm.ConcurrencyRange, f.concurrency)
+	if fs.Changed("concurrency") && (f.concurrency < 1 || f.concurrency > setup.MaxConcurrency) {
+		return fmt.Errorf("--concurrency: expected %s, found %d", setup.ConcurrencyRange, f.concurrency)
 	}
-	if f.provider != "" && !slices.Contains(llm.Providers(), llm.Provider(f.provider)) {
+	if f.provider != "" && !setup.KnownProvider(f.provider) {
 		return fmt.Errorf("--provider: expected one of %s, found %q", providerNames(), f.provider)
 	}
 	if f.fix != "" && f.fix != fixWrite && f.fix != fixDiff {
@@ -682,18 +630,6 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 	return pflag.NormalizedName(name)
 }
 
-// exitCode is the exit code of a run's outcome (spec/linter.md §1): 0, 1 for findings at or
-// above --fail-on, 2 for a run that could not do all its work.
-func exitCode(o finding.Outcome) int {
-	switch o {
-	case finding.OutcomeFindings:
-		return exitFindings
-	case finding.OutcomeFailed:
-		return exitFailure
-	}
-	return exitOK
-}
-
 // printProblemsOrError prints input problems one per line (paths relative to the working
 // directory), or any other error.
 func (a *app) printProblemsOrError(err error) {
@@ -712,15 +648,11 @@ func (a *app) printProblems(ps finding.Problems) {
 }
 
 // rel shows a path relative to the working directory when it is inside it.
-func (a *app) rel(path string) string {
-	if path == "" || !filepath.IsAbs(path) {
-		return path
-	}
-	if r, err := filepath.Rel(a.dir, path); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(r)
-	}
-	return filepath.ToSlash(path)
-}
+func (a *app) rel(path string) string { return a.host().Rel(path) }
+
+// relErr shows the files an environment or trust error names relative to the working
+// directory, as every other message does.
+func (a *app) relErr(err error) error { return a.host().RelErr(err) }
 
 func pluralize(n int, noun string) string {
 	if n == 1 {
@@ -730,21 +662,14 @@ func pluralize(n int, noun string) string {
 }
 
 // providerNames lists the providers --provider accepts.
-func providerNames() string {
-	ps := llm.Providers()
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = string(p)
-	}
-	return strings.Join(names, ", ")
-}
+func providerNames() string { return setup.ProviderNames() }
 
 // debugWriter creates the run's --debug-json folder under lint.DefaultDebugDir in the working
 // directory, as the original VectorLint does, through root (the project root when the working
 // directory is inside it, else a root opened there, returned for the caller to close): the
 // repository could have made that folder, or .vectorlint, a link to anywhere, and such a link
 // is refused before anything is created (spec/trust.md §6).
-func (a *app) debugWriter(root *tree.Root, ep llm.Endpoint) (*lint.DebugWriter, func(), error) {
+func (a *app) debugWriter(root *tree.Root, model lint.DebugModel) (*lint.DebugWriter, func(), error) {
 	closeRoot := func() {}
 	if !root.Contains(a.dir) {
 		r, err := a.openRoot()
@@ -753,7 +678,7 @@ func (a *app) debugWriter(root *tree.Root, ep llm.Endpoint) (*lint.DebugWriter, 
 		}
 		root, closeRoot = r, func() { r.Close() }
 	}
-	w, err := lint.NewDebugWriter(root, a.abs(lint.DefaultDebugDir), a.clock()(), lint.DebugModel{Provider: string(ep.Provider), Name: ep.Model})
+	w, err := lint.NewDebugWriter(root, a.abs(lint.DefaultDebugDir), a.clock()(), model)
 	if err != nil {
 		closeRoot()
 		return nil, nil, err

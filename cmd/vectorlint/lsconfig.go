@@ -23,21 +23,21 @@ ignore patterns. A FILE need not exist: its path is what the sections match.
 `
 
 // runLsConfig is "vectorlint ls-config [FILE...]".
-func (a *app) runLsConfig(args []string) int {
+func (a *app) runLsConfig(args []string) error {
 	fs := pflag.NewFlagSet("vectorlint ls-config", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	config := fs.String("config", "", "configuration file (default: found as the lint command finds it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintf(a.stdout, "%s\nFlags:\n%s", lsConfigUsage, fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint ls-config", err)
 	}
 	proj, err := a.loadProject(*config)
 	if err != nil {
 		a.printProblemsOrError(err)
-		return exitFailure
+		return errFailed
 	}
 	defer proj.Close()
 	base := a.dir // what the sections' globs are relative to
@@ -68,7 +68,7 @@ func (a *app) runLsConfig(args []string) int {
 	b, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint ls-config: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	// Paths, globs and rule ids come from the repository: written through the escaping layer
 	// every JSON output uses (spec/trust.md §3).
@@ -76,7 +76,7 @@ func (a *app) runLsConfig(args []string) int {
 	w.Write(append(b, '\n'))
 	if err := w.Flush(); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint ls-config: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
-	return exitOK
+	return nil
 }

@@ -12,13 +12,11 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/lsp"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
-	"github.com/vectorlint/vectorlint/rules"
 )
 
 // runLSP is `vectorlint lsp`: the editor server on standard input and output (internal/lsp),
 // finding each document's project from its folder and calling the model as a lint run does.
-func (a *app) runLSP(ctx context.Context, args []string) int {
+func (a *app) runLSP(ctx context.Context, args []string) error {
 	fs := pflag.NewFlagSet("vectorlint lsp", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
@@ -33,7 +31,7 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintf(a.stdout, "Usage: vectorlint lsp [--config FILE] [--debounce DURATION]\n\n"+
 				"Runs the Language Server Protocol server on standard input and output (docs/editors.md).\n\nFlags:\n%s", fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint lsp", err)
 	}
@@ -59,19 +57,18 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 			}
 			return lint.LoadProject(opts)
 		},
-		Model:    func(proj *lint.Project) (lsp.Model, error) { return a.lspModel(proj) },
+		Model:    lsp.SetupModel(a.host(), a.stderr),
 		Debounce: debounce,
 		Log:      a.stderr,
 	})
 	switch {
 	case err == nil:
-		return exitOK
+		return nil
 	case errors.Is(err, lsp.ErrExitWithoutShutdown), errors.Is(err, lsp.ErrClientGone):
-		fmt.Fprintf(a.stderr, "vectorlint lsp: %v\n", err)
-		return exitFindings // LSP: exit code 1 when exit did not follow shutdown
+		// LSP: exit code 1 when exit did not follow shutdown
+		return &commandError{prefix: "vectorlint lsp", err: err, code: exitFindings}
 	}
-	fmt.Fprintf(a.stderr, "vectorlint lsp: %v\n", err)
-	return exitFailure
+	return &commandError{prefix: "vectorlint lsp", err: err}
 }
 
 // findProjectUp is lint.FindProject from a document's folder, where the command starts from its
@@ -90,34 +87,6 @@ func findProjectUp(dir, config, configEnv string) (lint.ProjectOptions, error) {
 		}
 	}
 	return opts, err
-}
-
-// lspModel sets up a model run of the editor server on proj exactly as a lint run without
-// flags sets up its own: the environment and .env files of the project (its folder), the
-// endpoints and the trust rule, the cache, the threshold and the concurrency.
-func (a *app) lspModel(proj *lint.Project) (lsp.Model, error) {
-	envDir := a.projectEnvDir(proj)
-	if proj.ZeroConfig {
-		envDir = proj.Config.Dir // the project's folder stands for the command's working directory
-	}
-	env, err := a.llmEnv(proj.Root, envDir)
-	if err != nil {
-		return lsp.Model{}, err
-	}
-	eps, err := a.resolveEndpoints(env, configSettings(proj.Config), llm.Settings{}, true)
-	if err != nil {
-		return lsp.Model{}, err
-	}
-	var f lintFlags
-	run, err := a.prepareLint(env, eps, proj, &f, newLintFlagSet(&f), a.stderr)
-	if err != nil {
-		return lsp.Model{}, err
-	}
-	return lsp.Model{
-		Eval:        run.evalOptions(proj),
-		SearchModel: eps.search != nil && rules.SearchModelConfigured(env.Lookup),
-		Close:       run.setup.client.Close,
-	}, nil
 }
 
 // stdioStream is standard input and output as one stream. Closing it closes standard input

@@ -18,14 +18,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/vectorlint/vectorlint/llm"
-)
-
-// Exit codes shared by every subcommand (spec/linter.md §1).
-const (
-	exitOK       = 0 // all work done, nothing at or above the failure threshold
-	exitFindings = 1 // all work done, findings at or above the failure threshold (or an evaluator failed)
-	exitFailure  = 2 // the run could not do all its work: bad flags, config, rules, input or LLM calls
+	"github.com/vectorlint/vectorlint/internal/setup"
 )
 
 // app holds what a command may touch of the outside world, so tests can run commands in-process
@@ -49,7 +42,7 @@ type app struct {
 	// it to shorten the backoff and the stall-report interval (llm.Config.StallInterval), so
 	// faults such as a hanging server can be exercised through the command without waiting the
 	// production delays; production leaves it nil.
-	tuneLLM func(*llm.Config)
+	tuneLLM setup.TuneFunc
 	// dialContext, when set, makes every network connection of the model client and of
 	// blueprint point functions ($call). Tests use it to route a host name such as
 	// attacker.test to a local server, so the trust rule is tested against a host that is not
@@ -110,6 +103,20 @@ func main() {
 // stall reports meant for CI logs.
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
+// host is what the setup layer (internal/setup) may read of the outside world: the app's
+// working directory, environment and test hooks.
+func (a *app) host() *setup.Host {
+	return &setup.Host{
+		Dir:              a.dir,
+		LookupEnv:        a.lookupEnv,
+		StderrIsTerminal: a.stderrIsTerminal,
+		UserAgent:        "vectorlint/" + versionString(),
+		Tune:             a.tuneLLM,
+		DialContext:      a.dialContext,
+		Proxy:            a.proxy,
+	}
+}
+
 // getenv returns the variable's value, or "" when it is unset.
 func (a *app) getenv(key string) string {
 	v, _ := a.lookupEnv(key)
@@ -118,20 +125,26 @@ func (a *app) getenv(key string) string {
 
 // run dispatches to a subcommand; anything that is not a subcommand name is the lint command,
 // "--" first included: "vectorlint -- validate" lints a file named validate. The command runs
-// with guarded output streams (output.go).
+// with guarded output streams (output.go); its error becomes the exit code in one place
+// (exitCode, exit.go).
 func (a *app) run(ctx context.Context, args []string) int {
-	if !a.guarded {
-		g, flush := a.guardOutput()
-		defer flush()
-		return g.run(ctx, args)
+	if a.guarded {
+		return a.exitCode(a.dispatch(ctx, args))
 	}
+	g, flush := a.guardOutput()
+	defer flush()
+	return g.exitCode(g.dispatch(ctx, args))
+}
+
+// dispatch runs the command args names on the guarded app.
+func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "version":
 			return a.runVersion(args[1:])
 		case "help":
 			a.printUsage(a.stdout)
-			return exitOK
+			return nil
 		}
 	}
 	// Signal handling is set up only for commands that do work: it costs about a millisecond

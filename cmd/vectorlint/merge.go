@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/report"
 	"github.com/vectorlint/vectorlint/rules"
@@ -23,8 +24,25 @@ merge joins the --output json results of several runs over different files (the 
 have had: 2 when any run could not do all its work, else 1 for findings at or above --fail-on.
 `
 
+// readResults reads the json results merge joins, through root.
+func (a *app) readResults(root *tree.Root, files []string) ([]*finding.Result, error) {
+	results := make([]*finding.Result, 0, len(files))
+	for _, name := range files {
+		data, err := a.readNamed(root, name, finding.MaxJSONSize)
+		if err != nil {
+			return nil, failf("vectorlint merge", "%s: cannot read the file: %v", name, blueprintPathErr(err))
+		}
+		r, err := finding.ReadJSON(bytes.NewReader(data), name)
+		if err != nil {
+			return nil, &commandError{prefix: "vectorlint merge", err: err}
+		}
+		results = append(results, r)
+	}
+	return results, nil
+}
+
 // runMerge is "vectorlint merge FILE...".
-func (a *app) runMerge(args []string) int {
+func (a *app) runMerge(args []string) error {
 	fs := pflag.NewFlagSet("vectorlint merge", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -36,7 +54,7 @@ func (a *app) runMerge(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprintf(a.stdout, "%s\nFlags:\n%s", mergeUsage, fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint merge", err)
 	}
@@ -57,27 +75,17 @@ func (a *app) runMerge(args []string) int {
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	defer root.Close()
-	results := make([]*finding.Result, 0, len(files))
-	for _, name := range files {
-		data, err := a.readNamed(root, name, finding.MaxJSONSize)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint merge: %s: cannot read the file: %v\n", name, blueprintPathErr(err))
-			return exitFailure
-		}
-		r, err := finding.ReadJSON(bytes.NewReader(data), name)
-		if err != nil {
-			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-			return exitFailure
-		}
-		results = append(results, r)
+	results, err := a.readResults(root, files)
+	if err != nil {
+		return err
 	}
 	res, err := finding.Merge(results, files)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	if *output == report.FormatRDJSON || *output == report.FormatRDJSONL {
 		// reviewdog's columns are bytes, which the json output does not hold: they are read
@@ -103,14 +111,14 @@ func (a *app) runMerge(args []string) int {
 		}
 		if err != nil && *config != "" {
 			a.printProblemsOrError(err)
-			return exitFailure
+			return errFailed
 		}
 		if err == nil {
 			opts.Rules = rules.Describe(proj.Packs)
 		}
 	} else if *config != "" {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	stdout := a.stdout
 	if *output == report.FormatGitHub {
@@ -120,19 +128,19 @@ func (a *app) runMerge(args []string) int {
 	out, err := report.New(*output, stdout, opts)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
 	for _, fr := range res.Files {
 		if err := out.File(fr); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 	}
 	if err := out.Finish(res.Totals); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
-		return exitFailure
+		return errFailed
 	}
-	return exitCode(res.Outcome(failAt))
+	return outcomeErr(res.Outcome(failAt))
 }
 
 // path resolves a command-line path against the working directory.

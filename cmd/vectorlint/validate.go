@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
-	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -32,7 +32,7 @@ Flags:
 `
 
 // runValidate is the "validate" command.
-func (a *app) runValidate(ctx context.Context, args []string) int {
+func (a *app) runValidate(ctx context.Context, args []string) error {
 	var rulesDir, config string
 	fs := pflag.NewFlagSet("vectorlint validate", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -41,7 +41,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, validateUsage+fs.FlagUsages())
-			return exitOK
+			return nil
 		}
 		return a.usageError("vectorlint validate", err)
 	}
@@ -64,7 +64,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		found, err := lint.FindProject(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		opts = found
 	}
@@ -77,7 +77,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		ps, ok := lint.IsProblems(err)
 		if !ok {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
-			return exitFailure
+			return errFailed
 		}
 		problems = ps
 	} else {
@@ -104,23 +104,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	case proj.Config != nil:
 		fmt.Fprintf(stdout, "config: %s\n", a.rel(proj.Config.Path))
 	}
-	if proj.StyleGuidePath != "" {
-		size := "empty, ignored"
-		if proj.ZeroConfig {
-			size = "empty"
-		}
-		if proj.StyleGuide != "" {
-			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.StyleGuide)))
-		}
-		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
-	}
-	if proj.DirectivePath != "" {
-		size := "empty, ignored"
-		if proj.Directive != "" {
-			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(llm.EstimateTokens(proj.Directive)))
-		}
-		fmt.Fprintf(stdout, "directive: %s (%s)\n", a.rel(proj.DirectivePath), size)
-	}
+	a.printGuides(stdout, proj)
 	rulesPath := opts.RulesPath
 	if rulesPath == "" && proj.Config != nil {
 		rulesPath = proj.Config.RulesPath
@@ -130,6 +114,63 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	} else {
 		fmt.Fprintln(stdout, "rules: none (RulesPath is not set)")
 	}
+	a.printPacks(stdout, proj)
+
+	a.printProblems(problems)
+	nErr, nWarn := len(problems.Errors()), len(problems.Warnings())
+	scope := fmt.Sprintf("%s, %s", pluralize(len(proj.Packs), "pack"), pluralize(nRules, "valid rule"))
+	switch {
+	case nErr > 0:
+		fmt.Fprintf(stdout, "✖ %s and %s (%s).\n", pluralize(nErr, "error"), pluralize(nWarn, "warning"), scope)
+		return errFailed
+	case nWarn > 0:
+		fmt.Fprintf(stdout, "✓ %s, no errors, %s.\n", scope, pluralize(nWarn, "warning"))
+	default:
+		fmt.Fprintf(stdout, "✓ %s, no problems.\n", scope)
+	}
+	return nil
+}
+
+// thousands formats n with comma separators ("4,000").
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// abs makes a command-line path absolute against the working directory.
+func (a *app) abs(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(a.dir, path)
+}
+
+// printGuides lists the project's style guide and directive with their sizes.
+func (a *app) printGuides(stdout io.Writer, proj *lint.Project) {
+	if proj.StyleGuidePath != "" {
+		size := "empty, ignored"
+		if proj.ZeroConfig {
+			size = "empty"
+		}
+		if proj.StyleGuide != "" {
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.StyleGuide)))
+		}
+		fmt.Fprintf(stdout, "style guide: %s (%s)\n", a.rel(proj.StyleGuidePath), size)
+	}
+	if proj.DirectivePath != "" {
+		size := "empty, ignored"
+		if proj.Directive != "" {
+			size = fmt.Sprintf("~%s tokens, sent with every rule", thousands(setup.EstimateTokens(proj.Directive)))
+		}
+		fmt.Fprintf(stdout, "directive: %s (%s)\n", a.rel(proj.DirectivePath), size)
+	}
+}
+
+// printPacks lists the project's rule packs and rules, with the original VectorLint's ids.
+func (a *app) printPacks(stdout io.Writer, proj *lint.Project) {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, p := range proj.Packs {
 		origin := ""
@@ -156,35 +197,4 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		}
 	}
 	tw.Flush()
-
-	a.printProblems(problems)
-	nErr, nWarn := len(problems.Errors()), len(problems.Warnings())
-	scope := fmt.Sprintf("%s, %s", pluralize(len(proj.Packs), "pack"), pluralize(nRules, "valid rule"))
-	switch {
-	case nErr > 0:
-		fmt.Fprintf(stdout, "✖ %s and %s (%s).\n", pluralize(nErr, "error"), pluralize(nWarn, "warning"), scope)
-		return exitFailure
-	case nWarn > 0:
-		fmt.Fprintf(stdout, "✓ %s, no errors, %s.\n", scope, pluralize(nWarn, "warning"))
-	default:
-		fmt.Fprintf(stdout, "✓ %s, no problems.\n", scope)
-	}
-	return exitOK
-}
-
-// thousands formats n with comma separators ("4,000").
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// abs makes a command-line path absolute against the working directory.
-func (a *app) abs(path string) string {
-	if filepath.IsAbs(path) {
-		return filepath.Clean(path)
-	}
-	return filepath.Join(a.dir, path)
 }

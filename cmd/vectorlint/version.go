@@ -161,13 +161,13 @@ func (f buildFacts) String() string {
 	return fmt.Sprintf("vectorlint %s (%s)", f.version, strings.Join(parts, ", "))
 }
 
-func (a *app) runVersion(args []string) int {
+func (a *app) runVersion(args []string) error {
 	if len(args) > 0 {
 		fmt.Fprintf(a.stderr, "vectorlint version: unexpected argument %q\n", args[0])
-		return exitFailure
+		return errFailed
 	}
 	a.printVersion()
-	return exitOK
+	return nil
 }
 
 // printVersion prints the version, commit and build (or commit) time (vectorlint version,
