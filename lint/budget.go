@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/internal/numfmt"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -153,7 +154,7 @@ type BudgetError struct {
 func (e *BudgetError) Error() string {
 	var parts []string
 	if e.Calls {
-		parts = append(parts, fmt.Sprintf("%s to make, at most %s allowed", countOf(e.Cost.ToMake(), "LLM call"), thousands(int64(*e.Budget.MaxCalls))))
+		parts = append(parts, fmt.Sprintf("%s to make, at most %s allowed", numfmt.Count(e.Cost.ToMake(), "LLM call"), numfmt.Thousands(int64(*e.Budget.MaxCalls))))
 	}
 	if e.Money {
 		parts = append(parts, fmt.Sprintf("estimated cost $%.4f, at most $%.4f allowed", *e.Cost.Cost, *e.Budget.MaxCost))
@@ -164,12 +165,12 @@ func (e *BudgetError) Error() string {
 // Describe is the cost in one sentence: "412 LLM calls, 32 of them cached: 380 to make, ~1,234,567
 // input and ~114,000 output tokens (estimated), $1.2345".
 func (c PlanCost) Describe() string {
-	s := countOf(c.Calls, "LLM call")
+	s := numfmt.Count(c.Calls, "LLM call")
 	if c.Cached > 0 {
-		s += fmt.Sprintf(", %s of them cached", thousands(int64(c.Cached)))
+		s += fmt.Sprintf(", %s of them cached", numfmt.Thousands(int64(c.Cached)))
 	}
-	s += fmt.Sprintf(": %s to make, ~%s input and ~%s output tokens (estimated)", thousands(int64(c.ToMake())),
-		thousands(c.InputTokens), thousands(c.OutputTokens))
+	s += fmt.Sprintf(": %s to make, ~%s input and ~%s output tokens (estimated)", numfmt.Thousands(int64(c.ToMake())),
+		numfmt.Thousands(c.InputTokens), numfmt.Thousands(c.OutputTokens))
 	if c.Cost != nil {
 		s += fmt.Sprintf(", $%.4f", *c.Cost)
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/numfmt"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -73,11 +74,11 @@ func (k checklist) Describe(pr *PlannedRule) string { return k.Name() + ", " + p
 func (checklist) Estimate(_ *PlannedRule, u *Unit) Estimate {
 	points, calls := len(u.Checklist.Points()), u.ModelCalls()
 	if calls == 0 {
-		return Estimate{Lines: []string{fmt.Sprintf("checklist of %s, all deterministic: no LLM call", countOf(points, "point"))}}
+		return Estimate{Lines: []string{fmt.Sprintf("checklist of %s, all deterministic: no LLM call", numfmt.Count(points, "point"))}}
 	}
 	tokens := calls * ((estimateJudgeChars + utf8.RuneCountInString(u.ModelText()) + 3) / 4)
 	return Estimate{Calls: calls, Tokens: tokens, Lines: []string{fmt.Sprintf("checklist of %s: %s for the judged points, ~%s tokens",
-		countOf(points, "point"), countOf(calls, "LLM call"), thousands(int64(tokens)))}}
+		numfmt.Count(points, "point"), numfmt.Count(calls, "LLM call"), numfmt.Thousands(int64(tokens)))}}
 }
 
 // estimateJudgeChars approximates the judge prompt around the text and the criterion (Weval's

@@ -1,12 +1,13 @@
 package lint
 
 import (
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // TestDebugFileName: names made from a repository's paths and rule ids are one plain file name

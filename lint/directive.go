@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/numfmt"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -61,7 +62,7 @@ func loadDirective(read readFunc, path string) (string, finding.Problems, error)
 	if n := llm.EstimateTokens(directive); n > StyleGuideTokenLimit {
 		problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Field: "directive",
 			Message: fmt.Sprintf("about %s tokens, more than %s: the directive is sent with every rule on every file, so every model call pays for it; keep it short",
-				thousands(n), thousands(StyleGuideTokenLimit))})
+				numfmt.Thousands(n), numfmt.Thousands(StyleGuideTokenLimit))})
 	}
 	return directive, problems, nil
 }

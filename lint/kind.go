@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/numfmt"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -130,18 +131,18 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 		est.Tokens += tokens[i]
 	}
 	if len(chunks) == 1 && u.only == nil {
-		est.Lines = []string{"1 LLM call, ~" + thousands(int64(est.Tokens)) + " tokens"}
+		est.Lines = []string{"1 LLM call, ~" + numfmt.Thousands(int64(est.Tokens)) + " tokens"}
 		return est
 	}
 	changed := ""
 	if u.only != nil {
 		changed = " for the chunks holding a changed line"
 	}
-	est.Lines = append(est.Lines, fmt.Sprintf("%s%s, ~%s tokens:", countOf(len(chunks), "LLM call"), changed, thousands(int64(est.Tokens))))
+	est.Lines = append(est.Lines, fmt.Sprintf("%s%s, ~%s tokens:", numfmt.Count(len(chunks), "LLM call"), changed, numfmt.Thousands(int64(est.Tokens))))
 	for i, c := range chunks {
 		end := c.Line + finding.NewLineIndex(c.Text).Lines() - 1
 		est.Lines = append(est.Lines, fmt.Sprintf("  chunk %d: lines %d-%d, %s, ~%s tokens", i+1, c.Line, end,
-			countOf(c.Words, "word"), thousands(int64(tokens[i]))))
+			numfmt.Count(c.Words, "word"), numfmt.Thousands(int64(tokens[i]))))
 	}
 	return est
 }
@@ -178,12 +179,4 @@ func lineBreakLen(line string) int {
 		return 1
 	}
 	return 0
-}
-
-// countOf is "1 word", "2 words", "1,000 words".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return thousands(int64(n)) + " " + noun + "s"
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/numfmt"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -114,7 +115,7 @@ func loadStyleGuide(read readFunc, path string, zeroConfig bool) (string, findin
 	if n := llm.EstimateTokens(guide); n > StyleGuideTokenLimit {
 		problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Field: "style guide",
 			Message: fmt.Sprintf("about %s tokens, more than %s: the guide is sent with every rule on every file, so every model call pays for it; keep it short and turn detailed checks into rules",
-				thousands(n), thousands(StyleGuideTokenLimit))})
+				numfmt.Thousands(n), numfmt.Thousands(StyleGuideTokenLimit))})
 	}
 	return guide, problems, nil
 }
@@ -151,13 +152,4 @@ func addBuiltinPacks(loader rules.Loader, packs []*rules.Pack, styleGuide, zeroC
 	}
 	slices.SortFunc(packs, func(a, b *rules.Pack) int { return strings.Compare(a.Name, b.Name) })
 	return packs, problems
-}
-
-// thousands formats n with comma separators ("4,000").
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

@@ -383,14 +383,6 @@ func TestZeroConfigParses(t *testing.T) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 4001: "4,001", 1234567: "1,234,567", -4000: "-4,000"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // FuzzLoadStyleGuide checks that no style guide makes loading panic, that every problem names
 // the file, and that a loaded guide is the trimmed text.
 func FuzzLoadStyleGuide(f *testing.F) {
