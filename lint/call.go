@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/llm"
@@ -92,4 +94,13 @@ func lineRange(c Chunk) string {
 		return fmt.Sprintf("line %d", c.Line)
 	}
 	return fmt.Sprintf("lines %d-%d", c.Line, last)
+}
+
+// directiveFor returns the directive as sent for a file: FileTypePlaceholder replaced by the
+// file's extension.
+func directiveFor(directive, path string) string {
+	if directive == "" || !strings.Contains(directive, FileTypePlaceholder) {
+		return directive
+	}
+	return strings.ReplaceAll(directive, FileTypePlaceholder, filepath.Ext(path))
 }

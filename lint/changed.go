@@ -7,17 +7,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
-// Linting only what changed (spec/linter.md §11): SelectChanged asks git which files differ
-// from the merge base with a REF and keeps, of a plan, the files that changed and the files
-// whose rules or configuration changed. With ChangedOptions.Lines, each file that changed is
-// then evaluated only where it changed: a rule runs on it only when one of its texts holds a
-// changed line, only the chunks holding one are sent, only findings on changed lines are
-// reported, and a score computed from part of a text says so (Score.Partial).
+// Linting only what changed (spec/linter.md §11): FindChanges asks git which files differ from
+// the merge base with a REF, and Changes.Keep selects the files that changed and the files whose
+// rules or configuration changed. The engine's SelectChanged applies that to a plan.
 
 // ChangedOptions configure SelectChanged.
 type ChangedOptions struct {
@@ -47,90 +43,6 @@ type ChangeSelection struct {
 	Everything string
 }
 
-// SelectChanged keeps the files of plan that differ from the merge base of opts.Ref and HEAD
-// (added, modified, renamed, copied, or untracked and not ignored; a deleted file is gone
-// already), plus the files whose rules or configuration changed:
-//
-//   - any file of a rule pack's folder changed, was added or removed: every file that runs the
-//     pack (RunRules) is kept;
-//   - the style guide (VECTORLINT.md) changed: every file;
-//   - the configuration file changed: the file is read as it was at the merge base and each
-//     planned file whose effective settings differ (the packs it runs, each rule's
-//     enabled/disabled state, severity and strictness, or why it is skipped) is kept; a change
-//     to a global setting that changes results (RulesPath, DefaultSeverity, ConfidenceThreshold,
-//     Provider, Model, BaseURL, Temperature) keeps every file, and so does a configuration that
-//     did not exist at the base or could not be parsed there. Concurrency, Timeout and
-//     CacheMaxSize change no result and keep nothing.
-//
-// With opts.Lines, a file kept because it changed is restricted to its changed lines (see the
-// package comment above); a file kept for its rules or configuration is evaluated whole. The
-// plan's skipped files are left as they are. Standard input cannot be compared with git.
-func SelectChanged(ctx context.Context, plan *Plan, proj *Project, opts ChangedOptions) (ChangeSelection, error) {
-	sel := ChangeSelection{Planned: len(plan.Files)}
-	for _, fp := range plan.Files {
-		if fp.stdin {
-			return sel, fmt.Errorf("%s is read from standard input: it cannot be compared with git", fp.Path)
-		}
-	}
-	repo, err := gitdiff.Open(ctx, opts.Dir, opts.GitEnv)
-	if err != nil {
-		return sel, err
-	}
-	base, err := repo.MergeBase(ctx, opts.Ref)
-	if err != nil {
-		return sel, err
-	}
-	sel.MergeBase = base
-	changes, err := repo.Changes(ctx, base)
-	if err != nil {
-		return sel, err
-	}
-	cs := &changeSet{files: map[string]gitdiff.Change{}}
-	for _, c := range changes {
-		if c.Exists() {
-			cs.files[repo.Abs(c.Path)] = c
-		} else {
-			cs.removed = append(cs.removed, repo.Abs(c.Path))
-		}
-		if c.OldPath != "" && c.Status == gitdiff.Renamed {
-			cs.removed = append(cs.removed, repo.Abs(c.OldPath))
-		}
-	}
-	if cfg := proj.Config; cfg != nil && cfg.Path != "" {
-		if c, ok := cs.files[filepath.Clean(cfg.Path)]; ok {
-			cs.configChanged = true
-			old := c.Path
-			if c.Status == gitdiff.Renamed || c.Status == gitdiff.Copied {
-				old = c.OldPath
-			}
-			if c.Status != gitdiff.Added && c.Status != gitdiff.Untracked {
-				data, err := repo.Show(ctx, base, old)
-				if err != nil {
-					return sel, fmt.Errorf("reading %s as it was at %s: %w", cfg.Path, shortHash(base), err)
-				}
-				cs.configAtBase, cs.configAtBaseFound = data, true
-			}
-		}
-	}
-	whole := plan.selectChanged(proj, cs, &sel)
-	if opts.Lines {
-		for _, fp := range plan.Files {
-			c, ok := cs.files[fp.absPath()]
-			if !ok || whole[fp] {
-				continue
-			}
-			lines, all, err := repo.ChangedLines(ctx, base, c)
-			if err != nil {
-				return sel, err
-			}
-			if !all {
-				fp.restrict(lines)
-			}
-		}
-	}
-	return sel, nil
-}
-
 // shortHash is the first 12 characters of a commit hash.
 func shortHash(h string) string {
 	if len(h) > 12 {
@@ -139,9 +51,12 @@ func shortHash(h string) string {
 	return h
 }
 
-// changeSet is what changed since the merge base, by absolute path (written as the plan's
-// paths are).
-type changeSet struct {
+// Changes is what changed since the merge base, by absolute path (written as the plan's paths
+// are): FindChanges reads it from git, Keep decides which files it selects.
+type Changes struct {
+	repo *gitdiff.Repo
+	// base is the merge base the files are compared with.
+	base string
 	// files are the changed files that exist; removed the paths deleted or renamed away.
 	files   map[string]gitdiff.Change
 	removed []string
@@ -152,8 +67,88 @@ type changeSet struct {
 	configAtBaseFound bool
 }
 
+// FindChanges asks git, in opts.Dir, which files differ from the merge base of opts.Ref and
+// HEAD (added, modified, renamed, copied, or untracked and not ignored; a deleted file is gone
+// already). configPath is the configuration file ("" for none): when it changed, it is read as
+// it was at the merge base.
+func FindChanges(ctx context.Context, opts ChangedOptions, configPath string) (*Changes, error) {
+	repo, err := gitdiff.Open(ctx, opts.Dir, opts.GitEnv)
+	if err != nil {
+		return nil, err
+	}
+	base, err := repo.MergeBase(ctx, opts.Ref)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := repo.Changes(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	cs := &Changes{repo: repo, base: base, files: map[string]gitdiff.Change{}}
+	for _, c := range changes {
+		if c.Exists() {
+			cs.files[repo.Abs(c.Path)] = c
+		} else {
+			cs.removed = append(cs.removed, repo.Abs(c.Path))
+		}
+		if c.OldPath != "" && c.Status == gitdiff.Renamed {
+			cs.removed = append(cs.removed, repo.Abs(c.OldPath))
+		}
+	}
+	if configPath == "" {
+		return cs, nil
+	}
+	c, ok := cs.files[filepath.Clean(configPath)]
+	if !ok {
+		return cs, nil
+	}
+	cs.configChanged = true
+	old := c.Path
+	if c.Status == gitdiff.Renamed || c.Status == gitdiff.Copied {
+		old = c.OldPath
+	}
+	if c.Status != gitdiff.Added && c.Status != gitdiff.Untracked {
+		data, err := repo.Show(ctx, base, old)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s as it was at %s: %w", configPath, shortHash(base), err)
+		}
+		cs.configAtBase, cs.configAtBaseFound = data, true
+	}
+	return cs, nil
+}
+
+// Lines returns the lines of the changed file at abs that differ from the merge base (all is
+// set when the whole file counts as changed).
+func (cs *Changes) Lines(ctx context.Context, abs string) (lines gitdiff.Lines, all bool, err error) {
+	c, ok := cs.files[abs]
+	if !ok {
+		return gitdiff.Lines{}, true, nil
+	}
+	return cs.repo.ChangedLines(ctx, cs.base, c)
+}
+
+// SelectedFile is a planned file as Keep sees it: its absolute path (as the plan writes it)
+// and its path relative to the configuration file's folder.
+type SelectedFile struct {
+	Abs, Rel string
+}
+
+// Keep says whether Keep keeps a file, and how.
+type KeepReason int
+
+// Keep's answers.
+const (
+	// KeepNot: the file is left out.
+	KeepNot KeepReason = iota
+	// KeepChanged: the file itself changed (it may be restricted to its changed lines).
+	KeepChanged
+	// KeepWhole: the file is kept for its rules or configuration, or because everything is:
+	// it is evaluated whole.
+	KeepWhole
+)
+
 // touched reports whether path, or a path under it, changed, was added or was removed.
-func (cs *changeSet) touched(path string, folder bool) bool {
+func (cs *Changes) touched(path string, folder bool) bool {
 	path = filepath.Clean(path)
 	if _, ok := cs.files[path]; ok {
 		return true
@@ -172,32 +167,24 @@ func (cs *changeSet) touched(path string, folder bool) bool {
 	return slices.ContainsFunc(cs.removed, func(p string) bool { return withinDir(path, p) })
 }
 
-// selectChanged keeps the files of the plan that changed or whose rules or settings changed
-// (see SelectChanged), and returns the files kept for their rules or settings: they are
-// evaluated whole.
-func (p *Plan) selectChanged(proj *Project, cs *changeSet, sel *ChangeSelection) (whole map[*FilePlan]bool) {
-	whole = map[*FilePlan]bool{}
-	if proj.StyleGuidePath != "" && cs.touched(proj.StyleGuidePath, false) {
-		sel.Everything = "the style guide " + filepath.Base(proj.StyleGuidePath) + " changed"
-	}
+// Keep decides which of files a change selects, in their order, and counts them in the
+// returned ChangeSelection:
+//
+//   - a file that changed is kept;
+//   - any file of a rule pack's folder changed, was added or removed: every file that runs the
+//     pack (RunRules) is kept whole;
+//   - the style guide (VECTORLINT.md) changed: every file, whole;
+//   - the configuration file changed: the file is read as it was at the merge base and each
+//     file whose effective settings differ (the packs it runs, each rule's enabled/disabled
+//     state, severity and strictness, or why it is skipped) is kept whole; a change to a global
+//     setting that changes results (RulesPath, DefaultSeverity, ConfidenceThreshold, Provider,
+//     Model, BaseURL, Temperature) keeps every file, and so does a configuration that did not
+//     exist at the base or could not be parsed there. Concurrency, Timeout and CacheMaxSize
+//     change no result and keep nothing.
+func (cs *Changes) Keep(proj *Project, files []SelectedFile) ([]KeepReason, ChangeSelection) {
+	sel := ChangeSelection{MergeBase: cs.base, Planned: len(files)}
 	cfg := proj.Config
-	var old *Config
-	if sel.Everything == "" && cs.configChanged && cfg != nil {
-		name := filepath.Base(cfg.Path)
-		switch {
-		case !cs.configAtBaseFound:
-			sel.Everything = name + " did not exist at the merge base"
-		default:
-			o, problems := ParseConfig(cfg.Path, cs.configAtBase)
-			if problems.HasErrors() {
-				sel.Everything = name + " could not be read as it was at the merge base"
-			} else if g := globalChange(o, cfg); g != "" {
-				sel.Everything = name + ": " + g + " changed"
-			} else {
-				old = o
-			}
-		}
-	}
+	old := cs.everything(proj, &sel)
 	changedPacks := map[string]bool{}
 	byName := map[string]*rules.Pack{}
 	for _, pk := range proj.Packs {
@@ -206,32 +193,59 @@ func (p *Plan) selectChanged(proj *Project, cs *changeSet, sel *ChangeSelection)
 			changedPacks[pk.Name] = true
 		}
 	}
-	kept := p.Files[:0]
-	for _, fp := range p.Files {
-		_, changed := cs.files[fp.absPath()]
+	keep := make([]KeepReason, len(files))
+	for i, f := range files {
+		_, changed := cs.files[f.Abs]
 		switch {
 		case sel.Everything != "":
-			whole[fp] = true
+			keep[i] = KeepWhole
 			if changed {
 				sel.Changed++
 			}
 		case changed:
+			keep[i] = KeepChanged
 			sel.Changed++
-		case cfg != nil && slices.ContainsFunc(cfg.Settings(fp.RelPath).RunRules, func(name string) bool { return changedPacks[name] }):
+		case cfg != nil && slices.ContainsFunc(cfg.Settings(f.Rel).RunRules, func(name string) bool { return changedPacks[name] }):
+			keep[i] = KeepWhole
 			sel.ByRules++
-			whole[fp] = true
-		case old != nil && settingsFingerprint(old, byName, fp.RelPath) != settingsFingerprint(cfg, byName, fp.RelPath):
+		case old != nil && settingsFingerprint(old, byName, f.Rel) != settingsFingerprint(cfg, byName, f.Rel):
+			keep[i] = KeepWhole
 			sel.ByConfig++
-			whole[fp] = true
 		default:
 			continue
 		}
-		kept = append(kept, fp)
+		sel.Files++
 	}
-	clear(p.Files[len(kept):])
-	p.Files = kept
-	sel.Files = len(kept)
-	return whole
+	return keep, sel
+}
+
+// everything sets sel.Everything when a change selects every file (the style guide, the
+// configuration's global settings); otherwise it returns the configuration as it was at the
+// merge base when it changed (nil when it did not).
+func (cs *Changes) everything(proj *Project, sel *ChangeSelection) (old *Config) {
+	if proj.StyleGuidePath != "" && cs.touched(proj.StyleGuidePath, false) {
+		sel.Everything = "the style guide " + filepath.Base(proj.StyleGuidePath) + " changed"
+		return nil
+	}
+	cfg := proj.Config
+	if !cs.configChanged || cfg == nil {
+		return nil
+	}
+	name := filepath.Base(cfg.Path)
+	if !cs.configAtBaseFound {
+		sel.Everything = name + " did not exist at the merge base"
+		return nil
+	}
+	o, problems := ParseConfig(cfg.Path, cs.configAtBase)
+	switch {
+	case problems.HasErrors():
+		sel.Everything = name + " could not be read as it was at the merge base"
+	case globalChange(o, cfg) != "":
+		sel.Everything = name + ": " + globalChange(o, cfg) + " changed"
+	default:
+		return o
+	}
+	return nil
 }
 
 // globalChange names the first global setting that differs between two configurations and
@@ -285,126 +299,4 @@ func settingsFingerprint(cfg *Config, packs map[string]*rules.Pack, rel string) 
 		}
 	}
 	return b.String()
-}
-
-// absPath is the file's absolute path, written as the plan's folder is ("" for standard
-// input).
-func (fp *FilePlan) absPath() string {
-	switch {
-	case fp.stdin:
-		return ""
-	case fp.abs != "":
-		return fp.abs
-	case fp.env != nil:
-		return filepath.Join(fp.env.dir, filepath.FromSlash(fp.Path))
-	}
-	return filepath.Clean(fp.Path)
-}
-
-// changedLines restricts a file's evaluation to some of its lines (--changed-lines).
-type changedLines struct {
-	lines gitdiff.Lines
-	// partial holds the rules of the prepared file whose texts are sent in part: their scores
-	// are marked partial.
-	partial map[string]bool
-}
-
-// restrict limits the file's evaluation to lines (see SelectChanged). It applies when the file
-// is prepared.
-func (fp *FilePlan) restrict(lines gitdiff.Lines) {
-	fp.changed = &changedLines{lines: lines}
-	if fp.prepared || fp.env == nil {
-		fp.restrictRules()
-	}
-}
-
-// restrictRules drops the rules none of whose texts holds a changed line (a missing required
-// target counts as on line 1, where its finding is) and, in the others, keeps only the chunks
-// that hold a changed line. A text of a kept rule with no changed line (a criterion's own
-// target elsewhere in the file) is sent whole, so every criterion is still rated.
-func (fp *FilePlan) restrictRules() {
-	ch := fp.changed
-	ch.partial = map[string]bool{}
-	kept := fp.Rules[:0]
-	for _, pr := range fp.Rules {
-		if pr.Err != nil { // reported as it is: the rule cannot run
-			kept = append(kept, pr)
-			continue
-		}
-		touched := false
-		for _, u := range pr.Units {
-			if u.Missing != nil {
-				touched = touched || ch.lines.Contains(1)
-				continue
-			}
-			for _, c := range u.Chunks() {
-				touched = touched || ch.lines.Overlaps(chunkLines(c))
-			}
-		}
-		if !touched {
-			continue
-		}
-		for _, u := range pr.Units {
-			if u.Missing != nil {
-				continue
-			}
-			all := u.Chunks()
-			n := 0
-			for _, c := range all {
-				if ch.lines.Overlaps(chunkLines(c)) {
-					n++
-				}
-			}
-			if n > 0 && n < len(all) {
-				u.only = ch.lines
-				ch.partial[pr.ID] = true
-			}
-		}
-		kept = append(kept, pr)
-	}
-	clear(fp.Rules[len(kept):])
-	fp.Rules = kept
-}
-
-// chunkLines is the first and last line of a chunk.
-func chunkLines(c Chunk) (first, last int) {
-	last = c.Line + countLineBreaks(c.Text)
-	if n := len(c.Text); n > 0 && (c.Text[n-1] == '\n' || c.Text[n-1] == '\r') && last > c.Line {
-		last-- // the break ends the chunk's last line
-	}
-	return c.Line, last
-}
-
-// onlyChanged keeps, of a restricted file's result, the findings that touch a changed line and
-// the unverified quotes whose line is changed or unknown, and marks the scores of rules whose
-// texts were sent in part. Operational errors are kept.
-func (fp *FilePlan) onlyChanged(fr finding.FileResult) finding.FileResult {
-	ch := fp.changed
-	if ch == nil {
-		return fr
-	}
-	findings := fr.Findings[:0:0]
-	for _, f := range fr.Findings {
-		last := f.End.Line
-		if last > f.Start.Line && f.End.Column == 1 {
-			last-- // the finding ends with its line's break
-		}
-		if ch.lines.Overlaps(f.Start.Line, max(last, f.Start.Line)) {
-			findings = append(findings, f)
-		}
-	}
-	fr.Findings = findings
-	var unverified []finding.Unverified
-	for _, u := range fr.Unverified {
-		if u.Line == 0 || ch.lines.Contains(u.Line) {
-			unverified = append(unverified, u)
-		}
-	}
-	fr.Unverified = unverified
-	for i := range fr.Scores {
-		if ch.partial[fr.Scores[i].Rule] {
-			fr.Scores[i].Partial = true
-		}
-	}
-	return fr
 }

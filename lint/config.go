@@ -863,3 +863,55 @@ func providerList() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// Scopes returns what a file's lint skips: SkippedScopes from the most specific matching
+// section that sets it (every scope when none does); the BlockIgnores and TokenIgnores of
+// every matching section, least specific first, an empty value clearing those of the less
+// specific sections; the Format of the most specific section that sets one.
+func (fs FileSettings) Scopes() ScopeSettings {
+	s := DefaultScopeSettings()
+	for _, sec := range fs.Sections {
+		if sec.HasSkippedScopes {
+			s.Skipped = sec.SkippedScopes
+		}
+		if sec.Format != "" {
+			s.Format = sec.Format
+		}
+		if sec.HasBlockIgnores {
+			if len(sec.BlockIgnores) == 0 {
+				s.BlockIgnores = nil
+			}
+			s.BlockIgnores = append(s.BlockIgnores, sec.BlockIgnores...)
+		}
+		if sec.HasTokenIgnores {
+			if len(sec.TokenIgnores) == 0 {
+				s.TokenIgnores = nil
+			}
+			s.TokenIgnores = append(s.TokenIgnores, sec.TokenIgnores...)
+		}
+	}
+	return s
+}
+
+// skipReason says why no rule applies to a file, or "" when rules apply.
+func skipReason(s FileSettings) string {
+	switch {
+	case len(s.Sections) == 0:
+		return "no section of vectorlint.ini matches"
+	case s.RunRulesFrom == nil:
+		return "no matching section of vectorlint.ini sets RunRules"
+	case len(s.RunRules) == 0:
+		return fmt.Sprintf("RunRules is empty in [%s]", s.RunRulesFrom.Pattern)
+	}
+	return ""
+}
+
+// CriterionSeverity is the severity of a criterion's findings in a rule whose severity is
+// ruleSeverity: the criterion's own, unless the configuration overrode the rule's severity
+// (overridden) or the criterion sets none.
+func CriterionSeverity(c *rules.Criterion, ruleSeverity finding.Severity, overridden bool) finding.Severity {
+	if !overridden && c.Severity != finding.SeverityUnset {
+		return c.Severity
+	}
+	return ruleSeverity
+}

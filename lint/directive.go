@@ -66,12 +66,3 @@ func loadDirective(read readFunc, path string) (string, finding.Problems, error)
 	}
 	return directive, problems, nil
 }
-
-// directiveFor returns the directive as sent for a file: FileTypePlaceholder replaced by the
-// file's extension.
-func directiveFor(directive, path string) string {
-	if directive == "" || !strings.Contains(directive, FileTypePlaceholder) {
-		return directive
-	}
-	return strings.ReplaceAll(directive, FileTypePlaceholder, filepath.Ext(path))
-}

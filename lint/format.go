@@ -2,18 +2,14 @@ package lint
 
 import (
 	"bytes"
-	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/controls"
 	"github.com/vectorlint/vectorlint/internal/scopes"
-	"github.com/vectorlint/vectorlint/internal/suggest"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -27,26 +23,8 @@ import (
 //     a document's title in every format;
 //   - inline controls in each format's own comments (suppress.go calls controls here).
 
-// keyFormat is the section key that names a file's format.
-const keyFormat = "Format"
-
 // FormatNames are the values the Format key accepts.
 func FormatNames() []string { return scopes.FormatNames() }
-
-// parseFormat reads the value of a Format key.
-func parseFormat(file, value string, line int) (scopes.Syntax, *finding.Problem) {
-	name := strings.TrimSpace(value)
-	syn, ok := scopes.ParseFormat(name)
-	if !ok {
-		found := strconv.Quote(name)
-		if s := suggest.Closest(name, FormatNames(), 3); s != "" && name != "" {
-			found += fmt.Sprintf(" (did you mean %q?)", s)
-		}
-		return 0, &finding.Problem{File: file, Line: line, Field: keyFormat,
-			Expected: "one of " + strings.Join(FormatNames(), ", "), Found: found}
-	}
-	return syn, nil
-}
 
 // Syntax returns the format a file is read in: the Format of its most specific matching
 // section that sets one, else what its extension says.

@@ -168,19 +168,19 @@ func listFile(cfg *Config, byName map[string]*rules.Pack, path, rel string) File
 				fl.Disabled = append(fl.Disabled, DisabledListing{ID: r.FullID(), By: by})
 				continue
 			}
-			pr := &PlannedRule{Rule: r, Severity: cfg.DefaultSeverity, Strictness: r.Strictness}
+			severity, overridden, strictness := cfg.DefaultSeverity, false, r.Strictness
 			if r.Severity != finding.SeverityUnset {
-				pr.Severity = r.Severity
+				severity = r.Severity
 			}
 			if rs.Severity != nil {
-				pr.Severity, pr.SeverityOverridden = *rs.Severity, true
+				severity, overridden = *rs.Severity, true
 			}
 			if rs.Strictness != nil {
-				pr.Strictness = *rs.Strictness
+				strictness = *rs.Strictness
 			}
-			rl := RuleListing{ID: r.FullID(), Type: r.Type, Severity: pr.Severity, Strictness: pr.Strictness, File: r.Path}
+			rl := RuleListing{ID: r.FullID(), Type: r.Type, Severity: severity, Strictness: strictness, File: r.Path}
 			for _, c := range r.Criteria {
-				rl.Criteria = append(rl.Criteria, CriterionListing{ID: c.ID, Weight: c.Weight, Severity: pr.CriterionSeverity(c)})
+				rl.Criteria = append(rl.Criteria, CriterionListing{ID: c.ID, Weight: c.Weight, Severity: CriterionSeverity(c, severity, overridden)})
 			}
 			fl.Rules = append(fl.Rules, rl)
 		}

@@ -70,13 +70,13 @@ func (c *overrideChecker) check(o Override) finding.Problems {
 		// Strictness weighs violations in a semi-objective rule's density score; other kinds
 		// are scored otherwise, and the original silently ignored it there.
 		for _, r := range matched {
-			if KindOf(r).Name() == "semi-objective" {
+			if r.Should == nil && (r.Type != finding.Subjective || len(r.Criteria) == 0) { // scored by density (KindOf: semi-objective)
 				return nil
 			}
 		}
 		r := matched[0]
 		why := "a subjective rule is scored from its criteria's ratings"
-		if KindOf(r).Name() == "checklist" {
+		if r.Should != nil { // KindOf: a checklist
 			why = "a checklist rule is scored by the coverage of its points"
 		}
 		return c.warn(o, fmt.Sprintf("strictness has no effect on %s: %s; ignored", r.FullID(), why))

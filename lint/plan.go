@@ -431,19 +431,6 @@ func highestSeverity(r *rules.Rule, rs RuleSettings, def finding.Severity) findi
 	return top
 }
 
-// skipReason says why no rule applies to a file, or "" when rules apply.
-func skipReason(s FileSettings) string {
-	switch {
-	case len(s.Sections) == 0:
-		return "no section of vectorlint.ini matches"
-	case s.RunRulesFrom == nil:
-		return "no matching section of vectorlint.ini sets RunRules"
-	case len(s.RunRules) == 0:
-		return fmt.Sprintf("RunRules is empty in [%s]", s.RunRulesFrom.Pattern)
-	}
-	return ""
-}
-
 // displayPath returns path relative to dir when it is inside dir, else path, with slashes.
 func displayPath(dir, path string) string {
 	if rel, err := filepath.Rel(dir, path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

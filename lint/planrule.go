@@ -103,10 +103,7 @@ func (u *Unit) Chunks() []Chunk {
 // CriterionSeverity is the severity of a criterion's findings: the configuration's override for
 // the rule when there is one, else the criterion's own, else the rule's.
 func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) finding.Severity {
-	if !pr.SeverityOverridden && c.Severity != finding.SeverityUnset {
-		return c.Severity
-	}
-	return pr.Severity
+	return CriterionSeverity(c, pr.Severity, pr.SeverityOverridden)
 }
 
 // Findings returns the rule's deterministic findings ("target not found").
@@ -231,3 +228,15 @@ func mergeUnit(units []*Unit, u *Unit, own bool) []*Unit {
 	}
 	return append(units, u)
 }
+
+// ModelText is the unit's text as the model is sent it: the skipped scopes left out, every
+// line where it is in the file (what --dry-run shows).
+func (u *Unit) ModelText() string {
+	s, _ := u.doc.modelText(u.Text, u.Offset)
+	return s
+}
+
+// Words is the number of words of the unit's text as the model is sent it (ModelText), the
+// semi-objective score's denominator: skipped code and markup do not count, and a code span or
+// a URL inside a sentence counts as the one word it stands for.
+func (u *Unit) Words() int { return CountWords(u.ModelText()) }

@@ -63,24 +63,3 @@ func (s Shard) Has(path string) bool {
 	h.Write([]byte(path))
 	return h.Sum64()%uint64(s.N) == uint64(s.K-1)
 }
-
-// Shard keeps the plan's files, and the skipped files, that are in the share s: a linted file
-// by its path relative to the configuration file's folder (FilePlan.RelPath, the same in every
-// job whatever its working directory), a skipped one by its reported path.
-func (p *Plan) Shard(s Shard) {
-	files := p.Files[:0]
-	for _, f := range p.Files {
-		if s.Has(f.RelPath) {
-			files = append(files, f)
-		}
-	}
-	clear(p.Files[len(files):])
-	p.Files = files
-	skipped := p.Skipped[:0]
-	for _, sk := range p.Skipped {
-		if s.Has(sk.Path) {
-			skipped = append(skipped, sk)
-		}
-	}
-	p.Skipped = skipped
-}

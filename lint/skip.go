@@ -8,10 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/jsregex"
 	"github.com/vectorlint/vectorlint/internal/scopes"
-	"github.com/vectorlint/vectorlint/internal/suggest"
 )
 
 // Skipped scopes (spec/linter.md §9): the parts of a document that are not prose — code, URLs,
@@ -59,140 +57,20 @@ type IgnorePattern struct {
 	re     *jsregex.Regexp
 }
 
+// CompileIgnorePattern compiles source, a JavaScript regular expression (with its inline flags,
+// "(?s)"), written as the value of key at file:line. Its error is jsregex's (a
+// *jsregex.SyntaxError says why).
+func CompileIgnorePattern(key, source, file string, line int) (*IgnorePattern, error) {
+	pattern, flags := jsregex.SplitInlineFlags(source)
+	re, err := jsregex.Compile(pattern, flags)
+	if err != nil {
+		return nil, err
+	}
+	return &IgnorePattern{Key: key, Source: source, File: file, Line: line, re: re}, nil
+}
+
 // String is the pattern as written.
 func (p *IgnorePattern) String() string { return p.Source }
-
-// compileIgnores reads the value of a BlockIgnores or TokenIgnores key: patterns separated by
-// commas (a comma inside brackets, braces or parentheses, or escaped, is part of its pattern).
-func compileIgnores(file, key, value string, line int) ([]*IgnorePattern, *finding.Problem) {
-	var out []*IgnorePattern
-	for _, src := range splitPatterns(value) {
-		pattern, flags := jsregex.SplitInlineFlags(src)
-		re, err := jsregex.Compile(pattern, flags)
-		if err != nil {
-			reason := err.Error()
-			var se *jsregex.SyntaxError
-			if errors.As(err, &se) {
-				reason = se.Reason
-			}
-			return nil, &finding.Problem{File: file, Line: line, Field: key,
-				Expected: "JavaScript regular expressions separated by commas",
-				Found:    fmt.Sprintf("%s, which does not compile: %s", quote(src), clip(reason))}
-		}
-		out = append(out, &IgnorePattern{Key: key, Source: src, File: file, Line: line, re: re})
-	}
-	return out, nil
-}
-
-// splitPatterns splits a list of regexes at the commas outside brackets, braces and
-// parentheses and not escaped; spaces around each are trimmed and empty entries dropped.
-func splitPatterns(value string) []string {
-	var (
-		out   []string
-		depth int
-		class bool
-		start int
-	)
-	add := func(s string) {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	for i := 0; i < len(value); i++ {
-		switch c := value[i]; {
-		case c == '\\':
-			i++
-		case class:
-			class = c != ']'
-		case c == '[':
-			class = true
-		case c == '(' || c == '{':
-			depth++
-		case (c == ')' || c == '}') && depth > 0:
-			depth--
-		case c == ',' && depth == 0:
-			add(value[start:i])
-			start = i + 1
-		}
-	}
-	add(value[start:])
-	return out
-}
-
-// parseSkippedScopes reads the value of SkippedScopes: scope names separated by commas.
-func parseSkippedScopes(file, value string, line int) ([]string, *finding.Problem) {
-	var out []string
-	for _, name := range strings.Split(value, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		k, ok := scopes.ParseName(name)
-		if !ok {
-			expected := "scope names from " + strings.Join(ScopeNames(), ", ")
-			found := quote(name)
-			switch s := suggest.Closest(name, ScopeNames(), 2); {
-			case s != "":
-				found += fmt.Sprintf(" (did you mean %q?)", s)
-			case valeTag(name):
-				found += " (a Vale HTML tag name; here fenced and indented code is \"code\", code spans \"inlinecode\")"
-			}
-			return nil, &finding.Problem{File: file, Line: line, Field: "SkippedScopes", Expected: expected, Found: found}
-		}
-		if n := k.Name(); !containsString(out, n) {
-			out = append(out, n)
-		}
-	}
-	return out, nil
-}
-
-// valeTag reports whether name is one of the HTML tags Vale's SkippedScopes and IgnoredScopes
-// name by default.
-func valeTag(name string) bool {
-	switch strings.ToLower(name) {
-	case "script", "style", "pre", "figure", "tt":
-		return true
-	}
-	return false
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Scopes returns what a file's lint skips: SkippedScopes from the most specific matching
-// section that sets it (every scope when none does); the BlockIgnores and TokenIgnores of
-// every matching section, least specific first, an empty value clearing those of the less
-// specific sections; the Format of the most specific section that sets one.
-func (fs FileSettings) Scopes() ScopeSettings {
-	s := DefaultScopeSettings()
-	for _, sec := range fs.Sections {
-		if sec.HasSkippedScopes {
-			s.Skipped = sec.SkippedScopes
-		}
-		if sec.Format != "" {
-			s.Format = sec.Format
-		}
-		if sec.HasBlockIgnores {
-			if len(sec.BlockIgnores) == 0 {
-				s.BlockIgnores = nil
-			}
-			s.BlockIgnores = append(s.BlockIgnores, sec.BlockIgnores...)
-		}
-		if sec.HasTokenIgnores {
-			if len(sec.TokenIgnores) == 0 {
-				s.TokenIgnores = nil
-			}
-			s.TokenIgnores = append(s.TokenIgnores, sec.TokenIgnores...)
-		}
-	}
-	return s
-}
 
 // findScopes finds the scopes of a new document's body (every kind; SkipScopes picks what is
 // skipped). A document whose markup cannot be read as expected keeps none and gets ScopeError.
@@ -347,18 +225,6 @@ func (d *Document) modelText(text string, offset int) (shown string, placeholder
 	return shown, changed && strings.Contains(shown, scopes.PlaceholderText)
 }
 
-// ModelText is the unit's text as the model is sent it: the skipped scopes left out, every
-// line where it is in the file (what --dry-run shows).
-func (u *Unit) ModelText() string {
-	s, _ := u.doc.modelText(u.Text, u.Offset)
-	return s
-}
-
-// Words is the number of words of the unit's text as the model is sent it (ModelText), the
-// semi-objective score's denominator: skipped code and markup do not count, and a code span or
-// a URL inside a sentence counts as the one word it stands for.
-func (u *Unit) Words() int { return CountWords(u.ModelText()) }
-
 // locateQuote finds a violation's quote for the locate stage. In a document with skipped
 // scopes it looks first in the text the model was shown (shownChunk): a quote copied from it
 // ("[Node.js-based API], this", "run `…` first"), or from the text it renders to, is found there
@@ -487,10 +353,3 @@ func (d *Document) locateSkipped(c Chunk, v Violation, span Span, m LocateMethod
 	}
 	return span, m
 }
-
-// Config keys of skipped scopes in a section.
-const (
-	keySkippedScopes = "SkippedScopes"
-	keyBlockIgnores  = "BlockIgnores"
-	keyTokenIgnores  = "TokenIgnores"
-)
