@@ -10,6 +10,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/numfmt"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -122,7 +123,7 @@ func (checklist) call(ctx context.Context, e *evaluator, j job) reply {
 // propose proposes a finding for each point not fully met, placed at what a "must not" point
 // found, else at the start of the evaluated text. A point that could not be evaluated is the
 // rule's error; a judge whose endpoint was stopped is counted once, under the run error.
-func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
+func (checklist) propose(doc *document.Document, r *ruleRun) ([]proposal, issues) {
 	pr := r.pr
 	if r.missingTarget() || len(r.units) == 0 || len(r.units[0].results) == 0 || r.units[0].results[0].coverage == nil {
 		return nil, issues{}
@@ -236,7 +237,7 @@ func pointSyntax(pt *rubric.Point, pa points.PointAssessment) string {
 }
 
 // startFinding is a finding spanning the first non-blank line of a unit's text.
-func startFinding(doc *Document, rule string, sev finding.Severity, msg, analysis string, u *Unit) finding.Finding {
+func startFinding(doc *document.Document, rule string, sev finding.Severity, msg, analysis string, u *Unit) finding.Finding {
 	text := u.Text
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
 	end := start

@@ -1,6 +1,10 @@
 package lint
 
-import "github.com/vectorlint/vectorlint/llm"
+import (
+	"github.com/vectorlint/vectorlint/lint/document"
+	"github.com/vectorlint/vectorlint/lint/selection"
+	"github.com/vectorlint/vectorlint/llm"
+)
 
 // EstimateCost works out what running plan with opts will cost: every file is prepared (and a
 // file of a lazy plan released again, except standard input, which can be read only once),
@@ -9,8 +13,8 @@ import "github.com/vectorlint/vectorlint/llm"
 // (llm.Client.Cached), exactly as the run would send it. The calls of checklists and of
 // technical-accuracy rules are counted as not cached, and the claim checks of the latter not
 // at all (as --dry-run does). prices may be nil.
-func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) PlanCost {
-	var c PlanCost
+func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) selection.PlanCost {
+	var c selection.PlanCost
 	for _, fp := range plan.Files {
 		release := !fp.Prepared() && !fp.stdin
 		fp.Prepare()
@@ -29,7 +33,7 @@ func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) PlanCost {
 			fp.release()
 		}
 	}
-	c.OutputTokens = int64(c.ToMake()) * EstimateOutputTokens
+	c.OutputTokens = int64(c.ToMake()) * selection.EstimateOutputTokens
 	if prices != nil {
 		cost := prices.Cost(c.InputTokens, c.OutputTokens)
 		c.Cost = &cost
@@ -38,7 +42,7 @@ func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) PlanCost {
 }
 
 // addUnit counts one unit's calls.
-func addUnit(c *PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) {
+func addUnit(c *selection.PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) {
 	if opts.Client == nil || !cacheable(pr.Kind) {
 		est := pr.Kind.Estimate(pr, u)
 		c.Calls += est.Calls
@@ -69,7 +73,7 @@ func cacheable(k Kind) bool {
 // cacheRequest is the request the call stage sends for a chunk of a semi-objective or
 // subjective rule (runChunk, then the kind's call): the same messages and schema, so the same
 // cache key.
-func cacheRequest(pr *PlannedRule, u *Unit, ch Chunk, opts EvalOptions) llm.Request {
+func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
 	in := PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: ch.Text, Line: ch.Line, StyleGuide: opts.StyleGuide}
 	schema := ViolationsSchema()
 	if _, ok := pr.Kind.(subjective); ok {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/runwide"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -109,7 +111,7 @@ func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(findi
 // 4 × concurrency when that is more. It bounds how far the pool runs ahead of a slow file.
 func EvalWindow(concurrency int) int {
 	if concurrency <= 0 {
-		concurrency = DefaultConcurrency
+		concurrency = config.DefaultConcurrency
 	}
 	return max(64, 4*concurrency)
 }
@@ -133,7 +135,7 @@ type fileEvent struct {
 
 func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(finding.FileResult) error) (stats EvalStats, err error) {
 	if opts.Concurrency <= 0 {
-		opts.Concurrency = DefaultConcurrency
+		opts.Concurrency = config.DefaultConcurrency
 	}
 	window := hooks.window
 	if window <= 0 {
@@ -411,7 +413,7 @@ func (r *ruleRun) failure() error {
 // unitRun is one unit's evaluation: a reply per chunk.
 type unitRun struct {
 	unit    *Unit
-	chunks  []Chunk
+	chunks  []document.Chunk
 	results []reply
 }
 

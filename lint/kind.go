@@ -8,6 +8,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/numfmt"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -48,7 +49,7 @@ type Kind interface {
 	call(ctx context.Context, e *evaluator, j job) reply
 	// propose reads a rule's replies on a file into what they propose to report, in order:
 	// the locate stage's input. It also returns the problems the replies show.
-	propose(doc *Document, r *ruleRun) ([]proposal, issues)
+	propose(doc *document.Document, r *ruleRun) ([]proposal, issues)
 	// score is the score stage: the rule's score from its replies and the filter's decisions
 	// (nil when there is none to give).
 	score(r *ruleRun, props []proposal) (*finding.Score, error)
@@ -152,12 +153,12 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 // the rule body, the criteria lines and the numbered text as the model is sent it (skipped
 // scopes left out, and the sentence on placeholders when it has some; see
 // EstimateInstructionChars).
-func callTokens(pr *PlannedRule, u *Unit, c Chunk) int {
+func callTokens(pr *PlannedRule, u *Unit, c document.Chunk) int {
 	chars := EstimateInstructionChars + pr.SharedChars + utf8.RuneCountInString(pr.Rule.Body)
 	for _, cr := range u.Criteria {
 		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
 	}
-	text, placeholders := u.doc.modelText(c.Text, c.Offset)
+	text, placeholders := u.doc.ModelText(c.Text, c.Offset)
 	if placeholders {
 		chars += 1 + utf8.RuneCountInString(instructionsPlaceholder)
 	}

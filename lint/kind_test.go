@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -56,7 +57,7 @@ func TestKindOf(t *testing.T) {
 func TestKindsWithoutModel(t *testing.T) {
 	semi := mustRule(t, semiRuleSrc)
 	check := mustRule(t, "---\nid: C\nname: C\nshould:\n  - $contains: x\n  - says hello\n  - says goodbye\n---\nBody.\n")
-	long := longText(700) // two chunks
+	long := testutil.LongText(700) // two chunks
 	tests := []struct {
 		name   string
 		rule   *rules.Rule

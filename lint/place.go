@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 )
 
 // locate is the locate stage (pipeline.go): it finds each proposed violation's quote in the
@@ -12,7 +13,7 @@ import (
 // (edit.go) and the fix is safe to make (fixsafe.go: why not is kept in fixRefused); a fix
 // identical to the match is dropped (it would change nothing). A placed
 // proposal is already where it goes.
-func locate(doc *Document, props []proposal) {
+func locate(doc *document.Document, props []proposal) {
 	mergeIdentical(props)
 	for i := range props {
 		p := &props[i]
@@ -20,15 +21,15 @@ func locate(doc *Document, props []proposal) {
 		if v == nil || p.merged {
 			continue
 		}
-		span, method := doc.locateQuote(p.chunk, *v) // skipped scopes: skip.go
-		if method == NotLocated {
+		span, method := doc.LocateQuote(p.chunk, v.Quote()) // skipped scopes: skip.go
+		if method == document.NotLocated {
 			continue
 		}
 		match := string(doc.Source[span.Start:span.End])
 		f := finding.Finding{Rule: p.rule, Severity: p.severity, Message: v.Message, Suggestion: v.Suggestion,
 			Match: match, Analysis: v.Analysis, Start: doc.Position(span.Start), End: doc.Position(span.End)}
-		if method == LocatedOnLine || method == LocatedExact {
-			p.fixRefused = exactFix(doc, p.chunk, span, &f, v.Fix)
+		if method == document.LocatedOnLine || method == document.LocatedExact {
+			p.fixRefused = document.ExactFix(doc, p.chunk, span, &f, v.Fix)
 		}
 		p.located, p.span, p.finding = true, span, f
 	}
@@ -78,4 +79,9 @@ func mergeIdentical(props []proposal) {
 			kept[k] = append(kept[k], i)
 		}
 	}
+}
+
+// chunksOverlap reports whether two chunks share text (the same chunk does).
+func chunksOverlap(a, b document.Chunk) bool {
+	return a.Offset < b.Offset+len(b.Text) && b.Offset < a.Offset+len(a.Text) || a == b
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -53,7 +55,7 @@ type PlanInput struct {
 // overrides) and, for each rule, the texts the model evaluates. The files of a lazy plan
 // (PlanInput.Lazy) are read and planned only when they are prepared.
 type Plan struct {
-	Config *Config
+	Config *config.Config
 	// Files are sorted by path.
 	Files []*FilePlan
 	// Skipped lists files no rule applies to, sorted by path.
@@ -67,7 +69,7 @@ type FilePlan struct {
 	// RelPath is the path relative to the config's folder that selected the sections.
 	RelPath string
 	// Doc is nil when the file could not be read; Err says why (an operational error: exit 2).
-	Doc *Document
+	Doc *document.Document
 	Err error
 	// Rules are sorted by rule id.
 	Rules []*PlannedRule
@@ -97,7 +99,7 @@ type outsideFile struct {
 
 // planEnv is what preparing any file of a plan needs.
 type planEnv struct {
-	cfg         *Config
+	cfg         *config.Config
 	searchModel bool
 	sharedChars int
 	dir         string
@@ -109,12 +111,12 @@ type planEnv struct {
 // sections, with the settings of each; files with the same sections share it.
 type ruleSet struct {
 	rules    []*rules.Rule
-	settings []RuleSettings
+	settings []config.RuleSettings
 	// skip says why no rule applies ("" when rules apply); err is an unknown pack in RunRules.
 	skip string
 	err  error
 	// scopes are what the files skip (spec/linter.md §9).
-	scopes ScopeSettings
+	scopes document.ScopeSettings
 }
 
 // Prepared reports whether Doc, Err and Rules are filled: always, except for a file of a lazy
@@ -153,13 +155,13 @@ func (fp *FilePlan) Prepare() {
 	case fp.outside != nil:
 		data, err = readOutside(fp.outside)
 	default:
-		data, err = fp.env.root.ReadDocument(fp.SourceFile(), MaxDocumentSize)
+		data, err = fp.env.root.ReadDocument(fp.SourceFile(), document.MaxDocumentSize)
 	}
 	if err != nil {
 		fp.Err = fmt.Errorf("%s: cannot read the file: %w", fp.Path, unwrapPathError(err))
 		return
 	}
-	doc, err := NewDocumentAs(fp.Path, data, fp.set.scopes.Syntax(fp.Path))
+	doc, err := document.NewAs(fp.Path, data, fp.set.scopes.Syntax(fp.Path))
 	if err != nil {
 		fp.Err = err
 		return
@@ -194,7 +196,7 @@ func readOutside(o *outsideFile) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return r.ReadDocument(o.read, MaxDocumentSize)
+	return r.ReadDocument(o.read, document.MaxDocumentSize)
 }
 
 // release drops what Prepare filled, so the document, its units and chunks can be collected.
@@ -217,12 +219,12 @@ func (p *Plan) Prepare() {
 // before any work for bad PATHs and for a project with errors; a file that cannot be read or a
 // rule that cannot run on a file is recorded in the plan (FilePlan.Err, PlannedRule.Err). With
 // PlanInput.Lazy the files are not read yet: see there.
-func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
+func BuildPlan(cfg *config.Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	byName := map[string]*rules.Pack{}
 	for _, p := range packs {
 		byName[p.Name] = p
 	}
-	if ps := CheckConfig(cfg, packs); ps.HasErrors() {
+	if ps := config.Check(cfg, packs); ps.HasErrors() {
 		return nil, ps
 	}
 	root := in.Root
@@ -238,19 +240,19 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		root = r // kept for the plan's reads; released with it
 	}
 	var (
-		files     []docFile
+		files     []document.File
 		notRead   []finding.Skipped
-		badArgs   []*PathError
+		badArgs   []*document.PathError
 		stdinUsed bool
 	)
 	var args []string
 	for _, a := range in.Paths {
 		if a == "-" {
 			if stdinUsed {
-				return nil, &PathError{Arg: "-", Reason: "standard input can be read only once"}
+				return nil, &document.PathError{Arg: "-", Reason: "standard input can be read only once"}
 			}
 			if in.StdinFilename == "" {
-				return nil, &PathError{Arg: "-", Reason: "reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"}
+				return nil, &document.PathError{Arg: "-", Reason: "reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"}
 			}
 			stdinUsed = true
 			continue
@@ -258,7 +260,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		args = append(args, a)
 	}
 	if len(args) > 0 {
-		found, skipped, bad, err := discover(root, in.Dir, args, []string{cfg.RulesPath})
+		found, skipped, bad, err := document.Search(root, in.Dir, args, []string{cfg.RulesPath})
 		if err != nil {
 			return nil, err
 		}
@@ -277,9 +279,9 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	}
 	sources := make([]source, 0, len(files)+1)
 	for _, f := range files {
-		src := source{abs: f.path}
-		if f.outside != "" {
-			src.outside = &outsideFile{dir: f.outside, read: f.read}
+		src := source{abs: f.Path}
+		if f.Outside != "" {
+			src.outside = &outsideFile{dir: f.Outside, read: f.Read}
 		}
 		sources = append(sources, src)
 	}
@@ -302,10 +304,10 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 				return nil, errors.New("standard input was read already")
 			}
 			read = true
-			data, err := io.ReadAll(io.LimitReader(stdin, MaxDocumentSize+1))
-			if err == nil && len(data) > MaxDocumentSize {
+			data, err := io.ReadAll(io.LimitReader(stdin, document.MaxDocumentSize+1))
+			if err == nil && len(data) > document.MaxDocumentSize {
 				// The rest is not read: standard input may never end.
-				return nil, &safefile.TooLargeError{Size: int64(len(data)), Limit: MaxDocumentSize, AtLeast: true}
+				return nil, &safefile.TooLargeError{Size: int64(len(data)), Limit: document.MaxDocumentSize, AtLeast: true}
 			}
 			return data, err
 		}
@@ -362,7 +364,7 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 
 // resolveRules returns the rules that apply to a file with the given settings, and their
 // settings, from sets when a file with the same sections was resolved before.
-func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet, minSeverity finding.Severity) *ruleSet {
+func resolveRules(cfg *config.Config, byName map[string]*rules.Pack, settings config.FileSettings, sets map[string]*ruleSet, minSeverity finding.Severity) *ruleSet {
 	var key strings.Builder // the matching sections, by identity
 	for _, s := range settings.Sections {
 		fmt.Fprintf(&key, "%p,", s)
@@ -372,7 +374,7 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 	}
 	set := &ruleSet{scopes: settings.Scopes()}
 	sets[key.String()] = set
-	if set.skip = skipReason(settings); set.skip != "" {
+	if set.skip = config.SkipReason(settings); set.skip != "" {
 		return set
 	}
 	seenPack := map[string]bool{}
@@ -417,7 +419,7 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 // highestSeverity is the highest severity a rule's findings can have on a file with settings
 // rs: the configuration's override, else the highest of the rule's and its criteria's own
 // (a subjective criterion rated 2 to 4 reports at warning or below).
-func highestSeverity(r *rules.Rule, rs RuleSettings, def finding.Severity) finding.Severity {
+func highestSeverity(r *rules.Rule, rs config.RuleSettings, def finding.Severity) finding.Severity {
 	if rs.Severity != nil {
 		return *rs.Severity // it applies to the criteria too
 	}

@@ -130,3 +130,13 @@ func checkStrict(t *testing.T, path string, v any) {
 		checkStrict(t, path+"[]", items)
 	}
 }
+
+// BenchmarkNumberLines numbers the lines of one 500-word chunk, as every call does.
+func BenchmarkNumberLines(b *testing.B) {
+	text := testutil.LongText(500)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		NumberLines(text, 1)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -28,6 +29,11 @@ type Violation struct {
 	Fix           string
 	// Confidence is from 0 to 1; a reply without one counts as 1.
 	Confidence float64
+}
+
+// Quote is the violation's quote, as the document locates it.
+func (v Violation) Quote() document.Quote {
+	return document.Quote{Text: v.QuotedText, Line: v.Line, Before: v.ContextBefore, After: v.ContextAfter}
 }
 
 // CriterionRating is a subjective reply's rating of one criterion.

@@ -7,12 +7,15 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
+	"github.com/vectorlint/vectorlint/lint/selection"
 )
 
 // Shard keeps the plan's files, and the skipped files, that are in the share s: a linted file
 // by its path relative to the configuration file's folder (FilePlan.RelPath, the same in every
 // job whatever its working directory), a skipped one by its reported path.
-func (p *Plan) Shard(s Shard) {
+func (p *Plan) Shard(s selection.Shard) {
 	files := p.Files[:0]
 	for _, f := range p.Files {
 		if s.Has(f.RelPath) {
@@ -39,29 +42,29 @@ func (p *Plan) Shard(s Shard) {
 // sent, only findings on changed lines are reported, and a score computed from part of a text
 // says so (Score.Partial). A file kept for its rules or configuration is evaluated whole. The
 // plan's skipped files are left as they are. Standard input cannot be compared with git.
-func SelectChanged(ctx context.Context, plan *Plan, proj *Project, opts ChangedOptions) (ChangeSelection, error) {
+func SelectChanged(ctx context.Context, plan *Plan, proj *config.Project, opts selection.ChangedOptions) (selection.ChangeSelection, error) {
 	for _, fp := range plan.Files {
 		if fp.stdin {
-			return ChangeSelection{Planned: len(plan.Files)}, fmt.Errorf("%s is read from standard input: it cannot be compared with git", fp.Path)
+			return selection.ChangeSelection{Planned: len(plan.Files)}, fmt.Errorf("%s is read from standard input: it cannot be compared with git", fp.Path)
 		}
 	}
 	cfgPath := ""
 	if proj.Config != nil {
 		cfgPath = proj.Config.Path
 	}
-	cs, err := FindChanges(ctx, opts, cfgPath)
+	cs, err := selection.FindChanges(ctx, opts, cfgPath)
 	if err != nil {
-		return ChangeSelection{Planned: len(plan.Files)}, err
+		return selection.ChangeSelection{Planned: len(plan.Files)}, err
 	}
-	files := make([]SelectedFile, len(plan.Files))
+	files := make([]selection.SelectedFile, len(plan.Files))
 	for i, fp := range plan.Files {
-		files[i] = SelectedFile{Abs: fp.absPath(), Rel: fp.RelPath}
+		files[i] = selection.SelectedFile{Abs: fp.absPath(), Rel: fp.RelPath}
 	}
 	keep, sel := cs.Keep(proj, files)
 	kept := plan.Files[:0]
 	for i, fp := range plan.Files {
 		switch keep[i] {
-		case KeepChanged:
+		case selection.KeepChanged:
 			if opts.Lines {
 				lines, all, err := cs.Lines(ctx, fp.absPath())
 				if err != nil {
@@ -71,7 +74,7 @@ func SelectChanged(ctx context.Context, plan *Plan, proj *Project, opts ChangedO
 					fp.restrict(lines)
 				}
 			}
-		case KeepWhole:
+		case selection.KeepWhole:
 		default:
 			continue
 		}
@@ -133,7 +136,7 @@ func (fp *FilePlan) restrictRules() {
 				continue
 			}
 			for _, c := range u.Chunks() {
-				touched = touched || ch.lines.Overlaps(chunkLines(c))
+				touched = touched || ch.lines.Overlaps(document.ChunkLines(c))
 			}
 		}
 		if !touched {
@@ -146,7 +149,7 @@ func (fp *FilePlan) restrictRules() {
 			all := u.Chunks()
 			n := 0
 			for _, c := range all {
-				if ch.lines.Overlaps(chunkLines(c)) {
+				if ch.lines.Overlaps(document.ChunkLines(c)) {
 					n++
 				}
 			}

@@ -15,6 +15,8 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/report/dryrun"
 
 	"github.com/spf13/pflag"
@@ -251,7 +253,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	if f.fix != "" && slices.Contains(paths, "-") {
 		// --fix prints the document read from standard input, fixed or as it was (an editor
 		// replaces its buffer with what it gets), even when it is not linted.
-		data, err := io.ReadAll(io.LimitReader(a.stdin, lint.MaxDocumentSize+1))
+		data, err := io.ReadAll(io.LimitReader(a.stdin, document.MaxDocumentSize+1))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: reading standard input: %v\n", err)
 			return exitFailure
@@ -279,9 +281,9 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	// files are linted. A flag given after "--" (a pre-commit hook's args after an entry ending
 	// in "--") is a file name: say so, the message alone would read as a missing file, and
 	// stop: a hook set up that way must fail closed, not lint half.
-	var badPaths []*lint.PathError
+	var badPaths []*document.PathError
 	for _, fp := range plan.Files {
-		var pe *lint.PathError
+		var pe *document.PathError
 		if errors.As(fp.Err, &pe) {
 			if fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
 				fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", pe)
@@ -351,7 +353,7 @@ type lintRun struct {
 // prepareLint checks every setting of a lint run and builds its model client: the one path
 // both a real run and a dry run take, so that they fail alike (exit 2, the same message). log
 // receives the client's event log and stall reports.
-func (a *app) prepareLint(env *envsource.Env, eps llmEndpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*lintRun, error) {
+func (a *app) prepareLint(env *envsource.Env, eps llmEndpoints, proj *config.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*lintRun, error) {
 	cfg := proj.Config
 	concurrency := cfg.Concurrency
 	if fs.Changed("concurrency") {
@@ -391,7 +393,7 @@ func (a *app) prepareLint(env *envsource.Env, eps llmEndpoints, proj *lint.Proje
 // evalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
 // why there is none), the threshold, the style guide, the concurrency. The editor server's
 // model runs get the same.
-func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
+func (run *lintRun) evalOptions(proj *config.Project) lint.EvalOptions {
 	setup := run.setup
 	opts := lint.EvalOptions{
 		Endpoint:            setup.endpoint,
@@ -413,7 +415,7 @@ func (run *lintRun) evalOptions(proj *lint.Project) lint.EvalOptions {
 
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps llmEndpoints) int {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *config.Project, plan *lint.Plan, env *envsource.Env, eps llmEndpoints) int {
 	var (
 		errw   io.Writer = &syncWriter{w: a.stderr}
 		bar    *progress.Bar
@@ -535,7 +537,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		}
 	}
 	if session != nil {
-		if session.Mode == fix.ModePrint && !session.Printed && len(f.stdinText) <= lint.MaxDocumentSize {
+		if session.Mode == fix.ModePrint && !session.Printed && len(f.stdinText) <= document.MaxDocumentSize {
 			session.Out.Write(f.stdinText) // skipped or unreadable: given back as it was
 		}
 		fmt.Fprintf(errw, "vectorlint: %s\n", session.Summary())
@@ -697,7 +699,7 @@ func exitCode(o finding.Outcome) int {
 // printProblemsOrError prints input problems one per line (paths relative to the working
 // directory), or any other error.
 func (a *app) printProblemsOrError(err error) {
-	if ps, ok := lint.IsProblems(err); ok {
+	if ps, ok := config.IsProblems(err); ok {
 		a.printProblems(ps)
 		return
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/internal/trust"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -42,7 +42,7 @@ func (a *app) llmEnv(root *tree.Root, dir string) (*envsource.Env, error) {
 
 // projectEnvDir is the folder of a project's .env files: its config file's, or the working
 // directory when there is no config file (zero-config, or validate --rules).
-func (a *app) projectEnvDir(proj *lint.Project) string {
+func (a *app) projectEnvDir(proj *config.Project) string {
 	if proj == nil || proj.Config == nil || proj.ZeroConfig {
 		return a.dir
 	}
@@ -136,7 +136,7 @@ func (a *app) resolveEndpoints(env *envsource.Env, config, flags llm.Settings, w
 }
 
 // configSettings are the LLM settings of a config file, with where BaseURL was written.
-func configSettings(cfg *lint.Config) llm.Settings {
+func configSettings(cfg *config.Config) llm.Settings {
 	if cfg == nil {
 		return llm.Settings{}
 	}
@@ -332,7 +332,7 @@ func eventPrinter(w io.Writer, verbose, showPrompt bool, limit int) func(llm.Eve
 }
 
 // confidenceThreshold is CONFIDENCE_THRESHOLD when set, else the configuration's value.
-func confidenceThreshold(env envsource.LookupFunc, cfg *lint.Config) (float64, error) {
+func confidenceThreshold(env envsource.LookupFunc, cfg *config.Config) (float64, error) {
 	if v, ok := env("CONFIDENCE_THRESHOLD"); ok && strings.TrimSpace(v) != "" {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || !(f >= 0 && f <= 1) { // also refuses NaN
@@ -343,7 +343,7 @@ func confidenceThreshold(env envsource.LookupFunc, cfg *lint.Config) (float64, e
 	if cfg != nil && cfg.ConfidenceThresholdSet {
 		return cfg.ConfidenceThreshold, nil
 	}
-	return lint.DefaultConfidenceThreshold, nil
+	return config.DefaultConfidenceThreshold, nil
 }
 
 // timeoutFlag returns the value of a --timeout flag, checked (0 when not given).

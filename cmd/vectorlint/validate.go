@@ -10,6 +10,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/vectorlint/vectorlint/lint/config"
+
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/finding"
@@ -33,11 +35,11 @@ Flags:
 
 // runValidate is the "validate" command.
 func (a *app) runValidate(ctx context.Context, args []string) int {
-	var rulesDir, config string
+	var rulesDir, configFlag string
 	fs := pflag.NewFlagSet("vectorlint validate", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&rulesDir, "rules", "", "rules folder to check instead of the configuration's RulesPath")
-	fs.StringVar(&config, "config", "", "configuration file (default: discovered as for linting)")
+	fs.StringVar(&configFlag, "config", "", "configuration file (default: discovered as for linting)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, validateUsage+fs.FlagUsages())
@@ -49,32 +51,32 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 		return a.usageError("vectorlint validate", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 
-	opts := lint.ProjectOptions{}
+	opts := config.ProjectOptions{}
 	if rulesDir != "" {
 		// The project root: the configuration's folder, else the working directory; a rules
 		// folder named outside it is the user's choice (lint.LoadProject).
 		opts.RulesPath, opts.RootDir, opts.WorkDir = a.abs(rulesDir), a.dir, a.dir
-		if config != "" {
-			opts.ConfigPath = a.abs(config)
+		if configFlag != "" {
+			opts.ConfigPath = a.abs(configFlag)
 			opts.RootDir = filepath.Dir(opts.ConfigPath)
-			opts.StyleGuidePath = lint.FindStyleGuide(a.dir, opts.ConfigPath)
-			opts.DirectivePath = lint.FindDirective(a.dir, opts.ConfigPath)
+			opts.StyleGuidePath = config.FindStyleGuide(a.dir, opts.ConfigPath)
+			opts.DirectivePath = config.FindDirective(a.dir, opts.ConfigPath)
 		}
 	} else {
-		found, err := lint.FindProject(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
+		found, err := config.FindProject(a.dir, configFlag, a.getenv("VECTORLINT_CONFIG"))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
 			return exitFailure
 		}
 		opts = found
 	}
-	proj, err := lint.LoadProject(opts)
+	proj, err := config.LoadProject(opts)
 	if proj != nil { // also with problems: its root is open
 		defer proj.Close()
 	}
 	var problems finding.Problems
 	if err != nil {
-		ps, ok := lint.IsProblems(err)
+		ps, ok := config.IsProblems(err)
 		if !ok {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
 			return exitFailure
