@@ -9,7 +9,7 @@ import (
 )
 
 // cacheKey is "vectorlint cache key [--config FILE]": the project's fingerprint
-// (lint.Project.Fingerprint), which the GitHub Action keys its saved reply cache with.
+// (config.Project.Fingerprint), which the GitHub Action keys its saved reply cache with.
 func (a *app) cacheKey(args []string) int {
 	const name = "vectorlint cache key"
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)

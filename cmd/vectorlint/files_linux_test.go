@@ -163,7 +163,7 @@ func TestLintNamedSpecialFile(t *testing.T) {
 	}
 }
 
-// TestLintDocumentTooLarge lints a document one byte over lint.MaxDocumentSize beside a normal
+// TestLintDocumentTooLarge lints a document one byte over document.MaxDocumentSize beside a normal
 // one: the big one is an error for that file (exit 2), the other keeps its results.
 func TestLintDocumentTooLarge(t *testing.T) {
 	srv := llmtest.Start(t)

@@ -18,7 +18,7 @@ import (
 // markRe finds the markers of the huge document in a numbered prompt line ("N\t…MARK-N…").
 var markRe = regexp.MustCompile(`(?m)^(\d+)\t.*?(MARK-\d+)`)
 
-// TestLintHugeDocument lints a 10 MB document (just under lint.MaxDocumentSize): it is cut into
+// TestLintHugeDocument lints a 10 MB document (just under document.MaxDocumentSize): it is cut into
 // chunks, every chunk is sent, and a violation the model reports on a line of a late chunk
 // lands on that line.
 func TestLintHugeDocument(t *testing.T) {

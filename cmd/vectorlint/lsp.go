@@ -74,7 +74,7 @@ func (a *app) runLSP(ctx context.Context, args []string) int {
 	return exitFailure
 }
 
-// findProjectUp is lint.FindProject from a document's folder, where the command starts from its
+// findProjectUp is config.FindProject from a document's folder, where the command starts from its
 // working directory: the configuration is searched upwards either way, and so, for a
 // zero-config project, is the style guide (VECTORLINT.md in the folder or a parent), since a
 // document may be in a subfolder of the project the guide is for.

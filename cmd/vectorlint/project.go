@@ -5,7 +5,7 @@ import (
 	"github.com/vectorlint/vectorlint/lint/config"
 )
 
-// loadProject finds the project (lint.FindProject: --config, $VECTORLINT_CONFIG, else an
+// loadProject finds the project (config.FindProject: --config, $VECTORLINT_CONFIG, else an
 // upward search from the working directory for the configuration file; VECTORLINT.md in the
 // working directory or beside the configuration as the style guide; zero-config when there is
 // a style guide and no configuration file) and loads it with its rule packs, built-in packs

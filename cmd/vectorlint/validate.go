@@ -54,7 +54,7 @@ func (a *app) runValidate(ctx context.Context, args []string) int {
 	opts := config.ProjectOptions{}
 	if rulesDir != "" {
 		// The project root: the configuration's folder, else the working directory; a rules
-		// folder named outside it is the user's choice (lint.LoadProject).
+		// folder named outside it is the user's choice (config.LoadProject).
 		opts.RulesPath, opts.RootDir, opts.WorkDir = a.abs(rulesDir), a.dir, a.dir
 		if configFlag != "" {
 			opts.ConfigPath = a.abs(configFlag)

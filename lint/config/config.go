@@ -35,7 +35,7 @@ const (
 	DefaultConfidenceThreshold = 0.75
 )
 
-// ConfigFileNames are the names config discovery looks for, in order, in each folder.
+// FileNames are the names config discovery looks for, in order, in each folder.
 func FileNames() []string { return []string{".vectorlint.ini", "vectorlint.ini"} }
 
 // Config is a parsed vectorlint.ini.
@@ -131,7 +131,7 @@ const (
 	// OverrideUnknown names a setting vectorlint does not have ("TechnicalAccuracy.threshold =
 	// 8.0", as the original's documentation writes, or "Pack.Rule.threshold = 8"), or a
 	// setting with no rule ("strictness = 7", Rule ""). It changes nothing; the configuration
-	// check (CheckConfig) warns about it, or, for a two-part key that turns out to name a rule
+	// check (Check) warns about it, or, for a two-part key that turns out to name a rule
 	// ("Pack.Rule = 8"), reports the value as an error.
 	OverrideUnknown
 )
@@ -154,8 +154,8 @@ type Override struct {
 	Value   string
 }
 
-// ConfigNotFoundError reports that discovery found nothing to run with: no configuration file
-// (--config, VECTORLINT_CONFIG, or ConfigFileNames in the folder or a parent) and no style guide
+// NotFoundError reports that discovery found nothing to run with: no configuration file
+// (--config, VECTORLINT_CONFIG, or FileNames in the folder or a parent) and no style guide
 // (StyleGuideFileName) in the folder for zero-config.
 type NotFoundError struct {
 	// Start is the folder the upward search started from (the working directory).
@@ -168,10 +168,10 @@ func (e *NotFoundError) Error() string {
 		strings.Join(FileNames(), " and "), e.Start, StyleGuideFileName, e.Start)
 }
 
-// FindConfig locates the configuration file: flagValue (--config) when set, else envValue
-// (VECTORLINT_CONFIG) when set, else the first of ConfigFileNames in dir or any parent folder.
+// Find locates the configuration file: flagValue (--config) when set, else envValue
+// (VECTORLINT_CONFIG) when set, else the first of FileNames in dir or any parent folder.
 // Relative paths are relative to dir. A named file that does not exist is an error; nothing
-// found is a *ConfigNotFoundError. A relative path inside dir must stay inside it once its
+// found is a *NotFoundError. A relative path inside dir must stay inside it once its
 // symbolic links are followed: the configuration's folder becomes the project root, so a
 // committed link on the way (conf -> /elsewhere) would otherwise move the root out of the
 // tree (spec/trust.md §6). FindProject, which the commands use, then falls back to
@@ -233,7 +233,7 @@ func staysInside(dir, path string) error {
 	return nil
 }
 
-// LoadConfig reads and parses a configuration file through a root at its folder (the project
+// Load reads and parses a configuration file through a root at its folder (the project
 // root, internal/tree) and checks that its RulesPath is a folder inside that root. Problems
 // (with file and line) are returned as finding.Problems.
 func Load(path string) (*Config, error) {
@@ -249,7 +249,7 @@ func Load(path string) (*Config, error) {
 	return loadConfig(root, path, data)
 }
 
-// ReadConfigFile reads a configuration file through a root at its folder, the project root
+// ReadFile reads a configuration file through a root at its folder, the project root
 // (internal/tree): a vectorlint.ini that is a link leading out of the folder is refused, and
 // the error quotes none of it.
 func ReadFile(path string) ([]byte, error) {
@@ -261,7 +261,7 @@ func ReadFile(path string) ([]byte, error) {
 	return root.ReadFile(path, rules.MaxFileSize)
 }
 
-// loadConfig is LoadConfig once the file is read.
+// loadConfig is Load once the file is read.
 func loadConfig(root *tree.Root, path string, data []byte) (*Config, error) {
 	cfg, problems := Parse(path, data)
 	if problems.HasErrors() {
@@ -288,7 +288,7 @@ func globalKeys() []string {
 		"CacheMaxSize"}
 }
 
-// ParseConfig parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
+// Parse parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
 // and anchors RulesPath and the section globs. It returns every problem found; the config is
 // usable only when none is an error.
 func Parse(path string, data []byte) (*Config, finding.Problems) {
@@ -791,7 +791,7 @@ func (fs FileSettings) Rule(pack, id string, aliases ...string) RuleSettings {
 	return rs
 }
 
-// CheckConfig checks the configuration against the loaded packs: every pack named in RunRules
+// Check checks the configuration against the loaded packs: every pack named in RunRules
 // must exist (an error: a typo must not silently change what runs), and every override must
 // name a rule and a setting it uses; an override that does not is a warning (overrides.go),
 // so that configurations written for the original VectorLint keep running.
@@ -799,7 +799,7 @@ func Check(cfg *Config, packs []*rules.Pack) finding.Problems {
 	return checkConfig(cfg, packs, func(string) bool { return false })
 }
 
-// checkConfig is CheckConfig for a project that already has problems: incomplete(pack) is true
+// checkConfig is Check for a project that already has problems: incomplete(pack) is true
 // for a pack that may be missing or have lost rules because of an error already reported (a
 // rule file that did not parse, an unreadable rules folder). Names of such packs, and rule ids
 // that could be in them, are not reported again as unknown: the first problem is the one to fix.
@@ -894,7 +894,7 @@ func (fs FileSettings) Scopes() document.ScopeSettings {
 	return s
 }
 
-// skipReason says why no rule applies to a file, or "" when rules apply.
+// SkipReason says why no rule applies to a file, or "" when rules apply.
 func SkipReason(s FileSettings) string {
 	switch {
 	case len(s.Sections) == 0:

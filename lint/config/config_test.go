@@ -311,7 +311,7 @@ func TestFindConfig(t *testing.T) {
 	_, err := Find(lonely, "", "")
 	var nf *NotFoundError
 	if !errors.As(err, &nf) || nf.Start != lonely {
-		t.Fatalf("err = %v, want *ConfigNotFoundError", err)
+		t.Fatalf("err = %v, want *NotFoundError", err)
 	}
 	want := "no configuration found: looked for .vectorlint.ini and vectorlint.ini in " + lonely +
 		" and every parent folder, and for VECTORLINT.md in " + lonely +
@@ -406,7 +406,7 @@ func TestCorpusConfigs(t *testing.T) {
 	}
 }
 
-// FuzzParseConfig checks that no input makes ParseConfig panic and every problem names the file.
+// FuzzParseConfig checks that no input makes Parse panic and every problem names the file.
 func FuzzParseConfig(f *testing.F) {
 	for _, s := range []string{
 		"",

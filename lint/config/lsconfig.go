@@ -9,7 +9,7 @@ import (
 	"github.com/vectorlint/vectorlint/rules"
 )
 
-// ConfigListing is a project's resolved configuration, as `vectorlint ls-config` prints it
+// Listing is a project's resolved configuration, as `vectorlint ls-config` prints it
 // (Vale's ls-config prints its resolved configuration as JSON too): the global settings with
 // their defaults applied, the packs, the sections, and for each file asked about what applies
 // to it. Paths are as the project has them (absolute); the command shows them relative.

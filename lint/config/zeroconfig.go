@@ -32,11 +32,11 @@ const ZeroConfigGlob = "**/*.{md,mdx,markdown}"
 const zeroConfigINI = "[" + ZeroConfigGlob + "]\nRunRules = " + rules.StyleGuidePackName + "\n" +
 	"[**/" + StyleGuideFileName + "]\nRunRules =\n"
 
-// FindProject is discovery for every command that lints: the configuration file (FindConfig:
+// FindProject is discovery for every command that lints: the configuration file (Find:
 // --config, $VECTORLINT_CONFIG, else .vectorlint.ini or vectorlint.ini in dir or a parent), the
 // style guide (FindStyleGuide) and the project directive (FindDirective). With no configuration
 // file but a VECTORLINT.md in dir, the project is zero-config: the options carry no ConfigPath.
-// With neither, the error is a *ConfigNotFoundError naming the files looked for. The project
+// With neither, the error is a *NotFoundError naming the files looked for. The project
 // root (ProjectOptions.RootDir) is the configuration file's folder, else dir.
 //
 // configFlag and configEnv are the values of --config and VECTORLINT_CONFIG ("" when unset);

@@ -23,7 +23,7 @@ func TestFindProject(t *testing.T) {
 		flag, env  string
 		wantConfig string // relative to the tree; "" for none
 		wantGuide  string
-		wantErr    string // "not found" for a *ConfigNotFoundError
+		wantErr    string // "not found" for a *NotFoundError
 	}{
 		{name: "config only", files: map[string]string{"vectorlint.ini": ""}, dir: ".", wantConfig: "vectorlint.ini"},
 		{name: "guide beside the config",
@@ -56,7 +56,7 @@ func TestFindProject(t *testing.T) {
 			case tt.wantErr == "not found":
 				var nf *NotFoundError
 				if !errors.As(err, &nf) || nf.Start != dir {
-					t.Fatalf("err = %v, want *ConfigNotFoundError from %s", err, dir)
+					t.Fatalf("err = %v, want *NotFoundError from %s", err, dir)
 				}
 				return
 			case tt.wantErr != "":

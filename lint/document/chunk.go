@@ -171,7 +171,7 @@ func countLineBreaks(s string) int {
 	return n
 }
 
-// chunkLines is the first and last line of a chunk.
+// ChunkLines is the first and last line of a chunk.
 func ChunkLines(c Chunk) (first, last int) {
 	last = c.Line + countLineBreaks(c.Text)
 	if n := len(c.Text); n > 0 && (c.Text[n-1] == '\n' || c.Text[n-1] == '\r') && last > c.Line {

@@ -60,7 +60,7 @@ func (e *InvalidUTF8Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: expected UTF-8 text, found a byte that is not UTF-8 (offset %d)", e.Path, e.Pos.Line, e.Pos.Column, e.Pos.Offset)
 }
 
-// NewDocument indexes a document and finds the parts of it that are not prose (code, URLs,
+// New indexes a document and finds the parts of it that are not prose (code, URLs,
 // markup), reading it in the format its extension says (scopes.SyntaxOf). Nothing is skipped
 // until SkipScopes says what. It fails only when src is not valid UTF-8: the model and every
 // position in the output assume text.
@@ -68,7 +68,7 @@ func New(path string, src []byte) (*Document, error) {
 	return NewAs(path, src, scopes.SyntaxOf(path))
 }
 
-// NewDocumentAs is NewDocument for a document read in the given format (a section's Format
+// NewAs is New for a document read in the given format (a section's Format
 // key: ScopeSettings.Syntax).
 func NewAs(path string, src []byte, syn scopes.Syntax) (*Document, error) {
 	text := string(src)

@@ -16,7 +16,7 @@ import (
 // or LocatedExact): a fix written for words the document does not contain as quoted — other
 // case, other white space, a fuzzy match — would replace the wrong text.
 
-// exactFix gives f, located exactly at span of chunk c, the model's fix as an edit of that
+// ExactFix gives f, located exactly at span of chunk c, the model's fix as an edit of that
 // span. A fix that is empty or changes nothing is not kept; neither is
 // one that is not safe to make (fixsafe.go), and then the reason is returned ("" otherwise).
 // Line breaks in the fix take the document's form at that place, so a fix on a CRLF file stays

@@ -11,7 +11,7 @@ import (
 )
 
 // What a model may change (docs/security.md, "What a model may change"). A model's fix is an
-// edit nobody reviewed, so it is decided here, once, where the finding's fix is built (exactFix),
+// edit nobody reviewed, so it is decided here, once, where the finding's fix is built (ExactFix),
 // and every consumer — --fix in each mode, the editor server's code actions, the JSON, rdjson and
 // SARIF outputs — gets the same answer. A fix is kept only when
 //

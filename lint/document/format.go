@@ -110,7 +110,7 @@ func (d *Document) targetView() scopes.View {
 	return *d.view
 }
 
-// findTarget runs a target on the document's view and maps its match back: the match's text
+// FindTarget runs a target on the document's view and maps its match back: the match's text
 // is the prose (or the front matter title) it stands for, and Start and End are offsets from
 // the start of the body (negative for a match in the front matter's title).
 func (d *Document) FindTarget(t *rules.Target) (rules.TargetMatch, bool, error) {

@@ -19,7 +19,7 @@ import (
 //   - Document.prose is the body with them blanked (same length, same line breaks): targets
 //     and checklist points run on it, units and chunks are cut from it, so no deterministic
 //     check can match inside them and every offset is still an offset into the file;
-//   - the model is sent each chunk as scopes.Show makes it (modelText): skipped bytes left
+//   - the model is sent each chunk as scopes.Show makes it (ModelText): skipped bytes left
 //     out, every line where it was, "`…`" where a code span or a URL stood in a sentence;
 //   - a quote the model copied from a skipped scope is located in the file's own text and
 //     dropped by the filter as ignored (counted, in JSON, under "ignored").
@@ -198,7 +198,7 @@ func (d *Document) Prose() string {
 // masked reports whether the lint of the document skips anything.
 func (d *Document) masked() bool { return len(d.skipped) > 0 }
 
-// inSkipped reports whether a span of Source holds no prose: every byte of it that is not
+// InSkipped reports whether a span of Source holds no prose: every byte of it that is not
 // white space lies in a skipped scope.
 func (d *Document) InSkipped(s Span) bool {
 	if !d.masked() || s.Start < d.BodyOffset || s.End > len(d.Source) || s.Start >= s.End {
@@ -223,7 +223,7 @@ func codeOf(found []scopes.Scope) []scopes.Scope {
 	return scopes.Union(code)
 }
 
-// modelText is the text the model is sent for the text of a unit or chunk (a piece of the
+// ModelText is the text the model is sent for the text of a unit or chunk (a piece of the
 // document's prose at offset): skipped scopes left out, lines kept. placeholders reports
 // whether it holds placeholders for them (text is returned as it is when nothing is skipped).
 func (d *Document) ModelText(text string, offset int) (shown string, placeholders bool) {
@@ -234,7 +234,7 @@ func (d *Document) ModelText(text string, offset int) (shown string, placeholder
 	return shown, changed && strings.Contains(shown, scopes.PlaceholderText)
 }
 
-// locateQuote finds a violation's quote for the locate stage. In a document with skipped
+// LocateQuote finds a violation's quote for the locate stage. In a document with skipped
 // scopes it looks first in the text the model was shown (shownChunk): a quote copied from it
 // ("[Node.js-based API], this", "run `…` first"), or from the text it renders to, is found there
 // and mapped back to the file, the skipped scopes inside included. Such a match holds text the
