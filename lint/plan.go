@@ -239,26 +239,15 @@ func BuildPlan(cfg *config.Config, packs []*rules.Pack, in PlanInput) (*Plan, er
 		}
 		root = r // kept for the plan's reads; released with it
 	}
-	var (
-		files     []document.File
-		notRead   []finding.Skipped
-		badArgs   []*document.PathError
-		stdinUsed bool
-	)
-	var args []string
-	for _, a := range in.Paths {
-		if a == "-" {
-			if stdinUsed {
-				return nil, &document.PathError{Arg: "-", Reason: "standard input can be read only once"}
-			}
-			if in.StdinFilename == "" {
-				return nil, &document.PathError{Arg: "-", Reason: "reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"}
-			}
-			stdinUsed = true
-			continue
-		}
-		args = append(args, a)
+	args, stdinUsed, err := pathArgs(in)
+	if err != nil {
+		return nil, err
 	}
+	var (
+		files   []document.File
+		notRead []finding.Skipped
+		badArgs []*document.PathError
+	)
 	if len(args) > 0 {
 		found, skipped, bad, err := document.Search(root, in.Dir, args, []string{cfg.RulesPath})
 		if err != nil {
@@ -272,81 +261,19 @@ func BuildPlan(cfg *config.Config, packs []*rules.Pack, in PlanInput) (*Plan, er
 
 	plan := &Plan{Config: cfg, Skipped: notRead}
 	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, root: root, sharedChars: utf8.RuneCountInString(in.SharedPrompt)}
-	type source struct {
-		abs     string
-		stdin   bool
-		outside *outsideFile
-	}
-	sources := make([]source, 0, len(files)+1)
+	sources := make([]planSource, 0, len(files)+1)
 	for _, f := range files {
-		src := source{abs: f.Path}
+		src := planSource{abs: f.Path}
 		if f.Outside != "" {
 			src.outside = &outsideFile{dir: f.Outside, read: f.Read}
 		}
 		sources = append(sources, src)
 	}
 	if stdinUsed {
-		name := in.StdinFilename
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(in.Dir, name)
-		}
-		stdin := in.Stdin
-		if stdin == nil {
-			stdin = strings.NewReader("")
-		}
-		abs := filepath.Clean(name)
-		// The document on standard input (an editor's buffer) replaces the file of the same
-		// name found on disk: one result per path.
-		sources = slices.DeleteFunc(sources, func(s source) bool { return s.abs == abs })
-		read := false
-		env.readStdin = func() ([]byte, error) {
-			if read {
-				return nil, errors.New("standard input was read already")
-			}
-			read = true
-			data, err := io.ReadAll(io.LimitReader(stdin, document.MaxDocumentSize+1))
-			if err == nil && len(data) > document.MaxDocumentSize {
-				// The rest is not read: standard input may never end.
-				return nil, &safefile.TooLargeError{Size: int64(len(data)), Limit: document.MaxDocumentSize, AtLeast: true}
-			}
-			return data, err
-		}
-		sources = append(sources, source{abs: abs, stdin: true})
+		sources = stdinSource(in, env, sources)
 	}
-
-	sets := map[string]*ruleSet{}
-	for _, src := range sources {
-		path := displayPath(in.Dir, src.abs)
-		rel, err := filepath.Rel(cfg.Dir, src.abs)
-		if err != nil {
-			rel = src.abs
-		}
-		rel = filepath.ToSlash(rel)
-		// A rule file named explicitly (pre-commit passes every staged Markdown file) is not a
-		// document: the folder walk already leaves RulesPath out, and so does this.
-		if cfg.RulesPath != "" && withinDir(cfg.RulesPath, src.abs) {
-			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
-			continue
-		}
-		set := resolveRules(cfg, byName, cfg.Settings(rel), sets, in.MinSeverity)
-		if set.err != nil {
-			return nil, set.err
-		}
-		if set.skip != "" {
-			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: set.skip})
-			continue
-		}
-		if rel == path {
-			rel = path // one string for both
-		}
-		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin, outside: src.outside}
-		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
-			fp.abs = src.abs // not derivable from the reported path
-		}
-		plan.Files = append(plan.Files, fp)
-		if !in.Lazy {
-			fp.Prepare()
-		}
+	if err := plan.addFiles(byName, env, in, sources); err != nil {
+		return nil, err
 	}
 	// A PATH that names nothing to lint is that path's error (exit 2), reported with the
 	// results; the files of the other arguments are still linted.
@@ -360,6 +287,104 @@ func BuildPlan(cfg *config.Config, packs []*rules.Pack, in PlanInput) (*Plan, er
 	slices.SortFunc(plan.Files, func(a, b *FilePlan) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortFunc(plan.Skipped, func(a, b finding.Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return plan, nil
+}
+
+// pathArgs returns the PATH arguments to discover, and whether "-" (standard input) is one of
+// them: at most once, and only with a name for it.
+func pathArgs(in PlanInput) (args []string, stdinUsed bool, _ error) {
+	for _, a := range in.Paths {
+		if a == "-" {
+			if stdinUsed {
+				return nil, false, &document.PathError{Arg: "-", Reason: "standard input can be read only once"}
+			}
+			if in.StdinFilename == "" {
+				return nil, false, &document.PathError{Arg: "-", Reason: "reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"}
+			}
+			stdinUsed = true
+			continue
+		}
+		args = append(args, a)
+	}
+	return args, stdinUsed, nil
+}
+
+// planSource is a document to plan: its absolute path, and where it is read from.
+type planSource struct {
+	abs     string
+	stdin   bool
+	outside *outsideFile
+}
+
+// stdinSource adds the document on standard input to sources, under in.StdinFilename, and
+// sets env to read it (once, at most MaxDocumentSize bytes).
+func stdinSource(in PlanInput, env *planEnv, sources []planSource) []planSource {
+	name := in.StdinFilename
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(in.Dir, name)
+	}
+	stdin := in.Stdin
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	abs := filepath.Clean(name)
+	// The document on standard input (an editor's buffer) replaces the file of the same
+	// name found on disk: one result per path.
+	sources = slices.DeleteFunc(sources, func(s planSource) bool { return s.abs == abs })
+	read := false
+	env.readStdin = func() ([]byte, error) {
+		if read {
+			return nil, errors.New("standard input was read already")
+		}
+		read = true
+		data, err := io.ReadAll(io.LimitReader(stdin, document.MaxDocumentSize+1))
+		if err == nil && len(data) > document.MaxDocumentSize {
+			// The rest is not read: standard input may never end.
+			return nil, &safefile.TooLargeError{Size: int64(len(data)), Limit: document.MaxDocumentSize, AtLeast: true}
+		}
+		return data, err
+	}
+	return append(sources, planSource{abs: abs, stdin: true})
+}
+
+// addFiles plans each source: skipped (a rule file, no rule applies) or a FilePlan, prepared
+// now unless in.Lazy.
+func (p *Plan) addFiles(byName map[string]*rules.Pack, env *planEnv, in PlanInput, sources []planSource) error {
+	cfg := p.Config
+	sets := map[string]*ruleSet{}
+	for _, src := range sources {
+		path := displayPath(in.Dir, src.abs)
+		rel, err := filepath.Rel(cfg.Dir, src.abs)
+		if err != nil {
+			rel = src.abs
+		}
+		rel = filepath.ToSlash(rel)
+		// A rule file named explicitly (pre-commit passes every staged Markdown file) is not a
+		// document: the folder walk already leaves RulesPath out, and so does this.
+		if cfg.RulesPath != "" && withinDir(cfg.RulesPath, src.abs) {
+			p.Skipped = append(p.Skipped, finding.Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
+			continue
+		}
+		set := resolveRules(cfg, byName, cfg.Settings(rel), sets, in.MinSeverity)
+		if set.err != nil {
+			return set.err
+		}
+		if set.skip != "" {
+			p.Skipped = append(p.Skipped, finding.Skipped{Path: path, Reason: set.skip})
+			continue
+		}
+		if rel == path {
+			rel = path // one string for both
+		}
+		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin, outside: src.outside}
+		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
+			fp.abs = src.abs // not derivable from the reported path
+		}
+		p.Files = append(p.Files, fp)
+		if !in.Lazy {
+			fp.Prepare()
+		}
+	}
+	return nil
 }
 
 // resolveRules returns the rules that apply to a file with the given settings, and their

@@ -122,119 +122,173 @@ func LoadProject(opts ProjectOptions) (*Project, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the project root: %w", err)
 	}
-	var (
-		proj     = &Project{Root: root}
-		problems finding.Problems
+	l := &projectLoad{
+		opts: opts,
+		root: root,
+		proj: &Project{Root: root},
 		// The points engine compiles each function point of a `should` list as it is parsed:
 		// a rule whose script does not compile is an error of that rule, reported at its line
 		// with its other problems, and the compiled functions are kept for scoring. Package
 		// rules itself links only the engine's parser.
-		ruleLoader = rules.Loader{Prepare: points.Prepare, Root: root}
-	)
-	read := func(path string, limit int64) ([]byte, error) { return opts.readFile(root, path, limit) }
+		ruleLoader:      rules.Loader{Prepare: points.Prepare, Root: root},
+		incompletePacks: map[string]bool{},
+	}
 	fail := func(err error) (*Project, error) {
 		root.Close()
 		return nil, err
 	}
+	if err := l.guideAndDirective(); err != nil {
+		return fail(err)
+	}
+	rulesPath, err := l.configFile()
+	if err != nil {
+		return fail(err)
+	}
+	closeRules, err := l.rules(rulesPath)
+	if err != nil {
+		return fail(err)
+	}
+	defer closeRules()
+	return l.finish()
+}
+
+// projectLoad is LoadProject's work in progress.
+type projectLoad struct {
+	opts       ProjectOptions
+	root       *tree.Root
+	proj       *Project
+	ruleLoader rules.Loader
+	problems   finding.Problems
 	// Packs that an error already reported may have emptied or hidden: the configuration is
 	// still checked against the rest, so validate lists every problem at once.
-	var (
-		rulesUnreadable bool
-		incompletePacks = map[string]bool{}
-	)
+	rulesUnreadable bool
+	incompletePacks map[string]bool
+}
+
+// read reads a file of the project through its root.
+func (l *projectLoad) read(path string, limit int64) ([]byte, error) {
+	return l.opts.readFile(l.root, path, limit)
+}
+
+// guideAndDirective loads the style guide (a zero-config project's configuration with it) and
+// the directive.
+func (l *projectLoad) guideAndDirective() error {
+	opts, proj := l.opts, l.proj
 	if opts.StyleGuidePath != "" {
 		zeroConfig := opts.ConfigPath == "" && opts.RulesPath == ""
-		guide, ps, err := loadStyleGuide(read, opts.StyleGuidePath, zeroConfig)
+		guide, ps, err := loadStyleGuide(l.read, opts.StyleGuidePath, zeroConfig)
 		if err != nil {
-			return fail(err)
+			return err
 		}
-		problems = append(problems, ps...)
-		incompletePacks[rules.StyleGuidePackName] = ps.HasErrors()
+		l.problems = append(l.problems, ps...)
+		l.incompletePacks[rules.StyleGuidePackName] = ps.HasErrors()
 		proj.StyleGuide, proj.StyleGuidePath = guide, opts.StyleGuidePath
 		if zeroConfig {
 			proj.Config, proj.ZeroConfig = ZeroConfig(opts.StyleGuidePath), true
 		}
 	}
 	if opts.DirectivePath != "" {
-		directive, ps, err := loadDirective(read, opts.DirectivePath)
+		directive, ps, err := loadDirective(l.read, opts.DirectivePath)
 		if err != nil {
-			return fail(err)
+			return err
 		}
-		problems = append(problems, ps...)
+		l.problems = append(l.problems, ps...)
 		proj.Directive, proj.DirectivePath = directive, opts.DirectivePath
 	}
-	rulesPath := opts.RulesPath
-	if opts.ConfigPath != "" {
-		data, err := root.ReadFile(opts.ConfigPath, rules.MaxFileSize)
-		if err != nil {
-			return fail(fmt.Errorf("cannot read the configuration: %w", err))
-		}
-		cfg, ps := Parse(opts.ConfigPath, data)
-		problems = append(problems, ps...)
-		proj.Config = cfg
-		if rulesPath == "" {
-			rulesPath = cfg.RulesPath
-		} else {
-			cfg.RulesPath = rulesPath
-		}
-		if rulesPath != "" && cfg.RulesPathLine > 0 && opts.RulesPath == "" {
-			if p := rulesPathOutside(root, cfg); p != nil {
-				problems = append(problems, *p)
-				rulesPath, rulesUnreadable = "", true
-			} else if fi, err := root.Stat(rulesPath); err != nil || !fi.IsDir() {
-				problems = append(problems, finding.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
-					Expected: "an existing folder of rule packs (relative to the config file's folder)",
-					Found:    fmt.Sprintf("%q, which is not a folder", cfg.RulesPathValue)})
-				rulesPath, rulesUnreadable = "", true
-			}
+	return nil
+}
+
+// configFile reads and parses the configuration file, if any, and returns the rules folder to
+// load ("" for none: not set, or reported as a problem).
+func (l *projectLoad) configFile() (rulesPath string, _ error) {
+	opts := l.opts
+	rulesPath = opts.RulesPath
+	if opts.ConfigPath == "" {
+		return rulesPath, nil
+	}
+	data, err := l.root.ReadFile(opts.ConfigPath, rules.MaxFileSize)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the configuration: %w", err)
+	}
+	cfg, ps := Parse(opts.ConfigPath, data)
+	l.problems = append(l.problems, ps...)
+	l.proj.Config = cfg
+	if rulesPath == "" {
+		rulesPath = cfg.RulesPath
+	} else {
+		cfg.RulesPath = rulesPath
+	}
+	if rulesPath != "" && cfg.RulesPathLine > 0 && opts.RulesPath == "" {
+		if p := rulesPathOutside(l.root, cfg); p != nil {
+			l.problems = append(l.problems, *p)
+			rulesPath, l.rulesUnreadable = "", true
+		} else if fi, err := l.root.Stat(rulesPath); err != nil || !fi.IsDir() {
+			l.problems = append(l.problems, finding.Problem{File: cfg.Path, Line: cfg.RulesPathLine, Field: "RulesPath",
+				Expected: "an existing folder of rule packs (relative to the config file's folder)",
+				Found:    fmt.Sprintf("%q, which is not a folder", cfg.RulesPathValue)})
+			rulesPath, l.rulesUnreadable = "", true
 		}
 	}
-	if rulesPath != "" {
-		loader, loadPath := ruleLoader, rulesPath
-		if opts.RulesPath != "" {
-			// --rules names the folder on the command line: the user's choice, also outside
-			// the project root (through a root of its own there).
-			named, err := root.Named(rulesPath)
-			if err != nil {
-				return fail(fmt.Errorf("cannot read the rules folder: %w", err))
-			}
-			defer named.Close()
-			loader.Root, loadPath = named.Root, named.Path
-		}
-		packs, ps, err := loader.LoadPacks(loadPath)
+	return rulesPath, nil
+}
+
+// rules loads the rule packs of rulesPath ("" loads none). The returned function closes what
+// reading a folder named on the command line opened; it is called when the project is loaded.
+func (l *projectLoad) rules(rulesPath string) (closeRules func(), _ error) {
+	closeRules = func() {}
+	if rulesPath == "" {
+		return closeRules, nil
+	}
+	loader, loadPath := l.ruleLoader, rulesPath
+	if l.opts.RulesPath != "" {
+		// --rules names the folder on the command line: the user's choice, also outside
+		// the project root (through a root of its own there).
+		named, err := l.root.Named(rulesPath)
 		if err != nil {
-			if opts.RulesPath != "" {
-				return fail(fmt.Errorf("cannot read the rules folder: %w", err))
-			}
-			problems = append(problems, finding.Problem{File: proj.Config.Path, Line: proj.Config.RulesPathLine,
-				Field: "RulesPath", Message: "cannot read the rules folder: " + err.Error()})
-			rulesUnreadable = true
+			return closeRules, fmt.Errorf("cannot read the rules folder: %w", err)
 		}
-		proj.Packs = packs
-		problems = append(problems, ps...)
-		for _, p := range ps {
-			if p.Level != finding.LevelError {
-				continue
-			}
-			if rel, err := filepath.Rel(loadPath, p.File); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-				incompletePacks[strings.SplitN(filepath.ToSlash(rel), "/", 2)[0]] = true
-			}
+		closeRules = func() { named.Close() }
+		loader.Root, loadPath = named.Root, named.Path
+	}
+	packs, ps, err := loader.LoadPacks(loadPath)
+	if err != nil {
+		if l.opts.RulesPath != "" {
+			closeRules()
+			return func() {}, fmt.Errorf("cannot read the rules folder: %w", err)
+		}
+		l.problems = append(l.problems, finding.Problem{File: l.proj.Config.Path, Line: l.proj.Config.RulesPathLine,
+			Field: "RulesPath", Message: "cannot read the rules folder: " + err.Error()})
+		l.rulesUnreadable = true
+	}
+	l.proj.Packs = packs
+	l.problems = append(l.problems, ps...)
+	for _, p := range ps {
+		if p.Level != finding.LevelError {
+			continue
+		}
+		if rel, err := filepath.Rel(loadPath, p.File); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			l.incompletePacks[strings.SplitN(filepath.ToSlash(rel), "/", 2)[0]] = true
 		}
 	}
+	return closeRules, nil
+}
+
+// finish adds the built-in packs, checks the configuration against the packs and returns the
+// project with its warnings, or with its problems when one is an error.
+func (l *projectLoad) finish() (*Project, error) {
+	proj := l.proj
 	if proj.Config != nil {
 		var ps finding.Problems
-		proj.Packs, ps = addBuiltinPacks(ruleLoader, proj.Packs, proj.StyleGuide != "", proj.ZeroConfig)
-		problems = append(problems, ps...)
+		proj.Packs, ps = addBuiltinPacks(l.ruleLoader, proj.Packs, proj.StyleGuide != "", proj.ZeroConfig)
+		l.problems = append(l.problems, ps...)
+		incomplete := func(pack string) bool { return l.rulesUnreadable || l.incompletePacks[pack] }
+		l.problems = append(l.problems, checkConfig(proj.Config, proj.Packs, incomplete)...)
 	}
-	if proj.Config != nil {
-		incomplete := func(pack string) bool { return rulesUnreadable || incompletePacks[pack] }
-		problems = append(problems, checkConfig(proj.Config, proj.Packs, incomplete)...)
+	l.problems.Sort()
+	if l.problems.HasErrors() {
+		return proj, l.problems
 	}
-	problems.Sort()
-	if problems.HasErrors() {
-		return proj, problems
-	}
-	proj.Warnings = problems
+	proj.Warnings = l.problems
 	return proj, nil
 }
 
