@@ -315,154 +315,156 @@ func Parse(path string, data []byte) (*Config, finding.Problems) {
 		return cfg, clipQuotes(finding.Problems{{File: path, Expected: "an ini file", Found: clip(err.Error())}})
 	}
 	problems := scan.problems
-	add := func(line int, field, expected, found string) {
-		problems = append(problems, finding.Problem{File: path, Line: line, Field: field, Expected: expected, Found: found})
-	}
-
 	for _, k := range file.Section(ini.DefaultSection).Keys() {
-		name, value, line := k.Name(), k.String(), scan.line(ini.DefaultSection, k.Name())
-		switch name {
-		case "RulesPath":
-			if value != "" {
-				cfg.RulesPath = value
-				if !filepath.IsAbs(value) {
-					cfg.RulesPath = filepath.Join(cfg.Dir, value)
-				}
-				cfg.RulesPathValue, cfg.RulesPathLine = value, line
-			}
-		case "Concurrency":
-			n, err := strconv.Atoi(value)
-			if err != nil || n < 1 || n > llm.MaxConcurrency {
-				add(line, name, llm.ConcurrencyRange, strconv.Quote(value))
-				continue
-			}
-			cfg.Concurrency = n
-		case "DefaultSeverity":
-			s, err := finding.ParseSeverity(value)
-			if err != nil {
-				add(line, name, finding.SeverityExpected, strconv.Quote(value))
-				continue
-			}
-			cfg.DefaultSeverity = s
-		case "Provider":
-			if !slices.Contains(llm.Providers(), llm.Provider(value)) {
-				add(line, name, "one of "+providerList(), strconv.Quote(value))
-				continue
-			}
-			cfg.Provider = value
-		case "Model":
-			cfg.Model = value
-		case "BaseURL":
-			u, err := url.Parse(value)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-				add(line, name, "an http:// or https:// URL", strconv.Quote(value))
-				continue
-			}
-			cfg.BaseURL, cfg.BaseURLLine = value, line
-		case "Temperature":
-			t, err := strconv.ParseFloat(value, 64)
-			if err != nil || math.IsNaN(t) || t < 0 || t > 2 {
-				add(line, name, "a number from 0 to 2", strconv.Quote(value))
-				continue
-			}
-			cfg.Temperature = &t
-		case "ConfidenceThreshold":
-			t, err := strconv.ParseFloat(value, 64)
-			if err != nil || math.IsNaN(t) || t < 0 || t > 1 {
-				add(line, name, "a number from 0 to 1", strconv.Quote(value))
-				continue
-			}
-			cfg.ConfidenceThreshold, cfg.ConfidenceThresholdSet = t, true
-		case "Timeout":
-			d, err := retry.ParseTimeout(value)
-			if err != nil {
-				add(line, name, "a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h", strconv.Quote(value))
-				continue
-			}
-			cfg.Timeout = d
-		case "CacheMaxSize":
-			n, err := replycache.ParseSize(value)
-			if err != nil || !replycache.ValidCap(n) {
-				add(line, name, replycache.CapRange, strconv.Quote(value))
-				continue
-			}
-			cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true
-		case "ScanPaths":
-			problems = append(problems, finding.Problem{File: path, Line: line, Field: name,
-				Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"})
-		default:
-			msg := "unknown global key (known keys: " + strings.Join(globalKeys(), ", ") + ")"
-			if hint, ok := valeKeyHint(name, true); ok {
-				msg = hint
-			} else if s := suggest.Closest(name, globalKeys(), 2); s != "" {
-				msg = fmt.Sprintf("unknown global key (did you mean %q?)", s)
-			}
-			problems = append(problems, finding.Problem{File: path, Line: line, Field: name, Message: msg})
+		if p := parseGlobal(cfg, k.Name(), k.String(), scan.line(ini.DefaultSection, k.Name())); p != nil {
+			problems = append(problems, *p)
 		}
 	}
-
 	for i, s := range file.Sections() {
 		if s.Name() == ini.DefaultSection {
 			continue
 		}
-		sec := &Section{Pattern: strings.TrimSpace(s.Name()), Line: scan.sectionLine[s.Name()], index: i}
-		sec.glob = strings.TrimPrefix(strings.TrimPrefix(sec.Pattern, "./"), "/")
-		if sec.glob == "" || !doublestar.ValidatePattern(sec.glob) {
-			add(sec.Line, "["+s.Name()+"]", "a file glob such as **/*.md or docs/**/*.{md,mdx}", strconv.Quote(sec.Pattern))
-		}
-		for _, k := range s.Keys() {
-			name, value, line := k.Name(), k.String(), scan.line(s.Name(), k.Name())
-			switch name {
-			case "RunRules":
-				sec.HasRunRules, sec.RunRulesLine = true, line
-				for _, p := range strings.Split(value, ",") {
-					if p = strings.TrimSpace(p); p != "" {
-						sec.RunRules = append(sec.RunRules, p)
-					}
-				}
-				continue
-			case document.KeySkippedScopes:
-				names, problem := parseSkippedScopes(path, value, line)
-				if problem != nil {
-					problems = append(problems, *problem)
-					continue
-				}
-				sec.SkippedScopes, sec.HasSkippedScopes, sec.SkippedScopesLine = names, true, line
-				continue
-			case keyFormat:
-				syn, problem := parseFormat(path, value, line)
-				if problem != nil {
-					problems = append(problems, *problem)
-					continue
-				}
-				sec.Format, sec.FormatLine = syn.FormatName(), line
-				continue
-			case document.KeyBlockIgnores, document.KeyTokenIgnores:
-				ps, problem := compileIgnores(path, name, value, line)
-				if problem != nil {
-					problems = append(problems, *problem)
-					continue
-				}
-				if name == document.KeyBlockIgnores {
-					sec.BlockIgnores, sec.HasBlockIgnores = ps, true
-				} else {
-					sec.TokenIgnores, sec.HasTokenIgnores = ps, true
-				}
-				continue
-			}
-			o, problem := parseOverride(name, value)
-			if problem != nil {
-				problem.File, problem.Line = path, line
-				problems = append(problems, *problem)
-				continue
-			}
-			o.Line = line
-			sec.Overrides = append(sec.Overrides, o)
-		}
+		sec, ps := parseSection(path, scan, i, s)
+		problems = append(problems, ps...)
 		cfg.Sections = append(cfg.Sections, sec)
 	}
 	problems.Sort()
 	return cfg, clipQuotes(problems)
+}
+
+// parseGlobal sets the global key name (at line) of cfg, or returns its problem.
+func parseGlobal(cfg *Config, name, value string, line int) *finding.Problem {
+	switch name {
+	case "RulesPath":
+		if value != "" {
+			cfg.RulesPath = value
+			if !filepath.IsAbs(value) {
+				cfg.RulesPath = filepath.Join(cfg.Dir, value)
+			}
+			cfg.RulesPathValue, cfg.RulesPathLine = value, line
+		}
+	case "Concurrency":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > llm.MaxConcurrency {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: llm.ConcurrencyRange, Found: strconv.Quote(value)}
+		}
+		cfg.Concurrency = n
+	case "DefaultSeverity":
+		s, err := finding.ParseSeverity(value)
+		if err != nil {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: finding.SeverityExpected, Found: strconv.Quote(value)}
+		}
+		cfg.DefaultSeverity = s
+	case "Provider":
+		if !slices.Contains(llm.Providers(), llm.Provider(value)) {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "one of " + providerList(), Found: strconv.Quote(value)}
+		}
+		cfg.Provider = value
+	case "Model":
+		cfg.Model = value
+	case "BaseURL":
+		u, err := url.Parse(value)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "an http:// or https:// URL", Found: strconv.Quote(value)}
+		}
+		cfg.BaseURL, cfg.BaseURLLine = value, line
+	case "Temperature":
+		t, err := strconv.ParseFloat(value, 64)
+		if err != nil || math.IsNaN(t) || t < 0 || t > 2 {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a number from 0 to 2", Found: strconv.Quote(value)}
+		}
+		cfg.Temperature = &t
+	case "ConfidenceThreshold":
+		t, err := strconv.ParseFloat(value, 64)
+		if err != nil || math.IsNaN(t) || t < 0 || t > 1 {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a number from 0 to 1", Found: strconv.Quote(value)}
+		}
+		cfg.ConfidenceThreshold, cfg.ConfidenceThresholdSet = t, true
+	case "Timeout":
+		d, err := retry.ParseTimeout(value)
+		if err != nil {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h", Found: strconv.Quote(value)}
+		}
+		cfg.Timeout = d
+	case "CacheMaxSize":
+		n, err := replycache.ParseSize(value)
+		if err != nil || !replycache.ValidCap(n) {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: replycache.CapRange, Found: strconv.Quote(value)}
+		}
+		cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true
+	case "ScanPaths":
+		return &finding.Problem{File: cfg.Path, Line: line, Field: name,
+			Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}
+	default:
+		msg := "unknown global key (known keys: " + strings.Join(globalKeys(), ", ") + ")"
+		if hint, ok := valeKeyHint(name, true); ok {
+			msg = hint
+		} else if s := suggest.Closest(name, globalKeys(), 2); s != "" {
+			msg = fmt.Sprintf("unknown global key (did you mean %q?)", s)
+		}
+		return &finding.Problem{File: cfg.Path, Line: line, Field: name, Message: msg}
+	}
+	return nil
+}
+
+// parseSection reads section s (the i-th of the file): its glob, RunRules, the document keys
+// (skipped scopes, format, ignores) and its rule overrides, and returns its problems.
+func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Section, problems finding.Problems) {
+	sec = &Section{Pattern: strings.TrimSpace(s.Name()), Line: scan.sectionLine[s.Name()], index: i}
+	sec.glob = strings.TrimPrefix(strings.TrimPrefix(sec.Pattern, "./"), "/")
+	if sec.glob == "" || !doublestar.ValidatePattern(sec.glob) {
+		problems = append(problems, finding.Problem{File: path, Line: sec.Line, Field: "[" + s.Name() + "]", Expected: "a file glob such as **/*.md or docs/**/*.{md,mdx}", Found: strconv.Quote(sec.Pattern)})
+	}
+	for _, k := range s.Keys() {
+		name, value, line := k.Name(), k.String(), scan.line(s.Name(), k.Name())
+		switch name {
+		case "RunRules":
+			sec.HasRunRules, sec.RunRulesLine = true, line
+			for _, p := range strings.Split(value, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					sec.RunRules = append(sec.RunRules, p)
+				}
+			}
+			continue
+		case document.KeySkippedScopes:
+			names, problem := parseSkippedScopes(path, value, line)
+			if problem != nil {
+				problems = append(problems, *problem)
+				continue
+			}
+			sec.SkippedScopes, sec.HasSkippedScopes, sec.SkippedScopesLine = names, true, line
+			continue
+		case keyFormat:
+			syn, problem := parseFormat(path, value, line)
+			if problem != nil {
+				problems = append(problems, *problem)
+				continue
+			}
+			sec.Format, sec.FormatLine = syn.FormatName(), line
+			continue
+		case document.KeyBlockIgnores, document.KeyTokenIgnores:
+			ps, problem := compileIgnores(path, name, value, line)
+			if problem != nil {
+				problems = append(problems, *problem)
+				continue
+			}
+			if name == document.KeyBlockIgnores {
+				sec.BlockIgnores, sec.HasBlockIgnores = ps, true
+			} else {
+				sec.TokenIgnores, sec.HasTokenIgnores = ps, true
+			}
+			continue
+		}
+		o, problem := parseOverride(name, value)
+		if problem != nil {
+			problem.File, problem.Line = path, line
+			problems = append(problems, *problem)
+			continue
+		}
+		o.Line = line
+		sec.Overrides = append(sec.Overrides, o)
+	}
+	return sec, problems
 }
 
 // MaxQuoted is how many characters of a configuration line a problem quotes at most
