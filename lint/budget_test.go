@@ -31,6 +31,7 @@ func budgetProject() map[string]string {
 // estimates again: every call the run made is then known to be cached (the look-up sends
 // exactly what the run sends), except the checklist's judge call, which is never looked up.
 func TestEstimateCost(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, budgetProject())
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Tone">`), llmtest.JSON(map[string]any{"criteria": []any{
@@ -105,6 +106,7 @@ func TestEstimateCost(t *testing.T) {
 }
 
 func TestBudgetCheck(t *testing.T) {
+	t.Parallel()
 	calls := func(n int) *int { return &n }
 	money := func(f float64) *float64 { return &f }
 	cost := selection.PlanCost{Calls: 120, Cached: 20, InputTokens: 100000, OutputTokens: 30000, Cost: money(0.5)}

@@ -87,6 +87,7 @@ func planPaths(p *Plan) []string {
 }
 
 func TestSelectChanged(t *testing.T) {
+	t.Parallel()
 	write := func(files map[string]string) func(string) {
 		return func(dir string) { testutil.WriteFiles(t, dir, files) }
 	}
@@ -191,6 +192,7 @@ func TestSelectChanged(t *testing.T) {
 }
 
 func TestSelectChangedUncommittedWork(t *testing.T) {
+	t.Parallel()
 	// Edits not yet committed, and new files not yet added, differ from the base too.
 	repo := changedRepo(t, func(string) {})
 	testutil.WriteFiles(t, repo, map[string]string{"docs/a.md": "# A\n\nEdited.\n", "docs/draft.md": "# Draft\n"})
@@ -204,6 +206,7 @@ func TestSelectChangedUncommittedWork(t *testing.T) {
 }
 
 func TestSelectChangedErrors(t *testing.T) {
+	t.Parallel()
 	testutil.RequireGit(t)
 	outside := t.TempDir()
 	testutil.WriteFiles(t, outside, changedProject())
@@ -265,6 +268,7 @@ func longDoc(paras int, edit map[int]string) string {
 // score of a text sent in part is marked partial, and a rule whose text did not change (the
 // headline) does not run.
 func TestChangedLines(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini":       "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n",
 		"styles/Acme/words.md": "---\nid: Words\nname: Words\nseverity: error\n---\nFind wordy phrases.\n",
@@ -361,6 +365,7 @@ func renderChanged(frs []finding.FileResult) string {
 }
 
 func TestChangedLinesAddedFile(t *testing.T) {
+	t.Parallel()
 	// A new file is changed on every line: every rule runs, on every chunk, with a whole score,
 	// and a missing required target (reported at 1:1) is reported.
 	dir := t.TempDir()
@@ -403,6 +408,7 @@ func TestChangedLinesAddedFile(t *testing.T) {
 // other whole, so both are rated), a file whose only change deletes lines (no rule runs on it,
 // nothing is reported, no call), and the dry run's estimate naming the chunks sent.
 func TestChangedLinesCriteriaAndDeletions(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n",
 		"styles/Acme/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\n" +

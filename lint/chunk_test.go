@@ -19,6 +19,7 @@ func words(start, n int) string {
 }
 
 func TestSplitChunks(t *testing.T) {
+	t.Parallel()
 	type want struct {
 		words, line, offsetInText int
 		startsWith                string
@@ -77,6 +78,7 @@ func TestSplitChunks(t *testing.T) {
 }
 
 func TestUnitChunks(t *testing.T) {
+	t.Parallel()
 	long := words(1, 700)
 	u := &Unit{Text: long, Offset: 5, Line: 2}
 	if n := len(u.Chunks()); n != 2 {
@@ -93,6 +95,7 @@ func TestUnitChunks(t *testing.T) {
 }
 
 func TestCountWords(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int{"": 0, "  ": 0, "one": 1, "café au\tlait\n🎉": 4} {
 		if got := document.CountWords(in); got != want {
 			t.Errorf("CountWords(%q) = %d, want %d", in, got, want)
@@ -142,6 +145,7 @@ func FuzzDocument(f *testing.F) {
 // TestCountWordsMatchesFields checks the counting loop against strings.Fields, whose count it
 // replaces, on ASCII and Unicode spaces and invalid UTF-8.
 func TestCountWordsMatchesFields(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", " ", "one", " one  two\tthree\n", "a\u00a0b\u2003c\u3000", "\x85x\xffy \xc2", "über straße\r\nnaïve", "\v\fword\r"} {
 		if got, want := document.CountWords(s), len(strings.Fields(s)); got != want {
 			t.Errorf("CountWords(%q) = %d, want %d", s, got, want)

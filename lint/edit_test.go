@@ -25,6 +25,7 @@ func applyEdits(src []byte, edits []finding.TextEdit) string {
 // the finding but not the fix, which was written for words the document does not contain as
 // quoted. The edit replaces exactly the match's bytes, in the file's coordinates.
 func TestFixOnlyWhenExact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		src    string
@@ -116,6 +117,7 @@ func TestFixOnlyWhenExact(t *testing.T) {
 }
 
 func TestReplaceMessage(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ old, new, want string }{
 		{"in order to", "to", "Replace “in order to” with “to”"},
 		{"", "the", "Insert “the”"},
@@ -134,6 +136,7 @@ func TestReplaceMessage(t *testing.T) {
 // file they came from, and its findings' edits apply to those bytes; the JSON of a finding
 // carries "edits" only when it has a fix.
 func TestRunKeepsSource(t *testing.T) {
+	t.Parallel()
 	plan := runPlan(t)
 	srv := runServer(t)
 	res, err := Run(context.Background(), plan, RunOptions{

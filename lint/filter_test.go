@@ -11,6 +11,7 @@ import (
 // TestFilterDecisions runs proposals through the locate and filter stages and checks the
 // decision on each, in the order the filter makes them.
 func TestFilterDecisions(t *testing.T) {
+	t.Parallel()
 	src := "# Title\n\nIn order to win, in order to try.\n<!-- vectorlint-disable-next-line Acme.R -->\nIn order to hide.\nLast line.\n"
 	doc, err := document.New("a.md", []byte(src))
 	if err != nil {
@@ -69,6 +70,7 @@ func TestFilterDecisions(t *testing.T) {
 // places, each located in its chunk; and a different line, context or criterion is a different
 // violation.
 func TestMergeIdenticalViolations(t *testing.T) {
+	t.Parallel()
 	src := "We act in order to win.\n\nThey act in order to try.\n"
 	doc, err := document.New("a.md", []byte(src))
 	if err != nil {

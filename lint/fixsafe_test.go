@@ -45,6 +45,7 @@ const fixSafeDoc = "---\ntitle: Guide\n---\n" + // 1–3
 // prose is kept in the same run, and with SkippedScopes empty a fix across the code the model
 // was sent is kept too.
 func TestFixSafety(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, fixSafeFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if err != nil {

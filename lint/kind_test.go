@@ -12,6 +12,7 @@ import (
 // TestKindOf: each kind of rule gets the kind that evaluates it, and the dry run's and
 // validate's descriptions come from it.
 func TestKindOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, kind, describe string
 		whole                     bool
@@ -55,6 +56,7 @@ func TestKindOf(t *testing.T) {
 // TestKindsWithoutModel: without a client the model kinds do not run (their calls are counted
 // as not made); a checklist runs, its judged points counted as not made without a judge.
 func TestKindsWithoutModel(t *testing.T) {
+	t.Parallel()
 	semi := mustRule(t, semiRuleSrc)
 	check := mustRule(t, "---\nid: C\nname: C\nshould:\n  - $contains: x\n  - says hello\n  - says goodbye\n---\nBody.\n")
 	long := testutil.LongText(700) // two chunks
@@ -86,6 +88,7 @@ func TestKindsWithoutModel(t *testing.T) {
 
 // TestChecklistEstimate: a checklist's dry-run cost is its judged points' calls, or nothing.
 func TestChecklistEstimate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		src  string
 		want Estimate

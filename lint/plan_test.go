@@ -123,6 +123,7 @@ func loadTestProject(t *testing.T, files map[string]string) (string, *config.Pro
 }
 
 func TestBuildPlan(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs", "notes.rst"}})
 	if err != nil {
@@ -200,6 +201,7 @@ func TestBuildPlan(t *testing.T) {
 // TestBuildPlanStdinReplacesFile: a document read from standard input under the name of a file
 // that is also linted from disk replaces it (one result per path).
 func TestBuildPlanStdinReplacesFile(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
 		Dir: dir, Paths: []string{"docs/b.md", "-", "docs"}, Stdin: strings.NewReader("# Buffer\n"), StdinFilename: "docs/b.md",
@@ -222,6 +224,7 @@ func TestBuildPlanStdinReplacesFile(t *testing.T) {
 // Pre-commit names every staged Markdown file, rule files included: those under RulesPath are
 // skipped with the reason, whatever the sections select, and documents still run.
 func TestBuildPlanSkipsNamedRuleFiles(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
 		Dir: dir, Paths: []string{"styles/Acme/wordiness.md", filepath.Join(dir, "styles", "Acme", "summary.md"), "docs/b.md", "styles-notes.md"},
@@ -246,6 +249,7 @@ func TestBuildPlanSkipsNamedRuleFiles(t *testing.T) {
 }
 
 func TestBuildPlanSearchModelAndStdin(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
 		Dir: filepath.Join(dir, "docs"), Paths: []string{"-"}, Stdin: strings.NewReader("# From stdin\n"),
@@ -274,6 +278,7 @@ func TestBuildPlanSearchModelAndStdin(t *testing.T) {
 }
 
 func TestBuildPlanErrors(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	tests := []struct {
 		name string
@@ -342,6 +347,7 @@ func TestBuildPlanBadPaths(t *testing.T) {
 }
 
 func TestLoadProjectProblems(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testutil.WriteFiles(t, dir, map[string]string{
 		"vectorlint.ini":        "RulesPath = styles\nColour = red\n[**/*.md]\nRunRules = Acme\n",
@@ -382,6 +388,7 @@ func TestLoadProjectProblems(t *testing.T) {
 }
 
 func TestCriterionSeverity(t *testing.T) {
+	t.Parallel()
 	c := &rules.Criterion{ID: "C", Severity: finding.SeverityError}
 	plain := &rules.Criterion{ID: "P"}
 	pr := &PlannedRule{Severity: finding.SeverityWarning}
@@ -398,6 +405,7 @@ func TestCriterionSeverity(t *testing.T) {
 // reported at the criterion's severity when it sets one (spec §3 gives criteria a severity
 // field), else at the rule's (spec §4); a severity override in the configuration wins for both.
 func TestMissingCriterionTargetSeverity(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n[loud.md]\nAcme.Guide.severity = error\n",
 		"styles/Acme/guide.md": "---\nid: Guide\nname: Guide\ntype: subjective\nseverity: warning\ncriteria:\n" +

@@ -46,6 +46,7 @@ Names a concrete benefit.
 
 // TestBuildMessages pins the prompts (they are part of the cache key and the token cost).
 func TestBuildMessages(t *testing.T) {
+	t.Parallel()
 	semi := mustRule(t, semiRuleSrc)
 	subj := mustRule(t, subjectiveRuleSrc)
 	tests := []struct {
@@ -70,6 +71,7 @@ func TestBuildMessages(t *testing.T) {
 }
 
 func TestNumberLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text  string
 		first int
@@ -93,6 +95,7 @@ func TestNumberLines(t *testing.T) {
 // TestSchemas checks that the reply schemas are valid JSON in the shape strict structured
 // output needs: every property required, no additional properties.
 func TestSchemas(t *testing.T) {
+	t.Parallel()
 	subj := mustRule(t, subjectiveRuleSrc)
 	for _, s := range []struct {
 		name   string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseViolationsReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, js string
 		want     string // the violations, one per line, or the error
@@ -67,6 +68,7 @@ func TestParseViolationsReply(t *testing.T) {
 }
 
 func TestParseCriteriaReply(t *testing.T) {
+	t.Parallel()
 	r := mustRule(t, subjectiveRuleSrc) // criteria Value (Value Communication) and Tone
 	tests := []struct {
 		name, js string
@@ -121,6 +123,7 @@ func TestParseCriteriaReply(t *testing.T) {
 }
 
 func TestParseClaimsReply(t *testing.T) {
+	t.Parallel()
 	var many []string
 	for i := range 12 {
 		many = append(many, fmt.Sprintf(`{"claim":"c%d"}`, i))

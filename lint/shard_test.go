@@ -11,6 +11,7 @@ import (
 // TestShardPlan splits a plan of 60 files in 4 shares: every file is in exactly one share, the
 // shares are not far from even, and a file's share depends on its path only.
 func TestShardPlan(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/words.md": "---\nid: Words\nname: Words\n---\nFind wordy phrases.\n"}
 	for i := range 60 {

@@ -40,6 +40,7 @@ const scopeGuide = "---\ntitle: Guide\n---\n# Deploy `acme`\n\nIn order to deplo
 // with its number (prose after a code block keeps its line), a placeholder where a code span or
 // a URL stood; with SkippedScopes empty, the text as it is, byte for byte as before.
 func TestScopesModelText(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, scopeFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if err != nil {
@@ -81,6 +82,7 @@ func TestScopesModelText(t *testing.T) {
 // model saw as a placeholder; a quote found nowhere is unverified. With SkippedScopes empty,
 // the quote from code is a finding.
 func TestScopesFindings(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, scopeFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if err != nil {
@@ -133,6 +135,7 @@ docs/raw/guide.md
 // TestScopesDeterministicChecks: targets and checklist points run on the text without its
 // skipped scopes, so what is only in code neither matches a target nor breaks a point.
 func TestScopesDeterministicChecks(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/usage.md": `---
@@ -189,6 +192,7 @@ docs/b.md
 // TestScopesInlineControls: control comments in code (a block or a span) are examples; an MDX
 // comment is a control.
 func TestScopesInlineControls(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, path, src string
 		line            int
@@ -226,6 +230,7 @@ func TestScopesInlineControls(t *testing.T) {
 // every finding is in the prose, every quote from code or markup is ignored, and the model is
 // sent no line of code.
 func TestScopesDocusaurus(t *testing.T) {
+	t.Parallel()
 	sample, err := os.ReadFile(filepath.Join("testdata", "scopes", "docusaurus.mdx"))
 	if err != nil {
 		t.Fatal(err)
@@ -313,6 +318,7 @@ func TestScopesDocusaurus(t *testing.T) {
 // TestScopesUnreadableMarkup: an MDX document whose expression never closes is linted whole,
 // with a warning naming the file and line.
 func TestScopesUnreadableMarkup(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini":          "RulesPath = rules\n[**/*.mdx]\nRunRules = Acme\n",
 		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFind wordy phrases.\n",
@@ -346,6 +352,7 @@ func TestScopesUnreadableMarkup(t *testing.T) {
 // match (here plain text, which has no scopes of its own): a token becomes a placeholder, a
 // block match whole lines.
 func TestScopesIgnorePatterns(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for k, v := range scopeFiles {
 		files[k] = v
@@ -376,6 +383,7 @@ func TestScopesIgnorePatterns(t *testing.T) {
 // words, so it may fall across a chunk boundary), and each chunk is sent with exactly the lines
 // of the document it covers, as the model gets them.
 func TestScopesChunks(t *testing.T) {
+	t.Parallel()
 	var doc strings.Builder
 	for i := range 30 {
 		fmt.Fprintf(&doc, "## Part %d\n\n", i)
@@ -441,6 +449,7 @@ func TestScopesChunks(t *testing.T) {
 // spans text the model never saw (the code behind `…`), so its fix would rewrite that code: the
 // finding stands, without an edit. A quote found exactly in the prose keeps its fix.
 func TestScopesFixNotAcrossPlaceholders(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, scopeFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/guide.md"}})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // TestZeroConfig lints a tree that has a style guide and no configuration file: every Markdown
 // file gets the StyleGuide rule, the guide itself and other files do not.
 func TestZeroConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testutil.WriteFiles(t, dir, map[string]string{
 		"VECTORLINT.md":          "# Guide\n\nUse sentence case in headings.\n",
@@ -72,6 +73,7 @@ func TestZeroConfig(t *testing.T) {
 
 // TestBuiltinPacksInProject covers the built-in packs in projects with a configuration file.
 func TestBuiltinPacksInProject(t *testing.T) {
+	t.Parallel()
 	const userRule = "---\nid: Mine\nname: Mine\n---\nMy rule.\n"
 	tests := []struct {
 		name      string

@@ -16,6 +16,7 @@ import (
 // pack, and the configuration is not blamed for naming a pack that lost a rule. The rules that
 // load have their functions compiled once, for every file they are scored on.
 func TestLoadProjectChecklistScripts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	testutil.WriteFiles(t, dir, map[string]string{
 		"vectorlint.ini": "RulesPath = rules\n[*.md]\nRunRules = Acme\nAcme.Bad.severity = error\n",

@@ -19,6 +19,7 @@ import (
 // an explicit empty "RunRules =" clears the less specific sections' packs here, where the
 // original ignores it ("should inherit packs if specific rule has empty RunRules").
 func TestRunRulesAddUp(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, path string
 		want            []string

@@ -21,6 +21,7 @@ import (
 )
 
 func TestParseConfigGlobals(t *testing.T) {
+	t.Parallel()
 	src := "\ufeff# comment\n; another\nRulesPath = styles  \nConcurrency=4\nDefaultSeverity = error\nProvider = openai-compatible\n" +
 		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\nTimeout = 90\n" +
 		"CacheMaxSize = 500MB\n"
@@ -48,6 +49,7 @@ func TestParseConfigGlobals(t *testing.T) {
 }
 
 func TestParseConfigSections(t *testing.T) {
+	t.Parallel()
 	src := `RulesPath = rules
 [**/*.{md,mdx}]
 RunRules = Acme, TechCorp ,
@@ -91,6 +93,7 @@ Acme.Wordiness = Enabled
 // TestParseConfigProblems checks the exact message of each configuration mistake, all reported
 // at once with their lines.
 func TestParseConfigProblems(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -164,6 +167,7 @@ A.B.C.D = x
 // the packs of every matching section add up (an empty RunRules clears them); overrides merge,
 // the most specific wins.
 func TestConfigCascade(t *testing.T) {
+	t.Parallel()
 	src := `[**/*.md]
 RunRules = Acme
 Acme.Wordiness.strictness = 8
@@ -251,6 +255,7 @@ Acme.Wordiness = disabled
 }
 
 func TestSpecificityOrder(t *testing.T) {
+	t.Parallel()
 	patterns := []string{"**", "**/*.md", "docs/**", "*.md", "docs/*.md", "docs/api/**/*.md", "docs/api/v1/*.md", "**/*.{md,mdx}", "docs/a.md"}
 	var src strings.Builder
 	for _, p := range patterns {
@@ -273,6 +278,7 @@ func TestSpecificityOrder(t *testing.T) {
 }
 
 func TestFindConfig(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	testutil.WriteFiles(t, root, map[string]string{
 		"vectorlint.ini":    "",
@@ -322,6 +328,7 @@ func TestFindConfig(t *testing.T) {
 }
 
 func TestCheckConfig(t *testing.T) {
+	t.Parallel()
 	packs := []*rules.Pack{
 		{Name: "Acme", Rules: []*rules.Rule{{Pack: "Acme", ID: "Wordiness"},
 			{Pack: "Acme", ID: "Headline", Type: finding.Subjective, Criteria: []*rules.Criterion{{ID: "Clarity"}}}}},
@@ -371,6 +378,7 @@ Severity = fatal
 
 // TestCorpusConfigs parses every vectorlint.ini of the shared corpus.
 func TestCorpusConfigs(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join(testutil.SharedDir(t), "corpus", "vectorlint-rules")
 	files, _ := filepath.Glob(filepath.Join(corpus, "head", "tests", "fixtures", "*", ".vectorlint.ini"))
 	files = append(files, filepath.Join(corpus, "v2.1.1", "vectorlint.ini.example"))
@@ -515,6 +523,7 @@ func quotedRun(msg string, data []byte) string {
 // long pattern are quoted at most MaxQuoted characters (spec/trust.md §6: an SSH key or a
 // .netrc read as a configuration would otherwise be printed line by line).
 func TestConfigQuotesAtMost80(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("A", 200)
 	for _, data := range []string{
 		long + "\n",
@@ -543,6 +552,7 @@ func TestConfigQuotesAtMost80(t *testing.T) {
 
 // TestRepoExampleConfig keeps vectorlint.ini.example valid and its comments true.
 func TestRepoExampleConfig(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(testutil.RepoRoot(t), "vectorlint.ini.example")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -591,6 +601,7 @@ func TestRepoExampleConfig(t *testing.T) {
 }
 
 func TestSettingsOutsideConfigFolder(t *testing.T) {
+	t.Parallel()
 	cfg, _ := Parse("/p/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n[docs/*.md]\nRunRules = B\n"))
 	if fs := cfg.Settings("../other/a.md"); !reflect.DeepEqual(fs.RunRules, []string{"A"}) {
 		t.Errorf("outside file: %+v", fs)
@@ -606,6 +617,7 @@ func textLines(data []byte) int {
 // TestConfigSuggestionLevel: DefaultSeverity and a rule's severity override take Vale's third
 // level, suggestion.
 func TestConfigSuggestionLevel(t *testing.T) {
+	t.Parallel()
 	cfg, ps := Parse("vectorlint.ini", []byte("DefaultSeverity = suggestion\n[*.md]\nRunRules = Acme\nAcme.Tone.severity = suggestion\n"))
 	if len(ps) != 0 {
 		t.Fatalf("problems: %v", ps)
@@ -621,6 +633,7 @@ func TestConfigSuggestionLevel(t *testing.T) {
 // MinAlertLevel, then [*] with BasedOnStyles) and IgnoredScopes — is an error on each Vale key
 // that names vectorlint's way to say it.
 func TestValeKeysNameOurs(t *testing.T) {
+	t.Parallel()
 	src := "StylesPath = ../../styles/\nMinAlertLevel = warning\n\n[*]\nBasedOnStyles = vale\nIgnoredScopes = code, tt\n"
 	_, ps := Parse("vectorlint.ini", []byte(src))
 	want := []string{

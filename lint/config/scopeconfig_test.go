@@ -12,6 +12,7 @@ import (
 
 // TestSkippedScopesConfig: the keys, per section, with their errors.
 func TestSkippedScopesConfig(t *testing.T) {
+	t.Parallel()
 	cfg, problems := Parse("vectorlint.ini", []byte(`RulesPath = .
 [**/*.md]
 RunRules = A
@@ -66,6 +67,7 @@ BlockIgnores =
 }
 
 func TestSkippedScopesConfigProblems(t *testing.T) {
+	t.Parallel()
 	_, problems := Parse("vectorlint.ini", []byte(`[**/*.md]
 SkippedScopes = code, cod
 [b/**]
@@ -99,6 +101,7 @@ SkipedScopes = code
 }
 
 func TestSplitPatterns(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`a, b`:                     "a|b",
 		`x{1,3}, [,;], \,y, (a,b)`: `x{1,3}|[,;]|\,y|(a,b)`,

@@ -16,6 +16,7 @@ import (
 )
 
 func TestFindProject(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		files      map[string]string
@@ -88,6 +89,7 @@ func TestFindProject(t *testing.T) {
 
 // TestLoadProjectStyleGuide loads a style guide with and without a configuration file.
 func TestLoadProjectStyleGuide(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("Write short sentences. ", 700)[:16004] // 4,001 tokens
 	limit := long[:16000]                                          // 4,000 tokens: no warning
 	tests := []struct {
@@ -148,6 +150,7 @@ func TestLoadProjectStyleGuide(t *testing.T) {
 // TestCheckConfigBuiltinPacks checks that messages about unknown packs tell the packs of
 // RulesPath from the built-in ones.
 func TestCheckConfigBuiltinPacks(t *testing.T) {
+	t.Parallel()
 	builtin, _ := rules.BuiltinPacks()
 	user := &rules.Pack{Name: "Acme", Dir: "/p/rules/Acme"}
 	tests := []struct {
@@ -172,6 +175,7 @@ func TestCheckConfigBuiltinPacks(t *testing.T) {
 }
 
 func TestZeroConfigParses(t *testing.T) {
+	t.Parallel()
 	cfg, ps := Parse("/p/VECTORLINT.md", []byte(zeroConfigINI))
 	if len(ps) != 0 || cfg.RulesPath != "" || len(cfg.Sections) != 2 {
 		t.Fatalf("zero-config ini: %v %+v", ps, cfg)

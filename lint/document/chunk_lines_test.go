@@ -10,6 +10,7 @@ import (
 // mixed line endings ("\n", "\r\n", a lone "\r") against a count from the top, with a start
 // line other than 1 (a unit that begins inside a document).
 func TestSplitChunksLineNumbersFarDown(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	endings := []string{"\n", "\r\n", "\r", "\n\n", "\r\n\r\n"}
 	for i := 0; i < 3000; i++ {

@@ -21,6 +21,7 @@ import (
 // never opens the FIFO (the test fails by its time-out, not by hanging, if it did), and naming a
 // FIFO or a /proc file on the command line is an error.
 func TestDiscoverUntrustedTree(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	outside := t.TempDir()
 	secret := filepath.Join(outside, "secret.md")

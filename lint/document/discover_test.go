@@ -13,6 +13,7 @@ import (
 )
 
 func TestDiscover(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	testutil.WriteFiles(t, root, map[string]string{
 		"docs/a.md":                  "",

@@ -9,6 +9,7 @@ import (
 )
 
 func TestDocumentPosition(t *testing.T) {
+	t.Parallel()
 	// Line 1 "---", 2 "title: Café", 3 "---", 4 "# Héllo 👋🏽 wörld", 5 "", 6 "x". "é" is 2 bytes,
 	// "👋🏽" 2 code points and 8 bytes.
 	src := "---\ntitle: Café\n---\n# Héllo 👋🏽 wörld\n\nx"
@@ -47,6 +48,7 @@ func TestDocumentPosition(t *testing.T) {
 }
 
 func TestDocumentLineEndings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		src    string
@@ -77,6 +79,7 @@ func TestDocumentLineEndings(t *testing.T) {
 }
 
 func TestDocumentFrontmatter(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, body string
 		offset          int
@@ -100,6 +103,7 @@ func TestDocumentFrontmatter(t *testing.T) {
 }
 
 func TestDocumentInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	_, err := New("bad.txt", []byte("ok\nné\xe9\n"))
 	var ue *InvalidUTF8Error
 	if !errors.As(err, &ue) {

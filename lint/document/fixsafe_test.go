@@ -11,6 +11,7 @@ import (
 // TestUnsafeFix: each rule on its own, on a document as the pipeline reads it (every scope
 // skipped) and a chunk of its whole body.
 func TestUnsafeFix(t *testing.T) {
+	t.Parallel()
 	const src = "---\nt: x\n---\nSee `code` and <b>bold</b> here.\n\n<!-- vectorlint-disable-next-line Acme -->\nLast words.\n\n```\nx\n```\nTail `<!-- vectorlint-enable -->` x.\n"
 	doc, err := New("doc.md", []byte(src))
 	if err != nil {

@@ -19,6 +19,7 @@ func chunkOf(t testing.TB, src string) (*Document, Chunk) {
 }
 
 func TestLocate(t *testing.T) {
+	t.Parallel()
 	const repeats = "We act in order to win.\nThey act in order to lose.\nIn order to rest, we stop.\n"
 	tests := []struct {
 		name string
@@ -106,6 +107,7 @@ func TestLocate(t *testing.T) {
 // the original finds as the hint. Where the original reports a line and a column only, the want
 // is the exact span: the tokens of the passage from its first word to its last.
 func TestLocateOriginalFuzzyMatching(t *testing.T) {
+	t.Parallel()
 	const original = "This is the first line.\n" +
 		"The quick brown fox jumps over the lazy dog.\n" +
 		"This is the third line with some content.\n" +
@@ -162,6 +164,7 @@ func TestLocateOriginalFuzzyMatching(t *testing.T) {
 // TestLocateInChunk checks that a chunk that starts mid-document (and mid-line, as a target's
 // capture group does) is searched with its own line numbers and offsets.
 func TestLocateInChunk(t *testing.T) {
+	t.Parallel()
 	doc, err := New("doc.md", []byte("# Title\n\nintro\n## Héllo wörld in order to\nmore in order to\n"))
 	if err != nil {
 		t.Fatal(err)

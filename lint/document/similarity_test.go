@@ -12,6 +12,7 @@ import (
 // fuzzball 2.2.6 (the version the original's package.json "^2.2.3" installs) returns for the
 // pair, computed with `require("fuzzball").token_set_ratio(a, b)`.
 func TestTokenSetRatioMatchesFuzzball(t *testing.T) {
+	t.Parallel()
 	const fox = "The quick brown fox jumps over the lazy dog."
 	tests := []struct {
 		a, b string
@@ -49,6 +50,7 @@ func TestTokenSetRatioMatchesFuzzball(t *testing.T) {
 // passage holding all the quote's words scores 100 whatever their order or what else it holds,
 // and a passage holding only some of them scores by how much of the quote it holds, never 100.
 func TestQuoteSimilarity(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		quote, passage string
 		want           int

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSuppressions(t *testing.T) {
+	t.Parallel()
 	src := "---\ntitle: T\n---\n" + // lines 1-3
 		"<!-- vectorlint-disable Acme.Headline -->\n" + // 4: covers the whole file (nothing before it)
 		"line five\n" + // 5
@@ -77,6 +78,7 @@ func TestSuppressions(t *testing.T) {
 }
 
 func TestSuppressionsSameLine(t *testing.T) {
+	t.Parallel()
 	doc, _ := New("doc.md", []byte("Intro text.\nBad words <!-- vectorlint-disable --> more bad words.\n"))
 	s := ParseSuppressions(doc)
 	line2 := doc.LineStart(2)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Shard{"1/1": {1, 1}, "1/4": {1, 4}, "4/4": {4, 4}, "3/10": {3, 10}, "10000/10000": {10000, 10000}} {
 		got, err := ParseShard(in)
 		if err != nil || got != want || got.String() != in {
