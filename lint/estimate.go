@@ -75,9 +75,9 @@ func cacheable(k Kind) bool {
 // cache key.
 func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
 	in := PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: ch.Text, Line: ch.Line, StyleGuide: opts.StyleGuide}
-	schema := ViolationsSchema()
+	schema := violationsSchema()
 	if _, ok := pr.Kind.(subjective); ok {
-		schema = CriteriaSchema(u.Criteria)
+		schema = criteriaSchema(u.Criteria)
 	}
 	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: schema}
 }

@@ -100,7 +100,7 @@ func TestSchemas(t *testing.T) {
 	for _, s := range []struct {
 		name   string
 		schema any
-	}{{"violations", ViolationsSchema().Schema}, {"criteria", CriteriaSchema(subj.Criteria).Schema}, {"claims", ClaimsSchema().Schema}} {
+	}{{"violations", violationsSchema().Schema}, {"criteria", criteriaSchema(subj.Criteria).Schema}, {"claims", claimsSchema().Schema}} {
 		raw, _ := s.schema.(json.RawMessage)
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
@@ -108,7 +108,7 @@ func TestSchemas(t *testing.T) {
 		}
 		checkStrict(t, s.name, v)
 	}
-	if raw := CriteriaSchema(subj.Criteria).Schema.(json.RawMessage); !strings.Contains(string(raw), `"enum":["Value","Tone"]`) {
+	if raw := criteriaSchema(subj.Criteria).Schema.(json.RawMessage); !strings.Contains(string(raw), `"enum":["Value","Tone"]`) {
 		t.Errorf("criteria schema does not restrict the ids: %s", raw)
 	}
 }

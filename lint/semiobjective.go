@@ -42,8 +42,8 @@ func (semiObjective) prompt(in PromptInput) []llm.Message {
 // call asks for the chunk's violations ({"violations": [...]}).
 func (k semiObjective) call(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
-	raw, err := e.complete(ctx, j, k.prompt(j.prompt), ViolationsSchema(), func(js string) error {
-		vs, err := ParseViolationsReply(js)
+	raw, err := e.complete(ctx, j, k.prompt(j.prompt), violationsSchema(), func(js string) error {
+		vs, err := parseViolationsReply(js)
 		if err != nil {
 			return err
 		}

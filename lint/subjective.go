@@ -57,8 +57,8 @@ func (subjective) prompt(in PromptInput) []llm.Message {
 func (k subjective) call(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
 	criteria := j.prompt.Criteria
-	raw, err := e.complete(ctx, j, k.prompt(j.prompt), CriteriaSchema(criteria), func(js string) error {
-		ratings, warnings, err := ParseCriteriaReply(js, criteria)
+	raw, err := e.complete(ctx, j, k.prompt(j.prompt), criteriaSchema(criteria), func(js string) error {
+		ratings, warnings, err := parseCriteriaReply(js, criteria)
 		if err != nil {
 			return err
 		}

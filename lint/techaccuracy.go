@@ -89,10 +89,10 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) ([]Claim, []strin
 		Endpoint: e.opts.Endpoint,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: claimsInstructions},
 			{Role: llm.RoleUser, Content: NumberLines(j.prompt.Text, chunk.Line)}},
-		Schema: ClaimsSchema(),
+		Schema: claimsSchema(),
 		Label:  label + " claims",
 	}, func(js string) error {
-		cs, err := ParseClaimsReply(js)
+		cs, err := parseClaimsReply(js)
 		claims = cs
 		return err
 	})

@@ -42,7 +42,7 @@ func FindDirective(dir, configPath string) string {
 // (internal/tree: no FIFO, device, or link leading out), UTF-8, trimmed. One that cannot be read is an error (a run must not go on without
 // instructions the project gave); one that is not UTF-8 an error problem; an empty one is
 // ignored with a warning (the original then sends no directive); one over
-// StyleGuideTokenLimit gets the style guide's warning, since it rides along with every call.
+// styleGuideTokenLimit gets the style guide's warning, since it rides along with every call.
 func loadDirective(read readFunc, path string) (string, finding.Problems, error) {
 	data, err := read(path, rules.MaxFileSize)
 	if err != nil {
@@ -59,10 +59,10 @@ func loadDirective(read readFunc, path string) (string, finding.Problems, error)
 			Message: "empty file: no directive is sent; ignored"}}, nil
 	}
 	var problems finding.Problems
-	if n := llm.EstimateTokens(directive); n > StyleGuideTokenLimit {
+	if n := llm.EstimateTokens(directive); n > styleGuideTokenLimit {
 		problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Field: "directive",
 			Message: fmt.Sprintf("about %s tokens, more than %s: the directive is sent with every rule on every file, so every model call pays for it; keep it short",
-				numfmt.Thousands(n), numfmt.Thousands(StyleGuideTokenLimit))})
+				numfmt.Thousands(n), numfmt.Thousands(styleGuideTokenLimit))})
 	}
 	return directive, problems, nil
 }

@@ -18,18 +18,18 @@ import (
 // the model with every rule, and that zero-config checks every Markdown file against.
 const StyleGuideFileName = "VECTORLINT.md"
 
-// StyleGuideTokenLimit is the size, in estimated tokens (llm.EstimateTokens), above which a
+// styleGuideTokenLimit is the size, in estimated tokens (llm.EstimateTokens), above which a
 // style guide gets a warning: it is sent with every rule on every file, so its size multiplies.
-const StyleGuideTokenLimit = 4000
+const styleGuideTokenLimit = 4000
 
-// ZeroConfigGlob is the section of the configuration synthesized for zero-config: every
+// zeroConfigGlob is the section of the configuration synthesized for zero-config: every
 // Markdown file.
-const ZeroConfigGlob = "**/*.{md,mdx,markdown}"
+const zeroConfigGlob = "**/*.{md,mdx,markdown}"
 
 // zeroConfigINI is the configuration zero-config runs with: the StyleGuide pack on every
 // Markdown file, and not on the style guide itself (the second section is more specific: the
 // same depth, fewer wildcards).
-const zeroConfigINI = "[" + ZeroConfigGlob + "]\nRunRules = " + rules.StyleGuidePackName + "\n" +
+const zeroConfigINI = "[" + zeroConfigGlob + "]\nRunRules = " + rules.StyleGuidePackName + "\n" +
 	"[**/" + StyleGuideFileName + "]\nRunRules =\n"
 
 // FindProject is discovery for every command that lints: the configuration file (Find:
@@ -91,7 +91,7 @@ type readFunc func(path string, limit int64) ([]byte, error)
 // loadStyleGuide reads a style guide with read. An unreadable file is an error and a guide that is not
 // UTF-8 an error problem. An empty guide is an error problem when the guide is all there is to
 // run (zero-config), else a warning (it is ignored). A long guide gets a warning
-// (StyleGuideTokenLimit).
+// (styleGuideTokenLimit).
 func loadStyleGuide(read readFunc, path string, zeroConfig bool) (string, finding.Problems, error) {
 	data, err := read(path, rules.MaxFileSize)
 	if err != nil {
@@ -112,10 +112,10 @@ func loadStyleGuide(read readFunc, path string, zeroConfig bool) (string, findin
 		return "", finding.Problems{p}, nil
 	}
 	var problems finding.Problems
-	if n := llm.EstimateTokens(guide); n > StyleGuideTokenLimit {
+	if n := llm.EstimateTokens(guide); n > styleGuideTokenLimit {
 		problems = append(problems, finding.Problem{File: path, Level: finding.LevelWarning, Field: "style guide",
 			Message: fmt.Sprintf("about %s tokens, more than %s: the guide is sent with every rule on every file, so every model call pays for it; keep it short and turn detailed checks into rules",
-				numfmt.Thousands(n), numfmt.Thousands(StyleGuideTokenLimit))})
+				numfmt.Thousands(n), numfmt.Thousands(styleGuideTokenLimit))})
 	}
 	return guide, problems, nil
 }

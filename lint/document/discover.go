@@ -17,10 +17,10 @@ import (
 	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
-// LintableExtensions are the extensions of the files a folder walk or a glob picks up
+// lintableExtensions are the extensions of the files a folder walk or a glob picks up
 // (case-insensitive): every format of spec/linter.md §14. A file named explicitly is linted
 // whatever its extension.
-func LintableExtensions() []string {
+func lintableExtensions() []string {
 	return []string{".md", ".mdx", ".markdown", ".adoc", ".asciidoc", ".asc", ".rst", ".rest", ".html", ".htm", ".xhtml", ".txt"}
 }
 
@@ -45,7 +45,7 @@ func (e *PathError) Error() string { return e.Arg + ": " + e.Reason }
 //     symbolic links that stay inside the root); a FIFO, device, socket or file of a
 //     pseudo-filesystem such as /proc is a *PathError;
 //   - a folder is walked recursively, skipping hidden entries (names starting with ".") and the
-//     folders in skip (the RulesPath), keeping files with a LintableExtensions extension;
+//     folders in skip (the RulesPath), keeping files with a lintableExtensions extension;
 //   - anything else is a doublestar glob (relative to dir) whose matches are filtered like a walk.
 //
 // A path, walk root or glob prefix that is (or goes through) a symbolic link leading out of the
@@ -124,11 +124,11 @@ func Search(root *tree.Root, dir string, args []string, skip []string) (_ []File
 	return w.files, slices.CompactFunc(w.skipped, func(a, b finding.Skipped) bool { return a.Path == b.Path }), bad, nil
 }
 
-func extensionList() string { return strings.Join(LintableExtensions(), ", ") }
+func extensionList() string { return strings.Join(lintableExtensions(), ", ") }
 
 func lintable(name string) bool {
 	ext := filepath.Ext(name)
-	return slices.ContainsFunc(LintableExtensions(), func(e string) bool { return strings.EqualFold(e, ext) })
+	return slices.ContainsFunc(lintableExtensions(), func(e string) bool { return strings.EqualFold(e, ext) })
 }
 
 // notReadable is the reason a path named on the command line is refused.

@@ -28,7 +28,7 @@ const (
 	// LocatedNormalized: the quote ignoring case, runs of white space, typographic quotes and
 	// dashes, and the Markdown markup characters ` and *.
 	LocatedNormalized
-	// LocatedFuzzy: the most similar passage (similarity ≥ FuzzySimilarity) within two lines
+	// LocatedFuzzy: the most similar passage (similarity ≥ fuzzySimilarity) within two lines
 	// of the line the model gave.
 	LocatedFuzzy
 )
@@ -50,9 +50,9 @@ func (m LocateMethod) String() string {
 	return "not located"
 }
 
-// FuzzySimilarity is the least similarity of a fuzzy match, from 0 to 1: 0.8, the 80 of 100 the
+// fuzzySimilarity is the least similarity of a fuzzy match, from 0 to 1: 0.8, the 80 of 100 the
 // original VectorLint's fuzzy matching asks of fuzzball's scores (src/output/location.ts).
-const FuzzySimilarity = 0.8
+const fuzzySimilarity = 0.8
 
 // Limits that keep fuzzy matching cheap on hostile input: longer quotes or windows are not
 // matched fuzzily (the exact and normalised steps still apply).
@@ -425,7 +425,7 @@ func (n normText) findAll(q []rune) []Span {
 // in order or sorted, whichever is higher: of two passages holding the quote's words the one
 // without extra words wins, and a word that replaces a quoted one counts for something), then
 // the shortest, the nearest the hinted line, the first. A passage is a match when its set
-// similarity reaches FuzzySimilarity. It is at most twice the quote's length, so the quote's
+// similarity reaches fuzzySimilarity. It is at most twice the quote's length, so the quote's
 // words scattered over five lines are not a match.
 func fuzzyLocate(window string, quotes []string, hintLine int) (Span, bool) {
 	if utf8.RuneCountInString(window) > maxFuzzyWindow {
@@ -464,7 +464,7 @@ func fuzzyLocate(window string, quotes []string, hintLine int) (Span, bool) {
 		bestSet int
 		ties    []cand
 	)
-	const least = int(FuzzySimilarity * 100) // similarities are whole numbers from 0 to 100
+	const least = int(fuzzySimilarity * 100) // similarities are whole numbers from 0 to 100
 	for f, q := range forms {
 		sc.setQuote(q.set)
 		for i := range words {

@@ -15,8 +15,8 @@ type Shard struct {
 	K, N int
 }
 
-// MaxShards bounds N.
-const MaxShards = 10000
+// maxShards bounds N.
+const maxShards = 10000
 
 // ShardError is a --shard value that is not K/N with 1 ≤ K ≤ N.
 type ShardError struct {
@@ -26,7 +26,7 @@ type ShardError struct {
 
 // Error quotes the value and says what was expected.
 func (e *ShardError) Error() string {
-	return fmt.Sprintf("expected K/N, the share K of N (whole numbers, 1 ≤ K ≤ N ≤ %d), found %q: %s", MaxShards, e.Value, e.Reason)
+	return fmt.Sprintf("expected K/N, the share K of N (whole numbers, 1 ≤ K ≤ N ≤ %d), found %q: %s", maxShards, e.Value, e.Reason)
 }
 
 // ParseShard reads "K/N".
@@ -42,8 +42,8 @@ func ParseShard(s string) (Shard, error) {
 		return Shard{}, &ShardError{Value: s, Reason: "K is not a whole number"}
 	case nerr != nil || strings.HasPrefix(ns, "+"):
 		return Shard{}, &ShardError{Value: s, Reason: "N is not a whole number"}
-	case n < 1 || n > MaxShards:
-		return Shard{}, &ShardError{Value: s, Reason: fmt.Sprintf("N must be 1 to %d", MaxShards)}
+	case n < 1 || n > maxShards:
+		return Shard{}, &ShardError{Value: s, Reason: fmt.Sprintf("N must be 1 to %d", maxShards)}
 	case k < 1 || k > n:
 		return Shard{}, &ShardError{Value: s, Reason: "K must be 1 to N"}
 	}

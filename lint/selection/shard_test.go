@@ -51,7 +51,7 @@ func FuzzParseShard(f *testing.F) {
 			}
 			return
 		}
-		if sh.K < 1 || sh.K > sh.N || sh.N > MaxShards {
+		if sh.K < 1 || sh.K > sh.N || sh.N > maxShards {
 			t.Fatalf("%q → %v", s, sh)
 		}
 		// Every path is in exactly one share.
