@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint/selection"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -30,6 +31,7 @@ func budgetProject() map[string]string {
 // estimates again: every call the run made is then known to be cached (the look-up sends
 // exactly what the run sends), except the checklist's judge call, which is never looked up.
 func TestEstimateCost(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, budgetProject())
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Tone">`), llmtest.JSON(map[string]any{"criteria": []any{
@@ -61,8 +63,8 @@ func TestEstimateCost(t *testing.T) {
 	if before.Calls != 14 || before.Cached != 0 || srv.Calls() != 0 {
 		t.Fatalf("before the run: %+v, %d server calls", before, srv.Calls())
 	}
-	if before.OutputTokens != 14*EstimateOutputTokens {
-		t.Errorf("output tokens %d, want %d", before.OutputTokens, 14*EstimateOutputTokens)
+	if before.OutputTokens != 14*selection.EstimateOutputTokens {
+		t.Errorf("output tokens %d, want %d", before.OutputTokens, 14*selection.EstimateOutputTokens)
 	}
 	if want := float64(before.InputTokens)*2/1e6 + float64(before.OutputTokens)*8/1e6; before.Cost == nil || *before.Cost != want {
 		t.Errorf("cost %v, want %v", before.Cost, want)
@@ -80,7 +82,7 @@ func TestEstimateCost(t *testing.T) {
 	if after.Calls != 14 || after.Cached != 12 || after.ToMake() != 2 {
 		t.Errorf("after the run: %+v, want 14 calls, 12 cached", after)
 	}
-	if after.InputTokens >= before.InputTokens || after.OutputTokens != 2*EstimateOutputTokens {
+	if after.InputTokens >= before.InputTokens || after.OutputTokens != 2*selection.EstimateOutputTokens {
 		t.Errorf("after the run: tokens %d/%d, before %d", after.InputTokens, after.OutputTokens, before.InputTokens)
 	}
 	noPrices := EstimateCost(newPlan(), opts, nil)
@@ -104,25 +106,26 @@ func TestEstimateCost(t *testing.T) {
 }
 
 func TestBudgetCheck(t *testing.T) {
+	t.Parallel()
 	calls := func(n int) *int { return &n }
 	money := func(f float64) *float64 { return &f }
-	cost := PlanCost{Calls: 120, Cached: 20, InputTokens: 100000, OutputTokens: 30000, Cost: money(0.5)}
+	cost := selection.PlanCost{Calls: 120, Cached: 20, InputTokens: 100000, OutputTokens: 30000, Cost: money(0.5)}
 	tests := []struct {
 		name   string
-		budget Budget
-		cost   PlanCost
+		budget selection.Budget
+		cost   selection.PlanCost
 		err    string
 	}{
-		{name: "no limit", budget: Budget{}, cost: cost},
-		{name: "calls at the limit", budget: Budget{MaxCalls: calls(100)}, cost: cost},
-		{name: "cached calls do not count", budget: Budget{MaxCalls: calls(100)}, cost: PlanCost{Calls: 500, Cached: 400}},
-		{name: "over the calls", budget: Budget{MaxCalls: calls(99)}, cost: cost, err: "over budget: 100 LLM calls to make, at most 99 allowed"},
-		{name: "zero calls allowed", budget: Budget{MaxCalls: calls(0)}, cost: PlanCost{Calls: 3, Cached: 2}, err: "over budget: 1 LLM call to make, at most 0 allowed"},
-		{name: "cost at the limit", budget: Budget{MaxCost: money(0.5)}, cost: cost},
-		{name: "over the cost", budget: Budget{MaxCost: money(0.25)}, cost: cost, err: "over budget: estimated cost $0.5000, at most $0.2500 allowed"},
-		{name: "over both", budget: Budget{MaxCalls: calls(10), MaxCost: money(0.1)}, cost: cost,
+		{name: "no limit", budget: selection.Budget{}, cost: cost},
+		{name: "calls at the limit", budget: selection.Budget{MaxCalls: calls(100)}, cost: cost},
+		{name: "cached calls do not count", budget: selection.Budget{MaxCalls: calls(100)}, cost: selection.PlanCost{Calls: 500, Cached: 400}},
+		{name: "over the calls", budget: selection.Budget{MaxCalls: calls(99)}, cost: cost, err: "over budget: 100 LLM calls to make, at most 99 allowed"},
+		{name: "zero calls allowed", budget: selection.Budget{MaxCalls: calls(0)}, cost: selection.PlanCost{Calls: 3, Cached: 2}, err: "over budget: 1 LLM call to make, at most 0 allowed"},
+		{name: "cost at the limit", budget: selection.Budget{MaxCost: money(0.5)}, cost: cost},
+		{name: "over the cost", budget: selection.Budget{MaxCost: money(0.25)}, cost: cost, err: "over budget: estimated cost $0.5000, at most $0.2500 allowed"},
+		{name: "over both", budget: selection.Budget{MaxCalls: calls(10), MaxCost: money(0.1)}, cost: cost,
 			err: "over budget: 100 LLM calls to make, at most 10 allowed; estimated cost $0.5000, at most $0.1000 allowed"},
-		{name: "a cost limit without prices", budget: Budget{MaxCost: money(1)}, cost: PlanCost{Calls: 1},
+		{name: "a cost limit without prices", budget: selection.Budget{MaxCost: money(1)}, cost: selection.PlanCost{Calls: 1},
 			err: "a cost limit needs prices: set INPUT_PRICE_PER_MILLION and OUTPUT_PRICE_PER_MILLION (what a million input and output tokens cost)"},
 	}
 	for _, tt := range tests {
@@ -137,8 +140,8 @@ func TestBudgetCheck(t *testing.T) {
 			if err == nil || err.Error() != tt.err {
 				t.Fatalf("Check = %v, want %q", err, tt.err)
 			}
-			var be *BudgetError
-			if !errors.As(err, &be) && !errors.Is(err, ErrNoPrices) {
+			var be *selection.BudgetError
+			if !errors.As(err, &be) && !errors.Is(err, selection.ErrNoPrices) {
 				t.Errorf("%T is neither a *BudgetError nor ErrNoPrices", err)
 			}
 		})

@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -17,7 +21,7 @@ import (
 type job struct {
 	rule  *PlannedRule
 	unit  *Unit
-	chunk Chunk
+	chunk document.Chunk
 	// label names the call in events and --show-prompt.
 	label string
 	// prompt is what a model call evaluates; a kind may change it (technical accuracy adds
@@ -46,7 +50,7 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	}
 	pr := it.rule.pr
 	chunk := it.unit.chunks[it.chunk]
-	text, placeholders := it.file.fp.Doc.modelText(chunk.Text, chunk.Offset) // skipped scopes left out
+	text, placeholders := it.file.fp.Doc.ModelText(chunk.Text, chunk.Offset) // skipped scopes left out
 	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(),
 		prompt: PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: text, Line: chunk.Line,
 			Placeholders: placeholders, StyleGuide: e.opts.StyleGuide, Directive: directiveFor(e.opts.Directive, it.file.fp.Path)}}
@@ -86,10 +90,19 @@ func (it workItem) label() string {
 }
 
 // lineRange is "lines A-B" (or "line A") of a chunk.
-func lineRange(c Chunk) string {
+func lineRange(c document.Chunk) string {
 	last := c.Line + finding.NewLineIndex(c.Text).Lines() - 1
 	if last <= c.Line {
 		return fmt.Sprintf("line %d", c.Line)
 	}
 	return fmt.Sprintf("lines %d-%d", c.Line, last)
+}
+
+// directiveFor returns the directive as sent for a file: FileTypePlaceholder replaced by the
+// file's extension.
+func directiveFor(directive, path string) string {
+	if directive == "" || !strings.Contains(directive, config.FileTypePlaceholder) {
+		return directive
+	}
+	return strings.ReplaceAll(directive, config.FileTypePlaceholder, filepath.Ext(path))
 }

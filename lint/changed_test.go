@@ -13,6 +13,8 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/selection"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -52,13 +54,13 @@ func changedRepo(t *testing.T, change func(dir string)) string {
 
 // planChanged loads the project found from dir, plans paths and selects what changed since
 // main.
-func planChanged(t *testing.T, repo, dir string, lines bool, paths ...string) (*Plan, ChangeSelection, error) {
+func planChanged(t *testing.T, repo, dir string, lines bool, paths ...string) (*Plan, selection.ChangeSelection, error) {
 	t.Helper()
-	opts, err := FindProject(dir, "", "")
+	opts, err := config.FindProject(dir, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	proj, err := LoadProject(opts)
+	proj, err := config.LoadProject(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func planChanged(t *testing.T, repo, dir string, lines bool, paths ...string) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := SelectChanged(context.Background(), plan, proj, ChangedOptions{Dir: dir, Ref: "main", Lines: lines})
+	sel, err := SelectChanged(context.Background(), plan, proj, selection.ChangedOptions{Dir: dir, Ref: "main", Lines: lines})
 	if err == nil {
 		base := strings.TrimSpace(testutil.Git(t, repo, "rev-parse", "main"))
 		if sel.MergeBase != base {
@@ -85,6 +87,7 @@ func planPaths(p *Plan) []string {
 }
 
 func TestSelectChanged(t *testing.T) {
+	t.Parallel()
 	write := func(files map[string]string) func(string) {
 		return func(dir string) { testutil.WriteFiles(t, dir, files) }
 	}
@@ -95,7 +98,7 @@ func TestSelectChanged(t *testing.T) {
 		sub    string // the working directory, relative to the repository
 		paths  []string
 		want   []string
-		sel    ChangeSelection
+		sel    selection.ChangeSelection
 	}{
 		{
 			name: "documents: modified, added, renamed, deleted",
@@ -106,50 +109,50 @@ func TestSelectChanged(t *testing.T) {
 				testutil.Git(t, dir, "rm", "-q", "docs/gone.md")
 			},
 			want: []string{"docs/a.md", "docs/moved.md", "docs/new.md"},
-			sel:  ChangeSelection{Planned: 6, Files: 3, Changed: 3},
+			sel:  selection.ChangeSelection{Planned: 6, Files: 3, Changed: 3},
 		},
 		{
 			name:   "a rule of a pack changed: every file that runs the pack",
 			change: write(map[string]string{"styles/Beta/clarity.md": "---\nid: Clarity\nname: Clarity\n---\nFind unclear sentences, strictly.\n"}),
 			want:   []string{"guides/g1.md", "guides/special.md"},
-			sel:    ChangeSelection{Planned: 6, Files: 2, ByRules: 2},
+			sel:    selection.ChangeSelection{Planned: 6, Files: 2, ByRules: 2},
 		},
 		{
 			name:   "a rule removed from a pack",
 			change: func(dir string) { testutil.Git(t, dir, "rm", "-q", "styles/Acme/tone.md") },
 			want:   all,
-			sel:    ChangeSelection{Planned: 6, Files: 6, ByRules: 6},
+			sel:    selection.ChangeSelection{Planned: 6, Files: 6, ByRules: 6},
 		},
 		{
 			name:   "a section's setting changed: the files it applies to",
 			change: write(map[string]string{"vectorlint.ini": strings.Replace(changedProject()["vectorlint.ini"], "severity = error", "severity = warning", 1)}),
 			want:   []string{"guides/special.md"},
-			sel:    ChangeSelection{Planned: 6, Files: 1, ByConfig: 1},
+			sel:    selection.ChangeSelection{Planned: 6, Files: 1, ByConfig: 1},
 		},
 		{
 			name: "a section added that disables a rule for some files",
 			change: write(map[string]string{"vectorlint.ini": changedProject()["vectorlint.ini"] +
 				"\n[docs/b.md]\nAcme.Tone = disabled\n"}),
 			want: []string{"docs/b.md"},
-			sel:  ChangeSelection{Planned: 6, Files: 1, ByConfig: 1},
+			sel:  selection.ChangeSelection{Planned: 6, Files: 1, ByConfig: 1},
 		},
 		{
 			name:   "a global setting that changes results: every file",
 			change: write(map[string]string{"vectorlint.ini": "DefaultSeverity = error\n" + changedProject()["vectorlint.ini"]}),
 			want:   all,
-			sel:    ChangeSelection{Planned: 6, Files: 6, Everything: "vectorlint.ini: DefaultSeverity changed"},
+			sel:    selection.ChangeSelection{Planned: 6, Files: 6, Everything: "vectorlint.ini: DefaultSeverity changed"},
 		},
 		{
 			name:   "a global setting that changes no result: nothing",
 			change: write(map[string]string{"vectorlint.ini": strings.Replace(changedProject()["vectorlint.ini"], "Concurrency = 4", "Concurrency = 2", 1)}),
 			want:   nil,
-			sel:    ChangeSelection{Planned: 6},
+			sel:    selection.ChangeSelection{Planned: 6},
 		},
 		{
 			name:   "the style guide changed: every file",
 			change: write(map[string]string{"VECTORLINT.md": "Write plainly and warmly.\n", "docs/b.md": "# B\n\nBravo!\n"}),
 			want:   all,
-			sel:    ChangeSelection{Planned: 6, Files: 6, Changed: 1, Everything: "the style guide VECTORLINT.md changed"},
+			sel:    selection.ChangeSelection{Planned: 6, Files: 6, Changed: 1, Everything: "the style guide VECTORLINT.md changed"},
 		},
 		{
 			name:   "run from a subfolder: git's paths map to the lint's",
@@ -157,13 +160,13 @@ func TestSelectChanged(t *testing.T) {
 			sub:    "docs",
 			paths:  []string{"."},
 			want:   []string{"b.md"},
-			sel:    ChangeSelection{Planned: 4, Files: 1, Changed: 1},
+			sel:    selection.ChangeSelection{Planned: 4, Files: 1, Changed: 1},
 		},
 		{
 			name:   "nothing changed",
 			change: func(string) {},
 			want:   nil,
-			sel:    ChangeSelection{Planned: 6},
+			sel:    selection.ChangeSelection{Planned: 6},
 		},
 	}
 	for _, tt := range tests {
@@ -189,6 +192,7 @@ func TestSelectChanged(t *testing.T) {
 }
 
 func TestSelectChangedUncommittedWork(t *testing.T) {
+	t.Parallel()
 	// Edits not yet committed, and new files not yet added, differ from the base too.
 	repo := changedRepo(t, func(string) {})
 	testutil.WriteFiles(t, repo, map[string]string{"docs/a.md": "# A\n\nEdited.\n", "docs/draft.md": "# Draft\n"})
@@ -202,6 +206,7 @@ func TestSelectChangedUncommittedWork(t *testing.T) {
 }
 
 func TestSelectChangedErrors(t *testing.T) {
+	t.Parallel()
 	testutil.RequireGit(t)
 	outside := t.TempDir()
 	testutil.WriteFiles(t, outside, changedProject())
@@ -212,7 +217,7 @@ func TestSelectChangedErrors(t *testing.T) {
 	}
 
 	repo := changedRepo(t, func(string) {})
-	proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(repo, "vectorlint.ini")})
+	proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(repo, "vectorlint.ini")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +231,7 @@ func TestSelectChangedErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = SelectChanged(context.Background(), plan, proj, ChangedOptions{Dir: repo, Ref: ref})
+		_, err = SelectChanged(context.Background(), plan, proj, selection.ChangedOptions{Dir: repo, Ref: ref})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ref %q: %v, want %q", ref, err, want)
 		}
@@ -237,7 +242,7 @@ func TestSelectChangedErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = SelectChanged(context.Background(), plan, proj, ChangedOptions{Dir: repo, Ref: "main"})
+	_, err = SelectChanged(context.Background(), plan, proj, selection.ChangedOptions{Dir: repo, Ref: "main"})
 	if err == nil || err.Error() != "docs/a.md is read from standard input: it cannot be compared with git" {
 		t.Errorf("standard input: %v", err)
 	}
@@ -263,6 +268,7 @@ func longDoc(paras int, edit map[int]string) string {
 // score of a text sent in part is marked partial, and a rule whose text did not change (the
 // headline) does not run.
 func TestChangedLines(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini":       "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n",
 		"styles/Acme/words.md": "---\nid: Words\nname: Words\nseverity: error\n---\nFind wordy phrases.\n",
@@ -359,6 +365,7 @@ func renderChanged(frs []finding.FileResult) string {
 }
 
 func TestChangedLinesAddedFile(t *testing.T) {
+	t.Parallel()
 	// A new file is changed on every line: every rule runs, on every chunk, with a whole score,
 	// and a missing required target (reported at 1:1) is reported.
 	dir := t.TempDir()
@@ -401,6 +408,7 @@ func TestChangedLinesAddedFile(t *testing.T) {
 // other whole, so both are rated), a file whose only change deletes lines (no rule runs on it,
 // nothing is reported, no call), and the dry run's estimate naming the chunks sent.
 func TestChangedLinesCriteriaAndDeletions(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n",
 		"styles/Acme/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\n" +

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/numfmt"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 	"github.com/vectorlint/vectorlint/points/rubric"
@@ -73,11 +75,11 @@ func (k checklist) Describe(pr *PlannedRule) string { return k.Name() + ", " + p
 func (checklist) Estimate(_ *PlannedRule, u *Unit) Estimate {
 	points, calls := len(u.Checklist.Points()), u.ModelCalls()
 	if calls == 0 {
-		return Estimate{Lines: []string{fmt.Sprintf("checklist of %s, all deterministic: no LLM call", countOf(points, "point"))}}
+		return Estimate{Lines: []string{fmt.Sprintf("checklist of %s, all deterministic: no LLM call", numfmt.Count(points, "point"))}}
 	}
 	tokens := calls * ((estimateJudgeChars + utf8.RuneCountInString(u.ModelText()) + 3) / 4)
 	return Estimate{Calls: calls, Tokens: tokens, Lines: []string{fmt.Sprintf("checklist of %s: %s for the judged points, ~%s tokens",
-		countOf(points, "point"), countOf(calls, "LLM call"), thousands(int64(tokens)))}}
+		numfmt.Count(points, "point"), numfmt.Count(calls, "LLM call"), numfmt.Thousands(int64(tokens)))}}
 }
 
 // estimateJudgeChars approximates the judge prompt around the text and the criterion (Weval's
@@ -121,7 +123,7 @@ func (checklist) call(ctx context.Context, e *evaluator, j job) reply {
 // propose proposes a finding for each point not fully met, placed at what a "must not" point
 // found, else at the start of the evaluated text. A point that could not be evaluated is the
 // rule's error; a judge whose endpoint was stopped is counted once, under the run error.
-func (checklist) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
+func (checklist) propose(doc *document.Document, r *ruleRun) ([]proposal, issues) {
 	pr := r.pr
 	if r.missingTarget() || len(r.units) == 0 || len(r.units[0].results) == 0 || r.units[0].results[0].coverage == nil {
 		return nil, issues{}
@@ -235,7 +237,7 @@ func pointSyntax(pt *rubric.Point, pa points.PointAssessment) string {
 }
 
 // startFinding is a finding spanning the first non-blank line of a unit's text.
-func startFinding(doc *Document, rule string, sev finding.Severity, msg, analysis string, u *Unit) finding.Finding {
+func startFinding(doc *document.Document, rule string, sev finding.Severity, msg, analysis string, u *Unit) finding.Finding {
 	text := u.Text
 	start := len(text) - len(strings.TrimLeft(text, " \t\r\n\f\v"))
 	end := start

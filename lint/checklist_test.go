@@ -43,6 +43,7 @@ The introduction states its audience.
 }
 
 func TestChecklistRules(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, checklistFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if err != nil {
@@ -130,6 +131,7 @@ func TestChecklistRules(t *testing.T) {
 }
 
 func TestChecklistPointErrorIsReported(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini":   "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/js.md": "---\nid: Js\nname: Js\nshould:\n  - $js: \"throw new Error('boom')\"\n  - $contains: fine\n---\nx\n",
@@ -157,6 +159,7 @@ func TestChecklistPointErrorIsReported(t *testing.T) {
 // one of them (its text says so): that file's point fails with the budget's message, and the
 // others, scored by the same run's pool, keep their scores.
 func TestChecklistJSMemory(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/js.md": "---\nid: Js\nname: Js\nshould:\n" +

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 )
 
 // words returns n words "w1 w2 ... wn" numbered from start.
@@ -18,6 +19,7 @@ func words(start, n int) string {
 }
 
 func TestSplitChunks(t *testing.T) {
+	t.Parallel()
 	type want struct {
 		words, line, offsetInText int
 		startsWith                string
@@ -50,7 +52,7 @@ func TestSplitChunks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			const base = 1000
-			chunks := SplitChunks(tt.text, base, 10)
+			chunks := document.SplitChunks(tt.text, base, 10)
 			var joined strings.Builder
 			for _, c := range chunks {
 				joined.WriteString(c.Text)
@@ -67,7 +69,7 @@ func TestSplitChunks(t *testing.T) {
 					t.Errorf("chunk %d: words %d line %d offset %d starts %q; want %d %d %d %q",
 						i, c.Words, c.Line, c.Offset, c.Text[:min(len(c.Text), 8)], w.words, w.line, base+w.offsetInText, w.startsWith)
 				}
-				if len(chunks) > 1 && c.Words > MaxChunkWords {
+				if len(chunks) > 1 && c.Words > document.MaxChunkWords {
 					t.Errorf("chunk %d has %d words", i, c.Words)
 				}
 			}
@@ -76,6 +78,7 @@ func TestSplitChunks(t *testing.T) {
 }
 
 func TestUnitChunks(t *testing.T) {
+	t.Parallel()
 	long := words(1, 700)
 	u := &Unit{Text: long, Offset: 5, Line: 2}
 	if n := len(u.Chunks()); n != 2 {
@@ -92,8 +95,9 @@ func TestUnitChunks(t *testing.T) {
 }
 
 func TestCountWords(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int{"": 0, "  ": 0, "one": 1, "café au\tlait\n🎉": 4} {
-		if got := CountWords(in); got != want {
+		if got := document.CountWords(in); got != want {
 			t.Errorf("CountWords(%q) = %d, want %d", in, got, want)
 		}
 	}
@@ -106,7 +110,7 @@ func FuzzDocument(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		doc, err := NewDocument("f.md", []byte(s))
+		doc, err := document.New("f.md", []byte(s))
 		if err != nil {
 			return // not UTF-8: reported as an error, tested elsewhere
 		}
@@ -121,13 +125,13 @@ func FuzzDocument(f *testing.F) {
 			}
 			prev = p
 		}
-		chunks := SplitChunks(doc.Body, doc.BodyOffset, doc.Position(doc.BodyOffset).Line)
+		chunks := document.SplitChunks(doc.Body, doc.BodyOffset, doc.Position(doc.BodyOffset).Line)
 		var joined strings.Builder
 		for _, c := range chunks {
 			if c.Line != doc.Position(c.Offset).Line {
 				t.Fatalf("chunk at %d says line %d, the document says %d", c.Offset, c.Line, doc.Position(c.Offset).Line)
 			}
-			if len(chunks) > 1 && c.Words > MaxChunkWords {
+			if len(chunks) > 1 && c.Words > document.MaxChunkWords {
 				t.Fatalf("chunk of %d words", c.Words)
 			}
 			joined.WriteString(c.Text)
@@ -141,8 +145,9 @@ func FuzzDocument(f *testing.F) {
 // TestCountWordsMatchesFields checks the counting loop against strings.Fields, whose count it
 // replaces, on ASCII and Unicode spaces and invalid UTF-8.
 func TestCountWordsMatchesFields(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"", " ", "one", " one  two\tthree\n", "a\u00a0b\u2003c\u3000", "\x85x\xffy \xc2", "über straße\r\nnaïve", "\v\fword\r"} {
-		if got, want := CountWords(s), len(strings.Fields(s)); got != want {
+		if got, want := document.CountWords(s), len(strings.Fields(s)); got != want {
 			t.Errorf("CountWords(%q) = %d, want %d", s, got, want)
 		}
 	}
@@ -153,7 +158,7 @@ func FuzzCountWords(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := CountWords(s), len(strings.Fields(s)); got != want {
+		if got, want := document.CountWords(s), len(strings.Fields(s)); got != want {
 			t.Errorf("CountWords(%q) = %d, want %d", s, got, want)
 		}
 	})

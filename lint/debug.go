@@ -16,6 +16,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/lint/document"
 )
 
 // What --debug-json writes (spec/linter.md §1): for each rule on each file, the model's raw
@@ -118,7 +119,7 @@ type DebugSpan struct {
 }
 
 // debugRecord builds the record of a rule on a file from its runs and the filter's decisions.
-func (e *evaluator) debugRecord(doc *Document, r *ruleRun, props []proposal) DebugRecord {
+func (e *evaluator) debugRecord(doc *document.Document, r *ruleRun, props []proposal) DebugRecord {
 	pr := r.pr
 	rec := DebugRecord{File: doc.Path, Prompt: DebugPrompt{Pack: pr.Rule.Pack, ID: pr.Rule.ID, Filename: pr.Rule.Path,
 		EvaluationType: pr.Kind.Name()}, RawModelOutput: []DebugOutput{}, FilterDecisions: []DebugDecision{},

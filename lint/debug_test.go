@@ -1,17 +1,19 @@
 package lint
 
 import (
-	"github.com/vectorlint/vectorlint/internal/tree"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vectorlint/vectorlint/internal/tree"
 )
 
 // TestDebugFileName: names made from a repository's paths and rule ids are one plain file name
 // each: no separator, no leading dot, no control character, bounded length (spec/trust.md §2).
 func TestDebugFileName(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 300)
 	tests := []struct{ in, want string }{
 		{"docs/guide.md", "docs_guide.md"},
@@ -38,6 +40,7 @@ func TestDebugFileName(t *testing.T) {
 // TestDebugWriterNames: two records whose names sanitise alike get two files, in the run's
 // folder only.
 func TestDebugWriterNames(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	tr, err := tree.Open(tmp)
 	if err != nil {

@@ -1,18 +1,20 @@
-// Package lint is the linter: it finds the configuration and the documents, plans which rules
-// evaluate which text, runs the model calls in one pool, and turns the replies into each file's
-// findings and scores (spec/linter.md). Data flows one way, and the files follow it:
+// Package lint is the linter's engine: it plans which rules evaluate which text, runs the model
+// calls in one pool, and turns the replies into each file's findings and scores
+// (spec/linter.md). The configuration and project are package config's (lint/config), the
+// documents package document's (lint/document), what a run selects and may spend package
+// selection's (lint/selection); the engine imports them, never the reverse. Data flows one way,
+// and the files follow it:
 //
-//	config.go, zeroconfig.go  vectorlint.ini (or a VECTORLINT.md alone): sections, overrides
-//	project.go                a configuration with its rule packs (package rules) and style guide
-//	discover.go, document.go  the documents: folder walks and globs; positions in a file's bytes
 //	plan.go, planrule.go      the plan: per file, the rules that apply and the units each evaluates
-//	chunk.go                  long texts split into chunks
-//	kind.go                   rule kinds behind one interface: semiobjective.go, subjective.go,
-//	                          checklist.go, techaccuracy.go
+//	select.go, estimate.go    a selection applied to the plan (--changed, --shard); its cost
+//	kind.go                   rule kinds behind one interface, one file each: semiobjective.go,
+//	                          subjective.go, checklist.go, techaccuracy.go
+//	prompt.go, reply.go       what a call sends, and the reply contract
 //	evaluate.go               Evaluate: one pool of workers for every chunk of every file; results
 //	                          emitted per file, in path order, as they are done
-//	pipeline.go               a file's result, stage by stage: call.go (prompt.go, reply.go),
-//	                          locate.go, filter.go (suppress.go), score.go, result.go
+//	pipeline.go               a file's result, stage by stage: call.go, place.go (locating quotes),
+//	                          filter.go, score.go, result.go
+//	debug.go                  --debug-json records
 //	run.go                    Run: a whole lint run as one library call (the command, editors)
 //
 // What it produces is package finding's vocabulary (finding.FileResult, finding.Result: the

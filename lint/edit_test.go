@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 )
 
 // applyEdits applies a finding's edits to src (they never overlap), for checking bytes.
@@ -24,61 +25,62 @@ func applyEdits(src []byte, edits []finding.TextEdit) string {
 // the finding but not the fix, which was written for words the document does not contain as
 // quoted. The edit replaces exactly the match's bytes, in the file's coordinates.
 func TestFixOnlyWhenExact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		src    string
 		v      Violation
-		method LocateMethod
+		method document.LocateMethod
 		// fix and fixed are the kept fix and the file after its edit ("" when none).
 		fix, fixed string
 		edits      string // the JSON of the edits
 	}{
 		{"exact on the line", "---\nt: x\n---\nWe act in order to win.\n", Violation{QuotedText: "in order to", Line: 4, Fix: "to"},
-			LocatedOnLine, "to", "---\nt: x\n---\nWe act to win.\n", `[{"offset":20,"endOffset":31,"newText":"to"}]`},
+			document.LocatedOnLine, "to", "---\nt: x\n---\nWe act to win.\n", `[{"offset":20,"endOffset":31,"newText":"to"}]`},
 		{"exact elsewhere", "One.\nWe act in order to win.\n", Violation{QuotedText: "in order to", Line: 1, Fix: "to"},
-			LocatedExact, "to", "One.\nWe act to win.\n", `[{"offset":12,"endOffset":23,"newText":"to"}]`},
+			document.LocatedExact, "to", "One.\nWe act to win.\n", `[{"offset":12,"endOffset":23,"newText":"to"}]`},
 		{"multi-byte text before and in the match", "Le café 👋 naïve — utilisez « ça ».\n",
-			Violation{QuotedText: "« ça »", Line: 1, Fix: "“ça”"}, LocatedOnLine, "“ça”",
+			Violation{QuotedText: "« ça »", Line: 1, Fix: "“ça”"}, document.LocatedOnLine, "“ça”",
 			"Le café 👋 naïve — utilisez “ça”.\n", `[{"offset":34,"endOffset":43,"newText":"“ça”"}]`},
 		{"case-folded: no fix", "We act In Order To win.\n", Violation{QuotedText: "in order to", Line: 1, Fix: "to"},
-			LocatedCaseInsensitive, "", "", "null"},
+			document.LocatedCaseInsensitive, "", "", "null"},
 		{"whitespace-normalised: no fix", "We act in order\nto win.\n", Violation{QuotedText: "in order to", Line: 1, Fix: "to"},
-			LocatedNormalized, "", "", "null"},
+			document.LocatedNormalized, "", "", "null"},
 		{"fuzzy: no fix", "We act in ordr to win today.\n", Violation{QuotedText: "in order to win", Line: 1, Fix: "to win"},
-			LocatedFuzzy, "", "", "null"},
+			document.LocatedFuzzy, "", "", "null"},
 		{"reordered (token-set fuzzy): no fix", "We act in order to win today.\n", Violation{QuotedText: "to win in order", Line: 1, Fix: "to win"},
-			LocatedFuzzy, "", "", "null"},
+			document.LocatedFuzzy, "", "", "null"},
 		{"fix equal to the match", "We act in order to win.\n", Violation{QuotedText: "in order to", Line: 1, Fix: "in order to"},
-			LocatedOnLine, "", "", "null"},
+			document.LocatedOnLine, "", "", "null"},
 		{"no fix given", "We act in order to win.\n", Violation{QuotedText: "in order to", Line: 1},
-			LocatedOnLine, "", "", "null"},
+			document.LocatedOnLine, "", "", "null"},
 		{"a fix that deletes is not expressible (empty fix means none)", "Very very good.\n",
-			Violation{QuotedText: "very ", Line: 1, Fix: ""}, LocatedOnLine, "", "", "null"},
+			Violation{QuotedText: "very ", Line: 1, Fix: ""}, document.LocatedOnLine, "", "", "null"},
 		{"CRLF file, one-line fix", "first\r\nWe act in order to win.\r\nlast\r\n",
-			Violation{QuotedText: "in order to", Line: 2, Fix: "to"}, LocatedOnLine, "to",
+			Violation{QuotedText: "in order to", Line: 2, Fix: "to"}, document.LocatedOnLine, "to",
 			"first\r\nWe act to win.\r\nlast\r\n", `[{"offset":14,"endOffset":25,"newText":"to"}]`},
 		{"CRLF file, a fix with a line break gets CRLF", "first\r\nOne. Two.\r\nlast\r\n",
-			Violation{QuotedText: "One. Two.", Line: 2, Fix: "One.\nTwo."}, LocatedOnLine, "One.\r\nTwo.",
+			Violation{QuotedText: "One. Two.", Line: 2, Fix: "One.\nTwo."}, document.LocatedOnLine, "One.\r\nTwo.",
 			"first\r\nOne.\r\nTwo.\r\nlast\r\n", `[{"offset":7,"endOffset":16,"newText":"One.\r\nTwo."}]`},
 		{"CRLF file, last line without a break", "first\r\nOne. Two.",
-			Violation{QuotedText: "One. Two.", Line: 2, Fix: "One.\nTwo."}, LocatedOnLine, "One.\r\nTwo.",
+			Violation{QuotedText: "One. Two.", Line: 2, Fix: "One.\nTwo."}, document.LocatedOnLine, "One.\r\nTwo.",
 			"first\r\nOne.\r\nTwo.", `[{"offset":7,"endOffset":16,"newText":"One.\r\nTwo."}]`},
 		{"LF file keeps LF", "first\nOne. Two.\n",
-			Violation{QuotedText: "One. Two.", Line: 2, Fix: "One.\nTwo."}, LocatedOnLine, "One.\nTwo.",
+			Violation{QuotedText: "One. Two.", Line: 2, Fix: "One.\nTwo."}, document.LocatedOnLine, "One.\nTwo.",
 			"first\nOne.\nTwo.\n", `[{"offset":6,"endOffset":15,"newText":"One.\nTwo."}]`},
 		{"control characters in the fix: not written into a file", "We act in order to win.\n",
-			Violation{QuotedText: "in order to", Line: 1, Fix: "to\x1b[2J"}, LocatedOnLine, "", "", "null"},
+			Violation{QuotedText: "in order to", Line: 1, Fix: "to\x1b[2J"}, document.LocatedOnLine, "", "", "null"},
 		{"NUL in the fix", "We act in order to win.\n",
-			Violation{QuotedText: "in order to", Line: 1, Fix: "t\x00o"}, LocatedOnLine, "", "", "null"},
+			Violation{QuotedText: "in order to", Line: 1, Fix: "t\x00o"}, document.LocatedOnLine, "", "", "null"},
 		{"a tab is text", "We act in order to win.\n",
-			Violation{QuotedText: "in order to", Line: 1, Fix: "\tto"}, LocatedOnLine, "\tto",
+			Violation{QuotedText: "in order to", Line: 1, Fix: "\tto"}, document.LocatedOnLine, "\tto",
 			"We act \tto win.\n", `[{"offset":7,"endOffset":18,"newText":"\tto"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc, c := chunkOf(t, tt.src)
 			v := tt.v
-			if _, m := Locate(c, v); m != tt.method {
+			if _, m := document.Locate(c, v.Quote()); m != tt.method {
 				t.Fatalf("located %v, the test expects %v", m, tt.method)
 			}
 			props := []proposal{violationProposal("Acme.Words", 0, finding.SeverityWarning, c, &v)}
@@ -115,6 +117,7 @@ func TestFixOnlyWhenExact(t *testing.T) {
 }
 
 func TestReplaceMessage(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ old, new, want string }{
 		{"in order to", "to", "Replace “in order to” with “to”"},
 		{"", "the", "Insert “the”"},
@@ -133,6 +136,7 @@ func TestReplaceMessage(t *testing.T) {
 // file they came from, and its findings' edits apply to those bytes; the JSON of a finding
 // carries "edits" only when it has a fix.
 func TestRunKeepsSource(t *testing.T) {
+	t.Parallel()
 	plan := runPlan(t)
 	srv := runServer(t)
 	res, err := Run(context.Background(), plan, RunOptions{
@@ -176,4 +180,14 @@ func TestRunKeepsSource(t *testing.T) {
 	if res.Files[0].Source != nil || res.Files[0].SourceFile != "" {
 		t.Errorf("kept source %q from %q", res.Files[0].Source, res.Files[0].SourceFile)
 	}
+}
+
+// chunkOf returns the chunk of a whole document (its body from the first line).
+func chunkOf(t testing.TB, src string) (*document.Document, document.Chunk) {
+	t.Helper()
+	doc, err := document.New("doc.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, document.Chunk{Text: doc.Body, Offset: doc.BodyOffset, Line: doc.Position(doc.BodyOffset).Line, Words: document.CountWords(doc.Body)}
 }

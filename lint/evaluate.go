@@ -12,6 +12,8 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/process"
 	"github.com/vectorlint/vectorlint/internal/runwide"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -112,7 +114,7 @@ func Evaluate(ctx context.Context, plan *Plan, opts EvalOptions, emit func(findi
 // 4 × concurrency when that is more. It bounds how far the pool runs ahead of a slow file.
 func EvalWindow(concurrency int) int {
 	if concurrency <= 0 {
-		concurrency = DefaultConcurrency
+		concurrency = config.DefaultConcurrency
 	}
 	return max(64, 4*concurrency)
 }
@@ -139,7 +141,7 @@ type fileEvent struct {
 
 func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(finding.FileResult) error) (stats EvalStats, err error) {
 	if opts.Concurrency <= 0 {
-		opts.Concurrency = DefaultConcurrency
+		opts.Concurrency = config.DefaultConcurrency
 	}
 	window := hooks.window
 	if window <= 0 {
@@ -147,56 +149,106 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	}
 	e := &evaluator{opts: opts, js: points.NewJSPool()}
 	defer func() { stats.RunErrors = e.runErrors.list }()
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	post := hooks.post
 	if post == nil {
 		post = process.New(process.Options{Changed: plan.changedOf(), MinSeverity: opts.MinSeverity})
 	}
-	var (
-		live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
-		runs   = make([]*fileRun, len(plan.Files))
-		notRun int // written by the producer, read after it is done
-	)
-	prepare := func(i int) *fileRun {
-		fp := plan.Files[i]
-		f := &fileRun{fp: fp, release: !fp.Prepared()}
-		fp.Prepare()
-		if hooks.prepared != nil {
-			hooks.prepared(int(live.Add(1)))
+	r := &evalRun{e: e, plan: plan, opts: opts, hooks: hooks, post: post, emit: emit, cancel: cancel,
+		runs: make([]*fileRun, len(plan.Files)),
+		// a file holds a slot from its preparing to its emitting
+		slots: semaphore.NewWeighted(int64(window))}
+	events := r.start(runCtx)
+	for ev := range events {
+		if ev.chunkDone {
+			ev.file.pending--
+		} else {
+			r.runs[ev.index] = ev.file
 		}
-		notRun += f.plan(opts)
-		return f
+		r.flush()
 	}
-	release := func(f *fileRun) {
-		if f.release {
-			f.fp.release()
-		}
-		if hooks.prepared != nil {
-			hooks.prepared(int(live.Add(-1)))
-		}
+	if r.emitErr != nil {
+		stats.NotRun = r.notRun
+		return stats, r.emitErr
 	}
+	if err := r.rest(&stats); err != nil {
+		return stats, err
+	}
+	stats.NotRun = r.notRun
+	if len(stats.Incomplete) > 0 {
+		if err := ctx.Err(); err != nil {
+			return stats, err
+		}
+		return stats, context.Canceled
+	}
+	return stats, nil
+}
 
-	runCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// evalRun is one Evaluate: a producer prepares the files in order and sends their chunks to
+// the workers; the collector (evaluateWith's loop) emits each file, in plan order, once all its
+// chunks are done.
+type evalRun struct {
+	e      *evaluator
+	plan   *Plan
+	opts   EvalOptions
+	hooks  evalHooks
+	post   process.List // the processors after evaluation, before emit
+	emit   func(finding.FileResult) error
+	cancel context.CancelFunc
+	slots  *semaphore.Weighted
+	live   atomic.Int64 // files prepared and not yet released, for hooks.prepared
+	runs   []*fileRun
+	notRun int // written by the producer, read after it is done
+	// next is the index of the next file to emit; emitErr the first error emit returned.
+	next    int
+	emitErr error
+}
+
+// prepare prepares the plan's file i for its run.
+func (r *evalRun) prepare(i int) *fileRun {
+	fp := r.plan.Files[i]
+	f := &fileRun{fp: fp, release: !fp.Prepared()}
+	fp.Prepare()
+	if r.hooks.prepared != nil {
+		r.hooks.prepared(int(r.live.Add(1)))
+	}
+	r.notRun += f.plan(r.opts)
+	return f
+}
+
+// release releases a file once it is emitted or given up.
+func (r *evalRun) release(f *fileRun) {
+	if f.release {
+		f.fp.release()
+	}
+	if r.hooks.prepared != nil {
+		r.hooks.prepared(int(r.live.Add(-1)))
+	}
+}
+
+// start starts the producer and the workers, and returns the collector's events: closed once
+// the producer and every worker are done.
+func (r *evalRun) start(runCtx context.Context) <-chan fileEvent {
 	work := make(chan workItem)
-	events := make(chan fileEvent, opts.Concurrency)
-	slots := semaphore.NewWeighted(int64(window)) // a file holds a slot from its preparing to its emitting
+	events := make(chan fileEvent, r.opts.Concurrency)
 	produced := make(chan struct{})
 	go func() {
 		defer close(produced)
 		defer close(work)
-		for i := range plan.Files {
-			if slots.Acquire(runCtx, 1) != nil {
+		for i := range r.plan.Files {
+			if r.slots.Acquire(runCtx, 1) != nil {
 				return // interrupted: no file is prepared after that
 			}
-			f := prepare(i)
+			f := r.prepare(i)
 			// The collector learns of the file before any of its chunks is done: this send
 			// happens before the work items', and so before the workers' reports.
 			events <- fileEvent{index: i, file: f}
-			for _, r := range f.rules {
-				for _, u := range r.units {
+			for _, rr := range f.rules {
+				for _, u := range rr.units {
 					for c := range u.chunks {
 						select {
-						case work <- workItem{file: f, rule: r, unit: u, chunk: c}:
+						case work <- workItem{file: f, rule: rr, unit: u, chunk: c}:
 						case <-runCtx.Done():
 							return
 						}
@@ -207,10 +259,10 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 	}()
 	// The workers fail nothing: a chunk's failure is its result, reported with its file.
 	var workers errgroup.Group
-	for range opts.Concurrency {
+	for range r.opts.Concurrency {
 		workers.Go(func() error {
 			for it := range work {
-				it.unit.results[it.chunk] = e.runChunk(runCtx, it)
+				it.unit.results[it.chunk] = r.e.runChunk(runCtx, it)
 				events <- fileEvent{file: it.file, chunkDone: true}
 			}
 			return nil
@@ -221,80 +273,64 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 		_ = workers.Wait()
 		close(events)
 	}()
+	return events
+}
 
-	var (
-		next    int
-		emitErr error
-	)
-	send := func(f *fileRun) {
-		if emitErr == nil {
-			fr, err := post.Process(e.assemble(f)) // after evaluation: one list of processors
-			if err == nil {
-				err = emit(fr)
-			}
-			if err != nil {
-				emitErr = err
-				cancel()
-			}
+// send emits file f (the next in order) and releases it; after an emit error it only releases.
+func (r *evalRun) send(f *fileRun) {
+	if r.emitErr == nil {
+		fr, err := r.post.Process(r.e.assemble(f)) // after evaluation: one list of processors
+		if err == nil {
+			err = r.emit(fr)
 		}
-		runs[next] = nil
-		release(f)
-		next++
-	}
-	flush := func() {
-		for next < len(runs) && runs[next] != nil && runs[next].pending == 0 && !runs[next].interrupted() {
-			send(runs[next])
-			slots.Release(1)
+		if err != nil {
+			r.emitErr = err
+			r.cancel()
 		}
 	}
-	for ev := range events {
-		if ev.chunkDone {
-			ev.file.pending--
-		} else {
-			runs[ev.index] = ev.file
-		}
-		flush()
+	r.runs[r.next] = nil
+	r.release(f)
+	r.next++
+}
+
+// flush emits the files, in order, whose chunks are all done.
+func (r *evalRun) flush() {
+	for r.next < len(r.runs) && r.runs[r.next] != nil && r.runs[r.next].pending == 0 && !r.runs[r.next].interrupted() {
+		r.send(r.runs[r.next])
+		r.slots.Release(1)
 	}
-	if emitErr != nil {
-		stats.NotRun = notRun
-		return stats, emitErr
-	}
-	// The run was interrupted (the producer stopped early) or is complete. A file the producer
-	// did not reach is emitted when it is already read (an eager plan) and needs no model
-	// call. One of a lazy plan is not read now: after Ctrl-C the run stops at once instead of
-	// reading what may be thousands of files, and it is listed as incomplete like the files
-	// whose calls were cut off.
-	for next < len(runs) {
-		f := runs[next]
-		if f == nil && !plan.Files[next].Prepared() {
-			stats.Incomplete = append(stats.Incomplete, plan.Files[next].Path)
-			next++
+}
+
+// rest deals with the files left once the run was interrupted (the producer stopped early) or
+// is complete. A file the producer did not reach is emitted when it is already read (an eager
+// plan) and needs no model call. One of a lazy plan is not read now: after Ctrl-C the run stops
+// at once instead of reading what may be thousands of files, and it is listed as incomplete
+// like the files whose calls were cut off. It returns emit's error.
+func (r *evalRun) rest(stats *EvalStats) error {
+	for r.next < len(r.runs) {
+		f := r.runs[r.next]
+		if f == nil && !r.plan.Files[r.next].Prepared() {
+			stats.Incomplete = append(stats.Incomplete, r.plan.Files[r.next].Path)
+			r.next++
 			continue
 		}
 		if f == nil {
-			f = prepare(next)
+			f = r.prepare(r.next)
 		}
 		if f.pending == 0 && !f.interrupted() {
-			send(f)
-			if emitErr != nil {
-				stats.NotRun = notRun
-				return stats, emitErr
+			r.send(f)
+			if r.emitErr != nil {
+				stats.NotRun = r.notRun
+				return r.emitErr
 			}
 			continue
 		}
 		stats.Incomplete = append(stats.Incomplete, f.fp.Path)
-		runs[next] = nil
-		release(f)
-		next++
+		r.runs[r.next] = nil
+		r.release(f)
+		r.next++
 	}
-	stats.NotRun = notRun
-	if len(stats.Incomplete) > 0 {
-		if err := ctx.Err(); err != nil {
-			return stats, err
-		}
-		return stats, context.Canceled
-	}
-	return stats, nil
+	return nil
 }
 
 // plan sets up the file's rule runs and chunks from its prepared plan and returns the model
@@ -425,7 +461,7 @@ func (r *ruleRun) failure() error {
 // unitRun is one unit's evaluation: a reply per chunk.
 type unitRun struct {
 	unit    *Unit
-	chunks  []Chunk
+	chunks  []document.Chunk
 	results []reply
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -35,8 +37,8 @@ func BenchmarkEvaluate(b *testing.B) {
 		files[fmt.Sprintf("docs/d%03d.md", i)] = fmt.Sprintf("# Document %d\n\nWe act in order to ship the release on time.\n", i)
 	}
 	dir := b.TempDir()
-	writeTestFiles(b, dir, files)
-	proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	testutil.WriteFiles(b, dir, files)
+	proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		before := srv.Calls()
 		start := time.Now()
 		_, err = Evaluate(context.Background(), plan, EvalOptions{Client: client, Concurrency: concurrency,
-			Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}, ConfidenceThreshold: DefaultConfidenceThreshold},
+			Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}, ConfidenceThreshold: config.DefaultConfidenceThreshold},
 			func(finding.FileResult) error { return nil })
 		if err != nil {
 			b.Fatal(err)

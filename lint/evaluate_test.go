@@ -77,6 +77,7 @@ func violationsOf(vs ...map[string]any) llmtest.Reply {
 // missing, rated 0), criteria sharing a call, a rule-level missing target with other criteria
 // still rated, a rule that cannot run, an unreadable file, severity overrides.
 func TestEvaluatePlan(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if err != nil {
@@ -133,6 +134,7 @@ docs/bad.md
 // scores are still produced, the calls not made are counted, and the rules that needed the
 // model (or a search model) are counted under one run error each, not listed per file.
 func TestEvaluateNotConfigured(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/a.md", "docs/b.md"}})
 	if err != nil {
@@ -187,6 +189,7 @@ func chunkProject(doc string) map[string]string {
 // chunk, duplicates are dropped, the density counts the whole text, and subjective ratings are
 // averaged over chunks weighted by words, with the summary of the lowest-rated chunk.
 func TestEvaluateChunks(t *testing.T) {
+	t.Parallel()
 	var doc strings.Builder
 	for i := range 14 { // 14 paragraphs of 50 words: 700 words, two chunks (lines 1-19, 21-27)
 		fmt.Fprintf(&doc, "Para %d in order to%s\n\n", i+1, strings.Repeat(" w", 45))
@@ -234,6 +237,7 @@ func TestEvaluateChunks(t *testing.T) {
 // TestEvaluateOrder checks that results are emitted in path order whatever order the calls
 // finish in, and that an error from emit stops the run.
 func TestEvaluateOrder(t *testing.T) {
+	t.Parallel()
 	files := chunkProject("x")
 	delete(files, "rules/Acme/tone.md")
 	for i := range 6 {
@@ -335,6 +339,7 @@ func TestEvaluateCancel(t *testing.T) {
 // (judged by the same endpoint) counts the same way. A 400 for one request stays that rule's
 // error on that file.
 func TestEvaluateStoppedEndpoint(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for k, v := range checklistFiles {
 		files[k] = v

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/report"
@@ -34,12 +35,12 @@ func ExampleRun() {
 	client, _ := llm.New(llm.Config{})
 	defer client.Close()
 
-	found, err := lint.FindProject(dir, "", "")
+	found, err := config.FindProject(dir, "", "")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	proj, err := lint.LoadProject(found)
+	proj, err := config.LoadProject(found)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -52,7 +53,7 @@ func ExampleRun() {
 	res, err := lint.Run(context.Background(), plan, lint.RunOptions{EvalOptions: lint.EvalOptions{
 		Client:              client,
 		Endpoint:            llm.Endpoint{BaseURL: srv.URL, Model: "test-model"},
-		ConfidenceThreshold: lint.DefaultConfidenceThreshold,
+		ConfidenceThreshold: config.DefaultConfidenceThreshold,
 	}})
 	if err != nil {
 		fmt.Println(err)

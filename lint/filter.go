@@ -1,6 +1,9 @@
 package lint
 
-import "github.com/vectorlint/vectorlint/finding"
+import (
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
+)
 
 // The filter stage (pipeline.go) decides, for each proposed finding of a rule on a file, whether
 // it is reported. Nothing is dropped without a decision, so a run can say what became of every
@@ -42,10 +45,10 @@ const (
 // A located violation whose span holds no prose (it lies inside skipped scopes: spec/linter.md
 // §9) is ignored after the duplicate check, before the inline controls; it does not count for
 // its group, so a low-rated criterion whose only violations are in code keeps its summary.
-func (e *evaluator) filter(doc *Document, supp *Suppressions, props []proposal) {
+func (e *evaluator) filter(doc *document.Document, supp *document.Suppressions, props []proposal) {
 	type place struct {
 		rule string
-		span Span
+		span document.Span
 	}
 	type quote struct{ rule, quote, message string }
 	var (
@@ -82,7 +85,7 @@ func (e *evaluator) filter(doc *Document, supp *Suppressions, props []proposal) 
 			}
 		case seen[place{p.rule, p.span}]:
 			p.decision = duplicate
-		case doc.inSkipped(p.span):
+		case doc.InSkipped(p.span):
 			seen[place{p.rule, p.span}] = true
 			p.decision = ignored
 		default:

@@ -5,17 +5,19 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 )
 
 // TestFilterDecisions runs proposals through the locate and filter stages and checks the
 // decision on each, in the order the filter makes them.
 func TestFilterDecisions(t *testing.T) {
+	t.Parallel()
 	src := "# Title\n\nIn order to win, in order to try.\n<!-- vectorlint-disable-next-line Acme.R -->\nIn order to hide.\nLast line.\n"
-	doc, err := NewDocument("a.md", []byte(src))
+	doc, err := document.New("a.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	chunk := Chunk{Text: doc.Body, Offset: doc.BodyOffset, Line: 1, Words: CountWords(doc.Body)}
+	chunk := document.Chunk{Text: doc.Body, Offset: doc.BodyOffset, Line: 1, Words: document.CountWords(doc.Body)}
 	v := func(quote string, line int, conf float64) Violation {
 		return Violation{QuotedText: quote, Line: line, Message: "Say 'to'.", Confidence: conf}
 	}
@@ -46,7 +48,7 @@ func TestFilterDecisions(t *testing.T) {
 		reported, reported, superseded, reported, reported}
 	locate(doc, props)
 	e := &evaluator{opts: EvalOptions{ConfidenceThreshold: 0.75}}
-	e.filter(doc, ParseSuppressions(doc), props)
+	e.filter(doc, document.ParseSuppressions(doc), props)
 	for i, p := range props {
 		if p.decision != want[i] {
 			t.Errorf("proposal %d (%s %+v): decision %d, want %d", i, p.rule, p.violation, p.decision, want[i])
@@ -68,15 +70,16 @@ func TestFilterDecisions(t *testing.T) {
 // places, each located in its chunk; and a different line, context or criterion is a different
 // violation.
 func TestMergeIdenticalViolations(t *testing.T) {
+	t.Parallel()
 	src := "We act in order to win.\n\nThey act in order to try.\n"
-	doc, err := NewDocument("a.md", []byte(src))
+	doc, err := document.New("a.md", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole := Chunk{Text: doc.Body, Offset: 0, Line: 1}
-	first := Chunk{Text: "We act in order to win.\n\n", Offset: 0, Line: 1}
-	second := Chunk{Text: "They act in order to try.\n", Offset: 25, Line: 3}
-	viol := func(c Chunk, rule, quote string, line int, msg string, conf float64) proposal {
+	whole := document.Chunk{Text: doc.Body, Offset: 0, Line: 1}
+	first := document.Chunk{Text: "We act in order to win.\n\n", Offset: 0, Line: 1}
+	second := document.Chunk{Text: "They act in order to try.\n", Offset: 25, Line: 3}
+	viol := func(c document.Chunk, rule, quote string, line int, msg string, conf float64) proposal {
 		return violationProposal(rule, 0, finding.SeverityWarning, c, &Violation{QuotedText: quote, Line: line,
 			Message: msg, Analysis: "Wordy.", Confidence: conf})
 	}
@@ -93,7 +96,7 @@ func TestMergeIdenticalViolations(t *testing.T) {
 	// the merge decides before locating, and locates each repeated violation once.
 	locate(doc, props)
 	e := &evaluator{opts: EvalOptions{ConfidenceThreshold: 0.85}}
-	e.filter(doc, ParseSuppressions(doc), props)
+	e.filter(doc, document.ParseSuppressions(doc), props)
 	want := []struct {
 		d     decision
 		where string // "" when not located
@@ -116,7 +119,7 @@ func TestMergeIdenticalViolations(t *testing.T) {
 		viol(second, "Acme.R", "in order to", 0, "Say 'to'.", 0.9),
 	}
 	locate(doc, props)
-	e.filter(doc, ParseSuppressions(doc), props)
+	e.filter(doc, document.ParseSuppressions(doc), props)
 	for i, want := range []string{"1:8", "3:10"} {
 		p := props[i]
 		if p.merged || p.decision != reported || fmt.Sprintf("%d:%d", p.finding.Start.Line, p.finding.Start.Column) != want {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/scopes"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -14,7 +16,7 @@ import (
 // specific section that sets one winning; without one, the extension decides.
 func TestFormatConfig(t *testing.T) {
 	t.Parallel()
-	cfg, problems := ParseConfig("vectorlint.ini", []byte(`[**/*]
+	cfg, problems := config.Parse("vectorlint.ini", []byte(`[**/*]
 RunRules = A
 [docs/**/*.md]
 Format = mdx
@@ -46,7 +48,7 @@ Format = html
 // expected and what was found.
 func TestFormatConfigProblems(t *testing.T) {
 	t.Parallel()
-	_, problems := ParseConfig("vectorlint.ini", []byte("[**/*.md]\nFormat = asciidoctor\n[b/**]\nFormat = restructuredtext\n[c/**]\nFormat =\n[d/**]\nFormt = mdx\n"))
+	_, problems := config.Parse("vectorlint.ini", []byte("[**/*.md]\nFormat = asciidoctor\n[b/**]\nFormat = restructuredtext\n[c/**]\nFormat =\n[d/**]\nFormt = mdx\n"))
 	var got []string
 	for _, p := range problems {
 		got = append(got, strings.TrimPrefix(p.Error(), filepath.Dir(p.File)+string(filepath.Separator)))
@@ -65,31 +67,6 @@ func TestFormatConfigProblems(t *testing.T) {
 	}
 }
 
-// TestNewDocumentAs: a Format read the document as its format says, whatever its extension:
-// a Docusaurus page (.md) read as MDX skips its imports and JSX.
-func TestNewDocumentAs(t *testing.T) {
-	t.Parallel()
-	src := []byte("---\ntitle: Tabs\n---\nimport Tabs from '@theme/Tabs';\n\n<Tabs>\n\nProse.\n\n</Tabs>\n")
-	for _, tt := range []struct {
-		syn  scopes.Syntax
-		want string
-	}{
-		{scopes.SyntaxMarkdown, "import Tabs from '@theme/Tabs';\n\n\n\nProse.\n\n\n"},
-		{scopes.SyntaxMDX, "\n\n\n\nProse.\n\n\n"},
-	} {
-		doc, err := NewDocumentAs("docs/a.md", src, tt.syn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
-			t.Fatal(err)
-		}
-		if got, _ := scopes.Show(doc.Prose(), doc.BodyOffset, doc.skipped); doc.Syntax() != tt.syn || got != tt.want {
-			t.Errorf("%v: shown %q, want %q", tt.syn, got, tt.want)
-		}
-	}
-}
-
 // TestRSTFrontmatter: in reStructuredText a "---" line is also a title's overline: a block is
 // front matter only when it holds a YAML mapping.
 func TestRSTFrontmatter(t *testing.T) {
@@ -103,7 +80,7 @@ func TestRSTFrontmatter(t *testing.T) {
 		{"a.md", "---\nAPI\n---\n\nText.\n", 12},
 		{"a.rst", "\ufeff---\nAPI\n---\n", 3},
 	} {
-		doc, err := NewDocument(tt.path, []byte(tt.src))
+		doc, err := document.New(tt.path, []byte(tt.src))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,14 +118,14 @@ func TestFormatTargets(t *testing.T) {
 		{"a.adoc", "----\n# not a title\n----\n", ""},
 	}
 	for _, tt := range tests {
-		doc, err := NewDocument(tt.path, []byte(tt.src))
+		doc, err := document.New(tt.path, []byte(tt.src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+		if err := doc.SkipScopes(document.DefaultScopeSettings()); err != nil {
 			t.Fatal(err)
 		}
-		m, found, err := doc.findTarget(target)
+		m, found, err := doc.FindTarget(target)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,14 +171,14 @@ func TestFormatSuppressions(t *testing.T) {
 		{"b.html", "<!-- vectorlint-disable -->\n<h1>Title</h1>\n", "SS"},
 	}
 	for _, tt := range tests {
-		doc, err := NewDocument(tt.path, []byte(tt.src))
+		doc, err := document.New(tt.path, []byte(tt.src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+		if err := doc.SkipScopes(document.DefaultScopeSettings()); err != nil {
 			t.Fatal(err)
 		}
-		s := ParseSuppressions(doc)
+		s := document.ParseSuppressions(doc)
 		var got strings.Builder
 		for line := 1; line <= doc.Lines(); line++ {
 			if s.Suppressed("Acme.Tone", doc.LineStart(line), line) {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -36,9 +37,9 @@ func FuzzTarget(f *testing.F) {
 		f.Add(tg.regex, tg.flags, tg.group, d)
 	}
 	f.Fuzz(func(t *testing.T, regex, flags string, group int, src string) {
-		doc, err := NewDocument("doc.md", []byte(src))
+		doc, err := document.New("doc.md", []byte(src))
 		if err != nil {
-			var ue *InvalidUTF8Error
+			var ue *document.InvalidUTF8Error
 			if !errors.As(err, &ue) || !strings.HasPrefix(err.Error(), "doc.md:") || ue.Pos.Offset < 0 || ue.Pos.Offset >= len(src) {
 				t.Fatalf("invalid UTF-8 reported as %v", err)
 			}
@@ -74,14 +75,14 @@ func FuzzTarget(f *testing.F) {
 		// front matter title): its match is a span of the file, its text the prose there or
 		// the title's own bytes.
 		for _, path := range []string{"doc.md", "doc.adoc", "doc.rst", "doc.html"} {
-			doc, err := NewDocument(path, []byte(src))
+			doc, err := document.New(path, []byte(src))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+			if err := doc.SkipScopes(document.DefaultScopeSettings()); err != nil {
 				t.Fatal(err)
 			}
-			m, found, err := doc.findTarget(tg)
+			m, found, err := doc.FindTarget(tg)
 			if err != nil || !found {
 				continue
 			}

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/numfmt"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -47,7 +49,7 @@ type Kind interface {
 	call(ctx context.Context, e *evaluator, j job) reply
 	// propose reads a rule's replies on a file into what they propose to report, in order:
 	// the locate stage's input. It also returns the problems the replies show.
-	propose(doc *Document, r *ruleRun) ([]proposal, issues)
+	propose(doc *document.Document, r *ruleRun) ([]proposal, issues)
 	// score is the score stage: the rule's score from its replies and the filter's decisions
 	// (nil when there is none to give).
 	score(r *ruleRun, props []proposal) (*finding.Score, error)
@@ -130,18 +132,18 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 		est.Tokens += tokens[i]
 	}
 	if len(chunks) == 1 && u.only == nil {
-		est.Lines = []string{"1 LLM call, ~" + thousands(int64(est.Tokens)) + " tokens"}
+		est.Lines = []string{"1 LLM call, ~" + numfmt.Thousands(int64(est.Tokens)) + " tokens"}
 		return est
 	}
 	changed := ""
 	if u.only != nil {
 		changed = " for the chunks holding a changed line"
 	}
-	est.Lines = append(est.Lines, fmt.Sprintf("%s%s, ~%s tokens:", countOf(len(chunks), "LLM call"), changed, thousands(int64(est.Tokens))))
+	est.Lines = append(est.Lines, fmt.Sprintf("%s%s, ~%s tokens:", numfmt.Count(len(chunks), "LLM call"), changed, numfmt.Thousands(int64(est.Tokens))))
 	for i, c := range chunks {
 		end := c.Line + finding.NewLineIndex(c.Text).Lines() - 1
 		est.Lines = append(est.Lines, fmt.Sprintf("  chunk %d: lines %d-%d, %s, ~%s tokens", i+1, c.Line, end,
-			countOf(c.Words, "word"), thousands(int64(tokens[i]))))
+			numfmt.Count(c.Words, "word"), numfmt.Thousands(int64(tokens[i]))))
 	}
 	return est
 }
@@ -151,12 +153,12 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 // the rule body, the criteria lines and the numbered text as the model is sent it (skipped
 // scopes left out, and the sentence on placeholders when it has some; see
 // EstimateInstructionChars).
-func callTokens(pr *PlannedRule, u *Unit, c Chunk) int {
+func callTokens(pr *PlannedRule, u *Unit, c document.Chunk) int {
 	chars := EstimateInstructionChars + pr.SharedChars + utf8.RuneCountInString(pr.Rule.Body)
 	for _, cr := range u.Criteria {
 		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
 	}
-	text, placeholders := u.doc.modelText(c.Text, c.Offset)
+	text, placeholders := u.doc.ModelText(c.Text, c.Offset)
 	if placeholders {
 		chars += 1 + utf8.RuneCountInString(instructionsPlaceholder)
 	}
@@ -178,12 +180,4 @@ func lineBreakLen(line string) int {
 		return 1
 	}
 	return 0
-}
-
-// countOf is "1 word", "2 words", "1,000 words".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return thousands(int64(n)) + " " + noun + "s"
 }

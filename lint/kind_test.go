@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
 // TestKindOf: each kind of rule gets the kind that evaluates it, and the dry run's and
 // validate's descriptions come from it.
 func TestKindOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, kind, describe string
 		whole                     bool
@@ -54,9 +56,10 @@ func TestKindOf(t *testing.T) {
 // TestKindsWithoutModel: without a client the model kinds do not run (their calls are counted
 // as not made); a checklist runs, its judged points counted as not made without a judge.
 func TestKindsWithoutModel(t *testing.T) {
+	t.Parallel()
 	semi := mustRule(t, semiRuleSrc)
 	check := mustRule(t, "---\nid: C\nname: C\nshould:\n  - $contains: x\n  - says hello\n  - says goodbye\n---\nBody.\n")
-	long := longText(700) // two chunks
+	long := testutil.LongText(700) // two chunks
 	tests := []struct {
 		name   string
 		rule   *rules.Rule
@@ -85,6 +88,7 @@ func TestKindsWithoutModel(t *testing.T) {
 
 // TestChecklistEstimate: a checklist's dry-run cost is its judged points' calls, or nothing.
 func TestChecklistEstimate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		src  string
 		want Estimate

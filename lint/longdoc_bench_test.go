@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -19,9 +21,9 @@ func BenchmarkEvaluateLongDocument(b *testing.B) {
 		"vectorlint.ini":     "RulesPath = rules\n[docs/*.md]\nRunRules = Acme\n",
 		"rules/Acme/a.md":    "---\nid: A\nname: A\n---\nFind wordy phrases.\n",
 		"rules/Acme/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\ncriteria: [{id: Warmth, name: Warmth}]\n---\nRate the tone.\n",
-		"docs/long.md":       longText(20000),
+		"docs/long.md":       testutil.LongText(20000),
 	}
-	writeTestFiles(b, dir, files)
+	testutil.WriteFiles(b, dir, files)
 	srv := llmtest.Start(b)
 	srv.On(llmtest.SystemContains(`<rule name="Tone">`), llmtest.JSON(map[string]any{"criteria": []any{map[string]any{"id": "Warmth", "score": 3}}}))
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{
@@ -33,7 +35,7 @@ func BenchmarkEvaluateLongDocument(b *testing.B) {
 	defer client.Close()
 	b.ReportAllocs()
 	for b.Loop() {
-		proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+		proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 	"github.com/vectorlint/vectorlint/report"
@@ -49,11 +50,11 @@ func TestNonFiniteScore(t *testing.T) {
 		return llmtest.JSON(map[string]any{"violations": []any{}})
 	})))
 	run := func(poison bool) (jsonOut, lineOut string) {
-		found, err := lint.FindProject(dir, "", "")
+		found, err := config.FindProject(dir, "", "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		proj, err := lint.LoadProject(found)
+		proj, err := config.LoadProject(found)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +77,7 @@ func TestNonFiniteScore(t *testing.T) {
 		}
 		defer client.Close()
 		res, err := lint.Run(context.Background(), plan, lint.RunOptions{EvalOptions: lint.EvalOptions{
-			Client: client, Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}, ConfidenceThreshold: lint.DefaultConfidenceThreshold}})
+			Client: client, Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "m"}, ConfidenceThreshold: config.DefaultConfidenceThreshold}})
 		if err != nil {
 			t.Fatal(err)
 		}

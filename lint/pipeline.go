@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 )
 
@@ -33,7 +34,7 @@ type proposal struct {
 	// violation is a model's violation, reported on chunk; nil for a finding whose place is
 	// already known (a placed proposal: finding is set and located from the start).
 	violation *Violation
-	chunk     Chunk
+	chunk     document.Chunk
 	// fallback marks a placed finding that stands for its group only when none of the group's
 	// violations is reported (a low-rated criterion's summary).
 	fallback bool
@@ -44,7 +45,7 @@ type proposal struct {
 	// it was or none was given.
 	merged     bool
 	located    bool
-	span       Span
+	span       document.Span
 	finding    finding.Finding
 	fixRefused string
 
@@ -53,7 +54,7 @@ type proposal struct {
 }
 
 // violationProposal proposes a model's violation v, reported on chunk c, as a finding of rule.
-func violationProposal(rule string, group int, sev finding.Severity, c Chunk, v *Violation) proposal {
+func violationProposal(rule string, group int, sev finding.Severity, c document.Chunk, v *Violation) proposal {
 	return proposal{rule: rule, group: group, severity: sev, violation: v, chunk: c}
 }
 
@@ -82,7 +83,7 @@ func (e *evaluator) assemble(f *fileRun) finding.FileResult {
 	if e.opts.KeepSource {
 		out.fr.Source, out.fr.SourceFile = doc.Source, f.fp.SourceFile()
 	}
-	supp := ParseSuppressions(doc) // the inline controls the filter applies
+	supp := document.ParseSuppressions(doc) // the inline controls the filter applies
 	for _, r := range f.rules {
 		e.rule(out, doc, supp, r)
 	}
@@ -92,7 +93,7 @@ func (e *evaluator) assemble(f *fileRun) finding.FileResult {
 // rule assembles one rule's part of a file's result. A rule that cannot run on the file, or
 // whose calls could not all be made, reports its deterministic findings ("target not found")
 // and why it did not complete; a rule that ran goes through every stage.
-func (e *evaluator) rule(out *resultBuilder, doc *Document, supp *Suppressions, r *ruleRun) {
+func (e *evaluator) rule(out *resultBuilder, doc *document.Document, supp *document.Suppressions, r *ruleRun) {
 	pr := r.pr
 	if pr.Err != nil {
 		out.cannotRun(pr)

@@ -13,6 +13,8 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/safefile"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -53,7 +55,7 @@ type PlanInput struct {
 // overrides) and, for each rule, the texts the model evaluates. The files of a lazy plan
 // (PlanInput.Lazy) are read and planned only when they are prepared.
 type Plan struct {
-	Config *Config
+	Config *config.Config
 	// Files are sorted by path.
 	Files []*FilePlan
 	// Skipped lists files no rule applies to, sorted by path.
@@ -67,7 +69,7 @@ type FilePlan struct {
 	// RelPath is the path relative to the config's folder that selected the sections.
 	RelPath string
 	// Doc is nil when the file could not be read; Err says why (an operational error: exit 2).
-	Doc *Document
+	Doc *document.Document
 	Err error
 	// Rules are sorted by rule id.
 	Rules []*PlannedRule
@@ -97,7 +99,7 @@ type outsideFile struct {
 
 // planEnv is what preparing any file of a plan needs.
 type planEnv struct {
-	cfg         *Config
+	cfg         *config.Config
 	searchModel bool
 	sharedChars int
 	dir         string
@@ -109,12 +111,12 @@ type planEnv struct {
 // sections, with the settings of each; files with the same sections share it.
 type ruleSet struct {
 	rules    []*rules.Rule
-	settings []RuleSettings
+	settings []config.RuleSettings
 	// skip says why no rule applies ("" when rules apply); err is an unknown pack in RunRules.
 	skip string
 	err  error
 	// scopes are what the files skip (spec/linter.md §9).
-	scopes ScopeSettings
+	scopes document.ScopeSettings
 }
 
 // Prepared reports whether Doc, Err and Rules are filled: always, except for a file of a lazy
@@ -153,13 +155,13 @@ func (fp *FilePlan) Prepare() {
 	case fp.outside != nil:
 		data, err = readOutside(fp.outside)
 	default:
-		data, err = fp.env.root.ReadDocument(fp.SourceFile(), MaxDocumentSize)
+		data, err = fp.env.root.ReadDocument(fp.SourceFile(), document.MaxDocumentSize)
 	}
 	if err != nil {
 		fp.Err = fmt.Errorf("%s: cannot read the file: %w", fp.Path, unwrapPathError(err))
 		return
 	}
-	doc, err := NewDocumentAs(fp.Path, data, fp.set.scopes.Syntax(fp.Path))
+	doc, err := document.NewAs(fp.Path, data, fp.set.scopes.Syntax(fp.Path))
 	if err != nil {
 		fp.Err = err
 		return
@@ -194,7 +196,7 @@ func readOutside(o *outsideFile) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return r.ReadDocument(o.read, MaxDocumentSize)
+	return r.ReadDocument(o.read, document.MaxDocumentSize)
 }
 
 // release drops what Prepare filled, so the document, its units and chunks can be collected.
@@ -217,12 +219,12 @@ func (p *Plan) Prepare() {
 // before any work for bad PATHs and for a project with errors; a file that cannot be read or a
 // rule that cannot run on a file is recorded in the plan (FilePlan.Err, PlannedRule.Err). With
 // PlanInput.Lazy the files are not read yet: see there.
-func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
+func BuildPlan(cfg *config.Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	byName := map[string]*rules.Pack{}
 	for _, p := range packs {
 		byName[p.Name] = p
 	}
-	if ps := CheckConfig(cfg, packs); ps.HasErrors() {
+	if ps := config.Check(cfg, packs); ps.HasErrors() {
 		return nil, ps
 	}
 	root := in.Root
@@ -237,28 +239,17 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 		}
 		root = r // kept for the plan's reads; released with it
 	}
-	var (
-		files     []docFile
-		notRead   []finding.Skipped
-		badArgs   []*PathError
-		stdinUsed bool
-	)
-	var args []string
-	for _, a := range in.Paths {
-		if a == "-" {
-			if stdinUsed {
-				return nil, &PathError{Arg: "-", Reason: "standard input can be read only once"}
-			}
-			if in.StdinFilename == "" {
-				return nil, &PathError{Arg: "-", Reason: "reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"}
-			}
-			stdinUsed = true
-			continue
-		}
-		args = append(args, a)
+	args, stdinUsed, err := pathArgs(in)
+	if err != nil {
+		return nil, err
 	}
+	var (
+		files   []document.File
+		notRead []finding.Skipped
+		badArgs []*document.PathError
+	)
 	if len(args) > 0 {
-		found, skipped, bad, err := discover(root, in.Dir, args, []string{cfg.RulesPath})
+		found, skipped, bad, err := document.Search(root, in.Dir, args, []string{cfg.RulesPath})
 		if err != nil {
 			return nil, err
 		}
@@ -270,81 +261,19 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 
 	plan := &Plan{Config: cfg, Skipped: notRead}
 	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, root: root, sharedChars: utf8.RuneCountInString(in.SharedPrompt)}
-	type source struct {
-		abs     string
-		stdin   bool
-		outside *outsideFile
-	}
-	sources := make([]source, 0, len(files)+1)
+	sources := make([]planSource, 0, len(files)+1)
 	for _, f := range files {
-		src := source{abs: f.path}
-		if f.outside != "" {
-			src.outside = &outsideFile{dir: f.outside, read: f.read}
+		src := planSource{abs: f.Path}
+		if f.Outside != "" {
+			src.outside = &outsideFile{dir: f.Outside, read: f.Read}
 		}
 		sources = append(sources, src)
 	}
 	if stdinUsed {
-		name := in.StdinFilename
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(in.Dir, name)
-		}
-		stdin := in.Stdin
-		if stdin == nil {
-			stdin = strings.NewReader("")
-		}
-		abs := filepath.Clean(name)
-		// The document on standard input (an editor's buffer) replaces the file of the same
-		// name found on disk: one result per path.
-		sources = slices.DeleteFunc(sources, func(s source) bool { return s.abs == abs })
-		read := false
-		env.readStdin = func() ([]byte, error) {
-			if read {
-				return nil, errors.New("standard input was read already")
-			}
-			read = true
-			data, err := io.ReadAll(io.LimitReader(stdin, MaxDocumentSize+1))
-			if err == nil && len(data) > MaxDocumentSize {
-				// The rest is not read: standard input may never end.
-				return nil, &safefile.TooLargeError{Size: int64(len(data)), Limit: MaxDocumentSize, AtLeast: true}
-			}
-			return data, err
-		}
-		sources = append(sources, source{abs: abs, stdin: true})
+		sources = stdinSource(in, env, sources)
 	}
-
-	sets := map[string]*ruleSet{}
-	for _, src := range sources {
-		path := displayPath(in.Dir, src.abs)
-		rel, err := filepath.Rel(cfg.Dir, src.abs)
-		if err != nil {
-			rel = src.abs
-		}
-		rel = filepath.ToSlash(rel)
-		// A rule file named explicitly (pre-commit passes every staged Markdown file) is not a
-		// document: the folder walk already leaves RulesPath out, and so does this.
-		if cfg.RulesPath != "" && withinDir(cfg.RulesPath, src.abs) {
-			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
-			continue
-		}
-		set := resolveRules(cfg, byName, cfg.Settings(rel), sets, in.MinSeverity)
-		if set.err != nil {
-			return nil, set.err
-		}
-		if set.skip != "" {
-			plan.Skipped = append(plan.Skipped, finding.Skipped{Path: path, Reason: set.skip})
-			continue
-		}
-		if rel == path {
-			rel = path // one string for both
-		}
-		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin, outside: src.outside}
-		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
-			fp.abs = src.abs // not derivable from the reported path
-		}
-		plan.Files = append(plan.Files, fp)
-		if !in.Lazy {
-			fp.Prepare()
-		}
+	if err := plan.addFiles(byName, env, in, sources); err != nil {
+		return nil, err
 	}
 	// A PATH that names nothing to lint is that path's error (exit 2), reported with the
 	// results; the files of the other arguments are still linted.
@@ -360,9 +289,107 @@ func BuildPlan(cfg *Config, packs []*rules.Pack, in PlanInput) (*Plan, error) {
 	return plan, nil
 }
 
+// pathArgs returns the PATH arguments to discover, and whether "-" (standard input) is one of
+// them: at most once, and only with a name for it.
+func pathArgs(in PlanInput) (args []string, stdinUsed bool, _ error) {
+	for _, a := range in.Paths {
+		if a == "-" {
+			if stdinUsed {
+				return nil, false, &document.PathError{Arg: "-", Reason: "standard input can be read only once"}
+			}
+			if in.StdinFilename == "" {
+				return nil, false, &document.PathError{Arg: "-", Reason: "reading standard input needs --stdin-filename NAME (NAME picks the config section and is the reported path)"}
+			}
+			stdinUsed = true
+			continue
+		}
+		args = append(args, a)
+	}
+	return args, stdinUsed, nil
+}
+
+// planSource is a document to plan: its absolute path, and where it is read from.
+type planSource struct {
+	abs     string
+	stdin   bool
+	outside *outsideFile
+}
+
+// stdinSource adds the document on standard input to sources, under in.StdinFilename, and
+// sets env to read it (once, at most MaxDocumentSize bytes).
+func stdinSource(in PlanInput, env *planEnv, sources []planSource) []planSource {
+	name := in.StdinFilename
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(in.Dir, name)
+	}
+	stdin := in.Stdin
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	abs := filepath.Clean(name)
+	// The document on standard input (an editor's buffer) replaces the file of the same
+	// name found on disk: one result per path.
+	sources = slices.DeleteFunc(sources, func(s planSource) bool { return s.abs == abs })
+	read := false
+	env.readStdin = func() ([]byte, error) {
+		if read {
+			return nil, errors.New("standard input was read already")
+		}
+		read = true
+		data, err := io.ReadAll(io.LimitReader(stdin, document.MaxDocumentSize+1))
+		if err == nil && len(data) > document.MaxDocumentSize {
+			// The rest is not read: standard input may never end.
+			return nil, &safefile.TooLargeError{Size: int64(len(data)), Limit: document.MaxDocumentSize, AtLeast: true}
+		}
+		return data, err
+	}
+	return append(sources, planSource{abs: abs, stdin: true})
+}
+
+// addFiles plans each source: skipped (a rule file, no rule applies) or a FilePlan, prepared
+// now unless in.Lazy.
+func (p *Plan) addFiles(byName map[string]*rules.Pack, env *planEnv, in PlanInput, sources []planSource) error {
+	cfg := p.Config
+	sets := map[string]*ruleSet{}
+	for _, src := range sources {
+		path := displayPath(in.Dir, src.abs)
+		rel, err := filepath.Rel(cfg.Dir, src.abs)
+		if err != nil {
+			rel = src.abs
+		}
+		rel = filepath.ToSlash(rel)
+		// A rule file named explicitly (pre-commit passes every staged Markdown file) is not a
+		// document: the folder walk already leaves RulesPath out, and so does this.
+		if cfg.RulesPath != "" && withinDir(cfg.RulesPath, src.abs) {
+			p.Skipped = append(p.Skipped, finding.Skipped{Path: path, Reason: "in RulesPath: a rule file, not a document"})
+			continue
+		}
+		set := resolveRules(cfg, byName, cfg.Settings(rel), sets, in.MinSeverity)
+		if set.err != nil {
+			return set.err
+		}
+		if set.skip != "" {
+			p.Skipped = append(p.Skipped, finding.Skipped{Path: path, Reason: set.skip})
+			continue
+		}
+		if rel == path {
+			rel = path // one string for both
+		}
+		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin, outside: src.outside}
+		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
+			fp.abs = src.abs // not derivable from the reported path
+		}
+		p.Files = append(p.Files, fp)
+		if !in.Lazy {
+			fp.Prepare()
+		}
+	}
+	return nil
+}
+
 // resolveRules returns the rules that apply to a file with the given settings, and their
 // settings, from sets when a file with the same sections was resolved before.
-func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSettings, sets map[string]*ruleSet, minSeverity finding.Severity) *ruleSet {
+func resolveRules(cfg *config.Config, byName map[string]*rules.Pack, settings config.FileSettings, sets map[string]*ruleSet, minSeverity finding.Severity) *ruleSet {
 	var key strings.Builder // the matching sections, by identity
 	for _, s := range settings.Sections {
 		fmt.Fprintf(&key, "%p,", s)
@@ -372,7 +399,7 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 	}
 	set := &ruleSet{scopes: settings.Scopes()}
 	sets[key.String()] = set
-	if set.skip = skipReason(settings); set.skip != "" {
+	if set.skip = config.SkipReason(settings); set.skip != "" {
 		return set
 	}
 	seenPack := map[string]bool{}
@@ -417,7 +444,7 @@ func resolveRules(cfg *Config, byName map[string]*rules.Pack, settings FileSetti
 // highestSeverity is the highest severity a rule's findings can have on a file with settings
 // rs: the configuration's override, else the highest of the rule's and its criteria's own
 // (a subjective criterion rated 2 to 4 reports at warning or below).
-func highestSeverity(r *rules.Rule, rs RuleSettings, def finding.Severity) finding.Severity {
+func highestSeverity(r *rules.Rule, rs config.RuleSettings, def finding.Severity) finding.Severity {
 	if rs.Severity != nil {
 		return *rs.Severity // it applies to the criteria too
 	}
@@ -429,19 +456,6 @@ func highestSeverity(r *rules.Rule, rs RuleSettings, def finding.Severity) findi
 		top = max(top, c.Severity)
 	}
 	return top
-}
-
-// skipReason says why no rule applies to a file, or "" when rules apply.
-func skipReason(s FileSettings) string {
-	switch {
-	case len(s.Sections) == 0:
-		return "no section of vectorlint.ini matches"
-	case s.RunRulesFrom == nil:
-		return "no matching section of vectorlint.ini sets RunRules"
-	case len(s.RunRules) == 0:
-		return fmt.Sprintf("RunRules is empty in [%s]", s.RunRulesFrom.Pattern)
-	}
-	return ""
 }
 
 // displayPath returns path relative to dir when it is inside dir, else path, with slashes.

@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -108,11 +111,11 @@ func renderPlan(p *Plan) []string {
 	return out
 }
 
-func loadTestProject(t *testing.T, files map[string]string) (string, *Project) {
+func loadTestProject(t *testing.T, files map[string]string) (string, *config.Project) {
 	t.Helper()
 	dir := t.TempDir()
-	writeTestFiles(t, dir, files)
-	proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	testutil.WriteFiles(t, dir, files)
+	proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,6 +123,7 @@ func loadTestProject(t *testing.T, files map[string]string) (string, *Project) {
 }
 
 func TestBuildPlan(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs", "notes.rst"}})
 	if err != nil {
@@ -197,6 +201,7 @@ func TestBuildPlan(t *testing.T) {
 // TestBuildPlanStdinReplacesFile: a document read from standard input under the name of a file
 // that is also linted from disk replaces it (one result per path).
 func TestBuildPlanStdinReplacesFile(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
 		Dir: dir, Paths: []string{"docs/b.md", "-", "docs"}, Stdin: strings.NewReader("# Buffer\n"), StdinFilename: "docs/b.md",
@@ -219,6 +224,7 @@ func TestBuildPlanStdinReplacesFile(t *testing.T) {
 // Pre-commit names every staged Markdown file, rule files included: those under RulesPath are
 // skipped with the reason, whatever the sections select, and documents still run.
 func TestBuildPlanSkipsNamedRuleFiles(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
 		Dir: dir, Paths: []string{"styles/Acme/wordiness.md", filepath.Join(dir, "styles", "Acme", "summary.md"), "docs/b.md", "styles-notes.md"},
@@ -243,6 +249,7 @@ func TestBuildPlanSkipsNamedRuleFiles(t *testing.T) {
 }
 
 func TestBuildPlanSearchModelAndStdin(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{
 		Dir: filepath.Join(dir, "docs"), Paths: []string{"-"}, Stdin: strings.NewReader("# From stdin\n"),
@@ -271,6 +278,7 @@ func TestBuildPlanSearchModelAndStdin(t *testing.T) {
 }
 
 func TestBuildPlanErrors(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	tests := []struct {
 		name string
@@ -283,13 +291,13 @@ func TestBuildPlanErrors(t *testing.T) {
 	for _, tt := range tests {
 		tt.in.Dir = dir
 		_, err := BuildPlan(proj.Config, proj.Packs, tt.in)
-		var pe *PathError
+		var pe *document.PathError
 		if !errors.As(err, &pe) || err.Error() != tt.want {
 			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.want)
 		}
 	}
 	_, err := BuildPlan(proj.Config, nil, PlanInput{Dir: dir, Paths: []string{"docs"}})
-	if ps, ok := IsProblems(err); !ok || len(ps) != 7 || !strings.HasSuffix(ps[0].Error(), `vectorlint.ini:3: RunRules: unknown pack "Acme" (no packs found in RulesPath)`) {
+	if ps, ok := config.IsProblems(err); !ok || len(ps) != 7 || !strings.HasSuffix(ps[0].Error(), `vectorlint.ini:3: RunRules: unknown pack "Acme" (no packs found in RulesPath)`) {
 		t.Errorf("unknown pack: err = %v", err)
 	}
 }
@@ -309,7 +317,7 @@ func TestBuildPlanBadPaths(t *testing.T) {
 	for _, fp := range plan.Files {
 		line := fp.Path
 		if fp.Err != nil {
-			var pe *PathError
+			var pe *document.PathError
 			if !errors.As(fp.Err, &pe) {
 				t.Fatalf("%s: err %T, want *PathError", fp.Path, fp.Err)
 			}
@@ -329,7 +337,7 @@ func TestBuildPlanBadPaths(t *testing.T) {
 	}
 	var bad []string
 	for _, e := range plan.OperationalErrors() {
-		if pe := (*PathError)(nil); errors.As(e, &pe) {
+		if pe := (*document.PathError)(nil); errors.As(e, &pe) {
 			bad = append(bad, pe.Arg)
 		}
 	}
@@ -339,14 +347,15 @@ func TestBuildPlanBadPaths(t *testing.T) {
 }
 
 func TestLoadProjectProblems(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
+	testutil.WriteFiles(t, dir, map[string]string{
 		"vectorlint.ini":        "RulesPath = styles\nColour = red\n[**/*.md]\nRunRules = Acme\n",
 		"styles/Acme/ok.md":     "---\nid: Ok\nname: Ok\ntype: subjective\ncriteria: [{id: A, name: A}]\n---\n# B <weight=1>\n",
 		"styles/Acme/broken.md": "---\nid: Broken\nname: Broken\nseverity: fatal\n---\n",
 	})
-	_, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
-	ps, ok := IsProblems(err)
+	_, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	ps, ok := config.IsProblems(err)
 	if !ok {
 		t.Fatalf("err = %v, want problems", err)
 	}
@@ -359,26 +368,27 @@ func TestLoadProjectProblems(t *testing.T) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 
-	writeTestFiles(t, dir, map[string]string{"vectorlint.ini": "RulesPath = nowhere\n"})
-	_, err = LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
-	ps, _ = IsProblems(err)
+	testutil.WriteFiles(t, dir, map[string]string{"vectorlint.ini": "RulesPath = nowhere\n"})
+	_, err = config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	ps, _ = config.IsProblems(err)
 	if got := problemLines(ps, dir); !reflect.DeepEqual(got, []string{`vectorlint.ini:1: RulesPath: expected an existing folder of rule packs (relative to the config file's folder), found "nowhere", which is not a folder`}) {
 		t.Errorf("missing RulesPath: %v", got)
 	}
 
-	proj, err := LoadProject(ProjectOptions{RulesPath: filepath.Join(dir, "styles")})
-	if ps, _ := IsProblems(err); len(ps) != 2 || proj.Config != nil || len(proj.Packs) != 1 || len(proj.Packs[0].Rules) != 1 {
+	proj, err := config.LoadProject(config.ProjectOptions{RulesPath: filepath.Join(dir, "styles")})
+	if ps, _ := config.IsProblems(err); len(ps) != 2 || proj.Config != nil || len(proj.Packs) != 1 || len(proj.Packs[0].Rules) != 1 {
 		t.Errorf("rules only: %v %+v", err, proj)
 	}
 	if proj.Pack("Acme") == nil || proj.Pack("Nope") != nil {
 		t.Error("Project.Pack lookup is wrong")
 	}
-	if _, err := LoadProject(ProjectOptions{RulesPath: filepath.Join(dir, "none")}); err == nil || !strings.HasPrefix(err.Error(), "cannot read the rules folder: ") {
+	if _, err := config.LoadProject(config.ProjectOptions{RulesPath: filepath.Join(dir, "none")}); err == nil || !strings.HasPrefix(err.Error(), "cannot read the rules folder: ") {
 		t.Errorf("missing rules folder: %v", err)
 	}
 }
 
 func TestCriterionSeverity(t *testing.T) {
+	t.Parallel()
 	c := &rules.Criterion{ID: "C", Severity: finding.SeverityError}
 	plain := &rules.Criterion{ID: "P"}
 	pr := &PlannedRule{Severity: finding.SeverityWarning}
@@ -395,6 +405,7 @@ func TestCriterionSeverity(t *testing.T) {
 // reported at the criterion's severity when it sets one (spec §3 gives criteria a severity
 // field), else at the rule's (spec §4); a severity override in the configuration wins for both.
 func TestMissingCriterionTargetSeverity(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n[loud.md]\nAcme.Guide.severity = error\n",
 		"styles/Acme/guide.md": "---\nid: Guide\nname: Guide\ntype: subjective\nseverity: warning\ncriteria:\n" +
@@ -434,4 +445,14 @@ func TestMissingCriterionTargetSeverity(t *testing.T) {
 			}
 		}
 	}
+}
+
+// problemLines is each problem's message, with its file relative to dir.
+func problemLines(ps finding.Problems, dir string) []string {
+	var out []string
+	for _, p := range ps {
+		p.File = strings.TrimPrefix(p.File, dir+string(filepath.Separator))
+		out = append(out, p.Error())
+	}
+	return out
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/points/rubric"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -63,7 +65,7 @@ type Unit struct {
 	// kind is the kind of the unit's rule; doc its document (nil for a Unit made by hand),
 	// whose skipped scopes the model is not sent.
 	kind Kind
-	doc  *Document
+	doc  *document.Document
 	// only, when set, keeps only the chunks that hold one of these lines (--changed-lines).
 	only gitdiff.Lines
 }
@@ -86,16 +88,16 @@ func (u *Unit) ModelCalls() int {
 
 // Chunks returns the chunks the model evaluates for this unit: none for a missing target, one
 // for evaluateAs: document, else SplitChunks.
-func (u *Unit) Chunks() []Chunk {
+func (u *Unit) Chunks() []document.Chunk {
 	switch {
 	case u.Missing != nil:
 		return nil
 	case u.NoSplit:
-		return []Chunk{{Text: u.Text, Offset: u.Offset, Line: u.Line, Words: CountWords(u.Text)}}
+		return []document.Chunk{{Text: u.Text, Offset: u.Offset, Line: u.Line, Words: document.CountWords(u.Text)}}
 	}
-	chunks := SplitChunks(u.Text, u.Offset, u.Line)
+	chunks := document.SplitChunks(u.Text, u.Offset, u.Line)
 	if u.only != nil {
-		chunks = slices.DeleteFunc(chunks, func(c Chunk) bool { return !u.only.Overlaps(chunkLines(c)) })
+		chunks = slices.DeleteFunc(chunks, func(c document.Chunk) bool { return !u.only.Overlaps(document.ChunkLines(c)) })
 	}
 	return chunks
 }
@@ -103,10 +105,7 @@ func (u *Unit) Chunks() []Chunk {
 // CriterionSeverity is the severity of a criterion's findings: the configuration's override for
 // the rule when there is one, else the criterion's own, else the rule's.
 func (pr *PlannedRule) CriterionSeverity(c *rules.Criterion) finding.Severity {
-	if !pr.SeverityOverridden && c.Severity != finding.SeverityUnset {
-		return c.Severity
-	}
-	return pr.Severity
+	return config.CriterionSeverity(c, pr.Severity, pr.SeverityOverridden)
 }
 
 // Findings returns the rule's deterministic findings ("target not found").
@@ -125,7 +124,7 @@ const TargetNotFound = "target not found"
 
 // targetCache runs each distinct target once per document.
 type targetCache struct {
-	doc     *Document
+	doc     *document.Document
 	results []targetResult
 }
 
@@ -142,14 +141,14 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 			return r
 		}
 	}
-	m, found, err := c.doc.findTarget(t)
+	m, found, err := c.doc.FindTarget(t)
 	r := targetResult{target: t, match: m, found: found, err: err}
 	c.results = append(c.results, r)
 	return r
 }
 
 // planRule works out one rule's units on a document.
-func planRule(doc *Document, r *rules.Rule, rs RuleSettings, cfg *Config, searchModel bool, targets *targetCache) *PlannedRule {
+func planRule(doc *document.Document, r *rules.Rule, rs config.RuleSettings, cfg *config.Config, searchModel bool, targets *targetCache) *PlannedRule {
 	pr := &PlannedRule{Rule: r, Kind: KindOf(r), ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
 	if r.Severity != finding.SeverityUnset {
 		pr.Severity = r.Severity
@@ -231,3 +230,15 @@ func mergeUnit(units []*Unit, u *Unit, own bool) []*Unit {
 	}
 	return append(units, u)
 }
+
+// ModelText is the unit's text as the model is sent it: the skipped scopes left out, every
+// line where it is in the file (what --dry-run shows).
+func (u *Unit) ModelText() string {
+	s, _ := u.doc.ModelText(u.Text, u.Offset)
+	return s
+}
+
+// Words is the number of words of the unit's text as the model is sent it (ModelText), the
+// semi-objective score's denominator: skipped code and markup do not count, and a code span or
+// a URL inside a sentence counts as the one word it stands for.
+func (u *Unit) Words() int { return document.CountWords(u.ModelText()) }

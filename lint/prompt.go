@@ -164,7 +164,7 @@ func NumberLines(text string, first int) string {
 }
 
 // violationSchema is the JSON schema of one violation. Strict structured output needs every
-// property required; the reply contract itself is more lenient (see ParseViolationsReply).
+// property required; the reply contract itself is more lenient (see parseViolationsReply).
 const violationSchema = `{"type":"object","properties":{` +
 	`"quoted_text":{"type":"string"},` +
 	`"line":{"type":"integer"},` +
@@ -178,16 +178,16 @@ const violationSchema = `{"type":"object","properties":{` +
 	`"required":["quoted_text","line","context_before","context_after","analysis","message","suggestion","fix","confidence"],` +
 	`"additionalProperties":false}`
 
-// ViolationsSchema is the structured-output schema of a semi-objective rule's reply.
-func ViolationsSchema() *llm.Schema {
+// violationsSchema is the structured-output schema of a semi-objective rule's reply.
+func violationsSchema() *llm.Schema {
 	return &llm.Schema{Name: "violations", Strict: true, Schema: json.RawMessage(
 		`{"type":"object","properties":{"violations":{"type":"array","items":` + violationSchema + `}},` +
 			`"required":["violations"],"additionalProperties":false}`)}
 }
 
-// CriteriaSchema is the structured-output schema of a subjective rule's reply for the given
+// criteriaSchema is the structured-output schema of a subjective rule's reply for the given
 // criteria: their ids are the only ones allowed.
-func CriteriaSchema(criteria []*rules.Criterion) *llm.Schema {
+func criteriaSchema(criteria []*rules.Criterion) *llm.Schema {
 	ids := make([]string, len(criteria))
 	for i, c := range criteria {
 		ids[i] = c.ID
@@ -226,8 +226,8 @@ Reply {"claims": []} when the text makes no checkable claim.`
 	searchInstructions = `You are a fact checker with web search. Check the claim in the user message against current, authoritative sources (official documentation and release notes first). Say whether the evidence supports it, contradicts it, or is insufficient, in at most 120 words, and name the sources you relied on.`
 )
 
-// ClaimsSchema is the structured-output schema of the claim extraction reply.
-func ClaimsSchema() *llm.Schema {
+// claimsSchema is the structured-output schema of the claim extraction reply.
+func claimsSchema() *llm.Schema {
 	return &llm.Schema{Name: "claims", Strict: true, Schema: json.RawMessage(
 		`{"type":"object","properties":{"claims":{"type":"array","items":{"type":"object","properties":{` +
 			`"claim":{"type":"string"},"quoted_text":{"type":"string"},"line":{"type":"integer"}},` +

@@ -46,6 +46,7 @@ Names a concrete benefit.
 
 // TestBuildMessages pins the prompts (they are part of the cache key and the token cost).
 func TestBuildMessages(t *testing.T) {
+	t.Parallel()
 	semi := mustRule(t, semiRuleSrc)
 	subj := mustRule(t, subjectiveRuleSrc)
 	tests := []struct {
@@ -70,6 +71,7 @@ func TestBuildMessages(t *testing.T) {
 }
 
 func TestNumberLines(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text  string
 		first int
@@ -93,11 +95,12 @@ func TestNumberLines(t *testing.T) {
 // TestSchemas checks that the reply schemas are valid JSON in the shape strict structured
 // output needs: every property required, no additional properties.
 func TestSchemas(t *testing.T) {
+	t.Parallel()
 	subj := mustRule(t, subjectiveRuleSrc)
 	for _, s := range []struct {
 		name   string
 		schema any
-	}{{"violations", ViolationsSchema().Schema}, {"criteria", CriteriaSchema(subj.Criteria).Schema}, {"claims", ClaimsSchema().Schema}} {
+	}{{"violations", violationsSchema().Schema}, {"criteria", criteriaSchema(subj.Criteria).Schema}, {"claims", claimsSchema().Schema}} {
 		raw, _ := s.schema.(json.RawMessage)
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
@@ -105,7 +108,7 @@ func TestSchemas(t *testing.T) {
 		}
 		checkStrict(t, s.name, v)
 	}
-	if raw := CriteriaSchema(subj.Criteria).Schema.(json.RawMessage); !strings.Contains(string(raw), `"enum":["Value","Tone"]`) {
+	if raw := criteriaSchema(subj.Criteria).Schema.(json.RawMessage); !strings.Contains(string(raw), `"enum":["Value","Tone"]`) {
 		t.Errorf("criteria schema does not restrict the ids: %s", raw)
 	}
 }
@@ -128,5 +131,15 @@ func checkStrict(t *testing.T, path string, v any) {
 	}
 	if items, ok := obj["items"]; ok {
 		checkStrict(t, path+"[]", items)
+	}
+}
+
+// BenchmarkNumberLines numbers the lines of one 500-word chunk, as every call does.
+func BenchmarkNumberLines(b *testing.B) {
+	text := testutil.LongText(500)
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		NumberLines(text, 1)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -28,6 +29,11 @@ type Violation struct {
 	Fix           string
 	// Confidence is from 0 to 1; a reply without one counts as 1.
 	Confidence float64
+}
+
+// Quote is the violation's quote, as the document locates it.
+func (v Violation) Quote() document.Quote {
+	return document.Quote{Text: v.QuotedText, Line: v.Line, Before: v.ContextBefore, After: v.ContextAfter}
 }
 
 // CriterionRating is a subjective reply's rating of one criterion.
@@ -57,10 +63,10 @@ func (e *ContractError) Error() string {
 	return e.Path + ": expected " + e.Expected + ", found " + e.Found
 }
 
-// ParseViolationsReply reads a semi-objective rule's reply: {"violations": [...]}. quoted_text
+// parseViolationsReply reads a semi-objective rule's reply: {"violations": [...]}. quoted_text
 // and message are required in each violation; a missing confidence counts as 1; line is a hint
 // and an unusable one is ignored. Unknown fields are ignored.
-func ParseViolationsReply(js string) ([]Violation, error) {
+func parseViolationsReply(js string) ([]Violation, error) {
 	obj, err := replyObject(js)
 	if err != nil {
 		return nil, err
@@ -72,12 +78,12 @@ func ParseViolationsReply(js string) ([]Violation, error) {
 	return parseViolations("violations", raw)
 }
 
-// ParseCriteriaReply reads a subjective rule's reply: {"criteria": [...]}, with one rating per
+// parseCriteriaReply reads a subjective rule's reply: {"criteria": [...]}, with one rating per
 // criterion of criteria. Criteria are matched by id, else by name (case-insensitive). A missing
 // criterion, a criterion rated twice and a rating outside 1–4 are contract errors; a criterion
 // the rule does not have is ignored with a warning. The ratings come back in the order of
 // criteria.
-func ParseCriteriaReply(js string, criteria []*rules.Criterion) ([]CriterionRating, []string, error) {
+func parseCriteriaReply(js string, criteria []*rules.Criterion) ([]CriterionRating, []string, error) {
 	obj, err := replyObject(js)
 	if err != nil {
 		return nil, nil, err
@@ -159,9 +165,9 @@ type Claim struct {
 	Line       int
 }
 
-// ParseClaimsReply reads the claim extraction reply: {"claims": [{"claim", "quoted_text",
+// parseClaimsReply reads the claim extraction reply: {"claims": [{"claim", "quoted_text",
 // "line"}]}. claim is required; the others are hints. Claims beyond MaxClaims are dropped.
-func ParseClaimsReply(js string) ([]Claim, error) {
+func parseClaimsReply(js string) ([]Claim, error) {
 	obj, err := replyObject(js)
 	if err != nil {
 		return nil, err

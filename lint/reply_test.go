@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseViolationsReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, js string
 		want     string // the violations, one per line, or the error
@@ -47,7 +48,7 @@ func TestParseViolationsReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			vs, err := ParseViolationsReply(tt.js)
+			vs, err := parseViolationsReply(tt.js)
 			var got string
 			if err != nil {
 				got = "error: " + err.Error()
@@ -67,6 +68,7 @@ func TestParseViolationsReply(t *testing.T) {
 }
 
 func TestParseCriteriaReply(t *testing.T) {
+	t.Parallel()
 	r := mustRule(t, subjectiveRuleSrc) // criteria Value (Value Communication) and Tone
 	tests := []struct {
 		name, js string
@@ -98,7 +100,7 @@ func TestParseCriteriaReply(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rs, warnings, err := ParseCriteriaReply(tt.js, r.Criteria)
+			rs, warnings, err := parseCriteriaReply(tt.js, r.Criteria)
 			var got string
 			if err != nil {
 				got = "error: " + err.Error()
@@ -121,6 +123,7 @@ func TestParseCriteriaReply(t *testing.T) {
 }
 
 func TestParseClaimsReply(t *testing.T) {
+	t.Parallel()
 	var many []string
 	for i := range 12 {
 		many = append(many, fmt.Sprintf(`{"claim":"c%d"}`, i))
@@ -133,7 +136,7 @@ func TestParseClaimsReply(t *testing.T) {
 		{`{"facts":[]}`, `error: claims: expected a "claims" array, found no such field (fields: "facts")`},
 	}
 	for _, tt := range tests {
-		cs, err := ParseClaimsReply(tt.js)
+		cs, err := parseClaimsReply(tt.js)
 		var got string
 		if err != nil {
 			got = "error: " + err.Error()
@@ -164,7 +167,7 @@ func FuzzParseReplies(f *testing.F) {
 	}
 	r := mustRule(f, subjectiveRuleSrc)
 	f.Fuzz(func(t *testing.T, js string) {
-		if vs, err := ParseViolationsReply(js); err == nil {
+		if vs, err := parseViolationsReply(js); err == nil {
 			for _, v := range vs {
 				// An empty quote is allowed (the violation is listed as unverified); a missing
 				// message, a confidence outside 0–1 or a negative line never is.
@@ -173,7 +176,7 @@ func FuzzParseReplies(f *testing.F) {
 				}
 			}
 		}
-		if rs, _, err := ParseCriteriaReply(js, r.Criteria); err == nil {
+		if rs, _, err := parseCriteriaReply(js, r.Criteria); err == nil {
 			if len(rs) != len(r.Criteria) {
 				t.Errorf("%d ratings for %d criteria", len(rs), len(r.Criteria))
 			}
@@ -183,7 +186,7 @@ func FuzzParseReplies(f *testing.F) {
 				}
 			}
 		}
-		if cs, err := ParseClaimsReply(js); err == nil && len(cs) > MaxClaims {
+		if cs, err := parseClaimsReply(js); err == nil && len(cs) > MaxClaims {
 			t.Errorf("%d claims, more than %d", len(cs), MaxClaims)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRounded1MarshalsLikeTheOriginal(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   float64
 		want string
@@ -27,6 +28,7 @@ func TestRounded1MarshalsLikeTheOriginal(t *testing.T) {
 }
 
 func TestFindingJSONShape(t *testing.T) {
+	t.Parallel()
 	f := finding.Finding{Rule: "Acme.Wordiness", Severity: finding.SeverityError, Message: "Say 'to'.", Match: "in order to",
 		Start: finding.Position{Line: 3, Column: 5, Offset: 42}, End: finding.Position{Line: 3, Column: 16, Offset: 53}}
 	got, err := json.Marshal(f)

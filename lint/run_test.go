@@ -73,6 +73,7 @@ func runServer(t *testing.T) *llmtest.Server {
 // TestRun calls Run as a Go program or an editor would, against the fake server: the results
 // are collected, the totals are the command's, and progress is reported file by file.
 func TestRun(t *testing.T) {
+	t.Parallel()
 	plan := runPlan(t)
 	srv := runServer(t)
 	var progress progressLog
@@ -124,6 +125,7 @@ docs/c.md
 // TestRunStreams: with File set, each result goes there in path order and none is kept; an
 // error from File stops the run and is Run's.
 func TestRunStreams(t *testing.T) {
+	t.Parallel()
 	srv := runServer(t)
 	var paths []string
 	res, err := Run(context.Background(), runPlan(t), RunOptions{
@@ -154,6 +156,7 @@ func TestRunStreams(t *testing.T) {
 // TestRunNotConfigured: without a model, what needs none still runs; the rule runs that needed
 // one are counted under one run error, and the run is not complete.
 func TestRunNotConfigured(t *testing.T) {
+	t.Parallel()
 	res, err := Run(context.Background(), runPlan(t), RunOptions{EvalOptions: EvalOptions{
 		NotConfigured: &llm.NotConfiguredError{Provider: "openai", Missing: []string{"OPENAI_API_KEY"}}}})
 	if err != nil {
@@ -173,6 +176,7 @@ func TestRunNotConfigured(t *testing.T) {
 // TestRunInterrupted: when the context ends, the files done are kept, the others listed as
 // interrupted, the error is the context's, and progress is stopped.
 func TestRunInterrupted(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

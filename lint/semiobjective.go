@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -41,8 +42,8 @@ func (semiObjective) prompt(in PromptInput) []llm.Message {
 // call asks for the chunk's violations ({"violations": [...]}).
 func (k semiObjective) call(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
-	raw, err := e.complete(ctx, j, k.prompt(j.prompt), ViolationsSchema(), func(js string) error {
-		vs, err := ParseViolationsReply(js)
+	raw, err := e.complete(ctx, j, k.prompt(j.prompt), violationsSchema(), func(js string) error {
+		vs, err := parseViolationsReply(js)
 		if err != nil {
 			return err
 		}
@@ -57,7 +58,7 @@ func (k semiObjective) call(ctx context.Context, e *evaluator, j job) reply {
 }
 
 // propose proposes every violation of every chunk, at the rule's severity.
-func (semiObjective) propose(_ *Document, r *ruleRun) ([]proposal, issues) {
+func (semiObjective) propose(_ *document.Document, r *ruleRun) ([]proposal, issues) {
 	var props []proposal
 	for _, u := range r.units {
 		for i, c := range u.chunks {
@@ -85,8 +86,8 @@ func (semiObjective) score(r *ruleRun, props []proposal) (*finding.Score, error)
 			continue
 		}
 		for _, c := range u.chunks { // --changed-lines: only the chunks sent count
-			shown, _ := u.unit.doc.modelText(c.Text, c.Offset)
-			words += CountWords(shown)
+			shown, _ := u.unit.doc.ModelText(c.Text, c.Offset)
+			words += document.CountWords(shown)
 		}
 	}
 	d, err := scoring.ScoreDensity(count, words, scoring.Strictness(strictness))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -39,6 +40,7 @@ const scopeGuide = "---\ntitle: Guide\n---\n# Deploy `acme`\n\nIn order to deplo
 // with its number (prose after a code block keeps its line), a placeholder where a code span or
 // a URL stood; with SkippedScopes empty, the text as it is, byte for byte as before.
 func TestScopesModelText(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, scopeFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if err != nil {
@@ -80,6 +82,7 @@ func TestScopesModelText(t *testing.T) {
 // model saw as a placeholder; a quote found nowhere is unverified. With SkippedScopes empty,
 // the quote from code is a finding.
 func TestScopesFindings(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, scopeFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs"}})
 	if err != nil {
@@ -132,6 +135,7 @@ docs/raw/guide.md
 // TestScopesDeterministicChecks: targets and checklist points run on the text without its
 // skipped scopes, so what is only in code neither matches a target nor breaks a point.
 func TestScopesDeterministicChecks(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/usage.md": `---
@@ -188,6 +192,7 @@ docs/b.md
 // TestScopesInlineControls: control comments in code (a block or a span) are examples; an MDX
 // comment is a control.
 func TestScopesInlineControls(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, path, src string
 		line            int
@@ -205,15 +210,15 @@ func TestScopesInlineControls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := NewDocument(tt.path, []byte(tt.src))
+			doc, err := document.New(tt.path, []byte(tt.src))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
+			if err := doc.SkipScopes(document.DefaultScopeSettings()); err != nil {
 				t.Fatal(err)
 			}
 			off := doc.LineStart(tt.line)
-			if got := ParseSuppressions(doc).Suppressed("Acme.Wordiness", off, tt.line); got != tt.want {
+			if got := document.ParseSuppressions(doc).Suppressed("Acme.Wordiness", off, tt.line); got != tt.want {
 				t.Errorf("suppressed = %v, want %v", got, tt.want)
 			}
 		})
@@ -225,6 +230,7 @@ func TestScopesInlineControls(t *testing.T) {
 // every finding is in the prose, every quote from code or markup is ignored, and the model is
 // sent no line of code.
 func TestScopesDocusaurus(t *testing.T) {
+	t.Parallel()
 	sample, err := os.ReadFile(filepath.Join("testdata", "scopes", "docusaurus.mdx"))
 	if err != nil {
 		t.Fatal(err)
@@ -312,6 +318,7 @@ func TestScopesDocusaurus(t *testing.T) {
 // TestScopesUnreadableMarkup: an MDX document whose expression never closes is linted whole,
 // with a warning naming the file and line.
 func TestScopesUnreadableMarkup(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"vectorlint.ini":          "RulesPath = rules\n[**/*.mdx]\nRunRules = Acme\n",
 		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFind wordy phrases.\n",
@@ -345,6 +352,7 @@ func TestScopesUnreadableMarkup(t *testing.T) {
 // match (here plain text, which has no scopes of its own): a token becomes a placeholder, a
 // block match whole lines.
 func TestScopesIgnorePatterns(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for k, v := range scopeFiles {
 		files[k] = v
@@ -371,112 +379,11 @@ func TestScopesIgnorePatterns(t *testing.T) {
 	}
 }
 
-// TestSkippedScopesConfig: the keys, per section, with their errors.
-func TestSkippedScopesConfig(t *testing.T) {
-	cfg, problems := ParseConfig("vectorlint.ini", []byte(`RulesPath = .
-[**/*.md]
-RunRules = A
-BlockIgnores = (?s)^\{\{< file >\}\}.*?^\{\{< /file >\}\}, ^<!-- raw -->$
-TokenIgnores = \$+[^\n$]+\$+, x{1,3}, [,;]
-
-[docs/**]
-SkippedScopes = code, InlineCode,  urls
-TokenIgnores = ver-\d+
-
-[docs/api/**]
-SkippedScopes =
-BlockIgnores =
-`))
-	if len(problems) != 0 {
-		t.Fatal(problems)
-	}
-	sources := func(ps []*IgnorePattern) string {
-		var out []string
-		for _, p := range ps {
-			out = append(out, fmt.Sprintf("%s@%d %s", p.Key, p.Line, p.re))
-		}
-		return strings.Join(out, "; ")
-	}
-	tests := []struct {
-		path, skipped, block, token string
-	}{
-		{"a.md", "code,inlinecode,urls,html,mdx,math,frontmatter,markup",
-			`BlockIgnores@4 /^\{\{< file >\}\}.*?^\{\{< /file >\}\}/s; BlockIgnores@4 /^<!-- raw -->$/`,
-			`TokenIgnores@5 /\$+[^\n$]+\$+/; TokenIgnores@5 /x{1,3}/; TokenIgnores@5 /[,;]/`},
-		{"docs/a.md", "code,inlinecode,urls",
-			`BlockIgnores@4 /^\{\{< file >\}\}.*?^\{\{< /file >\}\}/s; BlockIgnores@4 /^<!-- raw -->$/`,
-			`TokenIgnores@5 /\$+[^\n$]+\$+/; TokenIgnores@5 /x{1,3}/; TokenIgnores@5 /[,;]/; TokenIgnores@9 /ver-\d+/`},
-		{"docs/api/a.md", "", "",
-			`TokenIgnores@5 /\$+[^\n$]+\$+/; TokenIgnores@5 /x{1,3}/; TokenIgnores@5 /[,;]/; TokenIgnores@9 /ver-\d+/`},
-	}
-	for _, tt := range tests {
-		s := cfg.Settings(tt.path).Scopes()
-		if got := strings.Join(s.Skipped, ","); got != tt.skipped {
-			t.Errorf("%s: SkippedScopes %q, want %q", tt.path, got, tt.skipped)
-		}
-		if got := sources(s.BlockIgnores); got != tt.block {
-			t.Errorf("%s: BlockIgnores %s, want %s", tt.path, got, tt.block)
-		}
-		if got := sources(s.TokenIgnores); got != tt.token {
-			t.Errorf("%s: TokenIgnores %s, want %s", tt.path, got, tt.token)
-		}
-	}
-	if d := DefaultScopeSettings(); strings.Join(d.Skipped, ",") != strings.Join(ScopeNames(), ",") {
-		t.Errorf("default %v", d.Skipped)
-	}
-}
-
-func TestSkippedScopesConfigProblems(t *testing.T) {
-	_, problems := ParseConfig("vectorlint.ini", []byte(`[**/*.md]
-SkippedScopes = code, cod
-[b/**]
-SkippedScopes = pre, script
-[c/**]
-BlockIgnores = ok, (unclosed
-[d/**]
-TokenIgnores = a{2,1}
-[e/**]
-SkipedScopes = code
-`))
-	var got []string
-	for _, p := range problems {
-		got = append(got, strings.TrimPrefix(p.Error(), filepath.Dir(p.File)+string(filepath.Separator)))
-	}
-	want := []string{
-		`vectorlint.ini:2: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, markup, found "cod" (did you mean "code"?)`,
-		`vectorlint.ini:4: SkippedScopes: expected scope names from code, inlinecode, urls, html, mdx, math, frontmatter, markup, found "pre" (a Vale HTML tag name; here fenced and indented code is "code", code spans "inlinecode")`,
-		`vectorlint.ini:6: BlockIgnores: expected JavaScript regular expressions separated by commas, found "(unclosed", which does not compile: missing closing )`,
-		`vectorlint.ini:8: TokenIgnores: expected JavaScript regular expressions separated by commas, found "a{2,1}", which does not compile: invalid repeat count`,
-		`vectorlint.ini:10: SkipedScopes: unknown key (did you mean "SkippedScopes"?)`,
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	for _, p := range problems {
-		if p.File == "" || p.Line == 0 || p.Level != finding.LevelError {
-			t.Errorf("problem %+v: want an error with file and line", p)
-		}
-	}
-}
-
-func TestSplitPatterns(t *testing.T) {
-	for in, want := range map[string]string{
-		`a, b`:                     "a|b",
-		`x{1,3}, [,;], \,y, (a,b)`: `x{1,3}|[,;]|\,y|(a,b)`,
-		` , a ,, `:                 "a",
-		`[\],], z`:                 `[\],]|z`,
-		``:                         "",
-	} {
-		if got := strings.Join(splitPatterns(in), "|"); got != want {
-			t.Errorf("splitPatterns(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestScopesChunks: a long document is split in chunks of its prose (a code block counts no
 // words, so it may fall across a chunk boundary), and each chunk is sent with exactly the lines
 // of the document it covers, as the model gets them.
 func TestScopesChunks(t *testing.T) {
+	t.Parallel()
 	var doc strings.Builder
 	for i := range 30 {
 		fmt.Fprintf(&doc, "## Part %d\n\n", i)
@@ -538,52 +445,11 @@ func TestScopesChunks(t *testing.T) {
 	}
 }
 
-// FuzzSkipScopes: on any document, in each syntax, the prose keeps the body's length and line
-// breaks, the text sent to the model keeps its lines, and asking whether any span lies in a
-// skipped scope never fails.
-func FuzzSkipScopes(f *testing.F) {
-	f.Add("---\nt: x\n---\n# T\n\nRun `a` and see https://a.example.\n\n```sh\nx\n```\n", uint8(0), 3, 9)
-	f.Add("import A from 'a'\n\n<A b={`${c}`}>\n\nText {d}.\n\n</A>\n", uint8(1), 0, 40)
-	f.Add("{{ x }} text\nBEGIN\nsecret\nEND\n", uint8(2), 2, 5)
-	f.Add("= T\n:a: b\n\nRun `a`, see link:x[y].\n\n----\nz\n----\n", uint8(3), 4, 12)
-	f.Add("T\n=\n\n.. code:: sh\n\n   x\n\nA ``b`` :ref:`c <d>`.\n", uint8(4), 1, 30)
-	f.Add("<h1>T</h1><p>a <code>b</code></p><script>c</script>", uint8(5), 0, 20)
-	ignores, problem := compileIgnores("f", keyTokenIgnores, `\{\{[^}]*\}\}`, 1)
-	blocks, problem2 := compileIgnores("f", keyBlockIgnores, `(?sm)^BEGIN$.*?^END$`, 1)
-	if problem != nil || problem2 != nil {
-		f.Fatal(problem, problem2)
-	}
-	f.Fuzz(func(t *testing.T, src string, syntax uint8, start, end int) {
-		path := []string{"a.md", "a.mdx", "a.txt", "a.adoc", "a.rst", "a.html"}[syntax%6]
-		doc, err := NewDocument(path, []byte(src))
-		if err != nil {
-			return
-		}
-		if err := doc.SkipScopes(ScopeSettings{Skipped: ScopeNames(), BlockIgnores: blocks, TokenIgnores: ignores}); err != nil {
-			t.Fatal(err)
-		}
-		prose := doc.Prose()
-		if len(prose) != len(doc.Body) || countLineBreaks(prose) != countLineBreaks(doc.Body) {
-			t.Fatalf("prose %q of body %q", prose, doc.Body)
-		}
-		shown, _ := doc.modelText(prose, doc.BodyOffset)
-		if countLineBreaks(shown) != countLineBreaks(prose) {
-			t.Fatalf("model text %q of prose %q", shown, prose)
-		}
-		_ = doc.inSkipped(Span{Start: start, End: end})
-		c := Chunk{Text: prose, Offset: doc.BodyOffset, Line: doc.Position(doc.BodyOffset).Line}
-		qs, qe := min(max(start, 0), len(src)), min(max(end, 0), len(src))
-		if s, m := doc.locateSkipped(c, Violation{QuotedText: src[min(qs, qe):max(qs, qe)]}, Span{}, NotLocated); m != NotLocated &&
-			(s.Start < doc.BodyOffset || s.End > len(doc.Source) || s.Start > s.End) {
-			t.Fatalf("located at %+v in a document of %d bytes", s, len(doc.Source))
-		}
-	})
-}
-
 // TestScopesFixNotAcrossPlaceholders: a quote found only once its placeholders were taken out
 // spans text the model never saw (the code behind `…`), so its fix would rewrite that code: the
 // finding stands, without an edit. A quote found exactly in the prose keeps its fix.
 func TestScopesFixNotAcrossPlaceholders(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, scopeFiles)
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/guide.md"}})
 	if err != nil {

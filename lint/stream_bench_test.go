@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -25,8 +27,8 @@ func BenchmarkEvaluateManyFiles(b *testing.B) {
 	for i := range n {
 		files[fmt.Sprintf("d/f%05d.md", i)] = fmt.Sprintf("File %05d says hello in order to test.\n", i)
 	}
-	writeTestFiles(b, dir, files)
-	proj, err := LoadProject(ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	testutil.WriteFiles(b, dir, files)
+	proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 	if err != nil {
 		b.Fatal(err)
 	}

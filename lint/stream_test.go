@@ -128,6 +128,7 @@ func TestEvaluateWindow(t *testing.T) {
 // (targets, criteria, a rule that cannot run, an unreadable file), and the eager plan is left as
 // it was.
 func TestEvaluateLazySameResults(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, planFiles)
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Headline">`),
@@ -185,6 +186,7 @@ func TestEvaluateLazySameResults(t *testing.T) {
 // read them) still emits the ones that need no model call (an unreadable one here); a lazy plan
 // does not read them, so that the run stops at once however many files remain.
 func TestEvaluateLazyInterrupted(t *testing.T) {
+	t.Parallel()
 	files := streamProject(10)
 	files["d/f005.md"] = "bad \xff byte\n"
 	dir, proj := loadTestProject(t, files)
@@ -231,6 +233,7 @@ func TestEvaluateLazyInterrupted(t *testing.T) {
 
 // TestEvaluateLazyStdin: the document on standard input is read once, when the pool reaches it.
 func TestEvaluateLazyStdin(t *testing.T) {
+	t.Parallel()
 	dir, proj := loadTestProject(t, streamProject(2))
 	stdin := &countingReader{r: strings.NewReader("File from the buffer.\n")}
 	plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"d", "-"},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -56,8 +57,8 @@ func (subjective) prompt(in PromptInput) []llm.Message {
 func (k subjective) call(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
 	criteria := j.prompt.Criteria
-	raw, err := e.complete(ctx, j, k.prompt(j.prompt), CriteriaSchema(criteria), func(js string) error {
-		ratings, warnings, err := ParseCriteriaReply(js, criteria)
+	raw, err := e.complete(ctx, j, k.prompt(j.prompt), criteriaSchema(criteria), func(js string) error {
+		ratings, warnings, err := parseCriteriaReply(js, criteria)
 		if err != nil {
 			return err
 		}
@@ -117,7 +118,7 @@ func (subjective) ratings(r *ruleRun) []criterionRating {
 // propose proposes, criterion by criterion, the violations of each chunk at the severity the
 // rating gives; then, for a criterion rated 1 or 2, a summary finding that stands in when none
 // of its violations is reported (spec/linter.md §5): a low rating never goes unreported.
-func (k subjective) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
+func (k subjective) propose(doc *document.Document, r *ruleRun) ([]proposal, issues) {
 	pr := r.pr
 	if r.allTargetsMissing() {
 		return nil, issues{}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -68,7 +69,7 @@ func (k technicalAccuracy) noClaims(j job) reply {
 	return res
 }
 
-func (k technicalAccuracy) propose(doc *Document, r *ruleRun) ([]proposal, issues) {
+func (k technicalAccuracy) propose(doc *document.Document, r *ruleRun) ([]proposal, issues) {
 	return k.base.propose(doc, r)
 }
 
@@ -88,10 +89,10 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) ([]Claim, []strin
 		Endpoint: e.opts.Endpoint,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: claimsInstructions},
 			{Role: llm.RoleUser, Content: NumberLines(j.prompt.Text, chunk.Line)}},
-		Schema: ClaimsSchema(),
+		Schema: claimsSchema(),
 		Label:  label + " claims",
 	}, func(js string) error {
-		cs, err := ParseClaimsReply(js)
+		cs, err := parseClaimsReply(js)
 		claims = cs
 		return err
 	})

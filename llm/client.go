@@ -24,7 +24,7 @@ import (
 
 // Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5); the retry settings'
 // are retry's (retry.DefaultTimeout, retry.DefaultMaxAttempts…). DefaultConcurrency is also
-// vectorlint.ini's (lint.DefaultConcurrency refers to it).
+// vectorlint.ini's (config.DefaultConcurrency refers to it).
 const (
 	DefaultConcurrency = 8
 	// defaultStallInterval is how long no call may finish before Config.OnStall hears of the

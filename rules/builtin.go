@@ -48,7 +48,7 @@ func (l Loader) BuiltinPacks() ([]*Pack, finding.Problems) {
 
 // StyleGuidePack returns the built-in StyleGuide pack: one semi-objective rule, "Compliance",
 // whose body asks the model to check the text against the style guide that the linter sends
-// with every rule (lint.Project.StyleGuide).
+// with every rule (config.Project.StyleGuide).
 func StyleGuidePack() (*Pack, finding.Problems) { return Loader{}.StyleGuidePack() }
 
 // StyleGuidePack returns the built-in StyleGuide pack, parsed with the loader.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/rules"
 	"github.com/vectorlint/vectorlint/scoring"
 )
@@ -166,11 +168,11 @@ func checkPresetSample(t *testing.T, dir string, exp presetExpectation) {
 			t.Fatal(err)
 		}
 	}
-	opts, err := lint.FindProject(root, "", "")
+	opts, err := config.FindProject(root, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	proj, err := lint.LoadProject(opts)
+	proj, err := config.LoadProject(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +234,7 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 	}
 	checkViolations := func(vs []presetViolation) {
 		for _, v := range vs {
-			if v.Confidence < lint.DefaultConfidenceThreshold || v.QuotedText == "" || v.Message == "" || v.Suggestion == "" {
+			if v.Confidence < config.DefaultConfidenceThreshold || v.QuotedText == "" || v.Message == "" || v.Suggestion == "" {
 				t.Errorf("violation %q: confidence %v, message %q, suggestion %q: the reply must be complete and pass the threshold",
 					v.QuotedText, v.Confidence, v.Message, v.Suggestion)
 			}
@@ -324,7 +326,7 @@ func checkPresetCase(t *testing.T, f *lint.FilePlan, ruleID string, c presetCase
 }
 
 // lineText returns a 1-based line of the document without its line break.
-func lineText(d *lint.Document, line int) string {
+func lineText(d *document.Document, line int) string {
 	start, end := d.LineStart(line), d.LineStart(line+1)
 	if line >= d.Lines() {
 		end = len(d.Source)

@@ -14,7 +14,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/replycache"
 	"github.com/vectorlint/vectorlint/internal/setup"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
 const cacheUsage = `Usage:
@@ -186,20 +186,20 @@ func (a *app) cacheRemoved(name, dir string, res replycache.PruneResult, err err
 
 // cacheConfig is the configuration lint would use here, for its CacheMaxSize; nil when there is
 // none. Only CacheMaxSize is looked at: the cache commands need no rules.
-func (a *app) cacheConfig() (*lint.Config, error) {
-	path, err := lint.FindConfig(a.dir, "", a.getenv("VECTORLINT_CONFIG"))
-	var nf *lint.ConfigNotFoundError
+func (a *app) cacheConfig() (*config.Config, error) {
+	path, err := config.Find(a.dir, "", a.getenv("VECTORLINT_CONFIG"))
+	var nf *config.NotFoundError
 	if errors.As(err, &nf) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	data, err := lint.ReadConfigFile(path)
+	data, err := config.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the configuration: %w", err)
 	}
-	cfg, problems := lint.ParseConfig(path, data)
+	cfg, problems := config.Parse(path, data)
 	for _, p := range problems {
 		if p.Field == "CacheMaxSize" {
 			return nil, p

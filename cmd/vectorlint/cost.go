@@ -13,6 +13,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/selection"
 )
 
 // costFlags are the lint command's cost controls for CI (spec/linter.md §11).
@@ -24,8 +26,8 @@ type costFlags struct {
 	shard        string
 
 	// Checked values.
-	budget     lint.Budget
-	shardValue *lint.Shard
+	budget     selection.Budget
+	shardValue *selection.Shard
 }
 
 func (c *costFlags) register(fs *pflag.FlagSet) {
@@ -67,7 +69,7 @@ func (c *costFlags) check(fs *pflag.FlagSet, stdin bool) error {
 		c.budget.MaxCost = &v
 	}
 	if fs.Changed("shard") {
-		s, err := lint.ParseShard(c.shard)
+		s, err := selection.ParseShard(c.shard)
 		if err != nil {
 			return fmt.Errorf("--shard: %w", err)
 		}
@@ -78,10 +80,10 @@ func (c *costFlags) check(fs *pflag.FlagSet, stdin bool) error {
 
 // selectFiles applies --changed-since (and --changed-lines) and --shard to the plan, and says
 // on standard error what was kept.
-func (a *app) selectFiles(ctx context.Context, f *lintFlags, proj *lint.Project, plan *lint.Plan) error {
+func (a *app) selectFiles(ctx context.Context, f *lintFlags, proj *config.Project, plan *lint.Plan) error {
 	c := &f.cost
 	if c.changedSince != "" {
-		sel, err := lint.SelectChanged(ctx, plan, proj, lint.ChangedOptions{Dir: a.dir, Ref: c.changedSince, Lines: c.changedLines})
+		sel, err := lint.SelectChanged(ctx, plan, proj, selection.ChangedOptions{Dir: a.dir, Ref: c.changedSince, Lines: c.changedLines})
 		if err != nil {
 			return fmt.Errorf("--changed-since %s: %w", c.changedSince, err)
 		}
@@ -97,7 +99,7 @@ func (a *app) selectFiles(ctx context.Context, f *lintFlags, proj *lint.Project,
 
 // describeSelection says what --changed-since kept: "changed since main (merge base
 // 1a2b3c4d5e6f): 3 of 200 files (2 changed, 1 for its rules); changed lines only".
-func describeSelection(ref string, sel lint.ChangeSelection, lines bool) string {
+func describeSelection(ref string, sel selection.ChangeSelection, lines bool) string {
 	base := sel.MergeBase
 	if len(base) > 12 {
 		base = base[:12]
@@ -129,14 +131,14 @@ func describeSelection(ref string, sel lint.ChangeSelection, lines bool) string 
 // withinBudget checks --max-calls and --max-cost against the plan before any call. Over the
 // budget, it prints the plan's figures on log and returns false (the command exits 2). With
 // --verbose it prints the figures when within the budget too.
-func (a *app) withinBudget(f *lintFlags, run *setup.Lint, proj *lint.Project, plan *lint.Plan, log io.Writer) bool {
+func (a *app) withinBudget(f *lintFlags, run *setup.Lint, proj *config.Project, plan *lint.Plan, log io.Writer) bool {
 	b := f.cost.budget
 	if b.MaxCalls == nil && b.MaxCost == nil {
 		return true
 	}
 	est := run.Estimate(plan, proj)
 	if b.MaxCost != nil && !est.Priced {
-		fmt.Fprintf(a.stderr, "vectorlint: --max-cost: %v\n", lint.ErrNoPrices)
+		fmt.Fprintf(a.stderr, "vectorlint: --max-cost: %v\n", selection.ErrNoPrices)
 		return false
 	}
 	figures := fmt.Sprintf("vectorlint: the plan: %s, %s", pluralize(len(plan.Files), "file"), est.Cost.Describe()) + est.Prices()
@@ -152,7 +154,7 @@ func (a *app) withinBudget(f *lintFlags, run *setup.Lint, proj *lint.Project, pl
 }
 
 // budgetFlags names the limits given: "--max-calls 100, --max-cost 0.5".
-func budgetFlags(b lint.Budget) string {
+func budgetFlags(b selection.Budget) string {
 	var parts []string
 	if b.MaxCalls != nil {
 		parts = append(parts, "--max-calls "+strconv.Itoa(*b.MaxCalls))

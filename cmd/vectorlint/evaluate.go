@@ -18,6 +18,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
@@ -363,7 +364,7 @@ func (a *app) textArg(flag, value string, stdinUsedBy *string) (string, error) {
 			return "", fmt.Errorf("%s: %w", flag, err)
 		}
 		defer root.Close()
-		b, err := a.readNamed(root, name, lint.MaxDocumentSize)
+		b, err := a.readNamed(root, name, document.MaxDocumentSize)
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {

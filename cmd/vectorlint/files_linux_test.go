@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -163,14 +163,14 @@ func TestLintNamedSpecialFile(t *testing.T) {
 	}
 }
 
-// TestLintDocumentTooLarge lints a document one byte over lint.MaxDocumentSize beside a normal
+// TestLintDocumentTooLarge lints a document one byte over document.MaxDocumentSize beside a normal
 // one: the big one is an error for that file (exit 2), the other keeps its results.
 func TestLintDocumentTooLarge(t *testing.T) {
 	srv := llmtest.Start(t)
 	scriptFaultDefaults(srv)
 	dir := t.TempDir()
 	files := faultProject()
-	files["docs/big.md"] = strings.Repeat("word ", lint.MaxDocumentSize/5) + "x"
+	files["docs/big.md"] = strings.Repeat("word ", document.MaxDocumentSize/5) + "x"
 	writeTestTree(t, dir, files)
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--no-cache", "docs/a.md", "docs/big.md")
 	if r.code != exitFailure {
@@ -180,7 +180,7 @@ func TestLintDocumentTooLarge(t *testing.T) {
 	if len(res.Files) != 2 || len(res.Files[0].Scores) != 3 {
 		t.Fatalf("files %+v", res.Files)
 	}
-	want := fmt.Sprintf("cannot read the file: too large: expected at most 10 MiB (10485760 bytes), found %d bytes", lint.MaxDocumentSize+1)
+	want := fmt.Sprintf("cannot read the file: too large: expected at most 10 MiB (10485760 bytes), found %d bytes", document.MaxDocumentSize+1)
 	if big := res.Files[1]; len(big.Errors) != 1 || big.Errors[0].Message != want {
 		t.Errorf("big.md errors %+v\nwant %s", big.Errors, want)
 	}

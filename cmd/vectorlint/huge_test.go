@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -18,7 +18,7 @@ import (
 // markRe finds the markers of the huge document in a numbered prompt line ("N\t…MARK-N…").
 var markRe = regexp.MustCompile(`(?m)^(\d+)\t.*?(MARK-\d+)`)
 
-// TestLintHugeDocument lints a 10 MB document (just under lint.MaxDocumentSize): it is cut into
+// TestLintHugeDocument lints a 10 MB document (just under document.MaxDocumentSize): it is cut into
 // chunks, every chunk is sent, and a violation the model reports on a line of a late chunk
 // lands on that line.
 func TestLintHugeDocument(t *testing.T) {
@@ -57,13 +57,13 @@ func TestLintHugeDocument(t *testing.T) {
 		return llmtest.JSON(map[string]any{"violations": vs})
 	}))
 	var doc strings.Builder
-	doc.Grow(lint.MaxDocumentSize)
+	doc.Grow(document.MaxDocumentSize)
 	doc.WriteString("# A very long guide\n\n")
 	line := 3
 	// Prose with an embedded 20 KB image every ten lines, as exported documents have: 10 MB
 	// in about 100 chunks of 500 words, so the test stays quick under -race.
 	image := "![diagram](data:image/png;base64," + strings.Repeat("iVBORw0KGgoAAAANSUhEUgAA", 20<<10/24) + ")"
-	for doc.Len() < lint.MaxDocumentSize-len(image)-100 {
+	for doc.Len() < document.MaxDocumentSize-len(image)-100 {
 		switch {
 		case line%500 == 0:
 			fmt.Fprintf(&doc, "Here is MARK-%d in the text.\n", line)

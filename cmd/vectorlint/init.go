@@ -11,7 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/internal/tree"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 )
 
 const initUsage = `Usage: vectorlint init [--quick | --full | --style-guide] [--force]
@@ -49,7 +50,7 @@ const (
 
 // initFiles returns the files init writes, in the order it writes them.
 func initFiles(mode initMode) []initFile {
-	guide := initFile{lint.StyleGuideFileName, initStyleGuide}
+	guide := initFile{config.StyleGuideFileName, initStyleGuide}
 	switch mode {
 	case initQuick:
 		return []initFile{guide}
@@ -166,23 +167,23 @@ func (a *app) printNextSteps(root *tree.Root, mode initMode) {
 	target, lintNote := "README.md", ""
 	if st, err := root.Stat(filepath.Join(a.dir, "README.md")); err != nil || !st.Mode().IsRegular() {
 		target, lintNote = ".", "lint every document here and below"
-		docs, _, err := lint.Discover(root, a.dir, []string{"."}, []string{filepath.Join(a.dir, "rules")})
-		if err != nil || len(docs) == 0 || len(docs) == 1 && filepath.Base(docs[0]) == lint.StyleGuideFileName {
+		docs, _, err := document.Discover(root, a.dir, []string{"."}, []string{filepath.Join(a.dir, "rules")})
+		if err != nil || len(docs) == 0 || len(docs) == 1 && filepath.Base(docs[0]) == config.StyleGuideFileName {
 			target, lintNote = sampleStdin, ""
 		}
 	}
 	fmt.Fprintln(a.stdout, "\nNext steps:")
 	if mode == initQuick {
 		// Zero-config applies only where no configuration is found.
-		if cfg, err := lint.FindConfig(a.dir, "", a.getenv("VECTORLINT_CONFIG")); err == nil {
+		if cfg, err := config.Find(a.dir, "", a.getenv("VECTORLINT_CONFIG")); err == nil {
 			fmt.Fprintf(a.stderr, "vectorlint init: note: %s applies here, so %s is sent to the model with its rules instead of being checked on its own; add StyleGuide to its RunRules to check files against the guide\n",
-				a.rel(cfg), lint.StyleGuideFileName)
+				a.rel(cfg), config.StyleGuideFileName)
 		}
-		fmt.Fprintf(a.stdout, "  edit %s: your guidelines, one checkable statement each\n", lint.StyleGuideFileName)
+		fmt.Fprintf(a.stdout, "  edit %s: your guidelines, one checkable statement each\n", config.StyleGuideFileName)
 		sampleNote(a.stdout, target)
 		printStep(a.stdout, dryRunStep(target), "see what is checked and the tokens it needs (no LLM call)")
 		if target == "README.md" {
-			lintNote = "check README.md against " + lint.StyleGuideFileName
+			lintNote = "check README.md against " + config.StyleGuideFileName
 		}
 		printStep(a.stdout, lintStep(target), lintNote)
 		return
@@ -193,9 +194,9 @@ func (a *app) printNextSteps(root *tree.Root, mode initMode) {
 	printStep(a.stdout, lintStep(target), lintNote)
 	switch mode {
 	case initFull:
-		fmt.Fprintf(a.stdout, "  edit %s: its text goes to the model with every rule\n", lint.StyleGuideFileName)
+		fmt.Fprintf(a.stdout, "  edit %s: its text goes to the model with every rule\n", config.StyleGuideFileName)
 	case initWithGuide:
-		fmt.Fprintf(a.stdout, "  edit %s: every Markdown file is checked against it (StyleGuide.Compliance) and its text goes to the model with every rule\n", lint.StyleGuideFileName)
+		fmt.Fprintf(a.stdout, "  edit %s: every Markdown file is checked against it (StyleGuide.Compliance) and its text goes to the model with every rule\n", config.StyleGuideFileName)
 	}
 }
 

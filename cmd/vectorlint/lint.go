@@ -15,6 +15,8 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/report/dryrun"
 
 	"github.com/spf13/pflag"
@@ -245,7 +247,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	if f.fix != "" && slices.Contains(paths, "-") {
 		// --fix prints the document read from standard input, fixed or as it was (an editor
 		// replaces its buffer with what it gets), even when it is not linted.
-		data, err := io.ReadAll(io.LimitReader(a.stdin, lint.MaxDocumentSize+1))
+		data, err := io.ReadAll(io.LimitReader(a.stdin, document.MaxDocumentSize+1))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint: reading standard input: %v\n", err)
 			return errFailed
@@ -273,9 +275,9 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	// files are linted. A flag given after "--" (a pre-commit hook's args after an entry ending
 	// in "--") is a file name: say so, the message alone would read as a missing file, and
 	// stop: a hook set up that way must fail closed, not lint half.
-	var badPaths []*lint.PathError
+	var badPaths []*document.PathError
 	for _, fp := range plan.Files {
-		var pe *lint.PathError
+		var pe *document.PathError
 		if errors.As(fp.Err, &pe) {
 			if fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
 				fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", pe)
@@ -303,7 +305,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 
 // dryRun is --dry-run: every setting a real run checks is checked, by the same code, with the
 // same messages, then the plan is printed with its estimates; no model call is made.
-func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, plan *lint.Plan) error {
+func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *config.Project, f *lintFlags, fs *pflag.FlagSet, plan *lint.Plan) error {
 	// Every setting a real run checks is checked here, by the same code, with the same
 	// messages: a dry run that passes means the settings are usable (whether the server
 	// answers is the one thing it cannot tell).
@@ -343,7 +345,7 @@ func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *lint.Project
 // prepareLint checks every setting of a lint run and builds its model client through the setup
 // layer: the one path both a real run and a dry run take, so that they fail alike (exit 2, the
 // same message). log receives the client's event log and stall reports.
-func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *lint.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*setup.Lint, error) {
+func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *config.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*setup.Lint, error) {
 	o := setup.LintOptions{
 		Timeout:         f.timeoutValue,
 		CacheDir:        f.cacheDir,
@@ -364,7 +366,7 @@ func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *lint.Pr
 
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *lint.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) error {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *config.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) error {
 	var (
 		errw  io.Writer = &syncWriter{w: a.stderr}
 		bar   *progress.Bar
@@ -467,7 +469,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 // lintRunOptions are the options of lint.Run: the evaluation's settings, the fixer (one of the
 // processors after evaluation, internal/process: the report gets what the fixes left; --fix=diff
 // and --fix on standard input print no report), where each file's result goes and the warnings.
-func lintRunOptions(f *lintFlags, run *setup.Lint, proj *lint.Project, session *fix.Session, out report.Writer, errw io.Writer) lint.RunOptions {
+func lintRunOptions(f *lintFlags, run *setup.Lint, proj *config.Project, session *fix.Session, out report.Writer, errw io.Writer) lint.RunOptions {
 	opts := lint.RunOptions{EvalOptions: run.EvalOptions(proj)}
 	opts.Fix = session
 	opts.KeepSource = session != nil
@@ -495,7 +497,7 @@ func (a *app) finishLint(f *lintFlags, res *finding.Result, out report.Writer, s
 		}
 	}
 	if session != nil {
-		if session.Mode == fix.ModePrint && !session.Printed && len(f.stdinText) <= lint.MaxDocumentSize {
+		if session.Mode == fix.ModePrint && !session.Printed && len(f.stdinText) <= document.MaxDocumentSize {
 			session.Out.Write(f.stdinText) // skipped or unreadable: given back as it was
 		}
 		fmt.Fprintf(errw, "vectorlint: %s\n", session.Summary())
@@ -633,7 +635,7 @@ func valeFlagNames(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 // printProblemsOrError prints input problems one per line (paths relative to the working
 // directory), or any other error.
 func (a *app) printProblemsOrError(err error) {
-	if ps, ok := lint.IsProblems(err); ok {
+	if ps, ok := config.IsProblems(err); ok {
 		a.printProblems(ps)
 		return
 	}

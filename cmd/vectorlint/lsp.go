@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/vectorlint/vectorlint/internal/lsp"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
 // runLSP is `vectorlint lsp`: the editor server on standard input and output (internal/lsp),
@@ -20,11 +20,11 @@ func (a *app) runLSP(ctx context.Context, args []string) error {
 	fs := pflag.NewFlagSet("vectorlint lsp", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
-		config   string
-		debounce time.Duration
-		stdio    bool
+		configFlag string
+		debounce   time.Duration
+		stdio      bool
 	)
-	fs.StringVar(&config, "config", "", "configuration file for every document (default: $VECTORLINT_CONFIG, else the nearest .vectorlint.ini or vectorlint.ini from the document's folder up)")
+	fs.StringVar(&configFlag, "config", "", "configuration file for every document (default: $VECTORLINT_CONFIG, else the nearest .vectorlint.ini or vectorlint.ini from the document's folder up)")
 	fs.DurationVar(&debounce, "debounce", lsp.DefaultDebounce, "wait after a save before the model is called")
 	fs.BoolVar(&stdio, "stdio", true, "speak LSP on standard input and output (the only transport; accepted for clients that pass it)")
 	if err := fs.Parse(args); err != nil {
@@ -41,8 +41,8 @@ func (a *app) runLSP(ctx context.Context, args []string) error {
 	if debounce < 0 {
 		return a.usageError("vectorlint lsp", fmt.Errorf("--debounce: expected a duration of 0 or more, found %s", debounce))
 	}
-	if config != "" && !filepath.IsAbs(config) {
-		config = filepath.Join(a.dir, config)
+	if configFlag != "" && !filepath.IsAbs(configFlag) {
+		configFlag = filepath.Join(a.dir, configFlag)
 	}
 	stdout := a.rawStdout // the protocol's own bytes: JSON, escaped as JSON
 	if stdout == nil {
@@ -50,12 +50,12 @@ func (a *app) runLSP(ctx context.Context, args []string) error {
 	}
 	err := lsp.Serve(ctx, stdioStream{in: a.stdin, out: stdout}, lsp.Options{
 		Version: versionString(),
-		Project: func(dir string) (*lint.Project, error) {
-			opts, err := findProjectUp(dir, config, a.getenv("VECTORLINT_CONFIG"))
+		Project: func(dir string) (*config.Project, error) {
+			opts, err := findProjectUp(dir, configFlag, a.getenv("VECTORLINT_CONFIG"))
 			if err != nil {
 				return nil, err
 			}
-			return lint.LoadProject(opts)
+			return config.LoadProject(opts)
 		},
 		Model:    lsp.SetupModel(a.host(), a.stderr),
 		Debounce: debounce,
@@ -75,15 +75,15 @@ func (a *app) runLSP(ctx context.Context, args []string) error {
 // working directory: the configuration is searched upwards either way, and so, for a
 // zero-config project, is the style guide (VECTORLINT.md in the folder or a parent), since a
 // document may be in a subfolder of the project the guide is for.
-func findProjectUp(dir, config, configEnv string) (lint.ProjectOptions, error) {
-	opts, err := lint.FindProject(dir, config, configEnv)
-	var notFound *lint.ConfigNotFoundError
+func findProjectUp(dir, configFlag, configEnv string) (config.ProjectOptions, error) {
+	opts, err := config.FindProject(dir, configFlag, configEnv)
+	var notFound *config.NotFoundError
 	if !errors.As(err, &notFound) {
 		return opts, err
 	}
 	for d := filepath.Dir(dir); d != dir; dir, d = d, filepath.Dir(d) {
-		if guide := lint.FindStyleGuide(d, ""); guide != "" {
-			return lint.ProjectOptions{StyleGuidePath: guide}, nil
+		if guide := config.FindStyleGuide(d, ""); guide != "" {
+			return config.ProjectOptions{StyleGuidePath: guide}, nil
 		}
 	}
 	return opts, err

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -238,7 +238,7 @@ func TestFindProjectUp(t *testing.T) {
 	if err != nil || opts.ConfigPath != filepath.Join(dir, "other", "vectorlint.ini") {
 		t.Errorf("a configuration above: %+v, %v", opts, err)
 	}
-	var notFound *lint.ConfigNotFoundError
+	var notFound *config.NotFoundError
 	if _, err := findProjectUp(t.TempDir(), "", ""); !errors.As(err, &notFound) {
 		t.Errorf("no project: %v", err)
 	}

@@ -12,7 +12,8 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/report"
 	"github.com/vectorlint/vectorlint/rules"
 )
@@ -48,7 +49,7 @@ func (a *app) runMerge(args []string) error {
 	fs.SortFlags = false
 	output := fs.String("output", "line", "output format: "+strings.Join(report.Formats(), ", "))
 	failOn := fs.String("fail-on", "error", failOnUsage)
-	config := fs.String("config", "", "configuration file whose rule packs describe the rules in sarif output (default: found as the lint command finds it; with none, generic descriptions)")
+	configFlag := fs.String("config", "", "configuration file whose rule packs describe the rules in sarif output (default: found as the lint command finds it; with none, generic descriptions)")
 	verbose := fs.Bool("verbose", false, "more detail: skipped files, passing scores")
 	noColor := fs.Bool("no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
 	if err := fs.Parse(args); err != nil {
@@ -91,7 +92,7 @@ func (a *app) runMerge(args []string) error {
 		// reviewdog's columns are bytes, which the json output does not hold: they are read
 		// from the documents when they are here and unchanged.
 		for i := range res.Files {
-			if doc, err := root.ReadDocument(a.path(res.Files[i].Path), lint.MaxDocumentSize); err == nil {
+			if doc, err := root.ReadDocument(a.path(res.Files[i].Path), document.MaxDocumentSize); err == nil {
 				finding.FillByteColumns(&res.Files[i], doc)
 			}
 		}
@@ -104,19 +105,19 @@ func (a *app) runMerge(args []string) error {
 		GitHubActions: a.githubActions,
 	}
 	// The rule files describe the rules as a single run's report does (sarif's descriptors).
-	if popts, err := lint.FindProject(a.dir, *config, a.getenv("VECTORLINT_CONFIG")); err == nil {
-		proj, err := lint.LoadProject(popts)
+	if popts, err := config.FindProject(a.dir, *configFlag, a.getenv("VECTORLINT_CONFIG")); err == nil {
+		proj, err := config.LoadProject(popts)
 		if proj != nil { // also with problems: its root is open
 			defer proj.Close()
 		}
-		if err != nil && *config != "" {
+		if err != nil && *configFlag != "" {
 			a.printProblemsOrError(err)
 			return errFailed
 		}
 		if err == nil {
 			opts.Rules = rules.Describe(proj.Packs)
 		}
-	} else if *config != "" {
+	} else if *configFlag != "" {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return errFailed
 	}

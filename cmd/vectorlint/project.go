@@ -2,10 +2,10 @@ package main
 
 import (
 	"github.com/vectorlint/vectorlint/finding"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
-// loadProject finds the project (lint.FindProject: --config, $VECTORLINT_CONFIG, else an
+// loadProject finds the project (config.FindProject: --config, $VECTORLINT_CONFIG, else an
 // upward search from the working directory for the configuration file; VECTORLINT.md in the
 // working directory or beside the configuration as the style guide; zero-config when there is
 // a style guide and no configuration file) and loads it with its rule packs, built-in packs
@@ -21,12 +21,12 @@ import (
 // The project holds the command's one root-confined handle on the project root (Project.Root,
 // spec/trust.md §6), through which every repository file is read and written: the caller
 // closes it (Project.Close).
-func (a *app) loadProject(configFlag string) (*lint.Project, error) {
-	opts, err := lint.FindProject(a.dir, configFlag, a.getenv("VECTORLINT_CONFIG"))
+func (a *app) loadProject(configFlag string) (*config.Project, error) {
+	opts, err := config.FindProject(a.dir, configFlag, a.getenv("VECTORLINT_CONFIG"))
 	if err != nil {
 		return nil, err
 	}
-	proj, err := lint.LoadProject(opts)
+	proj, err := config.LoadProject(opts)
 	if err != nil {
 		proj.Close()
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -33,11 +34,11 @@ Flags:
 
 // runValidate is the "validate" command.
 func (a *app) runValidate(ctx context.Context, args []string) error {
-	var rulesDir, config string
+	var rulesDir, configFlag string
 	fs := pflag.NewFlagSet("vectorlint validate", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&rulesDir, "rules", "", "rules folder to check instead of the configuration's RulesPath")
-	fs.StringVar(&config, "config", "", "configuration file (default: discovered as for linting)")
+	fs.StringVar(&configFlag, "config", "", "configuration file (default: discovered as for linting)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			fmt.Fprint(a.stdout, validateUsage+fs.FlagUsages())
@@ -49,32 +50,32 @@ func (a *app) runValidate(ctx context.Context, args []string) error {
 		return a.usageError("vectorlint validate", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 
-	opts := lint.ProjectOptions{}
+	opts := config.ProjectOptions{}
 	if rulesDir != "" {
 		// The project root: the configuration's folder, else the working directory; a rules
 		// folder named outside it is the user's choice (lint.LoadProject).
 		opts.RulesPath, opts.RootDir, opts.WorkDir = a.abs(rulesDir), a.dir, a.dir
-		if config != "" {
-			opts.ConfigPath = a.abs(config)
+		if configFlag != "" {
+			opts.ConfigPath = a.abs(configFlag)
 			opts.RootDir = filepath.Dir(opts.ConfigPath)
-			opts.StyleGuidePath = lint.FindStyleGuide(a.dir, opts.ConfigPath)
-			opts.DirectivePath = lint.FindDirective(a.dir, opts.ConfigPath)
+			opts.StyleGuidePath = config.FindStyleGuide(a.dir, opts.ConfigPath)
+			opts.DirectivePath = config.FindDirective(a.dir, opts.ConfigPath)
 		}
 	} else {
-		found, err := lint.FindProject(a.dir, config, a.getenv("VECTORLINT_CONFIG"))
+		found, err := config.FindProject(a.dir, configFlag, a.getenv("VECTORLINT_CONFIG"))
 		if err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
 			return errFailed
 		}
 		opts = found
 	}
-	proj, err := lint.LoadProject(opts)
+	proj, err := config.LoadProject(opts)
 	if proj != nil { // also with problems: its root is open
 		defer proj.Close()
 	}
 	var problems finding.Problems
 	if err != nil {
-		ps, ok := lint.IsProblems(err)
+		ps, ok := config.IsProblems(err)
 		if !ok {
 			fmt.Fprintf(a.stderr, "vectorlint validate: %v\n", err)
 			return errFailed
@@ -149,7 +150,7 @@ func (a *app) abs(path string) string {
 }
 
 // printGuides lists the project's style guide and directive with their sizes.
-func (a *app) printGuides(stdout io.Writer, proj *lint.Project) {
+func (a *app) printGuides(stdout io.Writer, proj *config.Project) {
 	if proj.StyleGuidePath != "" {
 		size := "empty, ignored"
 		if proj.ZeroConfig {
@@ -170,7 +171,7 @@ func (a *app) printGuides(stdout io.Writer, proj *lint.Project) {
 }
 
 // printPacks lists the project's rule packs and rules, with the original VectorLint's ids.
-func (a *app) printPacks(stdout io.Writer, proj *lint.Project) {
+func (a *app) printPacks(stdout io.Writer, proj *config.Project) {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, p := range proj.Packs {
 		origin := ""

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -34,15 +35,15 @@ func TestBound(t *testing.T) {
 // and under it.
 func TestDocuments(t *testing.T) {
 	long := longDocument(20000)
-	if got := lint.CountWords(long); got != 20000 {
+	if got := document.CountWords(long); got != 20000 {
 		t.Errorf("longDocument(20000) has %d words", got)
 	}
-	if n := len(lint.SplitChunks(long, 0, 1)); n < 40 {
+	if n := len(document.SplitChunks(long, 0, 1)); n < 40 {
 		t.Errorf("longDocument(20000) splits into %d chunks, want at least 40", n)
 	}
 	for i := range 20 {
-		if w := lint.CountWords(document(i)); w < 100 || w > 160 || w > lint.ChunkThresholdWords {
-			t.Errorf("document(%d) has %d words", i, w)
+		if w := document.CountWords(sampleDocument(i)); w < 100 || w > 160 || w > document.ChunkThresholdWords {
+			t.Errorf("sampleDocument(%d) has %d words", i, w)
 		}
 	}
 }
@@ -135,10 +136,10 @@ func TestTolerated(t *testing.T) {
 // the edited version different on one line only, in the first chunk.
 func TestCostDocument(t *testing.T) {
 	doc, edited := costDocument(7, false), costDocument(7, true)
-	if got := lint.CountWords(doc); got != costWords {
+	if got := document.CountWords(doc); got != costWords {
 		t.Errorf("%d words, want %d", got, costWords)
 	}
-	chunks := lint.SplitChunks(doc, 0, 1)
+	chunks := document.SplitChunks(doc, 0, 1)
 	if len(chunks) != 3 {
 		t.Fatalf("%d chunks, want 3", len(chunks))
 	}

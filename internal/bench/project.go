@@ -65,9 +65,9 @@ var sentences = []string{
 	"Writers can add their own rules as Markdown files with a short frontmatter header.",
 }
 
-// document is small document i: a heading and three paragraphs of three sentences (about 130
+// sampleDocument is small document i: a heading and three paragraphs of three sentences (about 130
 // words).
-func document(i int) string {
+func sampleDocument(i int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Document %d\n", i)
 	for p := range 3 {

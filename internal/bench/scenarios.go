@@ -66,7 +66,7 @@ func (b *bench) scenarios() []scenario {
 	)
 	docs := map[string]string{}
 	for i := range sz.docs {
-		docs[fmt.Sprintf("d%04d.md", i)] = document(i)
+		docs[fmt.Sprintf("d%04d.md", i)] = sampleDocument(i)
 	}
 	manyErr = writeProject(manyDir, docs)
 	manyName := fmt.Sprintf("lint %d docs × 3 rules, L=%s, C=%d", sz.docs, sz.latency, sz.concurrency)
@@ -295,7 +295,7 @@ func (b *bench) stream(sz sizes) result {
 	dir := filepath.Join(b.work, "stream")
 	docs := map[string]string{}
 	for i := range sz.streamDocs {
-		docs[fmt.Sprintf("d%05d.md", i)] = document(i)
+		docs[fmt.Sprintf("d%05d.md", i)] = sampleDocument(i)
 	}
 	if err := writeProject(dir, docs, "Wordiness"); err != nil {
 		r.err = err

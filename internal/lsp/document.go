@@ -10,6 +10,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/tree"
+	"github.com/vectorlint/vectorlint/lint/config"
 
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
@@ -229,7 +230,7 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 	if proj != nil { // also with problems: its root is open
 		defer proj.Close()
 	}
-	var notFound *lint.ConfigNotFoundError
+	var notFound *config.NotFoundError
 	switch {
 	case errors.As(err, &notFound):
 		return out // not in a project: nothing to say
@@ -283,8 +284,8 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 // failed records a configuration or rule error: a diagnostic on the document, one on each
 // file at fault (at its line, read through the project's root when there is one), and a
 // message.
-func (s *server) failed(out *runView, proj *lint.Project, err error) {
-	ps, ok := lint.IsProblems(err)
+func (s *server) failed(out *runView, proj *config.Project, err error) {
+	ps, ok := config.IsProblems(err)
 	if !ok {
 		out.notes = append(out.notes, note(protocol.DiagnosticSeverityError, "vectorlint cannot lint this file: "+err.Error()))
 		out.messages = append(out.messages, message{protocol.MessageTypeError, "vectorlint: " + err.Error()})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -94,7 +95,7 @@ func TestUnchangedSaveFromCache(t *testing.T) {
 	srv.SetDefault(testutil.WordyModel())
 	cache := t.TempDir()
 	c, dir := session(t, srv, func(o *Options) {
-		o.Model = func(*lint.Project) (Model, error) {
+		o.Model = func(*config.Project) (Model, error) {
 			client, err := llm.New(llm.Config{BaseDelay: time.Millisecond, CacheDir: cache})
 			if err != nil {
 				return Model{}, err
@@ -139,7 +140,7 @@ func TestOutsideAProject(t *testing.T) {
 func TestModelNotSetUp(t *testing.T) {
 	srv := llmtest.Start(t)
 	c, dir := session(t, srv, func(o *Options) {
-		o.Model = func(*lint.Project) (Model, error) {
+		o.Model = func(*config.Project) (Model, error) {
 			return Model{}, errors.New("vectorlint.ini:3: BaseURL https://attacker.test is not trusted")
 		}
 	})
@@ -166,7 +167,7 @@ func TestModelNotSetUp(t *testing.T) {
 func TestNoProviderShownOnce(t *testing.T) {
 	srv := llmtest.Start(t)
 	c, dir := session(t, srv, func(o *Options) {
-		o.Model = func(*lint.Project) (Model, error) {
+		o.Model = func(*config.Project) (Model, error) {
 			return Model{Eval: lint.EvalOptions{NotConfigured: &llm.NotConfiguredError{}}}, nil
 		}
 	})

@@ -1,5 +1,5 @@
 // Package lsp is vectorlint's editor server (`vectorlint lsp`): the Language Server Protocol
-// over a stream, with the linter's own library calls (lint.FindProject's discovery through
+// over a stream, with the linter's own library calls (config.FindProject's discovery through
 // Options.Project, lint.BuildPlan with the buffer as standard input, lint.Run), so an editor
 // shows exactly what the command prints (spec/linter.md §10).
 //
@@ -40,6 +40,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
 // Options configure the server. The command fills them with its own discovery and model setup,
@@ -48,15 +49,15 @@ type Options struct {
 	// Version is the server's version, given to the client.
 	Version string
 	// Project finds and loads the project of the folder a document is in (the configuration
-	// found from there upwards, its rule packs, the style guide): lint.FindProject and
-	// lint.LoadProject. A *lint.ConfigNotFoundError means the document is in no project and
+	// found from there upwards, its rule packs, the style guide): config.FindProject and
+	// config.LoadProject. A *config.NotFoundError means the document is in no project and
 	// gets no diagnostics.
-	Project func(dir string) (*lint.Project, error)
+	Project func(dir string) (*config.Project, error)
 	// Model sets up the model for one run on a project (its client, endpoint, judge, threshold
 	// and concurrency, as the command's lint run has them). An error (a base URL the trust rule
 	// refuses, an unreadable .env) is shown, and only the deterministic checks run. Nil runs only
 	// the deterministic checks.
-	Model func(proj *lint.Project) (Model, error)
+	Model func(proj *config.Project) (Model, error)
 	// Debounce is how long a model run waits after a save for another one (DefaultDebounce
 	// when 0).
 	Debounce time.Duration

@@ -19,6 +19,7 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -55,14 +56,14 @@ func project(t *testing.T) string {
 func options(t *testing.T, srv *llmtest.Server, log *syncBuffer) Options {
 	return Options{
 		Version: "1.2.3",
-		Project: func(dir string) (*lint.Project, error) {
-			opts, err := lint.FindProject(dir, "", "")
+		Project: func(dir string) (*config.Project, error) {
+			opts, err := config.FindProject(dir, "", "")
 			if err != nil {
 				return nil, err
 			}
-			return lint.LoadProject(opts)
+			return config.LoadProject(opts)
 		},
-		Model: func(proj *lint.Project) (Model, error) {
+		Model: func(proj *config.Project) (Model, error) {
 			client, err := llm.New(llm.Config{BaseDelay: time.Millisecond, Concurrency: 2})
 			if err != nil {
 				return Model{}, err

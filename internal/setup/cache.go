@@ -6,7 +6,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/replycache"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
 // CacheMaxSizeVar is the variable that sets the cache cap for every command.
@@ -35,7 +35,7 @@ func (c CacheCap) Bytes() int64 {
 // ResolveCacheCap works out the cap: the --cache-max-size flag (flagValue, when flagSet), else
 // VECTORLINT_CACHE_MAX_SIZE, else CacheMaxSize of cfg (nil when there is no configuration),
 // else the default.
-func ResolveCacheCap(env envsource.LookupFunc, flagValue string, flagSet bool, cfg *lint.Config) (CacheCap, error) {
+func ResolveCacheCap(env envsource.LookupFunc, flagValue string, flagSet bool, cfg *config.Config) (CacheCap, error) {
 	toLimit := func(n int64) int64 {
 		if n == 0 {
 			return replycache.NoCap

@@ -3,7 +3,7 @@ package setup
 import (
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/tree"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
 // Env loads the environment model settings are read from (spec/trust.md §5): the process
@@ -25,7 +25,7 @@ func (h *Host) Env(root *tree.Root, dir string) (*envsource.Env, error) {
 
 // ProjectEnvDir is the folder of a project's .env files: its config file's, or the working
 // directory when there is no config file (zero-config, or validate --rules).
-func (h *Host) ProjectEnvDir(proj *lint.Project) string {
+func (h *Host) ProjectEnvDir(proj *config.Project) string {
 	if proj == nil || proj.Config == nil || proj.ZeroConfig {
 		return h.Dir
 	}

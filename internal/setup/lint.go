@@ -10,6 +10,8 @@ import (
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
+	"github.com/vectorlint/vectorlint/lint/selection"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -52,7 +54,7 @@ type Lint struct {
 // Host.Endpoints with the search model): envDir is the folder of the project's .env files
 // (Host.ProjectEnvDir). Endpoints are checked against the trust rule before anything else, so a
 // refused base URL stops a real run and a dry run alike, before any call.
-func (h *Host) LintEnv(proj *lint.Project, envDir string, flags Settings) (*envsource.Env, Endpoints, error) {
+func (h *Host) LintEnv(proj *config.Project, envDir string, flags Settings) (*envsource.Env, Endpoints, error) {
 	env, err := h.Env(proj.Root, envDir)
 	if err != nil {
 		return nil, Endpoints{}, err
@@ -72,7 +74,7 @@ func SearchModelConfigured(env *envsource.Env, eps Endpoints) bool {
 
 // Lint checks every setting of a lint run on proj and builds its model client: the one path a
 // real run, a dry run and the editor server take, so that they fail alike (the same message).
-func (h *Host) Lint(env *envsource.Env, eps Endpoints, proj *lint.Project, o LintOptions) (*Lint, error) {
+func (h *Host) Lint(env *envsource.Env, eps Endpoints, proj *config.Project, o LintOptions) (*Lint, error) {
 	cfg := proj.Config
 	limit, err := ResolveCacheCap(env.Lookup, o.CacheMaxSize, o.CacheMaxSizeSet, cfg)
 	if err != nil {
@@ -112,7 +114,7 @@ func (h *Host) Lint(env *envsource.Env, eps Endpoints, proj *lint.Project, o Lin
 // EvalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
 // why there is none), the threshold, the style guide, the concurrency. The editor server's
 // model runs get the same.
-func (l *Lint) EvalOptions(proj *lint.Project) lint.EvalOptions {
+func (l *Lint) EvalOptions(proj *config.Project) lint.EvalOptions {
 	opts := lint.EvalOptions{
 		Endpoint:            l.Endpoint,
 		Search:              l.Search,
@@ -135,14 +137,14 @@ func (l *Lint) EvalOptions(proj *lint.Project) lint.EvalOptions {
 // INPUT_/OUTPUT_PRICE_PER_MILLION). Over is lint.ErrNoPrices when maxCost is asked without prices.
 type Budget struct {
 	// Cost is the estimate.
-	Cost lint.PlanCost
+	Cost selection.PlanCost
 	// Priced tells whether prices are known; InputPerMillion and OutputPerMillion are them.
 	Priced                            bool
 	InputPerMillion, OutputPerMillion float64
 }
 
 // Estimate is the plan's cost estimate with the run's prices (lint.EstimateCost).
-func (l *Lint) Estimate(plan *lint.Plan, proj *lint.Project) Budget {
+func (l *Lint) Estimate(plan *lint.Plan, proj *config.Project) Budget {
 	prices := l.Prices
 	if l.Endpoint.Prices != nil {
 		prices = l.Endpoint.Prices
@@ -169,7 +171,7 @@ func (b Budget) Prices() string {
 }
 
 // ConfidenceThreshold is CONFIDENCE_THRESHOLD when set, else the configuration's value.
-func ConfidenceThreshold(env envsource.LookupFunc, cfg *lint.Config) (float64, error) {
+func ConfidenceThreshold(env envsource.LookupFunc, cfg *config.Config) (float64, error) {
 	if v, ok := env("CONFIDENCE_THRESHOLD"); ok && strings.TrimSpace(v) != "" {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || !(f >= 0 && f <= 1) { // also refuses NaN
@@ -180,5 +182,5 @@ func ConfidenceThreshold(env envsource.LookupFunc, cfg *lint.Config) (float64, e
 	if cfg != nil && cfg.ConfidenceThresholdSet {
 		return cfg.ConfidenceThreshold, nil
 	}
-	return lint.DefaultConfidenceThreshold, nil
+	return config.DefaultConfidenceThreshold, nil
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/progress"
 	"github.com/vectorlint/vectorlint/internal/runwide"
 	"github.com/vectorlint/vectorlint/internal/safehttp"
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/points"
 )
@@ -83,7 +83,7 @@ type Endpoints struct {
 }
 
 // ConfigSettings are the model settings of a config file, with where BaseURL was written.
-func ConfigSettings(cfg *lint.Config) llm.Settings {
+func ConfigSettings(cfg *config.Config) llm.Settings {
 	if cfg == nil {
 		return llm.Settings{}
 	}
@@ -98,7 +98,7 @@ func ConfigSettings(cfg *lint.Config) llm.Settings {
 // flags, and (withSearch) the search model's, and checks each against the trust rule. A
 // setting with a bad value or a refused endpoint is an error; a provider that is not
 // configured is not (see Endpoints.NotConfigured), since deterministic work still runs.
-func (h *Host) Endpoints(env *envsource.Env, cfg *lint.Config, flags Settings, withSearch bool) (Endpoints, error) {
+func (h *Host) Endpoints(env *envsource.Env, cfg *config.Config, flags Settings, withSearch bool) (Endpoints, error) {
 	var eps Endpoints
 	rule, err := h.Trust()
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
 func TestUserCacheDir(t *testing.T) {
@@ -33,13 +33,13 @@ func TestUserCacheDir(t *testing.T) {
 
 func TestConfidenceThreshold(t *testing.T) {
 	t.Parallel()
-	cfg := &lint.Config{ConfidenceThreshold: 0.9, ConfidenceThresholdSet: true}
+	cfg := &config.Config{ConfidenceThreshold: 0.9, ConfidenceThresholdSet: true}
 	tests := []struct {
 		env  map[string]string
-		cfg  *lint.Config
+		cfg  *config.Config
 		want string
 	}{
-		{nil, &lint.Config{ConfidenceThreshold: lint.DefaultConfidenceThreshold}, "0.75"},
+		{nil, &config.Config{ConfidenceThreshold: config.DefaultConfidenceThreshold}, "0.75"},
 		{nil, cfg, "0.9"},
 		{map[string]string{"CONFIDENCE_THRESHOLD": "0.3"}, cfg, "0.3"},
 		{map[string]string{"CONFIDENCE_THRESHOLD": " 0 "}, cfg, "0"},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/lint"
+	"github.com/vectorlint/vectorlint/lint/config"
 )
 
 // checkGolden compares got with testdata/name, or rewrites it under -update.
@@ -62,7 +63,7 @@ func dryRunProject(t *testing.T) *lint.Plan {
 			t.Fatal(err)
 		}
 	}
-	proj, err := lint.LoadProject(lint.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestDryRunHostile(t *testing.T) {
 		"a\x1b[2Jb.md": "no title ##[error]x\n",
 	}
 	writeFiles(t, dir, files)
-	proj, err := lint.LoadProject(lint.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
 	if err != nil {
 		t.Fatal(err)
 	}
