@@ -2,8 +2,6 @@ package batch
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/tree"
 	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
@@ -101,8 +98,9 @@ func TestOpenAICompletedBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.srv.Calls() != 0 {
-		t.Fatalf("submit made %d live calls", f.srv.Calls())
+	// Two requests: the upload and the batch.
+	if f.srv.Calls() != 0 || f.srv.BatchRequests() != 2 {
+		t.Fatalf("submit made %d live calls and %d batch API requests", f.srv.Calls(), f.srv.BatchRequests())
 	}
 	// Each line is the body a live call sends: a live run of the same requests on another
 	// fake server records it.
@@ -178,7 +176,3 @@ func withBase(ep llm.Endpoint, base string) llm.Endpoint {
 	ep.BaseURL, ep.APIKey = base, ""
 	return ep
 }
-
-var _ = errors.New
-var _ = json.Marshal
-var _ envsource.LookupFunc

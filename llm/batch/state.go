@@ -106,6 +106,19 @@ func (e *NotFoundError) Error() string {
 // statePath is the state file of id, relative to the tree.
 func statePath(id string) string { return path.Join(stateDir, id+".json") }
 
+// prepareStateDir makes the state folder and proves a file can be written in it (inside the
+// tree), before a submit spends anything.
+func (b *Batcher) prepareStateDir() error {
+	dir := b.root.Host(stateDir)
+	if err := b.root.MkdirAll(dir); err != nil {
+		return fmt.Errorf("batch state folder %s: %w", stateDir, err)
+	}
+	if err := b.root.Probe(dir); err != nil {
+		return fmt.Errorf("batch state folder %s: %w", stateDir, err)
+	}
+	return nil
+}
+
 // save writes s to its state file through the project tree (atomically, inside the tree).
 func (b *Batcher) save(s *State) error {
 	data, err := json.MarshalIndent(s, "", "  ")

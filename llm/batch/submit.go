@@ -44,6 +44,10 @@ func (b *Batcher) Submit(ctx context.Context, reqs []llm.Request, fingerprint st
 	if err != nil {
 		return nil, err
 	}
+	// The state must be savable before anything is paid for.
+	if err := b.prepareStateDir(); err != nil {
+		return nil, err
+	}
 	id, err := newID()
 	if err != nil {
 		return nil, err

@@ -29,6 +29,8 @@ type batchStore struct {
 	order   []string
 	lines   []Request
 	n       int
+	// requests counts the batch API's requests (BatchRequests).
+	requests int
 }
 
 // fakeBatch is one batch and its results.
@@ -52,6 +54,14 @@ func (s *Server) BatchLines() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.batches.lines...)
+}
+
+// BatchRequests is the number of requests received on the batch API's paths (files, batches,
+// results), whatever their answer. They are not counted in Calls.
+func (s *Server) BatchRequests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.batches.requests
 }
 
 // Batches returns the ids of the batches created, in order.
@@ -101,6 +111,9 @@ func (s *Server) handleBatch(w http.ResponseWriter, hr *http.Request, path strin
 	default:
 		return false
 	}
+	s.mu.Lock()
+	s.batches.requests++
+	s.mu.Unlock()
 	if !s.authorized(hr) {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided.", "")
 		return true
