@@ -35,14 +35,14 @@ type batchStore struct {
 
 // fakeBatch is one batch and its results.
 type fakeBatch struct {
-	id, api     string
-	total       int
-	polls       int
-	ok, failed  int
-	expired     int
-	output, bad []byte // OpenAI: the output and error files' content; Anthropic: output holds every result
-	outFile     string
-	errFile     string
+	id, api    string
+	total      int
+	polls      int
+	ok, failed int
+	expired    int
+	output     []byte // Anthropic: every result (OpenAI's files are in the store)
+	outFile    string
+	errFile    string
 }
 
 // HoldBatches keeps every batch in progress: polls never see it end.
