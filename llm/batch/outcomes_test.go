@@ -3,7 +3,11 @@ package batch
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -367,5 +371,26 @@ func TestPriceFactor(t *testing.T) {
 	lu, bu := c.Usage(), b.Usage()
 	if bu.Cost == nil || lu.Cost == nil || *bu.Cost != *lu.Cost*0.5 || bu.InputTokens != lu.InputTokens || bu.OutputTokens != lu.OutputTokens {
 		t.Fatalf("batch usage %+v (cost %v), live %+v (cost %v)", bu, *bu.Cost, lu, *lu.Cost)
+	}
+}
+
+// TestErrorsScrubbed: a batch API error that quotes the key does not carry it into the error.
+func TestErrorsScrubbed(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"key `+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")+` may not upload"}}`)
+	}))
+	defer srv.Close()
+	f := newFixture(t, "openai")
+	f.ep.BaseURL = srv.URL + "/v1"
+	b := f.batcher(t)
+	_, err := b.Submit(context.Background(), f.requests(1), "fp")
+	host := strings.TrimPrefix(srv.URL, "http://")
+	if want := "batch file upload at " + host + ": HTTP 400: key [redacted] may not upload"; err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(f.dir, ".vectorlint", "batches")); len(entries) != 0 {
+		t.Fatalf("a failed submit saved %d state files", len(entries))
 	}
 }
