@@ -178,6 +178,9 @@ func pathID(id string) string {
 	return strings.NewReplacer("/", "%2F", "?", "%3F", "#", "%23").Replace(id)
 }
 
+// maxTransient is how many polls in a row may meet a passing failure while Collect waits.
+const maxTransient = 10
+
 // NotDoneError says that a batch is still running (Collect without waiting).
 type NotDoneError struct {
 	ID     string
@@ -239,11 +242,22 @@ func (b *Batcher) Collect(ctx context.Context, st *State, ep llm.Endpoint, reqs 
 		byKey[c.Key] = append(byKey[c.Key], i)
 	}
 	var status *Status
-	for {
+	for transient := 0; ; {
 		status, err = b.Status(ctx, st, ep)
 		if err != nil {
+			// While waiting, a poll that meets a passing failure (no connection, 429, 5xx)
+			// is made again at the next interval, up to maxTransient in a row.
+			var ae *APIError
+			if wait && errors.As(err, &ae) && (ae.Status == 0 || ae.Status == 429 || ae.Status >= 500) && transient < maxTransient {
+				transient++
+				if err := sleep(ctx, b.poll); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			return nil, err
 		}
+		transient = 0
 		if status.Done {
 			break
 		}

@@ -394,3 +394,59 @@ func TestErrorsScrubbed(t *testing.T) {
 		t.Fatalf("a failed submit saved %d state files", len(entries))
 	}
 }
+
+// failingPolls answers the status requests numbered in fail with a 503, without asking the
+// server.
+type failingPolls struct {
+	mu   sync.Mutex
+	n    int
+	fail map[int]bool
+	next http.RoundTripper
+}
+
+func (f *failingPolls) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodGet && !strings.HasSuffix(r.URL.Path, "/content") && !strings.HasSuffix(r.URL.Path, "/results") {
+		f.mu.Lock()
+		f.n++
+		fail := f.fail[f.n]
+		f.mu.Unlock()
+		if fail {
+			return &http.Response{StatusCode: 503, Status: "503 Service Unavailable", Header: http.Header{},
+				Body: io.NopCloser(strings.NewReader(`{"error":{"message":"busy"}}`)), Request: r}, nil
+		}
+	}
+	return f.next.RoundTrip(r)
+}
+
+// TestWaitSurvivesPassingFailures: a poll that meets a 503 while waiting is made again; without
+// waiting it is the error.
+func TestWaitSurvivesPassingFailures(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "openai")
+	script(f.srv)
+	rt := &failingPolls{fail: map[int]bool{1: true, 3: true, 4: true}, next: http.DefaultTransport}
+	b, err := New(Config{Client: llm.Config{CacheDir: f.cache, HTTPClient: &http.Client{Transport: rt}}, Root: f.root, PollInterval: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	reqs := f.requests(2)
+	st, err := b.Submit(context.Background(), reqs, "fp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Collect(context.Background(), st, f.ep, reqs, true)
+	if err != nil || res.Stored != 2 {
+		t.Fatalf("collect: %+v, %v", res, err)
+	}
+	// 3 failed polls and the 4 states the fake moves through.
+	if rt.n != 7 {
+		t.Fatalf("%d polls, want 7", rt.n)
+	}
+	rt.fail = map[int]bool{8: true}
+	_, err = b.Collect(context.Background(), st, f.ep, reqs, false)
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != 503 || ae.Message != "busy" {
+		t.Fatalf("a failed poll without waiting: %v", err)
+	}
+}
