@@ -176,3 +176,30 @@ func withBase(ep llm.Endpoint, base string) llm.Endpoint {
 	ep.BaseURL, ep.APIKey = base, ""
 	return ep
 }
+
+// TestLinesKeepPromptCaching: with a shared prefix long enough to cache, the lines carry the
+// live call's cache_control (Anthropic) or prompt_cache_key (OpenAI), byte for byte.
+func TestLinesKeepPromptCaching(t *testing.T) {
+	t.Parallel()
+	for provider, mark := range map[llm.Provider]string{"openai": `"prompt_cache_key":"vectorlint-`, "anthropic": `"cache_control":{"type":"ephemeral"}`} {
+		t.Run(string(provider), func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t, provider)
+			b := f.batcher(t)
+			reqs := f.requests(2)
+			for i := range reqs {
+				reqs[i].Messages[0].Content = strings.Repeat("The style guide says many things. ", 200)
+			}
+			if _, err := b.Submit(context.Background(), reqs, "fp"); err != nil {
+				t.Fatal(err)
+			}
+			ref := llmtest.Start(t)
+			live(t, withBase(f.ep, ref.URL), "", reqs)
+			for i, l := range f.srv.BatchLines() {
+				if string(l.Body) != string(ref.Requests()[i].Body) || !strings.Contains(string(l.Body), mark) {
+					t.Errorf("line %d:\n got %s\nwant %s (with %s)", i+1, l.Body, ref.Requests()[i].Body, mark)
+				}
+			}
+		})
+	}
+}
