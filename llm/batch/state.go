@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -23,10 +24,10 @@ const stateDir = ".vectorlint/batches"
 const maxStateSize = 64 << 20
 
 // idPattern is the shape of our ids (and of the state file's name).
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
 
 // keyPattern is the shape of a reply-cache key: 64 hex digits.
-var keyPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var keyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // State is a submitted batch as saved in .vectorlint/batches/<ID>.json: where it went, the
 // provider's batches it was split into, and for each request its custom id and the reply-cache
@@ -134,7 +135,7 @@ func (b *Batcher) save(s *State) error {
 // Load reads the state of the batch id from the project tree: a *NotFoundError when there is
 // none, a *StateError naming the file when it is not a vectorlint batch state.
 func (b *Batcher) Load(id string) (*State, error) {
-	if !idPattern.MatchString(id) {
+	if !idPattern().MatchString(id) {
 		return nil, fmt.Errorf("batch id %q: expected letters, digits, - and _ (at most 64), as printed by the submit", id)
 	}
 	rel := statePath(id)
@@ -179,7 +180,7 @@ func parseState(data []byte, id string) (*State, *StateError) {
 			return nil, &StateError{Expected: fmt.Sprintf("a providerID in part %d", i+1), Found: "none"}
 		}
 		for j, it := range p.Requests {
-			if it.CustomID == "" || !keyPattern.MatchString(it.Key) {
+			if it.CustomID == "" || !keyPattern().MatchString(it.Key) {
 				return nil, &StateError{Expected: fmt.Sprintf("a customID and a key of 64 hex digits in request %d of part %d", j+1, i+1),
 					Found: fmt.Sprintf("customID %q and key %q", it.CustomID, clip(it.Key))}
 			}

@@ -108,7 +108,7 @@ func FuzzParseState(f *testing.F) {
 		}
 		for _, p := range s.Parts {
 			for _, it := range p.Requests {
-				if !keyPattern.MatchString(it.Key) || it.CustomID == "" {
+				if !keyPattern().MatchString(it.Key) || it.CustomID == "" {
 					t.Fatalf("accepted item %+v", it)
 				}
 			}

@@ -300,7 +300,7 @@ func (s *Server) createOpenAIBatch(body []byte) (int, any, []byte) {
 }
 
 // openAIStates are the states a batch shows on successive polls before it ends.
-var openAIStates = [...]string{"validating", "in_progress", "finalizing"}
+func openAIStates() []string { return []string{"validating", "in_progress", "finalizing"} }
 
 func (s *Server) openAIBatch(id string) (int, any, []byte) {
 	s.mu.Lock()
@@ -310,8 +310,8 @@ func (s *Server) openAIBatch(id string) (int, any, []byte) {
 		return http.StatusNotFound, "No such Batch object: " + id, nil
 	}
 	fb.polls++
-	if s.holdBatches || fb.polls <= len(openAIStates) {
-		return http.StatusOK, fb.openAIObject(openAIStates[min(fb.polls, len(openAIStates))-1], ""), nil
+	if states := openAIStates(); s.holdBatches || fb.polls <= len(states) {
+		return http.StatusOK, fb.openAIObject(states[min(fb.polls, len(states))-1], ""), nil
 	}
 	state := "completed"
 	if fb.expired > 0 {
