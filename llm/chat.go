@@ -355,10 +355,7 @@ func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
 	}
 	var res *http.Response
 	opts := append(slices.Clip(k.opts), option.WithResponseBodyInto(&res))
-	p := chatParams(k.req, k.format, k.msgs, k.noTemp)
-	if k.cacheKey != "" {
-		p.PromptCacheKey = openai.String(k.cacheKey)
-	}
+	p := k.chatParams()
 	if _, err := k.c.chat.New(ctx, p, opts...); err != nil {
 		return nil, err
 	}
@@ -366,6 +363,16 @@ func (k *chatKind) send(ctx context.Context) (*http.Response, error) {
 		return nil, &badResponseError{msg: "the server sent no reply"}
 	}
 	return res, nil
+}
+
+// chatParams is the SDK's chat request of the round (a live call sends it, a batch line
+// carries it: batch.go).
+func (k *chatKind) chatParams() openai.ChatCompletionNewParams {
+	p := chatParams(k.req, k.format, k.msgs, k.noTemp)
+	if k.cacheKey != "" {
+		p.PromptCacheKey = openai.String(k.cacheKey)
+	}
+	return p
 }
 
 func (k *chatKind) decode(body []byte) (*reply, error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/vectorlint/vectorlint/internal/safehttp"
 	"github.com/vectorlint/vectorlint/internal/trust"
 	"github.com/vectorlint/vectorlint/llm/internal/anthropic"
+	"github.com/vectorlint/vectorlint/llm/internal/batchwire"
 )
 
 // Defaults of Config's zero fields (spec/linter.md §6, spec/trust.md §5); the retry settings'
@@ -98,6 +99,9 @@ type Config struct {
 	OnStall func(Stall)
 	// StallInterval is that interval (default 30 s).
 	StallInterval time.Duration
+	// Batch, when set, is filled by New with the client's batch functions: package llm/batch
+	// sets it (docs/batch.md). Other callers leave it nil.
+	Batch *batchwire.Hook[Request]
 }
 
 // Client calls OpenAI-compatible Chat Completions and Embeddings endpoints with retries, a
@@ -191,6 +195,9 @@ func New(cfg Config) (*Client, error) {
 		noCacheKey:    make(map[string]bool),
 	}
 	c.flight.interval, c.flight.report = cfg.StallInterval, cfg.OnStall
+	if cfg.Batch != nil {
+		c.hookBatch(cfg.Batch)
+	}
 	if cfg.CacheDir != "" {
 		limit := cfg.CacheMaxSize
 		if limit == 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/vectorlint/vectorlint/llm/internal/anthropic"
 )
 
@@ -19,7 +20,23 @@ const defaultMessagesMaxTokens = 4096
 // on the client's HTTP client with the same retries, limits, stops and redaction as every call.
 func (k *chatKind) sendMessages(ctx context.Context) (*http.Response, error) {
 	ep := k.req.Endpoint
-	r := anthropic.Request{Model: ep.Model, Breakpoint: k.cached, MaxTokens: int64(maxTokens(k.req))}
+	p, err := k.messagesParams()
+	if err != nil {
+		return nil, err
+	}
+	headers := map[string]string{"User-Agent": k.c.cfg.UserAgent}
+	for name, v := range ep.Headers {
+		headers[name] = v
+	}
+	timeout := k.c.timeout(k.req.Timeout)
+	return k.c.messages.Send(ctx, p, anthropic.Target{URL: ep.apiBase() + "messages", APIKey: string(ep.APIKey),
+		Headers: headers, Timeout: timeout})
+}
+
+// messagesParams is the SDK's Messages request of the round (a live call sends it, a batch
+// line carries it: batch.go).
+func (k *chatKind) messagesParams() (sdk.MessageNewParams, error) {
+	r := anthropic.Request{Model: k.req.Endpoint.Model, Breakpoint: k.cached, MaxTokens: int64(maxTokens(k.req))}
 	if r.MaxTokens <= 0 {
 		r.MaxTokens = defaultMessagesMaxTokens
 	}
@@ -32,19 +49,9 @@ func (k *chatKind) sendMessages(ctx context.Context) (*http.Response, error) {
 	if k.format == formatJSONSchema {
 		schema, err := json.Marshal(k.req.Schema.Schema)
 		if err != nil {
-			return nil, err
+			return sdk.MessageNewParams{}, err
 		}
 		r.Schema = schema
 	}
-	p, err := anthropic.Params(r)
-	if err != nil {
-		return nil, err
-	}
-	headers := map[string]string{"User-Agent": k.c.cfg.UserAgent}
-	for name, v := range ep.Headers {
-		headers[name] = v
-	}
-	timeout := k.c.timeout(k.req.Timeout)
-	return k.c.messages.Send(ctx, p, anthropic.Target{URL: ep.apiBase() + "messages", APIKey: string(ep.APIKey),
-		Headers: headers, Timeout: timeout})
+	return anthropic.Params(r)
 }

@@ -29,6 +29,10 @@ const (
 	// FaultTruncatedJSON answers 200 with the first half of a valid completion body (and a
 	// matching Content-Length, so the HTTP exchange itself is complete).
 	FaultTruncatedJSON
+	// FaultBatchExpired makes a batch line expire: the provider did not reach it within the
+	// batch's window (an OpenAI batch with one is "expired"; Anthropic reports the line
+	// "expired"). A live request with it is answered normally.
+	FaultBatchExpired
 )
 
 // Reply is what the server answers to one request. The zero value is an empty assistant
@@ -121,6 +125,10 @@ func ServerError() Reply {
 	return Reply{Status: http.StatusInternalServerError,
 		Body: `{"error":{"message":"The server had an error while processing your request.","type":"server_error","param":null,"code":null}}`}
 }
+
+// BatchExpired is a reply that makes a batch line expire (FaultBatchExpired): follow it with
+// the reply a later live call gets.
+func BatchExpired() Reply { return Reply{Fault: FaultBatchExpired, Content: "expired"} }
 
 // Hang never answers (FaultHang).
 func Hang() Reply { return Reply{Fault: FaultHang} }

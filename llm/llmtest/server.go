@@ -58,6 +58,10 @@ type Request struct {
 	// message 0); PromptCacheKey is a chat request's prompt_cache_key ("" when absent).
 	CacheBreakpoints []int
 	PromptCacheKey   string
+	// Batch and CustomID are set for a line of a batch (batch.go): the provider batch's id and
+	// the line's custom_id. Method and Path are then the line's method and url (OpenAI) or
+	// POST /v1/messages (Anthropic), Body its body (params).
+	Batch, CustomID string
 }
 
 // IsEmbeddings reports whether the request was for /embeddings.
@@ -161,6 +165,10 @@ type Server struct {
 	inFlight    int
 	maxInFlight int
 	gateOpen    bool
+	// batches holds the batch API's files and batches (batch.go).
+	batches batchStore
+	// holdBatches keeps every batch running (HoldBatches).
+	holdBatches bool
 }
 
 // NewServer starts a server. Close it when done.
@@ -280,6 +288,9 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	}
 	req := Request{Method: hr.Method, Path: hr.URL.Path, Query: hr.URL.RawQuery, Header: hr.Header.Clone(), Body: body, Time: time.Now()}
 	path := strings.TrimSuffix(hr.URL.Path, "/")
+	if s.handleBatch(w, hr, path, body) {
+		return
+	}
 	kind := apiOf(path)
 	if kind == "" {
 		writeError(w, http.StatusNotFound, "unknown path "+hr.URL.Path, "")
@@ -305,8 +316,7 @@ func (s *Server) handle(w http.ResponseWriter, hr *http.Request) {
 	s.record(req, kind)
 	defer s.done1()
 
-	if s.apiKey != "" && hr.Header.Get("Authorization") != "Bearer "+s.apiKey && hr.Header.Get("api-key") != s.apiKey &&
-		hr.Header.Get("x-api-key") != s.apiKey && hr.Header.Get("x-goog-api-key") != s.apiKey {
+	if !s.authorized(hr) {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided.", "")
 		return
 	}
@@ -359,6 +369,13 @@ func (s *Server) record(req Request, kind string) {
 		s.gateOpen = true
 		close(s.gate)
 	}
+}
+
+// authorized reports whether hr carries the key the server requires (RequireAPIKey), in any
+// of the providers' headers.
+func (s *Server) authorized(hr *http.Request) bool {
+	return s.apiKey == "" || hr.Header.Get("Authorization") == "Bearer "+s.apiKey || hr.Header.Get("api-key") == s.apiKey ||
+		hr.Header.Get("x-api-key") == s.apiKey || hr.Header.Get("x-goog-api-key") == s.apiKey
 }
 
 func (s *Server) done1() {
