@@ -374,7 +374,12 @@ func startReleaseServer(t *testing.T) *releaseServer {
 func tarGz(t *testing.T, name string, data []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
+	// Stored, not compressed: the binary is tens of megabytes, and deflate under the race
+	// detector took minutes; the archive's format is what the installers read, not its size.
+	gz, err := gzip.NewWriterLevel(&buf, gzip.NoCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tw := tar.NewWriter(gz)
 	for _, f := range []struct {
 		name string
@@ -406,7 +411,7 @@ func zipped(t *testing.T, name string, data []byte) []byte {
 		name string
 		data []byte
 	}{{"README.md", []byte("# vectorlint\n")}, {name, data}} {
-		w, err := zw.Create(f.name)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Store}) // stored: see tarGz
 		if err != nil {
 			t.Fatal(err)
 		}

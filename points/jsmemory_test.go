@@ -137,8 +137,8 @@ func TestJSMemoryConcurrentScripts(t *testing.T) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		deadline := time.Now().Add(20 * time.Second)
-		benignV, benignErr = runJS(context.Background(), pool, benign, 30*time.Second, func(vm *goja.Runtime) error {
+		deadline := time.Now().Add(2 * time.Minute) // a bound for a broken pool, never reached when it works
+		benignV, benignErr = runJS(context.Background(), pool, benign, 3*time.Minute, func(vm *goja.Runtime) error {
 			select {
 			case <-benignStarted:
 			default:
@@ -150,7 +150,7 @@ func TestJSMemoryConcurrentScripts(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		<-benignStarted
-		_, hostileErr = runJS(context.Background(), pool, hostile, 30*time.Second, func(*goja.Runtime) error { return nil })
+		_, hostileErr = runJS(context.Background(), pool, hostile, 3*time.Minute, func(*goja.Runtime) error { return nil })
 	}()
 	wg.Wait()
 	if hostileErr == nil || hostileErr.Error() != errJSMemory.Error() {
