@@ -22,7 +22,6 @@ import (
 	"github.com/vectorlint/vectorlint/internal/progress"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/internal/setup"
-	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 const blueprintUsage = `Usage:
@@ -214,7 +213,7 @@ func checkBlueprint(file string, data []byte, coll tree.Named, envRefs func(*blu
 	case errors.As(err, &pe):
 		return bp, pe.Problems
 	case err != nil:
-		return bp, finding.Problems{{File: file, Level: finding.LevelError, Code: rubric.CodeInvalid, Message: err.Error()}}
+		return bp, finding.Problems{{File: file, Level: finding.LevelError, Code: blueprint.CodeInvalid, Message: err.Error()}}
 	}
 	diags := bp.Warnings
 	if envDiags := envRefs(bp); envDiags != nil {

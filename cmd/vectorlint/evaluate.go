@@ -19,7 +19,6 @@ import (
 	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/lint/document"
-	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // evaluateUsage is the evaluate command's help; the flags are appended from the flag set.
@@ -214,7 +213,7 @@ func (a *app) runEvaluate(ctx context.Context, args []string) error {
 // coverage) on the model client every command shares (llmsetup.go). It returns nil and the
 // error when it cannot; cleanup releases the client.
 func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), err error) {
-	var list rubric.Rubric
+	var list *evaluate.CoveragePoints
 	if metric == "coverage" {
 		name := "--points"
 		if strings.HasPrefix(f.points, "@") && !strings.HasPrefix(f.points, "@@") {
@@ -224,19 +223,15 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 			}
 		}
 		var err error
-		if list, err = evaluate.ParseCoveragePoints(name, []byte(texts["points"])); err != nil {
+		if list, err = evaluate.ReadCoveragePoints(name, []byte(texts["points"])); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
 			return nil, nil, errFailed
 		}
-		for _, w := range list.Warnings {
+		for _, w := range list.Warnings() {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.Labeled())
 		}
-		needsModel := false
-		for _, p := range list.Points() {
-			needsModel = needsModel || !p.IsFunction()
-		}
-		if !needsModel { // functions only: no model, so no model settings are read at all
-			return evaluate.RunCoverageEvaluator(nil, texts["response"], list, numbers["threshold"]), func() {}, nil
+		if !list.NeedsModel() { // functions only: no model, so no model settings are read at all
+			return list.Evaluator(nil, texts["response"], numbers["threshold"]), func() {}, nil
 		}
 	}
 	// evaluate uses no config file: .env files are read from the working directory.
@@ -283,7 +278,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(m.Client, m.Endpoint),
 			response, f.dimension, numbers["expected"], numbers["tolerance"])
 	case "coverage":
-		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, list, numbers["threshold"])
+		ev = list.Evaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, numbers["threshold"])
 	}
 	return ev, m.Close, nil
 }
