@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // Problem codes of the blueprint format, besides the rubric's (rubric.CodeSyntax, ...).
@@ -14,6 +15,9 @@ const (
 	CodeDuplicateID = "duplicate-id" // two prompts with one id (the later is renamed)
 	// CodeIgnoredTemperature: a prompt's temperature that the header's temperature(s) override.
 	CodeIgnoredTemperature = "ignored-temperature"
+	// CodeInvalid: a field with the wrong type or value, or a file that is no blueprint (the
+	// rubric's own code, so a command names it without the rubric package).
+	CodeInvalid = rubric.CodeInvalid
 )
 
 // ParseError reports a blueprint that cannot be used. Problems holds every error found and

@@ -293,3 +293,37 @@ func shorten(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// CoveragePoints is the --points list of the coverage metric, parsed: what a command needs of
+// it without naming the rubric package.
+type CoveragePoints struct {
+	rubric rubric.Rubric
+}
+
+// ReadCoveragePoints parses a --points list as ParseCoveragePoints does.
+func ReadCoveragePoints(file string, data []byte) (*CoveragePoints, error) {
+	r, err := ParseCoveragePoints(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return &CoveragePoints{rubric: r}, nil
+}
+
+// Warnings returns the authoring mistakes found in the list.
+func (c *CoveragePoints) Warnings() finding.Problems { return c.rubric.Warnings }
+
+// NeedsModel reports whether a point needs a model judge (a point that is not a function).
+func (c *CoveragePoints) NeedsModel() bool {
+	for _, p := range c.rubric.Points() {
+		if !p.IsFunction() {
+			return true
+		}
+	}
+	return false
+}
+
+// Evaluator returns the coverage evaluator of response against the list; judge may be nil
+// when NeedsModel is false.
+func (c *CoveragePoints) Evaluator(judge points.Judge, response string, threshold float64) *BaseScoreEvaluator {
+	return RunCoverageEvaluator(judge, response, c.rubric, threshold)
+}

@@ -67,6 +67,8 @@ func (p *ruleParser) line(n *yaml.Node) int {
 	return p.lineBase + n.Line
 }
 
+// parse reads a rule file: UTF-8 text, its frontmatter fields, the fields it needs, then
+// its should list, examples and rubric. It returns nil when there is no frontmatter to read.
 func (p *ruleParser) parse(data []byte) *Rule {
 	if !utf8.Valid(data) {
 		line := bytes.Count(data[:firstInvalidUTF8(data)], []byte("\n")) + 1
@@ -94,6 +96,29 @@ func (p *ruleParser) parse(data []byte) *Rule {
 		Body:       string(data[fm.BodyOffset:]),
 		BodyLine:   bytes.Count(data[:fm.BodyOffset], []byte("\n")) + 1,
 	}
+	entries, ok := p.frontmatterFields(fm)
+	if !ok {
+		return r
+	}
+	present := map[string]*yaml.Node{}
+	for _, e := range entries {
+		present[e.name] = e.val
+		p.field(r, e)
+	}
+	p.checkRequired(r, present, fm.Line-1)
+	if v, ok := present["should"]; ok && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
+		r.Should = p.should(r, v, present)
+	}
+	if v, ok := present["examples"]; ok {
+		r.Examples = p.examples(r, v)
+	}
+	r.Rubric = p.rubric(r)
+	return r
+}
+
+// frontmatterFields decodes the frontmatter's YAML into its fields; ok is false when it is not
+// YAML or not a mapping (the problem is recorded).
+func (p *ruleParser) frontmatterFields(fm Frontmatter) (entries []entry, ok bool) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm.Data, &doc); err != nil {
 		line, msg := yamlerr.Split(err, fm.Data)
@@ -104,7 +129,7 @@ func (p *ruleParser) parse(data []byte) *Rule {
 		}
 		p.problems = append(p.problems, finding.Problem{File: p.path, Line: line, Field: "frontmatter",
 			Expected: "valid YAML", Found: msg})
-		return r
+		return nil, false
 	}
 	var m *yaml.Node
 	if len(doc.Content) > 0 {
@@ -112,67 +137,72 @@ func (p *ruleParser) parse(data []byte) *Rule {
 	}
 	if m != nil && m.Kind != yaml.MappingNode {
 		p.add(m, "frontmatter", "a mapping of fields (id: ..., name: ...)", describe(m))
-		return r
+		return nil, false
 	}
-	var entries []entry
 	if m != nil {
 		entries = p.fields(m, "", ruleFields())
 	}
-	present := map[string]*yaml.Node{}
-	for _, e := range entries {
-		present[e.name] = e.val
-		v := e.val
-		switch e.name {
-		case "id":
-			r.ID, _ = p.identifier(v, "id", "a rule id")
-		case "name":
-			r.Name, _ = p.text(v, "name")
-		case "specVersion":
-			if v.Kind == yaml.ScalarNode && (v.Tag == "!!str" || v.Tag == "!!int" || v.Tag == "!!float") {
-				r.SpecVersion = v.Value
-			} else {
-				p.add(v, "specVersion", "a version string or number", describe(v))
-			}
-		case "evaluator":
-			if s, ok := p.enum(v, "evaluator", string(EvaluatorBase), string(EvaluatorTechnicalAccuracy)); ok {
-				r.Evaluator = Evaluator(s)
-			}
-		case "type":
-			if s, ok := p.enum(v, "type", string(finding.SemiObjective), string(finding.Subjective), "check", "judge"); ok {
-				switch s {
-				case "check":
-					s = string(finding.SemiObjective)
-				case "judge":
-					s = string(finding.Subjective)
-				}
-				r.Type = finding.RuleType(s)
-			}
-		case "severity":
-			if s, ok := p.enum(v, "severity", finding.SeveritySuggestion.String(), finding.SeverityWarning.String(), finding.SeverityError.String()); ok {
-				r.Severity, _ = finding.ParseSeverity(s)
-			}
-		case "strictness":
-			if s, ok := p.strictness(v); ok {
-				r.Strictness = s
-			}
-		case "target":
-			r.Target = p.target(e, "target")
-		case "criteria":
-			r.Criteria = p.criteria(v)
-		case "evaluateAs":
-			if s, ok := p.enum(v, "evaluateAs", string(EvaluateChunks), string(EvaluateDocument)); ok {
-				r.EvaluateAs = EvaluateAs(s)
-			}
-		case "should":
-			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-				p.add(v, "should", "a non-empty list of points", describe(v))
-			}
-			// Compiled after the loop, when the rule's id is known for the diagnostics.
-		case "examples":
-			// Read after the loop, when the rule's type and criteria are known.
+	return entries, true
+}
+
+// field reads one frontmatter field into the rule.
+func (p *ruleParser) field(r *Rule, e entry) {
+	v := e.val
+	switch e.name {
+	case "id":
+		r.ID, _ = p.identifier(v, "id", "a rule id")
+	case "name":
+		r.Name, _ = p.text(v, "name")
+	case "specVersion":
+		if v.Kind == yaml.ScalarNode && (v.Tag == "!!str" || v.Tag == "!!int" || v.Tag == "!!float") {
+			r.SpecVersion = v.Value
+		} else {
+			p.add(v, "specVersion", "a version string or number", describe(v))
 		}
+	case "evaluator":
+		if s, ok := p.enum(v, "evaluator", string(EvaluatorBase), string(EvaluatorTechnicalAccuracy)); ok {
+			r.Evaluator = Evaluator(s)
+		}
+	case "type":
+		if s, ok := p.enum(v, "type", string(finding.SemiObjective), string(finding.Subjective), "check", "judge"); ok {
+			switch s {
+			case "check":
+				s = string(finding.SemiObjective)
+			case "judge":
+				s = string(finding.Subjective)
+			}
+			r.Type = finding.RuleType(s)
+		}
+	case "severity":
+		if s, ok := p.enum(v, "severity", finding.SeveritySuggestion.String(), finding.SeverityWarning.String(), finding.SeverityError.String()); ok {
+			r.Severity, _ = finding.ParseSeverity(s)
+		}
+	case "strictness":
+		if s, ok := p.strictness(v); ok {
+			r.Strictness = s
+		}
+	case "target":
+		r.Target = p.target(e, "target")
+	case "criteria":
+		r.Criteria = p.criteria(v)
+	case "evaluateAs":
+		if s, ok := p.enum(v, "evaluateAs", string(EvaluateChunks), string(EvaluateDocument)); ok {
+			r.EvaluateAs = EvaluateAs(s)
+		}
+	case "should":
+		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			p.add(v, "should", "a non-empty list of points", describe(v))
+		}
+		// Compiled after the loop, when the rule's id is known for the diagnostics.
+	case "examples":
+		// Read after the loop, when the rule's type and criteria are known.
 	}
-	openLine := fm.Line - 1
+}
+
+// checkRequired records the fields a rule lacks (id, name, a subjective rule's criteria) and
+// the criterion targets a semi-objective rule may not have; openLine is the frontmatter's
+// opening line.
+func (p *ruleParser) checkRequired(r *Rule, present map[string]*yaml.Node, openLine int) {
 	if _, ok := present["id"]; !ok {
 		p.problems = append(p.problems, finding.Problem{File: p.path, Line: openLine, Field: "id", Expected: "a rule id (letters, digits, '_' or '-')", Found: "nothing"})
 	}
@@ -196,14 +226,6 @@ func (p *ruleParser) parse(data []byte) *Rule {
 			}
 		}
 	}
-	if v, ok := present["should"]; ok && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
-		r.Should = p.should(r, v, present)
-	}
-	if v, ok := present["examples"]; ok {
-		r.Examples = p.examples(r, v)
-	}
-	r.Rubric = p.rubric(r)
-	return r
 }
 
 // should parses a rule's `should` list with the rubric parser of the points engine (the same

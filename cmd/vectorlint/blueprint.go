@@ -22,7 +22,6 @@ import (
 	"github.com/vectorlint/vectorlint/internal/progress"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/internal/setup"
-	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 const blueprintUsage = `Usage:
@@ -74,29 +73,52 @@ func blueprintFlagSet(name string, stderr io.Writer) *pflag.FlagSet {
 	return fs
 }
 
+// blueprintCheckOptions are the options of "blueprint check", filled from its flags.
+type blueprintCheckOptions struct {
+	print       bool     // --print
+	collections string   // --collections
+	allowEnv    []string // --allow-env
+	files       []string // the blueprints
+}
+
 // blueprintCheck is "blueprint check FILE...": parse, normalise and report mistakes.
 func (a *app) blueprintCheck(args []string) error {
+	o, err := a.parseBlueprintCheck(args)
+	if o == nil || err != nil { // --help, or a mistake
+		return err
+	}
+	return a.runBlueprintCheck(o)
+}
+
+// parseBlueprintCheck fills the options of "blueprint check" from args and checks them; nil
+// options and a nil error for --help.
+func (a *app) parseBlueprintCheck(args []string) (*blueprintCheckOptions, error) {
+	o := &blueprintCheckOptions{}
 	fs := blueprintFlagSet("vectorlint blueprint check", a.stderr)
-	printJSON := fs.Bool("print", false, "write each normalised blueprint as JSON to stdout (diagnostics go to stderr)")
-	collections := fs.String("collections", "", "folder of model collections (NAME.json); unresolvable placeholders such as CORE become errors")
-	allowEnvFlag := fs.StringSlice("allow-env", nil, "variables ${VAR} references may read, as for run (repeatable, comma-separated); any other reference is an error")
+	fs.BoolVar(&o.print, "print", false, "write each normalised blueprint as JSON to stdout (diagnostics go to stderr)")
+	fs.StringVar(&o.collections, "collections", "", "folder of model collections (NAME.json); unresolvable placeholders such as CORE become errors")
+	fs.StringSliceVar(&o.allowEnv, "allow-env", nil, "variables ${VAR} references may read, as for run (repeatable, comma-separated); any other reference is an error")
 	fs.Usage = func() {
 		fmt.Fprintln(a.stderr, "Usage: vectorlint blueprint check FILE... [--print] [--collections DIR] [--allow-env NAME]")
 		fs.PrintDefaults()
 	}
+	fail := func(format string, args ...any) error { return failf("vectorlint blueprint check", format, args...) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			return nil
+			return nil, nil
 		}
-		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v (see --help)\n", err)
-		return errFailed
+		return nil, fail("%v (see --help)", err)
 	}
-	files := fs.Args()
-	if len(files) == 0 {
-		fmt.Fprintln(a.stderr, "vectorlint blueprint check: expected one or more blueprint files, found none")
-		return errFailed
+	if o.files = fs.Args(); len(o.files) == 0 {
+		return nil, fail("expected one or more blueprint files, found none")
 	}
-	allow, err := setup.AllowEnv(*allowEnvFlag)
+	return o, nil
+}
+
+// runBlueprintCheck checks the blueprints check's options name.
+func (a *app) runBlueprintCheck(o *blueprintCheckOptions) error {
+	files := o.files
+	allow, err := setup.AllowEnv(o.allowEnv)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint blueprint check: %v\n", err)
 		return errFailed
@@ -110,9 +132,9 @@ func (a *app) blueprintCheck(args []string) error {
 	}
 	defer root.Close()
 	var coll tree.Named
-	if *collections != "" {
+	if o.collections != "" {
 		// Each blueprint reads only the collections it names; the folder must exist.
-		if coll, err = root.Named(a.blueprintPath(*collections)); err == nil {
+		if coll, err = root.Named(a.blueprintPath(o.collections)); err == nil {
 			defer coll.Close()
 			_, err = blueprint.LoadCollectionsFor(coll.Root, coll.Path, nil)
 		}
@@ -123,7 +145,7 @@ func (a *app) blueprintCheck(args []string) error {
 	}
 	// Diagnostics quote the blueprint: human text, escaped as a whole (stderr is already).
 	var diagOut io.Writer = a.stderr
-	if !*printJSON {
+	if !o.print {
 		stdout := a.humanStdout()
 		defer stdout.Flush()
 		diagOut = stdout
@@ -152,7 +174,7 @@ func (a *app) blueprintCheck(args []string) error {
 			invalid++
 			continue
 		}
-		if *printJSON {
+		if o.print {
 			out, err := blueprintJSON(bp)
 			if err != nil {
 				fmt.Fprintf(a.stderr, "%s: error: %v\n", file, err)
@@ -214,7 +236,7 @@ func checkBlueprint(file string, data []byte, coll tree.Named, envRefs func(*blu
 	case errors.As(err, &pe):
 		return bp, pe.Problems
 	case err != nil:
-		return bp, finding.Problems{{File: file, Level: finding.LevelError, Code: rubric.CodeInvalid, Message: err.Error()}}
+		return bp, finding.Problems{{File: file, Level: finding.LevelError, Code: blueprint.CodeInvalid, Message: err.Error()}}
 	}
 	diags := bp.Warnings
 	if envDiags := envRefs(bp); envDiags != nil {

@@ -40,8 +40,8 @@ Flags:
 // (lint's adds vectorlint.ini's CacheMaxSize).
 const cacheMaxSizeUsage = "cap of the reply cache, a `SIZE` such as 500MB or 1GiB, 0 for none (default: $" + setup.CacheMaxSizeVar + ", else 1GB)"
 
-// runCache is the "cache" command: info, prune and clear.
-func (a *app) runCache(args []string) error {
+// cacheCommand is the "cache" command: info, prune, clear and key.
+func (a *app) cacheCommand(args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(a.stderr, cacheUsage)
 		return errFailed
@@ -58,36 +58,68 @@ func (a *app) runCache(args []string) error {
 		fmt.Fprintf(a.stderr, "vectorlint cache: unknown command %q (expected info, prune, clear or key)\n\n%s", sub, cacheUsage)
 		return errFailed
 	}
+	o, err := parseCache(sub, args[1:])
+	if err != nil {
+		return a.usageError("vectorlint cache "+sub, err)
+	}
+	return a.runCache(o)
+}
+
+// cacheOptions are the options of "cache info", "cache prune" and "cache clear".
+type cacheOptions struct {
+	sub         string // info, prune or clear
+	cacheDir    string // --cache-dir
+	maxSizeFlag string // info's --cache-max-size
+	maxSizeSet  bool   // whether --cache-max-size was given
+	maxSize     string // prune's --max-size
+	olderThan   string // prune's --older-than
+	help        string // the help to print instead, for --help
+}
+
+// parseCache fills the options of "cache SUB" from args and checks them.
+func parseCache(sub string, args []string) (*cacheOptions, error) {
+	o := &cacheOptions{sub: sub}
 	name := "vectorlint cache " + sub
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	cacheDir := fs.String("cache-dir", "", "the cache folder (default: the user cache folder/vectorlint)")
-	var maxSizeFlag, maxSize, olderThan string
+	fs.StringVar(&o.cacheDir, "cache-dir", "", "the cache folder (default: the user cache folder/vectorlint)")
 	switch sub {
 	case "info":
-		fs.StringVar(&maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+setup.CacheMaxSizeVar+", else CacheMaxSize in vectorlint.ini, else 1GB)")
+		fs.StringVar(&o.maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+setup.CacheMaxSizeVar+", else CacheMaxSize in vectorlint.ini, else 1GB)")
 	case "prune":
-		fs.StringVar(&maxSize, "max-size", "", "remove the least recently used entries until the cache fits in `SIZE` (default: the cap)")
-		fs.StringVar(&olderThan, "older-than", "", "remove the entries not used for `DURATION` (30d, 12h, 90m)")
+		fs.StringVar(&o.maxSize, "max-size", "", "remove the least recently used entries until the cache fits in `SIZE` (default: the cap)")
+		fs.StringVar(&o.olderThan, "older-than", "", "remove the entries not used for `DURATION` (30d, 12h, 90m)")
 	}
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(a.stdout, cacheUsage+fs.FlagUsages())
-			return nil
+			o.help = cacheUsage + fs.FlagUsages()
+			return o, nil
 		}
-		return a.usageError(name, err)
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return a.usageError(name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	o.maxSizeSet = fs.Changed("cache-max-size")
+	return o, nil
+}
+
+// runCache runs "cache info", "cache prune" or "cache clear" with its options.
+func (a *app) runCache(o *cacheOptions) error {
+	if o.help != "" {
+		fmt.Fprint(a.stdout, o.help)
+		return nil
+	}
+	sub, name := o.sub, "vectorlint cache "+o.sub
+	maxSize, olderThan := o.maxSize, o.olderThan
 	fail := func(err error) error { return &commandError{prefix: name, err: err} }
 	// The cap may come from VECTORLINT_CACHE_MAX_SIZE in a .env file of the working directory.
 	env, err := a.host().Env(nil, a.dir)
 	if err != nil {
 		return fail(err)
 	}
-	dir := *cacheDir
+	dir := o.cacheDir
 	if dir == "" {
 		// The folder comes from the process environment only, as for every command that
 		// writes the cache (newLLMClient).
@@ -100,7 +132,7 @@ func (a *app) runCache(args []string) error {
 
 	switch sub {
 	case "info":
-		return a.cacheInfo(name, dir, env.Lookup, maxSizeFlag, fs.Changed("cache-max-size"))
+		return a.cacheInfo(name, dir, env.Lookup, o.maxSizeFlag, o.maxSizeSet)
 	case "prune":
 		opts := replycache.PruneOptions{Now: a.clock()()}
 		if maxSize != "" {

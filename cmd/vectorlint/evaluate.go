@@ -19,7 +19,6 @@ import (
 	"github.com/vectorlint/vectorlint/internal/setup"
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/lint/document"
-	"github.com/vectorlint/vectorlint/points/rubric"
 )
 
 // evaluateUsage is the evaluate command's help; the flags are appended from the flag set.
@@ -123,49 +122,85 @@ func newEvaluateFlagSet(f *evaluateFlags) *pflag.FlagSet {
 	return fs
 }
 
-// runEvaluate is the "evaluate" command (spec/evaluators.md).
-func (a *app) runEvaluate(ctx context.Context, args []string) error {
-	var f evaluateFlags
-	fs := newEvaluateFlagSet(&f)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(a.stdout, evaluateUsage+fs.FlagUsages()+evaluateTextHelp)
-			return nil
-		}
-		return a.evaluateUsageError(err.Error())
-	}
+// evaluateOptions are the options of the "evaluate" command, filled from its flags and checked.
+type evaluateOptions struct {
+	evaluateFlags
+	metric  string
+	timeout time.Duration
+	// numbers are the number flags given (threshold, expected, tolerance).
+	numbers map[string]float64
+	// textFlags are the text flags given (response, ground-truth, points), in that order, with
+	// their TEXT, @FILE or @- values, read by the run.
+	textFlags []evaluateTextFlag
+	help      string // the help to print instead of evaluating, for --help
+}
 
-	metric, err := a.evaluateMetric(fs)
+// evaluateTextFlag is a text flag given to "evaluate" and its value.
+type evaluateTextFlag struct{ name, value string }
+
+// evaluateCommand is the "evaluate" command (spec/evaluators.md).
+func (a *app) evaluateCommand(ctx context.Context, args []string) error {
+	o, err := a.parseEvaluate(args)
 	if err != nil {
 		return err
 	}
+	return a.runEvaluate(ctx, o)
+}
+
+// parseEvaluate fills the options of "evaluate" from args and checks them.
+func (a *app) parseEvaluate(args []string) (*evaluateOptions, error) {
+	o := &evaluateOptions{numbers: map[string]float64{}}
+	f := &o.evaluateFlags
+	fs := newEvaluateFlagSet(f)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			o.help = evaluateUsage + fs.FlagUsages() + evaluateTextHelp
+			return o, nil
+		}
+		return nil, a.evaluateUsageError(err.Error())
+	}
+	metric, err := a.evaluateMetric(fs)
+	if err != nil {
+		return nil, err
+	}
+	o.metric = metric
 	if f.output != "json" && f.output != "line" {
-		return a.evaluateUsageError(fmt.Sprintf(`--output: expected "json" or "line", found %q`, f.output))
+		return nil, a.evaluateUsageError(fmt.Sprintf(`--output: expected "json" or "line", found %q`, f.output))
 	}
 	if f.provider != "" && !setup.KnownProvider(f.provider) {
-		return a.evaluateUsageError(fmt.Sprintf("--provider: expected one of %s, found %q", providerNames(), f.provider))
+		return nil, a.evaluateUsageError(fmt.Sprintf("--provider: expected one of %s, found %q", providerNames(), f.provider))
 	}
-	timeout, err := timeoutFlag(f.timeout, fs.Changed("timeout"))
-	if err != nil {
-		return a.evaluateUsageError(err.Error())
+	if o.timeout, err = timeoutFlag(f.timeout, fs.Changed("timeout")); err != nil {
+		return nil, a.evaluateUsageError(err.Error())
 	}
-	numbers := map[string]float64{}
-	for _, n := range []struct{ name, value string }{{"threshold", f.threshold}, {"expected", f.expected}, {"tolerance", f.tolerance}} {
+	for _, n := range []evaluateTextFlag{{"threshold", f.threshold}, {"expected", f.expected}, {"tolerance", f.tolerance}} {
 		if !fs.Changed(n.name) {
 			continue
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(n.value), 64)
 		if err != nil {
-			return a.evaluateUsageError(fmt.Sprintf("--%s: expected a number, found %q", n.name, n.value))
+			return nil, a.evaluateUsageError(fmt.Sprintf("--%s: expected a number, found %q", n.name, n.value))
 		}
-		numbers[n.name] = v
+		o.numbers[n.name] = v
 	}
+	for _, n := range []evaluateTextFlag{{"response", f.response}, {"ground-truth", f.groundTruth}, {"points", f.points}} {
+		if fs.Changed(n.name) {
+			o.textFlags = append(o.textFlags, n)
+		}
+	}
+	return o, nil
+}
+
+// runEvaluate reads the texts evaluate's options name, evaluates them and prints the result.
+func (a *app) runEvaluate(ctx context.Context, o *evaluateOptions) error {
+	if o.help != "" {
+		fmt.Fprint(a.stdout, o.help)
+		return nil
+	}
+	f, metric, timeout, numbers := &o.evaluateFlags, o.metric, o.timeout, o.numbers
 	stdinUsedBy := ""
 	texts := map[string]string{}
-	for _, n := range []struct{ name, value string }{{"response", f.response}, {"ground-truth", f.groundTruth}, {"points", f.points}} {
-		if !fs.Changed(n.name) {
-			continue
-		}
+	for _, n := range o.textFlags {
 		v, err := a.textArg("--"+n.name, n.value, &stdinUsedBy)
 		if err != nil {
 			return a.evaluateError(err)
@@ -187,7 +222,7 @@ func (a *app) runEvaluate(ctx context.Context, args []string) error {
 	default:
 		var cleanup func()
 		var err error
-		ev, cleanup, err = a.modelEvaluator(metric, &f, timeout, texts, numbers)
+		ev, cleanup, err = a.modelEvaluator(metric, f, timeout, texts, numbers)
 		if ev == nil {
 			return err
 		}
@@ -214,7 +249,7 @@ func (a *app) runEvaluate(ctx context.Context, args []string) error {
 // coverage) on the model client every command shares (llmsetup.go). It returns nil and the
 // error when it cannot; cleanup releases the client.
 func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Duration, texts map[string]string, numbers map[string]float64) (ev evaluate.Evaluator, cleanup func(), err error) {
-	var list rubric.Rubric
+	var list *evaluate.CoveragePoints
 	if metric == "coverage" {
 		name := "--points"
 		if strings.HasPrefix(f.points, "@") && !strings.HasPrefix(f.points, "@@") {
@@ -224,19 +259,15 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 			}
 		}
 		var err error
-		if list, err = evaluate.ParseCoveragePoints(name, []byte(texts["points"])); err != nil {
+		if list, err = evaluate.ReadCoveragePoints(name, []byte(texts["points"])); err != nil {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %v\n", err)
 			return nil, nil, errFailed
 		}
-		for _, w := range list.Warnings {
+		for _, w := range list.Warnings() {
 			fmt.Fprintf(a.stderr, "vectorlint evaluate: %s\n", w.Labeled())
 		}
-		needsModel := false
-		for _, p := range list.Points() {
-			needsModel = needsModel || !p.IsFunction()
-		}
-		if !needsModel { // functions only: no model, so no model settings are read at all
-			return evaluate.RunCoverageEvaluator(nil, texts["response"], list, numbers["threshold"]), func() {}, nil
+		if !list.NeedsModel() { // functions only: no model, so no model settings are read at all
+			return list.Evaluator(nil, texts["response"], numbers["threshold"]), func() {}, nil
 		}
 	}
 	// evaluate uses no config file: .env files are read from the working directory.
@@ -283,7 +314,7 @@ func (a *app) modelEvaluator(metric string, f *evaluateFlags, timeout time.Durat
 		ev = evaluate.RunBiasEvaluatorAgainstExpectedScore(evaluate.ModelCompleter(m.Client, m.Endpoint),
 			response, f.dimension, numbers["expected"], numbers["tolerance"])
 	case "coverage":
-		ev = evaluate.RunCoverageEvaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, list, numbers["threshold"])
+		ev = list.Evaluator(lint.ModelJudge{Client: m.Client, Endpoint: m.Endpoint}, response, numbers["threshold"])
 	}
 	return ev, m.Close, nil
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // TestCommandImports keeps the commands thin (docs/how-it-works.md): the model client (llm) and
-// the points engine (points) are reached through the setup layer (internal/setup) and the
+// the points engine (points, points/rubric) are reached through the setup layer (internal/setup) and the
 // packages that own the job, never imported by cmd/vectorlint itself.
 func TestCommandImports(t *testing.T) {
 	t.Parallel()
@@ -21,7 +21,7 @@ func TestCommandImports(t *testing.T) {
 	}
 	for _, p := range imports {
 		switch p {
-		case "github.com/vectorlint/vectorlint/llm", "github.com/vectorlint/vectorlint/points":
+		case "github.com/vectorlint/vectorlint/llm", "github.com/vectorlint/vectorlint/points", "github.com/vectorlint/vectorlint/points/rubric":
 			t.Errorf("cmd/vectorlint imports %s: reach it through internal/setup", p)
 		}
 	}

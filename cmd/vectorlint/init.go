@@ -68,38 +68,65 @@ func initFiles(mode initMode) []initFile {
 	return files
 }
 
-// runInit is the "init" command.
-func (a *app) runInit(ctx context.Context, args []string) error {
-	var force, styleGuide, full, quick bool
+// initOptions are the options of the "init" command.
+type initOptions struct {
+	force bool     // --force
+	mode  initMode // from --quick, --full and --style-guide
+	help  string   // the help to print instead of writing, for --help
+}
+
+// initCommand is the "init" command.
+func (a *app) initCommand(ctx context.Context, args []string) error {
+	o, err := parseInit(args)
+	if err != nil {
+		return a.usageError("vectorlint init", err)
+	}
+	return a.runInit(ctx, o)
+}
+
+// parseInit fills the options of "init" from args and checks them.
+func parseInit(args []string) (*initOptions, error) {
+	o := &initOptions{}
+	var styleGuide, full, quick bool
 	fs := pflag.NewFlagSet("vectorlint init", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&force, "force", false, "overwrite existing files")
+	fs.BoolVar(&o.force, "force", false, "overwrite existing files")
 	fs.BoolVar(&quick, "quick", false, "write only a VECTORLINT.md style guide template, for zero-config use")
 	fs.BoolVar(&full, "full", false, "write vectorlint.ini, the example pack and a VECTORLINT.md style guide template")
 	fs.BoolVar(&styleGuide, "style-guide", false, "write a VECTORLINT.md style guide template and a vectorlint.ini that checks every Markdown file against it")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(a.stdout, initUsage+fs.FlagUsages())
-			return nil
+			o.help = initUsage + fs.FlagUsages()
+			return o, nil
 		}
-		return a.usageError("vectorlint init", err)
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return a.usageError("vectorlint init", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	mode := initConfigOnly
+	o.mode = initConfigOnly
 	switch {
 	case quick && (full || styleGuide):
-		return a.usageError("vectorlint init", errors.New("--quick writes only VECTORLINT.md: it cannot be combined with --full or --style-guide"))
+		return nil, errors.New("--quick writes only VECTORLINT.md: it cannot be combined with --full or --style-guide")
 	case full && styleGuide:
-		return a.usageError("vectorlint init", errors.New("--full and --style-guide write different configurations: choose one"))
+		return nil, errors.New("--full and --style-guide write different configurations: choose one")
 	case quick:
-		mode = initQuick
+		o.mode = initQuick
 	case full:
-		mode = initFull
+		o.mode = initFull
 	case styleGuide:
-		mode = initWithGuide
+		o.mode = initWithGuide
 	}
+	return o, nil
+}
+
+// runInit writes the project's files as init's options ask.
+func (a *app) runInit(ctx context.Context, o *initOptions) error {
+	if o.help != "" {
+		fmt.Fprint(a.stdout, o.help)
+		return nil
+	}
+	force, mode := o.force, o.mode
 	files := initFiles(mode)
 	// init writes the project's files in the working directory, its project root: through one
 	// root there, so a committed link in the way (rules/ leading elsewhere) is refused, and a

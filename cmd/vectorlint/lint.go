@@ -133,43 +133,78 @@ func (a *app) usageError(cmd string, err error) error {
 	return &usageError{cmd: cmd, err: err}
 }
 
-// runLint is the lint command: vectorlint [flags] PATH...
-func (a *app) runLint(ctx context.Context, args []string) error {
-	var f lintFlags
-	fs := newLintFlagSet(&f)
+// lintOptions are the options of the lint command, filled from its flags and checked.
+type lintOptions struct {
+	lintFlags
+	// fs is the parsed flag set: the run asks it which flags were given.
+	fs *pflag.FlagSet
+	// paths are the PATH operands ("-": standard input).
+	paths []string
+	// usage and version: print the help or the version instead of linting.
+	usage, version bool
+}
+
+// lintCommand is the lint command: vectorlint [flags] PATH...
+func (a *app) lintCommand(ctx context.Context, args []string) error {
+	o, err := parseLint(args)
+	if err != nil {
+		return a.usageError("vectorlint", err)
+	}
+	return a.runLint(ctx, o)
+}
+
+// parseLint fills the options of the lint command from args and checks them.
+func parseLint(args []string) (*lintOptions, error) {
+	o := &lintOptions{}
+	f := &o.lintFlags
+	fs := newLintFlagSet(f)
 	fs.SetOutput(io.Discard)
+	o.fs = fs
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			a.printLintUsage(a.stdout)
-			return nil
+			o.usage = true
+			return o, nil
 		}
-		return a.usageError("vectorlint", err)
+		return nil, err
 	}
 	if f.version {
-		a.printVersion()
-		return nil
+		o.version = true
+		return o, nil
 	}
 	if err := f.check(fs); err != nil {
-		return a.usageError("vectorlint", err)
+		return nil, err
 	}
 	paths := operands(fs)
 	if len(paths) == 0 && f.stdinFilename != "" {
 		paths = []string{"-"} // --stdin-filename alone names the document on standard input
 	}
 	if len(paths) == 0 {
-		a.printLintUsage(a.stdout)
-		return nil
+		o.usage = true
+		return o, nil
 	}
 	if f.stdinFilename != "" && !slices.Contains(paths, "-") {
-		return a.usageError("vectorlint", errors.New("--stdin-filename names the document read from standard input: add the PATH -"))
+		return nil, errors.New("--stdin-filename names the document read from standard input: add the PATH -")
 	}
 	if f.fix != "" && slices.Contains(paths, "-") && len(paths) > 1 {
-		return a.usageError("vectorlint", errors.New("--fix with standard input prints the fixed text: lint only the PATH -"))
+		return nil, errors.New("--fix with standard input prints the fixed text: lint only the PATH -")
 	}
-	if f.outputFile != "" {
-		return a.lintToFile(ctx, &f, fs, paths)
+	o.paths = paths
+	return o, nil
+}
+
+// runLint runs the lint command with its checked options.
+func (a *app) runLint(ctx context.Context, o *lintOptions) error {
+	switch {
+	case o.usage:
+		a.printLintUsage(a.stdout)
+		return nil
+	case o.version:
+		a.printVersion()
+		return nil
+	case o.outputFile != "":
+		return a.lintToFile(ctx, &o.lintFlags, o.fs, o.paths)
 	}
-	return a.lint(ctx, &f, fs, paths)
+	return a.lint(ctx, &o.lintFlags, o.fs, o.paths)
 }
 
 // lintToFile runs the lint command with its standard output written to --output-file through

@@ -22,19 +22,46 @@ severity and strictness, the rules turned off and by which line, and the skipped
 ignore patterns. A FILE need not exist: its path is what the sections match.
 `
 
-// runLsConfig is "vectorlint ls-config [FILE...]".
-func (a *app) runLsConfig(args []string) error {
-	fs := pflag.NewFlagSet("vectorlint ls-config", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	config := fs.String("config", "", "configuration file (default: found as the lint command finds it)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintf(a.stdout, "%s\nFlags:\n%s", lsConfigUsage, fs.FlagUsages())
-			return nil
-		}
+// lsConfigOptions are the options of "vectorlint ls-config".
+type lsConfigOptions struct {
+	config string   // --config
+	files  []string // the FILE operands
+	help   string   // the help to print instead of listing, for --help
+}
+
+// lsConfigCommand is "vectorlint ls-config [FILE...]".
+func (a *app) lsConfigCommand(args []string) error {
+	o, err := parseLsConfig(args)
+	if err != nil {
 		return a.usageError("vectorlint ls-config", err)
 	}
-	proj, err := a.loadProject(*config)
+	return a.runLsConfig(o)
+}
+
+// parseLsConfig fills the options of "vectorlint ls-config" from args.
+func parseLsConfig(args []string) (*lsConfigOptions, error) {
+	fs := pflag.NewFlagSet("vectorlint ls-config", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o := &lsConfigOptions{}
+	fs.StringVar(&o.config, "config", "", "configuration file (default: found as the lint command finds it)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			o.help = fmt.Sprintf("%s\nFlags:\n%s", lsConfigUsage, fs.FlagUsages())
+			return o, nil
+		}
+		return nil, err
+	}
+	o.files = fs.Args()
+	return o, nil
+}
+
+// runLsConfig lists the configuration as ls-config's options ask.
+func (a *app) runLsConfig(o *lsConfigOptions) error {
+	if o.help != "" {
+		fmt.Fprint(a.stdout, o.help)
+		return nil
+	}
+	proj, err := a.loadProject(o.config)
 	if err != nil {
 		a.printProblemsOrError(err)
 		return errFailed
@@ -44,7 +71,7 @@ func (a *app) runLsConfig(args []string) error {
 	if proj.Config != nil && proj.Config.Dir != "" {
 		base = proj.Config.Dir
 	}
-	files := fs.Args()
+	files := o.files
 	rels := make([]string, len(files))
 	for i, f := range files {
 		rel, err := filepath.Rel(base, a.abs(f))

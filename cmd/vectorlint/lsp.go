@@ -14,33 +14,56 @@ import (
 	"github.com/vectorlint/vectorlint/lint/config"
 )
 
-// runLSP is `vectorlint lsp`: the editor server on standard input and output (internal/lsp),
-// finding each document's project from its folder and calling the model as a lint run does.
-func (a *app) runLSP(ctx context.Context, args []string) error {
+// lspOptions are the options of `vectorlint lsp`.
+type lspOptions struct {
+	config   string        // --config
+	debounce time.Duration // --debounce
+	help     string        // the help to print instead of serving, for --help
+}
+
+// lspCommand is `vectorlint lsp`.
+func (a *app) lspCommand(ctx context.Context, args []string) error {
+	o, err := parseLSP(args)
+	if err != nil {
+		return a.usageError("vectorlint lsp", err)
+	}
+	return a.runLSP(ctx, o)
+}
+
+// parseLSP fills the options of `vectorlint lsp` from args and checks them.
+func parseLSP(args []string) (*lspOptions, error) {
 	fs := pflag.NewFlagSet("vectorlint lsp", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var (
-		configFlag string
-		debounce   time.Duration
-		stdio      bool
-	)
-	fs.StringVar(&configFlag, "config", "", "configuration file for every document (default: $VECTORLINT_CONFIG, else the nearest .vectorlint.ini or vectorlint.ini from the document's folder up)")
-	fs.DurationVar(&debounce, "debounce", lsp.DefaultDebounce, "wait after a save before the model is called")
+	o := &lspOptions{}
+	var stdio bool
+	fs.StringVar(&o.config, "config", "", "configuration file for every document (default: $VECTORLINT_CONFIG, else the nearest .vectorlint.ini or vectorlint.ini from the document's folder up)")
+	fs.DurationVar(&o.debounce, "debounce", lsp.DefaultDebounce, "wait after a save before the model is called")
 	fs.BoolVar(&stdio, "stdio", true, "speak LSP on standard input and output (the only transport; accepted for clients that pass it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintf(a.stdout, "Usage: vectorlint lsp [--config FILE] [--debounce DURATION]\n\n"+
+			o.help = fmt.Sprintf("Usage: vectorlint lsp [--config FILE] [--debounce DURATION]\n\n"+
 				"Runs the Language Server Protocol server on standard input and output (docs/editors.md).\n\nFlags:\n%s", fs.FlagUsages())
-			return nil
+			return o, nil
 		}
-		return a.usageError("vectorlint lsp", err)
+		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return a.usageError("vectorlint lsp", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if debounce < 0 {
-		return a.usageError("vectorlint lsp", fmt.Errorf("--debounce: expected a duration of 0 or more, found %s", debounce))
+	if o.debounce < 0 {
+		return nil, fmt.Errorf("--debounce: expected a duration of 0 or more, found %s", o.debounce)
 	}
+	return o, nil
+}
+
+// runLSP is `vectorlint lsp`: the editor server on standard input and output (internal/lsp),
+// finding each document's project from its folder and calling the model as a lint run does.
+func (a *app) runLSP(ctx context.Context, o *lspOptions) error {
+	if o.help != "" {
+		fmt.Fprint(a.stdout, o.help)
+		return nil
+	}
+	configFlag, debounce := o.config, o.debounce
 	if configFlag != "" && !filepath.IsAbs(configFlag) {
 		configFlag = filepath.Join(a.dir, configFlag)
 	}

@@ -157,24 +157,24 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
 		case "validate":
-			return a.runValidate(ctx, args[1:])
+			return a.validateCommand(ctx, args[1:])
 		case "init":
-			return a.runInit(ctx, args[1:])
+			return a.initCommand(ctx, args[1:])
 		case "blueprint":
 			return a.runBlueprint(ctx, args[1:])
 		case "evaluate":
-			return a.runEvaluate(ctx, args[1:])
+			return a.evaluateCommand(ctx, args[1:])
 		case "cache":
-			return a.runCache(args[1:])
+			return a.cacheCommand(args[1:])
 		case "merge":
-			return a.runMerge(args[1:])
+			return a.mergeCommand(args[1:])
 		case "ls-config":
-			return a.runLsConfig(args[1:])
+			return a.lsConfigCommand(args[1:])
 		case "lsp":
-			return a.runLSP(ctx, args[1:])
+			return a.lspCommand(ctx, args[1:])
 		}
 	}
-	return a.runLint(ctx, args)
+	return a.lintCommand(ctx, args)
 }
 
 // printUsage writes the top-level usage text.

@@ -42,35 +42,62 @@ func (a *app) readResults(root *tree.Root, files []string) ([]*finding.Result, e
 	return results, nil
 }
 
-// runMerge is "vectorlint merge FILE...".
-func (a *app) runMerge(args []string) error {
-	fs := pflag.NewFlagSet("vectorlint merge", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	output := fs.String("output", "line", "output format: "+strings.Join(report.Formats(), ", "))
-	failOn := fs.String("fail-on", "error", failOnUsage)
-	configFlag := fs.String("config", "", "configuration file whose rule packs describe the rules in sarif output (default: found as the lint command finds it; with none, generic descriptions)")
-	verbose := fs.Bool("verbose", false, "more detail: skipped files, passing scores")
-	noColor := fs.Bool("no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprintf(a.stdout, "%s\nFlags:\n%s", mergeUsage, fs.FlagUsages())
-			return nil
-		}
-		return a.usageError("vectorlint merge", err)
-	}
-	var err error
-	if *output, err = outputFlag(*output); err != nil {
-		return a.usageError("vectorlint merge", err)
-	}
-	failAt, err := failOnFlag(*failOn)
+// mergeOptions are the options of "vectorlint merge".
+type mergeOptions struct {
+	output, failOn, config string // --output, --fail-on, --config
+	verbose, noColor       bool   // --verbose, --no-color
+	failAt                 finding.Severity
+	files                  []string // the json results
+	help                   string   // the help to print instead of merging, for --help
+}
+
+// mergeCommand is "vectorlint merge FILE...".
+func (a *app) mergeCommand(args []string) error {
+	o, err := parseMerge(args)
 	if err != nil {
 		return a.usageError("vectorlint merge", err)
 	}
-	files := fs.Args()
-	if len(files) == 0 {
-		return a.usageError("vectorlint merge", errors.New("expected one or more json results (vectorlint --output json), found none"))
+	return a.runMerge(o)
+}
+
+// parseMerge fills the options of "vectorlint merge" from args and checks them.
+func parseMerge(args []string) (*mergeOptions, error) {
+	o := &mergeOptions{}
+	fs := pflag.NewFlagSet("vectorlint merge", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.StringVar(&o.output, "output", "line", "output format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVar(&o.failOn, "fail-on", "error", failOnUsage)
+	fs.StringVar(&o.config, "config", "", "configuration file whose rule packs describe the rules in sarif output (default: found as the lint command finds it; with none, generic descriptions)")
+	fs.BoolVar(&o.verbose, "verbose", false, "more detail: skipped files, passing scores")
+	fs.BoolVar(&o.noColor, "no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			o.help = fmt.Sprintf("%s\nFlags:\n%s", mergeUsage, fs.FlagUsages())
+			return o, nil
+		}
+		return nil, err
 	}
+	var err error
+	if o.output, err = outputFlag(o.output); err != nil {
+		return nil, err
+	}
+	if o.failAt, err = failOnFlag(o.failOn); err != nil {
+		return nil, err
+	}
+	if o.files = fs.Args(); len(o.files) == 0 {
+		return nil, errors.New("expected one or more json results (vectorlint --output json), found none")
+	}
+	return o, nil
+}
+
+// runMerge joins the results merge's options name into one report.
+func (a *app) runMerge(o *mergeOptions) error {
+	if o.help != "" {
+		fmt.Fprint(a.stdout, o.help)
+		return nil
+	}
+	files, failAt := o.files, o.failAt
 	// The results and the documents they name are read through the working directory's root
 	// (spec/trust.md §6).
 	root, err := a.openRoot()
@@ -88,7 +115,7 @@ func (a *app) runMerge(args []string) error {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return errFailed
 	}
-	if *output == report.FormatRDJSON || *output == report.FormatRDJSONL {
+	if o.output == report.FormatRDJSON || o.output == report.FormatRDJSONL {
 		// reviewdog's columns are bytes, which the json output does not hold: they are read
 		// from the documents when they are here and unchanged.
 		for i := range res.Files {
@@ -99,34 +126,34 @@ func (a *app) runMerge(args []string) error {
 	}
 	opts := report.Options{
 		Version:       versionString(),
-		Color:         a.stdoutIsTerminal && !*noColor && a.getenv("NO_COLOR") == "",
-		Verbose:       *verbose,
+		Color:         a.stdoutIsTerminal && !o.noColor && a.getenv("NO_COLOR") == "",
+		Verbose:       o.verbose,
 		Problems:      a.stderr,
 		GitHubActions: a.githubActions,
 	}
 	// The rule files describe the rules as a single run's report does (sarif's descriptors).
-	if popts, err := config.FindProject(a.dir, *configFlag, a.getenv("VECTORLINT_CONFIG")); err == nil {
+	if popts, err := config.FindProject(a.dir, o.config, a.getenv("VECTORLINT_CONFIG")); err == nil {
 		proj, err := config.LoadProject(popts)
 		if proj != nil { // also with problems: its root is open
 			defer proj.Close()
 		}
-		if err != nil && *configFlag != "" {
+		if err != nil && o.config != "" {
 			a.printProblemsOrError(err)
 			return errFailed
 		}
 		if err == nil {
 			opts.Rules = rules.Describe(proj.Packs)
 		}
-	} else if *configFlag != "" {
+	} else if o.config != "" {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return errFailed
 	}
 	stdout := a.stdout
-	if *output == report.FormatGitHub {
+	if o.output == report.FormatGitHub {
 		opts.StepSummaryPath = a.getenv("GITHUB_STEP_SUMMARY")
 		stdout = a.rawStdout // its annotations are workflow commands by design
 	}
-	out, err := report.New(*output, stdout, opts)
+	out, err := report.New(o.output, stdout, opts)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint merge: %v\n", err)
 		return errFailed

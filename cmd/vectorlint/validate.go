@@ -32,24 +32,48 @@ configuration is checked too only when --config is given.
 Flags:
 `
 
-// runValidate is the "validate" command.
-func (a *app) runValidate(ctx context.Context, args []string) error {
-	var rulesDir, configFlag string
-	fs := pflag.NewFlagSet("vectorlint validate", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&rulesDir, "rules", "", "rules folder to check instead of the configuration's RulesPath")
-	fs.StringVar(&configFlag, "config", "", "configuration file (default: discovered as for linting)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(a.stdout, validateUsage+fs.FlagUsages())
-			return nil
-		}
+// validateOptions are the options of the "validate" command.
+type validateOptions struct {
+	rules, config string // --rules, --config
+	help          string // the help to print instead of checking, for --help
+}
+
+// validateCommand is the "validate" command.
+func (a *app) validateCommand(ctx context.Context, args []string) error {
+	o, err := parseValidate(args)
+	if err != nil {
 		return a.usageError("vectorlint validate", err)
 	}
-	if fs.NArg() > 0 {
-		return a.usageError("vectorlint validate", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
-	}
+	return a.runValidate(ctx, o)
+}
 
+// parseValidate fills the options of "validate" from args and checks them.
+func parseValidate(args []string) (*validateOptions, error) {
+	o := &validateOptions{}
+	fs := pflag.NewFlagSet("vectorlint validate", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.rules, "rules", "", "rules folder to check instead of the configuration's RulesPath")
+	fs.StringVar(&o.config, "config", "", "configuration file (default: discovered as for linting)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			o.help = validateUsage + fs.FlagUsages()
+			return o, nil
+		}
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return o, nil
+}
+
+// runValidate checks the project as validate's options ask.
+func (a *app) runValidate(ctx context.Context, o *validateOptions) error {
+	if o.help != "" {
+		fmt.Fprint(a.stdout, o.help)
+		return nil
+	}
+	rulesDir, configFlag := o.rules, o.config
 	opts := config.ProjectOptions{}
 	if rulesDir != "" {
 		// The project root: the configuration's folder, else the working directory; a rules

@@ -57,100 +57,130 @@ func bound(calls, c int, l time.Duration) time.Duration {
 
 func (b *bench) scenarios() []scenario {
 	sz := b.sizes()
-	var (
-		manyDir  = filepath.Join(b.work, "many")
-		manyErr  error
-		manyRun  lintRun
-		manySrv  *llmtest.Server
-		serialOn = b.opts.serial && !b.opts.quick
-	)
+	m := b.manyDocs(sz)
+	list := []scenario{
+		{name: fmt.Sprintf("lint %d docs × 3 rules, L=%s, C=%d", sz.docs, sz.latency, sz.concurrency), timed: true, run: m.cold},
+		{name: "same run again, cache warm", timed: true, run: m.warm},
+	}
+	if b.opts.serial && !b.opts.quick {
+		list = append(list, scenario{name: "the same, concurrency 1 (N × L, no cache)", run: m.serial})
+	}
+	list = append(list,
+		scenario{name: fmt.Sprintf("1 document of %d words × 2 rules, L=%s, C=%d", sz.longWords, sz.latency, sz.concurrency), timed: true,
+			run: func() result { return b.longDocument(sz) }})
+	list = append(list, b.commandScenarios(sz)...)
+	list = append(list, scenario{name: fmt.Sprintf("lint %d small docs, L=%s, C=%d", sz.streamDocs, sz.streamL, sz.streamC),
+		run: func() result { return b.stream(sz) }})
+	list = append(list, b.costScenarios(sz)...)
+	return append(list, b.cacheScenarios()...)
+}
+
+// manyDocsRuns are the scenarios on the project of many documents: a cold run, the same run
+// with the cache warm (on the same server: its URL is part of every cache key), and the
+// serial comparison.
+type manyDocsRuns struct {
+	b   *bench
+	sz  sizes
+	dir string
+	err error // writing the project failed
+	run lintRun
+	srv *llmtest.Server
+}
+
+// manyDocs writes the project of many documents.
+func (b *bench) manyDocs(sz sizes) *manyDocsRuns {
+	m := &manyDocsRuns{b: b, sz: sz, dir: filepath.Join(b.work, "many")}
 	docs := map[string]string{}
 	for i := range sz.docs {
 		docs[fmt.Sprintf("d%04d.md", i)] = sampleDocument(i)
 	}
-	manyErr = writeProject(manyDir, docs)
-	manyName := fmt.Sprintf("lint %d docs × 3 rules, L=%s, C=%d", sz.docs, sz.latency, sz.concurrency)
-	list := []scenario{
-		{name: manyName, timed: true, run: func() result {
-			r := result{target: "ratio ≤ 1.15, every call made"}
-			if manyErr != nil {
-				r.err = manyErr
-				return r
-			}
-			// The warm run needs the same server: its URL is part of every cache key.
-			if manySrv == nil {
-				manySrv = llmtest.NewServer(llmtest.WithLatency(sz.latency), llmtest.WithDefault(llmtest.Dynamic(modelReply)))
-				b.closers = append(b.closers, manySrv.Close)
-			}
-			srv := manySrv
-			cache := filepath.Join(b.work, "many-cache")
-			os.RemoveAll(cache) // a retry starts cold again
-			run, err := b.lint(manyDir, srv, "--concurrency", fmt.Sprint(sz.concurrency), "--cache-dir", cache)
-			if err != nil {
-				r.err = err
-				return r
-			}
-			manyRun = run
-			want := sz.docs * 3
-			r.fill(run, sz.concurrency, sz.latency)
-			if run.calls != want {
-				r.fail("%d calls, expected %d", run.calls, want)
-			}
-			if r.ratio() > 1.15 {
-				r.fail("ratio %.3f > 1.15", r.ratio())
-			}
-			r.note = fmt.Sprintf("%d files reported, %.0f input tokens per document per rule, first call %s after start", len(run.out.Files), r.perCall, fmtDuration(run.firstCall))
-			return r
-		}},
-		{name: "same run again, cache warm", timed: true, run: func() result {
-			r := result{target: "0 calls, wall ≤ 0.5 s"}
-			if manyRun.calls == 0 {
-				r.err = fmt.Errorf("the cold run did not complete")
-				return r
-			}
-			run, err := b.lint(manyDir, manySrv, "--concurrency", fmt.Sprint(sz.concurrency), "--cache-dir", filepath.Join(b.work, "many-cache"))
-			if err != nil {
-				r.err = err
-				return r
-			}
-			r.wall, r.calls, r.peakKB = run.wall, run.calls, run.peakKB
-			if run.calls != 0 {
-				r.fail("%d calls", run.calls)
-			}
-			if run.out.Usage.CachedCalls != sz.docs*3 {
-				r.fail("%d cached replies, expected %d", run.out.Usage.CachedCalls, sz.docs*3)
-			}
-			if r.wall > 500*time.Millisecond {
-				r.fail("wall %s > 0.5 s", fmtDuration(r.wall))
-			}
-			r.note = fmt.Sprintf("%d replies from the cache", run.out.Usage.CachedCalls)
-			return r
-		}},
+	m.err = writeProject(m.dir, docs)
+	return m
+}
+
+// cold lints the project with an empty cache.
+func (m *manyDocsRuns) cold() result {
+	r := result{target: "ratio ≤ 1.15, every call made"}
+	if m.err != nil {
+		r.err = m.err
+		return r
 	}
-	if serialOn {
-		list = append(list, scenario{name: "the same, concurrency 1 (N × L, no cache)", run: func() result {
-			r := result{target: "comparison only"}
-			if manyErr != nil {
-				r.err = manyErr
-				return r
-			}
-			srv := llmtest.NewServer(llmtest.WithLatency(sz.latency), llmtest.WithDefault(llmtest.Dynamic(modelReply)))
-			defer srv.Close()
-			run, err := b.lint(manyDir, srv, "--concurrency", "1", "--no-cache")
-			if err != nil {
-				r.err = err
-				return r
-			}
-			r.fill(run, 1, sz.latency)
-			if manyRun.wall > 0 {
-				r.note = fmt.Sprintf("%.1f× the wall time of concurrency %d", run.wall.Seconds()/manyRun.wall.Seconds(), sz.concurrency)
-			}
-			return r
-		}})
+	// The warm run needs the same server: its URL is part of every cache key.
+	if m.srv == nil {
+		m.srv = llmtest.NewServer(llmtest.WithLatency(m.sz.latency), llmtest.WithDefault(llmtest.Dynamic(modelReply)))
+		m.b.closers = append(m.b.closers, m.srv.Close)
 	}
-	list = append(list,
-		scenario{name: fmt.Sprintf("1 document of %d words × 2 rules, L=%s, C=%d", sz.longWords, sz.latency, sz.concurrency), timed: true,
-			run: func() result { return b.longDocument(sz) }},
+	srv := m.srv
+	cache := filepath.Join(m.b.work, "many-cache")
+	os.RemoveAll(cache) // a retry starts cold again
+	run, err := m.b.lint(m.dir, srv, "--concurrency", fmt.Sprint(m.sz.concurrency), "--cache-dir", cache)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	m.run = run
+	want := m.sz.docs * 3
+	r.fill(run, m.sz.concurrency, m.sz.latency)
+	if run.calls != want {
+		r.fail("%d calls, expected %d", run.calls, want)
+	}
+	if r.ratio() > 1.15 {
+		r.fail("ratio %.3f > 1.15", r.ratio())
+	}
+	r.note = fmt.Sprintf("%d files reported, %.0f input tokens per document per rule, first call %s after start", len(run.out.Files), r.perCall, fmtDuration(run.firstCall))
+	return r
+}
+
+// warm lints the project again with the cache of the cold run.
+func (m *manyDocsRuns) warm() result {
+	r := result{target: "0 calls, wall ≤ 0.5 s"}
+	if m.run.calls == 0 {
+		r.err = fmt.Errorf("the cold run did not complete")
+		return r
+	}
+	run, err := m.b.lint(m.dir, m.srv, "--concurrency", fmt.Sprint(m.sz.concurrency), "--cache-dir", filepath.Join(m.b.work, "many-cache"))
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.wall, r.calls, r.peakKB = run.wall, run.calls, run.peakKB
+	if run.calls != 0 {
+		r.fail("%d calls", run.calls)
+	}
+	if run.out.Usage.CachedCalls != m.sz.docs*3 {
+		r.fail("%d cached replies, expected %d", run.out.Usage.CachedCalls, m.sz.docs*3)
+	}
+	if r.wall > 500*time.Millisecond {
+		r.fail("wall %s > 0.5 s", fmtDuration(r.wall))
+	}
+	r.note = fmt.Sprintf("%d replies from the cache", run.out.Usage.CachedCalls)
+	return r
+}
+
+// serial lints the project one call at a time, for comparison.
+func (m *manyDocsRuns) serial() result {
+	r := result{target: "comparison only"}
+	if m.err != nil {
+		r.err = m.err
+		return r
+	}
+	srv := llmtest.NewServer(llmtest.WithLatency(m.sz.latency), llmtest.WithDefault(llmtest.Dynamic(modelReply)))
+	defer srv.Close()
+	run, err := m.b.lint(m.dir, srv, "--concurrency", "1", "--no-cache")
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.fill(run, 1, m.sz.latency)
+	if m.run.wall > 0 {
+		r.note = fmt.Sprintf("%.1f× the wall time of concurrency %d", run.wall.Seconds()/m.run.wall.Seconds(), m.sz.concurrency)
+	}
+	return r
+}
+
+// commandScenarios time short commands: start-up, validate, parsing and scoring the corpus.
+func (b *bench) commandScenarios(sz sizes) []scenario {
+	return []scenario{
 		scenario{name: "start-up: vectorlint version", timed: true, run: func() result {
 			r := result{target: "≤ 30 ms (median)", calls: -1}
 			var fastest time.Duration
@@ -196,11 +226,7 @@ func (b *bench) scenarios() []scenario {
 			r.note = fmt.Sprintf("%d function points in %d prompts (median of %d passes)", rep.Points, rep.Jobs, childRuns)
 			return r
 		}},
-		scenario{name: fmt.Sprintf("lint %d small docs, L=%s, C=%d", sz.streamDocs, sz.streamL, sz.streamC),
-			run: func() result { return b.stream(sz) }},
-	)
-	list = append(list, b.costScenarios(sz)...)
-	return append(list, b.cacheScenarios()...)
+	}
 }
 
 // fill copies a lint run's measurements into r, with the bound of concurrency c and latency l.

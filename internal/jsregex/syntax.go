@@ -302,120 +302,152 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 	}
 	n := w.rs[w.i+1]
 	u := w.f.unicode
-	verbatim := func(k int) { w.b.WriteString(string(w.rs[w.i : w.i+k])); w.i += k }
-	identity := func() (rune, bool, error) {
-		if u && !isSyntaxChar(n) && !(inClass && n == '-') {
-			return 0, false, fmt.Errorf(`invalid escape \%c (with the u flag only syntax characters may be escaped)`, n)
-		}
-		w.i += 2
-		if n < unicode.MaxASCII && !unicode.IsLetter(n) && !unicode.IsDigit(n) && n != '_' {
-			w.b.WriteByte('\\')
-			w.b.WriteRune(n)
-		} else {
-			w.literal(n)
-		}
-		return n, true, nil
-	}
 	switch n {
-	case 'D', 'S':
-		if w.f.ignoreCase && !inClass {
-			// Their sets are closed under case folding, and regexp2 takes some 30 ms to
-			// compile them with case folding on: switched off, they compile in microseconds.
-			w.b.WriteString(`(?-i:\` + string(n) + `)`)
-			w.i += 2
-			return 0, false, nil
-		}
-		verbatim(2)
+	case 'd', 'D', 's', 'S', 'w', 'W':
+		w.classShorthand(n, inClass)
 		return 0, false, nil
-	case 'd', 's', 'w':
-		verbatim(2)
-		return 0, false, nil
-	case 'W':
-		if w.f.ignoreCase {
-			// regexp2 folds the members of \W under i, so ſ and the Kelvin sign (non-word
-			// characters) would bring in "s" and "k". Spelt out without those two, the class is
-			// JavaScript's \W with u and i; without u, ſ and the Kelvin sign reach the engine as
-			// sentinels, which the last range holds.
-			if inClass {
-				w.b.WriteString(jsNotWordRanges)
-			} else {
-				// The set is closed under case folding (ſ and the Kelvin sign, whose partners
-				// are word characters, are left out), so folding is switched off: regexp2 takes
-				// some 15 ms to compile it with folding on.
-				w.b.WriteString("(?-i:[" + jsNotWordRanges + "])")
-			}
-			w.i += 2
-			return 0, false, nil
-		}
-		verbatim(2)
-		return 0, false, nil
-	case 'b':
-		if inClass {
-			verbatim(2) // backspace
-			return '\b', true, nil
-		}
-		w.b.WriteString(jsWordBoundary)
-		w.i += 2
-		w.assertion = `"\b"`
-		return 0, false, nil
-	case 'B':
-		if inClass {
-			return identity()
-		}
-		w.b.WriteString(jsNotWordBoundary)
-		w.i += 2
-		w.assertion = `"\B"`
-		return 0, false, nil
+	case 'b', 'B':
+		return w.boundaryEscape(n, inClass)
 	case 't', 'n', 'v', 'f', 'r':
-		verbatim(2)
+		w.verbatim(2)
 		return map[rune]rune{'t': '\t', 'n': '\n', 'v': '\v', 'f': '\f', 'r': '\r'}[n], true, nil
 	case 'c':
-		if l := w.peek(2); l >= 0 && l < unicode.MaxASCII && unicode.IsLetter(l) {
-			verbatim(3)
-			return l % 32, true, nil
-		}
-		if u {
-			return 0, false, errors.New(`invalid escape \c (expected a letter after it)`)
-		}
-		w.b.WriteString(`\\`) // JavaScript reads a lone \c as a backslash and a "c"
-		w.i++
-		return '\\', true, nil
-	case 'x':
-		if v, ok := hexDigits(w.rs, w.i+2, 2); ok {
-			return w.codePoint(v, 4)
-		}
-		return identity()
-	case 'u':
-		if v, ok := hexDigits(w.rs, w.i+2, 4); ok {
-			return w.codePoint(v, 6)
-		}
-		if u && w.peek(2) == '{' {
-			end := slices.Index(w.rs[w.i+3:], '}')
-			if end > 0 {
-				if v, err := strconv.ParseUint(string(w.rs[w.i+3:w.i+3+end]), 16, 32); err == nil && v <= unicode.MaxRune {
-					return w.codePoint(rune(v), 4+end)
-				}
-			}
-			return 0, false, errors.New(`invalid escape \u{…} (expected 1 to 6 hex digits up to 10FFFF)`)
-		}
-		return identity()
+		return w.controlEscape()
+	case 'x', 'u':
+		return w.hexEscape(n, inClass)
 	case 'k':
 		if w.named || u {
 			if w.peek(2) != '<' {
 				return 0, false, errors.New(`invalid escape \k (expected \k<name>)`)
 			}
-			verbatim(2)
+			w.verbatim(2)
 			return 0, false, nil
 		}
-		return identity()
+		return w.identityEscape(n, inClass)
 	case 'p', 'P':
 		if u {
-			verbatim(2)
+			w.verbatim(2)
 			return 0, false, nil
 		}
-		return identity()
+		return w.identityEscape(n, inClass)
 	}
-	if n >= '0' && n <= '9' && u {
+	if n >= '0' && n <= '9' {
+		return 0, false, w.digitEscape(n, inClass)
+	}
+	return w.identityEscape(n, inClass)
+}
+
+// verbatim writes the next k runes as they are and consumes them.
+func (w *rewriter) verbatim(k int) {
+	w.b.WriteString(string(w.rs[w.i : w.i+k]))
+	w.i += k
+}
+
+// identityEscape consumes \n standing for n itself (an error with the u flag unless n is a
+// syntax character, or "-" in a class).
+func (w *rewriter) identityEscape(n rune, inClass bool) (rune, bool, error) {
+	if w.f.unicode && !isSyntaxChar(n) && !(inClass && n == '-') {
+		return 0, false, fmt.Errorf(`invalid escape \%c (with the u flag only syntax characters may be escaped)`, n)
+	}
+	w.i += 2
+	if n < unicode.MaxASCII && !unicode.IsLetter(n) && !unicode.IsDigit(n) && n != '_' {
+		w.b.WriteByte('\\')
+		w.b.WriteRune(n)
+	} else {
+		w.literal(n)
+	}
+	return n, true, nil
+}
+
+// classShorthand consumes \d, \D, \s, \S, \w or \W.
+func (w *rewriter) classShorthand(n rune, inClass bool) {
+	switch {
+	case (n == 'D' || n == 'S') && w.f.ignoreCase && !inClass:
+		// Their sets are closed under case folding, and regexp2 takes some 30 ms to
+		// compile them with case folding on: switched off, they compile in microseconds.
+		w.b.WriteString(`(?-i:\` + string(n) + `)`)
+		w.i += 2
+	case n == 'W' && w.f.ignoreCase:
+		// regexp2 folds the members of \W under i, so ſ and the Kelvin sign (non-word
+		// characters) would bring in "s" and "k". Spelt out without those two, the class is
+		// JavaScript's \W with u and i; without u, ſ and the Kelvin sign reach the engine as
+		// sentinels, which the last range holds.
+		if inClass {
+			w.b.WriteString(jsNotWordRanges)
+		} else {
+			// The set is closed under case folding (ſ and the Kelvin sign, whose partners
+			// are word characters, are left out), so folding is switched off: regexp2 takes
+			// some 15 ms to compile it with folding on.
+			w.b.WriteString("(?-i:[" + jsNotWordRanges + "])")
+		}
+		w.i += 2
+	default:
+		w.verbatim(2)
+	}
+}
+
+// boundaryEscape consumes \b or \B: word boundaries outside a class; in one, \b is a
+// backspace and \B an identity escape.
+func (w *rewriter) boundaryEscape(n rune, inClass bool) (rune, bool, error) {
+	switch {
+	case n == 'b' && inClass:
+		w.verbatim(2) // backspace
+		return '\b', true, nil
+	case n == 'B' && inClass:
+		return w.identityEscape(n, inClass)
+	case n == 'b':
+		w.b.WriteString(jsWordBoundary)
+		w.assertion = `"\b"`
+	default:
+		w.b.WriteString(jsNotWordBoundary)
+		w.assertion = `"\B"`
+	}
+	w.i += 2
+	return 0, false, nil
+}
+
+// controlEscape consumes \c: a control character before a letter; alone, an error with the u
+// flag and a backslash without.
+func (w *rewriter) controlEscape() (rune, bool, error) {
+	if l := w.peek(2); l >= 0 && l < unicode.MaxASCII && unicode.IsLetter(l) {
+		w.verbatim(3)
+		return l % 32, true, nil
+	}
+	if w.f.unicode {
+		return 0, false, errors.New(`invalid escape \c (expected a letter after it)`)
+	}
+	w.b.WriteString(`\\`) // JavaScript reads a lone \c as a backslash and a "c"
+	w.i++
+	return '\\', true, nil
+}
+
+// hexEscape consumes \xHH, \uHHHH or, with the u flag, \u{H…}; without the digits it is an
+// identity escape.
+func (w *rewriter) hexEscape(n rune, inClass bool) (rune, bool, error) {
+	if n == 'x' {
+		if v, ok := hexDigits(w.rs, w.i+2, 2); ok {
+			return w.codePoint(v, 4)
+		}
+		return w.identityEscape(n, inClass)
+	}
+	if v, ok := hexDigits(w.rs, w.i+2, 4); ok {
+		return w.codePoint(v, 6)
+	}
+	if w.f.unicode && w.peek(2) == '{' {
+		end := slices.Index(w.rs[w.i+3:], '}')
+		if end > 0 {
+			if v, err := strconv.ParseUint(string(w.rs[w.i+3:w.i+3+end]), 16, 32); err == nil && v <= unicode.MaxRune {
+				return w.codePoint(rune(v), 4+end)
+			}
+		}
+		return 0, false, errors.New(`invalid escape \u{…} (expected 1 to 6 hex digits up to 10FFFF)`)
+	}
+	return w.identityEscape(n, inClass)
+}
+
+// digitEscape consumes \0 or a back-reference \N.
+func (w *rewriter) digitEscape(n rune, inClass bool) error {
+	if w.f.unicode {
 		// Without u, JavaScript reads \N beyond the groups as an octal escape, as regexp2's
 		// ECMAScript mode does; with u it is an error, and so is \0 followed by a digit.
 		end := w.i + 1
@@ -425,18 +457,15 @@ func (w *rewriter) classEscape(inClass bool) (r rune, single bool, err error) {
 		digits := string(w.rs[w.i+1 : end])
 		switch num, _ := strconv.Atoi(digits); {
 		case n == '0' && len(digits) > 1:
-			return 0, false, fmt.Errorf(`invalid escape \%s (with the u flag \0 cannot be followed by a digit)`, digits)
+			return fmt.Errorf(`invalid escape \%s (with the u flag \0 cannot be followed by a digit)`, digits)
 		case n != '0' && inClass:
-			return 0, false, fmt.Errorf(`invalid escape \%s in a class (with the u flag a class cannot hold a back-reference)`, digits)
+			return fmt.Errorf(`invalid escape \%s in a class (with the u flag a class cannot hold a back-reference)`, digits)
 		case n != '0' && num > w.captures:
-			return 0, false, fmt.Errorf(`invalid escape \%s (a back-reference to group %s; the pattern has %d capturing groups)`, digits, digits, w.captures)
+			return fmt.Errorf(`invalid escape \%s (a back-reference to group %s; the pattern has %d capturing groups)`, digits, digits, w.captures)
 		}
 	}
-	if n >= '0' && n <= '9' {
-		verbatim(2)
-		return 0, false, nil
-	}
-	return identity()
+	w.verbatim(2)
+	return nil
 }
 
 // quantifierAt reports whether a quantifier starts at w.i: "*", "+", "?", or "{n}", "{n,}",

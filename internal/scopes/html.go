@@ -48,111 +48,139 @@ func htmlHeadingLevel(name string) int {
 
 // scanHTML finds the scopes, comments and headings of an HTML document.
 func scanHTML(src []byte) Result {
-	l := &scopeList{src: src}
-	z := html.NewTokenizer(bytes.NewReader(src))
-	var (
-		off int // the offset of the current token
-		// The element whose content is skipped, while in it: its name, where it starts, how
-		// many of its kind are open, and its kind.
-		skipName    string
-		skipStart   int
-		skipDepth   int
-		skipKind    Kind
-		skipPH      bool
-		headLevel   int // the heading being read (0: none)
-		headMarkup  int
-		headStart   = -1
-		headEnd     int
-		headContent bool
-	)
-	endHeading := func() {
-		if headLevel > 0 && headStart >= 0 {
-			l.heading(headLevel, headMarkup, headStart, headEnd)
-		}
-		headLevel, headStart, headContent = 0, -1, false
-	}
+	h := &htmlScan{l: &scopeList{src: src}, z: html.NewTokenizer(bytes.NewReader(src)), src: src, headStart: -1}
+	off := 0 // the offset of the current token
 	for {
-		tt := z.Next()
+		tt := h.z.Next()
 		if tt == html.ErrorToken {
 			break
 		}
-		n := len(z.Raw())
-		start, end := off, off+n
+		start, end := off, off+len(h.z.Raw())
 		off = end
-		if skipDepth > 0 {
-			// Inside a skipped element: only its own start and end tags count.
-			switch tt {
-			case html.StartTagToken, html.EndTagToken:
-				name, _ := z.TagName()
-				if string(name) != skipName {
-					continue
-				}
-				if tt == html.StartTagToken {
-					skipDepth++
-					continue
-				}
-				if skipDepth--; skipDepth == 0 {
-					l.add(skipKind, skipStart, end, skipPH)
-					z.AllowCDATA(false)
-					if headLevel > 0 {
-						headEnd = end
-					}
-				}
-			}
+		if h.skipDepth > 0 {
+			h.inSkipped(tt, end)
 			continue
 		}
-		switch tt {
-		case html.TextToken:
-			findURLs(src, start, end, func(s, e int) { l.add(URL, s, e, true) })
-			if headLevel > 0 {
-				if t := bytes.TrimSpace(src[start:end]); len(t) > 0 {
-					if headStart < 0 {
-						headStart = start + bytes.Index(src[start:end], t)
-					}
-					headEnd = start + bytes.Index(src[start:end], t) + len(t)
-				}
-			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			tag := string(name)
-			if k, ph, ok := htmlElementKind(tag); ok && tt == html.StartTagToken {
-				if tag == "math" && hasAttr && displayBlock(z) {
-					ph = false
-				}
-				skipName, skipStart, skipDepth, skipKind, skipPH = tag, start, 1, k, ph
-				if tag == "svg" || tag == "math" {
-					z.AllowCDATA(true) // foreign content
-				}
-				if headLevel > 0 && headStart < 0 {
-					headStart = start
-				}
-				continue
-			}
-			l.add(HTML, start, end, false)
-			if lv := htmlHeadingLevel(tag); lv > 0 && tt == html.StartTagToken {
-				endHeading()
-				headLevel, headMarkup, headStart, headContent = lv, start, -1, true
-			}
-		case html.EndTagToken:
-			l.add(HTML, start, end, false)
-			if name, _ := z.TagName(); headContent && htmlHeadingLevel(string(name)) > 0 {
-				endHeading()
-			}
-		case html.CommentToken:
-			if bytes.HasPrefix(src[start:end], []byte("<!--")) {
-				l.comment(HTML, start, end)
-			} else {
-				l.add(HTML, start, end, false) // "<?xml …?>", "<!x>": bogus comments
-			}
-		default: // doctype
-			l.add(HTML, start, end, false)
+		h.token(tt, start, end)
+	}
+	if h.skipDepth > 0 {
+		h.l.add(h.skipKind, h.skipStart, len(src), h.skipPH)
+	}
+	h.endHeading()
+	return h.l.result()
+}
+
+// htmlScan is the state of scanHTML between tokens.
+type htmlScan struct {
+	l   *scopeList
+	z   *html.Tokenizer
+	src []byte
+	// The element whose content is skipped, while in it: its name, where it starts, how
+	// many of its kind are open, and its kind.
+	skipName  string
+	skipStart int
+	skipDepth int
+	skipKind  Kind
+	skipPH    bool
+	// The heading being read (headLevel 0: none).
+	headLevel   int
+	headMarkup  int
+	headStart   int
+	headEnd     int
+	headContent bool
+}
+
+// endHeading records the heading being read, if any, and ends it.
+func (h *htmlScan) endHeading() {
+	if h.headLevel > 0 && h.headStart >= 0 {
+		h.l.heading(h.headLevel, h.headMarkup, h.headStart, h.headEnd)
+	}
+	h.headLevel, h.headStart, h.headContent = 0, -1, false
+}
+
+// inSkipped reads a token inside a skipped element: only its own start and end tags count.
+func (h *htmlScan) inSkipped(tt html.TokenType, end int) {
+	if tt != html.StartTagToken && tt != html.EndTagToken {
+		return
+	}
+	name, _ := h.z.TagName()
+	if string(name) != h.skipName {
+		return
+	}
+	if tt == html.StartTagToken {
+		h.skipDepth++
+		return
+	}
+	if h.skipDepth--; h.skipDepth == 0 {
+		h.l.add(h.skipKind, h.skipStart, end, h.skipPH)
+		h.z.AllowCDATA(false)
+		if h.headLevel > 0 {
+			h.headEnd = end
 		}
 	}
-	if skipDepth > 0 {
-		l.add(skipKind, skipStart, len(src), skipPH)
+}
+
+// token reads a token outside skipped elements.
+func (h *htmlScan) token(tt html.TokenType, start, end int) {
+	l, src := h.l, h.src
+	switch tt {
+	case html.TextToken:
+		h.text(start, end)
+	case html.StartTagToken, html.SelfClosingTagToken:
+		h.startTag(tt, start, end)
+	case html.EndTagToken:
+		l.add(HTML, start, end, false)
+		if name, _ := h.z.TagName(); h.headContent && htmlHeadingLevel(string(name)) > 0 {
+			h.endHeading()
+		}
+	case html.CommentToken:
+		if bytes.HasPrefix(src[start:end], []byte("<!--")) {
+			l.comment(HTML, start, end)
+		} else {
+			l.add(HTML, start, end, false) // "<?xml …?>", "<!x>": bogus comments
+		}
+	default: // doctype
+		l.add(HTML, start, end, false)
 	}
-	endHeading()
-	return l.result()
+}
+
+// text reads a text token: its URLs, and the heading's text when in one.
+func (h *htmlScan) text(start, end int) {
+	src := h.src
+	findURLs(src, start, end, func(s, e int) { h.l.add(URL, s, e, true) })
+	if h.headLevel > 0 {
+		if t := bytes.TrimSpace(src[start:end]); len(t) > 0 {
+			if h.headStart < 0 {
+				h.headStart = start + bytes.Index(src[start:end], t)
+			}
+			h.headEnd = start + bytes.Index(src[start:end], t) + len(t)
+		}
+	}
+}
+
+// startTag reads a start or self-closing tag: an element whose content is skipped, a
+// heading, or markup.
+func (h *htmlScan) startTag(tt html.TokenType, start, end int) {
+	name, hasAttr := h.z.TagName()
+	tag := string(name)
+	if k, ph, ok := htmlElementKind(tag); ok && tt == html.StartTagToken {
+		if tag == "math" && hasAttr && displayBlock(h.z) {
+			ph = false
+		}
+		h.skipName, h.skipStart, h.skipDepth, h.skipKind, h.skipPH = tag, start, 1, k, ph
+		if tag == "svg" || tag == "math" {
+			h.z.AllowCDATA(true) // foreign content
+		}
+		if h.headLevel > 0 && h.headStart < 0 {
+			h.headStart = start
+		}
+		return
+	}
+	h.l.add(HTML, start, end, false)
+	if lv := htmlHeadingLevel(tag); lv > 0 && tt == html.StartTagToken {
+		h.endHeading()
+		h.headLevel, h.headMarkup, h.headStart, h.headContent = lv, start, -1, true
+	}
 }
 
 // displayBlock reports whether the current start tag has display="block" (MathML's block
