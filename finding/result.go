@@ -21,7 +21,15 @@ type Score struct {
 	// Partial is set when the score was computed from part of the rule's text: with
 	// --changed-lines, only the chunks that hold a changed line were sent to the model.
 	Partial bool `json:"partial,omitempty"`
+	// Skipped says why the rule was scored without a model call: "no prose" (SkippedNoProse)
+	// when the text it evaluates has no words once its skipped scopes are left out; the rule
+	// then passes (docs/rules.md, "Nothing to say, nothing sent").
+	Skipped string `json:"skipped,omitempty"`
 }
+
+// SkippedNoProse is Score.Skipped for a rule whose text has no prose to evaluate: empty, front
+// matter only, or code and markup only.
+const SkippedNoProse = "no prose"
 
 // CriterionScore is one subjective criterion's rating (1–4) and normalised score (1–10).
 type CriterionScore struct {
