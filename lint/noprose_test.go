@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -176,3 +177,50 @@ func TestMaxDocumentWordsDefault(t *testing.T) {
 		t.Error("a document too large to send has rules planned")
 	}
 }
+
+// TestMaxDocumentWordsFiveMegabytes: a 5 MB document (1,048,576 words) that would plan
+// thousands of calls without the limit is refused by the default one before any call: 0 calls,
+// one skipped entry. (docs/benchmarks.md, "Nothing to say, nothing sent".)
+func TestMaxDocumentWordsFiveMegabytes(t *testing.T) {
+	t.Parallel()
+	files := noProseProject()
+	big := strings.Repeat(strings.Repeat("word ", 15)+"\n", 1<<20/15+1)
+	files["docs/big.md"] = big
+	for _, tc := range []struct {
+		ini   string
+		calls int
+	}{
+		{"RulesPath = rules\nMaxDocumentWords = 100000000\n[docs/**]\nRunRules = Acme\n", fiveMBCalls},
+		{"RulesPath = rules\n[docs/**]\nRunRules = Acme\n", 0},
+	} {
+		if tc.calls > 0 && testing.Short() {
+			continue // planning a million words without the limit takes seconds
+		}
+		files["vectorlint.ini"] = tc.ini
+		dir, proj := loadTestProject(t, files)
+		plan, err := BuildPlan(proj.Config, proj.Packs, PlanInput{Dir: dir, Paths: []string{"docs/big.md"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := plan.Calls(); got != tc.calls {
+			t.Errorf("%q: %d calls planned, want %d", tc.ini, got, tc.calls)
+		}
+		if tc.calls > 0 {
+			continue // not run: the point is what it would cost
+		}
+		srv := llmtest.Start(t)
+		res, err := Run(context.Background(), plan, RunOptions{EvalOptions: testClient(t, srv, EvalOptions{})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := len(strings.Fields(big))
+		want := []finding.Skipped{{Path: "docs/big.md", Reason: fmt.Sprintf("too large to send: %d words of prose, above MaxDocumentWords = 50000 (raise MaxDocumentWords in vectorlint.ini to lint it)", words)}}
+		if srv.Calls() != 0 || len(res.Files) != 0 || !reflect.DeepEqual(res.Skipped, want) {
+			t.Errorf("%d calls, files %v, skipped %+v, want %+v", srv.Calls(), renderResults(res.Files), res.Skipped, want)
+		}
+	}
+}
+
+// fiveMBCalls is what the 5 MB document of TestMaxDocumentWordsFiveMegabytes plans without the
+// limit: Words and Tone, one call per chunk each.
+const fiveMBCalls = 4238
