@@ -106,6 +106,11 @@ type FileResult struct {
 type Skipped struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Words and MaxDocumentWords are set for a document not sent because its prose has more
+	// words than the MaxDocumentWords limit (docs/configuration.md): its size and the limit.
+	// Such a file is worth a line in every output, not only a verbose one.
+	Words            int `json:"words,omitempty"`
+	MaxDocumentWords int `json:"maxDocumentWords,omitempty"`
 }
 
 // Usage counts LLM calls and tokens, as the native JSON output's "usage" writes them: the model

@@ -105,7 +105,7 @@ func TestNothingToSayNothingSent(t *testing.T) {
 		if got := renderNoProse(res.Files); got != noProseWant {
 			t.Errorf("lazy %v: files:\n%s\nwant:\n%s", lazy, got, noProseWant)
 		}
-		wantSkipped := []finding.Skipped{{Path: "docs/big.md", Reason: noProseReason}}
+		wantSkipped := []finding.Skipped{{Path: "docs/big.md", Reason: noProseReason, Words: 152, MaxDocumentWords: 100}}
 		if !reflect.DeepEqual(res.Skipped, wantSkipped) {
 			t.Errorf("lazy %v: skipped %+v, want %+v", lazy, res.Skipped, wantSkipped)
 		}
@@ -214,7 +214,7 @@ func TestMaxDocumentWordsFiveMegabytes(t *testing.T) {
 			t.Fatal(err)
 		}
 		words := len(strings.Fields(big))
-		want := []finding.Skipped{{Path: "docs/big.md", Reason: fmt.Sprintf("too large to send: %d words of prose, above MaxDocumentWords = 50000 (raise MaxDocumentWords in vectorlint.ini to lint it)", words)}}
+		want := []finding.Skipped{{Path: "docs/big.md", Reason: fmt.Sprintf("too large to send: %d words of prose, above MaxDocumentWords = 50000 (raise MaxDocumentWords in vectorlint.ini to lint it)", words), Words: words, MaxDocumentWords: 50_000}}
 		if srv.Calls() != 0 || len(res.Files) != 0 || !reflect.DeepEqual(res.Skipped, want) {
 			t.Errorf("%d calls, files %v, skipped %+v, want %+v", srv.Calls(), renderResults(res.Files), res.Skipped, want)
 		}

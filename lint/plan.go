@@ -234,7 +234,7 @@ func (e *TooLargeError) Error() string { return e.Path + ": " + e.Reason() }
 
 // Skipped is the file's entry in a result's skipped files.
 func (e *TooLargeError) Skipped() finding.Skipped {
-	return finding.Skipped{Path: e.Path, Reason: e.Reason()}
+	return finding.Skipped{Path: e.Path, Reason: e.Reason(), Words: e.Words, MaxDocumentWords: e.Limit}
 }
 
 // Prepare prepares every file of the plan (FilePlan.Prepare), in path order.
