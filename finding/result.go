@@ -21,7 +21,15 @@ type Score struct {
 	// Partial is set when the score was computed from part of the rule's text: with
 	// --changed-lines, only the chunks that hold a changed line were sent to the model.
 	Partial bool `json:"partial,omitempty"`
+	// Skipped says why the rule was scored without a model call: "no prose" (SkippedNoProse)
+	// when the text it evaluates has no words once its skipped scopes are left out; the rule
+	// then passes (docs/rules.md, "Nothing to say, nothing sent").
+	Skipped string `json:"skipped,omitempty"`
 }
+
+// SkippedNoProse is Score.Skipped for a rule whose text has no prose to evaluate: empty, front
+// matter only, or code and markup only.
+const SkippedNoProse = "no prose"
 
 // CriterionScore is one subjective criterion's rating (1–4) and normalised score (1–10).
 type CriterionScore struct {
@@ -98,6 +106,11 @@ type FileResult struct {
 type Skipped struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Words and MaxDocumentWords are set for a document not sent because its prose has more
+	// words than the MaxDocumentWords limit (docs/configuration.md): its size and the limit.
+	// Such a file is worth a line in every output, not only a verbose one.
+	Words            int `json:"words,omitempty"`
+	MaxDocumentWords int `json:"maxDocumentWords,omitempty"`
 }
 
 // Usage counts LLM calls and tokens, as the native JSON output's "usage" writes them: the model

@@ -87,6 +87,9 @@ type EvalStats struct {
 	// Incomplete lists, in path order, the files that were not emitted because the run was
 	// interrupted before their evaluation finished.
 	Incomplete []string
+	// Skipped lists, in path order, the files that were read but not linted: their prose has
+	// more words than MaxDocumentWords (FilePlan.TooLarge). They are not emitted.
+	Skipped []finding.Skipped
 }
 
 // Evaluate runs a plan: every chunk of every unit of every rule on every file goes through one
@@ -148,14 +151,15 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 		window = EvalWindow(opts.Concurrency)
 	}
 	e := &evaluator{opts: opts, js: points.NewJSPool()}
-	defer func() { stats.RunErrors = e.runErrors.list }()
+	r := &evalRun{}
+	defer func() { stats.RunErrors, stats.Skipped = e.runErrors.list, r.skipped }()
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	post := hooks.post
 	if post == nil {
 		post = process.New(process.Options{Changed: plan.changedOf(), MinSeverity: opts.MinSeverity})
 	}
-	r := &evalRun{e: e, plan: plan, opts: opts, hooks: hooks, post: post, emit: emit, cancel: cancel,
+	*r = evalRun{e: e, plan: plan, opts: opts, hooks: hooks, post: post, emit: emit, cancel: cancel,
 		runs: make([]*fileRun, len(plan.Files)),
 		// a file holds a slot from its preparing to its emitting
 		slots: semaphore.NewWeighted(int64(window))}
@@ -203,6 +207,8 @@ type evalRun struct {
 	// next is the index of the next file to emit; emitErr the first error emit returned.
 	next    int
 	emitErr error
+	// skipped are the files not sent for their size (FilePlan.TooLarge), in plan order.
+	skipped []finding.Skipped
 }
 
 // prepare prepares the plan's file i for its run.
@@ -278,7 +284,10 @@ func (r *evalRun) start(runCtx context.Context) <-chan fileEvent {
 
 // send emits file f (the next in order) and releases it; after an emit error it only releases.
 func (r *evalRun) send(f *fileRun) {
-	if r.emitErr == nil {
+	if tl := f.fp.TooLarge; tl != nil {
+		// Not linted: reported with the skipped files, not as a result.
+		r.skipped = append(r.skipped, tl.Skipped())
+	} else if r.emitErr == nil {
 		fr, err := r.post.Process(r.e.assemble(f)) // after evaluation: one list of processors
 		if err == nil {
 			err = r.emit(fr)

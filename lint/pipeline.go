@@ -99,6 +99,11 @@ func (e *evaluator) rule(out *resultBuilder, doc *document.Document, supp *docum
 		out.cannotRun(pr)
 		return
 	}
+	if pr.NoProse {
+		// Nothing was sent: the rule passes (docs/rules.md, "Nothing to say, nothing sent").
+		out.rule(pr.ID, nil, issues{}, noProseScore(pr), nil)
+		return
+	}
 	var props []proposal
 	for _, f := range pr.Findings() {
 		props = append(props, placedProposal(f))
@@ -128,4 +133,19 @@ func (e *evaluator) rule(out *resultBuilder, doc *document.Document, supp *docum
 		e.opts.Debug(e.debugRecord(doc, r, props))
 	}
 	out.rule(pr.ID, props, is, score, err)
+}
+
+// noProseScore is the score of a rule with no prose to evaluate (PlannedRule.NoProse): passed
+// (10), no violation, marked finding.SkippedNoProse.
+func noProseScore(pr *PlannedRule) *finding.Score {
+	k := pr.Kind
+	if ta, ok := k.(technicalAccuracy); ok {
+		k = ta.base
+	}
+	if _, ok := k.(subjective); ok {
+		return &finding.Score{Rule: pr.ID, Type: finding.Subjective, Score: 10, Skipped: finding.SkippedNoProse}
+	}
+	violations, words, strictness := 0, 0, pr.Strictness
+	return &finding.Score{Rule: pr.ID, Type: finding.SemiObjective, Score: 10, Violations: &violations, Words: &words,
+		Strictness: &strictness, Skipped: finding.SkippedNoProse}
 }

@@ -73,6 +73,10 @@ type FilePlan struct {
 	Err error
 	// Rules are sorted by rule id.
 	Rules []*PlannedRule
+	// TooLarge is set, once the file is prepared, when its prose has more words than
+	// MaxDocumentWords: no rule is planned and no call made; the file is reported as skipped
+	// with TooLarge's reason (docs/configuration.md, "MaxDocumentWords").
+	TooLarge *TooLargeError
 
 	// How the file is read and planned, kept small since a lazy plan holds one FilePlan per
 	// file for the whole run: env is nil for a FilePlan made by hand, which is complete as it
@@ -170,6 +174,12 @@ func (fp *FilePlan) Prepare() {
 		fp.Err = err
 		return
 	}
+	limit := fp.env.cfg.DocumentWordLimit()
+	if words := doc.ProseWords(); words > limit {
+		// Not sent: the words are counted once, before any rule is planned.
+		fp.TooLarge = &TooLargeError{Path: fp.Path, Words: words, Limit: limit}
+		return
+	}
 	fp.Doc = doc
 	targets := &targetCache{doc: doc}
 	fp.Rules = make([]*PlannedRule, 0, len(fp.set.rules))
@@ -205,7 +215,26 @@ func (fp *FilePlan) release() {
 	if fp.env == nil {
 		return
 	}
-	fp.Doc, fp.Err, fp.Rules, fp.prepared = nil, nil, nil, false
+	fp.Doc, fp.Err, fp.Rules, fp.TooLarge, fp.prepared = nil, nil, nil, nil, false
+}
+
+// TooLargeError says why a document was not sent to the model: its prose has more words than
+// MaxDocumentWords. Its reason is the file's Skipped reason.
+type TooLargeError struct {
+	Path         string
+	Words, Limit int
+}
+
+// Reason is the skip reason: the document's word count, the limit and the key to raise.
+func (e *TooLargeError) Reason() string {
+	return fmt.Sprintf("too large to send: %d words of prose, above MaxDocumentWords = %d (raise MaxDocumentWords in vectorlint.ini to lint it)", e.Words, e.Limit)
+}
+
+func (e *TooLargeError) Error() string { return e.Path + ": " + e.Reason() }
+
+// Skipped is the file's entry in a result's skipped files.
+func (e *TooLargeError) Skipped() finding.Skipped {
+	return finding.Skipped{Path: e.Path, Reason: e.Reason(), Words: e.Words, MaxDocumentWords: e.Limit}
 }
 
 // Prepare prepares every file of the plan (FilePlan.Prepare), in path order.

@@ -31,6 +31,12 @@ type PlannedRule struct {
 	// Err is set when the rule cannot run on this file (a target regex that timed out, a
 	// technical-accuracy rule without a search model): an operational error.
 	Err error
+	// NoProse is set when every text the rule would send the model has no words once its
+	// skipped scopes are left out (an empty document, front matter only, code or markup only):
+	// the rule makes no call and passes, its score marked finding.SkippedNoProse. A rule with a
+	// missing required target, or a checklist (whose deterministic points still run), is
+	// evaluated as usual.
+	NoProse bool
 	// SharedChars is the size, in characters, of what every call of the rule carries besides
 	// the rule and the text: the project's directive and style guide (PlanInput.SharedPrompt).
 	// The token estimates count it.
@@ -62,6 +68,8 @@ type Unit struct {
 	// and this "target not found" finding.
 	Missing *finding.Finding
 
+	// noProse is set on the units of a rule with PlannedRule.NoProse: nothing is sent.
+	noProse bool
 	// kind is the kind of the unit's rule; doc its document (nil for a Unit made by hand),
 	// whose skipped scopes the model is not sent.
 	kind Kind
@@ -71,14 +79,15 @@ type Unit struct {
 }
 
 // NeedsCall reports whether the unit is evaluated (by the model, or by its checklist).
-func (u *Unit) NeedsCall() bool { return u.Missing == nil }
+// A unit of a rule with no prose to evaluate (PlannedRule.NoProse) needs none.
+func (u *Unit) NeedsCall() bool { return u.Missing == nil && !u.noProse }
 
 // ModelCalls is the number of model calls the unit makes, as its rule's kind says: one per
 // chunk, or for a checklist one per LLM-judged point (none when all its points are
 // deterministic functions).
 func (u *Unit) ModelCalls() int {
 	switch {
-	case u.Missing != nil:
+	case u.Missing != nil, u.noProse:
 		return 0
 	case u.kind == nil: // a Unit made by hand: evaluated as a semi-objective rule's
 		return len(u.Chunks())
@@ -90,7 +99,7 @@ func (u *Unit) ModelCalls() int {
 // for evaluateAs: document, else SplitChunks.
 func (u *Unit) Chunks() []document.Chunk {
 	switch {
-	case u.Missing != nil:
+	case u.Missing != nil, u.noProse:
 		return nil
 	case u.NoSplit:
 		return []document.Chunk{{Text: u.Text, Offset: u.Offset, Line: u.Line, Words: document.CountWords(u.Text)}}
@@ -212,7 +221,28 @@ func planRule(doc *document.Document, r *rules.Rule, rs config.RuleSettings, cfg
 		}
 		return a.Offset - b.Offset
 	})
+	if hasNoProse(pr) {
+		pr.NoProse = true
+		for _, u := range pr.Units {
+			u.noProse = true
+		}
+	}
 	return pr
+}
+
+// hasNoProse reports whether none of the rule's texts has a word to send the model, for a rule
+// whose every call goes to the model (not a checklist, whose deterministic points still run)
+// and whose required targets are all found (a missing one is a finding and a score of 0).
+func hasNoProse(pr *PlannedRule) bool {
+	if _, ok := pr.Kind.(checklist); ok || len(pr.Units) == 0 {
+		return false
+	}
+	for _, u := range pr.Units {
+		if u.Missing != nil || u.Words() > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeUnit adds u to units, joining the unit that evaluates the same text. A missing target

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/vectorlint/vectorlint/finding"
@@ -79,6 +81,10 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*finding.Result, err
 		return nil, err
 	}
 	res.RunErrors, res.Interrupted = stats.RunErrors, stats.Incomplete
+	if len(stats.Skipped) > 0 {
+		res.Skipped = append(slices.Clip(res.Skipped), stats.Skipped...)
+		slices.SortFunc(res.Skipped, func(a, b finding.Skipped) int { return strings.Compare(a.Path, b.Path) })
+	}
 	if opts.Client != nil {
 		res.Usage = finding.Usage(opts.Client.Usage()) // the client's totals, as the output writes them
 	}

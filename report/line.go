@@ -231,7 +231,7 @@ func (l *lineWriter) errors(es []finding.RuleError) {
 	}
 }
 
-// Finish prints the skipped files (verbose), the LLM usage, what the totals do not count, and
+// Finish prints the skipped files (verbose; without it, only those too large to send), the LLM usage, what the totals do not count, and
 // the closing totals line.
 func (l *lineWriter) Finish(t finding.Totals) error {
 	if err := l.finish(); err != nil {
@@ -249,6 +249,13 @@ func (l *lineWriter) Finish(t finding.Totals) error {
 			fmt.Fprintf(w, "  %s  %s\n", padRight(p, p, pathW), oneLine(s.Reason))
 		}
 		fmt.Fprintln(w)
+	} else {
+		// A document too large to send is said even without --verbose: it was not linted.
+		for _, s := range t.Skipped {
+			if s.MaxDocumentWords > 0 {
+				fmt.Fprintln(w, l.pal.err.Sprint("! "+oneLine(s.Path)+": skipped, "+oneLine(s.Reason)))
+			}
+		}
 	}
 	fmt.Fprintln(w, usageLine(t.Usage))
 	if p := problemsLine(t.Summary); p != "" {

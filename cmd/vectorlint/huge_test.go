@@ -79,7 +79,7 @@ func TestLintHugeDocument(t *testing.T) {
 	lines := line - 1
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{
-		"vectorlint.ini":        "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"vectorlint.ini":        "RulesPath = rules\nMaxDocumentWords = 10000000\n[**/*.md]\nRunRules = Acme\n", // above the default 50,000: this test is about chunking a huge document
 		"rules/Acme/markers.md": "---\nid: Markers\nname: Markers\n---\nFlag markers.\n",
 		"docs/huge.md":          doc.String(),
 	})

@@ -33,6 +33,11 @@ import (
 const (
 	DefaultConcurrency         = llm.DefaultConcurrency
 	DefaultConfidenceThreshold = 0.75
+	// DefaultMaxDocumentWords is the largest document, in words of prose, sent to the model
+	// when MaxDocumentWords is not set (spec/linter.md §13; docs/configuration.md).
+	DefaultMaxDocumentWords = 50_000
+	// MaxMaxDocumentWords bounds the key: far above any document a model call can be made for.
+	MaxMaxDocumentWords = 100_000_000
 )
 
 // FileNames are the names config discovery looks for, in order, in each folder.
@@ -68,6 +73,10 @@ type Config struct {
 	// ConfidenceThresholdSet tells whether the file sets ConfidenceThreshold (the environment
 	// variable CONFIDENCE_THRESHOLD overrides it either way).
 	ConfidenceThresholdSet bool
+	// MaxDocumentWords is the largest document, in words of prose (skipped scopes left out),
+	// that is sent to the model; a larger one is reported as skipped, with no call
+	// (DefaultMaxDocumentWords when not set).
+	MaxDocumentWords int
 	// Timeout bounds one attempt of a model call (llm.Config.Timeout; a call with its retries
 	// is bounded by 3 × that); 0 when not set (--timeout overrides it, retry.DefaultTimeout
 	// applies otherwise).
@@ -281,11 +290,20 @@ func loadConfig(root *tree.Root, path string, data []byte) (*Config, error) {
 	return cfg, nil
 }
 
+// DocumentWordLimit is MaxDocumentWords, or DefaultMaxDocumentWords for a Config that does not
+// set it (one made by hand, the zero-config defaults).
+func (c *Config) DocumentWordLimit() int {
+	if c == nil || c.MaxDocumentWords <= 0 {
+		return DefaultMaxDocumentWords
+	}
+	return c.MaxDocumentWords
+}
+
 // globalKeys are the keys allowed before the first section.
 func globalKeys() []string {
 	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
 		"Temperature", "ConfidenceThreshold", "Timeout",
-		"CacheMaxSize"}
+		"CacheMaxSize", "MaxDocumentWords"}
 }
 
 // Parse parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
@@ -302,6 +320,7 @@ func Parse(path string, data []byte) (*Config, finding.Problems) {
 		Concurrency:         DefaultConcurrency,
 		DefaultSeverity:     finding.SeverityWarning,
 		ConfidenceThreshold: DefaultConfidenceThreshold,
+		MaxDocumentWords:    DefaultMaxDocumentWords,
 	}
 	scan := scanINI(path, data)
 	if scan.problems.HasErrors() {
@@ -392,6 +411,12 @@ func parseGlobal(cfg *Config, name, value string, line int) *finding.Problem {
 			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: replycache.CapRange, Found: strconv.Quote(value)}
 		}
 		cfg.CacheMaxSize, cfg.CacheMaxSizeSet = n, true
+	case "MaxDocumentWords":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 1 || n > MaxMaxDocumentWords {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a whole number of words from 1 to 100000000", Found: strconv.Quote(value)}
+		}
+		cfg.MaxDocumentWords = n
 	case "ScanPaths":
 		return &finding.Problem{File: cfg.Path, Line: line, Field: name,
 			Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}
@@ -453,6 +478,12 @@ func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Secti
 			} else {
 				sec.TokenIgnores, sec.HasTokenIgnores = ps, true
 			}
+			continue
+		}
+		if name == "MaxDocumentWords" {
+			// One limit for the run: a document's size does not depend on its section.
+			problems = append(problems, finding.Problem{File: path, Line: line, Field: name,
+				Message: "MaxDocumentWords is a global key: set it before the first section"})
 			continue
 		}
 		o, problem := parseOverride(name, value)

@@ -24,7 +24,7 @@ func TestParseConfigGlobals(t *testing.T) {
 	t.Parallel()
 	src := "\ufeff# comment\n; another\nRulesPath = styles  \nConcurrency=4\nDefaultSeverity = error\nProvider = openai-compatible\n" +
 		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\nTimeout = 90\n" +
-		"CacheMaxSize = 500MB\n"
+		"CacheMaxSize = 500MB\nMaxDocumentWords = 20000\n"
 	cfg, ps := Parse("/proj/vectorlint.ini", []byte(src))
 	if len(ps) != 0 {
 		t.Fatal(ps)
@@ -33,13 +33,14 @@ func TestParseConfigGlobals(t *testing.T) {
 	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
 		Concurrency: 4, DefaultSeverity: finding.SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
 		BaseURL: "http://localhost:11434/v1#frag", BaseURLLine: 8, Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true,
-		Timeout: 90 * time.Second, CacheMaxSize: 500_000_000, CacheMaxSizeSet: true}
+		Timeout: 90 * time.Second, CacheMaxSize: 500_000_000, CacheMaxSizeSet: true, MaxDocumentWords: 20_000}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}
 	cfg, ps = Parse("/proj/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n"))
 	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != finding.SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
-		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.Timeout != 0 || cfg.CacheMaxSizeSet {
+		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.Timeout != 0 || cfg.CacheMaxSizeSet ||
+		cfg.MaxDocumentWords != DefaultMaxDocumentWords || cfg.DocumentWordLimit() != 50_000 {
 		t.Errorf("defaults wrong: %+v %v", cfg, ps)
 	}
 	cfg, _ = Parse("/proj/vectorlint.ini", []byte("RulesPath = /abs/rules\n"))
@@ -108,6 +109,7 @@ Temperature = hot
 ConfidenceThreshold = 1.5
 Timeout = 2 minutes
 CacheMaxSize = lots
+MaxDocumentWords = 0
 `, []string{
 			`vectorlint.ini:2: Concurrency: expected a whole number from 1 to 256, found "0"`,
 			`vectorlint.ini:3: DefaultSeverity: expected "suggestion", "warning" or "error", found "fatal"`,
@@ -116,10 +118,14 @@ CacheMaxSize = lots
 			`vectorlint.ini:6: Temperature: expected a number from 0 to 2, found "hot"`,
 			`vectorlint.ini:7: ConfidenceThreshold: expected a number from 0 to 1, found "1.5"`,
 			`vectorlint.ini:8: Timeout: expected a duration such as 30s, 90s or 2m (a bare number is seconds), more than 0 and at most 24h, found "2 minutes"`,
-			`vectorlint.ini:9: CacheMaxSize: expected 0 (no cap) or a size from 1MB to 100TB, such as 500MB, 2GB or 1GiB, found "lots"`}},
+			`vectorlint.ini:9: CacheMaxSize: expected 0 (no cap) or a size from 1MB to 100TB, such as 500MB, 2GB or 1GiB, found "lots"`,
+			`vectorlint.ini:10: MaxDocumentWords: expected a whole number of words from 1 to 100000000, found "0"`}},
+		{"bad MaxDocumentWords", "MaxDocumentWords = 50,000\n[**/*.md]\nRunRules = A\nMaxDocumentWords = 10\n", []string{
+			`vectorlint.ini:1: MaxDocumentWords: expected a whole number of words from 1 to 100000000, found "50,000"`,
+			`vectorlint.ini:4: MaxDocumentWords: MaxDocumentWords is a global key: set it before the first section`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
-			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize)`}},
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords)`}},
 		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
 			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
 		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{
@@ -427,6 +433,7 @@ func FuzzParseConfig(f *testing.F) {
 		"[content/**/*.md]\nRunRules = A\nstrictness = 7\nSeverity = x\nclarity.depth = high\n",
 		"Concurrency = 9223372036854775807\nCacheMaxSize = 1kB\nTimeout = 1e308\n[*.md]\nA.B.strictness = 1e9\n",
 		"[docs/**/*.md]\nFormat = mdx\n[x/**]\nFormat = asciidoctor\nformat = rst\n",
+		"MaxDocumentWords = 99999999999999999999\n[*.md]\nMaxDocumentWords = 1\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -467,6 +474,7 @@ func FuzzParseConfig(f *testing.F) {
 			}
 			// Every number in its range (spec/trust.md §8).
 			if cfg.Concurrency < 1 || cfg.Concurrency > llm.MaxConcurrency || !replycache.ValidCap(cfg.CacheMaxSize) ||
+				cfg.MaxDocumentWords < 1 || cfg.MaxDocumentWords > MaxMaxDocumentWords ||
 				cfg.Timeout < 0 || cfg.Timeout > retry.MaxTimeout {
 				t.Fatalf("valid config out of range: %+v", cfg)
 			}

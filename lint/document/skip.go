@@ -223,6 +223,14 @@ func codeOf(found []scopes.Scope) []scopes.Scope {
 	return scopes.Union(code)
 }
 
+// ProseWords is the number of words of the body as the model would be sent it (Prose with the
+// skipped scopes left out, ModelText): 0 for an empty document, front matter only, or a
+// document whose every line is code or markup.
+func (d *Document) ProseWords() int {
+	shown, _ := d.ModelText(d.Prose(), d.BodyOffset)
+	return CountWords(shown)
+}
+
 // ModelText is the text the model is sent for the text of a unit or chunk (a piece of the
 // document's prose at offset): skipped scopes left out, lines kept. placeholders reports
 // whether it holds placeholders for them (text is returned as it is when nothing is skipped).

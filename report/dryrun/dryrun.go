@@ -33,8 +33,11 @@ type Options struct {
 
 // Summary totals a dry run.
 type Summary struct {
-	Files       int
+	Files int
+	// Skipped counts the files not linted, TooLarge among them (the files whose prose is above
+	// MaxDocumentWords: lint.FilePlan.TooLarge).
 	Skipped     int
+	TooLarge    int
 	Calls       int
 	Tokens      int
 	Errors      int
@@ -69,14 +72,22 @@ func Print(w io.Writer, plan *lint.Plan, opts Options) (Summary, error) {
 func printPlan(w io.Writer, plan *lint.Plan, opts Options) (Summary, error) {
 	p := &printer{w: w, opts: opts}
 	filesWithFindings := 0
+	tooLarge := 0
 	for _, f := range plan.Files {
 		f.Prepare()
+		if f.TooLarge != nil {
+			// Not sent, whatever the verbosity: a warning with the file's size and the limit.
+			tooLarge++
+			p.printf("%s\n  skipped: %s\n", f.Path, f.TooLarge.Reason())
+			continue
+		}
 		p.summary.Files++
 		if p.file(f) {
 			filesWithFindings++
 		}
 	}
-	p.summary.Skipped = len(plan.Skipped)
+	p.summary.Skipped = len(plan.Skipped) + tooLarge
+	p.summary.TooLarge = tooLarge
 	if opts.Verbose {
 		for _, s := range plan.Skipped {
 			p.printf("%s\n  skipped: %s\n", s.Path, s.Reason)
@@ -89,8 +100,11 @@ func printPlan(w io.Writer, plan *lint.Plan, opts Options) (Summary, error) {
 		p.printf("Estimated input cost: $%.4f (INPUT_PRICE_PER_MILLION=%s).\n",
 			float64(s.Tokens)/1e6**opts.InputPricePerMillion, strconv.FormatFloat(*opts.InputPricePerMillion, 'f', -1, 64))
 	}
-	if s.Skipped > 0 && !opts.Verbose {
-		p.printf("%s skipped (--verbose lists them).\n", plural(s.Skipped, "file"))
+	if s.TooLarge > 0 {
+		p.printf("Warning: %s above MaxDocumentWords not sent (listed above).\n", plural(s.TooLarge, "file"))
+	}
+	if n := s.Skipped - s.TooLarge; n > 0 && !opts.Verbose {
+		p.printf("%s skipped (--verbose lists them).\n", plural(n, "file"))
 	}
 	for _, e := range plan.OperationalErrors() {
 		var nr *lint.RuleNotRunError
@@ -146,6 +160,10 @@ func (p *printer) file(f *lint.FilePlan) bool {
 			} else {
 				p.printf("    cannot run: %v\n", r.Err)
 			}
+			continue
+		}
+		if r.NoProse {
+			p.printf("    no prose to evaluate (empty, or code and markup only): no LLM call, passes\n")
 			continue
 		}
 		for _, u := range r.Units {

@@ -196,3 +196,45 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+// TestDryRunNothingToSend: a document with no prose plans no call for its rules (said once per
+// rule), and one above MaxDocumentWords is listed as skipped with its size, the limit and the
+// key, and warned about in the totals, whatever the verbosity; neither counts a call.
+func TestDryRunNothingToSend(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\nMaxDocumentWords = 10\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+		"docs/code.md":            "```sh\nacme deploy\n```\n",
+		"docs/big.md":             strings.Repeat("word ", 11) + "\n",
+		"docs/ok.md":              "Short prose.\n",
+	})
+	proj, err := config.LoadProject(config.ProjectOptions{ConfigPath: filepath.Join(dir, "vectorlint.ini")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{Dir: dir, Paths: []string{"docs"}, Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	sum, err := Print(&buf, plan, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Summary{Files: 2, Skipped: 1, TooLarge: 1, Calls: 1, Tokens: sum.Tokens}); sum != want || sum.Tokens == 0 {
+		t.Errorf("summary = %+v, want %+v", sum, want)
+	}
+	got := buf.String()
+	for _, want := range []string{
+		"docs/big.md\n  skipped: too large to send: 11 words of prose, above MaxDocumentWords = 10 (raise MaxDocumentWords in vectorlint.ini to lint it)\n",
+		"docs/code.md\n  Acme.Wordiness (semi-objective, warning, strictness 10)\n    no prose to evaluate (empty, or code and markup only): no LLM call, passes\n",
+		"\nDry run, no LLM call made: 2 files, 1 LLM call, ~",
+		"\nWarning: 1 file above MaxDocumentWords not sent (listed above).\n✓ No findings.\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
