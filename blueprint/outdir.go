@@ -1,8 +1,6 @@
 package blueprint
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/internal/tree"
 )
@@ -153,24 +152,11 @@ func unwrapPathErr(err error) error {
 
 // JSON returns the result document, indented, with a final newline.
 func (r *Result) JSON() ([]byte, error) {
-	b, err := marshalIndent(r)
+	b, err := jsjson.MarshalIndent(r)
 	if err != nil {
 		return nil, err
 	}
 	// The document holds prompts and replies; printed in a CI log (--output json, or cat), it
 	// must not carry a workflow command or a terminal escape. The decoded text is the same.
 	return safetext.JSON(b), nil
-}
-
-// marshalIndent encodes v as indented JSON without HTML escaping (as JSON.stringify), with a
-// final newline.
-func marshalIndent(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("cannot encode JSON: %w", err)
-	}
-	return buf.Bytes(), nil
 }

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 	"github.com/vectorlint/vectorlint/scoring"
@@ -404,7 +405,7 @@ func Write(w io.Writer, format string, c *Comparison, opts WriteOptions) error {
 		}
 		return err
 	case FormatJSON:
-		b, err := marshalIndent(c.jsonView())
+		b, err := jsjson.MarshalIndent(c.jsonView())
 		if err != nil {
 			return err
 		}
