@@ -323,3 +323,31 @@ func TestCheckedReplyCaching(t *testing.T) {
 		t.Fatalf("rejected replies were cached: %v", files)
 	}
 }
+
+// Samples of one request (spec/linter.md §12) are distinct calls with distinct cached replies;
+// the first sample keeps the key a request without samples had.
+func TestCacheSamples(t *testing.T) {
+	t.Parallel()
+	s := llmtest.Start(t)
+	s.SetDefault(llmtest.Text("answer"))
+	cfg := fastConfig()
+	cfg.CacheDir = t.TempDir()
+	c := newClient(t, cfg)
+	req := userRequest(s, "We did this in order to win.")
+	for _, sample := range []int{0, 1, 2, 1, 0} {
+		r := req
+		r.Sample = sample
+		if _, err := c.Complete(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Calls() != 3 {
+		t.Fatalf("server calls = %d, want 3: samples 0, 1 and 2 once each", s.Calls())
+	}
+	if n := len(cacheFiles(t, cfg.CacheDir)); n != 3 {
+		t.Fatalf("%d cache entries, want 3", n)
+	}
+	if got := s.Requests()[0].Body; strings.Contains(string(got), `"sample"`) {
+		t.Fatalf("the sample number was sent: %s", got)
+	}
+}

@@ -25,6 +25,8 @@ type keyInput struct {
 	MaxTokens   int             `json:"maxTokens,omitempty"`
 	Extra       map[string]any  `json:"extra,omitempty"`
 	Input       []string        `json:"input,omitempty"`
+	// Sample is Request.Sample: omitted for the first sample, so its key is unchanged.
+	Sample int `json:"sample,omitempty"`
 }
 
 // hashKey is the SHA-256 (hex) of the canonical JSON of k. encoding/json writes struct fields in

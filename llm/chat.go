@@ -230,7 +230,7 @@ func (c *Client) chatSpec(req Request) (*callSpec, error) {
 	s.cache, s.entryOp, s.messages = c.useCache(req.NoCache), "chat", req.Messages
 	if s.cache {
 		k := keyInput{Op: "chat", URL: req.Endpoint.operationURL(op), Model: req.Endpoint.Model,
-			Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: maxTokens(req), Extra: req.Extra}
+			Temperature: temperature(req), Messages: req.Messages, Schema: schema, MaxTokens: maxTokens(req), Extra: req.Extra, Sample: req.Sample}
 		if format != formatText {
 			k.Format = string(format)
 		}

@@ -371,6 +371,11 @@ type Request struct {
 	MaxAttempts int
 	// Label says what the call is for, in events (e.g. "Acme.Wordiness docs/a.md").
 	Label string
+	// Sample numbers distinct samples of the same request (spec/linter.md §12: samples and
+	// majority, the repeats of `vectorlint test`). It is part of the cache key, so each sample
+	// is its own call and its own cached reply; 0, the first sample, leaves the key as it was
+	// before samples existed. It is not sent.
+	Sample int
 }
 
 // Schema is a JSON schema for structured output.
