@@ -61,7 +61,7 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 // keeps what it needs (a reply it rejects is retried once, with the problem quoted). It returns
 // the accepted reply's text when the run keeps it (EvalOptions.Debug), else "".
 func (e *evaluator) complete(ctx context.Context, j job, messages []llm.Message, schema *llm.Schema, read func(js string) error) (string, error) {
-	req := llm.Request{Endpoint: e.opts.Endpoint, Messages: messages, Label: j.label, Schema: schema}
+	req := llm.Request{Endpoint: e.opts.Endpoint, Messages: messages, Label: j.label, Schema: schema, Sample: e.opts.FirstSample}
 	resp, err := e.opts.Client.CompleteJSON(ctx, req, read)
 	if err != nil || resp == nil || e.opts.Debug == nil {
 		return "", err

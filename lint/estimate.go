@@ -79,5 +79,5 @@ func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions)
 	if _, ok := pr.Kind.(subjective); ok {
 		schema = criteriaSchema(u.Criteria)
 	}
-	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: schema}
+	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: schema, Sample: opts.FirstSample}
 }

@@ -70,6 +70,11 @@ type EvalOptions struct {
 	// read as expected is linted whole (Document.ScopeError). Calls are never concurrent. May
 	// be nil; the command always prints them.
 	DocumentWarn func(string)
+	// FirstSample is the sample number (llm.Request.Sample, part of the cache key) of the
+	// run's model calls: 0 for a lint run; `vectorlint test` gives each repeat its own, so
+	// repeats are distinct samples that an unchanged suite re-runs from the cache
+	// (spec/linter.md §12).
+	FirstSample int
 }
 
 // DefaultNotRunReason is the cause of the RunError of rules not run for want of a model.
