@@ -66,7 +66,7 @@ func textPoints(r *rubric.Rubric) int {
 // checklist is the kind of a rule with a `should` list (see above).
 type checklist struct{}
 
-func (checklist) Name() string { return "checklist" }
+func (checklist) Name() string { return rules.KindChecklist.String() }
 
 func (k checklist) Describe(pr *PlannedRule) string { return k.Name() + ", " + pr.Severity.String() }
 

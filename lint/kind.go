@@ -55,19 +55,19 @@ type Kind interface {
 	score(r *ruleRun, props []proposal) (*finding.Score, error)
 }
 
-// KindOf returns the kind that evaluates a rule: a checklist when it has a `should` list, a
-// subjective rule when it has criteria to rate, else a semi-objective one; a
+// kinds maps each kind of rule (rules.Rule.Kind) to the kind that evaluates it: adding a kind
+// is a constant in package rules, a file here, and its entry in this table. It is read, never
+// written.
+var kinds = [...]Kind{
+	rules.KindSemiObjective: semiObjective{},
+	rules.KindSubjective:    subjective{},
+	rules.KindChecklist:     checklist{},
+}
+
+// KindOf returns the kind that evaluates a rule: the entry of kinds for the rule's kind; a
 // technical-accuracy rule gathers its evidence first and is then evaluated by that kind.
 func KindOf(r *rules.Rule) Kind {
-	var k Kind
-	switch {
-	case r.Should != nil:
-		k = checklist{}
-	case r.Type == finding.Subjective && len(r.Criteria) > 0:
-		k = subjective{}
-	default:
-		k = semiObjective{}
-	}
+	k := kinds[r.Kind()]
 	if r.Evaluator == rules.EvaluatorTechnicalAccuracy {
 		k = technicalAccuracy{base: k}
 	}

@@ -108,3 +108,17 @@ func TestChecklistEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestKindsTable: every kind of rule package rules knows has its evaluator in the table, under
+// the name validate shows.
+func TestKindsTable(t *testing.T) {
+	t.Parallel()
+	if len(kinds) != int(rules.KindChecklist)+1 {
+		t.Fatalf("kinds has %d entries, rules has %d kinds", len(kinds), rules.KindChecklist+1)
+	}
+	for k, ev := range kinds {
+		if ev == nil || ev.Name() != rules.Kind(k).String() {
+			t.Errorf("kind %v: evaluator %v", rules.Kind(k), ev)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 // score falls with the violations' density over the whole evaluated text, scaled by strictness.
 type semiObjective struct{}
 
-func (semiObjective) Name() string { return string(finding.SemiObjective) }
+func (semiObjective) Name() string { return rules.KindSemiObjective.String() }
 
 func (k semiObjective) Describe(pr *PlannedRule) string {
 	parts := []string{k.Name(), pr.Severity.String(), "strictness " + strconv.FormatFloat(pr.Strictness, 'f', -1, 64)}

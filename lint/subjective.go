@@ -20,7 +20,7 @@ import (
 // ratings.
 type subjective struct{}
 
-func (subjective) Name() string { return string(finding.Subjective) }
+func (subjective) Name() string { return rules.KindSubjective.String() }
 
 func (k subjective) Describe(pr *PlannedRule) string {
 	parts := []string{k.Name(), pr.Severity.String()}

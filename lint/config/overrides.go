@@ -70,13 +70,13 @@ func (c *overrideChecker) check(o Override) finding.Problems {
 		// Strictness weighs violations in a semi-objective rule's density score; other kinds
 		// are scored otherwise, and the original silently ignored it there.
 		for _, r := range matched {
-			if r.Should == nil && (r.Type != finding.Subjective || len(r.Criteria) == 0) { // scored by density (KindOf: semi-objective)
+			if r.Kind() == rules.KindSemiObjective { // scored by density
 				return nil
 			}
 		}
 		r := matched[0]
 		why := "a subjective rule is scored from its criteria's ratings"
-		if r.Should != nil { // KindOf: a checklist
+		if r.Kind() == rules.KindChecklist {
 			why = "a checklist rule is scored by the coverage of its points"
 		}
 		return c.warn(o, fmt.Sprintf("strictness has no effect on %s: %s; ignored", r.FullID(), why))
