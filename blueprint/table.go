@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/vectorlint/vectorlint/internal/errwriter"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safetext"
 )
@@ -47,7 +48,7 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 	cell := func(s string) string {
 		return safetext.Human(strings.Join(strings.Fields(s), " "), opts.GitHubActions)
 	}
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	title := r.ConfigTitle
 	if title == "" || title == r.ConfigID {
 		fmt.Fprintf(ew, "Blueprint %s\n", cell(r.ConfigID))
@@ -129,7 +130,7 @@ func (r *Result) writeTable(w io.Writer, opts TableOptions) error {
 			fmt.Fprintf(ew, "  %s\n", line)
 		}
 	}
-	return ew.err
+	return ew.Err()
 }
 
 // Stop is a model endpoint that could not be used during a run, with what that kept from being
@@ -271,20 +272,4 @@ func shorten(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
-}
-
-// errWriter remembers the first write error so output code stays linear.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-// Write writes unless an earlier write failed.
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }

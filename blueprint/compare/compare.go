@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/vectorlint/vectorlint/internal/errwriter"
 	"github.com/vectorlint/vectorlint/internal/jsjson"
 	"github.com/vectorlint/vectorlint/internal/node"
 	"github.com/vectorlint/vectorlint/internal/safetext"
@@ -525,7 +526,7 @@ func runName(s *ScoreSheet) string {
 
 func (c *Comparison) writeLine(w io.Writer, workflow bool) error {
 	cell := func(s string) string { return safetext.Human(strings.Join(strings.Fields(s), " "), workflow) }
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	fmt.Fprintf(ew, "Blueprint %s: %s → %s, tolerance %s\n\n", cell(c.ConfigID), cell(runName(c.Base)), cell(runName(c.New)),
 		strconv.FormatFloat(c.Tolerance, 'f', -1, 64))
 	var table bytes.Buffer
@@ -560,7 +561,7 @@ func (c *Comparison) writeLine(w io.Writer, workflow bool) error {
 		}
 	}
 	fmt.Fprintf(ew, "\n%s\n", c.verdict())
-	return ew.err
+	return ew.Err()
 }
 
 // changeNote is the table's last column: the change when it matters.
@@ -671,7 +672,7 @@ func githubEscapeProperty(s string) string {
 // model fails the comparison), an ::error per worse model with FailIfWorse, a ::notice with the
 // verdict, and the tables to the step summary.
 func (c *Comparison) writeGitHub(w io.Writer, summary io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := errwriter.New(w)
 	tol := strconv.FormatFloat(c.Tolerance, 'f', -1, 64)
 	level := "error"
 	if c.FailIfWorse {
@@ -697,10 +698,10 @@ func (c *Comparison) writeGitHub(w io.Writer, summary io.Writer) error {
 		fmt.Fprintf(ew, "::error title=%s::%s\n", githubEscapeProperty("blueprint "+c.ConfigID+": a model is worse"), githubEscapeData(msg))
 	}
 	fmt.Fprintf(ew, "::notice title=%s::%s\n", githubEscapeProperty("blueprint "+c.ConfigID), githubEscapeData(c.verdict()))
-	if ew.err != nil || summary == nil {
-		return ew.err
+	if ew.Err() != nil || summary == nil {
+		return ew.Err()
 	}
-	sw := &errWriter{w: summary}
+	sw := errwriter.New(summary)
 	fmt.Fprintf(sw, "## Blueprint %s: %s → %s\n\n| Prompt | Model | Base | New | Change |\n| --- | --- | ---: | ---: | --- |\n",
 		safetext.MarkdownCell(c.ConfigID), safetext.MarkdownCell(runName(c.Base)), safetext.MarkdownCell(runName(c.New)))
 	for _, d := range c.Cells {
@@ -718,7 +719,7 @@ func (c *Comparison) writeGitHub(w io.Writer, summary io.Writer) error {
 		}
 	}
 	fmt.Fprintf(sw, "\n%s\n", safetext.MarkdownCell(c.verdict()))
-	return sw.err
+	return sw.Err()
 }
 
 // compareTemplate is the html format: one self-contained page. html/template escapes every
