@@ -48,9 +48,7 @@ func (a *app) cacheCommand(args []string) error {
 	}
 	sub := args[0]
 	switch sub {
-	case "info", "prune", "clear":
-	case "key":
-		return a.cacheKey(args[1:])
+	case "info", "prune", "clear", "key":
 	case "-h", "--help", "help":
 		fmt.Fprint(a.stdout, cacheUsage)
 		return nil
@@ -65,9 +63,10 @@ func (a *app) cacheCommand(args []string) error {
 	return a.runCache(o)
 }
 
-// cacheOptions are the options of "cache info", "cache prune" and "cache clear".
+// cacheOptions are the options of "cache info", "cache prune", "cache clear" and "cache key".
 type cacheOptions struct {
-	sub         string // info, prune or clear
+	sub         string // info, prune, clear or key
+	config      string // key's --config
 	cacheDir    string // --cache-dir
 	maxSizeFlag string // info's --cache-max-size
 	maxSizeSet  bool   // whether --cache-max-size was given
@@ -83,8 +82,12 @@ func parseCache(sub string, args []string) (*cacheOptions, error) {
 	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	fs.StringVar(&o.cacheDir, "cache-dir", "", "the cache folder (default: the user cache folder/vectorlint)")
+	if sub != "key" {
+		fs.StringVar(&o.cacheDir, "cache-dir", "", "the cache folder (default: the user cache folder/vectorlint)")
+	}
 	switch sub {
+	case "key":
+		fs.StringVar(&o.config, "config", "", "configuration file (default: found as the lint command finds it)")
 	case "info":
 		fs.StringVar(&o.maxSizeFlag, "cache-max-size", "", "the cap to show (default: $"+setup.CacheMaxSizeVar+", else CacheMaxSize in vectorlint.ini, else 1GB)")
 	case "prune":
@@ -105,11 +108,14 @@ func parseCache(sub string, args []string) (*cacheOptions, error) {
 	return o, nil
 }
 
-// runCache runs "cache info", "cache prune" or "cache clear" with its options.
+// runCache runs "cache info", "cache prune", "cache clear" or "cache key" with its options.
 func (a *app) runCache(o *cacheOptions) error {
 	if o.help != "" {
 		fmt.Fprint(a.stdout, o.help)
 		return nil
+	}
+	if o.sub == "key" {
+		return a.cacheKey(o.config)
 	}
 	sub, name := o.sub, "vectorlint cache "+o.sub
 	maxSize, olderThan := o.maxSize, o.olderThan

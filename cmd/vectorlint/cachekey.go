@@ -1,31 +1,11 @@
 package main
 
-import (
-	"errors"
-	"fmt"
-	"io"
-
-	"github.com/spf13/pflag"
-)
+import "fmt"
 
 // cacheKey is "vectorlint cache key [--config FILE]": the project's fingerprint
 // (lint.Project.Fingerprint), which the GitHub Action keys its saved reply cache with.
-func (a *app) cacheKey(args []string) error {
-	const name = "vectorlint cache key"
-	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	config := fs.String("config", "", "configuration file (default: found as the lint command finds it)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(a.stdout, cacheUsage+fs.FlagUsages())
-			return nil
-		}
-		return a.usageError(name, err)
-	}
-	if fs.NArg() > 0 {
-		return a.usageError(name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
-	}
-	proj, err := a.loadProject(*config)
+func (a *app) cacheKey(configFile string) error {
+	proj, err := a.loadProject(configFile)
 	if err != nil {
 		a.printProblemsOrError(err)
 		return errFailed
@@ -33,8 +13,7 @@ func (a *app) cacheKey(args []string) error {
 	defer proj.Close()
 	key, err := proj.Fingerprint()
 	if err != nil {
-		fmt.Fprintf(a.stderr, "%s: %v\n", name, err)
-		return errFailed
+		return &commandError{prefix: "vectorlint cache key", err: err}
 	}
 	fmt.Fprintln(a.stdout, key)
 	return nil
