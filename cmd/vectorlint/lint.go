@@ -70,6 +70,11 @@ type lintFlags struct {
 	version         bool
 	showPromptTrunc bool
 	debugJSON       bool
+
+	// What the parse saw besides the values: whether --concurrency and --cache-max-size were
+	// given (their defaults come from the config, and 0 means something), and whether "--"
+	// came before the operands (every operand after it is a file name).
+	concurrencySet, cacheMaxSizeSet, dashed bool
 }
 
 func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
@@ -136,8 +141,6 @@ func (a *app) usageError(cmd string, err error) error {
 // lintOptions are the options of the lint command, filled from its flags and checked.
 type lintOptions struct {
 	lintFlags
-	// fs is the parsed flag set: the run asks it which flags were given.
-	fs *pflag.FlagSet
 	// paths are the PATH operands ("-": standard input).
 	paths []string
 	// usage and version: print the help or the version instead of linting.
@@ -159,7 +162,6 @@ func parseLint(args []string) (*lintOptions, error) {
 	f := &o.lintFlags
 	fs := newLintFlagSet(f)
 	fs.SetOutput(io.Discard)
-	o.fs = fs
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			o.usage = true
@@ -202,9 +204,9 @@ func (a *app) runLint(ctx context.Context, o *lintOptions) error {
 		a.printVersion()
 		return nil
 	case o.outputFile != "":
-		return a.lintToFile(ctx, &o.lintFlags, o.fs, o.paths)
+		return a.lintToFile(ctx, &o.lintFlags, o.paths)
 	}
-	return a.lint(ctx, &o.lintFlags, o.fs, o.paths)
+	return a.lint(ctx, &o.lintFlags, o.paths)
 }
 
 // lintToFile runs the lint command with its standard output written to --output-file through
@@ -214,7 +216,7 @@ func (a *app) runLint(ctx context.Context, o *lintOptions) error {
 // committed at that path instead of following it. A FILE outside the working directory is the
 // user's choice, written through a root at its folder. The output is written whatever the
 // exit code, as a shell redirection would.
-func (a *app) lintToFile(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) error {
+func (a *app) lintToFile(ctx context.Context, f *lintFlags, paths []string) error {
 	root, err := a.openRoot()
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
@@ -234,7 +236,7 @@ func (a *app) lintToFile(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, p
 	var buf bytes.Buffer
 	c := *a
 	c.stdout, c.rawStdout, c.stdoutIsTerminal = &buf, &buf, false
-	lintErr := c.lint(ctx, f, fs, paths) // its messages are written: only its exit code is left
+	lintErr := c.lint(ctx, f, paths) // its messages are written: only its exit code is left
 	if err := n.Root.WriteFile(n.Path, buf.Bytes()); err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: --output-file: %v\n", err)
 		return errFailed
@@ -259,7 +261,7 @@ func checkOutputFile(n tree.Named) error {
 }
 
 // lint is the lint command once its flags are checked.
-func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths []string) error {
+func (a *app) lint(ctx context.Context, f *lintFlags, paths []string) error {
 
 	proj, err := a.loadProject(f.config)
 	if err != nil {
@@ -314,7 +316,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	for _, fp := range plan.Files {
 		var pe *document.PathError
 		if errors.As(fp.Err, &pe) {
-			if fs.ArgsLenAtDash() >= 0 && strings.HasPrefix(pe.Arg, "-") {
+			if f.dashed && strings.HasPrefix(pe.Arg, "-") {
 				fmt.Fprintf(a.stderr, "vectorlint: %v (after \"--\" every argument is a file name: give flags before it)\n", pe)
 				return errFailed
 			}
@@ -333,18 +335,18 @@ func (a *app) lint(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, paths [
 	}
 
 	if f.dryRun {
-		return a.dryRun(env, eps, proj, f, fs, plan)
+		return a.dryRun(env, eps, proj, f, plan)
 	}
-	return a.evaluatePlan(ctx, f, fs, proj, plan, env, eps)
+	return a.evaluatePlan(ctx, f, proj, plan, env, eps)
 }
 
 // dryRun is --dry-run: every setting a real run checks is checked, by the same code, with the
 // same messages, then the plan is printed with its estimates; no model call is made.
-func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *config.Project, f *lintFlags, fs *pflag.FlagSet, plan *lint.Plan) error {
+func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *config.Project, f *lintFlags, plan *lint.Plan) error {
 	// Every setting a real run checks is checked here, by the same code, with the same
 	// messages: a dry run that passes means the settings are usable (whether the server
 	// answers is the one thing it cannot tell).
-	run, err := a.prepareLint(env, eps, proj, f, fs, &syncWriter{w: a.stderr})
+	run, err := a.prepareLint(env, eps, proj, f, &syncWriter{w: a.stderr})
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return errFailed
@@ -380,20 +382,20 @@ func (a *app) dryRun(env *envsource.Env, eps setup.Endpoints, proj *config.Proje
 // prepareLint checks every setting of a lint run and builds its model client through the setup
 // layer: the one path both a real run and a dry run take, so that they fail alike (exit 2, the
 // same message). log receives the client's event log and stall reports.
-func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *config.Project, f *lintFlags, fs *pflag.FlagSet, log io.Writer) (*setup.Lint, error) {
+func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *config.Project, f *lintFlags, log io.Writer) (*setup.Lint, error) {
 	o := setup.LintOptions{
 		Timeout:         f.timeoutValue,
 		CacheDir:        f.cacheDir,
 		NoCache:         f.noCache,
 		CacheMaxSize:    f.cacheMaxSize,
-		CacheMaxSizeSet: fs.Changed("cache-max-size"),
+		CacheMaxSizeSet: f.cacheMaxSizeSet,
 		Verbose:         f.verbose && !f.dryRun, // a dry run makes no call to log
 		ShowPrompt:      f.showPrompt || f.showPromptTrunc,
 		PromptLimit:     promptLimit(f.showPromptTrunc),
 		MinSeverity:     f.minLevel,
 		Log:             log,
 	}
-	if fs.Changed("concurrency") {
+	if f.concurrencySet {
 		o.Concurrency = f.concurrency
 	}
 	return a.host().Lint(env, eps, proj, o)
@@ -401,7 +403,7 @@ func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *config.
 
 // evaluatePlan sets up the model client, the output and the progress bar, runs the plan
 // (lint.Run), prints the results in the chosen format and maps them to the exit code.
-func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet, proj *config.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) error {
+func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, proj *config.Project, plan *lint.Plan, env *envsource.Env, eps setup.Endpoints) error {
 	var (
 		errw  io.Writer = &syncWriter{w: a.stderr}
 		bar   *progress.Bar
@@ -420,7 +422,7 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, fs *pflag.FlagSet,
 		defer bar.Stop()
 		defer barLog.Flush()
 	}
-	run, err := a.prepareLint(env, eps, proj, f, fs, errw)
+	run, err := a.prepareLint(env, eps, proj, f, errw)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return errFailed
@@ -594,6 +596,8 @@ func listSome(items []string, n int) string {
 
 // check validates flag values that pflag cannot.
 func (f *lintFlags) check(fs *pflag.FlagSet) error {
+	f.concurrencySet, f.cacheMaxSizeSet = fs.Changed("concurrency"), fs.Changed("cache-max-size")
+	f.dashed = fs.ArgsLenAtDash() >= 0
 	var err error
 	if f.failAt, err = failOnFlag(f.failOn); err != nil {
 		return err
@@ -604,7 +608,7 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	if f.minLevel, err = severityFlag("--min-alert-level", f.minAlertLevel); err != nil {
 		return err
 	}
-	if fs.Changed("concurrency") && (f.concurrency < 1 || f.concurrency > setup.MaxConcurrency) {
+	if f.concurrencySet && (f.concurrency < 1 || f.concurrency > setup.MaxConcurrency) {
 		return fmt.Errorf("--concurrency: expected %s, found %d", setup.ConcurrencyRange, f.concurrency)
 	}
 	if f.provider != "" && !setup.KnownProvider(f.provider) {
