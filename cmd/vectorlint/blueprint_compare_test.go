@@ -31,6 +31,7 @@ func exampleRun(t *testing.T, responses, label string, extra ...string) (code in
 }
 
 func TestBlueprintRunFailUnder(t *testing.T) {
+	t.Parallel()
 	// The example's averages: openai:gpt-4o-mini 1.00, anthropic:claude-3-5-haiku 0.32.
 	responses := "examples/blueprints/capitals.responses.jsonl"
 	tests := []struct {
@@ -63,6 +64,7 @@ func TestBlueprintRunFailUnder(t *testing.T) {
 // TestBlueprintCompareCommand runs the example twice, the second time with gpt-4o-mini's
 // answer to one prompt made worse, and compares the two result documents.
 func TestBlueprintCompareCommand(t *testing.T) {
+	t.Parallel()
 	_, _, base := exampleRun(t, "examples/blueprints/capitals.responses.jsonl", "base")
 	data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "examples", "blueprints", "capitals.responses.jsonl"))
 	if err != nil {

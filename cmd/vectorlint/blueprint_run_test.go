@@ -206,6 +206,7 @@ evaluationConfig:
 // providers over real HTTP, with exact consensus scores (0.875, 1 and 1 → 0.96; inverted
 // 0.04), failing judges, a failing model, and the written result compared byte for byte.
 func TestBlueprintRunEndToEnd(t *testing.T) {
+	t.Parallel()
 	s := startE2EServers(t)
 	dir := writeBlueprintFiles(t, map[string]string{"e2e.yml": e2eBlueprint(s)})
 	cache := filepath.Join(dir, "cache")
@@ -324,6 +325,7 @@ func TestBlueprintRunEndToEnd(t *testing.T) {
 // TestBlueprintRunOutputs checks --output json, --models with a custom model id, --judge
 // replacing the blueprint's judges, and similarity with --eval-method.
 func TestBlueprintRunOutputs(t *testing.T) {
+	t.Parallel()
 	s := startE2EServers(t)
 	judge := llmtest.Start(t)
 	judge.SetDefault(llmtest.Text("<reflection>ok</reflection><classification>CLASS_MOSTLY_PRESENT</classification>"))
@@ -369,6 +371,7 @@ func TestBlueprintRunOutputs(t *testing.T) {
 
 // TestBlueprintRunProviderConcurrency checks the per-provider limit of the command.
 func TestBlueprintRunProviderConcurrency(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t, llmtest.WithLatency(15*time.Millisecond))
 	srv.SetDefault(llmtest.Text("Fine."))
 	var b strings.Builder
@@ -388,6 +391,7 @@ func TestBlueprintRunProviderConcurrency(t *testing.T) {
 // --collections, compares responses with the ideal by embeddings (--eval-method embedding),
 // and reports a report that cannot be written.
 func TestBlueprintRunEmbeddingsAndCollections(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("Paris is the capital of France."))
 	dir := writeBlueprintFiles(t, map[string]string{
@@ -429,6 +433,7 @@ func TestBlueprintRunEmbeddingsAndCollections(t *testing.T) {
 // TestBlueprintExamples checks every bundled blueprint without a warning, and runs the local
 // one against a fake Ollama (its custom model is left out with --models).
 func TestBlueprintExamples(t *testing.T) {
+	t.Parallel()
 	root := testutil.RepoRoot(t)
 	files, _ := filepath.Glob(filepath.Join(root, "examples", "blueprints", "*.yml"))
 	if len(files) < 2 {
@@ -473,6 +478,7 @@ func TestBlueprintExamples(t *testing.T) {
 
 // TestBlueprintRunProgress checks the status line written to a terminal.
 func TestBlueprintRunProgress(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("Fine."))
 	dir := writeBlueprintFiles(t, map[string]string{"p.yml": "models: [openai:a, openai:b]\n---\n- {id: p, prompt: Q, should: [{$contains: Fine}]}\n"})

@@ -70,6 +70,7 @@ models: [CORE]
 `
 
 func TestBlueprintCheck(t *testing.T) {
+	t.Parallel()
 	dir := writeBlueprintFiles(t, map[string]string{
 		"good.yml":         "- id: a\n  prompt: Q\n  should: [{$contains: x}]\n",
 		"mistakes.yml":     checkFixture,
@@ -127,6 +128,7 @@ checked 3 blueprints: 2 invalid, 0 warnings
 }
 
 func TestBlueprintCheckPrint(t *testing.T) {
+	t.Parallel()
 	root := testutil.RepoRoot(t)
 	code, stdout, stderr := runBlueprintApp(t, root, nil, "blueprint", "check", "--print", "examples/blueprints/capitals.yml")
 	if code != exitOK || stderr != "checked 1 blueprint: 0 invalid, 0 warnings\n" {
@@ -143,6 +145,7 @@ func TestBlueprintCheckPrint(t *testing.T) {
 var blueprintTimestampRe = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z`)
 
 func TestBlueprintRunExample(t *testing.T) {
+	t.Parallel()
 	root := testutil.RepoRoot(t)
 	out := t.TempDir()
 	code, stdout, stderr := runBlueprintApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
@@ -191,6 +194,7 @@ func TestBlueprintRunExample(t *testing.T) {
 }
 
 func TestBlueprintRunFailures(t *testing.T) {
+	t.Parallel()
 	dir := writeBlueprintFiles(t, map[string]string{
 		"b.yml": `- id: p
   prompt: Q
@@ -251,6 +255,7 @@ warning: judge backup-claude-3-5-haiku(anthropic:claude-3.5-haiku) cannot be use
 }
 
 func TestBlueprintRunAllowNet(t *testing.T) {
+	t.Parallel()
 	var body map[string]any
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		data, _ := io.ReadAll(r.Body)
@@ -296,6 +301,7 @@ func TestBlueprintRunAllowNet(t *testing.T) {
 }
 
 func TestBlueprintRunModels(t *testing.T) {
+	t.Parallel()
 	root := testutil.RepoRoot(t)
 	code, doc, stderr := runBlueprintApp(t, root, nil, "blueprint", "run", "examples/blueprints/capitals.yml",
 		"--responses", "examples/blueprints/capitals.responses.jsonl", "--out-dir", t.TempDir(), "--output", "json", "--models", "anthropic:claude-3-5-haiku,x:none")

@@ -34,6 +34,7 @@ func runBlueprintFast(t *testing.T, dir string, env map[string]string, args ...s
 // broken collection beside it stops neither run nor check; and the document's perModelScores
 // average is the exact mean while the table shows 2 decimals (spec §7).
 func TestBlueprintRunReadsOnlyNamedCollections(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.LastUserContains("one"), llmtest.Text("yes"))
 	srv.SetDefault(llmtest.Text("no"))
@@ -89,6 +90,7 @@ func TestBlueprintRunReadsOnlyNamedCollections(t *testing.T) {
 // the judges only with llm-coverage or all, and none leaves the responses alone. The requests
 // each run makes are counted on the fake server.
 func TestBlueprintRunEvalMethods(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		methods            string
 		methodsUsed        string
@@ -139,6 +141,7 @@ func TestBlueprintRunEvalMethods(t *testing.T) {
 // passed to getModelResponse in src/cli/services/llm-service.ts), while the judges keep the
 // client's four attempts and --timeout. Requests are counted on the fake server.
 func TestBlueprintRunGenerationLimits(t *testing.T) {
+	t.Parallel()
 	const bp = "models: [openai:gen]\n---\n- {id: p, prompt: Say hi., should: [Says hi]}\n"
 	tests := []struct {
 		name      string
@@ -206,6 +209,7 @@ func TestBlueprintRunGenerationLimits(t *testing.T) {
 // named once as a run failure in the table and on stderr, and the other model is unaffected.
 // Every variant of a model counts toward one breaker; rate limits do not count.
 func TestBlueprintRunCircuitBreaker(t *testing.T) {
+	t.Parallel()
 	var bp strings.Builder
 	bp.WriteString("models: [openai:steady, openai:probe]\ntemperatures: [0, 1]\n---\n")
 	for i := range 6 {
@@ -276,6 +280,7 @@ func TestBlueprintRunCircuitBreaker(t *testing.T) {
 // apply and generates the others; --fixtures-strict makes the others errors, and no model is
 // called (run-config's --fixtures and --fixtures-strict, src/cli/commands/run-config.ts).
 func TestBlueprintRunFixtures(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("generated yes"))
 	dir := writeBlueprintFiles(t, map[string]string{
@@ -324,6 +329,7 @@ func TestBlueprintRunFixtures(t *testing.T) {
 // llm-coverage-evaluator.ts, with extractKeyPoints of src/cli/services/llm-evaluation-service.ts).
 // When no model can extract them the prompt has no score and the run says why (exit 2).
 func TestBlueprintRunExtractsKeyPoints(t *testing.T) {
+	t.Parallel()
 	const bp = "models: [openai:a, openai:b]\n---\n" +
 		"- id: ideal-only\n  prompt: \"Capital of France?\"\n  ideal: \"Paris is the capital; the Seine runs through it.\"\n" +
 		"- id: with-points\n  prompt: \"Say hi.\"\n  ideal: \"Hi.\"\n  should: [{$contains: Paris}]\n"

@@ -10,6 +10,7 @@ import (
 // (src/cli/commands/run-config.ts, tested in src/cli/commands/__tests__/run-config-systems.test.ts)
 // are errors of `blueprint check` and stop `blueprint run` before any model is called.
 func TestBlueprintWevalRunConfigRules(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("Hello."))
 	dir := writeBlueprintFiles(t, map[string]string{

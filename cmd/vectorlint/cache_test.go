@@ -46,6 +46,7 @@ func fakeCacheEntry(t *testing.T, cache string, c byte, size int, used time.Time
 // TestCacheCommand runs cache info, prune and clear on a cache of four entries of known sizes
 // and last uses, and checks their exact output.
 func TestCacheCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cache := filepath.Join(dir, "cache")
 	fakeCacheEntry(t, cache, 'a', 1_000, cacheNow.Add(-60*24*time.Hour))
@@ -104,6 +105,7 @@ func TestCacheCommand(t *testing.T) {
 // TestCacheCommandErrors covers what the cache commands refuse: a folder that is not a cache,
 // bad sizes and durations, no cache folder at all.
 func TestCacheCommandErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{"home/thesis.md": "Years of work.\n"})
 	home := filepath.Join(dir, "home")
@@ -136,6 +138,7 @@ func TestCacheCommandErrors(t *testing.T) {
 // TestLintCacheCap lints with a cap far below what the run writes: least recently used replies
 // are pruned as the run goes (--verbose says so), and the cache ends within the cap.
 func TestLintCacheCap(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	scriptFaultDefaults(srv)
 	dir := t.TempDir()

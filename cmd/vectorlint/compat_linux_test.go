@@ -14,6 +14,7 @@ import (
 // .vectorlint/directive.md is never read (spec/trust.md §2, §6: the link leads out of the
 // project root): an error naming the file, exit 2, no model call, nothing blocks.
 func TestDirectiveNotRegular(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	for _, tt := range []struct {
 		name  string

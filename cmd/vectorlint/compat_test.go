@@ -84,6 +84,7 @@ const thresholdWarning = `vectorlint.ini:26: warning: TechnicalAccuracy.threshol
 // validates and lints; the key that names no setting is one warning naming the key and its
 // line, printed by validate and, once, by a lint run without --verbose.
 func TestOriginalConfigExampleRuns(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Grammar Checker">`), llmtest.JSON(map[string]any{"violations": []any{}}))
 	srv.On(llmtest.SystemContains(`<rule name="Technical Accuracy">`), llmtest.JSON(map[string]any{"criteria": []any{
@@ -108,6 +109,7 @@ func TestOriginalConfigExampleRuns(t *testing.T) {
 // key and its line (spec/linter.md §2); a value vectorlint cannot read for a setting it has,
 // and a misspelt global key, stay errors (exit 2, no call).
 func TestOverrideWarnings(t *testing.T) {
+	t.Parallel()
 	rulesFiles := map[string]string{
 		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\ncriteria: [{id: Clarity, name: Clarity}]\n---\nRate it.\n",
 		"rules/Acme/plain.md":    "---\nid: Plain\nname: Plain\nshould: [$not_icontains: utilize]\n---\nPlain words.\n",
@@ -168,6 +170,7 @@ func TestOverrideWarnings(t *testing.T) {
 // later: AIPattern, Inclusivity) name the built-in rules vectorlint calls AIPatterns and
 // InclusiveLanguage; findings keep vectorlint's ids.
 func TestOriginalPresetIDs(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
 	srv.On(llmtest.SystemContains(`<rule name="Inclusive language">`), llmtest.JSON(map[string]any{"violations": []any{
 		map[string]any{"quoted_text": "chairman", "line": 3, "message": `Say "chair".`, "confidence": 0.9}}}))
@@ -218,6 +221,7 @@ func techAccuracyProject(t *testing.T) map[string]string {
 // placeholders", tests/template-renderer.test.ts; /\{\{(\s*[\w.]+\s*)\}\}/ in
 // src/prompts/template-renderer.ts).
 func TestTechnicalAccuracyPlaceholdersWithSpaces(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	search := llmtest.Start(t)
 	srv.On(llmtest.All(llmtest.SystemContains("You extract factual claims"), llmtest.UserContains("2009")), llmtest.JSON(map[string]any{"claims": []any{
@@ -260,6 +264,7 @@ func TestTechnicalAccuracyPlaceholdersWithSpaces(t *testing.T) {
 // original's evaluator returns ("should return perfect score when no claims are found",
 // tests/scoring-types.test.ts of its v2.5.0; src/evaluators/accuracy-evaluator.ts).
 func TestTechnicalAccuracyNoClaims(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	search := llmtest.Start(t)
 	srv.On(llmtest.SystemContains("You extract factual claims"), llmtest.JSON(map[string]any{"claims": []any{}}))
@@ -293,6 +298,7 @@ func TestTechnicalAccuracyNoClaims(t *testing.T) {
 // findings toward the score", tests/findings/processor.test.ts;
 // tests/findings/finding-evidence-verifier.test.ts). No retry, no error.
 func TestEmptyQuoteIsUnverified(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.JSON(map[string]any{"violations": []any{
 		map[string]any{"quoted_text": "", "line": 3, "message": "Vague wording.", "confidence": 0.9},
@@ -331,6 +337,7 @@ func TestEmptyQuoteIsUnverified(t *testing.T) {
 // sets max_tokens, and ANTHROPIC_TEMPERATURE above 1 stops the run before any call with an
 // error naming the variable.
 func TestAnthropicEnvironment(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		env       map[string]string
@@ -404,6 +411,7 @@ func derefF(p *float64) any {
 // (commander's .version(), src/index.ts) do; never "dev" (spec/linter.md §1). A test binary
 // has neither stamped values nor version control information, so the commit is unknown.
 func TestVersionFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	want := "vectorlint " + sourceVersion + " (commit unknown)\n"
 	for _, args := range [][]string{{"--version"}, {"-V"}, {"version"}, {"-V", "docs"}} {
@@ -435,6 +443,7 @@ func TestVersionFlags(t *testing.T) {
 // TestVerboseShortFlag: -v is --verbose, as in the original (src/cli/commands.ts:
 // .option('-v, --verbose')).
 func TestVerboseShortFlag(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	writeTestTree(t, dir, map[string]string{"notes.txt": "x\n"})
@@ -448,6 +457,7 @@ func TestVerboseShortFlag(t *testing.T) {
 // TestShowPromptTrunc: --show-prompt-trunc prints each message cut to 500 characters, marked
 // "... [truncated]", as the original's provider does (src/providers/vercel-ai-provider.ts).
 func TestShowPromptTrunc(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
 	dir := t.TempDir()
 	long := strings.Repeat("word ", 200) // 1,000 characters
@@ -480,6 +490,7 @@ func TestShowPromptTrunc(t *testing.T) {
 // provided", tests/request-builder.test.ts). It is found in the working directory, else beside
 // the configuration; validate shows it and --dry-run counts it.
 func TestProjectDirective(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
 	dir := t.TempDir()
 	const directive = "Review as a {{file_type}} page. Ignore code samples.\n"
@@ -548,6 +559,7 @@ func TestProjectDirective(t *testing.T) {
 // raw_model_output, filter_decisions, surfaced_violations; src/cli/commands.ts
 // --debug-json). The folder is named on standard error.
 func TestDebugJSON(t *testing.T) {
+	t.Parallel()
 	srv, dir := startEngine(t, engineProject())
 	start := time.Date(2025, 1, 2, 15, 4, 5, 0, time.UTC)
 	run := func() cliResult {
@@ -629,6 +641,7 @@ func TestDebugJSON(t *testing.T) {
 // checked against it (zero-config); --full writes the configuration, the example pack and the
 // guide.
 func TestInitQuickAndFull(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	runVectorlint(t, dir, nil, "", "init", "--quick").expect(t, exitOK, `created VECTORLINT.md
 
@@ -675,6 +688,7 @@ Next steps:
 // provider, and a variable of the process environment wins over it (src/index.ts: "CLI/Shell >
 // Local.env > Global Config").
 func TestGlobalConfigEnv(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.JSON(map[string]any{"violations": []any{}})))
 	home, dir := t.TempDir(), t.TempDir()
 	writeTestTree(t, home, map[string]string{".vectorlint/config.toml": "[env]\nLLM_PROVIDER = \"openai\"\nOPENAI_API_KEY = \"" + testAPIKey + "\"\n" +

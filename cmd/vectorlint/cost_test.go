@@ -73,6 +73,7 @@ func jsonPaths(t *testing.T, out string) []string {
 }
 
 func TestChangedSince(t *testing.T) {
+	t.Parallel()
 	dir, base := prRepo(t)
 	tests := []struct {
 		name   string
@@ -134,6 +135,7 @@ func TestChangedSince(t *testing.T) {
 }
 
 func TestChangedSinceErrors(t *testing.T) {
+	t.Parallel()
 	testutil.RequireGit(t)
 	outside := t.TempDir()
 	writeTestTree(t, outside, costProject())
@@ -178,6 +180,7 @@ func TestChangedSinceErrors(t *testing.T) {
 // sent, only its findings on changed lines are reported, and the json output marks the score
 // partial (a field added to the score only when it is true).
 func TestChangedLinesJSON(t *testing.T) {
+	t.Parallel()
 	para := func(i int, extra string) string {
 		return fmt.Sprintf("Paragraph %d in order to go on%s%s\n\n", i, extra, strings.Repeat(" w", 95))
 	}
@@ -257,6 +260,7 @@ func TestChangedLinesJSON(t *testing.T) {
 }
 
 func TestBudget(t *testing.T) {
+	t.Parallel()
 	dir, _ := prRepo(t)
 	cache := t.TempDir()
 	prices := func(env map[string]string) map[string]string {
@@ -319,6 +323,7 @@ func TestBudget(t *testing.T) {
 // TestBudgetVerbose checks that --verbose shows the plan's figures when the run is within
 // the budget.
 func TestBudgetVerbose(t *testing.T) {
+	t.Parallel()
 	dir, _ := prRepo(t)
 	srv := costServer(t)
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--max-calls", "100", "--verbose", "--no-cache", "docs/b.md")
@@ -329,6 +334,7 @@ func TestBudgetVerbose(t *testing.T) {
 }
 
 func TestCostFlagErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string
@@ -351,6 +357,7 @@ func TestCostFlagErrors(t *testing.T) {
 // every file is in exactly one share, and the merged report is, in every output format, byte
 // for byte the whole run's.
 func TestShardsMerge(t *testing.T) {
+	t.Parallel()
 	files := costProject()
 	for i := range 12 {
 		files[fmt.Sprintf("docs/more/m%02d.md", i)] = fmt.Sprintf("# More %d\n\n👋 In order to count, this is %d.\n", i, i)
@@ -412,6 +419,7 @@ func TestShardsMerge(t *testing.T) {
 }
 
 func TestMergeErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	one := `{"version": "1", "files": [{"path": "a.md", "findings": [], "scores": []}], "summary": {"files": 1, "errors": 0, "warnings": 0, "unverified": 0, "operationalErrors": 0}, "usage": {"calls": 1, "cachedCalls": 0, "inputTokens": 10, "outputTokens": 2, "cost": null}}`
 	writeTestTree(t, dir, map[string]string{
@@ -446,6 +454,7 @@ func TestMergeErrors(t *testing.T) {
 // TestCacheKey checks the fingerprint the Action keys its cache with: the same for two
 // checkouts of one project, changed by a rule or the configuration, not by a document.
 func TestCacheKey(t *testing.T) {
+	t.Parallel()
 	key := func(dir string, args ...string) string {
 		t.Helper()
 		r := runVectorlint(t, dir, nil, "", append([]string{"cache", "key"}, args...)...)

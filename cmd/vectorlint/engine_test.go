@@ -163,6 +163,7 @@ func (r cliResult) noKey(t *testing.T) {
 // with ratings 1/2/4: criteria 1.0/4.0/10.0, rule 2.0), located quotes in code points and bytes,
 // the confidence threshold, unverified quotes and criterion severities.
 func TestLintScores(t *testing.T) {
+	t.Parallel()
 	srv, dir := startEngine(t, engineProject())
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "docs")
 	r.noKey(t)
@@ -251,6 +252,7 @@ func TestLintScores(t *testing.T) {
 // TestLintOutputFormats runs the same lint in every output format, each compared byte for byte
 // with its golden file.
 func TestLintOutputFormats(t *testing.T) {
+	t.Parallel()
 	srv, dir := startEngine(t, engineProject())
 	summary := filepath.Join(dir, "step-summary.md")
 	for _, format := range []string{"line", "vale-json", "rdjson", "rdjsonl", "github", "sarif", "junit"} {
@@ -281,6 +283,7 @@ func TestLintOutputFormats(t *testing.T) {
 // TestLintCache runs twice over unchanged files: the second run makes no call and prints the same
 // results; --no-cache bypasses the cache; a changed file costs only its own calls.
 func TestLintCache(t *testing.T) {
+	t.Parallel()
 	srv, dir := startEngine(t, engineProject())
 	cache := filepath.Join(t.TempDir(), "cache")
 	first := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
@@ -333,6 +336,7 @@ func TestLintCache(t *testing.T) {
 // Retry-After is honoured, and a rule whose calls always fail, which is reported with file, rule
 // and cause while the other rules' results are kept (exit 2).
 func TestLintRetries(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.ServerError(), llmtest.JSON(wordinessReply()))
 	srv.On(llmtest.SystemContains(`<rule name="Strict Wordiness">`), llmtest.RateLimited("0.3"), llmtest.JSON(wordinessReply()))
@@ -393,6 +397,7 @@ func TestLintRetries(t *testing.T) {
 // TestLintReplyContract checks that a reply breaking the contract is sent back once with the
 // problem quoted, and that a second bad reply is an operational error for that rule only.
 func TestLintReplyContract(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	bad := map[string]any{"violations": []any{map[string]any{"line": 6, "message": "No quote."}}}
 	srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.LastUserContains("could not be used")),
@@ -446,6 +451,7 @@ func TestLintReplyContract(t *testing.T) {
 // every output format names once, and one message on standard error names every way to
 // configure a provider; the exit code is 2 and no format shows a green tick.
 func TestLintNoProvider(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	const message = "no LLM provider is configured: set OPENAI_API_KEY for OpenAI, " +
@@ -545,6 +551,7 @@ LLM usage: 0 calls, 0 input and 0 output tokens
 
 // TestLintFailOn checks --fail-on over real findings.
 func TestLintFailOn(t *testing.T) {
+	t.Parallel()
 	files := engineProject()
 	// Only the warning-level strict rule runs on docs/warn/.
 	files["vectorlint.ini"] = "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n[warn/**]\nAcme.Wordiness = disabled\nAcme.Headline = disabled\n"
@@ -572,6 +579,7 @@ func TestLintFailOn(t *testing.T) {
 
 // TestLintStdin lints a document read from standard input, reported under --stdin-filename.
 func TestLintStdin(t *testing.T) {
+	t.Parallel()
 	files := engineProject()
 	delete(files, "docs/guide.md")
 	srv, dir := startEngine(t, files)
@@ -592,6 +600,7 @@ func TestLintStdin(t *testing.T) {
 // TestLintSuppressions checks inline controls end to end: suppressed findings are not reported
 // and do not lower a semi-objective score.
 func TestLintSuppressions(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.JSON(map[string]any{"violations": []any{
 		map[string]any{"quoted_text": "in order to", "line": 1, "message": "Wordy (1)."},
@@ -636,6 +645,7 @@ func TestLintSuppressions(t *testing.T) {
 // TestLintConcurrency checks that the run never has more requests in flight than
 // --concurrency, and uses all of them.
 func TestLintConcurrency(t *testing.T) {
+	t.Parallel()
 	files := engineProject()
 	for i := range 8 {
 		files[fmt.Sprintf("docs/g%02d.md", i)] = guideDoc
@@ -668,6 +678,7 @@ func TestLintConcurrency(t *testing.T) {
 // TestLintChunks lints a document of more than 600 words: every chunk is sent with its original
 // line numbers, violations in every chunk are found, and the score counts the whole text.
 func TestLintChunks(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.Dynamic(func(req *llmtest.Request) llmtest.Reply {
 		// Report "in order to" on the first line of the chunk, whatever its number.
@@ -719,6 +730,7 @@ func TestLintChunks(t *testing.T) {
 // TestLintShowPromptAndVerbose checks that --show-prompt prints the exact messages of each call
 // (labelled with file and rule) and --verbose the request log, never the key.
 func TestLintShowPromptAndVerbose(t *testing.T) {
+	t.Parallel()
 	files := engineProject()
 	delete(files, "rules/Acme/strict.md")
 	delete(files, "rules/Acme/headline.md")
@@ -743,6 +755,7 @@ func TestLintShowPromptAndVerbose(t *testing.T) {
 // TestLintTechnicalAccuracy runs a technical-accuracy rule: claims are extracted, each is checked
 // by the search model (a second fake server), and the rule runs with the evidence.
 func TestLintTechnicalAccuracy(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	search := llmtest.Start(t, llmtest.RequireAPIKey("pplx-test-key"))
 	srv.On(llmtest.SystemContains("You extract factual claims"), llmtest.JSON(map[string]any{"claims": []any{
@@ -849,6 +862,7 @@ func startHangingProject(t *testing.T) (*llmtest.Server, string) {
 // TestLintInterrupt cancels a run while a call hangs: the files already finished are printed,
 // the others are reported as not finished, and the exit code is 2.
 func TestLintInterrupt(t *testing.T) {
+	t.Parallel()
 	srv, dir := startHangingProject(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var (
@@ -890,6 +904,7 @@ func TestLintInterrupt(t *testing.T) {
 // terminal and --quiet is not given, that it is cleared at the end, and that results never
 // carry terminal codes when standard output is not a terminal.
 func TestLintProgress(t *testing.T) {
+	t.Parallel()
 	srv, dir := startEngine(t, engineProject())
 	run := func(args ...string) cliResult {
 		var stdout, stderr bytes.Buffer

@@ -31,6 +31,7 @@ func hashCosine(t *testing.T, a, b string) float64 {
 }
 
 func TestEvaluateSemanticSimilarity(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	const (
 		response = "The meeting moved to Friday afternoon."
@@ -81,6 +82,7 @@ func TestEvaluateSemanticSimilarity(t *testing.T) {
 }
 
 func TestEvaluateSemanticSimilarityServerError(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(func(r *llmtest.Request) bool { return r.IsEmbeddings() }, llmtest.Status(404, `{"error": {"message": "The model does not exist"}}`))
 	r := runVectorlint(t, t.TempDir(), fakeEnv(srv), "", "evaluate", "semantic_similarity",
@@ -94,6 +96,7 @@ func TestEvaluateSemanticSimilarityServerError(t *testing.T) {
 }
 
 func TestEvaluateBias(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	neutral := srv.On(llmtest.All(llmtest.SystemContains("impartial evaluator of bias"), llmtest.UserContains("Engineers")),
 		llmtest.JSON(map[string]any{"score": 0.05, "reason": "Neutral wording."}))
@@ -163,6 +166,7 @@ func TestEvaluateBias(t *testing.T) {
 // TestEvaluateBiasCache checks that evaluate shares the lint command's reply cache: the same
 // evaluation again makes no model call, --no-cache makes one.
 func TestEvaluateBiasCache(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.JSON(map[string]any{"score": 0, "reason": "Neutral."}))
 	dir := t.TempDir()
@@ -195,6 +199,7 @@ func judgeReply(class string) llmtest.Reply {
 }
 
 func TestEvaluateCoverage(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.UserContains("<CRITERION>\nCritical requirement\n</CRITERION>"), judgeReply("CLASS_FULLY_PRESENT"))
 	srv.On(llmtest.UserContains("<CRITERION>\nStandard point\n</CRITERION>"), judgeReply("CLASS_PARTIALLY_PRESENT"))
@@ -267,6 +272,7 @@ func TestEvaluateCoverage(t *testing.T) {
 // TestEvaluatorsDocExamples runs the console examples of docs/evaluators.md as written (the bias
 // one with the fake judge giving the reply shown) and parses its points example.
 func TestEvaluatorsDocExamples(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "evaluators.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -373,6 +379,7 @@ func splitShell(s string) ([]string, error) {
 // model settings at all: a broken .env or price variable does not stop them, as it stops
 // text points.
 func TestEvaluateCoverageReadsNoModelSettings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{".env": "OPENAI_API_KEY\n"})
 	env := map[string]string{"INPUT_PRICE_PER_MILLION": "cheap"}
@@ -388,6 +395,7 @@ func TestEvaluateCoverageReadsNoModelSettings(t *testing.T) {
 // message naming the fix, not one per point, and the first 401 ends the requests; --timeout
 // applies to the evaluators that call a model and is checked like every flag.
 func TestEvaluateRunWideFaults(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t, llmtest.RequireAPIKey("sk-the-right-key-0123456789"))
 	dir := t.TempDir()
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "evaluate", "coverage", "--response", "Paris is in France.",

@@ -28,6 +28,7 @@ func runEvaluateApp(t *testing.T, dir, stdin string, args ...string) (stdout, st
 }
 
 func TestEvaluateCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"answer.txt":     "the cat sat\n",
@@ -250,6 +251,7 @@ func TestEvaluateCommand(t *testing.T) {
 }
 
 func TestEvaluateHelp(t *testing.T) {
+	t.Parallel()
 	for _, flag := range []string{"--help", "-h"} {
 		out, errOut, code := runEvaluateApp(t, t.TempDir(), "", "evaluate", flag)
 		if code != exitOK || errOut != "" {
@@ -270,6 +272,7 @@ func TestEvaluateHelp(t *testing.T) {
 }
 
 func TestEvaluateCanceled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	var out, errOut bytes.Buffer

@@ -140,6 +140,7 @@ func faultTable(rows string, failures ...string) string {
 // requests made, the table (every other cell keeps its score), the failures listed, and the
 // exit code.
 func TestBlueprintFaults(t *testing.T) {
+	t.Parallel()
 	probeCapital := llmtest.All(llmtest.ModelIs("probe"), llmtest.LastUserContains("capital of France"))
 	judgeRiver := llmtest.MessageContains("<CRITERION>\nNames the river\n</CRITERION>")
 	allOK := faultTable("capital  1.00                   1.00\nriver    0.88                   0.88\nAVERAGE  0.94                   0.94\n")
@@ -236,6 +237,7 @@ func TestBlueprintFaults(t *testing.T) {
 // for the run, in the table and on standard error, with what it kept from being done, not
 // once per prompt, model and point; the other endpoint's work is kept; the exit code is 2.
 func TestBlueprintRunWideFaults(t *testing.T) {
+	t.Parallel()
 	gen := llmtest.Start(t)
 	gen.SetDefault(llmtest.Dynamic(faultGenerate))
 	judge := llmtest.Start(t)

@@ -133,6 +133,7 @@ func withoutKey(key string) map[string]string {
 }
 
 func TestLintFaultBaseline(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	scriptFaultDefaults(srv)
 	r := runFaultProject(t, srv, nil)
@@ -143,6 +144,7 @@ func TestLintFaultBaseline(t *testing.T) {
 
 // TestLintFaults is the fault table of the lint command.
 func TestLintFaults(t *testing.T) {
+	t.Parallel()
 	const probeA, ratedA = "docs/a.md Acme.Probe", "docs/a.md Acme.Rated"
 	huge := strings.Repeat("overloaded ", 100_000) // a 1.1 MB error body
 	tests := []struct {
@@ -311,6 +313,7 @@ func runWideRun(t *testing.T, env map[string]string, args ...string) cliResult {
 // report's last line names the cause with the count of rule runs not done, the exit code is
 // 2, and no request is started after the failure (at most the 2 in flight reached the server).
 func TestLintRunWideFaults(t *testing.T) {
+	t.Parallel()
 	plain := llmtest.Start(t)
 	untrusted := llmtest.Start(t, llmtest.WithTLS())
 	keyed := llmtest.Start(t, llmtest.RequireAPIKey("sk-the-right-key-0123456789"))
@@ -405,6 +408,7 @@ func TestLintRunWideFaults(t *testing.T) {
 // server that rejects the key, refuses access or lacks the model, no request is started
 // after the first failure (at most the Concurrency calls in flight reached the server).
 func TestLintRunWideFaultsAtScale(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"vectorlint.ini": "RulesPath = rules\nConcurrency = 8\n[**/*.md]\nRunRules = Acme\n"}
 	for i := range 8 {
 		files[fmt.Sprintf("rules/Acme/r%d.md", i)] = fmt.Sprintf("---\nid: R%d\nname: R%d\n---\nFlag problem %d.\n", i, i, i)
@@ -450,6 +454,7 @@ func TestLintRunWideFaultsAtScale(t *testing.T) {
 // nothing finishes (the stall interval is set short through the client's configuration), then
 // names the failure once.
 func TestLintHungServer(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Hang())
 	files := map[string]string{

@@ -134,6 +134,7 @@ func stolenTarget(t *testing.T, dir string) string {
 // TestLintNamedSpecialFile names a FIFO, /proc/self/environ and a link to it on the command
 // line: each is an error naming the path and what it is, before any call.
 func TestLintNamedSpecialFile(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	scriptFaultDefaults(srv)
 	dir, _ := untrustedTree(t)
@@ -166,6 +167,7 @@ func TestLintNamedSpecialFile(t *testing.T) {
 // TestLintDocumentTooLarge lints a document one byte over document.MaxDocumentSize beside a normal
 // one: the big one is an error for that file (exit 2), the other keeps its results.
 func TestLintDocumentTooLarge(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	scriptFaultDefaults(srv)
 	dir := t.TempDir()
@@ -198,6 +200,7 @@ func TestLintDocumentTooLarge(t *testing.T) {
 // /proc/self/environ as the configuration, and gives FIFOs and /proc files as blueprints: each
 // is an error naming the file, and nothing blocks.
 func TestSpecialConfigAndBlueprintFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{"docs/a.md": "Text.\n"})
 	if err := syscall.Mkfifo(filepath.Join(dir, "vectorlint.ini"), 0o644); err != nil {

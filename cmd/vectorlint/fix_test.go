@@ -56,6 +56,7 @@ func readFile(t *testing.T, path string) string {
 // (LF, CRLF and multi-byte files alike), keeps its mode, prints the findings left in the chosen
 // format and says per file what was applied; a second lint finds nothing.
 func TestFixWritesFiles(t *testing.T) {
+	t.Parallel()
 	docs := map[string]string{
 		"docs/lf.md":    "# LF\n\nIn order to start, run it. Due to the fact that it is fast, wait.\n",
 		"docs/crlf.md":  "# CRLF\r\n\r\nWe act in order to win.\r\nIt has the ability to fly.\r\n",
@@ -112,6 +113,7 @@ func TestFixWritesFiles(t *testing.T) {
 // and gets no edit; of two overlapping fixes the first by position wins and the other is
 // reported as skipped; what is left is reported and decides the exit code.
 func TestFixLeavesWhatItCannotFix(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{
 		map[string]any{"quoted_text": "in order to", "line": 3, "message": "Wordy.", "fix": "to"},
@@ -143,6 +145,7 @@ func TestFixLeavesWhatItCannotFix(t *testing.T) {
 // TestFixDiff: --fix=diff prints a unified diff (git's a/ b/ prefixes) and writes nothing; the
 // exit code is the one --fix would give.
 func TestFixDiff(t *testing.T) {
+	t.Parallel()
 	srv := fixServer(t)
 	dir := t.TempDir()
 	docs := map[string]string{
@@ -167,6 +170,7 @@ func TestFixDiff(t *testing.T) {
 // control characters of the document are shown escaped and no line reads as a workflow
 // command; piped elsewhere, it is exact (git apply takes it).
 func TestFixDiffEscaped(t *testing.T) {
+	t.Parallel()
 	srv := fixServer(t)
 	dir := t.TempDir()
 	doc := "# A \x1b[31mred\x1b[0m\n::error::pwned\nIn order to start, run it.\n"
@@ -206,6 +210,7 @@ func TestFixDiffEscaped(t *testing.T) {
 // with it, pre-commit compares it) and --fix=diff its diff; nothing is written. A document no
 // section lints comes back as it was.
 func TestFixStdin(t *testing.T) {
+	t.Parallel()
 	srv := fixServer(t)
 	dir := t.TempDir()
 	writeTestTree(t, dir, fixProject(map[string]string{"docs/a.md": "on disk: in order to\n"}))
@@ -235,6 +240,7 @@ func TestFixStdin(t *testing.T) {
 // TestFixFileChangedDuringRun: a file edited while its calls are out is not rewritten (its
 // fixes were made for the old bytes): the edit is kept, the run says so and exits 2.
 func TestFixFileChangedDuringRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "docs", "a.md")
 	srv := llmtest.Start(t)
@@ -263,6 +269,7 @@ func TestFixFileChangedDuringRun(t *testing.T) {
 
 // TestFixFlagErrors: the flag's values and combinations.
 func TestFixFlagErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string
@@ -282,6 +289,7 @@ func TestFixFlagErrors(t *testing.T) {
 // reports the example's wordy phrases: the fixes are applied, and a second lint shows them gone
 // — the model's findings and the deterministic PlainWords checks on the same phrases alike.
 func TestFixExample(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	copyTree(t, filepath.Join(testutil.RepoRoot(t), "examples"), filepath.Join(dir, "examples"))
 	srv := llmtest.Start(t)

@@ -85,6 +85,7 @@ var unsafeFixWhy = []string{
 // and --verbose says why its fix was not offered; --fix=diff shows only the legitimate change;
 // --fix on standard input prints the text with only that change.
 func TestFixRefusesUnsafeModelFixes(t *testing.T) {
+	t.Parallel()
 	srv := unsafeFixServer(t)
 	dir := unsafeFixProject(t)
 	cache := t.TempDir()
@@ -139,6 +140,7 @@ func TestFixRefusesUnsafeModelFixes(t *testing.T) {
 // without "fix" and "edits" in json, without suggestions in rdjson, fixes in sarif, an action in
 // Vale's JSON or a fix line in junit — while the legitimate fix is carried by each.
 func TestOutputsCarryNoUnsafeFix(t *testing.T) {
+	t.Parallel()
 	srv := unsafeFixServer(t)
 	dir := unsafeFixProject(t)
 	cache := t.TempDir()

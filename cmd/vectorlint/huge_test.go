@@ -22,6 +22,7 @@ var markRe = regexp.MustCompile(`(?m)^(\d+)\t.*?(MARK-\d+)`)
 // chunks, every chunk is sent, and a violation the model reports on a line of a late chunk
 // lands on that line.
 func TestLintHugeDocument(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	// The model flags each marker on the line the prompt numbers it with; a marker numbered
 	// differently from the line it names means the chunk's line numbers are off.
@@ -111,6 +112,7 @@ func TestLintHugeDocument(t *testing.T) {
 // repeats or quotes not in the text, and a long analysis. The run keeps what it can locate,
 // merges the repeats, and lists the rest as unverified.
 func TestLintHugeReply(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	var vs []any
 	for i := 0; len(vs) < 4000; i++ {
@@ -143,6 +145,7 @@ func TestLintHugeReply(t *testing.T) {
 // TestBlueprintHugeFile checks a 100,000-line blueprint: it parses, and a mistake on its
 // last prompt is reported with that prompt's line.
 func TestBlueprintHugeFile(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("title: Huge\n---\n")
 	n, lines := 0, 2

@@ -33,6 +33,7 @@ pack VectorLint (built-in, 8 rules)
 `
 
 func TestInit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const created = `created vectorlint.ini
 created rules/Starter/acronyms.md
@@ -113,6 +114,7 @@ vectorlint init: nothing was written; use --force to overwrite
 // hold the StyleGuide pack, so every Markdown file is checked against the guide (and the guide
 // itself is not); no example pack, no RulesPath to a folder that does not exist.
 func TestInitStyleGuide(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	const created = `created vectorlint.ini
 created VECTORLINT.md
@@ -168,6 +170,7 @@ Next steps:
 }
 
 func TestInitRefusesHiddenConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{".vectorlint.ini": ""})
 	runVectorlint(t, dir, nil, "", "init").expect(t, exitFailure, "",
@@ -190,6 +193,7 @@ func TestInitRefusesHiddenConfig(t *testing.T) {
 // (exit 0), the lint step too, with a model configured. With a README.md, the steps name it
 // and still work; with other documents and no README.md, they name the folder.
 func TestInitNextStepsRun(t *testing.T) {
+	t.Parallel()
 	step := regexp.MustCompile(`^  (?:echo "([^"]*)" \| )?(OPENAI_API_KEY=\.\.\. )?vectorlint (\S+(?: \S+)*?)(?:\s{2,}.*)?$`)
 	srv := llmtest.Start(t)
 	// One reply that suits every rule the steps run: no violation, every criterion rated 4.

@@ -16,6 +16,7 @@ var backtracker = strings.Repeat("a", 40) + "b"
 // TestLintPathologicalTarget gives a rule a target regex that backtracks catastrophically on
 // the document: the rule fails with an error naming its target, the other rule still runs.
 func TestLintPathologicalTarget(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
 	dir := t.TempDir()
@@ -43,6 +44,7 @@ func TestLintPathologicalTarget(t *testing.T) {
 // catastrophically, scripts that loop, build huge strings or look for modules, and network
 // functions without --allow-net. Each is a failure naming its point; the other points score.
 func TestBlueprintLimits(t *testing.T) {
+	t.Parallel()
 	dir := writeBlueprintFiles(t, map[string]string{
 		"limits.yml": `- id: p
   prompt: Q

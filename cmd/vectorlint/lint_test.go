@@ -84,6 +84,7 @@ func lintProject() map[string]string {
 }
 
 func TestLintUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runVectorlint(t, dir, nil, "")
 	if r.code != exitOK || r.stderr != "" {
@@ -95,6 +96,7 @@ func TestLintUsage(t *testing.T) {
 }
 
 func TestLintFlagErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
 		args []string
@@ -116,6 +118,7 @@ func TestLintFlagErrors(t *testing.T) {
 }
 
 func TestLintNoConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{"a.md": "# A\n"})
 	runVectorlint(t, dir, nil, "", "a.md").expect(t, exitFailure, "",
@@ -126,6 +129,7 @@ func TestLintNoConfig(t *testing.T) {
 }
 
 func TestLintBadConfigAndRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := lintProject()
 	files["vectorlint.ini"] = "RulesPath = rules\nConcurency = 4\n[**/*.md]\nRunRules = Acme, Nope\n"
@@ -145,6 +149,7 @@ func TestLintBadConfigAndRules(t *testing.T) {
 
 // TestDryRunExample runs the README's first command on the bundled example.
 func TestDryRunExample(t *testing.T) {
+	t.Parallel()
 	root := testutil.RepoRoot(t)
 	r := runVectorlint(t, root, nil, "", "--config", "examples/vectorlint.ini", "--dry-run", "examples/docs")
 	if r.code != exitOK || r.stderr != "" {
@@ -189,6 +194,7 @@ Acme.Facts: `+noSearch+` (not run on 3 files)
 }
 
 func TestDryRunExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	tests := []struct {
@@ -226,6 +232,7 @@ Dry run, no LLM call made: 1 file, 0 LLM calls, ~0 input tokens (estimated).
 }
 
 func TestDryRunStdin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	r := runVectorlint(t, filepath.Join(dir, "docs"), nil, "# From the editor\n", "--dry-run", "--stdin-filename", "lenient/buffer.md", "-")
@@ -245,6 +252,7 @@ Dry run, no LLM call made: 1 file, 1 LLM call, ~517 input tokens (estimated).
 // TestStdinFilenameAlone: --stdin-filename NAME with no PATH reads the document from standard
 // input, as with the PATH -; with other paths and no -, it is a mistake.
 func TestStdinFilenameAlone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	alone := runVectorlint(t, filepath.Join(dir, "docs"), nil, "# From the editor\n", "--dry-run", "--stdin-filename", "lenient/buffer.md")
@@ -265,6 +273,7 @@ func TestStdinFilenameAlone(t *testing.T) {
 // way (exit 2, the same message), before printing its plan: prices, the base URL, the
 // provider's settings, the timeout from the flag and from the config.
 func TestDryRunValidatesLikeARealRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	badTimeout := t.TempDir()
@@ -320,6 +329,7 @@ func TestDryRunValidatesLikeARealRun(t *testing.T) {
 // TestLintColor: colour only on a terminal, never with --no-color or NO_COLOR (spec §7): not a
 // single escape code is written then.
 func TestLintColor(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	run := func(env map[string]string, args ...string) cliResult {

@@ -15,6 +15,7 @@ import (
 // values are reported the same way. XDG_CACHE_HOME in a repository's .env is ignored: a file in
 // the repository may not choose where the tool writes (spec/trust.md §2).
 func TestCommandsShareClientSetup(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("Paris."))
 	planted := filepath.Join(t.TempDir(), "planted")

@@ -7,6 +7,7 @@ import (
 // TestLintConfidenceThreshold checks the threshold end to end: the ini sets it, the
 // environment (here through .env) overrides it.
 func TestLintConfidenceThreshold(t *testing.T) {
+	t.Parallel()
 	files := engineProject()
 	delete(files, "rules/Acme/strict.md")
 	delete(files, "rules/Acme/headline.md")

@@ -72,6 +72,7 @@ func lspProject() map[string]string {
 // save, a change that removes a finding, a broken rule (on the document, the rule file and in a
 // message) then mended, shutdown and exit with code 0.
 func TestLSPWithVSCodeClient(t *testing.T) {
+	t.Parallel()
 	node, modules := nodeFor(t)
 	srv := llmtest.Start(t)
 	srv.SetDefault(testutil.WordyModel())
@@ -197,6 +198,7 @@ func (s *syncWriterBuffer) String() string {
 }
 
 func TestLSPFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runVectorlint(t, dir, nil, "", "lsp", "--help")
 	if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: vectorlint lsp [--config FILE] [--debounce DURATION]\n") ||
@@ -227,6 +229,7 @@ func TestLSPFlags(t *testing.T) {
 // finds the guide; a configuration file above it wins, as for the command; with neither, the
 // document is in no project.
 func TestFindProjectUp(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{"VECTORLINT.md": "Write plainly.\n", "docs/deep/a.md": "x\n",
 		"other/vectorlint.ini": "[*.md]\nRunRules = VectorLint\n", "other/sub/b.md": "x\n"})

@@ -25,6 +25,7 @@ func outputsEnv(srv *llmtest.Server) map[string]string {
 // TestBlueprintRunDotsID runs a blueprint named "...yml", whose id is "..": its results go to
 // --out-dir/blueprint, not beside --out-dir.
 func TestBlueprintRunDotsID(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("hi there"))
 	dir := writeBlueprintFiles(t, map[string]string{"...yml": outputsBlueprint})
@@ -50,6 +51,7 @@ func TestBlueprintRunDotsID(t *testing.T) {
 // created, and one whose results folder is a link planted in the tree: each stops the run
 // before any model call, with exit 2 and a message naming the folder and why.
 func TestBlueprintRunUnusableOutDir(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("hi there"))
 	dir := writeBlueprintFiles(t, map[string]string{"c.yml": outputsBlueprint, "out.txt": "a file"})
@@ -92,6 +94,7 @@ func TestBlueprintRunUnusableOutDir(t *testing.T) {
 // TestBlueprintRunResultsNotSaved makes the results folder unusable while the model is being
 // called: the run still prints its table, then says the results could not be written (exit 2).
 func TestBlueprintRunResultsNotSaved(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	dir := writeBlueprintFiles(t, map[string]string{"c.yml": outputsBlueprint})
 	srv.SetDefault(llmtest.Dynamic(func(*llmtest.Request) llmtest.Reply {
@@ -115,6 +118,7 @@ func TestBlueprintRunResultsNotSaved(t *testing.T) {
 // a time and in one call: those points fail with the limit's message, every other point keeps
 // its score, and the result is written.
 func TestBlueprintRunJSMemory(t *testing.T) {
+	t.Parallel()
 	var bp, responses strings.Builder
 	bp.WriteString("models: [m:a]\n---\n")
 	attacks := map[string]string{

@@ -17,6 +17,7 @@ import (
 // processes under the umasks 022 and 077: what they write gets 0666 (folders 0777) less the
 // umask, as from any other tool, while cache entries stay private (0600).
 func TestFileModesUnderUmask(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Text("hi there"))
 	exe, err := os.Executable()

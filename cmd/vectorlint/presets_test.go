@@ -81,6 +81,7 @@ type presetOutput struct {
 }
 
 func TestPresetsEndToEnd(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(testutil.RepoRoot(t), "rules", "builtin", "testdata")
 	entries, err := os.ReadDir(root)
 	if err != nil {

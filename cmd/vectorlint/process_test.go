@@ -47,6 +47,7 @@ func TestMain(m *testing.M) {
 // neither is a terminal (/dev/null is a character device, which the old test took for one,
 // drawing progress bars into nowhere and hiding the stall lines meant for CI logs).
 func TestTerminalDetection(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +174,7 @@ func processProject() map[string]string {
 // cache folder at once: both succeed with the same results, the cache holds only complete
 // entries, and a third run is answered from it entirely.
 func TestCacheSharedByTwoProcesses(t *testing.T) {
+	t.Parallel()
 	// Slow replies and two requests at a time keep both processes busy together.
 	srv := llmtest.Start(t, llmtest.WithLatency(50*time.Millisecond))
 	scriptEngine(srv)
@@ -227,6 +229,7 @@ func TestCacheSharedByTwoProcesses(t *testing.T) {
 // prints the files it finished, says which it did not, exits 2, and leaves only complete
 // entries in the cache.
 func TestInterruptProcess(t *testing.T) {
+	t.Parallel()
 	srv, dir := startHangingProject(t)
 	cache := filepath.Join(dir, "cache")
 	cmd, stdout, stderr := vectorlintProcess(t, dir, srv, "--output", "json", "--concurrency", "1", "--cache-dir", cache, "docs")
@@ -269,6 +272,7 @@ func TestInterruptProcess(t *testing.T) {
 // gives the same results, and replaces the entries so the run after is answered from the
 // cache.
 func TestLintCorruptCache(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	scriptEngine(srv)
 	dir := t.TempDir()
@@ -334,6 +338,7 @@ models: [openai:steady, openai:probe]
 // hangs: it stops, says that no result was written, keeps only complete cache entries, and
 // the same command run again makes only the call that was cut off.
 func TestInterruptBlueprintRun(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	var hanging atomic.Bool
 	hanging.Store(true)

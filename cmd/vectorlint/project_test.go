@@ -18,6 +18,7 @@ func zeroConfigTree() map[string]string {
 }
 
 func TestZeroConfigCLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, zeroConfigTree())
 	runVectorlint(t, dir, nil, "", "validate").expect(t, exitOK, `config: none (zero-config: every Markdown file is checked against VECTORLINT.md)
@@ -54,6 +55,7 @@ rules: none (RulesPath is not set)
 // TestStyleGuideWithConfig checks that a guide beside the configuration is found from a
 // subfolder, and that a long guide is warned about on every lint, not only with --verbose.
 func TestStyleGuideWithConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{
 		"vectorlint.ini": "[**/*.md]\nRunRules = VectorLint\nVectorLint.AIPatterns = disabled\nVectorLint.Capitalization = disabled\n" +
@@ -86,6 +88,7 @@ func TestStyleGuideWithConfig(t *testing.T) {
 // TestUserPackReplacesBuiltin checks the note shown when RulesPath has a pack named VectorLint:
 // always in validate, only with --verbose when linting.
 func TestUserPackReplacesBuiltin(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{
 		"vectorlint.ini":            "RulesPath = styles\n[**/*.md]\nRunRules = VectorLint\n",

@@ -82,6 +82,7 @@ func readmeBlock(t *testing.T, heading string) []string {
 }
 
 func TestReadmeFirstLint(t *testing.T) {
+	t.Parallel()
 	// The commands this test runs are the README's, as written.
 	want := []string{
 		"go install github.com/vectorlint/vectorlint/cmd/vectorlint@latest",
@@ -183,6 +184,7 @@ func TestReadmeFirstLint(t *testing.T) {
 // "vectorlint docs/" checks every Markdown file against it; "vectorlint init --style-guide"
 // writes the template.
 func TestReadmeStyleGuide(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{map[string]any{"quoted_text": "log in", "line": 3,
 		"message": `Write "sign in".`, "suggestion": `Write "sign in".`, "fix": "sign in", "confidence": 1}}}))
@@ -211,6 +213,7 @@ func TestReadmeStyleGuide(t *testing.T) {
 // TestReadmeEvaluators runs the README's evaluate examples as written (the texts in files,
 // the model the fake server) and checks the output the README quotes.
 func TestReadmeEvaluators(t *testing.T) {
+	t.Parallel()
 	cmds := readmeBlock(t, "Evaluators")
 	if len(cmds) != 4 {
 		t.Fatalf("README Evaluators: %d commands, want 4", len(cmds))

@@ -26,6 +26,7 @@ func scopeProject() map[string]string {
 // TestLintScopesJSON: the quotes the model copied from code are not findings, and are counted
 // under "ignored" in JSON, per file and in the summary; .md, .markdown, .mdx and .txt all lint.
 func TestLintScopesJSON(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	reply := func(vs ...map[string]any) llmtest.Reply {
 		items := []any{map[string]any{"quoted_text": "in order to", "message": "Say 'to'."}}
@@ -98,6 +99,7 @@ func TestLintScopesJSON(t *testing.T) {
 
 // TestLintScopesShowPrompt: --show-prompt shows the text as the model gets it.
 func TestLintScopesShowPrompt(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
 	dir := t.TempDir()
@@ -115,6 +117,7 @@ func TestLintScopesShowPrompt(t *testing.T) {
 // TestLintScopesWarnings: a document whose markup cannot be read is linted whole, with a warning
 // printed without --verbose, by a real run and a dry run.
 func TestLintScopesWarnings(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
 	dir := t.TempDir()
@@ -133,6 +136,7 @@ func TestLintScopesWarnings(t *testing.T) {
 // TestValidateScopeKeys: a bad scope name or regex is a configuration error naming the file,
 // line, what was expected and what was found; lint and validate stop on it (exit 2).
 func TestValidateScopeKeys(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := scopeProject()
 	files["vectorlint.ini"] += "SkippedScopes = code, tables\nBlockIgnores = ^\\{\\{<.*(\n"

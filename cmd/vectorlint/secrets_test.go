@@ -126,6 +126,7 @@ func callService(t *testing.T) *httptest.Server {
 // credential may appear, even in part, in stdout, stderr, the cache, the result document, the
 // HTML report, the step summary or any other file a command wrote.
 func TestSecretsNeverLeak(t *testing.T) {
+	t.Parallel()
 	good := llmtest.Start(t)
 	good.SetDefault(llmtest.Dynamic(answerAll))
 	echo := llmtest.Start(t)

@@ -133,6 +133,7 @@ func withEnv(env map[string]string, kv ...string) map[string]string {
 // run reaches the host once it is trusted, and a key the project's .env gave travels with the
 // project's base URL.
 func TestTrustLinterBaseURL(t *testing.T) {
+	t.Parallel()
 	attacker, good := startModel(t), startModel(t)
 	net := routes{"attacker.test": addrOf(attacker.URL)}
 	process := map[string]string{"OPENAI_API_KEY": userKey, "OPENAI_MODEL": "m"}
@@ -203,6 +204,7 @@ func TestTrustLinterBaseURL(t *testing.T) {
 
 // TestTrustSearchModel: PERPLEXITY_BASE_URL from .env may not receive PERPLEXITY_API_KEY.
 func TestTrustSearchModel(t *testing.T) {
+	t.Parallel()
 	attacker, good := startModel(t), startModel(t)
 	net := routes{"attacker.test": addrOf(attacker.URL)}
 	dir := trustProject(t, map[string]string{
@@ -226,6 +228,7 @@ func TestTrustSearchModel(t *testing.T) {
 // TestTrustEvaluateEmbeddings: evaluate reads .env from the working directory, and its
 // embeddings endpoint follows the rule.
 func TestTrustEvaluateEmbeddings(t *testing.T) {
+	t.Parallel()
 	attacker := startModel(t)
 	net := routes{"attacker.test": addrOf(attacker.URL)}
 	dir := trustProject(t, map[string]string{".env": "OPENAI_BASE_URL=http://attacker.test/v1\n"})
@@ -243,6 +246,7 @@ func TestTrustEvaluateEmbeddings(t *testing.T) {
 
 // TestTrustVariables: VECTORLINT_TRUSTED_HOSTS must be host names.
 func TestTrustVariables(t *testing.T) {
+	t.Parallel()
 	dir := trustProject(t, nil)
 	r := runRouted(t, dir, map[string]string{"OPENAI_API_KEY": userKey, "VECTORLINT_TRUSTED_HOSTS": "https://models.internal/v1"}, nil, "docs")
 	r.expect(t, exitFailure, "", "vectorlint: VECTORLINT_TRUSTED_HOSTS: expected comma-separated host names such as models.internal or proxy.example.com:8443, found \"https://models.internal/v1\"\n")
@@ -252,6 +256,7 @@ func TestTrustVariables(t *testing.T) {
 // that was found, also when the tool runs from a subfolder; a .env in the working directory is
 // not read then.
 func TestDotEnvBesideConfig(t *testing.T) {
+	t.Parallel()
 	good := startModel(t)
 	dir := trustProject(t, map[string]string{
 		".env":           "OPENAI_BASE_URL=" + good.URL + "\nOPENAI_MODEL=from-env\n",
@@ -284,6 +289,7 @@ func TestDotEnvBesideConfig(t *testing.T) {
 // TestUserConfigEnv: ~/.vectorlint/config.toml's [env] configures a run, loses to every other
 // layer, and counts as the user's own: its key may not follow a base URL from .env.
 func TestUserConfigEnv(t *testing.T) {
+	t.Parallel()
 	attacker, good := startModel(t), startModel(t)
 	net := routes{"attacker.test": addrOf(attacker.URL)}
 	home := t.TempDir()
@@ -309,6 +315,7 @@ func TestUserConfigEnv(t *testing.T) {
 // TestEnvPrecedence shows, through the model a run sends, which layer wins: process
 // environment > .env.local > .env > user config.
 func TestEnvPrecedence(t *testing.T) {
+	t.Parallel()
 	good := startModel(t)
 	tests := []struct {
 		layers []string // which layers set OPENAI_MODEL
@@ -348,6 +355,7 @@ func TestEnvPrecedence(t *testing.T) {
 // TestDotEnvNotRegular: a .env that is a link to a file outside the tree is not read
 // (spec/trust.md §6); the run stops with a message naming it.
 func TestDotEnvNotRegular(t *testing.T) {
+	t.Parallel()
 	outside := filepath.Join(t.TempDir(), "secrets.env")
 	writeTestTree(t, filepath.Dir(outside), map[string]string{"secrets.env": "OPENAI_BASE_URL=http://attacker.test/v1\n"})
 	dir := trustProject(t, nil)
@@ -361,6 +369,7 @@ func TestDotEnvNotRegular(t *testing.T) {
 // TestProxyFromProcessOnly: proxy variables in a .env file do not route requests (the client
 // uses http.ProxyFromEnvironment, which reads the process's own environment only).
 func TestProxyFromProcessOnly(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"} {
 		if os.Getenv(v) != "" {
 			t.Skipf("%s is set in this process's environment", v)
@@ -392,6 +401,7 @@ func (c *callCounter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // holds then goes only to a trusted url (custom models and $call alike); provider ids,
 // judges and embeddings follow the base URL rule.
 func TestTrustBlueprint(t *testing.T) {
+	t.Parallel()
 	attacker := startModel(t)
 	svc := &callCounter{}
 	svcSrv := httptest.NewServer(svc)

@@ -12,6 +12,7 @@ import (
 // TestDotEnvFIFO: a .env that is a named pipe would hang a run that opened it; the run stops at
 // once with a message naming it instead.
 func TestDotEnvFIFO(t *testing.T) {
+	t.Parallel()
 	dir := trustProject(t, nil)
 	if err := syscall.Mkfifo(filepath.Join(dir, ".env"), 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)

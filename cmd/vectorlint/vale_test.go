@@ -46,6 +46,7 @@ func startLevels(t *testing.T) (*llmtest.Server, string) {
 // does not run such a check). --minAlertLevel, Vale's spelling, works too; vectorlint's
 // --fail-on takes the suggestion level.
 func TestMinAlertLevel(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		args  []string
@@ -124,6 +125,7 @@ func lineFindings(out string) string {
 // TestOutputFormatAnyCase: --output takes Vale's spelling (vale --output=JSON) for every format,
 // in the lint and merge commands; an unknown one is still an error naming the valid ones.
 func TestOutputFormatAnyCase(t *testing.T) {
+	t.Parallel()
 	srv, dir := startLevels(t)
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "JSON", "test.md")
 	res := decodeJSON(t, r.stdout)
@@ -148,6 +150,7 @@ func TestOutputFormatAnyCase(t *testing.T) {
 // asked about, what applies to it: matching sections, packs, each rule's effective severity and
 // strictness, the rules turned off and by which line, skipped scopes and ignore patterns.
 func TestLsConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, map[string]string{
 		"vectorlint.ini": "RulesPath = styles\nDefaultSeverity = suggestion\nTimeout = 90s\n\n" +
@@ -179,6 +182,7 @@ func TestLsConfig(t *testing.T) {
 // above it. Its criteria rated 2 to 4 report at warning for other rules, but at suggestion
 // here; a criterion's own higher severity still applies to its rating-1 findings.
 func TestSuggestionRuleStaysSuggestion(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Tone">`), llmtest.JSON(map[string]any{"criteria": []any{
 		map[string]any{"id": "Warmth", "score": 2, "summary": "A little cold.", "violations": []any{}},

@@ -22,6 +22,7 @@ const builtinListing = `pack VectorLint (built-in, 8 rules)
 `
 
 func TestValidateExample(t *testing.T) {
+	t.Parallel()
 	root := testutil.RepoRoot(t)
 	runVectorlint(t, root, nil, "", "validate", "--config", "examples/vectorlint.ini").expect(t, exitOK, `config: examples/vectorlint.ini
 rules: examples/rules
@@ -41,6 +42,7 @@ pack Acme (3 rules)
 // TestValidateCorpus validates every real VectorLint rule pack of the shared corpus: only the
 // technical-accuracy rule may complain, and only that it needs a search model.
 func TestValidateCorpus(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join(testutil.SharedDir(t), "corpus", "vectorlint-rules")
 	v211 := filepath.Join(corpus, "v2.1.1")
 	runVectorlint(t, v211, nil, "", "validate", "--rules", "rules").expect(t, exitFailure, `rules: rules
@@ -77,6 +79,7 @@ pack TinyRocket (4 rules)
 }
 
 func TestValidateBrokenRule(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := lintProject()
 	files["rules/Acme/broken.md"] = `---
@@ -115,6 +118,7 @@ rules/Acme/broken.md:11: criteria[0].weight: expected a number greater than 0 an
 }
 
 func TestValidateRulesWithConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTestTree(t, dir, lintProject())
 	writeTestTree(t, dir, map[string]string{"other/Beta/r.md": "---\nid: R\nname: R\n---\nx\n"})
@@ -129,6 +133,7 @@ func TestValidateRulesWithConfig(t *testing.T) {
 }
 
 func TestValidateUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runVectorlint(t, dir, nil, "", "validate", "--help")
 	if r.code != exitOK || !strings.HasPrefix(r.stdout, "Usage: vectorlint validate [--rules DIR] [--config FILE]\n") || !strings.Contains(r.stdout, "--rules string") {
@@ -148,6 +153,7 @@ func TestValidateUsage(t *testing.T) {
 // in a pack with a rule file that failed to parse is not reported as unknown (the rule's own
 // error is the one to fix).
 func TestValidateListsAllProblems(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := lintProject()
 	files["vectorlint.ini"] = "RulesPath = rules\nColour = blue\n[**/*.md]\nRunRules = Acme, Acmee\n" +
@@ -172,6 +178,7 @@ vectorlint.ini:5: warning: VectorLint.Wordyness.severity: pack VectorLint has no
 // file below the pack's examples folder is never taken for a rule, and a lint run does not
 // start while a rule's examples are broken.
 func TestValidateExamples(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := lintProject()
 	files["rules/Acme/wordy.md"] = `---
