@@ -71,6 +71,7 @@ func mustPoints(t *testing.T, src string) rubric.Rubric {
 }
 
 func TestCoverageEvaluator(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		judge     points.Judge
@@ -120,6 +121,7 @@ func TestCoverageEvaluator(t *testing.T) {
 // TestCoverageEvaluatorGolden pins the whole result of the seed's first example: every point
 // with its score, path and reflection.
 func TestCoverageEvaluatorGolden(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		ev   Evaluator
@@ -145,6 +147,7 @@ func TestCoverageEvaluatorGolden(t *testing.T) {
 }
 
 func TestCoverageEvaluatorErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		judge     points.Judge
@@ -177,6 +180,7 @@ func TestCoverageEvaluatorErrors(t *testing.T) {
 }
 
 func TestCoverageEvaluatorCanceled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := RunCoverageEvaluator(nil, "x", mustPoints(t, "- $contains: x\n"), 0.5).Evaluate(ctx)
@@ -186,6 +190,7 @@ func TestCoverageEvaluatorCanceled(t *testing.T) {
 }
 
 func TestParseCoveragePoints(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		// want is "should/should_not" point counts, or the error.

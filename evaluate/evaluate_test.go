@@ -76,6 +76,7 @@ var goldenCases = []struct {
 // TestEvaluatorsGolden checks every evaluator's result, as JSON and as a logfmt line, and its
 // assertion message against testdata/results/NAME.golden. Run with -update to rewrite them.
 func TestEvaluatorsGolden(t *testing.T) {
+	t.Parallel()
 	for _, tt := range goldenCases {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := tt.ev.Evaluate(t.Context())
@@ -124,6 +125,7 @@ func TestPythonLowerCase(t *testing.T) {
 
 // TestSpecExample checks the exact result line spec/evaluators.md shows.
 func TestSpecExample(t *testing.T) {
+	t.Parallel()
 	r, err := RunF1ScoreEvaluator("the cat sat", "the cat sat on the mat", 0.5).Evaluate(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +143,7 @@ func TestSpecExample(t *testing.T) {
 }
 
 func TestAssertionMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		ev   Evaluator
@@ -171,6 +174,7 @@ func TestAssertionMessages(t *testing.T) {
 }
 
 func TestEvaluateErrors(t *testing.T) {
+	t.Parallel()
 	failingEmbedder := EmbedderFunc(func(context.Context, []string) ([][]float64, error) {
 		return nil, errors.New("HTTP 500")
 	})
@@ -226,6 +230,7 @@ func TestEvaluateErrors(t *testing.T) {
 }
 
 func TestNoModelIsErrNoModel(t *testing.T) {
+	t.Parallel()
 	_, err := RunSemanticSimilarityEvaluator(nil, "a", "b", 0.5).Evaluate(t.Context())
 	if !errors.Is(err, ErrNoModel) {
 		t.Errorf("error %v is not ErrNoModel", err)
@@ -233,6 +238,7 @@ func TestNoModelIsErrNoModel(t *testing.T) {
 }
 
 func TestEvaluateCanceled(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	_, err := RunF1ScoreEvaluator("a", "a", 0.5).Evaluate(ctx)
@@ -253,6 +259,7 @@ func TestEvaluateCanceled(t *testing.T) {
 // TestRougeLEvaluatorStopsWhenCanceled: the ROUGE-L metric gives up when its context ends
 // (scoring.RougeLContext), and the evaluator names it.
 func TestRougeLEvaluatorStopsWhenCanceled(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 1000)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -263,6 +270,7 @@ func TestRougeLEvaluatorStopsWhenCanceled(t *testing.T) {
 }
 
 func TestBaseScoreEvaluatorMisconfigured(t *testing.T) {
+	t.Parallel()
 	metric := func(context.Context) (Measurement, error) { return Measurement{Score: 1}, nil }
 	tests := []struct {
 		name string
@@ -287,6 +295,7 @@ func TestBaseScoreEvaluatorMisconfigured(t *testing.T) {
 // TestBaseScoreEvaluatorCustom configures the base directly, as a user would for a metric of
 // their own, and checks the result's order: inputs, threshold, score, extras, verdict.
 func TestBaseScoreEvaluatorCustom(t *testing.T) {
+	t.Parallel()
 	ev := &BaseScoreEvaluator{
 		Inputs: []Field{{"response", "Hello there"}},
 		Metric: func(ctx context.Context) (Measurement, error) {
@@ -313,6 +322,7 @@ func TestBaseScoreEvaluatorCustom(t *testing.T) {
 // TestBaseScoreEvaluatorDefaults: with no range and no Decimals, any finite threshold goes and
 // the score keeps 3 decimals.
 func TestBaseScoreEvaluatorDefaults(t *testing.T) {
+	t.Parallel()
 	ev := &BaseScoreEvaluator{
 		Metric:         func(context.Context) (Measurement, error) { return Measurement{Score: 1234.56789}, nil },
 		Threshold:      2000,
@@ -337,6 +347,7 @@ func TestBaseScoreEvaluatorDefaults(t *testing.T) {
 }
 
 func TestFormatNumber(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		x    float64
 		min  int
@@ -353,6 +364,7 @@ func TestFormatNumber(t *testing.T) {
 }
 
 func TestEvaluatorInputsAreCopied(t *testing.T) {
+	t.Parallel()
 	criteria := []scoring.Criterion{{Name: "A", Weight: 1, Rating: 4}}
 	ev := RunRubricScoreEvaluator(criteria, 5)
 	criteria[0].Rating = 1

@@ -22,6 +22,7 @@ func newModelClient(t *testing.T, srv *llmtest.Server) (*llm.Client, llm.Endpoin
 }
 
 func TestSemanticSimilarityOverTheEmbeddingsEndpoint(t *testing.T) {
+	t.Parallel()
 	vectors := map[string][]float64{
 		"Paris is the capital of France.":   {1, 0, 0},
 		"France's capital city is Paris.":   {0.6, 0.8, 0},
@@ -60,6 +61,7 @@ func TestSemanticSimilarityOverTheEmbeddingsEndpoint(t *testing.T) {
 }
 
 func TestBiasJudgeOverChatCompletions(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.On(llmtest.UserContains("Engineers are men"),
 		llmtest.Text("I think it is quite biased."), // no JSON object: retried once with the problem quoted
@@ -103,6 +105,7 @@ func TestBiasJudgeOverChatCompletions(t *testing.T) {
 }
 
 func TestModelEvaluatorsReportServerFailures(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Status(401, `{"error":{"message":"bad key sk-evaluate-secret"}}`))
 	client, ep := newModelClient(t, srv)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestSemanticSimilarityEmbedsBothTextsInOneCall(t *testing.T) {
+	t.Parallel()
 	var calls [][]string
 	emb := EmbedderFunc(func(ctx context.Context, texts []string) ([][]float64, error) {
 		calls = append(calls, texts)
@@ -25,6 +26,7 @@ func TestSemanticSimilarityEmbedsBothTextsInOneCall(t *testing.T) {
 }
 
 func TestBiasJudgeGetsThePrompt(t *testing.T) {
+	t.Parallel()
 	var gotSystem, gotUser string
 	judge := CompleterFunc(func(ctx context.Context, system, user string) (string, error) {
 		gotSystem, gotUser = system, user
@@ -50,6 +52,7 @@ func TestBiasJudgeGetsThePrompt(t *testing.T) {
 }
 
 func TestParseBiasReply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		reply  string
 		score  float64
@@ -72,6 +75,7 @@ func TestParseBiasReply(t *testing.T) {
 }
 
 func TestParseBiasReplyErrors(t *testing.T) {
+	t.Parallel()
 	const prefix = `judge reply: expected a JSON object {"score": 0 to 1, "reason": "…"}, `
 	long := `{"score": 2, "reason": "` + strings.Repeat("é", 150) + `"}`
 	tests := []struct {

@@ -22,6 +22,7 @@ func (f *fakeT) Fatal(args ...any) {
 }
 
 func TestRequire(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		ev   Evaluator
@@ -54,6 +55,7 @@ func TestRequire(t *testing.T) {
 
 // TestRequireWithTestingT is how a user's own test reads: the real *testing.T satisfies T.
 func TestRequireWithTestingT(t *testing.T) {
+	t.Parallel()
 	r := Require(t, RunRougeLScoreEvaluator("The quick brown dog jumps on the log.", "The quick brown fox jumps over the lazy dog", 0.5))
 	if score, _ := r.Score(); score != 0.588 {
 		t.Errorf("score = %v", score)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestResultOrderedMap(t *testing.T) {
+	t.Parallel()
 	var r Result
 	r.Set("response", "the cat sat")
 	r.Set("ground_truth", "the cat sat on the mat")
@@ -41,6 +42,7 @@ func TestResultOrderedMap(t *testing.T) {
 }
 
 func TestResultJSON(t *testing.T) {
+	t.Parallel()
 	var r Result
 	r.Set("response", "say \"hi\" <b>&</b>\nbye")
 	r.Set("count", 3)
@@ -90,6 +92,7 @@ func TestResultJSON(t *testing.T) {
 }
 
 func TestResultStringNested(t *testing.T) {
+	t.Parallel()
 	var r Result
 	r.Set("criteria", []map[string]any{{"name": "a, b: \"c\\\", d"}, {"x": []int{1, 2}}})
 	want := `{"criteria": [{"name": "a, b: \"c\\\", d"}, {"x": [1, 2]}]}`
@@ -99,6 +102,7 @@ func TestResultStringNested(t *testing.T) {
 }
 
 func TestResultJSONError(t *testing.T) {
+	t.Parallel()
 	var r Result
 	r.Set("score", math.NaN())
 	if _, err := json.Marshal(r); err == nil {
@@ -114,6 +118,7 @@ func TestResultJSONError(t *testing.T) {
 }
 
 func TestResultLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		fields []Field

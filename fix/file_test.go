@@ -53,6 +53,7 @@ func read(t *testing.T, path string) string {
 // TestFileRewrites applies fixes to real files and checks their bytes and mode: LF, CRLF and
 // multi-byte text, overlapping fixes (the first by position wins), and the findings left.
 func TestFileRewrites(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text string
 		mode       os.FileMode
@@ -111,6 +112,7 @@ func TestFileRewrites(t *testing.T) {
 // missing file are not rewritten, and nothing else is written; a file not asked to be written,
 // or read from standard input, is left alone.
 func TestFileRefuses(t *testing.T) {
+	t.Parallel()
 	const text = "We act in order to win.\n"
 	t.Run("changed on disk", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "doc.md")
@@ -234,6 +236,7 @@ func TestFileRefuses(t *testing.T) {
 // TestDiff: the diff of the applied fixes, with git's prefixes, a multi-byte line and a file
 // without a final line break; nothing when nothing applies.
 func TestDiff(t *testing.T) {
+	t.Parallel()
 	const text = "# Title\n\nLe café 👋: in order to win.\nKeep.\nKeep.\nKeep.\nKeep.\nKeep.\nKeep.\nKeep.\nLast utilize"
 	fr := linted(t, "", text, "in order to", "to", "utilize", "use")
 	r := Apply(fr.Source, Fixes(fr.Findings))

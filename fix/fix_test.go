@@ -53,6 +53,7 @@ func summary(r Result) []string {
 }
 
 func TestApply(t *testing.T) {
+	t.Parallel()
 	const text = "We act in order to win, utilize the \"tools\".\nLe café 👋 naïve.\n"
 	const crlf = "one in order to\r\ntwo\r\n"
 	const controls = "We act in order to win.\n<!-- vectorlint-disable -->\nWe utilize it.\n{/* vectorlint-enable */}\nThe end.\n"

@@ -13,6 +13,7 @@ import (
 // TestSession: what a session prints and counts in each mode, for a file with an applied and a
 // skipped fix, a file without fixes, and a file changed on disk.
 func TestSession(t *testing.T) {
+	t.Parallel()
 	const text = "We act in order to win.\n"
 	dir := t.TempDir()
 	fixed, clean, changed := filepath.Join(dir, "a.md"), filepath.Join(dir, "b.md"), filepath.Join(dir, "c.md")

@@ -65,6 +65,7 @@ func compileSARIFSchema(t *testing.T) *jsonschema.Schema {
 }
 
 func TestSARIFValidatesAgainstOfficialSchema(t *testing.T) {
+	t.Parallel()
 	sch := compileSARIFSchema(t)
 	for name, r := range map[string]finding.Result{"fixture": fixture(t), "fixes": fixesFixture(t), "clean": cleanFixture(), "empty": {}} {
 		t.Run(name, func(t *testing.T) {
@@ -94,6 +95,7 @@ func TestSARIFValidatesAgainstOfficialSchema(t *testing.T) {
 // per rule id with results pointing at the right index, and regions that select the finding's
 // text when columns are counted in code points.
 func TestSARIFContent(t *testing.T) {
+	t.Parallel()
 	var log struct {
 		Runs []struct {
 			ColumnKind string `json:"columnKind"`
@@ -197,6 +199,7 @@ func TestSARIFContent(t *testing.T) {
 // TestValeSpan checks Vale's Span convention on the fixture: 1-based code points, inclusive
 // end, so line[Span[0]-1 : Span[1]] is the match (its first line for a multi-line match).
 func TestValeSpan(t *testing.T) {
+	t.Parallel()
 	var out map[string][]valeAlert
 	r := fixture(t)
 	if err := json.Unmarshal(render(t, FormatValeJSON, Options{}, r), &out); err != nil {
@@ -228,6 +231,7 @@ func TestValeSpan(t *testing.T) {
 
 // TestValeSpanUnits pins the span for text where code points, bytes and UTF-16 units differ.
 func TestValeSpanUnits(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	f := r.Files[1].Findings[1] // "in order to" after accents and an emoji
 	if got := valeSpan(f); got != [2]int{26, 36} {
@@ -241,6 +245,7 @@ func TestValeSpanUnits(t *testing.T) {
 
 // rdjsonPositions checks that rdjson columns are UTF-8 byte columns of the fixture texts.
 func TestRDJSONByteColumns(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Diagnostics []rdDiagnostic `json:"diagnostics"`
 	}
@@ -287,6 +292,7 @@ func unescapeCommand(s string) string {
 }
 
 func TestGitHubWorkflowCommands(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	out := string(render(t, FormatGitHub, Options{}, r))
 	type annotation struct {
@@ -362,6 +368,7 @@ func TestGitHubWorkflowCommands(t *testing.T) {
 // TestJUnitParses reads the JUnit output back with an XML parser and checks every message
 // survives the escaping.
 func TestJUnitParses(t *testing.T) {
+	t.Parallel()
 	type testcase struct {
 		Name    string `xml:"name,attr"`
 		Class   string `xml:"classname,attr"`
@@ -537,6 +544,7 @@ func unquoteProto(t *testing.T, s string) string {
 }
 
 func TestReviewdogAcceptsRDJSON(t *testing.T) {
+	t.Parallel()
 	bin := findReviewdog(t)
 	dir := reviewdogRepo(t)
 	r := fixture(t)
@@ -678,6 +686,7 @@ func TestReviewdogAcceptsRDJSON(t *testing.T) {
 // ranges (an edit of the match, two edits inside it, an insertion) in both formats, and each
 // suggestion applied to the document gives the fixed text.
 func TestReviewdogAcceptsFixes(t *testing.T) {
+	t.Parallel()
 	bin := findReviewdog(t)
 	dir := reviewdogRepo(t)
 	r := fixesFixture(t)

@@ -176,6 +176,7 @@ func stoppedFixture() finding.Result {
 }
 
 func TestFixturePositions(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	f := r.Files[1].Findings
 	// "in order to" is on line 6 (which starts at byte 41) after "Le café 👋 naïve façade — ":

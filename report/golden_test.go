@@ -27,6 +27,7 @@ func render(t testing.TB, format string, opts Options, r finding.Result) []byte 
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	r := fixture(t)
 	tests := []struct {
 		golden string
@@ -67,6 +68,7 @@ func TestGolden(t *testing.T) {
 // TestGoldenFixes shows the shape of fixes in every format: an edit of the match, two edits
 // inside it, an insertion, and a finding without a fix.
 func TestGoldenFixes(t *testing.T) {
+	t.Parallel()
 	r := fixesFixture(t)
 	for _, format := range Formats() {
 		t.Run(format, func(t *testing.T) {
@@ -78,6 +80,7 @@ func TestGoldenFixes(t *testing.T) {
 // TestGoldenStepSummary checks the Markdown table the github format appends to the step
 // summary, after what earlier steps wrote there.
 func TestGoldenStepSummary(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		golden string
 		result finding.Result

@@ -90,6 +90,7 @@ func noHazard(t *testing.T, what, out string) {
 }
 
 func TestHostileTextEveryFormat(t *testing.T) {
+	t.Parallel()
 	for _, path := range hostilePaths {
 		for _, s := range hostileTexts {
 			r := hostileResult(path, s)
@@ -322,6 +323,7 @@ func checkJUnitExact(t *testing.T, out, path, s string) {
 // plain one only by the backslashes that make commands inert; with it off and nothing to escape
 // for the terminal, the text is printed as it is.
 func TestGitHubActionsChangesOnlyCommands(t *testing.T) {
+	t.Parallel()
 	r := hostileResult("docs/a.md", "ok ##[error]x\n::error::y")
 	plain := string(render(t, FormatLine, Options{}, r))
 	gha := string(render(t, FormatLine, Options{GitHubActions: true}, r))
@@ -335,6 +337,7 @@ func TestGitHubActionsChangesOnlyCommands(t *testing.T) {
 
 // TestHostileGolden pins the escaped shapes of hostile text in the human formats and in JSON.
 func TestHostileGolden(t *testing.T) {
+	t.Parallel()
 	s := "::error::pwned ##[warning]x\n  ::stop-commands::tok \x1b[31mred\x07 \u202eevil \xff"
 	r := hostileResult("::error::x.md", s)
 	r.Files[0].Findings = r.Files[0].Findings[:1]

@@ -27,6 +27,7 @@ func roundTrip(t testing.TB, r finding.Result) *finding.Result {
 // TestReadJSONRoundTrip reads back what the json format writes for each fixture: the same
 // result, byte columns included (from the documents), and so the same output in every format.
 func TestReadJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	for name, r := range map[string]finding.Result{"fixture": fixture(t), "clean": cleanFixture(), "stopped": stoppedFixture(),
 		"fixes": fixesFixture(t)} {
 		t.Run(name, func(t *testing.T) {

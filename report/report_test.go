@@ -19,6 +19,7 @@ import (
 )
 
 func TestNewUnknownFormat(t *testing.T) {
+	t.Parallel()
 	_, err := New("xml", io.Discard, Options{})
 	var ufe *UnknownFormatError
 	if !errors.As(err, &ufe) || ufe.Format != "xml" {
@@ -36,6 +37,7 @@ func TestNewUnknownFormat(t *testing.T) {
 }
 
 func TestTotalsLine(t *testing.T) {
+	t.Parallel()
 	refused := finding.RunError{Cause: "connection refused to 127.0.0.1:9", Message: "llm: cannot connect…", NotRun: 400}
 	tests := []struct {
 		totals finding.Totals
@@ -63,6 +65,7 @@ func TestTotalsLine(t *testing.T) {
 }
 
 func TestProblemsLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		summary finding.Summary
 		want    string
@@ -80,6 +83,7 @@ func TestProblemsLine(t *testing.T) {
 }
 
 func TestUsageLine(t *testing.T) {
+	t.Parallel()
 	cost := 1.5
 	tests := []struct {
 		usage finding.Usage
@@ -106,6 +110,7 @@ func TestUsageLine(t *testing.T) {
 // TestStreamOrder checks the contract every format enforces: files in increasing path order,
 // valid severities, nothing after Finish, Finish once.
 func TestStreamOrder(t *testing.T) {
+	t.Parallel()
 	one := finding.Finding{Rule: "A.B", Severity: finding.SeverityWarning, Message: "m",
 		Start: finding.Position{Line: 1, Column: 1, ByteColumn: 1}, End: finding.Position{Line: 1, Column: 2, ByteColumn: 2}}
 	for _, format := range Formats() {
@@ -147,6 +152,7 @@ func TestStreamOrder(t *testing.T) {
 // TestJSONStreamsTheNativeDocument checks that the streamed json output is exactly the
 // indented serialisation of the whole finding.Result, so the two can never drift apart.
 func TestJSONStreamsTheNativeDocument(t *testing.T) {
+	t.Parallel()
 	for name, r := range map[string]finding.Result{"fixture": fixture(t), "clean": cleanFixture(),
 		"stopped": stoppedFixture(), "no files": {Version: "1.2.3"}} {
 		t.Run(name, func(t *testing.T) {
@@ -181,6 +187,7 @@ func TestJSONStreamsTheNativeDocument(t *testing.T) {
 // TestLineColour: escape codes only when the caller asks, and the package-wide switch of
 // fatih/color is left alone.
 func TestLineColour(t *testing.T) {
+	t.Parallel()
 	before := color.NoColor
 	r := fixture(t)
 	plain := render(t, FormatLine, Options{}, r)
@@ -204,6 +211,7 @@ func TestLineColour(t *testing.T) {
 
 // TestLineTerminalSafety: text from a model cannot put escape codes on the terminal.
 func TestLineTerminalSafety(t *testing.T) {
+	t.Parallel()
 	r := finding.Result{Files: []finding.FileResult{{Path: "a\x1b[2J.md", Findings: []finding.Finding{{
 		Rule: "A.B", Severity: finding.SeverityError, Message: "red \x1b[31mtext\x07 and\ttab\r\nnext",
 		Start: finding.Position{Line: 1, Column: 1}, End: finding.Position{Line: 1, Column: 2}}},
@@ -223,6 +231,7 @@ func TestLineTerminalSafety(t *testing.T) {
 }
 
 func TestLineAlignment(t *testing.T) {
+	t.Parallel()
 	// Wide characters count two cells: the rule column still lines up.
 	r := finding.Result{Files: []finding.FileResult{{Path: "a.md", Findings: []finding.Finding{
 		{Rule: "A.One", Severity: finding.SeverityError, Message: "漢字 wide", Start: finding.Position{Line: 1, Column: 1}},
@@ -240,6 +249,7 @@ func TestLineAlignment(t *testing.T) {
 }
 
 func TestWrap(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in    string
 		width int
@@ -259,6 +269,7 @@ func TestWrap(t *testing.T) {
 }
 
 func TestDisplayWidth(t *testing.T) {
+	t.Parallel()
 	tests := map[string]int{"abc": 3, "café": 4, "cafe\u0301": 4, "漢字": 4, "👋": 2, "👋🏽": 4, "": 0}
 	for s, want := range tests {
 		if got := displayWidth(s); got != want {
@@ -268,6 +279,7 @@ func TestDisplayWidth(t *testing.T) {
 }
 
 func TestGitHubEscaping(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, data, prop string }{
 		{"plain", "plain", "plain"},
 		{"100%", "100%25", "100%25"},
@@ -286,6 +298,7 @@ func TestGitHubEscaping(t *testing.T) {
 }
 
 func TestXMLEscape(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, text, attr string }{
 		{`a<b>&"c"`, `a&lt;b&gt;&amp;"c"`, `a&lt;b&gt;&amp;&quot;c&quot;`},
 		{"l1\nl2\tx\r", "l1\nl2\tx&#xD;", "l1&#xA;l2&#x9;x&#xD;"},
@@ -303,6 +316,7 @@ func TestXMLEscape(t *testing.T) {
 }
 
 func TestSARIFURI(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ path, uri, base string }{
 		{"docs/a.md", "docs/a.md", "%SRCROOT%"},
 		{"docs/naïve notes.md", "docs/na%C3%AFve%20notes.md", "%SRCROOT%"},
@@ -321,6 +335,7 @@ func TestSARIFURI(t *testing.T) {
 // TestProblemsGoToTheSideChannel: formats without a place for operational errors and unverified
 // quotes write them to Options.Problems instead of dropping them.
 func TestProblemsGoToTheSideChannel(t *testing.T) {
+	t.Parallel()
 	for _, format := range []string{FormatValeJSON, FormatRDJSON, FormatRDJSONL} {
 		var out, problems bytes.Buffer
 		if err := Write(format, &out, Options{Problems: &problems}, fixture(t)); err != nil {
@@ -335,6 +350,7 @@ func TestProblemsGoToTheSideChannel(t *testing.T) {
 }
 
 func TestStepSummaryErrors(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "missing-dir", "summary.md")
 	err := Write(FormatGitHub, io.Discard, Options{StepSummaryPath: path}, fixture(t))
 	if err == nil || !strings.Contains(err.Error(), "missing-dir") {
@@ -345,6 +361,7 @@ func TestStepSummaryErrors(t *testing.T) {
 // TestMemoryStaysFlat streams many files through every format and checks that the heap does
 // not grow with the number of files: nothing per file is kept once it is written.
 func TestMemoryStaysFlat(t *testing.T) {
+	// Not parallel: it measures the heap, which other tests would grow.
 	if testing.Short() {
 		t.Skip("streams 3,300 files per format")
 	}
@@ -384,6 +401,7 @@ func TestMemoryStaysFlat(t *testing.T) {
 }
 
 func TestWriteErrorsPropagate(t *testing.T) {
+	t.Parallel()
 	for _, format := range Formats() {
 		err := Write(format, failingWriter{}, Options{}, fixture(t))
 		if err == nil || !strings.Contains(err.Error(), "disk full") {
@@ -452,6 +470,7 @@ func FuzzWriters(f *testing.F) {
 
 // TestLineCouldNotRunAlignment: the reasons of the rules that could not run start in one column.
 func TestLineCouldNotRunAlignment(t *testing.T) {
+	t.Parallel()
 	r := finding.Result{Files: []finding.FileResult{{Path: "a.md", Errors: []finding.RuleError{
 		{Rule: "Acme.Headline", Message: "no LLM provider is configured"},
 		{Rule: "Acme.Wordiness", Message: "no LLM provider is configured"},

@@ -13,6 +13,7 @@ import (
 // rules: no problem at all (not even a warning), and the settings documented in
 // docs/presets.md.
 func TestBuiltinPacks(t *testing.T) {
+	t.Parallel()
 	packs, problems := BuiltinPacks()
 	guide, guideProblems := StyleGuidePack()
 	if len(problems) != 0 || len(guideProblems) != 0 {
@@ -51,6 +52,7 @@ func TestBuiltinPacks(t *testing.T) {
 // severity, a body lean enough to send on every call, and for a
 // subjective rule a complete rubric (every declared criterion, four levels scored 4 to 1).
 func TestBuiltinRuleBodies(t *testing.T) {
+	t.Parallel()
 	packs, _ := BuiltinPacks()
 	guide, _ := StyleGuidePack()
 	for _, p := range append(packs, guide) {
@@ -99,6 +101,7 @@ func TestBuiltinRuleBodies(t *testing.T) {
 // TestBuiltinPacksAreFresh checks that each call returns its own rules: a caller that changes
 // a rule (an override applied in place) cannot change what the next caller gets.
 func TestBuiltinPacksAreFresh(t *testing.T) {
+	t.Parallel()
 	a, _ := BuiltinPacks()
 	a[0].Rules[0].Severity = finding.SeverityError
 	a[0].Rules = a[0].Rules[:1]
@@ -113,6 +116,7 @@ func TestBuiltinPacksAreFresh(t *testing.T) {
 // them without a problem) and each written once. A span marks words, not the space around
 // them, and a subjective rule's example says what it expects of the ratings too.
 func TestBuiltinExamples(t *testing.T) {
+	t.Parallel()
 	packs, _ := BuiltinPacks()
 	guide, _ := StyleGuidePack()
 	for _, p := range append(packs, guide) {

@@ -11,6 +11,7 @@ import (
 // (points/rubric), never the engine itself: no JavaScript engine (goja), no HTTP client
 // (net/http), no model client (llm) — spec/quality.md §Engineering.
 func TestDependencies(t *testing.T) {
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to list the dependencies with")

@@ -17,6 +17,7 @@ import (
 // shows. The page stands on its own: it sends readers to nothing they do not have (the project's
 // specification, its test corpus, its internal packages).
 func TestDocsCompleteRule(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "docs", "rules.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSplitFrontmatter(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string

@@ -16,6 +16,7 @@ import (
 // secret file and to /proc/self/environ), a FIFO, and a link inside it. Only the regular files
 // inside are rules; the rest are problems naming the file and why, and nothing blocks.
 func TestLoadPacksUntrusted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"Acme/a.md": rule("Alpha"), "Shared/b.md": rule("Beta")})
 	secret := filepath.Join(t.TempDir(), "key.md")

@@ -28,6 +28,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 func rule(id string) string { return "---\nid: " + id + "\nname: " + id + "\n---\nBody.\n" }
 
 func TestLoadPacks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"Acme/b.md":              rule("Beta"),
@@ -86,6 +87,7 @@ func TestLoadPacks(t *testing.T) {
 }
 
 func TestLoadPacksMissingFolder(t *testing.T) {
+	t.Parallel()
 	if _, _, err := LoadPacks(filepath.Join(t.TempDir(), "nope")); !os.IsNotExist(err) {
 		t.Errorf("err = %v, want a not-exist error", err)
 	}
@@ -94,6 +96,7 @@ func TestLoadPacksMissingFolder(t *testing.T) {
 // TestCorpusRulesLoad loads every real VectorLint rule pack of the shared corpus: all must load
 // without a problem, except that the technical-accuracy rule needs a search model.
 func TestCorpusRulesLoad(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join(testutil.SharedDir(t), "corpus", "vectorlint-rules")
 	rulesPaths := []string{
 		filepath.Join(corpus, "v2.1.1", "rules"),
@@ -139,6 +142,7 @@ func TestCorpusRulesLoad(t *testing.T) {
 }
 
 func TestCorpusHeadlineRule(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(testutil.SharedDir(t), "corpus", "vectorlint-rules", "v2.1.1", "rules", "TinyRocket", "headline-evaluator.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -171,6 +175,7 @@ func TestCorpusHeadlineRule(t *testing.T) {
 }
 
 func TestSearchModelConfigured(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		env  map[string]string
 		want bool

@@ -13,6 +13,7 @@ import (
 // would only warn), in order with the rubric parser's own problems; without Prepare the rubric
 // parser's checks apply.
 func TestLoaderPrepare(t *testing.T) {
+	t.Parallel()
 	const rule = "---\nid: R\nname: R\nshould:\n  - $js: \"x\"\n  - $icontans: y\n  - - $contains: z\n  - says hi\n---\nBody.\n"
 	var seen []string
 	l := Loader{Prepare: func(pt *rubric.Point) error {

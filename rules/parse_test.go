@@ -17,6 +17,7 @@ func problemStrings(ps finding.Problems) []string {
 }
 
 func TestParseValidRule(t *testing.T) {
+	t.Parallel()
 	src := `---
 specVersion: 1.0.0
 evaluator: base
@@ -114,6 +115,7 @@ No benefit.
 }
 
 func TestParseDefaults(t *testing.T) {
+	t.Parallel()
 	r, ps := Parse("g.md", []byte("---\nid: GrammarChecker\nname: Grammar Checker\n---\nCheck grammar.\n"))
 	if len(ps) != 0 {
 		t.Fatalf("problems: %v", ps)
@@ -126,6 +128,7 @@ func TestParseDefaults(t *testing.T) {
 }
 
 func TestParseTypeAliasesAndStrictness(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		typ, strictness string
 		wantType        finding.RuleType
@@ -153,6 +156,7 @@ func TestParseTypeAliasesAndStrictness(t *testing.T) {
 // TestParseProblems checks the exact message of every kind of frontmatter problem, and that all
 // problems of a file are reported at once.
 func TestParseProblems(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		src  string
@@ -295,6 +299,7 @@ criteria:
 }
 
 func TestParseStrictness(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want float64
@@ -313,6 +318,7 @@ func TestParseStrictness(t *testing.T) {
 }
 
 func TestProblemError(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		p    finding.Problem
 		want string
@@ -343,6 +349,7 @@ func TestProblemError(t *testing.T) {
 }
 
 func TestParseShould(t *testing.T) {
+	t.Parallel()
 	const checklist = `---
 id: Intro
 name: Introduction checklist
@@ -396,6 +403,7 @@ The introduction of every page.
 // ordered suggestion < warning < error (Vale's internal/core/alert.go LevelToInt), and every
 // name reads back as itself.
 func TestSeveritySuggestion(t *testing.T) {
+	t.Parallel()
 	src := "---\nid: Tone\nname: Tone\ntype: subjective\nseverity: suggestion\n" +
 		"criteria:\n  - {id: Warmth, name: Warmth, severity: suggestion}\n  - {id: Clarity, name: Clarity, severity: error}\n---\nRate it.\n"
 	r, ps := Parse("r.md", []byte(src))

@@ -117,6 +117,7 @@ func readPresetExpectation(t *testing.T, dir string) presetExpectation {
 // its hinted line at the stated position, and the stated scores follow from the scripted
 // replies.
 func TestPresetSamples(t *testing.T) {
+	t.Parallel()
 	entries, err := os.ReadDir(presetDir)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTargetFind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		regex      string
@@ -54,6 +55,7 @@ func TestTargetFind(t *testing.T) {
 }
 
 func TestNewTargetErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		regex, flags string
 		group        int
@@ -73,6 +75,7 @@ func TestNewTargetErrors(t *testing.T) {
 }
 
 func TestTargetFindTimeout(t *testing.T) {
+	t.Parallel()
 	tg, err := NewTarget(`^(a+)+$`, "", 0, false, "")
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +94,7 @@ func TestTargetFindTimeout(t *testing.T) {
 }
 
 func TestTargetHelpers(t *testing.T) {
+	t.Parallel()
 	a, _ := NewTarget("x", "", 0, true, "")
 	b, _ := NewTarget("x", "mu", 0, false, "Add x.")
 	c, _ := NewTarget("x", "i", 0, false, "")

@@ -7,6 +7,7 @@ import (
 
 // TestKrippendorffAlphaInterval checks the coefficient against published values.
 func TestKrippendorffAlphaInterval(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		units [][]float64
@@ -83,6 +84,7 @@ func TestKrippendorffAlphaInterval(t *testing.T) {
 // TestKrippendorffAlphaVariance checks the variance of the pairable values (the unpaired 9 is
 // left out), which tells an unstable alpha (judges near-unanimous everywhere) from disagreement.
 func TestKrippendorffAlphaVariance(t *testing.T) {
+	t.Parallel()
 	a := KrippendorffAlphaInterval([][]float64{{0, 1}, {0, 1}, {9}})
 	if math.Abs(a.Variance-0.25) > 1e-12 {
 		t.Errorf("variance %v, want 0.25", a.Variance)

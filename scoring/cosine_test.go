@@ -6,6 +6,7 @@ import (
 )
 
 func TestCosine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b []float64
 		want float64

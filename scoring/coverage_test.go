@@ -14,6 +14,7 @@ func path(block CoverageBlock, n int, score float64) CoveragePoint {
 }
 
 func TestCoverageSeedExamples(t *testing.T) {
+	t.Parallel()
 	// The seed's worked example: required A 1.0, B 0.75, C 0.5; path_3 (0.2, 0.0); path_4 (0, 0).
 	got := Coverage([]CoveragePoint{
 		req(1), req(0.75), req(0.5),
@@ -31,6 +32,7 @@ func TestCoverageSeedExamples(t *testing.T) {
 }
 
 func TestCoverage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		points []CoveragePoint
@@ -61,6 +63,7 @@ func TestCoverage(t *testing.T) {
 }
 
 func TestRoundHalfUp(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   float64
 		dec  int
@@ -86,6 +89,7 @@ func TestRoundHalfUp(t *testing.T) {
 }
 
 func TestWeightedMean(t *testing.T) {
+	t.Parallel()
 	if got, ok := CoverageAverage([]float64{1, 0.5}, []float64{3, 1}); !ok || got != 0.875 {
 		t.Errorf("CoverageAverage = %v %v", got, ok)
 	}

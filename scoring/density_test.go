@@ -9,6 +9,7 @@ import (
 // TestScoreDensityReference checks the reference table of spec/linter.md §5, which the original
 // VectorLint produced too.
 func TestScoreDensityReference(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		violations, words int
 		strictness        scoring.Strictness
@@ -42,6 +43,7 @@ func TestScoreDensityReference(t *testing.T) {
 }
 
 func TestScoreDensityFields(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name              string
 		violations, words int
@@ -82,6 +84,7 @@ func TestScoreDensityFields(t *testing.T) {
 }
 
 func TestScoreDensityErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		violations, words int
 		strictness        scoring.Strictness
@@ -103,6 +106,7 @@ func TestScoreDensityErrors(t *testing.T) {
 // TestScoreDensityWithCountWords ties the word counter to the formula: 2 violations in a
 // 31-word text at standard strictness is the reference 3.5.
 func TestScoreDensityWithCountWords(t *testing.T) {
+	t.Parallel()
 	text := "Our platform leverages cutting-edge synergies to empower teams.\n\n" +
 		"It\u00a0is, in order to be honest, basically the very best tool that you will ever\tuse for writing all of your docs."
 	words := scoring.CountWords(text)

@@ -55,6 +55,7 @@ var squadCases = []struct {
 }
 
 func TestExactMatch(t *testing.T) {
+	t.Parallel()
 	for _, tt := range squadCases {
 		if got := ExactMatch(tt.response, tt.groundTruth); got != tt.exact {
 			t.Errorf("ExactMatch(%q, %q) = %v; want %v", tt.response, tt.groundTruth, got, tt.exact)
@@ -63,6 +64,7 @@ func TestExactMatch(t *testing.T) {
 }
 
 func TestF1(t *testing.T) {
+	t.Parallel()
 	for _, tt := range squadCases {
 		if got := F1(tt.response, tt.groundTruth); !closeTo(got, tt.f1) {
 			t.Errorf("F1(%q, %q) = %v; want %v", tt.response, tt.groundTruth, got, tt.f1)
@@ -71,6 +73,7 @@ func TestF1(t *testing.T) {
 }
 
 func TestNormalizeAnswer(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"The Cat  sat!", "cat sat"},
 		{"an apple a day", "apple day"},
@@ -117,6 +120,7 @@ var bleuCases = []struct {
 }
 
 func TestBLEU(t *testing.T) {
+	t.Parallel()
 	for _, tt := range bleuCases {
 		if got := BLEU(tt.response, tt.groundTruth); !closeTo(got, tt.want) {
 			t.Errorf("BLEU(%q, %q) = %v; want %v", tt.response, tt.groundTruth, got, tt.want)
@@ -125,6 +129,7 @@ func TestBLEU(t *testing.T) {
 }
 
 func TestTokenize13a(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string
@@ -146,6 +151,7 @@ func TestTokenize13a(t *testing.T) {
 }
 
 func TestBleuFromStats(t *testing.T) {
+	t.Parallel()
 	// A hand-worked case of sacreBLEU's compute_bleu: 10 hypothesis tokens against 12 reference
 	// tokens, precisions 8/10, 4/9, 0/8 (smoothed to 1/(2×8)), 0/7 (smoothed to 1/(4×7)).
 	got := bleuFromStats([4]int{8, 4, 0, 0}, [4]int{10, 9, 8, 7}, 10, 12)
@@ -181,6 +187,7 @@ var rougeCases = []struct {
 }
 
 func TestRougeL(t *testing.T) {
+	t.Parallel()
 	for _, tt := range rougeCases {
 		if got := RougeL(tt.response, tt.groundTruth); !closeTo(got, tt.want) {
 			t.Errorf("RougeL(%q, %q) = %v; want %v", tt.response, tt.groundTruth, got, tt.want)
@@ -189,6 +196,7 @@ func TestRougeL(t *testing.T) {
 }
 
 func TestLCSLength(t *testing.T) {
+	t.Parallel()
 	// rouge-score's testLcsTable: [1 2 3 4 5] and [2 5 3 4] share "2 3 4".
 	a := []string{"1", "2", "3", "4", "5"}
 	ctx := t.Context()
@@ -204,6 +212,7 @@ func TestLCSLength(t *testing.T) {
 }
 
 func TestRougeLStopsWhenCanceled(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 1000)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRound(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		x        float64
 		decimals int
@@ -51,6 +52,7 @@ func TestRound(t *testing.T) {
 }
 
 func TestRoundSpecialValues(t *testing.T) {
+	t.Parallel()
 	if got := scoring.Round(math.NaN(), 1); !math.IsNaN(got) {
 		t.Errorf("Round(NaN) = %v", got)
 	}
@@ -63,6 +65,7 @@ func TestRoundSpecialValues(t *testing.T) {
 }
 
 func TestRound1(t *testing.T) {
+	t.Parallel()
 	if got := scoring.Round1(8.285714285714286); got != 8.3 {
 		t.Errorf("Round1(8.2857…) = %v; want 8.3", got)
 	}

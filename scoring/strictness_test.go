@@ -7,6 +7,7 @@ import (
 )
 
 func TestParseStrictness(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want scoring.Strictness
@@ -35,6 +36,7 @@ func TestParseStrictness(t *testing.T) {
 }
 
 func TestParseStrictnessErrors(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"", " ", "0", "-5", "very strict", "NaN", "Inf", "+Inf", "infinity", "0x10", "1_0", "1e400", "10%"} {
 		_, err := scoring.ParseStrictness(in)
 		want := `strictness: expected a positive number or "lenient", "standard" or "strict", found "` + in + `"`
@@ -45,6 +47,7 @@ func TestParseStrictnessErrors(t *testing.T) {
 }
 
 func TestStrictnessText(t *testing.T) {
+	t.Parallel()
 	var s scoring.Strictness
 	if err := s.UnmarshalText([]byte("lenient")); err != nil || s != 5 {
 		t.Errorf("UnmarshalText(lenient) = %v, %v", s, err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNormalizeRating(t *testing.T) {
+	t.Parallel()
 	for rating, want := range map[int]float64{1: 1, 2: 4, 3: 7, 4: 10} {
 		got, err := scoring.NormalizeRating(rating)
 		if err != nil || got != want {
@@ -25,6 +26,7 @@ func TestNormalizeRating(t *testing.T) {
 }
 
 func TestScoreSubjective(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		criteria []scoring.Criterion
@@ -55,6 +57,7 @@ func TestScoreSubjective(t *testing.T) {
 }
 
 func TestScoreSubjectiveErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		criteria []scoring.Criterion
 		want     string
@@ -74,6 +77,7 @@ func TestScoreSubjectiveErrors(t *testing.T) {
 }
 
 func TestAggregateRatings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		chunks []scoring.ChunkRating
@@ -103,6 +107,7 @@ func TestAggregateRatings(t *testing.T) {
 }
 
 func TestAggregateRatingsErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		chunks []scoring.ChunkRating
 		want   string
@@ -120,6 +125,7 @@ func TestAggregateRatingsErrors(t *testing.T) {
 }
 
 func TestCriterionSeverity(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rating          int
 		criterion, rule finding.Severity
@@ -146,6 +152,7 @@ func TestCriterionSeverity(t *testing.T) {
 }
 
 func TestNeedsSummaryFinding(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		rating, violations int
 		want               bool

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCountWords(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text string
 		want int

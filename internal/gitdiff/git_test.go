@@ -58,6 +58,7 @@ func branchRepo(t *testing.T) string {
 }
 
 func TestRepoChangesSinceMergeBase(t *testing.T) {
+	t.Parallel()
 	dir := branchRepo(t)
 	ctx := context.Background()
 	r, err := Open(ctx, filepath.Join(dir, "docs"), nil)
@@ -125,6 +126,7 @@ func TestRepoChangesSinceMergeBase(t *testing.T) {
 }
 
 func TestRepoPatternCharactersInNames(t *testing.T) {
+	t.Parallel()
 	// A name with pathspec magic must name only itself: "*.md" must not select every file.
 	dir := t.TempDir()
 	testutil.GitInit(t, dir)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseNameStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -61,6 +62,7 @@ func TestParseNameStatus(t *testing.T) {
 }
 
 func TestParseNames(t *testing.T) {
+	t.Parallel()
 	got := ParseNames([]byte("a.md\x00dir/b c.md\x00"))
 	want := []Change{{Status: Untracked, Path: "a.md"}, {Status: Untracked, Path: "dir/b c.md"}}
 	if !reflect.DeepEqual(got, want) {
@@ -69,6 +71,7 @@ func TestParseNames(t *testing.T) {
 }
 
 func TestParseHunks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -113,6 +116,7 @@ func TestParseHunks(t *testing.T) {
 }
 
 func TestLinesOverlaps(t *testing.T) {
+	t.Parallel()
 	l := Lines{{3, 5}, {10, 10}, {20, 30}}
 	tests := []struct {
 		first, last int
@@ -135,6 +139,7 @@ func TestLinesOverlaps(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	got := Normalize([]Range{{10, 12}, {1, 2}, {5, 4}, {3, 3}, {11, 20}, {22, 22}})
 	want := Lines{{1, 3}, {10, 20}, {22, 22}}
 	if !reflect.DeepEqual(got, want) {
@@ -143,6 +148,7 @@ func TestNormalize(t *testing.T) {
 }
 
 func TestCheckRef(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"main", "origin/main", "v1.2.3", "HEAD~2", "1a2b3c4d", "feature/ünïcode"} {
 		if err := CheckRef(ok); err != nil {
 			t.Errorf("CheckRef(%q) = %v", ok, err)

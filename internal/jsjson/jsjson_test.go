@@ -6,6 +6,7 @@ import (
 )
 
 func TestFormatNumber(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   float64
 		want string
@@ -23,6 +24,7 @@ func TestFormatNumber(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   any
 		want string

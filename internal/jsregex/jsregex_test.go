@@ -41,6 +41,7 @@ var semanticsCases = []struct {
 }
 
 func TestJavaScriptSemantics(t *testing.T) {
+	t.Parallel()
 	tests := semanticsCases
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,6 +64,7 @@ func TestJavaScriptSemantics(t *testing.T) {
 }
 
 func TestSpansInRunesAndBytes(t *testing.T) {
+	t.Parallel()
 	re, err := Compile(`(café) (x)?(😀)`, "u")
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +88,7 @@ func TestSpansInRunesAndBytes(t *testing.T) {
 }
 
 func TestFindAll(t *testing.T) {
+	t.Parallel()
 	re, _ := Compile(`\d+`, "g")
 	ms, err := re.FindAllStringMatch("1 22 333", -1)
 	if err != nil || len(ms) != 3 || ms[2].Groups[0].Text != "333" {
@@ -100,6 +103,7 @@ func TestFindAll(t *testing.T) {
 // TestSticky: the y flag anchors the match at the start of the searched text (and each further
 // match where the previous one ended), as a fresh JavaScript regex with lastIndex 0.
 func TestSticky(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		pattern, flags, input string
 		want                  []string
@@ -137,6 +141,7 @@ func TestSticky(t *testing.T) {
 }
 
 func TestSyntaxErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ pattern, flags, wantSubstr string }{
 		{`(abc`, "", "invalid regular expression /(abc/"},
 		{`abc`, "q", `unknown flag 'q'`},
@@ -158,6 +163,7 @@ func TestSyntaxErrors(t *testing.T) {
 }
 
 func TestCatastrophicBacktrackingIsBounded(t *testing.T) {
+	t.Parallel()
 	re, err := Compile(`(a+)+$`, "", WithTimeout(50*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +179,7 @@ func TestCatastrophicBacktrackingIsBounded(t *testing.T) {
 }
 
 func TestSplitInlineFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, rest, flags string }{
 		{"(?i)not a (financial|tax) advisor", "not a (financial|tax) advisor", "i"},
 		{"(?is)x", "x", "is"},
@@ -317,6 +324,7 @@ var jsOnlyCases = []struct {
 // ASCII, case folding without u follows Canonicalize (toUpperCase, never non-ASCII to ASCII),
 // and escapes JavaScript does not define are letters without u.
 func TestJavaScriptOnlySemantics(t *testing.T) {
+	t.Parallel()
 	tests := jsOnlyCases
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -345,6 +353,7 @@ func TestJavaScriptOnlySemantics(t *testing.T) {
 // TestFoldedSpans: positions and texts of a match over runes the engine saw as sentinels are
 // those of the input.
 func TestFoldedSpans(t *testing.T) {
+	t.Parallel()
 	re, err := Compile(`(\u017f+)(x)`, "gi")
 	if err != nil {
 		t.Fatal(err)
@@ -407,6 +416,7 @@ var javaScriptLookalikes = []string{`(?=a)*b`, `a\1`, `(a)\1`, `(?<n>a)\k<n>`, `
 
 // TestNotJavaScriptSyntax: constructs of other regex dialects are errors, as in JavaScript.
 func TestNotJavaScriptSyntax(t *testing.T) {
+	t.Parallel()
 	tests := notJavaScriptCases
 	for _, tc := range tests {
 		_, err := Compile(tc.pattern, tc.flags)

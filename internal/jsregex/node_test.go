@@ -99,6 +99,7 @@ func foldCases() []nodeCase {
 // Cases with ES2025 modifier groups are left out when the Node at hand does not have them
 // (before Node 24).
 func TestAgainstNode(t *testing.T) {
+	t.Parallel()
 	node := nodeBinary(t)
 	var cases []nodeCase
 	for _, c := range semanticsCases {

@@ -43,6 +43,7 @@ func (c *client) codeActions(uri, text string) []string {
 // control comment together, half each, are not both offered: "Apply all" takes the first, and
 // once it is applied the second is not offered on the new text.
 func TestCodeActionsOnlySafeFixes(t *testing.T) {
+	t.Parallel()
 	dir := project(t)
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{

@@ -47,6 +47,7 @@ func save(c *client, uri string) {
 
 // TestSavesDebounced: saves in quick succession make one model run, for the last text.
 func TestSavesDebounced(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(testutil.WordyModel())
 	c, dir := session(t, srv, func(o *Options) { o.Debounce = 300 * time.Millisecond })
@@ -65,6 +66,7 @@ func TestSavesDebounced(t *testing.T) {
 // TestChangeCancelsModelRun: a change while the model is answering cancels the run; its reply
 // is never published, and the next save runs on the new text.
 func TestChangeCancelsModelRun(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	release := make(chan struct{})
 	wordy := testutil.WordyModel()
@@ -91,6 +93,7 @@ func TestChangeCancelsModelRun(t *testing.T) {
 // TestUnchangedSaveFromCache: saving an unchanged document publishes the same findings from the
 // reply cache, with no new call.
 func TestUnchangedSaveFromCache(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(testutil.WordyModel())
 	cache := t.TempDir()
@@ -121,6 +124,7 @@ func TestUnchangedSaveFromCache(t *testing.T) {
 // TestOutsideAProject: a document in no project, and a buffer that is not a file, get no
 // diagnostics and no message.
 func TestOutsideAProject(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	c, _ := session(t, srv, nil)
 	uri := pathURI(filepath.Join(t.TempDir(), "loose.md"))
@@ -138,6 +142,7 @@ func TestOutsideAProject(t *testing.T) {
 // TestModelNotSetUp: when the model cannot be set up (the command refuses a base URL), the
 // document says so and the deterministic findings stay; the message is shown once.
 func TestModelNotSetUp(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	c, dir := session(t, srv, func(o *Options) {
 		o.Model = func(*config.Project) (Model, error) {
@@ -165,6 +170,7 @@ func TestModelNotSetUp(t *testing.T) {
 // TestNoProviderShownOnce: without a provider the model's rules are counted under one run
 // error, shown once however often the document is saved.
 func TestNoProviderShownOnce(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	c, dir := session(t, srv, func(o *Options) {
 		o.Model = func(*config.Project) (Model, error) {
@@ -188,6 +194,7 @@ func TestNoProviderShownOnce(t *testing.T) {
 // another when shutdown comes, stop cleanly: shutdown answers at once, nothing is published
 // after it, and exit ends the server.
 func TestShutdownWithWorkPending(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(testutil.WordyModel())
 	c, dir := session(t, srv, func(o *Options) { o.Debounce = time.Hour })
@@ -228,6 +235,7 @@ func TestShutdownWithWorkPending(t *testing.T) {
 // TestExitWithoutShutdown: exit before shutdown ends the server with ErrExitWithoutShutdown
 // (the command exits 1); a request before initialize is refused.
 func TestExitWithoutShutdown(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	var log syncBuffer
 	c := start(t, options(t, srv, &log))
@@ -248,6 +256,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 
 // TestClientGone: the stream ending without exit ends the server with ErrClientGone.
 func TestClientGone(t *testing.T) {
+	t.Parallel()
 	srv := llmtest.Start(t)
 	var log syncBuffer
 	c := start(t, options(t, srv, &log))

@@ -236,6 +236,7 @@ func has(ds []protocol.Diagnostic, code string) bool {
 // rule shown on the document, on the rule file and in a message, then mended; close; shutdown
 // and exit.
 func TestServer(t *testing.T) {
+	t.Parallel()
 	dir := project(t)
 	srv := llmtest.Start(t)
 	srv.SetDefault(testutil.WordyModel())

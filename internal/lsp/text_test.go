@@ -11,6 +11,7 @@ import (
 )
 
 func TestPositions(t *testing.T) {
+	t.Parallel()
 	const text = "a👋b\r\nçx\rlast"
 	l := finding.NewLineIndex(text)
 	for _, tt := range []struct {
@@ -39,6 +40,7 @@ func TestPositions(t *testing.T) {
 }
 
 func TestChanged(t *testing.T) {
+	t.Parallel()
 	r := func(l1, c1, l2, c2 int) *protocol.Range {
 		return &protocol.Range{Start: protocol.Position{Line: protocol.UInteger(l1), Character: protocol.UInteger(c1)},
 			End: protocol.Position{Line: protocol.UInteger(l2), Character: protocol.UInteger(c2)}}
@@ -57,6 +59,7 @@ func TestChanged(t *testing.T) {
 }
 
 func TestURIs(t *testing.T) {
+	t.Parallel()
 	if got := pathURI("/tmp/a b/naïve.md"); got != "file:///tmp/a%20b/na%C3%AFve.md" {
 		t.Errorf("pathURI: %s", got)
 	}
@@ -71,6 +74,7 @@ func TestURIs(t *testing.T) {
 // TestShift: after a change, findings before it stay, findings after it move with their fixes,
 // findings it touches go; the lines and columns of those that moved are the new text's.
 func TestShift(t *testing.T) {
+	t.Parallel()
 	const old = "aa in order to bb. cc utilize dd. ee very ff.\n"
 	at := func(text, s, fix string) finding.Finding {
 		x := finding.NewLineIndex(text)
@@ -125,6 +129,7 @@ func TestShift(t *testing.T) {
 // TestFindingSeverity: each severity is the diagnostic severity an editor shows for it —
 // error, warning, and information for a suggestion (Vale's lowest level).
 func TestFindingSeverity(t *testing.T) {
+	t.Parallel()
 	l := finding.NewLineIndex("Some text.\n")
 	for sev, want := range map[finding.Severity]protocol.DiagnosticSeverity{
 		finding.SeverityError:      protocol.DiagnosticSeverityError,

@@ -20,6 +20,7 @@ import (
 // outside, or a RulesPath leading out, is an error on the document (and on the configuration's
 // line) that quotes nothing of the file outside, and nothing of it reaches the model.
 func TestServerConfinedProject(t *testing.T) {
+	t.Parallel()
 	const mark = "CANARY-LSP-51d2"
 	outside := t.TempDir()
 	writeFile := func(path, text string) {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		done, total int
 		s           Stats
@@ -30,6 +31,7 @@ func TestLine(t *testing.T) {
 // TestBarWrites checks that a log line written through the bar clears the bar first and that the
 // bar is redrawn after it, and that Stop leaves a clean line.
 func TestBarWrites(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	b := New(&out, 2, func() Stats { return Stats{Calls: 1} })
 	b.Draw()
@@ -49,6 +51,7 @@ func TestBarWrites(t *testing.T) {
 // TestBarSharedWriter checks that output to another stream of the same terminal (standard
 // output) clears the bar (on its own stream) first.
 func TestBarSharedWriter(t *testing.T) {
+	t.Parallel()
 	var term bytes.Buffer // both streams end on one terminal
 	b := New(&term, 1, nil)
 	b.Draw()
@@ -64,6 +67,7 @@ func TestBarSharedWriter(t *testing.T) {
 
 // TestBarConcurrent exercises the bar from several goroutines with its ticker running (for -race).
 func TestBarConcurrent(t *testing.T) {
+	t.Parallel()
 	var (
 		mu  sync.Mutex
 		out bytes.Buffer

@@ -9,6 +9,7 @@ import (
 // TestStatus checks the bytes a phased run draws: nothing before a phase's first step, each
 // step rewriting the line, a new phase and Stop erasing it, and no erase when nothing is shown.
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		run  func(s *Status)
@@ -50,6 +51,7 @@ func TestStatus(t *testing.T) {
 // TestStatusConcurrent advances one phase from many goroutines (run with -race): every step
 // is counted once.
 func TestStatusConcurrent(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	s := NewStatus(&out)
 	s.Phase("scoring", 50)

@@ -40,6 +40,7 @@ func readPath(path string, limit int64) ([]byte, error) {
 // TestReadOpened: what an opened file must be before a byte is read. internal/tree's tests
 // check the same through a root, with the stat before the open (sockets, links, loops).
 func TestReadOpened(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		path := filepath.Join(dir, name)
@@ -100,6 +101,7 @@ func TestReadOpened(t *testing.T) {
 
 // TestReadOpenedTooLargeMessage checks the message of a file over a limit in whole mebibytes.
 func TestReadOpenedTooLargeMessage(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "big.md")
 	if err := os.WriteFile(path, make([]byte, 3<<20), 0o644); err != nil {
 		t.Fatal(err)
@@ -113,6 +115,7 @@ func TestReadOpenedTooLargeMessage(t *testing.T) {
 
 // TestPseudoFSOf names the filesystem of an open folder.
 func TestPseudoFSOf(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ path, want string }{{t.TempDir(), ""}, {"/proc/self", "a file of the proc pseudo-filesystem"}} {
 		f, err := os.Open(tt.path)
 		if err != nil {

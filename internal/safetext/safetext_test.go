@@ -43,6 +43,7 @@ var hostile = []string{
 }
 
 func TestTerminal(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain text, café 👋", "plain text, café 👋"},
 		{"tab\there\nnext", "tab\there\nnext"},
@@ -73,6 +74,7 @@ func TestTerminal(t *testing.T) {
 }
 
 func TestHumanWorkflow(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"::error::pwned", `\::error::pwned`},
 		{"  ::error::pwned", `  \::error::pwned`},
@@ -111,6 +113,7 @@ func TestHumanWorkflow(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   any
 		want string
@@ -155,6 +158,7 @@ func jsonEqual(a, b any) bool {
 }
 
 func TestXML(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, text, attr string }{
 		{`a<b>&"c"`, `a&lt;b&gt;&amp;"c"`, `a&lt;b&gt;&amp;&quot;c&quot;`},
 		{"l1\nl2\tx\r", "l1\nl2\tx&#xD;", "l1&#xA;l2&#x9;x&#xD;"},
@@ -177,6 +181,7 @@ func TestXML(t *testing.T) {
 }
 
 func TestHTML(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"<pre>a\n::error::x</pre>", "<pre>a\n&#58;:error::x</pre>"},
 		{"<p title=\"##[x\">##[error]</p>", "<p title=\"##&#91;x\">##&#91;error]</p>"},
@@ -192,6 +197,7 @@ func TestHTML(t *testing.T) {
 // TestHostile: every hostile text comes out of every function with no line the runner could act
 // on, and the human-readable ones with nothing a terminal could act on.
 func TestHostile(t *testing.T) {
+	t.Parallel()
 	for _, s := range hostile {
 		checkHuman(t, s)
 		checkJSON(t, s)
@@ -378,6 +384,7 @@ func checkWriters(t *testing.T, s string, sizes []int) {
 
 // TestWorkflowWriterPassesTheRest: the safety net changes nothing but workflow commands.
 func TestWorkflowWriterPassesTheRest(t *testing.T) {
+	t.Parallel()
 	in := "\x1b[31mred\x1b[0m \xff {\"a\": [\"#\"]}\r\nsafe ::x:: line\n"
 	var b bytes.Buffer
 	w := NewWorkflowWriter(&b)
@@ -397,6 +404,7 @@ func TestWorkflowWriterPassesTheRest(t *testing.T) {
 
 // TestWriterFlushMidLine: a flush between a line-leading ':' and the next cannot let them meet.
 func TestWriterFlushMidLine(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	w := NewHumanWriter(&b, true)
 	w.Write([]byte("  :"))
@@ -418,6 +426,7 @@ func (failing) Write([]byte) (int, error) { return 0, errFull }
 var errFull = &json.UnsupportedValueError{Str: "disk full"}
 
 func TestWriterError(t *testing.T) {
+	t.Parallel()
 	w := NewHumanWriter(failing{}, false)
 	if n, err := w.Write([]byte("x\n")); n != 0 || err != errFull {
 		t.Errorf("Write = %d, %v; want 0 and the writer's error", n, err)
@@ -485,6 +494,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // TestMarkdownCell: text in a Markdown table cell (the GitHub step summary, blueprint compare) keeps
 // its table and shows its markup as written.
 func TestMarkdownCell(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"plain text.":          "plain text.",
 		"a | b":                `a \| b`,

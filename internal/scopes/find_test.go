@@ -21,6 +21,7 @@ func render(src string, ss []Scope) string {
 }
 
 func TestFind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		syn  Syntax
@@ -162,6 +163,7 @@ func TestFind(t *testing.T) {
 // TestFindProblems: MDX whose expression never closes is reported with its line, and gives no
 // scope (the document is linted whole).
 func TestFindProblems(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src, want string
 	}{
@@ -187,6 +189,7 @@ func TestFindProblems(t *testing.T) {
 // TestFindBudget: hostile MDX (tags and expressions that never end) takes linear time: the
 // scanners stop at their budget and the document is linted whole.
 func TestFindBudget(t *testing.T) {
+	t.Parallel()
 	src := strings.Repeat("<a b={`${"+strings.Repeat("x", 200), 20000)
 	_, err := Find([]byte(src), SyntaxMDX)
 	var pe *ParseError
@@ -196,6 +199,7 @@ func TestFindBudget(t *testing.T) {
 }
 
 func TestSyntaxOf(t *testing.T) {
+	t.Parallel()
 	for path, want := range map[string]Syntax{
 		"a.md": SyntaxMarkdown, "docs/A.MD": SyntaxMarkdown, "a.markdown": SyntaxMarkdown, "a.mdown": SyntaxMarkdown,
 		"a.mdx": SyntaxMDX, "x/Y.MDX": SyntaxMDX, "a.txt": SyntaxPlain, "README": SyntaxPlain,
@@ -210,6 +214,7 @@ func TestSyntaxOf(t *testing.T) {
 }
 
 func TestFormatNames(t *testing.T) {
+	t.Parallel()
 	for _, n := range FormatNames() {
 		s, ok := ParseFormat(strings.ToUpper(n))
 		if !ok || s.FormatName() != n {
@@ -227,6 +232,7 @@ func TestFormatNames(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
+	t.Parallel()
 	for i, n := range Names() {
 		k, ok := ParseName(strings.ToUpper(n))
 		if !ok || k.Name() != n || k != Code+Kind(i) || k.String() != n {

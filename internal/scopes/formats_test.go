@@ -149,6 +149,7 @@ var formatCases = []struct {
 // TestScanFormats runs formatCases. With UPDATE_FORMAT_CASES=file, it writes what it finds
 // there instead (a tool for writing new cases, whose output is read before it is pasted).
 func TestScanFormats(t *testing.T) {
+	t.Parallel()
 	got := map[string]string{}
 	for _, tt := range formatCases {
 		got[tt.name] = describe(tt.src, tt.syn)

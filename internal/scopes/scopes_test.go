@@ -7,6 +7,7 @@ import (
 )
 
 func TestMask(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		text string
@@ -37,6 +38,7 @@ func TestMask(t *testing.T) {
 }
 
 func TestShow(t *testing.T) {
+	t.Parallel()
 	src := "Run `acme deploy` now.\n\n```sh\n# in order to\n```\n> ```\n> x\n> ```\nSee [docs](https://a.example) or https://b.example.\n"
 	ss, err := Find([]byte(src), SyntaxMarkdown)
 	if err != nil {
@@ -86,6 +88,7 @@ func TestShow(t *testing.T) {
 }
 
 func TestUnionContains(t *testing.T) {
+	t.Parallel()
 	u := Union([]Scope{{Start: 10, End: 20}, {Start: 0, End: 5}, {Start: 15, End: 25}, {Start: 25, End: 30}})
 	if len(u) != 3 || u[0] != (Scope{Start: 0, End: 5}) || u[1] != (Scope{Start: 10, End: 25}) || u[2].Start != 25 {
 		t.Fatalf("Union = %v", u)

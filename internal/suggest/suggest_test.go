@@ -3,6 +3,7 @@ package suggest
 import "testing"
 
 func TestDistance(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want int
@@ -17,6 +18,7 @@ func TestDistance(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	keys := []string{"RulesPath", "Concurrency", "DefaultSeverity", "Model"}
 	tests := []struct {
 		in      string

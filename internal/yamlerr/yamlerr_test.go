@@ -10,6 +10,7 @@ import (
 // TestSplit runs real yaml.v3 errors of the parser and of the scanner through Split: every line
 // is the 1-based line of the problem or of the construct it is in.
 func TestSplit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, src string
 		line      int
@@ -42,6 +43,7 @@ func TestSplit(t *testing.T) {
 }
 
 func TestSplitWithoutLine(t *testing.T) {
+	t.Parallel()
 	line, msg := Split(errors.New("yaml: unmarshal errors:\n  line 2: cannot unmarshal"), nil)
 	if line != 0 || msg != "unmarshal errors:\n  line 2: cannot unmarshal" {
 		t.Errorf("got %d, %q", line, msg)

@@ -32,6 +32,7 @@ func post(t *testing.T, url, body string, header map[string]string) (int, http.H
 const chatBody = `{"model":"m","messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Hello there"}],"temperature":0.2}`
 
 func TestChatCompletionShape(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("Hello"), llmtest.Text("Hi!"))
 	for _, path := range []string{"/chat/completions", "/v1/chat/completions"} {
@@ -57,6 +58,7 @@ func TestChatCompletionShape(t *testing.T) {
 }
 
 func TestContentParts(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	post(t, s.URL+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]}`, nil)
 	if got := s.Requests()[0].LastUser(); got != "ab" {
@@ -65,6 +67,7 @@ func TestContentParts(t *testing.T) {
 }
 
 func TestEmbeddingsShape(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	code, _, body := post(t, s.URL+"/embeddings", `{"model":"e","input":["one two","two"]}`, nil)
 	var got struct {
@@ -88,6 +91,7 @@ func TestEmbeddingsShape(t *testing.T) {
 }
 
 func TestHashEmbedding(t *testing.T) {
+	t.Parallel()
 	cos := func(a, b []float64) float64 {
 		var d float64
 		for i := range a {
@@ -105,6 +109,7 @@ func TestHashEmbedding(t *testing.T) {
 }
 
 func TestErrorsAndModes(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RejectJSONSchema(), llmtest.RequireAPIKey("k-123"))
 	auth := map[string]string{"Authorization": "Bearer k-123"}
 	tests := []struct {
@@ -139,6 +144,7 @@ func TestErrorsAndModes(t *testing.T) {
 }
 
 func TestSequencesAndFaults(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t)
 	rule := s.On(llmtest.Any(), llmtest.RateLimited("2"), llmtest.Status(503, ""), llmtest.JSON(map[string]int{"a": 1}))
 	code, h, _ := post(t, s.URL+"/chat/completions", chatBody, nil)
@@ -183,6 +189,7 @@ func TestSequencesAndFaults(t *testing.T) {
 }
 
 func TestHangIsReleasedByClose(t *testing.T) {
+	t.Parallel()
 	s := llmtest.NewServer(llmtest.WithDefault(llmtest.Hang()))
 	done := make(chan error, 1)
 	go func() {
@@ -206,6 +213,7 @@ func TestHangIsReleasedByClose(t *testing.T) {
 }
 
 func TestLatencyAndInFlight(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.WithLatency(50*time.Millisecond))
 	s.On(llmtest.UserContains("slow"), llmtest.Text("x")).WithLatency(50 * time.Millisecond)
 	start := time.Now()
@@ -228,6 +236,7 @@ func TestLatencyAndInFlight(t *testing.T) {
 // TestClosedURLAndTLS: nothing listens at ClosedURL; a WithTLS server speaks HTTPS with a
 // certificate only its own client trusts.
 func TestClosedURLAndTLS(t *testing.T) {
+	t.Parallel()
 	url := llmtest.ClosedURL(t)
 	if _, err := http.Post(url+"/chat/completions", "application/json", strings.NewReader("{}")); err == nil ||
 		!strings.Contains(err.Error(), "connection refused") {

@@ -11,6 +11,7 @@ import (
 // TestOtherShapes checks the completions, Anthropic Messages and Gemini generateContent
 // endpoints: the parsed request (so matchers work alike) and the reply body byte for byte.
 func TestOtherShapes(t *testing.T) {
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey("k-123"))
 	s.On(llmtest.All(llmtest.SystemContains("Be brief."), llmtest.LastUserContains("France")), llmtest.Text("Paris."))
 	s.On(llmtest.LastUserContains("France"), llmtest.Text("Paris, I think."))

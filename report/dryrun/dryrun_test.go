@@ -75,6 +75,7 @@ func dryRunProject(t *testing.T) *lint.Plan {
 }
 
 func TestDryRun(t *testing.T) {
+	t.Parallel()
 	plan := dryRunProject(t)
 	price := 2.5
 	tests := []struct {
@@ -102,6 +103,7 @@ func TestDryRun(t *testing.T) {
 }
 
 func TestDryRunEstimate(t *testing.T) {
+	t.Parallel()
 	plan := dryRunProject(t)
 	var guide *lint.FilePlan
 	for _, f := range plan.Files {
@@ -123,6 +125,7 @@ func TestDryRunEstimate(t *testing.T) {
 }
 
 func TestDryRunHelpers(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1500: "-1,500"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
@@ -144,6 +147,7 @@ func TestDryRunHelpers(t *testing.T) {
 // TestDryRunHostile: a document's name and text, quoted by the dry run, cannot put a workflow
 // command (under GitHub Actions) or a terminal escape on the output.
 func TestDryRunHostile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"vectorlint.ini": "RulesPath = rules\n[**]\nRunRules = Acme\n",
