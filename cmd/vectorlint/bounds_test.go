@@ -155,7 +155,6 @@ func hostileScript(i int) string {
 // the number of CPUs were stuck; each is now its rule's error (stopped at its limit), the
 // legitimate rules still score, and the run ends.
 func TestHostileScriptsLint(t *testing.T) {
-	t.Parallel()
 	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
 	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	dir := t.TempDir()
@@ -194,7 +193,6 @@ func TestHostileScriptsLint(t *testing.T) {
 // failure naming its point (stopped at its limit); the legitimate regex point scores, and the
 // run ends. The control, the legitimate point alone, scores 1.
 func TestHostileScriptsBlueprint(t *testing.T) {
-	t.Parallel()
 	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
 	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	var points strings.Builder
@@ -304,7 +302,6 @@ func (s *lspSession) await(what string, ok func(map[string]any) bool) map[string
 // scripts. It now publishes, for the document, each hostile rule as a rule that could not run
 // and the legitimate rule's finding, and shuts down cleanly when asked.
 func TestHostileScriptsLSP(t *testing.T) {
-	t.Parallel()
 	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
 	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
 	dir := t.TempDir()
