@@ -50,11 +50,19 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	}
 	pr := it.rule.pr
 	chunk := it.unit.chunks[it.chunk]
-	text, placeholders := it.file.fp.Doc.ModelText(chunk.Text, chunk.Offset) // skipped scopes left out
 	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(),
-		prompt: PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: text, Line: chunk.Line,
-			Placeholders: placeholders, StyleGuide: e.opts.StyleGuide, Directive: directiveFor(e.opts.Directive, it.file.fp.Path)}}
+		prompt: chunkPrompt(pr, it.unit.unit, chunk, it.file.fp, e.opts)}
 	return pr.Kind.call(ctx, e, j)
+}
+
+// chunkPrompt is what the call of a chunk evaluates: the chunk's text as the model is sent it
+// (skipped scopes left out), with the project's style guide and directive. The call stage and
+// the plan's requests (cacheRequest: cache lookups, batches) both build it here, so that a
+// request planned ahead is byte for byte the one the run sends.
+func chunkPrompt(pr *PlannedRule, u *Unit, ch document.Chunk, fp *FilePlan, opts EvalOptions) PromptInput {
+	text, placeholders := fp.Doc.ModelText(ch.Text, ch.Offset)
+	return PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: text, Line: ch.Line, Placeholders: placeholders,
+		StyleGuide: opts.StyleGuide, Directive: directiveFor(opts.Directive, fp.Path)}
 }
 
 // complete makes a job's model call with messages and schema; read checks the reply's JSON and

@@ -26,7 +26,7 @@ func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) selection.Pl
 				if !u.NeedsCall() {
 					continue
 				}
-				addUnit(&c, pr, u, opts)
+				addUnit(&c, fp, pr, u, opts)
 			}
 		}
 		if release {
@@ -42,7 +42,7 @@ func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) selection.Pl
 }
 
 // addUnit counts one unit's calls.
-func addUnit(c *selection.PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) {
+func addUnit(c *selection.PlanCost, fp *FilePlan, pr *PlannedRule, u *Unit, opts EvalOptions) {
 	if opts.Client == nil || !cacheable(pr.Kind) {
 		est := pr.Kind.Estimate(pr, u)
 		c.Calls += est.Calls
@@ -51,7 +51,7 @@ func addUnit(c *selection.PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) 
 	}
 	for _, ch := range u.Chunks() {
 		c.Calls++
-		if opts.Client.Cached(cacheRequest(pr, u, ch, opts)) {
+		if opts.Client.Cached(cacheRequest(fp, pr, u, ch, opts)) {
 			c.Cached++
 			continue
 		}
@@ -72,12 +72,45 @@ func cacheable(k Kind) bool {
 
 // cacheRequest is the request the call stage sends for a chunk of a semi-objective or
 // subjective rule (runChunk, then the kind's call): the same messages and schema, so the same
-// cache key.
-func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
-	in := PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: ch.Text, Line: ch.Line, StyleGuide: opts.StyleGuide}
+// cache key, and the same body in a provider batch.
+func cacheRequest(fp *FilePlan, pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
 	schema := violationsSchema()
 	if _, ok := pr.Kind.(subjective); ok {
 		schema = criteriaSchema(u.Criteria)
 	}
-	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: schema, Sample: opts.FirstSample}
+	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(chunkPrompt(pr, u, ch, fp, opts)), Schema: schema, Sample: opts.FirstSample}
+}
+
+// PlanRequests returns the requests of plan's calls that can be made ahead of the run, as a
+// provider batch (docs/batch.md): one per chunk of every semi-objective and subjective rule's
+// unit that needs a call, built exactly as the call stage builds it, in the plan's order.
+// Deferred counts the calls that cannot (checklists' judged points, technical-accuracy rules:
+// their requests depend on earlier replies); the run makes them live. Every file is prepared,
+// and a lazy plan's file released again, except standard input.
+func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred int) {
+	for _, fp := range plan.Files {
+		release := !fp.Prepared() && !fp.stdin
+		fp.Prepare()
+		for _, pr := range fp.Rules {
+			if pr.Err != nil {
+				continue
+			}
+			for _, u := range pr.Units {
+				if !u.NeedsCall() {
+					continue
+				}
+				if !cacheable(pr.Kind) {
+					deferred += pr.Kind.Estimate(pr, u).Calls
+					continue
+				}
+				for _, ch := range u.Chunks() {
+					reqs = append(reqs, cacheRequest(fp, pr, u, ch, opts))
+				}
+			}
+		}
+		if release {
+			fp.release()
+		}
+	}
+	return reqs, deferred
 }

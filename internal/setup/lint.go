@@ -149,7 +149,7 @@ func (l *Lint) Estimate(plan *lint.Plan, proj *config.Project) Budget {
 	if l.Endpoint.Prices != nil {
 		prices = l.Endpoint.Prices
 	}
-	opts := lint.EvalOptions{Endpoint: l.Endpoint, StyleGuide: proj.StyleGuide}
+	opts := lint.EvalOptions{Endpoint: l.Endpoint, StyleGuide: proj.StyleGuide, Directive: proj.Directive}
 	if l.NotConfigured == nil {
 		opts.Client = l.Client
 	}
