@@ -28,7 +28,7 @@ func TestPlanRequestsAreTheRunsRequests(t *testing.T) {
 	srv := llmtest.Start(t)
 	srv.On(llmtest.SystemContains(`<rule name="Tone">`),
 		llmtest.JSON(map[string]any{"criteria": []any{map[string]any{"id": "Warmth", "score": 4, "summary": "Warm."}}}))
-		srv.On(llmtest.SystemContains("You are an expert examiner."),
+	srv.On(llmtest.SystemContains("You are an expert examiner."),
 		llmtest.Text("<reflection>It says so.</reflection><classification>CLASS_FULLY_PRESENT</classification>"))
 	srv.SetDefault(violationsOf())
 	opts := testClient(t, srv, EvalOptions{Directive: "Files of type {{file_type}} are user guides."})
