@@ -2,6 +2,7 @@ package llm_test
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -349,5 +350,33 @@ func TestCacheSamples(t *testing.T) {
 	}
 	if got := s.Requests()[0].Body; strings.Contains(string(got), `"sample"`) {
 		t.Fatalf("the sample number was sent: %s", got)
+	}
+}
+
+// TestCacheOnly: a cache-only client answers what the cache holds and fails the rest at once,
+// sending nothing.
+func TestCacheOnly(t *testing.T) {
+	t.Parallel()
+	s := llmtest.Start(t)
+	s.SetDefault(llmtest.Text("answer"))
+	cfg := fastConfig()
+	cfg.CacheDir = t.TempDir()
+	warm := newClient(t, cfg)
+	cached := userRequest(s, "We did this in order to win.")
+	if _, err := warm.Complete(context.Background(), cached); err != nil {
+		t.Fatal(err)
+	}
+	cfg.CacheOnly = true
+	c := newClient(t, cfg)
+	if r, err := c.Complete(context.Background(), cached); err != nil || r.Content != "answer" || !r.Cached {
+		t.Fatalf("cached request: %+v, %v", r, err)
+	}
+	_, err := c.Complete(context.Background(), userRequest(s, "Another text."))
+	var ae *llm.APIError
+	if !errors.As(err, &ae) || ae.Kind != llm.KindRequest || !strings.Contains(err.Error(), "no reply in the cache for this request, and this run makes no live call") {
+		t.Fatalf("uncached request: %v", err)
+	}
+	if s.Calls() != 1 {
+		t.Fatalf("%d server calls, want 1 (the warm-up)", s.Calls())
 	}
 }

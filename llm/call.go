@@ -186,6 +186,10 @@ func (c *Client) fetch(ctx context.Context, s *callSpec) (*reply, error) {
 			return r, nil
 		}
 	}
+	if c.cfg.CacheOnly {
+		return nil, &APIError{Op: s.info.op, Host: s.info.ep.Host(), Model: s.info.ep.Model, Kind: KindRequest,
+			Message: "no reply in the cache for this request, and this run makes no live call"}
+	}
 	return c.send(ctx, s)
 }
 

@@ -65,6 +65,10 @@ type Config struct {
 	CacheDir string
 	// NoCache neither reads nor writes the cache (--no-cache).
 	NoCache bool
+	// CacheOnly answers chat calls from the cache only: a call the cache cannot answer fails
+	// at once, sending nothing (an *APIError of KindRequest). A run that collected a provider
+	// batch uses it to make no live call (vectorlint batch collect --no-live, docs/batch.md).
+	CacheOnly bool
 	// CacheMaxSize caps the cache in bytes: past it, least recently used entries are removed
 	// (default replycache.DefaultCap, 1 GB; replycache.NoCap for none).
 	CacheMaxSize int64
