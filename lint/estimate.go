@@ -83,7 +83,8 @@ func cacheRequest(fp *FilePlan, pr *PlannedRule, u *Unit, ch document.Chunk, opt
 
 // PlanRequests returns the requests of plan's calls that can be made ahead of the run, as a
 // provider batch (docs/batch.md): one per chunk of every semi-objective and subjective rule's
-// unit that needs a call, built exactly as the call stage builds it, in the plan's order.
+// unit that needs a call, built exactly as the call stage builds it and labelled as it labels
+// them ("docs/a.md Acme.Tone lines 12-40"), in the plan's order.
 // Deferred counts the calls that cannot (checklists' judged points, technical-accuracy rules:
 // their requests depend on earlier replies); the run makes them live. Every file is prepared,
 // and a lazy plan's file released again, except standard input.
@@ -103,8 +104,14 @@ func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred in
 					deferred += pr.Kind.Estimate(pr, u).Calls
 					continue
 				}
-				for _, ch := range u.Chunks() {
-					reqs = append(reqs, cacheRequest(fp, pr, u, ch, opts))
+				chunks := u.Chunks()
+				for _, ch := range chunks {
+					r := cacheRequest(fp, pr, u, ch, opts)
+					r.Label = fp.Path + " " + pr.ID // as the call stage labels it (workItem.label)
+					if len(pr.Units) > 1 || len(chunks) > 1 {
+						r.Label += " " + lineRange(ch)
+					}
+					reqs = append(reqs, r)
 				}
 			}
 		}

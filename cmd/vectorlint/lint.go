@@ -71,6 +71,11 @@ type lintFlags struct {
 	showPromptTrunc bool
 	debugJSON       bool
 
+	// batch is set for the batch commands that plan a lint run (batch.go): submit sends the
+	// plan's requests as a provider batch instead of running it; collect fetches the batch's
+	// replies into the cache before the run.
+	batch *batchStep
+
 	// What the parse saw besides the values: whether --concurrency and --cache-max-size were
 	// given (their defaults come from the config, and 0 means something), and whether "--"
 	// came before the operands (every operand after it is a file name).
@@ -157,10 +162,16 @@ func (a *app) lintCommand(ctx context.Context, args []string) error {
 }
 
 // parseLint fills the options of the lint command from args and checks them.
-func parseLint(args []string) (*lintOptions, error) {
+func parseLint(args []string) (*lintOptions, error) { return parseLintWith(args, nil) }
+
+// parseLintWith is parseLint with more flags (the batch commands'), registered by more.
+func parseLintWith(args []string, more func(*pflag.FlagSet)) (*lintOptions, error) {
 	o := &lintOptions{}
 	f := &o.lintFlags
 	fs := newLintFlagSet(f)
+	if more != nil {
+		more(fs)
+	}
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -334,6 +345,9 @@ func (a *app) lint(ctx context.Context, f *lintFlags, paths []string) error {
 		return errFailed
 	}
 
+	if f.batch != nil && f.batch.op == batchSubmit {
+		return a.batchSubmit(ctx, env, eps, proj, f, plan)
+	}
 	if f.dryRun {
 		return a.dryRun(env, eps, proj, f, plan)
 	}
@@ -394,6 +408,7 @@ func (a *app) prepareLint(env *envsource.Env, eps setup.Endpoints, proj *config.
 		PromptLimit:     promptLimit(f.showPromptTrunc),
 		MinSeverity:     f.minLevel,
 		Log:             log,
+		CacheOnly:       f.batch != nil && f.batch.noLive,
 	}
 	if f.concurrencySet {
 		o.Concurrency = f.concurrency
@@ -429,6 +444,13 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, proj *config.Proje
 	}
 	defer run.Close()
 	model = run.Model
+	var batches *setup.Batches
+	if f.batch != nil { // batch collect: the batch's replies go to the cache before the run
+		if batches, err = a.batchCollect(ctx, env, run, proj, plan, f.batch, errw); err != nil {
+			return err
+		}
+		defer batches.Close()
+	}
 	// --max-calls and --max-cost: the plan's cost is known before any call.
 	if !a.withinBudget(f, run, proj, plan, errw) {
 		return errFailed
@@ -499,6 +521,9 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, proj *config.Proje
 	if res == nil {
 		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
 		return errFailed
+	}
+	if batches != nil {
+		batches.AddUsage(&res.Totals.Usage)
 	}
 	return a.finishLint(f, res, out, session, errw, debugErr)
 }

@@ -43,6 +43,9 @@ type app struct {
 	// faults such as a hanging server can be exercised through the command without waiting the
 	// production delays; production leaves it nil.
 	tuneLLM setup.TuneFunc
+	// batchPoll, when set, is how often batch collect --wait asks for a batch's state (tests
+	// shorten it; 0 is the default, 30 seconds).
+	batchPoll time.Duration
 	// dialContext, when set, makes every network connection of the model client and of
 	// blueprint point functions ($call). Tests use it to route a host name such as
 	// attacker.test to a local server, so the trust rule is tested against a host that is not
@@ -107,13 +110,14 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 // working directory, environment and test hooks.
 func (a *app) host() *setup.Host {
 	return &setup.Host{
-		Dir:              a.dir,
-		LookupEnv:        a.lookupEnv,
-		StderrIsTerminal: a.stderrIsTerminal,
-		UserAgent:        "vectorlint/" + versionString(),
-		Tune:             a.tuneLLM,
-		DialContext:      a.dialContext,
-		Proxy:            a.proxy,
+		Dir:               a.dir,
+		LookupEnv:         a.lookupEnv,
+		StderrIsTerminal:  a.stderrIsTerminal,
+		UserAgent:         "vectorlint/" + versionString(),
+		Tune:              a.tuneLLM,
+		DialContext:       a.dialContext,
+		Proxy:             a.proxy,
+		BatchPollInterval: a.batchPoll,
 	}
 }
 
@@ -166,6 +170,8 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 			return a.evaluateCommand(ctx, args[1:])
 		case "cache":
 			return a.cacheCommand(args[1:])
+		case "batch":
+			return a.batchCommand(ctx, args[1:])
 		case "merge":
 			return a.mergeCommand(args[1:])
 		case "ls-config":
@@ -190,6 +196,7 @@ Usage:
   vectorlint blueprint run FILE         generate, judge and score a blueprint
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
+  vectorlint batch submit|status|collect  lint through a provider batch at half price (docs/batch.md)
   vectorlint merge FILE.json...         join the json results of --shard jobs into one report
   vectorlint ls-config [FILE...]        print the resolved configuration (for each FILE: its sections and rules) as JSON
   vectorlint lsp                        the editor server (Language Server Protocol on stdio)

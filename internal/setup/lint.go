@@ -30,6 +30,8 @@ type LintOptions struct {
 	NoCache         bool
 	CacheMaxSize    string
 	CacheMaxSizeSet bool
+	// CacheOnly makes no live call (vectorlint batch collect --no-live).
+	CacheOnly bool
 	// Verbose, ShowPrompt and PromptLimit as in ClientOptions.
 	Verbose     bool
 	ShowPrompt  bool
@@ -95,6 +97,7 @@ func (h *Host) Lint(env *envsource.Env, eps Endpoints, proj *config.Project, o L
 		ConfigFile:   cfg.Path != "",
 		CacheDir:     o.CacheDir,
 		NoCache:      o.NoCache,
+		CacheOnly:    o.CacheOnly,
 		Verbose:      o.Verbose,
 		ShowPrompt:   o.ShowPrompt,
 		PromptLimit:  o.PromptLimit,

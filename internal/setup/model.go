@@ -149,6 +149,8 @@ type ClientOptions struct {
 	NoCache  bool
 	// CacheMaxSize is the cache's size cap: 0 for the default, replycache.NoCap for none.
 	CacheMaxSize int64
+	// CacheOnly makes no live call: what the cache does not answer fails (llm.Config.CacheOnly).
+	CacheOnly bool
 	// Verbose logs every request, response, retry and cache problem to Log; ShowPrompt prints
 	// the messages of every call to Log.
 	Verbose    bool
@@ -169,6 +171,9 @@ type Model struct {
 	CacheDir string
 	// Prices are INPUT_/OUTPUT_PRICE_PER_MILLION (nil when not set).
 	Prices *llm.Prices
+	// config is the configuration the client was built with (a provider batch builds its own
+	// client from it: batch.go).
+	config llm.Config
 }
 
 // Model builds the client for endpoints already resolved and checked (Host.Endpoints). It is
@@ -179,11 +184,15 @@ func (h *Host) Model(env *envsource.Env, eps Endpoints, o ClientOptions) (*Model
 	if m.NotConfigured == nil {
 		m.Endpoint.SettingNames = llm.LinterSettingNames(m.Endpoint.Provider, o.ConfigFile)
 	}
-	client, cacheDir, err := h.Client(env.Lookup, o)
+	cfg, cacheDir, err := h.clientConfig(env.Lookup, o)
 	if err != nil {
 		return nil, err
 	}
-	m.Client, m.CacheDir = client, cacheDir
+	client, err := llm.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	m.Client, m.CacheDir, m.config = client, cacheDir, cfg
 	if m.Prices, err = llm.ResolvePrices(env.Lookup); err != nil { // checked by Client already
 		return nil, err
 	}
@@ -212,13 +221,26 @@ func (m *Model) Progress() progress.Stats {
 // event log and, when standard error is not a terminal, the stall reports. It returns the
 // client and the cache folder in use ("" when there is none).
 func (h *Host) Client(env envsource.LookupFunc, o ClientOptions) (*llm.Client, string, error) {
-	prices, err := llm.ResolvePrices(env)
+	cfg, cacheDir, err := h.clientConfig(env, o)
 	if err != nil {
 		return nil, "", err
 	}
-	rule, err := h.Trust()
+	client, err := llm.New(cfg)
 	if err != nil {
 		return nil, "", err
+	}
+	return client, cacheDir, nil
+}
+
+// clientConfig is the configuration Client builds its client with, and the cache folder.
+func (h *Host) clientConfig(env envsource.LookupFunc, o ClientOptions) (llm.Config, string, error) {
+	prices, err := llm.ResolvePrices(env)
+	if err != nil {
+		return llm.Config{}, "", err
+	}
+	rule, err := h.Trust()
+	if err != nil {
+		return llm.Config{}, "", err
 	}
 	cacheDir := ""
 	if !o.NoCache {
@@ -236,6 +258,7 @@ func (h *Host) Client(env envsource.LookupFunc, o ClientOptions) (*llm.Client, s
 		Timeout:      o.Timeout,
 		CacheDir:     cacheDir,
 		NoCache:      o.NoCache,
+		CacheOnly:    o.CacheOnly,
 		CacheMaxSize: o.CacheMaxSize,
 		Prices:       prices,
 		Proxy:        h.proxy(),
@@ -256,11 +279,7 @@ func (h *Host) Client(env envsource.LookupFunc, o ClientOptions) (*llm.Client, s
 	if h.Tune != nil {
 		h.Tune(&cfg)
 	}
-	client, err := llm.New(cfg)
-	if err != nil {
-		return nil, "", err
-	}
-	return client, cacheDir, nil
+	return cfg, cacheDir, nil
 }
 
 // ServiceClient is the HTTP client of $call and $factcheck: the proxy from the process

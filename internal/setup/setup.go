@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/vectorlint/vectorlint/internal/envsource"
 	"github.com/vectorlint/vectorlint/internal/trust"
@@ -45,6 +46,9 @@ type Host struct {
 	// Proxy, when set, chooses the proxy of every HTTP client instead of
 	// http.ProxyFromEnvironment; a loopback host never goes through it (docs/security.md).
 	Proxy func(*http.Request) (*url.URL, error)
+	// BatchPollInterval is how often a batch collect with --wait asks for the batch's state
+	// (0: batch.DefaultPollInterval; tests shorten it).
+	BatchPollInterval time.Duration
 }
 
 // TuneFunc adjusts a model client's configuration before it is built (Host.Tune).
