@@ -132,3 +132,166 @@ func TestBatchRoundTrip(t *testing.T) {
 }
 
 func near(a, b float64) bool { d := a - b; return d < 1e-12 && d > -1e-12 }
+
+// TestBatchNotAnswered: a request that expires in the batch and one that fails in it (a line
+// of OpenAI's error file) are made live by collect, which then gives the live run's output; with
+// --no-live they are listed, not made, and the run fails them (exit 2).
+func TestBatchNotAnswered(t *testing.T) {
+	t.Parallel()
+	files := batchProject()
+	liveSrv, liveDir := startEngine(t, files)
+	live := runBatchApp(t, liveDir, batchEnv(liveSrv), "--output", "json", "--cache-dir", t.TempDir(), "docs")
+
+	for _, noLive := range []bool{false, true} {
+		srv := llmtest.Start(t)
+		srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.UserContains("it rains")),
+			llmtest.BatchExpired(), llmtest.JSON(wordinessReply()))
+		srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Headline">`), llmtest.UserContains("Other")),
+			llmtest.Status(500, ""), llmtest.JSON(headlineReply()))
+		scriptEngine(srv)
+		dir := t.TempDir()
+		writeTestTree(t, dir, files)
+		env, cache := batchEnv(srv), t.TempDir()
+		sub := runBatchApp(t, dir, env, "batch", "submit", "--cache-dir", cache, "docs")
+		id := strings.TrimSpace(sub.stdout)
+		if sub.code != exitOK {
+			t.Fatalf("submit: exit %d\n%s", sub.code, sub.stderr)
+		}
+		args := []string{"batch", "collect", id, "--wait", "--output", "json", "--cache-dir", cache, "docs"}
+		if noLive {
+			args = append(args, "--no-live")
+		}
+		col := runBatchApp(t, dir, env, args...)
+		live1 := "made live"
+		if noLive {
+			live1 = "not made (--no-live)"
+		}
+		for _, want := range []string{
+			"vectorlint: batch " + id + ": 4 replies stored in the reply cache at 0.5 × the live price\n",
+			"vectorlint: batch " + id + ": docs/other.md Acme.Wordiness expired in the batch (",
+			"vectorlint: batch " + id + ": docs/other.md Acme.Headline failed in the batch (",
+			"): " + live1 + "\n",
+		} {
+			if !strings.Contains(col.stderr, want) {
+				t.Errorf("no-live %v: stderr lacks %q:\n%s", noLive, want, col.stderr)
+			}
+		}
+		if !noLive {
+			if col.code != exitFindings || srv.Calls() != 2 || withoutUsage(col.stdout) != withoutUsage(live.stdout) {
+				t.Errorf("collect: exit %d, %d live calls (want 2); output\n%s\nwant\n%s", col.code, srv.Calls(), col.stdout, live.stdout)
+			}
+			continue
+		}
+		if col.code != exitFailure || srv.Calls() != 0 {
+			t.Errorf("collect --no-live: exit %d, %d live calls; want 2 and 0\n%s", col.code, srv.Calls(), col.stderr)
+		}
+		var res jsonResult
+		if err := json.Unmarshal([]byte(col.stdout), &res); err != nil {
+			t.Fatal(err)
+		}
+		var errs []string
+		for _, f := range res.Files {
+			for _, e := range f.Errors {
+				errs = append(errs, f.Path+" "+e.Rule+": "+e.Message)
+			}
+		}
+		if len(errs) != 2 || !strings.Contains(strings.Join(errs, "\n"), "no reply in the cache for this request, and this run makes no live call") {
+			t.Errorf("collect --no-live: rule errors %q", errs)
+		}
+	}
+}
+
+// TestBatchAnthropic: the round trip through Anthropic's Message Batches gives the live run's
+// output with no live call.
+func TestBatchAnthropic(t *testing.T) {
+	t.Parallel()
+	files := batchProject()
+	anthropicEnv := func(srv *llmtest.Server) map[string]string {
+		return map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": testAPIKey, "ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_MODEL": "claude-test"}
+	}
+	liveSrv, liveDir := startEngine(t, files)
+	live := runBatchApp(t, liveDir, anthropicEnv(liveSrv), "--output", "json", "--cache-dir", t.TempDir(), "docs")
+	if live.code != exitFindings {
+		t.Fatalf("live: exit %d\n%s", live.code, live.stderr)
+	}
+	srv, dir := startEngine(t, files)
+	cache := t.TempDir()
+	sub := runBatchApp(t, dir, anthropicEnv(srv), "batch", "submit", "--cache-dir", cache, "docs")
+	id := strings.TrimSpace(sub.stdout)
+	col := runBatchApp(t, dir, anthropicEnv(srv), "batch", "collect", id, "--wait", "--output", "json", "--cache-dir", cache, "docs")
+	if sub.code != exitOK || col.code != exitFindings || srv.Calls() != 0 || len(srv.Batches()) != 1 {
+		t.Fatalf("submit exit %d, collect exit %d, %d live calls, %d batches\n%s%s", sub.code, col.code, srv.Calls(), len(srv.Batches()), sub.stderr, col.stderr)
+	}
+	if withoutUsage(col.stdout) != withoutUsage(live.stdout) {
+		t.Errorf("collect's output:\n%s\nwant the live run's:\n%s", col.stdout, live.stdout)
+	}
+}
+
+// TestBatchCommandErrors: what cannot be done is said, naming what to do, with exit 2.
+func TestBatchCommandErrors(t *testing.T) {
+	t.Parallel()
+	srv, dir := startEngine(t, batchProject(), llmtest.HoldBatches())
+	env, cache := batchEnv(srv), t.TempDir()
+	sub := runBatchApp(t, dir, env, "batch", "submit", "--cache-dir", cache, "docs")
+	id := strings.TrimSpace(sub.stdout)
+	if sub.code != exitOK {
+		t.Fatalf("submit: %d\n%s", sub.code, sub.stderr)
+	}
+	gemini := map[string]string{"LLM_PROVIDER": "gemini", "GEMINI_API_KEY": testAPIKey, "GEMINI_BASE_URL": srv.URL, "GEMINI_MODEL": "g"}
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		code int
+		want string // stderr
+	}{
+		{"still running", env, []string{"batch", "collect", id, "--cache-dir", cache, "docs"}, exitFailure,
+			"vectorlint batch collect: batch " + id + " is not done yet: validating, 6 of 6 requests pending: run it again later, or add --wait\n"},
+		{"unknown id", env, []string{"batch", "collect", "vl-0000", "--cache-dir", cache, "docs"}, exitFailure,
+			"vectorlint batch collect: no batch vl-0000 in this project: .vectorlint/batches/vl-0000.json does not exist\n"},
+		{"no batch API", gemini, []string{"batch", "submit", "--cache-dir", cache, "docs"}, exitFailure,
+			"vectorlint batch submit: provider gemini has no batch API vectorlint can use (batches work with openai and anthropic): run the lint live instead\n"},
+		{"no cache", env, []string{"batch", "submit", "--no-cache", "docs"}, exitFailure,
+			"vectorlint batch submit: provider batches deliver their replies through the reply cache: leave out --no-cache, or give --cache-dir when HOME and XDG_CACHE_HOME are unset\n"},
+		{"no id", env, []string{"batch", "status"}, exitFailure,
+			"vectorlint batch status: expected the batch's ID (printed by vectorlint batch submit) after status\n"},
+		{"unknown subcommand", env, []string{"batch", "send"}, exitFailure,
+			"vectorlint batch send: unknown command \"send\" (expected submit, status or collect)\n"},
+	}
+	for _, tt := range tests {
+		r := runBatchApp(t, dir, tt.env, tt.args...)
+		if r.code != tt.code || !strings.HasPrefix(r.stderr, tt.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d, %q", tt.name, r.code, r.stderr, tt.code, tt.want)
+		}
+	}
+	// The first collect's poll moved the held batch from validating to in_progress.
+	st := runBatchApp(t, dir, env, "batch", "status", id, "--cache-dir", cache)
+	if st.code != exitOK || !strings.Contains(st.stdout, ": in_progress, openai test-model, 6 requests, submitted ") ||
+		!strings.Contains(st.stdout, "  0 succeeded, 0 failed, 0 expired, 0 canceled, 6 pending\n") || strings.Contains(st.stdout, "Done") {
+		t.Errorf("status: exit %d\n%s%s", st.code, st.stdout, st.stderr)
+	}
+}
+
+// TestBatchDryRunAndChanges: --dry-run estimates the batch and sends nothing; a document
+// changed after the submit is said and linted live at collect, the rest from the batch.
+func TestBatchDryRunAndChanges(t *testing.T) {
+	t.Parallel()
+	srv, dir := startEngine(t, batchProject())
+	env, cache := batchEnv(srv), t.TempDir()
+	dry := runBatchApp(t, dir, env, "batch", "submit", "--dry-run", "--cache-dir", cache, "docs")
+	if dry.code != exitOK || srv.BatchRequests() != 0 || !regexp.MustCompile(`^Batch: 6 requests \(~[0-9,]+ input and ~1,800 output tokens\)\nEstimated cost: \$0\.0[0-9]{3} at 0\.5 × the live price \(BATCH_PRICE_FACTOR\)\n$`).MatchString(dry.stdout) {
+		t.Errorf("dry run: exit %d, %d batch requests\n%s%s", dry.code, srv.BatchRequests(), dry.stdout, dry.stderr)
+	}
+	sub := runBatchApp(t, dir, env, "batch", "submit", "--cache-dir", cache, "docs")
+	id := strings.TrimSpace(sub.stdout)
+	if err := os.WriteFile(filepath.Join(dir, "docs", "other.md"), []byte("# Other\n\nIn order to read, we stay.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	col := runBatchApp(t, dir, env, "batch", "collect", id, "--wait", "--output", "json", "--cache-dir", cache, "docs")
+	// The headline's text (the H1) did not change: the batch answered it.
+	want := "vectorlint: batch " + id + ": 2 requests changed since the submit (documents, rules or settings): made live\n" +
+		"vectorlint:   docs/other.md Acme.StrictWordiness\nvectorlint:   docs/other.md Acme.Wordiness\n"
+	if col.code != exitFindings || srv.Calls() != 2 || !strings.Contains(col.stderr, want) {
+		t.Errorf("collect: exit %d, %d live calls (want 2)\n%s", col.code, srv.Calls(), col.stderr)
+	}
+}
