@@ -77,15 +77,15 @@ func TestFindingWithoutSeverity(t *testing.T) {
 }
 
 // TestSummaryAdd: a file counts once, its findings by severity, its unverified quotes, rule
-// errors, rule runs not done and ignored violations; atOrAbove counts from a severity up.
+// errors, rule runs not done, ignored violations and findings hidden by a baseline; atOrAbove counts from a severity up.
 func TestSummaryAdd(t *testing.T) {
 	t.Parallel()
 	var s Summary
 	s.Add(FileResult{Path: "a.md", Findings: []Finding{{Severity: SeverityError}, {Severity: SeverityWarning},
 		{Severity: SeveritySuggestion}, {Severity: SeverityError}}, Unverified: []Unverified{{}}, Errors: []RuleError{{}, {}},
-		NotRun: 3, Ignored: 4})
+		NotRun: 3, Ignored: 4, Baselined: 5})
 	s.Add(FileResult{Path: "b.md"})
-	want := Summary{Files: 2, Errors: 2, Warnings: 1, Suggestions: 1, Unverified: 1, OperationalErrors: 2, NotRun: 3, Ignored: 4}
+	want := Summary{Files: 2, Errors: 2, Warnings: 1, Suggestions: 1, Unverified: 1, OperationalErrors: 2, NotRun: 3, Ignored: 4, Baselined: 5}
 	if s != want {
 		t.Errorf("Summary = %+v, want %+v", s, want)
 	}

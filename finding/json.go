@@ -30,6 +30,7 @@ type fileJSON struct {
 	Errors     []RuleError        `json:"errors,omitempty"`
 	NotRun     int                `json:"notRun,omitempty"`
 	Ignored    int                `json:"ignored,omitempty"`
+	Baselined  int                `json:"baselined,omitempty"`
 }
 
 // findingJSON is a finding in the json output: its position flat, its fix as "fix" (the text
@@ -103,7 +104,7 @@ func (fr FileResult) MarshalJSON() ([]byte, error) {
 		scores = []Score{}
 	}
 	return json.Marshal(fileJSON{Path: &fr.Path, Findings: &findings, Scores: &scores, Unverified: fr.Unverified,
-		Errors: fr.Errors, NotRun: fr.NotRun, Ignored: fr.Ignored})
+		Errors: fr.Errors, NotRun: fr.NotRun, Ignored: fr.Ignored, Baselined: fr.Baselined})
 }
 
 // JSONWriter writes the native JSON document of a run one file at a time, so a run over ten
@@ -417,8 +418,10 @@ func (rd *reader) file(field string, raw json.RawMessage) (FileResult, error) {
 		return FileResult{}, rd.errorf(field+".notRun", "a count of 0 or more", fmt.Sprint(f.NotRun))
 	case f.Ignored < 0:
 		return FileResult{}, rd.errorf(field+".ignored", "a count of 0 or more", fmt.Sprint(f.Ignored))
+	case f.Baselined < 0:
+		return FileResult{}, rd.errorf(field+".baselined", "a count of 0 or more", fmt.Sprint(f.Baselined))
 	}
-	fr := FileResult{Path: *f.Path, Scores: *f.Scores, Unverified: f.Unverified, Errors: f.Errors, NotRun: f.NotRun, Ignored: f.Ignored}
+	fr := FileResult{Path: *f.Path, Scores: *f.Scores, Unverified: f.Unverified, Errors: f.Errors, NotRun: f.NotRun, Ignored: f.Ignored, Baselined: f.Baselined}
 	for i, raw := range *f.Findings {
 		at := fmt.Sprintf("%s.findings[%d]", field, i)
 		var fj findingJSON

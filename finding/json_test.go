@@ -18,6 +18,7 @@ var goldenJSON = []string{
 	"../report/testdata/json-stopped.golden",
 	"../report/testdata/fixes-json.golden",
 	"../cmd/vectorlint/testdata/lint/engine-scores.golden",
+	"../cmd/vectorlint/testdata/lint/baseline.golden",
 }
 
 // readGolden reads one of goldenJSON.
@@ -71,6 +72,8 @@ func TestReadJSONErrors(t *testing.T) {
 		{"no files", `{"version": "1", "summary": {}}`, "r.json: files: expected the list of linted files, found nothing"},
 		{"no summary", `{"version": "1", "files": []}`, "r.json: summary: expected the run's totals, found nothing"},
 		{"files not a list", `{"version": "1", "files": {}, "summary": {}}`, "r.json: files: expected a JSON array, found a JSON object"},
+		{"a negative baselined count", `{"version": "1", "files": [{"path": "a", "findings": [], "scores": [], "baselined": -1}], "summary": {}}`,
+			"r.json: files[0].baselined: expected a count of 0 or more, found -1"},
 		{"a file without a path", `{"version": "1", "files": [{"findings": [], "scores": []}], "summary": {}}`,
 			"r.json: files[0].path: expected the file's path, found nothing"},
 		{"a file without findings", `{"version": "1", "files": [{"path": "a", "scores": []}], "summary": {}}`,

@@ -95,6 +95,9 @@ type FileResult struct {
 	// Ignored counts the violations the model reported inside skipped scopes (code, URLs,
 	// markup: docs/configuration.md), dropped (absent when none).
 	Ignored int
+	// Baselined counts the findings hidden by the run's baseline (--baseline,
+	// docs/output-formats.md): accepted before, not reported, not in the exit code.
+	Baselined int
 	// Source is the file's content as it was linted and SourceFile the file it was read from
 	// ("" for standard input), kept only when the run was asked to (lint.EvalOptions.KeepSource):
 	// the bytes the findings' offsets and edits refer to. They are not written.
@@ -144,6 +147,8 @@ type Summary struct {
 	// Ignored is the number of violations dropped because they lie inside skipped scopes
 	// (absent when none).
 	Ignored int `json:"ignored,omitempty"`
+	// Baselined is the number of findings hidden by the baseline (absent when none).
+	Baselined int `json:"baselined,omitempty"`
 }
 
 // Add counts one file's result into the summary: the file, its findings by severity, its
@@ -166,6 +171,7 @@ func (s *Summary) Add(fr FileResult) {
 	s.OperationalErrors += len(fr.Errors)
 	s.NotRun += fr.NotRun
 	s.Ignored += fr.Ignored
+	s.Baselined += fr.Baselined
 }
 
 // atOrAbove is the number of findings at or above severity sev.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/fix"
+	"github.com/vectorlint/vectorlint/internal/baseline"
 	"github.com/vectorlint/vectorlint/internal/process"
 )
 
@@ -38,6 +39,11 @@ type RunOptions struct {
 	// Fix, when set, applies each file's fixes (--fix; the run needs KeepSource): the fixer
 	// processor (internal/process) runs it, and File receives what the fixes left.
 	Fix *fix.Session
+	// Baseline, when set, hides the findings it accepts (--baseline), and RecordBaseline, when
+	// set, receives every finding for a new baseline file (--write-baseline): the baseline
+	// processor (internal/process) runs them before the fixer. Both need KeepSource.
+	Baseline       *baseline.Set
+	RecordBaseline *baseline.Recorder
 }
 
 // progressInterval is how often the progress display refreshes.
@@ -46,7 +52,7 @@ const progressInterval = 100 * time.Millisecond
 // Run lints a plan as the vectorlint command does, so Go programs and editors get the same
 // behaviour: every file goes through Evaluate (one pool of model calls, results in path order)
 // and then the one list of processors (internal/process: changed lines, minimum severity, the
-// baseline slot, the fixer with opts.Fix, the summary), each result to opts.File or into the
+// baseline, the fixer with opts.Fix, the summary), each result to opts.File or into the
 // Result's Files, with progress through opts.Progress; then the totals: the summary of every
 // file as the processors left it, the model client's usage (all of its calls, so a
 // client shared between runs counts the earlier ones too), the files the plan skipped, the
@@ -59,7 +65,8 @@ func Run(ctx context.Context, plan *Plan, opts RunOptions) (*finding.Result, err
 	res := &finding.Result{Totals: finding.Totals{Skipped: plan.Skipped}}
 	// After evaluation, each file's result goes through the one list of processors; its last,
 	// the summary, counts the totals.
-	post := process.New(process.Options{Changed: plan.changedOf(), MinSeverity: opts.MinSeverity, Fix: opts.Fix, Summary: &res.Summary})
+	post := process.New(process.Options{Changed: plan.changedOf(), MinSeverity: opts.MinSeverity, Baseline: opts.Baseline,
+		Record: opts.RecordBaseline, Fix: opts.Fix, Summary: &res.Summary})
 	emit := func(fr finding.FileResult) error {
 		if opts.Progress != nil {
 			opts.Progress.Advance(1)

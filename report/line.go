@@ -269,5 +269,13 @@ func (l *lineWriter) Finish(t finding.Totals) error {
 		mark = l.pal.err.Sprint(mark)
 	}
 	fmt.Fprintln(w, mark+" "+rest)
+	if n := t.Summary.Baselined; n > 0 {
+		// Last, as the spec words it: what the baseline kept out of the totals above.
+		noun := "findings"
+		if n == 1 {
+			noun = "finding"
+		}
+		fmt.Fprintf(w, "%d known %s hidden by the baseline\n", n, noun)
+	}
 	return l.out.Flush()
 }

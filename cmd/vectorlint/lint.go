@@ -64,6 +64,8 @@ type lintFlags struct {
 	timeoutValue time.Duration
 	// The cost controls of spec/linter.md §11 (cost.go).
 	cost costFlags
+	// baseline and writeBaseline are --baseline and --write-baseline (baseline.go).
+	baseline, writeBaseline string
 
 	// Flags of the original VectorLint's newest version (spec/linter.md §1): --version (-V),
 	// --show-prompt-trunc (--show-prompt with each message cut) and --debug-json.
@@ -110,6 +112,8 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colour (also when NO_COLOR is set or output is not a terminal)")
 	fs.StringVar(&f.fix, "fix", "", "apply the findings' fixes; `MODE` write (--fix alone) rewrites the files, diff (--fix=diff) prints a unified diff and writes nothing; with --stdin-filename the fixed text goes to standard output")
 	fs.Lookup("fix").NoOptDefVal = fixWrite
+	fs.StringVar(&f.baseline, "baseline", "", "hide the findings recorded in the baseline `FILE` (written by --write-baseline); they are counted, not reported, and do not fail the run")
+	fs.StringVar(&f.writeBaseline, "write-baseline", "", "write the run's findings to the baseline `FILE`, to hide them in later runs with --baseline")
 	f.cost.register(fs)
 	return fs
 }
@@ -492,7 +496,14 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, proj *config.Proje
 		}
 	}
 
+	bl, err := a.openBaseline(f)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return errFailed
+	}
 	opts := lintRunOptions(f, run, proj, session, out, errw)
+	opts.Baseline, opts.RecordBaseline = bl.set, bl.record
+	opts.KeepSource = opts.KeepSource || bl.set != nil || bl.record != nil // fingerprints read the text
 	if bar != nil {
 		opts.Progress = bar
 	}
@@ -524,6 +535,10 @@ func (a *app) evaluatePlan(ctx context.Context, f *lintFlags, proj *config.Proje
 	}
 	if batches != nil {
 		batches.AddUsage(&res.Totals.Usage)
+	}
+	if err := a.closeBaseline(f, bl, errw); err != nil {
+		fmt.Fprintf(a.stderr, "vectorlint: %v\n", err)
+		return errFailed
 	}
 	return a.finishLint(f, res, out, session, errw, debugErr)
 }
@@ -644,6 +659,9 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	}
 	if f.fix != "" && f.dryRun {
 		return errors.New("--fix and --dry-run cannot be combined (--fix=diff shows the fixes without writing)")
+	}
+	if f.baseline != "" && f.writeBaseline != "" {
+		return errors.New("--baseline and --write-baseline cannot be combined: write the new baseline without the old one")
 	}
 	if f.quiet && f.verbose {
 		return errors.New("--quiet and --verbose cannot be combined")

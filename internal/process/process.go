@@ -6,7 +6,8 @@
 //	changed-lines  --changed-lines: findings and unverified quotes on changed lines only, the
 //	               scores of rules sent part of the file marked partial
 //	min-severity   --min-alert-level: findings below it are neither shown nor counted
-//	baseline       a slot: it passes every result through until baselines exist (issue 27)
+//	baseline       --baseline: findings accepted in the baseline file hidden and counted;
+//	               --write-baseline: every finding recorded for the new baseline file
 //	fixer          --fix: the findings' fixes applied; what they leave goes on
 //	summary        the run's one summary, counted from what the processors before it left
 //
@@ -20,6 +21,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/fix"
+	"github.com/vectorlint/vectorlint/internal/baseline"
 )
 
 // Processor is one step after evaluation.
@@ -39,6 +41,10 @@ type Options struct {
 	Changed func(path string) *Changed
 	// MinSeverity is --min-alert-level (zero keeps every finding).
 	MinSeverity finding.Severity
+	// Baseline is the --baseline file being applied (nil without one).
+	Baseline *baseline.Set
+	// Record receives the findings for --write-baseline (nil without it).
+	Record *baseline.Recorder
 	// Fix is the --fix session (nil without --fix).
 	Fix *fix.Session
 	// Summary receives the run's summary (nil counts nothing).
@@ -50,7 +56,7 @@ func New(o Options) List {
 	return List{
 		ChangedLines{Of: o.Changed},
 		MinSeverity{Level: o.MinSeverity},
-		Baseline{},
+		Baseline{Set: o.Baseline, Record: o.Record},
 		Fixer{Session: o.Fix},
 		Summary{Into: o.Summary},
 	}
@@ -165,16 +171,32 @@ func (m MinSeverity) Process(fr finding.FileResult) (finding.FileResult, error) 
 	return fr, nil
 }
 
-// Baseline is the slot of the baseline (issue 27): findings already accepted in a baseline
-// file will be left out here, after the findings are chosen and before they are fixed and
-// counted. Until then it passes every result through unchanged.
-type Baseline struct{}
+// Baseline applies a baseline file (--baseline) and records one (--write-baseline), after the
+// findings are chosen and before they are fixed and counted: a hidden finding is neither
+// reported, nor fixed, nor in the exit code; it is counted in FileResult.Baselined. Its
+// fingerprint needs the file's text (the run keeps it: lint.EvalOptions.KeepSource).
+type Baseline struct {
+	// Set is the baseline applied (nil: nothing is hidden).
+	Set *baseline.Set
+	// Record receives every finding (nil: nothing is recorded).
+	Record *baseline.Recorder
+}
 
 // Name is "baseline".
 func (Baseline) Name() string { return "baseline" }
 
-// Process returns fr unchanged.
-func (Baseline) Process(fr finding.FileResult) (finding.FileResult, error) { return fr, nil }
+// Process records fr's findings, then hides those the baseline accepts.
+func (b Baseline) Process(fr finding.FileResult) (finding.FileResult, error) {
+	if b.Record != nil {
+		b.Record.Add(fr)
+	}
+	if b.Set != nil {
+		var n int
+		fr, n = b.Set.Hide(fr)
+		fr.Baselined += n
+	}
+	return fr, nil
+}
 
 // Fixer applies a file's fixes (--fix) through a fix.Session: rewrites the file, prints its
 // diff or its fixed text, logs what was applied; the findings the fixes did not remove go on.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vectorlint/vectorlint/finding"
 	"github.com/vectorlint/vectorlint/fix"
+	"github.com/vectorlint/vectorlint/internal/baseline"
 	"github.com/vectorlint/vectorlint/internal/gitdiff"
 )
 
@@ -94,12 +95,30 @@ func TestMinSeverity(t *testing.T) {
 	}
 }
 
-func TestBaselineSlot(t *testing.T) {
+// TestBaseline: the processor records every finding for a new baseline, and a baseline hides
+// the findings it recorded (counted in Baselined, which the summary adds up); without either
+// it passes results through.
+func TestBaseline(t *testing.T) {
 	t.Parallel()
-	fr := finding.FileResult{Path: "a.md", Findings: []finding.Finding{at("E", finding.SeverityError, 1, 1, 2)}}
-	got, err := Baseline{}.Process(fr)
-	if err != nil || render(got) != "E@1-1" || got.Path != "a.md" {
-		t.Errorf("%q, %v: the baseline slot passes results through until issue 27", render(got), err)
+	fr := finding.FileResult{Path: "a.md", Findings: []finding.Finding{at("E", finding.SeverityError, 1, 1, 2), at("W", finding.SeverityWarning, 2, 2, 2)}}
+	if got, err := (Baseline{}).Process(fr); err != nil || render(got) != "E@1-1 W@2-2" || got.Baselined != 0 {
+		t.Errorf("without a baseline: %q, %d, %v", render(got), got.Baselined, err)
+	}
+	var rec baseline.Recorder
+	first := fr
+	first.Findings = fr.Findings[:1]
+	if _, err := (Baseline{Record: &rec}).Process(first); err != nil || rec.Len() != 1 {
+		t.Fatalf("recorded %d, %v", rec.Len(), err)
+	}
+	set, err := baseline.Parse("b.json", rec.Marshal())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum finding.Summary
+	l := List{Baseline{Set: set}, Summary{Into: &sum}}
+	got, err := l.Process(fr)
+	if err != nil || render(got) != "W@2-2" || got.Baselined != 1 || sum.Baselined != 1 || sum.Errors != 0 || sum.Warnings != 1 {
+		t.Errorf("with the baseline: %q, baselined %d, summary %+v, %v", render(got), got.Baselined, sum, err)
 	}
 }
 
