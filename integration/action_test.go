@@ -14,6 +14,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/vectorlint/vectorlint/finding"
+	"github.com/vectorlint/vectorlint/internal/baseline"
 	"github.com/vectorlint/vectorlint/internal/testutil"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
@@ -95,7 +97,7 @@ func TestActionStructure(t *testing.T) {
 		}
 	}
 	sort.Strings(names)
-	want := []string{"api-key", "base-url", "cache", "changed-lines", "changed-only", "config", "fail-on", "flags", "max-cost", "model",
+	want := []string{"api-key", "base-url", "baseline", "cache", "changed-lines", "changed-only", "config", "fail-on", "flags", "max-cost", "model",
 		"output", "output-file", "paths", "provider", "version"}
 	if !slices.Equal(names, want) {
 		t.Errorf("inputs = %v, want %v", names, want)
@@ -451,6 +453,27 @@ func TestActionSteps(t *testing.T) {
 				}
 				os.Remove(link)
 			},
+		},
+		{
+			// The finding is in the baseline: hidden, counted, and the step passes.
+			name:      "a baseline hides what it records",
+			inputs:    map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "baseline": ".vectorlint-baseline.json", "paths": "docs/wordy.md"},
+			code:      0,
+			stdoutNot: []string{"::error file="},
+			setup: func(t *testing.T) {
+				src := "# Deploy\n\nIn order to deploy, run the script.\n"
+				start := strings.Index(src, "In order to")
+				var rec baseline.Recorder
+				rec.Add(finding.FileResult{Path: "docs/wordy.md", Source: []byte(src), Findings: []finding.Finding{{Rule: "Acme.Wordiness",
+					Match: "In order to", Start: finding.Position{Offset: start}, End: finding.Position{Offset: start + len("In order to")}}}})
+				writeFiles(t, r.project, map[string]string{".vectorlint-baseline.json": string(rec.Marshal())})
+			},
+		},
+		{
+			name:   "a baseline outside the workspace is refused",
+			inputs: map[string]string{"base-url": r.srv.URL, "api-key": testAPIKey, "baseline": "../b.json", "paths": "docs/wordy.md"},
+			code:   2,
+			stdout: []string{"::error title=vectorlint::baseline: expected a path relative to the workspace, inside it (no leading / and no ..)"},
 		},
 		{
 			name: "output-file outside the workspace is refused",

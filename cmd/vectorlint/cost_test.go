@@ -437,7 +437,7 @@ func TestMergeErrors(t *testing.T) {
 		{[]string{"merge", "one.json", "again.json"}, "vectorlint merge: a.md is in both one.json and again.json: the results to merge must be of different files (the shares of one --shard run)\n"},
 		{[]string{"merge", "bad.json"}, "vectorlint merge: bad.json: files[0].path: expected a JSON string, found a JSON number\n"},
 		{[]string{"merge", "notjson.json"}, "vectorlint merge: notjson.json: expected JSON, found a syntax error at byte 1 (invalid character '<' looking for beginning of value)\n"},
-		{[]string{"merge", "summary.json"}, "vectorlint merge: summary.json: summary: expected the totals of the files listed ({Files:1 Errors:0 Warnings:0 Suggestions:0 Unverified:0 OperationalErrors:0 NotRun:0 Ignored:0}), found {Files:2 Errors:0 Warnings:0 Suggestions:0 Unverified:0 OperationalErrors:0 NotRun:0 Ignored:0}\n"},
+		{[]string{"merge", "summary.json"}, "vectorlint merge: summary.json: summary: expected the totals of the files listed ({Files:1 Errors:0 Warnings:0 Suggestions:0 Unverified:0 OperationalErrors:0 NotRun:0 Ignored:0 Baselined:0}), found {Files:2 Errors:0 Warnings:0 Suggestions:0 Unverified:0 OperationalErrors:0 NotRun:0 Ignored:0 Baselined:0}\n"},
 		{[]string{"merge", "severity.json"}, `vectorlint merge: severity.json: files[0].findings[0].severity: expected "suggestion", "warning" or "error", found "fatal"` + "\n"},
 		{[]string{"merge", "missing.json"}, "vectorlint merge: missing.json: cannot read the file: no such file or directory\n"},
 		{[]string{"merge"}, "vectorlint merge: expected one or more json results (vectorlint --output json), found none\nRun \"vectorlint merge --help\" for usage.\n"},
