@@ -50,11 +50,31 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	}
 	pr := it.rule.pr
 	chunk := it.unit.chunks[it.chunk]
-	text, placeholders := it.file.fp.Doc.ModelText(chunk.Text, chunk.Offset) // skipped scopes left out
-	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(),
-		prompt: PromptInput{Rule: pr.Rule, Criteria: it.unit.unit.Criteria, Text: text, Line: chunk.Line,
-			Placeholders: placeholders, StyleGuide: e.opts.StyleGuide, Directive: directiveFor(e.opts.Directive, it.file.fp.Path)}}
-	return pr.Kind.call(ctx, e, j)
+	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(), prompt: chunkPrompt(pr, it.unit.unit, chunk, e.opts)}
+	res := pr.Kind.call(ctx, e, j)
+	shiftLines(&res, chunk.Line-1)
+	return res
+}
+
+// shiftLines turns the line hints of a chunk's reply, numbered from 1 within the chunk as the
+// model was shown it (chunkPrompt), into the document's line numbers: by the chunk's first line
+// less one.
+func shiftLines(res *reply, by int) {
+	if by == 0 {
+		return
+	}
+	for i := range res.violations {
+		if res.violations[i].Line > 0 {
+			res.violations[i].Line += by
+		}
+	}
+	for i := range res.ratings {
+		for k := range res.ratings[i].Violations {
+			if res.ratings[i].Violations[k].Line > 0 {
+				res.ratings[i].Violations[k].Line += by
+			}
+		}
+	}
 }
 
 // complete makes a job's model call with messages and schema; read checks the reply's JSON and

@@ -72,12 +72,29 @@ func cacheable(k Kind) bool {
 
 // cacheRequest is the request the call stage sends for a chunk of a semi-objective or
 // subjective rule (runChunk, then the kind's call): the same messages and schema, so the same
-// cache key.
+// cache key. It is the one builder of a plan's request: the call stage's prompt is chunkPrompt
+// too.
 func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
-	in := PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: ch.Text, Line: ch.Line, StyleGuide: opts.StyleGuide}
+	in := chunkPrompt(pr, u, ch, opts)
 	schema := violationsSchema()
 	if _, ok := pr.Kind.(subjective); ok {
 		schema = criteriaSchema(u.Criteria)
 	}
 	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: schema, Sample: opts.FirstSample}
+}
+
+// chunkPrompt is what the call for one chunk of a unit evaluates: the chunk as the model is
+// shown it (skipped scopes left out, Document.ModelText; lines wholly inside them not sent,
+// Document.HiddenLines), numbered from 1 whatever its place in
+// the document (spec/linter.md §13: a chunk's request does not depend on its position; the
+// call stage adds the chunk's first line to the model's line hints, shiftLines), with the
+// style guide and the file's directive.
+func chunkPrompt(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) PromptInput {
+	text, placeholders := u.doc.ModelText(ch.Text, ch.Offset)
+	path := ""
+	if u.doc != nil {
+		path = u.doc.Path
+	}
+	return PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: text, Line: 1, Hidden: u.doc.HiddenLines(ch.Text, ch.Offset), Placeholders: placeholders,
+		StyleGuide: opts.StyleGuide, Directive: directiveFor(opts.Directive, path)}
 }

@@ -151,7 +151,8 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 // callTokens estimates one call's input tokens as ceil(characters / 4) of the instruction
 // allowance, what every call carries (the directive and style guide: PlannedRule.SharedChars),
 // the rule body, the criteria lines and the numbered text as the model is sent it (skipped
-// scopes left out, and the sentence on placeholders when it has some; see
+// scopes left out, lines wholly inside them not sent, each chunk numbered from 1, and the
+// sentence on placeholders when it has some; see
 // EstimateInstructionChars).
 func callTokens(pr *PlannedRule, u *Unit, c document.Chunk) int {
 	chars := EstimateInstructionChars + pr.SharedChars + utf8.RuneCountInString(pr.Rule.Body)
@@ -162,11 +163,15 @@ func callTokens(pr *PlannedRule, u *Unit, c document.Chunk) int {
 	if placeholders {
 		chars += 1 + utf8.RuneCountInString(instructionsPlaceholder)
 	}
+	hidden := u.doc.HiddenLines(c.Text, c.Offset)
 	lines := finding.NewLineIndex(text)
 	for i := range lines.Lines() {
+		if i < len(hidden) && hidden[i] {
+			continue // not sent (NumberShownLines)
+		}
 		line := text[lines.LineStart(i+1):lines.LineEnd(i+1)]
 		line = line[:len(line)-lineBreakLen(line)]
-		chars += len(strconv.Itoa(c.Line+i)) + 1 + utf8.RuneCountInString(line) + 1
+		chars += len(strconv.Itoa(1+i)) + 1 + utf8.RuneCountInString(line) + 1
 	}
 	return (chars + 3) / 4
 }

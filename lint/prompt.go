@@ -52,9 +52,13 @@ type PromptInput struct {
 	Rule *rules.Rule
 	// Criteria are the criteria the call rates (subjective) or that guide it (semi-objective).
 	Criteria []*rules.Criterion
-	// Text is the evaluated text and Line the number of its first line in the document.
+	// Text is the evaluated text and Line the number its first line is given: 1 for a chunk,
+	// whose request does not depend on where it stands (spec/linter.md §13).
 	Text string
 	Line int
+	// Hidden marks the lines of Text that lie wholly inside skipped scopes
+	// (Document.HiddenLines): they are left out, the other lines keeping their numbers.
+	Hidden []bool
 	// Placeholders tells that Text holds "`…`" where a skipped scope (code, a URL) stood in a
 	// sentence; the instructions then say what it stands for.
 	Placeholders bool
@@ -121,7 +125,7 @@ func buildMessages(instructions string, in PromptInput) []llm.Message {
 	}
 	return []llm.Message{
 		{Role: llm.RoleSystem, Content: b.String()},
-		{Role: llm.RoleUser, Content: NumberLines(in.Text, in.Line)},
+		{Role: llm.RoleUser, Content: NumberShownLines(in.Text, in.Line, in.Hidden)},
 	}
 }
 
@@ -133,15 +137,25 @@ func attrEscape(s string) string {
 // NumberLines prefixes each line of text with its line number and a tab, numbering from first.
 // Line breaks ("\n", "\r\n", a lone "\r") become "\n"; a final line break does not start an
 // empty numbered line.
-func NumberLines(text string, first int) string {
+func NumberLines(text string, first int) string { return NumberShownLines(text, first, nil) }
+
+// NumberShownLines is NumberLines leaving out the lines hidden marks (hidden[i] for the line
+// numbered first+i; a missing entry is a shown line): the lines after a hidden one keep their
+// numbers, so the model sees the gap. Shown lines are joined by "\n".
+func NumberShownLines(text string, first int, hidden []bool) string {
 	var b strings.Builder
 	b.Grow(len(text) + len(text)/8)
 	n := first
 	start := 0
 	emit := func(end int) {
-		b.WriteString(strconv.Itoa(n))
-		b.WriteByte('\t')
-		b.WriteString(text[start:end])
+		if i := n - first; i >= len(hidden) || !hidden[i] {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(strconv.Itoa(n))
+			b.WriteByte('\t')
+			b.WriteString(text[start:end])
+		}
 		n++
 	}
 	for i := 0; i < len(text); i++ {
@@ -152,9 +166,6 @@ func NumberLines(text string, first int) string {
 				i++
 			}
 			start = i + 1
-			if start < len(text) {
-				b.WriteByte('\n')
-			}
 		}
 	}
 	if start < len(text) {
