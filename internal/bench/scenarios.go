@@ -73,6 +73,7 @@ func (b *bench) scenarios() []scenario {
 	list = append(list, scenario{name: fmt.Sprintf("lint %d small docs, L=%s, C=%d", sz.streamDocs, sz.streamL, sz.streamC),
 		run: func() result { return b.stream(sz) }})
 	list = append(list, b.costScenarios(sz)...)
+	list = append(list, b.tokenScenarios()...)
 	return append(list, b.cacheScenarios()...)
 }
 
