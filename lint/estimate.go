@@ -4,6 +4,7 @@ import (
 	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/lint/selection"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // EstimateCost works out what running plan with opts will cost: every file is prepared (and a
@@ -76,11 +77,20 @@ func cacheable(k Kind) bool {
 // too.
 func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
 	in := chunkPrompt(pr, u, ch, opts)
-	schema := violationsSchema()
-	if _, ok := pr.Kind.(subjective); ok {
-		schema = criteriaSchema(u.Criteria)
+	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: requestSchema(pr, u), Sample: opts.FirstSample}
+}
+
+// requestSchema is the response schema a call of a unit sends: the criteria's for a subjective
+// rule (also one with a technical-accuracy evaluator), else the violations' (nil for a
+// checklist, whose judge calls carry their own).
+func requestSchema(pr *PlannedRule, u *Unit) *llm.Schema {
+	switch pr.Rule.Kind() {
+	case rules.KindSubjective:
+		return criteriaSchema(u.Criteria)
+	case rules.KindChecklist:
+		return nil
 	}
-	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: schema, Sample: opts.FirstSample}
+	return violationsSchema()
 }
 
 // chunkPrompt is what the call for one chunk of a unit evaluates: the chunk as the model is
