@@ -143,6 +143,27 @@ func FuzzDocument(f *testing.F) {
 		if joined.String() != doc.Body {
 			t.Fatal("chunks do not concatenate to the body")
 		}
+		// Each chunk as sent: numbered from 1, the hidden lines (here every third) left out,
+		// the others keeping their numbers in order.
+		for _, c := range chunks {
+			first, last := document.ChunkLines(c)
+			hidden := make([]bool, last-first+1)
+			for i := range hidden {
+				hidden[i] = i%3 == 2
+			}
+			sent := NumberShownLines(c.Text, 1, hidden)
+			prev := 0
+			for _, l := range strings.Split(sent, "\n") {
+				if sent == "" {
+					break
+				}
+				var n int
+				if _, err := fmt.Sscan(strings.SplitN(l, "\t", 2)[0], &n); err != nil || n <= prev || n > len(hidden) || hidden[n-1] {
+					t.Fatalf("chunk at line %d sent line %q after %d (%d lines)", first, l, prev, len(hidden))
+				}
+				prev = n
+			}
+		}
 	})
 }
 
