@@ -130,6 +130,10 @@ type Usage struct {
 	CachedInputTokens int64    `json:"cachedInputTokens,omitempty"`
 	CacheWriteTokens  int64    `json:"cacheWriteTokens,omitempty"`
 	Cost              *float64 `json:"cost"`
+	// CachedPriceAssumed is set when Cost priced cached input tokens at the provider table's
+	// share of the input price because CACHED_INPUT_PRICE_PER_MILLION is not set
+	// (docs/providers.md, "Prompt caching"); the line footer says so. Not in the JSON output.
+	CachedPriceAssumed bool `json:"-"`
 }
 
 // Summary totals a run's files.

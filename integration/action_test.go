@@ -341,7 +341,8 @@ func TestActionSteps(t *testing.T) {
 
 	// Keys the server requires: the step must export the key under the provider's variable.
 	r.srv = llmtest.Start(t, llmtest.RequireAPIKey(testAPIKey))
-	r.srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Wordiness">`), llmtest.UserContains("In order to")),
+	// MessageContains: Anthropic gets the rule as a user turn after the document (docs/providers.md).
+	r.srv.On(llmtest.All(llmtest.MessageContains(`<rule name="Wordiness">`), llmtest.UserContains("In order to")),
 		llmtest.JSON(map[string]any{"violations": []any{map[string]any{
 			"quoted_text": "In order to", "line": 3, "message": `Say "To".`, "suggestion": `Write "To".`, "fix": "To", "confidence": 0.9}}}))
 	r.srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))

@@ -19,8 +19,8 @@ import (
 // their system message; the fake caches it from the second call on, and the JSON usage, its
 // cost and the line footer count the cached tokens at the provider's prices.
 
-// cacheProject writes the project: a style guide long enough that each rule's system message
-// passes the providers' 1,024-token minimum.
+// cacheProject writes the project: a style guide long enough that each shared prefix (the
+// instructions, the style guide and a document) passes the providers' 1,024-token minimum.
 func cacheProject(t *testing.T, dir string) {
 	t.Helper()
 	var guide strings.Builder
@@ -76,14 +76,19 @@ func TestPromptCachingEndToEnd(t *testing.T) {
 			if len(reqs) != 6 {
 				t.Fatalf("%d requests, want 6 (3 documents × 2 rules)", len(reqs))
 			}
-			// What the fake's cache model gives: per rule, the first call writes its system
-			// message (Anthropic) or sees it (OpenAI), the two later ones read it.
+			// What the fake's cache model gives: the shared prefix is the instructions with the
+			// style guide, then the document (spec/linter.md §13); per document the first call
+			// writes it (Anthropic) or sees it (OpenAI), the other rule's call reads it.
 			var input, output, cached, written int64
 			seen := map[string]bool{}
 			for i, q := range reqs {
-				sys := q.System()
-				if tokensOf(sys) < llmtest.MinCachedPrompt {
-					t.Fatalf("request %d: system message of %d tokens, below the minimum the test needs", i, tokensOf(sys))
+				if len(q.Messages) != 3 {
+					t.Fatalf("request %d: %d messages, want 3 (instructions, document, rule)", i, len(q.Messages))
+				}
+				prefix := q.Messages[0].Content + "\x00" + q.Messages[1].Content
+				n := tokensOf(q.Messages[0].Content) + tokensOf(q.Messages[1].Content)
+				if n < llmtest.MinCachedPrompt {
+					t.Fatalf("request %d: shared prefix of %d tokens, below the minimum the test needs", i, n)
 				}
 				for _, m := range q.Messages {
 					input += tokensOf(m.Content)
@@ -91,27 +96,26 @@ func TestPromptCachingEndToEnd(t *testing.T) {
 				output += int64(len(`{"violations":[]}`)+3) / 4
 				switch tc.provider {
 				case "anthropic":
-					if fmt.Sprint(q.CacheBreakpoints) != "[0]" || q.Path != "/v1/messages" {
-						t.Fatalf("request %d: %s, cache_control on %v, want [0]", i, q.Path, q.CacheBreakpoints)
+					if fmt.Sprint(q.CacheBreakpoints) != "[1]" || q.Path != "/v1/messages" {
+						t.Fatalf("request %d: %s, cache_control on %v, want [1] (the document)", i, q.Path, q.CacheBreakpoints)
 					}
-					if seen[sys] {
-						cached += tokensOf(sys)
+					if seen[prefix] {
+						cached += n
 					} else {
-						written += tokensOf(sys)
+						written += n
 					}
 				case "openai":
 					if q.PromptCacheKey == "" || q.Path != "/v1/chat/completions" {
 						t.Fatalf("request %d: %s, prompt_cache_key %q", i, q.Path, q.PromptCacheKey)
 					}
-					if seen[sys] {
-						n := tokensOf(sys)
+					if seen[prefix] {
 						cached += llmtest.MinCachedPrompt + (n-llmtest.MinCachedPrompt)/128*128
 					}
 				}
-				seen[sys] = true
+				seen[prefix] = true
 			}
-			if len(seen) != 2 {
-				t.Fatalf("%d distinct system messages, want one per rule", len(seen))
+			if len(seen) != 3 {
+				t.Fatalf("%d distinct shared prefixes, want one per document", len(seen))
 			}
 			if cached == 0 || (tc.provider == "anthropic") != (written > 0) {
 				t.Fatalf("cached %d written %d", cached, written)

@@ -17,7 +17,7 @@ import (
 // a short document (one chunk per rule) and a long one (five chunks per rule).
 func budgetProject() map[string]string {
 	return map[string]string{
-		"vectorlint.ini":      "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"vectorlint.ini":      "RulesPath = rules\nChunkWords = 500\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/words.md": "---\nid: Words\nname: Words\n---\nFind wordy phrases.\n",
 		"rules/Acme/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\n" +
 			"criteria: [{id: Warmth, name: Warmth}]\n---\nRate the tone.\n",

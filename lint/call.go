@@ -50,19 +50,31 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	}
 	pr := it.rule.pr
 	chunk := it.unit.chunks[it.chunk]
-	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(),
-		prompt: chunkPrompt(pr, it.unit.unit, chunk, it.file.fp, e.opts)}
-	return pr.Kind.call(ctx, e, j)
+	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(), prompt: chunkPrompt(pr, it.unit.unit, chunk, e.opts)}
+	res := pr.Kind.call(ctx, e, j)
+	shiftLines(&res, chunk.Line-1)
+	return res
 }
 
-// chunkPrompt is what the call of a chunk evaluates: the chunk's text as the model is sent it
-// (skipped scopes left out), with the project's style guide and directive. The call stage and
-// the plan's requests (cacheRequest: cache lookups, batches) both build it here, so that a
-// request planned ahead is byte for byte the one the run sends.
-func chunkPrompt(pr *PlannedRule, u *Unit, ch document.Chunk, fp *FilePlan, opts EvalOptions) PromptInput {
-	text, placeholders := fp.Doc.ModelText(ch.Text, ch.Offset)
-	return PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: text, Line: ch.Line, Placeholders: placeholders,
-		StyleGuide: opts.StyleGuide, Directive: directiveFor(opts.Directive, fp.Path)}
+// shiftLines turns the line hints of a chunk's reply, numbered from 1 within the chunk as the
+// model was shown it (chunkPrompt), into the document's line numbers: by the chunk's first line
+// less one.
+func shiftLines(res *reply, by int) {
+	if by == 0 {
+		return
+	}
+	for i := range res.violations {
+		if res.violations[i].Line > 0 {
+			res.violations[i].Line += by
+		}
+	}
+	for i := range res.ratings {
+		for k := range res.ratings[i].Violations {
+			if res.ratings[i].Violations[k].Line > 0 {
+				res.ratings[i].Violations[k].Line += by
+			}
+		}
+	}
 }
 
 // complete makes a job's model call with messages and schema; read checks the reply's JSON and

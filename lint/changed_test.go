@@ -270,7 +270,7 @@ func longDoc(paras int, edit map[int]string) string {
 func TestChangedLines(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{
-		"vectorlint.ini":       "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n",
+		"vectorlint.ini":       "RulesPath = styles\nChunkWords = 500\n[**/*.md]\nRunRules = Acme\n",
 		"styles/Acme/words.md": "---\nid: Words\nname: Words\nseverity: error\n---\nFind wordy phrases.\n",
 		"styles/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\n" +
 			"target: {regex: '^#\\s+(.+)$', group: 1, required: true}\n" +
@@ -284,7 +284,8 @@ func TestChangedLines(t *testing.T) {
 	testutil.WriteFiles(t, dir, files)
 	testutil.GitCommitAll(t, dir, "base")
 	testutil.Git(t, dir, "checkout", "-q", "-b", "pr")
-	// long.md: paragraph 12 (lines 39-40, in the third chunk) is rewritten; short.md: line 3.
+	// long.md: paragraph 12 (lines 39-40, in the fourth chunk of at most 500 words) is
+	// rewritten; short.md: line 3.
 	testutil.WriteFiles(t, dir, map[string]string{
 		"long.md":  longDoc(20, map[int]string{12: "Paragraph 12 was rewritten in order to say more" + strings.Repeat(" x", 40) + "\nand end" + strings.Repeat(" y", 48) + "\n\n"}),
 		"short.md": "# Short\n\nOne line, changed in order to test.\nTwo lines in order to test.\n",
@@ -304,9 +305,10 @@ func TestChangedLines(t *testing.T) {
 	// The chunk of long.md that holds line 39: a violation on that changed line and one on line
 	// 44, in the same chunk but unchanged (reported nowhere, but counted in the score of the
 	// text sent: 2 violations in the chunk's 405 words).
-	srv.On(llmtest.All(words, llmtest.UserContains("39\tParagraph 12 was rewritten")), violationsOf(
-		map[string]any{"quoted_text": "in order to", "line": 39, "message": "Changed line."},
-		map[string]any{"quoted_text": "in order to", "line": 44, "message": "Unchanged line."},
+	// The chunk is lines 39-50, numbered from 1 as the model is sent it.
+	srv.On(llmtest.All(words, llmtest.UserContains("1\tParagraph 12 was rewritten")), violationsOf(
+		map[string]any{"quoted_text": "in order to", "line": 1, "message": "Changed line."},
+		map[string]any{"quoted_text": "in order to", "line": 6, "message": "Unchanged line."},
 	))
 	srv.On(llmtest.All(words, llmtest.UserContains("3\tOne line, changed")), violationsOf(
 		map[string]any{"quoted_text": "in order to", "line": 3, "message": "Changed line."},
@@ -316,7 +318,7 @@ func TestChangedLines(t *testing.T) {
 	))
 	srv.SetDefault(llmtest.JSON(map[string]any{"violations": []any{}}))
 
-	// The plan says what will be sent before anything is: one chunk of long.md's four.
+	// The plan says what will be sent before anything is: one chunk of long.md's five.
 	plan.Prepare()
 	if got := plan.Calls(); got != 2 {
 		t.Errorf("plan.Calls() = %d, want 2 (one chunk of long.md, short.md)", got)
@@ -371,7 +373,7 @@ func TestChangedLinesAddedFile(t *testing.T) {
 	dir := t.TempDir()
 	testutil.GitInit(t, dir)
 	testutil.WriteFiles(t, dir, map[string]string{
-		"vectorlint.ini":       "RulesPath = styles\n[**/*.md]\nRunRules = Acme\n",
+		"vectorlint.ini":       "RulesPath = styles\nChunkWords = 500\n[**/*.md]\nRunRules = Acme\n",
 		"styles/Acme/words.md": "---\nid: Words\nname: Words\n---\nFind wordy phrases.\n",
 		"styles/Acme/title.md": "---\nid: Title\nname: Title\ntarget: {regex: '^#\\s+(.+)$', required: true}\n---\nCheck the title.\n",
 	})

@@ -30,7 +30,7 @@ func TestSplitChunks(t *testing.T) {
 		text string
 		want []want
 	}{
-		{"600 words: one chunk", words(1, 600), []want{{600, 10, 0, "w1 "}}},
+		{"500 words: one chunk", words(1, 500), []want{{500, 10, 0, "w1 "}}},
 		{"empty", "", []want{{0, 10, 0, ""}}},
 		{"paragraphs packed up to 500 words",
 			para(1, 200) + para(201, 200) + para(401, 200) + words(601, 50),
@@ -52,7 +52,7 @@ func TestSplitChunks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			const base = 1000
-			chunks := document.SplitChunks(tt.text, base, 10)
+			chunks := document.SplitChunks(tt.text, base, 10, 500)
 			var joined strings.Builder
 			for _, c := range chunks {
 				joined.WriteString(c.Text)
@@ -69,7 +69,7 @@ func TestSplitChunks(t *testing.T) {
 					t.Errorf("chunk %d: words %d line %d offset %d starts %q; want %d %d %d %q",
 						i, c.Words, c.Line, c.Offset, c.Text[:min(len(c.Text), 8)], w.words, w.line, base+w.offsetInText, w.startsWith)
 				}
-				if len(chunks) > 1 && c.Words > document.MaxChunkWords {
+				if len(chunks) > 1 && c.Words > 500 {
 					t.Errorf("chunk %d has %d words", i, c.Words)
 				}
 			}
@@ -79,13 +79,17 @@ func TestSplitChunks(t *testing.T) {
 
 func TestUnitChunks(t *testing.T) {
 	t.Parallel()
-	long := words(1, 700)
+	long := words(1, 1700) // over DefaultChunkWords when the unit sets no limit
 	u := &Unit{Text: long, Offset: 5, Line: 2}
 	if n := len(u.Chunks()); n != 2 {
 		t.Errorf("chunked unit: %d chunks, want 2", n)
 	}
+	u.chunkWords = 1000
+	if c := u.Chunks(); len(c) != 2 || c[0].Words != 1000 || c[1].Words != 700 {
+		t.Errorf("ChunkWords 1000: %d chunks, want 1000 and 700 words", len(c))
+	}
 	u.NoSplit = true
-	if c := u.Chunks(); len(c) != 1 || c[0].Words != 700 || c[0].Offset != 5 || c[0].Line != 2 {
+	if c := u.Chunks(); len(c) != 1 || c[0].Words != 1700 || c[0].Offset != 5 || c[0].Line != 2 {
 		t.Errorf("evaluateAs document: %+v", c)
 	}
 	u.Missing = &finding.Finding{}
@@ -125,19 +129,40 @@ func FuzzDocument(f *testing.F) {
 			}
 			prev = p
 		}
-		chunks := document.SplitChunks(doc.Body, doc.BodyOffset, doc.Position(doc.BodyOffset).Line)
+		chunks := document.SplitChunks(doc.Body, doc.BodyOffset, doc.Position(doc.BodyOffset).Line, 500)
 		var joined strings.Builder
 		for _, c := range chunks {
 			if c.Line != doc.Position(c.Offset).Line {
 				t.Fatalf("chunk at %d says line %d, the document says %d", c.Offset, c.Line, doc.Position(c.Offset).Line)
 			}
-			if len(chunks) > 1 && c.Words > document.MaxChunkWords {
+			if len(chunks) > 1 && c.Words > 500 {
 				t.Fatalf("chunk of %d words", c.Words)
 			}
 			joined.WriteString(c.Text)
 		}
 		if joined.String() != doc.Body {
 			t.Fatal("chunks do not concatenate to the body")
+		}
+		// Each chunk as sent: numbered from 1, the hidden lines (here every third) left out,
+		// the others keeping their numbers in order.
+		for _, c := range chunks {
+			first, last := document.ChunkLines(c)
+			hidden := make([]bool, last-first+1)
+			for i := range hidden {
+				hidden[i] = i%3 == 2
+			}
+			sent := NumberShownLines(c.Text, 1, hidden)
+			prev := 0
+			for _, l := range strings.Split(sent, "\n") {
+				if sent == "" {
+					break
+				}
+				var n int
+				if _, err := fmt.Sscan(strings.SplitN(l, "\t", 2)[0], &n); err != nil || n <= prev || n > len(hidden) || hidden[n-1] {
+					t.Fatalf("chunk at line %d sent line %q after %d (%d lines)", first, l, prev, len(hidden))
+				}
+				prev = n
+			}
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/lint/selection"
 	"github.com/vectorlint/vectorlint/llm"
+	"github.com/vectorlint/vectorlint/rules"
 )
 
 // EstimateCost works out what running plan with opts will cost: every file is prepared (and a
@@ -26,7 +27,7 @@ func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) selection.Pl
 				if !u.NeedsCall() {
 					continue
 				}
-				addUnit(&c, fp, pr, u, opts)
+				addUnit(&c, pr, u, opts)
 			}
 		}
 		if release {
@@ -42,7 +43,7 @@ func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) selection.Pl
 }
 
 // addUnit counts one unit's calls.
-func addUnit(c *selection.PlanCost, fp *FilePlan, pr *PlannedRule, u *Unit, opts EvalOptions) {
+func addUnit(c *selection.PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) {
 	if opts.Client == nil || !cacheable(pr.Kind) {
 		est := pr.Kind.Estimate(pr, u)
 		c.Calls += est.Calls
@@ -51,7 +52,7 @@ func addUnit(c *selection.PlanCost, fp *FilePlan, pr *PlannedRule, u *Unit, opts
 	}
 	for _, ch := range u.Chunks() {
 		c.Calls++
-		if opts.Client.Cached(cacheRequest(fp, pr, u, ch, opts)) {
+		if opts.Client.Cached(cacheRequest(pr, u, ch, opts)) {
 			c.Cached++
 			continue
 		}
@@ -72,13 +73,40 @@ func cacheable(k Kind) bool {
 
 // cacheRequest is the request the call stage sends for a chunk of a semi-objective or
 // subjective rule (runChunk, then the kind's call): the same messages and schema, so the same
-// cache key, and the same body in a provider batch.
-func cacheRequest(fp *FilePlan, pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
-	schema := violationsSchema()
-	if _, ok := pr.Kind.(subjective); ok {
-		schema = criteriaSchema(u.Criteria)
+// cache key. It is the one builder of a plan's request: the call stage's prompt is chunkPrompt
+// too.
+func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
+	in := chunkPrompt(pr, u, ch, opts)
+	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: requestSchema(pr, u), Sample: opts.FirstSample}
+}
+
+// requestSchema is the response schema a call of a unit sends: the criteria's for a subjective
+// rule (also one with a technical-accuracy evaluator), else the violations' (nil for a
+// checklist, whose judge calls carry their own).
+func requestSchema(pr *PlannedRule, u *Unit) *llm.Schema {
+	switch pr.Rule.Kind() {
+	case rules.KindSubjective:
+		return criteriaSchema(u.Criteria)
+	case rules.KindChecklist:
+		return nil
 	}
-	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(chunkPrompt(pr, u, ch, fp, opts)), Schema: schema, Sample: opts.FirstSample}
+	return violationsSchema()
+}
+
+// chunkPrompt is what the call for one chunk of a unit evaluates: the chunk as the model is
+// shown it (skipped scopes left out, Document.ModelText; lines wholly inside them not sent,
+// Document.HiddenLines), numbered from 1 whatever its place in
+// the document (spec/linter.md §13: a chunk's request does not depend on its position; the
+// call stage adds the chunk's first line to the model's line hints, shiftLines), with the
+// style guide and the file's directive.
+func chunkPrompt(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) PromptInput {
+	text, placeholders := u.doc.ModelText(ch.Text, ch.Offset)
+	path := ""
+	if u.doc != nil {
+		path = u.doc.Path
+	}
+	return PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: text, Line: 1, Hidden: u.doc.HiddenLines(ch.Text, ch.Offset), Placeholders: placeholders,
+		StyleGuide: opts.StyleGuide, Directive: directiveFor(opts.Directive, path)}
 }
 
 // PlanRequests returns the requests of plan's calls that can be made ahead of the run, as a
@@ -106,7 +134,7 @@ func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred in
 				}
 				chunks := u.Chunks()
 				for _, ch := range chunks {
-					r := cacheRequest(fp, pr, u, ch, opts)
+					r := cacheRequest(pr, u, ch, opts)
 					r.Label = fp.Path + " " + pr.ID // as the call stage labels it (workItem.label)
 					if len(pr.Units) > 1 || len(chunks) > 1 {
 						r.Label += " " + lineRange(ch)

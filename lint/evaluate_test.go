@@ -177,7 +177,7 @@ func TestEvaluateNotConfigured(t *testing.T) {
 // enough to be split into chunks.
 func chunkProject(doc string) map[string]string {
 	return map[string]string{
-		"vectorlint.ini":      "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"vectorlint.ini":      "RulesPath = rules\nChunkWords = 500\n[**/*.md]\nRunRules = Acme\n",
 		"rules/Acme/words.md": "---\nid: Words\nname: Words\nseverity: error\n---\nFind wordy phrases.\n",
 		"rules/Acme/tone.md": "---\nid: Tone\nname: Tone\ntype: subjective\n" +
 			"criteria: [{id: Warmth, name: Warmth, weight: 2}, {id: Clarity, name: Clarity}]\n---\nRate the tone.\n",
@@ -191,7 +191,7 @@ func chunkProject(doc string) map[string]string {
 func TestEvaluateChunks(t *testing.T) {
 	t.Parallel()
 	var doc strings.Builder
-	for i := range 14 { // 14 paragraphs of 50 words: 700 words, two chunks (lines 1-19, 21-27)
+	for i := range 14 { // 14 paragraphs of 50 words: 700 words, two chunks of at most ChunkWords = 500 (lines 1-19, 21-27)
 		fmt.Fprintf(&doc, "Para %d in order to%s\n\n", i+1, strings.Repeat(" w", 45))
 	}
 	dir, proj := loadTestProject(t, chunkProject(doc.String()))
@@ -200,15 +200,17 @@ func TestEvaluateChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := llmtest.Start(t)
-	first, second := llmtest.UserContains("1\tPara 1 "), llmtest.UserContains("21\tPara 11 ")
+	// Each chunk is numbered from 1 (spec/linter.md §13); its line hints are moved back by the
+	// chunk's first line: line 5 of the second chunk is the document's line 25.
+	first, second := llmtest.UserContains("1\tPara 1 "), llmtest.UserContains("1\tPara 11 ")
 	srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Words">`), first), violationsOf(
 		map[string]any{"quoted_text": "in order to", "line": 3, "message": "Wordy."},
 		map[string]any{"quoted_text": "in order to", "line": 3, "message": "Wordy again."}, // duplicate
 		map[string]any{"quoted_text": "in order to", "line": 21, "message": "Not in this chunk."},
 	))
 	srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Words">`), second), violationsOf(
-		map[string]any{"quoted_text": "in order to", "line": 25, "message": "Wordy."},
-		map[string]any{"quoted_text": "Para 13", "line": 25, "message": "Unsure.", "confidence": 0.7},
+		map[string]any{"quoted_text": "in order to", "line": 5, "message": "Wordy."},
+		map[string]any{"quoted_text": "Para 13", "line": 5, "message": "Unsure.", "confidence": 0.7},
 	))
 	srv.On(llmtest.All(llmtest.SystemContains(`<rule name="Tone">`), first), llmtest.JSON(map[string]any{"criteria": []any{
 		map[string]any{"id": "Warmth", "score": 3, "summary": "Fine."}, map[string]any{"id": "Clarity", "score": 2, "summary": "Muddled start."}}}))

@@ -76,6 +76,6 @@ func ExampleRun() {
 	//   Scores below 10.0:
 	//     Acme.Wordy   0.0  1 violation in 10 words, strictness 10
 	//
-	// LLM usage: 1 call, 303 input and 22 output tokens
+	// LLM usage: 1 call, 244 input and 22 output tokens
 	// ✖ 1 error and 0 warnings in 1 file.
 }

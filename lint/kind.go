@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -116,11 +117,9 @@ type Estimate struct {
 	Lines []string
 }
 
-// EstimateInstructionChars is the allowance, in characters, for the built-in reviewer
-// instructions and the reply schema that every request carries besides the rule body and the
-// text. The token estimate of a call is ceil(characters / 4) of: this allowance, the rule body,
-// one line per criterion, and the evaluated text with each line prefixed "N<TAB>".
-const EstimateInstructionChars = 2000
+// EstimateMessageChars is what the token estimate counts for each message of a request besides
+// its text: four tokens, as the providers' chat formats add (and llm.EstimateInputTokens counts).
+const EstimateMessageChars = 16
 
 // chunkEstimate is the estimate of a unit sent to the model chunk by chunk, one call each.
 func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
@@ -148,25 +147,31 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 	return est
 }
 
-// callTokens estimates one call's input tokens as ceil(characters / 4) of the instruction
-// allowance, what every call carries (the directive and style guide: PlannedRule.SharedChars),
-// the rule body, the criteria lines and the numbered text as the model is sent it (skipped
-// scopes left out, and the sentence on placeholders when it has some; see
-// EstimateInstructionChars).
+// callTokens estimates one call's input tokens as ceil(characters / 4) of what the request
+// carries: its messages as the kind builds them (the reviewer instructions, the rule body and
+// the criteria; EstimateMessageChars a message), what every call of the file carries (the
+// directive and style guide: PlannedRule.SharedChars), the numbered text as the model is sent it
+// (skipped scopes left out, lines wholly inside them not sent, each chunk numbered from 1, and
+// the sentence on placeholders when it has some), and the response schema sent with it.
 func callTokens(pr *PlannedRule, u *Unit, c document.Chunk) int {
-	chars := EstimateInstructionChars + pr.SharedChars + utf8.RuneCountInString(pr.Rule.Body)
-	for _, cr := range u.Criteria {
-		chars += utf8.RuneCountInString(fmt.Sprintf("- %s (id %s, weight %g)\n", cr.Name, cr.ID, cr.Weight))
-	}
 	text, placeholders := u.doc.ModelText(c.Text, c.Offset)
-	if placeholders {
-		chars += 1 + utf8.RuneCountInString(instructionsPlaceholder)
+	chars := pr.SharedChars
+	for _, m := range pr.Kind.prompt(PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Placeholders: placeholders}) {
+		chars += utf8.RuneCountInString(m.Content) + EstimateMessageChars
 	}
+	if schema := requestSchema(pr, u); schema != nil {
+		js, _ := json.Marshal(schema.Schema)
+		chars += utf8.RuneCount(js)
+	}
+	hidden := u.doc.HiddenLines(c.Text, c.Offset)
 	lines := finding.NewLineIndex(text)
 	for i := range lines.Lines() {
+		if i < len(hidden) && hidden[i] {
+			continue // not sent (NumberShownLines)
+		}
 		line := text[lines.LineStart(i+1):lines.LineEnd(i+1)]
 		line = line[:len(line)-lineBreakLen(line)]
-		chars += len(strconv.Itoa(c.Line+i)) + 1 + utf8.RuneCountInString(line) + 1
+		chars += len(strconv.Itoa(1+i)) + 1 + utf8.RuneCountInString(line) + 1
 	}
 	return (chars + 3) / 4
 }

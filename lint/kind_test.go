@@ -59,7 +59,7 @@ func TestKindsWithoutModel(t *testing.T) {
 	t.Parallel()
 	semi := mustRule(t, semiRuleSrc)
 	check := mustRule(t, "---\nid: C\nname: C\nshould:\n  - $contains: x\n  - says hello\n  - says goodbye\n---\nBody.\n")
-	long := testutil.LongText(700) // two chunks
+	long := testutil.LongText(1700) // two chunks of at most DefaultChunkWords
 	tests := []struct {
 		name   string
 		rule   *rules.Rule

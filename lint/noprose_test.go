@@ -222,5 +222,5 @@ func TestMaxDocumentWordsFiveMegabytes(t *testing.T) {
 }
 
 // fiveMBCalls is what the 5 MB document of TestMaxDocumentWordsFiveMegabytes plans without the
-// limit: Words and Tone, one call per chunk each.
-const fiveMBCalls = 4238
+// limit: Words and Tone, one call per chunk (of at most DefaultChunkWords) each.
+const fiveMBCalls = 1400

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/llm/llmtest"
 )
 
@@ -43,9 +44,9 @@ func TestPlanRequestsAreTheRunsRequests(t *testing.T) {
 		if r.Endpoint.Model != "test-model" {
 			t.Errorf("request to %q", r.Endpoint.Model)
 		}
-		planned = append(planned, r.Messages[0].Content+"\x00"+r.Messages[1].Content)
-		if strings.Contains(r.Messages[1].Content, "--prod") {
-			t.Errorf("the code block was sent:\n%s", r.Messages[1].Content)
+		planned = append(planned, joinMessages(r.Messages))
+		if j := joinMessages(r.Messages); strings.Contains(j, "--prod") {
+			t.Errorf("the code block was sent:\n%s", j)
 		}
 	}
 	if _, err := Run(context.Background(), plan, RunOptions{EvalOptions: opts}); err != nil {
@@ -58,7 +59,7 @@ func TestPlanRequestsAreTheRunsRequests(t *testing.T) {
 			judged++
 			continue
 		}
-		sent = append(sent, r.Messages[0].Content+"\x00"+r.Messages[1].Content)
+		sent = append(sent, joinSent(r.Messages))
 	}
 	if judged != deferred {
 		t.Errorf("%d judge calls made, %d deferred", judged, deferred)
@@ -77,4 +78,21 @@ func TestPlanRequestsAreTheRunsRequests(t *testing.T) {
 	if !strings.Contains(planned[0]+planned[1], "Files of type .md are user guides.") {
 		t.Errorf("the directive is not the file's:\n%q", planned)
 	}
+}
+
+// joinMessages and joinSent are a request's messages as one string, role by role.
+func joinMessages(ms []llm.Message) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(string(m.Role) + "\x00" + m.Content + "\x00")
+	}
+	return b.String()
+}
+
+func joinSent(ms []llmtest.Message) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(m.Role + "\x00" + m.Content + "\x00")
+	}
+	return b.String()
 }

@@ -76,6 +76,9 @@ type Unit struct {
 	doc  *document.Document
 	// only, when set, keeps only the chunks that hold one of these lines (--changed-lines).
 	only gitdiff.Lines
+	// chunkWords is the most words of a chunk (the configuration's ChunkWords; 0 for
+	// document.DefaultChunkWords).
+	chunkWords int
 }
 
 // NeedsCall reports whether the unit is evaluated (by the model, or by its checklist).
@@ -104,7 +107,7 @@ func (u *Unit) Chunks() []document.Chunk {
 	case u.NoSplit:
 		return []document.Chunk{{Text: u.Text, Offset: u.Offset, Line: u.Line, Words: document.CountWords(u.Text)}}
 	}
-	chunks := document.SplitChunks(u.Text, u.Offset, u.Line)
+	chunks := document.SplitChunks(u.Text, u.Offset, u.Line, u.chunkWords)
 	if u.only != nil {
 		chunks = slices.DeleteFunc(chunks, func(c document.Chunk) bool { return !u.only.Overlaps(document.ChunkLines(c)) })
 	}
@@ -179,7 +182,7 @@ func planRule(doc *document.Document, r *rules.Rule, rs config.RuleSettings, cfg
 	layout := pr.Kind.layout(r)
 	for _, g := range layout.groups {
 		u := &Unit{Criteria: g.criteria, Target: g.target, NoSplit: r.EvaluateAs == rules.EvaluateDocument || layout.whole,
-			Checklist: r.Should, kind: pr.Kind, doc: doc}
+			Checklist: r.Should, kind: pr.Kind, doc: doc, chunkWords: cfg.ChunkWordLimit()}
 		res := targetResult{}
 		if g.target != nil {
 			res = targets.find(g.target)

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"github.com/vectorlint/vectorlint/llm"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,36 @@ func BenchmarkNumberLines(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		NumberLines(text, 1)
+	}
+}
+
+// TestPromptSharedPrefix checks the layout for provider prompt caching (spec/linter.md §13):
+// the calls of two rules of different kinds on one chunk share their first two messages byte
+// for byte (instructions, style guide, chunk), the chunk marks the end of the shared prefix, and
+// the rule comes last.
+func TestPromptSharedPrefix(t *testing.T) {
+	t.Parallel()
+	semi := mustRule(t, semiRuleSrc)
+	subj := mustRule(t, subjectiveRuleSrc)
+	text := "In order to win,\nwe try.\n"
+	a := BuildMessages(PromptInput{Rule: semi, Text: text, Line: 1, StyleGuide: "Use sentence case.", Directive: "Be kind."})
+	b := BuildMessages(PromptInput{Rule: subj, Criteria: subj.Criteria, Text: text, Line: 1, StyleGuide: "Use sentence case.", Directive: "Be kind."})
+	if len(a) != 3 || len(b) != 3 {
+		t.Fatalf("%d and %d messages, want 3", len(a), len(b))
+	}
+	for i := range 2 {
+		if a[i] != b[i] {
+			t.Errorf("message %d differs between the rules:\n%+v\n%+v", i+1, a[i], b[i])
+		}
+	}
+	if a[1].Role != llm.RoleUser || !a[1].SharedPrefix || a[1].Content != "1\tIn order to win,\n2\twe try." {
+		t.Errorf("the chunk message is %+v", a[1])
+	}
+	if a[0].SharedPrefix || a[2].SharedPrefix || !strings.Contains(a[0].Content, "Use sentence case.") || !strings.Contains(a[0].Content, "Be kind.") {
+		t.Errorf("the shared instructions are %+v", a[0])
+	}
+	if !strings.HasPrefix(a[2].Content, instructionsSemiObjective) || !strings.Contains(a[2].Content, "<rule name=\"Wordiness\">") ||
+		!strings.HasPrefix(b[2].Content, instructionsSubjective) || !strings.Contains(b[2].Content, "- id: Value; name: Value Communication; weight: 12") {
+		t.Errorf("the rule messages are %q and %q", a[2].Content, b[2].Content)
 	}
 }

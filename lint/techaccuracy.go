@@ -83,12 +83,12 @@ func (e *evaluator) gatherEvidence(ctx context.Context, j job) ([]Claim, []strin
 	if e.opts.Search == nil {
 		return nil, nil, rules.ErrNoSearchModel
 	}
-	label, chunk := j.label, j.chunk
+	label := j.label
 	var claims []Claim
 	_, err := e.opts.Client.CompleteJSON(ctx, llm.Request{
 		Endpoint: e.opts.Endpoint,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: claimsInstructions},
-			{Role: llm.RoleUser, Content: NumberLines(j.prompt.Text, chunk.Line)}},
+			{Role: llm.RoleUser, Content: NumberShownLines(j.prompt.Text, j.prompt.Line, j.prompt.Hidden)}},
 		Schema: claimsSchema(),
 		Label:  label + " claims",
 	}, func(js string) error {

@@ -206,12 +206,15 @@ func TestOpenAIPromptCacheKey(t *testing.T) {
 	if got := costText(u); got != fmt.Sprintf("%.7f", wantCost) {
 		t.Fatalf("cost %s, want %.7f", got, wantCost)
 	}
+	if !u.CachedPriceAssumed {
+		t.Error("cached tokens priced at the provider's share without CachedPriceAssumed (the footer's note)")
+	}
 
 	// An explicit cached price wins over the provider's share.
 	cfg.Prices = &llm.Prices{InputPerMillion: 2.5, OutputPerMillion: 10, CachedInputPerMillion: ptr(0.0)}
 	c2 := newClient(t, cfg)
 	twoCalls(t, c2, ep, system, nil) // the fake remembers: both calls read the prefix now
-	if u := c2.Usage(); u.CachedInputTokens != 2*1152 || costText(u) != fmt.Sprintf("%.7f", ((2422-2304)*2.5+2*10)/1e6) {
+	if u := c2.Usage(); u.CachedInputTokens != 2*1152 || costText(u) != fmt.Sprintf("%.7f", ((2422-2304)*2.5+2*10)/1e6) || u.CachedPriceAssumed {
 		t.Fatalf("usage %+v cost %s", u, costText(u))
 	}
 }

@@ -328,6 +328,9 @@ func usageLine(u finding.Usage) string {
 	fmt.Fprintf(&b, " and %d output tokens", u.OutputTokens)
 	if u.Cost != nil {
 		fmt.Fprintf(&b, ", cost $%.4f", *u.Cost)
+		if u.CachedPriceAssumed {
+			b.WriteString(" (cached input at the provider's usual share of the input price: set CACHED_INPUT_PRICE_PER_MILLION for your model's)")
+		}
 	}
 	return b.String()
 }

@@ -95,6 +95,9 @@ func TestUsageLine(t *testing.T) {
 			"LLM usage: 4 calls (4 cached), 1000 input and 200 output tokens, cost $1.5000"},
 		{finding.Usage{Calls: 6, InputTokens: 13176, OutputTokens: 30, CachedInputTokens: 8704, CacheWriteTokens: 4352, Cost: &cost},
 			"LLM usage: 6 calls, 13176 input (8704 from the provider's cache, 4352 written to it) and 30 output tokens, cost $1.5000"},
+		{finding.Usage{Calls: 6, InputTokens: 13176, OutputTokens: 30, CachedInputTokens: 8704, Cost: &cost, CachedPriceAssumed: true},
+			"LLM usage: 6 calls, 13176 input (8704 from the provider's cache) and 30 output tokens, cost $1.5000 " +
+				"(cached input at the provider's usual share of the input price: set CACHED_INPUT_PRICE_PER_MILLION for your model's)"},
 		{finding.Usage{Calls: 6, InputTokens: 13176, OutputTokens: 30, CachedInputTokens: 8448},
 			"LLM usage: 6 calls, 13176 input (8448 from the provider's cache) and 30 output tokens"},
 		{finding.Usage{Calls: 1, InputTokens: 2000, OutputTokens: 5, CacheWriteTokens: 1500},

@@ -209,12 +209,23 @@ func TestBatchAnthropic(t *testing.T) {
 	anthropicEnv := func(srv *llmtest.Server) map[string]string {
 		return map[string]string{"LLM_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": testAPIKey, "ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_MODEL": "claude-test"}
 	}
-	liveSrv, liveDir := startEngine(t, files)
+	// Anthropic gets the rule as a user turn after the chunk (the cache breakpoint is after the
+	// chunk, and its system blocks come first): match it in any message.
+	start := func() (*llmtest.Server, string) {
+		srv := llmtest.Start(t)
+		srv.On(llmtest.MessageContains(`<rule name="Wordiness">`), llmtest.JSON(wordinessReply()))
+		srv.On(llmtest.MessageContains(`<rule name="Strict Wordiness">`), llmtest.Fenced(wordinessReply()))
+		srv.On(llmtest.MessageContains(`<rule name="Headline">`), llmtest.JSON(headlineReply()))
+		dir := t.TempDir()
+		writeTestTree(t, dir, files)
+		return srv, dir
+	}
+	liveSrv, liveDir := start()
 	live := runBatchApp(t, liveDir, anthropicEnv(liveSrv), "--output", "json", "--cache-dir", t.TempDir(), "docs")
 	if live.code != exitFindings {
-		t.Fatalf("live: exit %d\n%s", live.code, live.stderr)
+		t.Fatalf("live: exit %d\n%s\n%s", live.code, live.stderr, live.stdout)
 	}
-	srv, dir := startEngine(t, files)
+	srv, dir := start()
 	cache := t.TempDir()
 	sub := runBatchApp(t, dir, anthropicEnv(srv), "batch", "submit", "--cache-dir", cache, "docs")
 	id := strings.TrimSpace(sub.stdout)

@@ -475,7 +475,8 @@ func TestShowPromptTrunc(t *testing.T) {
 	if !strings.HasSuffix(wantUser, "\n... [truncated]") || utf8.RuneCountInString(strings.TrimSuffix(wantUser, "\n... [truncated]")) != 500 {
 		t.Fatalf("setup.CutPrompt: %q", wantUser)
 	}
-	want := "── system\n" + setup.CutPrompt(req.System(), 500) + "\n── user\n" + wantUser + "\n── end of prompt\n"
+	want := "── system\n" + setup.CutPrompt(req.Messages[0].Content, 500) + "\n── user\n" + wantUser +
+		"\n── system\n" + setup.CutPrompt(req.Messages[2].Content, 500) + "\n── end of prompt\n"
 	if !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, long) {
 		t.Errorf("stderr:\n%s\nwant it to contain:\n%s", r.stderr, want)
 	}

@@ -198,6 +198,7 @@ func TestChangedLinesJSON(t *testing.T) {
 	dir := t.TempDir()
 	testutil.GitInit(t, dir)
 	files := costProject()
+	files["vectorlint.ini"] = "RulesPath = rules\nChunkWords = 500\n[**/*.md]\nRunRules = Acme\n"
 	files["docs/long.md"] = doc(-1)
 	testutil.WriteFiles(t, dir, files)
 	testutil.GitCommitAll(t, dir, "base")
@@ -205,12 +206,13 @@ func TestChangedLinesJSON(t *testing.T) {
 
 	srv := llmtest.Start(t)
 	srv.SetDefault(llmtest.Reply{Func: func(r *llmtest.Request) llmtest.Reply {
-		// Every paragraph's "in order to" is reported: only line 15's is on a changed line.
+		// Every paragraph's "in order to" is reported, at its line within the chunk (numbered
+		// from 1): only line 15's is on a changed line.
 		var vs []any
 		for _, line := range strings.Split(r.LastUser(), "\n") {
 			n, text, ok := strings.Cut(line, "\t")
 			if ok && strings.Contains(text, "in order to") {
-				vs = append(vs, map[string]any{"quoted_text": "in order to", "line": n, "message": "Wordy (line " + n + ")."})
+				vs = append(vs, map[string]any{"quoted_text": "in order to", "line": n, "message": "Wordy (chunk line " + n + ")."})
 			}
 		}
 		return llmtest.JSON(map[string]any{"violations": vs})
@@ -239,7 +241,7 @@ func TestChangedLinesJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(out.Files) != 1 || len(out.Files[0].Findings) != 1 || out.Files[0].Findings[0].Line != 15 ||
-		out.Files[0].Findings[0].Message != "Wordy (line 15)." {
+		out.Files[0].Findings[0].Message != "Wordy (chunk line 7)." {
 		t.Fatalf("result: %+v", out)
 	}
 	score := out.Files[0].Scores[0]

@@ -59,15 +59,16 @@ func engineProject() map[string]string {
 	}
 }
 
-// wordinessReply reports two real violations (one of two repeats, picked by context; one found
+// wordinessReply (its line hints numbered from 1 at the body, line 4, as the model is sent
+// it) reports two real violations (one of two repeats, picked by context; one found
 // ignoring case), one below the confidence threshold and one quote that is not in the text.
 func wordinessReply() map[string]any {
 	return map[string]any{"violations": []any{
-		map[string]any{"quoted_text": "In order to", "line": 6, "context_before": "need access. ", "context_after": " finish",
+		map[string]any{"quoted_text": "In order to", "line": 3, "context_before": "need access. ", "context_after": " finish",
 			"analysis": "Wordy.", "message": `Say "to".`, "suggestion": `Replace "in order to" with "to".`, "fix": "To", "confidence": 0.9},
-		map[string]any{"quoted_text": "due to the fact that", "line": 7, "message": `Say "because".`, "fix": "Because", "confidence": 0.95},
-		map[string]any{"quoted_text": "it edits files", "line": 7, "message": "Maybe wordy.", "confidence": 0.5},
-		map[string]any{"quoted_text": "leverage synergies", "line": 6, "message": "Avoid jargon."},
+		map[string]any{"quoted_text": "due to the fact that", "line": 4, "message": `Say "because".`, "fix": "Because", "confidence": 0.95},
+		map[string]any{"quoted_text": "it edits files", "line": 4, "message": "Maybe wordy.", "confidence": 0.5},
+		map[string]any{"quoted_text": "leverage synergies", "line": 3, "message": "Avoid jargon."},
 	}}
 }
 
@@ -76,11 +77,11 @@ func headlineReply() map[string]any {
 	return map[string]any{"criteria": []any{
 		map[string]any{"id": "ValueCommunication", "name": "Value Communication", "score": 1, "summary": "No benefit stated.",
 			"reasoning": "Only a greeting.", "violations": []any{
-				map[string]any{"quoted_text": "wörld", "line": 4, "message": "Vague word.", "confidence": 1}}},
+				map[string]any{"quoted_text": "wörld", "line": 1, "message": "Vague word.", "confidence": 1}}},
 		map[string]any{"id": "CuriosityGap", "name": "Curiosity Gap", "score": 2, "summary": "Little reason to read on.",
 			"reasoning": "Generic.", "violations": []any{}},
 		map[string]any{"name": "tone", "score": 4, "summary": "Friendly.", "violations": []any{
-			map[string]any{"quoted_text": "👋", "line": 4, "message": "Emoji in a headline.", "confidence": 0.8}}},
+			map[string]any{"quoted_text": "👋", "line": 1, "message": "Emoji in a headline.", "confidence": 0.8}}},
 	}}
 }
 
@@ -235,12 +236,12 @@ func TestLintScores(t *testing.T) {
 		}
 		user := req.LastUser()
 		if strings.Contains(req.System(), `<rule name="Headline">`) {
-			if user != "4\tHéllo wörld 👋 guide" {
+			if user != "1\tHéllo wörld 👋 guide" {
 				t.Errorf("headline user message %q", user)
 			}
 			continue
 		}
-		if !strings.HasPrefix(user, "4\t# Héllo wörld 👋 guide\n5\t\n6\tIn order to deploy") || !strings.HasSuffix(user, "\n7\tDue to the fact that it edits files, restart 👋.") {
+		if !strings.HasPrefix(user, "1\t# Héllo wörld 👋 guide\n2\t\n3\tIn order to deploy") || !strings.HasSuffix(user, "\n4\tDue to the fact that it edits files, restart 👋.") {
 			t.Errorf("user message %q", user)
 		}
 		if h := req.Header.Get("Authorization"); h != "Bearer "+testAPIKey {
@@ -693,10 +694,11 @@ func TestLintChunks(t *testing.T) {
 	files := engineProject()
 	delete(files, "rules/Acme/headline.md")
 	var doc strings.Builder
-	for i := range 30 { // 30 paragraphs of 40 words: 1,200 words, 3 chunks
+	for i := range 30 { // 30 paragraphs of 40 words: 1,200 words, 3 chunks of at most ChunkWords = 500
 		fmt.Fprintf(&doc, "Paragraph %d: we act in order to ship%s.\n\n", i+1, strings.Repeat(" word", 32))
 	}
 	files["docs/guide.md"] = doc.String()
+	files["vectorlint.ini"] = "RulesPath = rules\nChunkWords = 500\n[**/*.md]\nRunRules = Acme\n"
 	writeTestTree(t, dir, files)
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "docs")
 	res := decodeJSON(t, r.stdout)
@@ -716,7 +718,8 @@ func TestLintChunks(t *testing.T) {
 			found = append(found, fmt.Sprintf("%d:%d", f.Line, f.Column))
 		}
 	}
-	if got := strings.Join(found, " "); got != "1:21 25:22 49:22" {
+	// The chunks start at lines 1, 17 and 41: content-defined boundaries (spec/linter.md §13).
+	if got := strings.Join(found, " "); got != "1:21 17:21 41:22" {
 		t.Errorf("findings at %s", got)
 	}
 	for _, s := range res.Files[0].Scores {
@@ -738,15 +741,22 @@ func TestLintShowPromptAndVerbose(t *testing.T) {
 	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--show-prompt", "docs")
 	r.noKey(t)
 	req := srv.Requests()[0]
-	want := fmt.Sprintf("── prompt: docs/guide.md Acme.Wordiness (test-model at %s, sent, response format json_schema)\n── system\n%s\n── user\n%s\n── end of prompt\n",
-		strings.TrimPrefix(strings.TrimSuffix(srv.URL, "/v1"), "http://"), req.System(), req.LastUser())
+	want := fmt.Sprintf("── prompt: docs/guide.md Acme.Wordiness (test-model at %s, sent, response format json_schema)\n",
+		strings.TrimPrefix(strings.TrimSuffix(srv.URL, "/v1"), "http://"))
+	for _, m := range req.Messages { // instructions, the chunk, the rule (spec/linter.md §13)
+		want += "── " + m.Role + "\n" + m.Content + "\n"
+	}
+	want += "── end of prompt\n"
+	if len(req.Messages) != 3 {
+		t.Errorf("%d messages, want 3", len(req.Messages))
+	}
 	if r.stderr != want {
 		t.Errorf("--show-prompt:\n%s\nwant:\n%s", r.stderr, want)
 	}
 	r = runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--verbose", "--cache-dir", t.TempDir(), "docs")
 	r.noKey(t)
 	lines := strings.Split(strings.TrimSpace(hostless(r.stderr, srv)), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "vectorlint: llm: request chat completion test-model@HOST [docs/guide.md Acme.Wordiness] attempt 1: 2 messages, format json_schema") ||
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "vectorlint: llm: request chat completion test-model@HOST [docs/guide.md Acme.Wordiness] attempt 1: 3 messages, format json_schema") ||
 		!strings.HasPrefix(lines[1], "vectorlint: llm: response chat completion test-model@HOST [docs/guide.md Acme.Wordiness] attempt 1: 200 in ") {
 		t.Errorf("--verbose:\n%s", r.stderr)
 	}

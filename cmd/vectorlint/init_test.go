@@ -306,7 +306,7 @@ func TestInitDocusaurus(t *testing.T) {
 		}
 		if strings.Contains(req.System(), "title (the H1 headline)") {
 			headline++
-			if !strings.Contains(user, "2\tInstall the CLI") {
+			if !strings.Contains(user, "1\tInstall the CLI") { // numbered from 1 (spec/linter.md §13)
 				t.Errorf("the headline rule was sent:\n%s", user)
 			}
 		}

@@ -240,9 +240,9 @@ func TestDryRunStdin(t *testing.T) {
   Acme.Headline (subjective, warning)
     target /^#\s+(.+)$/mu group 1, line 1, 3 words; criteria Clarity
       1 | From the editor
-    1 LLM call, ~517 tokens
+    1 LLM call, ~521 tokens
 
-Dry run, no LLM call made: 1 file, 1 LLM call, ~517 input tokens (estimated).
+Dry run, no LLM call made: 1 file, 1 LLM call, ~521 input tokens (estimated).
 ✓ No findings.
 `, "")
 	runVectorlint(t, dir, nil, "x", "--dry-run", "-").expect(t, exitFailure, "",

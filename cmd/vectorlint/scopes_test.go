@@ -108,7 +108,8 @@ func TestLintScopesShowPrompt(t *testing.T) {
 	if r.code != exitOK {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
-	want := "── user\n1\t# A\n2\t\n3\tIn order to start, run `…`.\n4\t\n5\t\n6\t\n7\t\n8\t\n9\t\n10\tDone in order to finish.\n── end of prompt\n"
+	// The fenced block's lines (5-8) are not sent; the rule follows the text.
+	want := "── user\n1\t# A\n2\t\n3\tIn order to start, run `…`.\n4\t\n9\t\n10\tDone in order to finish.\n── system\n"
 	if !strings.Contains(r.stderr, want) {
 		t.Errorf("--show-prompt:\n%s\nwant it to hold:\n%s", r.stderr, want)
 	}

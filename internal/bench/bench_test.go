@@ -38,11 +38,11 @@ func TestDocuments(t *testing.T) {
 	if got := document.CountWords(long); got != 20000 {
 		t.Errorf("longDocument(20000) has %d words", got)
 	}
-	if n := len(document.SplitChunks(long, 0, 1)); n < 40 {
-		t.Errorf("longDocument(20000) splits into %d chunks, want at least 40", n)
+	if n := len(document.SplitChunks(long, 0, 1, 0)); n < 14 {
+		t.Errorf("longDocument(20000) splits into %d chunks, want at least 14", n)
 	}
 	for i := range 20 {
-		if w := document.CountWords(sampleDocument(i)); w < 100 || w > 160 || w > document.ChunkThresholdWords {
+		if w := document.CountWords(sampleDocument(i)); w < 100 || w > 160 || w > document.DefaultChunkWords {
 			t.Errorf("sampleDocument(%d) has %d words", i, w)
 		}
 	}
@@ -139,9 +139,9 @@ func TestCostDocument(t *testing.T) {
 	if got := document.CountWords(doc); got != costWords {
 		t.Errorf("%d words, want %d", got, costWords)
 	}
-	chunks := document.SplitChunks(doc, 0, 1)
-	if len(chunks) != 3 {
-		t.Fatalf("%d chunks, want 3", len(chunks))
+	chunks := document.SplitChunks(doc, 0, 1, costChunkWords)
+	if len(chunks) < 3 || len(chunks) > 4 {
+		t.Fatalf("%d chunks, want 3 or 4", len(chunks))
 	}
 	a, b := strings.Split(doc, "\n"), strings.Split(edited, "\n")
 	if len(a) != len(b) {

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"github.com/vectorlint/vectorlint/lint/document"
+
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,8 +22,13 @@ import (
 // (gpt-4o's list prices in 2025, US dollars).
 var costPrices = []string{"INPUT_PRICE_PER_MILLION=2.50", "OUTPUT_PRICE_PER_MILLION=10"}
 
-// costWords is the length of each document of the cost scenarios: three chunks per rule.
-const costWords = 1200
+// costWords is the length of each document of the cost scenarios, and costChunkWords the
+// ChunkWords of their project: three or four chunks per rule (costChunks), so that
+// --changed-lines has chunks to leave out.
+const (
+	costWords      = 1200
+	costChunkWords = 500
+)
 
 // costDocument is document i of the cost scenarios: a heading and costWords words of
 // paragraphs, its sentences rotated by i so no two documents are alike. With edited set, the
@@ -62,6 +69,10 @@ func costRepo(dir string, n int) error {
 	if err := writeProject(dir, docs); err != nil {
 		return err
 	}
+	ini := fmt.Sprintf("RulesPath = rules\nChunkWords = %d\n\n[docs/**/*.md]\nRunRules = Bench\n", costChunkWords)
+	if err := os.WriteFile(filepath.Join(dir, "vectorlint.ini"), []byte(ini), 0o644); err != nil {
+		return err
+	}
 	git := func(args ...string) error {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
@@ -77,7 +88,7 @@ func costRepo(dir string, n int) error {
 			return err
 		}
 	}
-	for _, i := range []int{3, n / 2, n - 1} {
+	for _, i := range editedDocs(n) {
 		if err := os.WriteFile(filepath.Join(dir, "docs", fmt.Sprintf("d%04d.md", i)), []byte(costDocument(i, true)), 0o644); err != nil {
 			return err
 		}
@@ -108,7 +119,7 @@ func (b *bench) costScenarios(sz sizes) []scenario {
 		b.closers = append(b.closers, srv.Close)
 		return nil
 	}
-	const rules, chunks = 3, 3
+	const rules = 3
 	// row is one run; with cached, a first run fills a reply cache and the second is measured
 	// (a re-run of the same pull request, its cache restored).
 	row := func(name, target string, want int, cached bool, args ...string) scenario {
@@ -159,8 +170,8 @@ func (b *bench) costScenarios(sz sizes) []scenario {
 		}}
 	}
 	return []scenario{
-		row("whole repository", "every chunk of every file", sz.docs*rules*chunks, false),
-		row("--changed-since main", "the 3 files only", 3*rules*chunks, false, "--changed-since", "main"),
+		row("whole repository", "every chunk of every file", rules*costChunks(edited(sz.docs, nil)), false),
+		row("--changed-since main", "the 3 files only", rules*costChunks(edited(sz.docs, editedDocs(sz.docs))), false, "--changed-since", "main"),
 		row("--changed-since main --changed-lines", "the changed chunk only", 3*rules, false, "--changed-since", "main", "--changed-lines"),
 		row("--changed-since main, run again with its cache", "0 calls", 0, true, "--changed-since", "main"),
 	}
@@ -184,4 +195,36 @@ func (b *bench) estimate(dir string, srv *llmtest.Server, args ...string) (strin
 		}
 	}
 	return "", fmt.Errorf("vectorlint --max-calls 0 printed no plan:\n%s", truncate(string(out), 2000))
+}
+
+// editedDocs are the documents the pull request of the cost scenarios edits, of n.
+func editedDocs(n int) []int { return []int{3, n / 2, n - 1} }
+
+// edited lists the documents of the pull request: of n, each edited one once; all n (as on
+// the branch) when only is nil.
+func edited(n int, only []int) []string {
+	var docs []string
+	if only == nil {
+		e := map[int]bool{}
+		for _, i := range editedDocs(n) {
+			e[i] = true
+		}
+		for i := range n {
+			docs = append(docs, costDocument(i, e[i]))
+		}
+		return docs
+	}
+	for _, i := range only {
+		docs = append(docs, costDocument(i, true))
+	}
+	return docs
+}
+
+// costChunks is the number of chunks of at most costChunkWords words the documents make.
+func costChunks(docs []string) int {
+	n := 0
+	for _, d := range docs {
+		n += len(document.SplitChunks(d, 0, 1, costChunkWords))
+	}
+	return n
 }

@@ -125,12 +125,16 @@ func (b *bench) cacheScenarios() []scenario {
 			case fmt.Sprintf("%.6f", *u.Cost) != fmt.Sprintf("%.6f", want):
 				r.fail("cost $%.6f, expected $%.6f", *u.Cost, want)
 			}
+			sent, total := sentPrefixTokens(srv.Requests())
+			if 100*sent < 80*total {
+				r.fail("%.1f %% of input tokens in an already-sent prefix, expected at least 80 %%", 100*float64(sent)/float64(max(total, 1)))
+			}
 			cost := 0.0
 			if u.Cost != nil {
 				cost = *u.Cost
 			}
-			r.note = fmt.Sprintf("%d input tokens: %d (%.1f %%) read from the provider's cache, %d written to it; cost $%.4f at $%g/$%g per million (cached input at %g %%%s), $%.4f with caching ignored (%.1f %% less)",
-				u.InputTokens, u.CachedInputTokens, 100*float64(u.CachedInputTokens)/float64(max(u.InputTokens, 1)), u.CacheWriteTokens,
+			r.note = fmt.Sprintf("%d input tokens: %.1f %% in a prefix an earlier request sent; %d (%.1f %%) read from the provider's cache, %d written to it; cost $%.4f at $%g/$%g per million (cached input at %g %%%s), $%.4f with caching ignored (%.1f %% less)",
+				u.InputTokens, 100*float64(sent)/float64(max(total, 1)), u.CachedInputTokens, 100*float64(u.CachedInputTokens)/float64(max(u.InputTokens, 1)), u.CacheWriteTokens,
 				cost, in, out, read*100, writeNote(write), full, 100*(full-cost)/full)
 			return r
 		}}
@@ -149,4 +153,27 @@ func writeNote(write float64) string {
 		return ""
 	}
 	return fmt.Sprintf(", written at %g %%", write*100)
+}
+
+// sentPrefixTokens counts, over reqs in the order the server received them, the input tokens
+// in a prefix of whole messages that an earlier request began with (spec/linter.md §13, the
+// target of the prompt-caching layout: what a provider can serve from its cache, whatever its
+// minimum and steps), and every request's input tokens, as the server counts them.
+func sentPrefixTokens(reqs []llmtest.Request) (sent, total int64) {
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		var key strings.Builder
+		var tokens, shared int64
+		for _, m := range r.Messages {
+			key.WriteString(m.Role + "\x00" + m.Content + "\x00")
+			tokens += llmtest.EstimateTokens(m.Content) + 4
+			if seen[key.String()] {
+				shared = tokens
+			}
+			seen[key.String()] = true
+		}
+		sent += shared
+		total += tokens
+	}
+	return sent, total
 }

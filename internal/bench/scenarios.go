@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"github.com/vectorlint/vectorlint/lint/document"
 	"math"
 	"os"
 	"path/filepath"
@@ -72,6 +73,7 @@ func (b *bench) scenarios() []scenario {
 	list = append(list, scenario{name: fmt.Sprintf("lint %d small docs, L=%s, C=%d", sz.streamDocs, sz.streamL, sz.streamC),
 		run: func() result { return b.stream(sz) }})
 	list = append(list, b.costScenarios(sz)...)
+	list = append(list, b.tokenScenarios()...)
 	return append(list, b.cacheScenarios()...)
 }
 
@@ -243,7 +245,8 @@ var ruleName = regexp.MustCompile(`<rule name="([^"]+)">`)
 
 // longDocument lints one long document with a semi-objective and a subjective rule and checks,
 // from the requests the server received, that every line of the document was sent exactly once
-// per rule, that no chunk has more than 500 words, and that the chunks ran in parallel.
+// per rule, that no chunk has more than DefaultChunkWords words, and that the chunks ran in
+// parallel.
 func (b *bench) longDocument(sz sizes) result {
 	r := result{target: "every chunk sent, no text dropped, chunks in parallel"}
 	dir := filepath.Join(b.work, "long")
@@ -261,7 +264,7 @@ func (b *bench) longDocument(sz sizes) result {
 	}
 	r.fill(run, sz.concurrency, sz.latency)
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	sent := map[string]map[int]string{} // rule → line number → text sent
+	sent := map[string]map[string]int{} // rule → line text → times sent
 	chunks := map[string]int{}
 	maxWords := 0
 	for _, req := range srv.Requests() {
@@ -273,41 +276,45 @@ func (b *bench) longDocument(sz sizes) result {
 		rule := m[1]
 		chunks[rule]++
 		if sent[rule] == nil {
-			sent[rule] = map[int]string{}
+			sent[rule] = map[string]int{}
 		}
 		words := 0
-		for _, l := range strings.Split(req.LastUser(), "\n") {
+		// Each chunk is numbered from 1 (spec/linter.md §13).
+		for i, l := range strings.Split(req.LastUser(), "\n") {
 			nm := numberedLine.FindStringSubmatch(l)
-			if nm == nil {
-				r.fail("%s: a line without its number: %q", rule, truncate(l, 60))
+			if nm == nil || atoi(nm[1]) != i+1 {
+				r.fail("%s: line %d of a chunk sent as %q", rule, i+1, truncate(l, 60))
 				continue
 			}
-			sent[rule][atoi(nm[1])] += nm[2]
+			sent[rule][nm[2]]++
 			words += len(strings.Fields(nm[2]))
 		}
 		maxWords = max(maxWords, words)
 	}
+	want := map[string]int{}
+	for _, l := range lines {
+		want[l]++
+	}
 	for _, rule := range []string{"Wordiness", "Tone"} {
-		got := sent[rule]
-		if len(got) != len(lines) {
-			r.fail("%s: %d lines sent, the document has %d", rule, len(got), len(lines))
-		}
-		for i, l := range lines {
-			if got[i+1] != l {
-				r.fail("%s: line %d sent as %q, expected %q", rule, i+1, truncate(got[i+1], 60), truncate(l, 60))
+		for l, n := range want {
+			if sent[rule][l] != n {
+				r.fail("%s: line %q sent %d times, the document has it %d times", rule, truncate(l, 60), sent[rule][l], n)
 				break
 			}
 		}
+		if len(sent[rule]) != len(want) {
+			r.fail("%s: %d distinct lines sent, the document has %d", rule, len(sent[rule]), len(want))
+		}
 	}
-	if maxWords > 500 {
-		r.fail("a chunk of %d words (at most 500)", maxWords)
+	if maxWords > document.DefaultChunkWords {
+		r.fail("a chunk of %d words (at most %d)", maxWords, document.DefaultChunkWords)
 	}
 	if chunks["Wordiness"] != chunks["Tone"] || chunks["Wordiness"] < 2 {
 		r.fail("chunks per rule: %v", chunks)
 	}
-	want := min(sz.concurrency, run.calls)
-	if srv.MaxInFlight() < want {
-		r.fail("at most %d calls in flight, expected %d", srv.MaxInFlight(), want)
+	inFlight := min(sz.concurrency, run.calls)
+	if srv.MaxInFlight() < inFlight {
+		r.fail("at most %d calls in flight, expected %d", srv.MaxInFlight(), inFlight)
 	}
 	r.note = fmt.Sprintf("%d chunks per rule of at most %d words, every line sent once per rule, up to %d calls in flight, first call %s after start",
 		chunks["Wordiness"], maxWords, srv.MaxInFlight(), fmtDuration(run.firstCall))

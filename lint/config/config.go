@@ -38,6 +38,12 @@ const (
 	DefaultMaxDocumentWords = 50_000
 	// MaxMaxDocumentWords bounds the key: far above any document a model call can be made for.
 	MaxMaxDocumentWords = 100_000_000
+	// DefaultChunkWords is the most words sent in one call when ChunkWords is not set: a
+	// document up to this size is sent whole (spec/linter.md §13; docs/configuration.md).
+	DefaultChunkWords = document.DefaultChunkWords
+	// MinChunkWords and MaxChunkWords bound the ChunkWords key.
+	MinChunkWords = 100
+	MaxChunkWords = 100_000
 )
 
 // FileNames are the names config discovery looks for, in order, in each folder.
@@ -77,6 +83,9 @@ type Config struct {
 	// that is sent to the model; a larger one is reported as skipped, with no call
 	// (DefaultMaxDocumentWords when not set).
 	MaxDocumentWords int
+	// ChunkWords is the most words of a document sent in one call: longer texts are split
+	// into chunks (DefaultChunkWords when not set).
+	ChunkWords int
 	// Timeout bounds one attempt of a model call (llm.Config.Timeout; a call with its retries
 	// is bounded by 3 × that); 0 when not set (--timeout overrides it, retry.DefaultTimeout
 	// applies otherwise).
@@ -299,11 +308,20 @@ func (c *Config) DocumentWordLimit() int {
 	return c.MaxDocumentWords
 }
 
+// ChunkWordLimit is ChunkWords, or DefaultChunkWords for a Config that does not set it (or
+// no Config).
+func (c *Config) ChunkWordLimit() int {
+	if c == nil || c.ChunkWords <= 0 {
+		return DefaultChunkWords
+	}
+	return c.ChunkWords
+}
+
 // globalKeys are the keys allowed before the first section.
 func globalKeys() []string {
 	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
 		"Temperature", "ConfidenceThreshold", "Timeout",
-		"CacheMaxSize", "MaxDocumentWords"}
+		"CacheMaxSize", "MaxDocumentWords", "ChunkWords"}
 }
 
 // Parse parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
@@ -321,6 +339,7 @@ func Parse(path string, data []byte) (*Config, finding.Problems) {
 		DefaultSeverity:     finding.SeverityWarning,
 		ConfidenceThreshold: DefaultConfidenceThreshold,
 		MaxDocumentWords:    DefaultMaxDocumentWords,
+		ChunkWords:          DefaultChunkWords,
 	}
 	scan := scanINI(path, data)
 	if scan.problems.HasErrors() {
@@ -417,6 +436,12 @@ func parseGlobal(cfg *Config, name, value string, line int) *finding.Problem {
 			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a whole number of words from 1 to 100000000", Found: strconv.Quote(value)}
 		}
 		cfg.MaxDocumentWords = n
+	case "ChunkWords":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < MinChunkWords || n > MaxChunkWords {
+			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a whole number of words from 100 to 100000", Found: strconv.Quote(value)}
+		}
+		cfg.ChunkWords = n
 	case "ScanPaths":
 		return &finding.Problem{File: cfg.Path, Line: line, Field: name,
 			Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}
@@ -480,10 +505,10 @@ func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Secti
 			}
 			continue
 		}
-		if name == "MaxDocumentWords" {
+		if name == "MaxDocumentWords" || name == "ChunkWords" {
 			// One limit for the run: a document's size does not depend on its section.
 			problems = append(problems, finding.Problem{File: path, Line: line, Field: name,
-				Message: "MaxDocumentWords is a global key: set it before the first section"})
+				Message: name + " is a global key: set it before the first section"})
 			continue
 		}
 		o, problem := parseOverride(name, value)

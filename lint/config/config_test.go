@@ -24,7 +24,7 @@ func TestParseConfigGlobals(t *testing.T) {
 	t.Parallel()
 	src := "\ufeff# comment\n; another\nRulesPath = styles  \nConcurrency=4\nDefaultSeverity = error\nProvider = openai-compatible\n" +
 		"Model = llama3.1:8b\nBaseURL = http://localhost:11434/v1#frag\nTemperature = 0.4\nConfidenceThreshold = 0.5 ; inline comment\nTimeout = 90\n" +
-		"CacheMaxSize = 500MB\nMaxDocumentWords = 20000\n"
+		"CacheMaxSize = 500MB\nMaxDocumentWords = 20000\nChunkWords = 800\n"
 	cfg, ps := Parse("/proj/vectorlint.ini", []byte(src))
 	if len(ps) != 0 {
 		t.Fatal(ps)
@@ -33,14 +33,14 @@ func TestParseConfigGlobals(t *testing.T) {
 	want := &Config{Path: "/proj/vectorlint.ini", Dir: "/proj", RulesPath: "/proj/styles", RulesPathValue: "styles", RulesPathLine: 3,
 		Concurrency: 4, DefaultSeverity: finding.SeverityError, Provider: "openai-compatible", Model: "llama3.1:8b",
 		BaseURL: "http://localhost:11434/v1#frag", BaseURLLine: 8, Temperature: &temp, ConfidenceThreshold: 0.5, ConfidenceThresholdSet: true,
-		Timeout: 90 * time.Second, CacheMaxSize: 500_000_000, CacheMaxSizeSet: true, MaxDocumentWords: 20_000}
+		Timeout: 90 * time.Second, CacheMaxSize: 500_000_000, CacheMaxSizeSet: true, MaxDocumentWords: 20_000, ChunkWords: 800}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("got  %+v\nwant %+v", cfg, want)
 	}
 	cfg, ps = Parse("/proj/vectorlint.ini", []byte("[**/*.md]\nRunRules = A\n"))
 	if len(ps) != 0 || cfg.Concurrency != 8 || cfg.DefaultSeverity != finding.SeverityWarning || cfg.ConfidenceThreshold != 0.75 ||
 		cfg.Temperature != nil || cfg.RulesPath != "" || cfg.ConfidenceThresholdSet || cfg.Timeout != 0 || cfg.CacheMaxSizeSet ||
-		cfg.MaxDocumentWords != DefaultMaxDocumentWords || cfg.DocumentWordLimit() != 50_000 {
+		cfg.MaxDocumentWords != DefaultMaxDocumentWords || cfg.DocumentWordLimit() != 50_000 || cfg.ChunkWordLimit() != 1500 {
 		t.Errorf("defaults wrong: %+v %v", cfg, ps)
 	}
 	cfg, _ = Parse("/proj/vectorlint.ini", []byte("RulesPath = /abs/rules\n"))
@@ -123,9 +123,16 @@ MaxDocumentWords = 0
 		{"bad MaxDocumentWords", "MaxDocumentWords = 50,000\n[**/*.md]\nRunRules = A\nMaxDocumentWords = 10\n", []string{
 			`vectorlint.ini:1: MaxDocumentWords: expected a whole number of words from 1 to 100000000, found "50,000"`,
 			`vectorlint.ini:4: MaxDocumentWords: MaxDocumentWords is a global key: set it before the first section`}},
+		{"bad ChunkWords", "ChunkWords = 99\n[**/*.md]\nRunRules = A\nChunkWords = 500\n", []string{
+			`vectorlint.ini:1: ChunkWords: expected a whole number of words from 100 to 100000, found "99"`,
+			`vectorlint.ini:4: ChunkWords: ChunkWords is a global key: set it before the first section`}},
+		{"ChunkWords with a comma", "ChunkWords = 1,500\n", []string{
+			`vectorlint.ini:1: ChunkWords: expected a whole number of words from 100 to 100000, found "1,500"`}},
+		{"ChunkWords too large", "ChunkWords = 100001\n", []string{
+			`vectorlint.ini:1: ChunkWords: expected a whole number of words from 100 to 100000, found "100001"`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
-			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords)`}},
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords)`}},
 		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
 			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
 		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{

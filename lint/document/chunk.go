@@ -6,12 +6,21 @@ import (
 	"unicode/utf8"
 )
 
-// Chunking thresholds (spec/linter.md §5 "Long documents").
+// DefaultChunkWords is the most words a chunk holds when the configuration sets no ChunkWords
+// (spec/linter.md §13, docs/configuration.md): a text of at most this many words is sent whole.
+const DefaultChunkWords = 1500
+
+// Content-defined boundaries (spec/linter.md §13, "Requests that do not depend on position";
+// docs/how-it-works.md). A chunk ends before a paragraph that is a cut point once it holds at
+// least a fifth of its maximum: whether a paragraph is a cut point depends only on the paragraph's
+// own first line, so an edit moves only the boundaries next to it and the chunks downstream of
+// it come out the same. A heading is a cut point more often than a plain paragraph, so chunks
+// tend to start at headings.
 const (
-	// ChunkThresholdWords: texts with more words than this are split into chunks.
-	ChunkThresholdWords = 600
-	// MaxChunkWords is the most words a chunk holds.
-	MaxChunkWords = 500
+	// headingCut and paragraphCut: one heading in headingCut, and one plain paragraph in
+	// paragraphCut, is a cut point (by a hash of its first line).
+	headingCut   = 4
+	paragraphCut = 32
 )
 
 // Chunk is a piece of a unit's text sent to the model in one call.
@@ -49,33 +58,49 @@ func CountWords(s string) int {
 	return n
 }
 
-// SplitChunks splits a text that starts at byte offset and line into chunks: one chunk when it
-// has at most ChunkThresholdWords words, else chunks of at most MaxChunkWords words cut at
-// paragraph boundaries (blank lines), then at line boundaries, then between words for a single
-// line longer than MaxChunkWords. No text is ever dropped: the chunks' texts concatenate to
-// text exactly.
-func SplitChunks(text string, offset, line int) []Chunk {
+// SplitChunks splits a text that starts at byte offset and line into chunks of at most
+// maxWords words (DefaultChunkWords when maxWords < 1): one chunk when the text has at most
+// maxWords words. Longer texts are cut at paragraph boundaries (blank lines), content-defined:
+// a chunk of at least maxWords/5 words ends before the next paragraph that is a cut point
+// (isCutPoint: a heading or, less often, a plain paragraph, chosen by a hash of its first
+// line), and before any paragraph that would take it over maxWords. A paragraph over maxWords
+// is cut at line boundaries, then between words for a single line longer than maxWords. No
+// text is ever dropped: the chunks' texts concatenate to text exactly.
+func SplitChunks(text string, offset, line, maxWords int) []Chunk {
+	if maxWords < 1 {
+		maxWords = DefaultChunkWords
+	}
 	words := CountWords(text)
-	if words <= ChunkThresholdWords {
+	if words <= maxWords {
 		return []Chunk{{Text: text, Offset: offset, Line: line, Words: words}}
 	}
-	var pieces []string
+	type piece struct {
+		text  string
+		words int
+		cut   bool // a cut point: a chunk of minWords or more ends before it
+	}
+	var pieces []piece
 	for _, para := range paragraphs(text) {
-		if CountWords(para) <= MaxChunkWords {
-			pieces = append(pieces, para)
+		w := CountWords(para)
+		if w <= maxWords {
+			pieces = append(pieces, piece{para, w, isCutPoint(para)})
 			continue
 		}
-		for _, l := range strings.SplitAfter(para, "\n") {
+		for i, l := range strings.SplitAfter(para, "\n") {
 			if l == "" {
 				continue
 			}
-			if CountWords(l) <= MaxChunkWords {
-				pieces = append(pieces, l)
+			first := i == 0 && isCutPoint(para)
+			if lw := CountWords(l); lw <= maxWords {
+				pieces = append(pieces, piece{l, lw, first})
 				continue
 			}
-			pieces = append(pieces, splitWords(l, MaxChunkWords)...)
+			for j, p := range splitWords(l, maxWords) {
+				pieces = append(pieces, piece{p, CountWords(p), first && j == 0})
+			}
 		}
 	}
+	minWords := maxWords / 5
 	var (
 		chunks   []Chunk
 		start    int // byte offset in text of the current chunk
@@ -94,15 +119,38 @@ func SplitChunks(text string, offset, line int) []Chunk {
 		start, curWords = end, 0
 	}
 	for _, p := range pieces {
-		w := CountWords(p)
-		if curWords > 0 && w > 0 && curWords+w > MaxChunkWords {
+		if curWords > 0 && p.words > 0 && (curWords+p.words > maxWords || p.cut && curWords >= minWords) {
 			flush()
 		}
-		end += len(p)
-		curWords += w
+		end += len(p.text)
+		curWords += p.words
 	}
 	flush()
 	return chunks
+}
+
+// isCutPoint tells whether a chunk may end before the paragraph para: one heading in
+// headingCut, one other paragraph in paragraphCut, by an FNV-1a hash of its first line with
+// its spaces trimmed. Only the first line counts, so that editing the rest of a paragraph
+// does not move a boundary.
+func isCutPoint(para string) bool {
+	first := strings.TrimLeft(para, " \t\r\n")
+	if i := strings.IndexAny(first, "\r\n"); i >= 0 {
+		first = first[:i]
+	}
+	first = strings.TrimSpace(first)
+	if first == "" {
+		return false
+	}
+	h := uint32(2166136261)
+	for i := 0; i < len(first); i++ {
+		h ^= uint32(first[i])
+		h *= 16777619
+	}
+	if strings.HasPrefix(first, "#") {
+		return h%headingCut == 0
+	}
+	return h%paragraphCut == 0
 }
 
 // paragraphs splits text after each run of blank lines: every piece is a run of lines with text

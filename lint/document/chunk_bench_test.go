@@ -13,6 +13,6 @@ func BenchmarkSplitChunks(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		SplitChunks(text, 0, 1)
+		SplitChunks(text, 0, 1, 0)
 	}
 }

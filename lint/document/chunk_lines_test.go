@@ -18,7 +18,7 @@ func TestSplitChunksLineNumbersFarDown(t *testing.T) {
 	}
 	text := b.String()
 	const offset, line = 17, 5
-	chunks := SplitChunks(text, offset, line)
+	chunks := SplitChunks(text, offset, line, 500)
 	if len(chunks) < 20 {
 		t.Fatalf("%d chunks, want many", len(chunks))
 	}

@@ -14,7 +14,7 @@ import (
 // quote that is not there, which goes through every step.
 func BenchmarkLocate(b *testing.B) {
 	text := testutil.LongText(450) + "See [the guide][g] for *all* of it.\nWe act in order to ship the “release” on time.\n"
-	c := SplitChunks(text, 0, 1)[0]
+	c := SplitChunks(text, 0, 1, 0)[0]
 	line := strings.Count(text, "\n")
 	cases := []struct {
 		name string
@@ -55,7 +55,7 @@ func BenchmarkLocateShown(b *testing.B) {
 	if err := doc.SkipScopes(DefaultScopeSettings()); err != nil {
 		b.Fatal(err)
 	}
-	c := SplitChunks(doc.Prose(), doc.BodyOffset, 1)[0]
+	c := SplitChunks(doc.Prose(), doc.BodyOffset, 1, 0)[0]
 	line := strings.Count(doc.Body, "\n")
 	cases := []struct {
 		name  string

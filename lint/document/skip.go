@@ -242,6 +242,71 @@ func (d *Document) ModelText(text string, offset int) (shown string, placeholder
 	return shown, changed && strings.Contains(shown, scopes.PlaceholderText)
 }
 
+// HiddenLines tells, for each line of the text of a unit or chunk at offset (lines as
+// Document counts them: "\n", "\r\n", a lone "\r"; a final line break starts no line), whether
+// it lies wholly inside skipped scopes: a fenced block's lines, fences and blank lines
+// included. Such a line is left out of what the model is sent, the others keeping their
+// numbers (spec/linter.md §13). It is nil when nothing is skipped in the text.
+func (d *Document) HiddenLines(text string, offset int) []bool {
+	if d == nil || !d.masked() {
+		return nil
+	}
+	parts := d.skippedIn(offset, offset+len(text))
+	if len(parts) == 0 {
+		return nil
+	}
+	var hidden []bool
+	some := false
+	start := 0
+	line := func(end int) {
+		h := covered(parts, offset+start, offset+end)
+		some = some || h
+		hidden = append(hidden, h)
+	}
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c == '\n' || c == '\r' {
+			line(i)
+			if c == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			start = i + 1
+		}
+	}
+	if start < len(text) {
+		line(len(text))
+	}
+	if !some {
+		return nil
+	}
+	return hidden
+}
+
+// covered reports whether [a, b) of Source lies wholly inside the union of parts (sorted by
+// start); an empty line (a == b) is covered when a scope runs past it.
+func covered(parts []scopes.Scope, a, b int) bool {
+	if a == b {
+		for _, p := range parts {
+			if p.Start <= a && a < p.End {
+				return true
+			}
+		}
+		return false
+	}
+	at := a
+	for _, p := range parts {
+		if p.Start > at {
+			break
+		}
+		if p.End > at {
+			at = p.End
+		}
+		if at >= b {
+			return true
+		}
+	}
+	return false
+}
+
 // LocateQuote finds a violation's quote for the locate stage. In a document with skipped
 // scopes it looks first in the text the model was shown (shownChunk): a quote copied from it
 // ("[Node.js-based API], this", "run `…` first"), or from the text it renders to, is found there

@@ -38,5 +38,5 @@ func Example() {
 	// {"violations":[{"message":"Say 'to'.","quoted_text":"in order to"}]} after 1 attempt(s)
 	// {"violations": []} after 2 attempt(s)
 	// 3 calls; first system message: List wordy phrases.
-	// usage: {Calls:2 CachedCalls:0 InputTokens:38 OutputTokens:25 CachedInputTokens:0 CacheWriteTokens:0 Cost:<nil>}
+	// usage: {Calls:2 CachedCalls:0 InputTokens:38 OutputTokens:25 CachedInputTokens:0 CacheWriteTokens:0 Cost:<nil> CachedPriceAssumed:false}
 }

@@ -42,7 +42,7 @@ func dryRunProject(t *testing.T) *lint.Plan {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n[docs/drafts/**]\nRunRules =\n[docs/strict.md]\nAcme.Wordiness.strictness = strict\nAcme.Headline.severity = error\n",
+		"vectorlint.ini":          "RulesPath = rules\nChunkWords = 500\n[**/*.md]\nRunRules = Acme\n[docs/drafts/**]\nRunRules =\n[docs/strict.md]\nAcme.Wordiness.strictness = strict\nAcme.Headline.severity = error\n",
 		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
 		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\nseverity: warning\n" +
 			"target: {regex: '^#\\s+(.+)$', group: 1, required: true, suggestion: Add a title.}\n" +
@@ -115,11 +115,13 @@ func TestDryRunEstimate(t *testing.T) {
 	if r.ID != "Acme.Wordiness" {
 		t.Fatalf("rule %s", r.ID)
 	}
-	// The rule's kind estimates: 2000 (instructions) + 20 ("Flag wordy phrases.\n") +
-	// "4\t# Café setup 🎉\n" (17) + "5\t\n" (3) + "6\tIn order to start, run it.\n" (29) = 2069
-	// characters → 518 tokens.
+	// The rule's kind estimates the request as it is built (lint's TestCallTokensCountsTheRequest
+	// checks the formula): its three messages (instructions and reply contract, the text
+	// numbered from 1: "1\t# Café setup 🎉\n" (17) + "2\t\n" (3) + "3\tIn order to start, run
+	// it.\n" (29), the rule with "Flag wordy phrases."), four tokens a message, and the response
+	// schema: 385 tokens.
 	got := r.Kind.Estimate(r, r.Units[0])
-	if want := (lint.Estimate{Calls: 1, Tokens: 518, Lines: []string{"1 LLM call, ~518 tokens"}}); !reflect.DeepEqual(got, want) {
+	if want := (lint.Estimate{Calls: 1, Tokens: 385, Lines: []string{"1 LLM call, ~385 tokens"}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("estimate = %+v, want %+v", got, want)
 	}
 }

@@ -28,8 +28,8 @@ type Turn struct {
 // Request is what a Messages request is built from.
 type Request struct {
 	Model string
-	// Turns are the conversation; system turns become the request's system blocks, in order,
-	// the others its messages.
+	// Turns are the conversation; the leading system turns become the request's system
+	// blocks, in order, the others its messages (a later system turn a user message).
 	Turns []Turn
 	// Breakpoint, when positive, is the number of leading turns that form the prefix other
 	// requests share: the last block of that prefix carries cache_control {type: ephemeral}.
@@ -51,7 +51,15 @@ func Params(r Request) (sdk.MessageNewParams, error) {
 		if marked {
 			block.CacheControl = sdk.NewCacheControlEphemeralParam()
 		}
-		switch t.Role {
+		role := t.Role
+		if role == "system" && len(p.Messages) > 0 {
+			// A system message after the conversation began (the rule after the chunk,
+			// docs/providers.md "Prompt caching") stays where it is, as a user turn: the
+			// system blocks come before every message, so moving it there would put it
+			// before the cached chunk. The API joins consecutive user turns.
+			role = "user"
+		}
+		switch role {
 		case "system":
 			p.System = append(p.System, block)
 		case "user":

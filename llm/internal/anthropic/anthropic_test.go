@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// TestParams: system turns become system blocks in order, the others messages; the block of the
+// TestParams: leading system turns become system blocks in order, the others messages (a system
+// turn after a message a user message, where it stands); the block of the
 // Breakpoint-th turn, whatever its role, carries cache_control; no schema, no output_config;
 // an unknown role or a schema that is not an object is an error naming it.
 func TestParams(t *testing.T) {
@@ -29,6 +30,10 @@ func TestParams(t *testing.T) {
 				`{"content":[{"cache_control":{"type":"ephemeral"},"text":"r","type":"text"}],"role":"assistant"},` +
 				`{"content":[{"text":"s","type":"text"}],"role":"user"}],"model":"m",` +
 				`"output_config":{"format":{"schema":{"type":"object"},"type":"json_schema"}},"temperature":0.5}`, ""},
+		{"the rule after the cached chunk", Request{Model: "m", MaxTokens: 10, Breakpoint: 2,
+			Turns: []Turn{{"system", "instructions"}, {"user", "chunk"}, {"system", "rule"}}},
+			`{"max_tokens":10,"messages":[{"content":[{"cache_control":{"type":"ephemeral"},"text":"chunk","type":"text"}],"role":"user"},` +
+				`{"content":[{"text":"rule","type":"text"}],"role":"user"}],"model":"m","system":[{"text":"instructions","type":"text"}]}`, ""},
 		{"an unknown role", Request{Model: "m", MaxTokens: 1, Turns: []Turn{{"tool", "x"}}}, "",
 			`message 1: expected role system, user or assistant, found "tool"`},
 		{"a schema that is not an object", Request{Model: "m", MaxTokens: 1, Turns: []Turn{{"user", "x"}}, Schema: json.RawMessage(`[1]`)}, "",
