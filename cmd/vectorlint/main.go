@@ -166,6 +166,8 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 			return a.evaluateCommand(ctx, args[1:])
 		case "cache":
 			return a.cacheCommand(args[1:])
+		case "test":
+			return a.testCommand(ctx, args[1:])
 		case "merge":
 			return a.mergeCommand(args[1:])
 		case "ls-config":
@@ -189,6 +191,7 @@ Usage:
   vectorlint blueprint check FILE...    parse and check Weval blueprints
   vectorlint blueprint run FILE         generate, judge and score a blueprint
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
+  vectorlint test [PATH...]             run the rules' examples as tests: precision and recall per rule and model
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
   vectorlint merge FILE.json...         join the json results of --shard jobs into one report
   vectorlint ls-config [FILE...]        print the resolved configuration (for each FILE: its sections and rules) as JSON

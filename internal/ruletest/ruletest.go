@@ -8,6 +8,7 @@ package ruletest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -134,6 +135,13 @@ func Run(ctx context.Context, rs []*rules.Rule, o Options) (*Result, error) {
 				File: ex.File, Expected: len(ex.Spans), Deterministic: run.calls == 0})
 		}
 	}
+	if o.Eval.Client == nil {
+		for _, run := range runs {
+			if run.calls > 0 {
+				return nil, notConfigured(o.Eval.NotConfigured)
+			}
+		}
+	}
 	byKey := map[string]*exampleRun{}
 	caseOf := map[*exampleRun]*Case{}
 	next := map[int]int{}
@@ -192,6 +200,20 @@ func Run(ctx context.Context, rs []*rules.Rule, o Options) (*Result, error) {
 		finish(&res.Rules[i], o.Repeats)
 	}
 	return res, nil
+}
+
+// NotConfiguredError is Run's error when an example needs a model call and no model is
+// configured (lint.EvalOptions.Client is nil): Err says which variables to set.
+type NotConfiguredError struct{ Err error }
+
+func (e *NotConfiguredError) Error() string { return e.Err.Error() }
+func (e *NotConfiguredError) Unwrap() error { return e.Err }
+
+func notConfigured(err error) error {
+	if err == nil {
+		err = errors.New(lint.DefaultNotRunReason)
+	}
+	return &NotConfiguredError{Err: err}
 }
 
 // planExample builds the document of an example and plans its rule on it. A text example is a
