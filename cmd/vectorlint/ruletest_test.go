@@ -260,3 +260,67 @@ func TestRuleTestCallFails(t *testing.T) {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestRuleTestSubjectiveRanges: a subjective example passes a repeat when its score and each
+// listed criterion's rating are inside their ranges; its findings are not counted.
+func TestRuleTestSubjectiveRanges(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.Start(t)
+	rated := func(value, tone int) llmtest.Reply {
+		return llmtest.JSON(map[string]any{"criteria": []any{
+			map[string]any{"id": "Value", "name": "Value", "score": value, "summary": "s", "reasoning": "r",
+				"violations": []any{violation("Ship", "Vague.")}},
+			map[string]any{"id": "Tone", "name": "Tone", "score": tone, "summary": "s", "reasoning": "r", "violations": []any{}},
+		}})
+	}
+	// Repeat 1: both 4 (score 10); repeat 2: Value 2, out of its range; repeat 3: both 4.
+	srv.On(llmtest.UserContains("small pull requests"), rated(4, 4), rated(2, 4), rated(4, 4))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/headline.md": "---\nid: Headline\nname: Headline\ntype: subjective\n" +
+			"criteria:\n  - {id: Value, name: Value, weight: 1}\n  - {id: Tone, name: Tone, weight: 1}\n" +
+			"examples:\n  - text: \"# Ship faster with small pull requests\"\n    score: [7, 10]\n    criteria: {Value: [3, 4]}\n" +
+			"---\nRate the headline.\n",
+	})
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "test", "--output", "json", "--cache-dir", t.TempDir())
+	var got ruleTestJSON
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != 0 {
+		t.Fatalf("exit %d, %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	h := got.Rules[0]
+	var passes []bool
+	for _, rep := range h.Cases[0].Repeats {
+		passes = append(passes, rep.Pass)
+	}
+	if h.FalsePositives != 0 || h.Flaky != 1 || h.PassedAll != 0 || len(passes) != 3 || !passes[0] || passes[1] || !passes[2] {
+		t.Errorf("Headline: %+v, passes %v; want repeat 2 failed (Value rated 2), no false positive", h, passes)
+	}
+	if !strings.Contains(r.stdout, `"criterion Value rated 2, outside [3, 4]"`) {
+		t.Errorf("the failed repeat does not say why:\n%s", r.stdout)
+	}
+}
+
+// TestRuleTestJudgeSamples: a checklist's LLM-judged point is judged once per repeat, each a
+// distinct sample, and from the cache when the suite runs again.
+func TestRuleTestJudgeSamples(t *testing.T) {
+	t.Parallel()
+	srv := llmtest.Start(t)
+	srv.SetDefault(llmtest.Text("<reflection>Met.</reflection><classification>CLASS_FULLY_PRESENT</classification>"))
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini": "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/deadline.md": "---\nid: Deadline\nname: Deadline\nshould:\n  - Mentions the deadline\n" +
+			"examples:\n  - text: \"Send it by Friday, the deadline.\"\n---\nx\n",
+	})
+	cache := t.TempDir()
+	for i, want := range []int{2, 2} {
+		r := runVectorlint(t, dir, fakeEnv(srv), "", "test", "--repeat", "2", "--cache-dir", cache)
+		if r.code != 0 || !strings.Contains(r.stdout, "Acme.Deadline  test-model  1         0   0   0   1.00       1.00    0      1/1") {
+			t.Errorf("run %d: exit %d\n%s%s", i+1, r.code, r.stdout, r.stderr)
+		}
+		if n := srv.Calls(); n != want {
+			t.Errorf("after run %d: %d judge calls, want %d", i+1, n, want)
+		}
+	}
+}

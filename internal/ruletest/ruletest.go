@@ -169,6 +169,10 @@ func Run(ctx context.Context, rs []*rules.Rule, o Options) (*Result, error) {
 		}
 		eo := o.Eval
 		eo.FirstSample = rep
+		if j, ok := eo.Judge.(lint.ModelJudge); ok {
+			j.Sample = rep // a checklist's LLM-judged points are sampled per repeat too
+			eo.Judge = j
+		}
 		stats, err := lint.Evaluate(ctx, plan, eo, func(fr finding.FileResult) error {
 			run := byKey[fr.Path]
 			if run == nil {
