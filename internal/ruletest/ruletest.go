@@ -250,13 +250,11 @@ func ofRule(rule, id string) bool { return rule == id || strings.HasPrefix(rule,
 // count scores one repeat of an example (docs/rules.md, "Reading the numbers"): a marked span
 // overlapped by a located finding of the rule is a true positive, else a false negative; a
 // finding that overlaps no marked span, and a quote the engine could not locate, is a false
-// positive. A subjective example with a score or criterion range and no marker is judged by
-// its ranges alone.
+// positive. A subjective example's score and listed criteria must be inside their ranges too.
 func count(id string, ex *rules.Example, fr finding.FileResult) Repeat {
 	var rep Repeat
 	ranged := ex.Score != nil || len(ex.Criteria) > 0
-	byFinding := !ranged || len(ex.Spans) > 0
-	if byFinding {
+	{
 		var fs []finding.Finding
 		for _, f := range fr.Findings {
 			if ofRule(f.Rule, id) {
