@@ -77,11 +77,11 @@ func startRuleTest(t *testing.T) (*llmtest.Server, string, map[string]string) {
 // ruleTestJSON is the JSON output's shape.
 type ruleTestJSON struct {
 	Rules []struct {
-		Rule, Model                                                    string
+		Rule, Model                                                      string
 		Examples, Repeats, TruePositives, FalsePositives, FalseNegatives int
-		Precision, Recall                                              float64
-		Flaky, PassedAll                                               int
-		Cases                                                          []struct {
+		Precision, Recall                                                float64
+		Flaky, PassedAll                                                 int
+		Cases                                                            []struct {
 			Example       string
 			Flaky         bool
 			PassedAll     bool
