@@ -206,6 +206,7 @@ func TestRuleTestGatesAndFailures(t *testing.T) {
 				"vectorlint test: Acme.Wordiness (test-model): recall 0.83 below --min-recall 0.9\n" +
 				"vectorlint test: Acme.Wordiness (test-model): pass rate 0.25 (1 of 4 examples passed every repeat) below --min-pass-rate 0.5\n"},
 		{"one rule file", []string{"rules/Acme/email.md", "--min-precision", "1"}, 0, ""},
+		{"a pack folder", []string{"rules/Acme", "--min-precision", "0.7"}, 0, ""},
 		{"bad gate", []string{"--min-recall", "1.5"}, 2,
 			"vectorlint test: --min-recall: expected a number from 0 to 1, found 1.5\nRun \"vectorlint test --help\" for usage.\n"},
 		{"bad repeat", []string{"--repeat", "0"}, 2,
@@ -325,5 +326,25 @@ func TestRuleTestJudgeSamples(t *testing.T) {
 		if n := srv.Calls(); n != want {
 			t.Errorf("after run %d: %d judge calls, want %d", i+1, n, want)
 		}
+	}
+}
+
+// TestRuleTestHelpAndNoExamples: --help prints the usage; rules without examples are nothing
+// to test (exit 2, saying so).
+func TestRuleTestHelpAndNoExamples(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeTestTree(t, dir, map[string]string{
+		"vectorlint.ini":          "RulesPath = rules\n[**/*.md]\nRunRules = Acme\n",
+		"rules/Acme/wordiness.md": "---\nid: Wordiness\nname: Wordiness\n---\nFlag wordy phrases.\n",
+	})
+	r := runVectorlint(t, dir, map[string]string{}, "", "test", "--help")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "Usage: vectorlint test [flags] [PATH...]\n") || !strings.Contains(r.stdout, "--min-pass-rate F") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runVectorlint(t, dir, map[string]string{}, "", "test")
+	want := "vectorlint test: no rule to test: none of the selected rules has examples (docs/rules.md, \"Examples\")\n"
+	if r.code != 2 || r.stdout != "" || r.stderr != want {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s\nwant:\n%s", r.code, r.stdout, r.stderr, want)
 	}
 }
