@@ -28,6 +28,9 @@ import (
 type ModelJudge struct {
 	Client   *llm.Client
 	Endpoint llm.Endpoint
+	// Sample is the sample number of the judge's calls (llm.Request.Sample): `vectorlint
+	// test` gives each repeat its own, as it does the rule's calls (EvalOptions.FirstSample).
+	Sample int
 }
 
 // JudgeText implements points.Judge.
@@ -38,6 +41,7 @@ func (j ModelJudge) JudgeText(ctx context.Context, req points.JudgeRequest) (poi
 		Endpoint: j.Endpoint,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: user}},
 		Label:    "judge " + req.Subject.PromptID,
+		Sample:   j.Sample,
 	}, func(content string) error {
 		score, reflection, err := points.ParseJudgeReply(content, false)
 		if err != nil {

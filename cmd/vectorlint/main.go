@@ -172,6 +172,8 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 			return a.cacheCommand(args[1:])
 		case "batch":
 			return a.batchCommand(ctx, args[1:])
+		case "test":
+			return a.testCommand(ctx, args[1:])
 		case "merge":
 			return a.mergeCommand(args[1:])
 		case "ls-config":
@@ -195,6 +197,7 @@ Usage:
   vectorlint blueprint check FILE...    parse and check Weval blueprints
   vectorlint blueprint run FILE         generate, judge and score a blueprint
   vectorlint evaluate METRIC ...        evaluators: f1, bleu, rouge_l, semantic_similarity, bias, coverage, ...
+  vectorlint test [PATH...]             run the rules' examples as tests: precision and recall per rule and model
   vectorlint cache info|prune|clear     show, prune or empty the reply cache
   vectorlint batch submit|status|collect  lint through a provider batch at half price (docs/batch.md)
   vectorlint merge FILE.json...         join the json results of --shard jobs into one report
