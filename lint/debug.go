@@ -137,11 +137,14 @@ func (e *evaluator) debugRecord(doc *document.Document, r *ruleRun, props []prop
 			case res.interrupted:
 				out.Error = "interrupted"
 			}
-			if res.raw != "" {
-				out.Output = rawOutput(res.raw)
-			}
-			if out.Output != nil || out.Error != "" {
-				rec.RawModelOutput = append(rec.RawModelOutput, out)
+			for _, sr := range res.sampleReplies() { // one output per sample
+				if sr.raw != "" {
+					out.Output = rawOutput(sr.raw)
+				}
+				if out.Output != nil || out.Error != "" {
+					rec.RawModelOutput = append(rec.RawModelOutput, out)
+				}
+				out.Output = nil
 			}
 		}
 	}

@@ -49,13 +49,16 @@ func addUnit(c *selection.PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) 
 		c.InputTokens += int64(est.Tokens)
 		return
 	}
+	n := pr.samples()
 	for _, ch := range u.Chunks() {
-		c.Calls++
-		if opts.Client.Cached(cacheRequest(pr, u, ch, opts)) {
-			c.Cached++
-			continue
+		for i := range n { // each sample is a request of its own
+			c.Calls++
+			if opts.Client.Cached(cacheRequest(pr, u, ch, opts, n, i)) {
+				c.Cached++
+				continue
+			}
+			c.InputTokens += int64(callTokens(pr, u, ch))
 		}
-		c.InputTokens += int64(callTokens(pr, u, ch))
 	}
 }
 
@@ -70,14 +73,15 @@ func cacheable(k Kind) bool {
 	return false
 }
 
-// cacheRequest is the request the call stage sends for a chunk of a semi-objective or
-// subjective rule (runChunk, then the kind's call): the same messages and schema, so the same
-// cache key.
-func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
+// cacheRequest is the request the call stage sends for sample i of n of a chunk of a
+// semi-objective or subjective rule (runChunk, then the kind's call): the same messages,
+// schema, model and sample number, so the same cache key.
+func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions, n, i int) llm.Request {
 	in := PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Text: ch.Text, Line: ch.Line, StyleGuide: opts.StyleGuide}
 	schema := violationsSchema()
 	if _, ok := pr.Kind.(subjective); ok {
 		schema = criteriaSchema(u.Criteria)
 	}
-	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: schema, Sample: opts.FirstSample}
+	ep, sample := sampleRequest(opts, n, i)
+	return llm.Request{Endpoint: ep, Messages: pr.Kind.prompt(in), Schema: schema, Sample: sample}
 }
