@@ -315,3 +315,35 @@ func TestVoteOverlap(t *testing.T) {
 }
 
 func spanOf(start, end int) document.Span { return document.Span{Start: start, End: end} }
+
+// TestSamplesDebug: --debug-json records each sample's reply, numbered from 1, and the
+// decisions on the violations the vote kept.
+func TestSamplesDebug(t *testing.T) {
+	t.Parallel()
+	plan := samplesPlan(t, "Samples = 3\n", PlanInput{})
+	srv := llmtest.Start(t)
+	srv.On(wordsRule(), violationsOf(wordy("utilize", 1)), violationsOf(wordy("utilize", 1)), violationsOf(wordy("in order to", 1)))
+	srv.On(titleRule(), rating(4))
+	var recs []DebugRecord
+	if _, _, err := evaluate(t, srv, plan, EvalOptions{ConfidenceThreshold: 0.75, Concurrency: 1,
+		Debug: func(r DebugRecord) { recs = append(recs, r) }}); err != nil {
+		t.Fatal(err)
+	}
+	var words *DebugRecord
+	for i := range recs {
+		if recs[i].Prompt.ID == "Words" {
+			words = &recs[i]
+		}
+	}
+	if words == nil || len(words.RawModelOutput) != 3 {
+		t.Fatalf("records %+v", recs)
+	}
+	for i, o := range words.RawModelOutput {
+		if o.Sample != i+1 || o.Lines != "1-3" || len(o.Output) == 0 {
+			t.Errorf("output %d: %+v", i, o)
+		}
+	}
+	if len(words.FilterDecisions) != 1 || words.FilterDecisions[0].QuotedText != "utilize" || !words.FilterDecisions[0].Surface {
+		t.Errorf("decisions %+v", words.FilterDecisions)
+	}
+}
