@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -141,5 +142,38 @@ func TestLintSamplesDryRun(t *testing.T) {
 		if r.code != exitFailure || !strings.Contains(r.stderr, want) {
 			t.Errorf("Samples = %s: exit %d, stderr:\n%s\nwant it to hold %s", bad, r.code, r.stderr, want)
 		}
+	}
+}
+
+// TestLsConfigSamples: ls-config shows the global Samples and Models, a section's Samples and
+// each rule's samples on a file (absent for one).
+func TestLsConfigSamples(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := samplesFiles("Samples = 3\nModels = model-a, model-b\n")
+	files["vectorlint.ini"] += "[docs/one/**]\nSamples = 1\n"
+	files["docs/one/b.md"] = "Text.\n"
+	writeTestTree(t, dir, files)
+	r := runVectorlint(t, dir, nil, "", "ls-config", "docs/a.md", "docs/one/b.md")
+	if r.code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	var l struct {
+		Samples  int
+		Models   []string
+		Sections []struct{ Samples int }
+		Files    []struct {
+			Rules []struct {
+				ID      string
+				Samples int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &l); err != nil {
+		t.Fatal(err)
+	}
+	if l.Samples != 3 || !slices.Equal(l.Models, []string{"model-a", "model-b"}) || len(l.Sections) != 2 || l.Sections[0].Samples != 0 ||
+		l.Sections[1].Samples != 1 || len(l.Files) != 2 || l.Files[0].Rules[0].Samples != 3 || l.Files[1].Rules[0].Samples != 0 {
+		t.Errorf("listing:\n%s", r.stdout)
 	}
 }
