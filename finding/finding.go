@@ -30,6 +30,17 @@ type Finding struct {
 	// (package fix), the editor server offers them as quick fixes, and the output formats carry
 	// them (JSON "edits", rdjson "suggestions", SARIF "fixes").
 	Edits []TextEdit
+	// Votes is set when the finding was kept by a majority of samples (Samples above 1,
+	// docs/configuration.md "Samples"): how many of the samples reported it. Nil otherwise.
+	Votes *Votes
+}
+
+// Votes is how many samples of a model evaluation reported a finding: For of Of. A finding is
+// kept only when For is a strict majority of Of. The native JSON writes it as
+// {"votes": {"for": 2, "of": 3}} (docs/output-formats.md).
+type Votes struct {
+	For int `json:"for"`
+	Of  int `json:"of"`
 }
 
 // TextEdit replaces the bytes [Start.Offset, End.Offset) of a file with NewText. Start and End

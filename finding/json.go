@@ -50,6 +50,7 @@ type findingJSON struct {
 	EndOffset  *int       `json:"endOffset"`
 	Analysis   string     `json:"analysis,omitempty"`
 	Edits      []editJSON `json:"edits,omitempty"`
+	Votes      *Votes     `json:"votes,omitempty"`
 }
 
 // editJSON is an edit in the json output: byte offsets in the file, end exclusive.
@@ -71,7 +72,7 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 	w := findingJSON{
 		Rule: &f.Rule, Severity: &s, Message: &f.Message, Suggestion: f.Suggestion, Fix: fix, Match: f.Match,
 		Line: &f.Start.Line, Column: &f.Start.Column, EndLine: &f.End.Line, EndColumn: &f.End.Column,
-		Offset: &f.Start.Offset, EndOffset: &f.End.Offset, Analysis: f.Analysis,
+		Offset: &f.Start.Offset, EndOffset: &f.End.Offset, Analysis: f.Analysis, Votes: f.Votes,
 	}
 	for i := range f.Edits {
 		w.Edits = append(w.Edits, f.Edits[i].wire())
@@ -439,6 +440,9 @@ func (rd *reader) file(field string, raw json.RawMessage) (FileResult, error) {
 			return fr, rd.errorf(fmt.Sprintf("%s.scores[%d]", field, i), "a rule, a type (semi-objective or subjective) and a score from 0 to 10",
 				fmt.Sprintf("rule %q, type %q, score %v", s.Rule, s.Type, float64(s.Score)))
 		}
+		if s.Samples < 0 {
+			return fr, rd.errorf(fmt.Sprintf("%s.scores[%d].samples", field, i), "a number of samples of 1 or more", fmt.Sprint(s.Samples))
+		}
 	}
 	for i, e := range fr.Errors {
 		if e.Rule == "" || e.Message == "" {
@@ -473,10 +477,12 @@ func (rd *reader) finding(at string, fj findingJSON) (Finding, error) {
 		return Finding{}, rd.errorf(at, "an end at or after the start", fmt.Sprintf("%d:%d-%d:%d", *fj.Line, *fj.Column, *fj.EndLine, *fj.EndColumn))
 	case *fj.Offset < 0 || *fj.EndOffset < *fj.Offset:
 		return Finding{}, rd.errorf(at, "byte offsets of 0 or more, the end at or after the start", fmt.Sprintf("%d-%d", *fj.Offset, *fj.EndOffset))
+	case fj.Votes != nil && (fj.Votes.For < 1 || fj.Votes.Of < fj.Votes.For):
+		return Finding{}, rd.errorf(at+".votes", "for of 1 or more and of at least for", fmt.Sprintf("for %d, of %d", fj.Votes.For, fj.Votes.Of))
 	}
 	f := Finding{
 		Rule: *fj.Rule, Severity: sev, Message: *fj.Message, Suggestion: fj.Suggestion,
-		Match: fj.Match, Analysis: fj.Analysis,
+		Match: fj.Match, Analysis: fj.Analysis, Votes: fj.Votes,
 		Start: Position{Line: *fj.Line, Column: *fj.Column, ByteColumn: *fj.Column, Offset: *fj.Offset},
 		End:   Position{Line: *fj.EndLine, Column: *fj.EndColumn, ByteColumn: *fj.EndColumn, Offset: *fj.EndOffset},
 	}

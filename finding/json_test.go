@@ -2,6 +2,7 @@ package finding
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -225,6 +226,7 @@ func FuzzReadJSON(f *testing.F) {
 		f.Add(readGolden(f, path))
 	}
 	f.Add([]byte(`{"version": "1", "files": [], "summary": {"files": 0}}`))
+	f.Add([]byte(`{"version": "1", "files": [{"path": "a.md", "findings": [{"rule": "A.B", "severity": "warning", "message": "m", "line": 1, "column": 1, "endLine": 1, "endColumn": 3, "offset": 0, "endOffset": 2, "votes": {"for": 2, "of": 3}}], "scores": [{"rule": "A.B", "type": "semi-objective", "score": 9.5, "samples": 3}]}], "summary": {"files": 1}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := ReadJSON(bytes.NewReader(data), "f.json")
 		if err != nil {
@@ -300,5 +302,45 @@ func TestPositionIn(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("positionIn(%d) = %+v, %v; want %+v, %v", tt.offset, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestVotesAndSamplesRoundTrip: a finding's votes and a score's samples are written only when
+// set, read back as written, and a vote count that is no majority of anything is refused.
+func TestVotesAndSamplesRoundTrip(t *testing.T) {
+	t.Parallel()
+	f := Finding{Rule: "A.B", Severity: SeverityWarning, Message: "m", Match: "ab",
+		Start: Position{Line: 1, Column: 1, ByteColumn: 1}, End: Position{Line: 1, Column: 3, ByteColumn: 3, Offset: 2}}
+	plain, err := json.Marshal(f)
+	if err != nil || strings.Contains(string(plain), "votes") {
+		t.Fatalf("without votes: %s, %v", plain, err)
+	}
+	f.Votes = &Votes{For: 2, Of: 3}
+	voted, err := json.Marshal(f)
+	if err != nil || !strings.HasSuffix(string(voted), `,"votes":{"for":2,"of":3}}`) {
+		t.Fatalf("with votes: %s, %v", voted, err)
+	}
+	r := Result{Files: []FileResult{{Path: "a.md", Findings: []Finding{f},
+		Scores: []Score{{Rule: "A.B", Type: SemiObjective, Score: 9.5, Samples: 3}}}},
+		Totals: Totals{Summary: Summary{Files: 1, Warnings: 1}}}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"samples": 3`) {
+		t.Errorf("samples not written:\n%s", buf.String())
+	}
+	back, err := ReadJSON(&buf, "v.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Files[0]; got.Findings[0].Votes == nil || *got.Findings[0].Votes != (Votes{For: 2, Of: 3}) || got.Scores[0].Samples != 3 {
+		t.Errorf("read back %+v", got)
+	}
+	bad := `{"version": "1", "files": [{"path": "a.md", "findings": [{"rule": "A.B", "severity": "warning", "message": "m", "line": 1, "column": 1, "endLine": 1, "endColumn": 3, "offset": 0, "endOffset": 2, "votes": {"for": 4, "of": 3}}], "scores": []}], "summary": {"files": 1}}`
+	_, err = ReadJSON(strings.NewReader(bad), "bad.json")
+	var re *ReadError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "files[0].findings[0].votes") || !strings.Contains(err.Error(), "for 4, of 3") {
+		t.Errorf("bad votes: %v", err)
 	}
 }

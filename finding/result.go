@@ -25,6 +25,10 @@ type Score struct {
 	// when the text it evaluates has no words once its skipped scopes are left out; the rule
 	// then passes (docs/rules.md, "Nothing to say, nothing sent").
 	Skipped string `json:"skipped,omitempty"`
+	// Samples is the number of samples the rule's model evaluation took when it took more
+	// than one (docs/configuration.md, "Samples"): its violations are those a strict majority
+	// of them reported, its criteria's ratings the median of theirs. 0 (not written) for one.
+	Samples int `json:"samples,omitempty"`
 }
 
 // SkippedNoProse is Score.Skipped for a rule whose text has no prose to evaluate: empty, front

@@ -27,6 +27,10 @@ type job struct {
 	// prompt is what a model call evaluates; a kind may change it (technical accuracy adds
 	// the claims and evidence).
 	prompt PromptInput
+	// samples is the number of samples of the model evaluation the call is one of, sample its
+	// index (samples.go); 0 for a call that takes no samples (a claim check), made as a run
+	// without samples makes it.
+	samples, sample int
 }
 
 // reply is what the call stage returns for one chunk: the model's violations (semi-objective),
@@ -41,6 +45,9 @@ type reply struct {
 	coverage    *points.CoverageResult
 	err         error
 	interrupted bool
+	// samples are the replies of each sample when the rule takes more than one (samples.go):
+	// the fields above are then unset, but for err and interrupted.
+	samples []reply
 }
 
 // runChunk is the call stage of one work item.
@@ -63,6 +70,9 @@ func shiftLines(res *reply, by int) {
 	if by == 0 {
 		return
 	}
+	for i := range res.samples {
+		shiftLines(&res.samples[i], by)
+	}
 	for i := range res.violations {
 		if res.violations[i].Line > 0 {
 			res.violations[i].Line += by
@@ -82,6 +92,9 @@ func shiftLines(res *reply, by int) {
 // the accepted reply's text when the run keeps it (EvalOptions.Debug), else "".
 func (e *evaluator) complete(ctx context.Context, j job, messages []llm.Message, schema *llm.Schema, read func(js string) error) (string, error) {
 	req := llm.Request{Endpoint: e.opts.Endpoint, Messages: messages, Label: j.label, Schema: schema, Sample: e.opts.FirstSample}
+	if j.samples > 0 {
+		req.Endpoint, req.Sample = sampleRequest(e.opts, j.samples, j.sample)
+	}
 	resp, err := e.opts.Client.CompleteJSON(ctx, req, read)
 	if err != nil || resp == nil || e.opts.Debug == nil {
 		return "", err

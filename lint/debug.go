@@ -85,6 +85,9 @@ type DebugOutput struct {
 	Output json.RawMessage `json:"output,omitempty"`
 	// Error is why the call gave no usable reply.
 	Error string `json:"error,omitempty"`
+	// Sample is the sample the reply is of, from 1, when the rule takes several
+	// (docs/configuration.md, "Samples and majority"); absent with one.
+	Sample int `json:"sample,omitempty"`
 }
 
 // DebugDecision is the filter stage's decision on one proposed finding.
@@ -137,11 +140,17 @@ func (e *evaluator) debugRecord(doc *document.Document, r *ruleRun, props []prop
 			case res.interrupted:
 				out.Error = "interrupted"
 			}
-			if res.raw != "" {
-				out.Output = rawOutput(res.raw)
-			}
-			if out.Output != nil || out.Error != "" {
-				rec.RawModelOutput = append(rec.RawModelOutput, out)
+			for s, sr := range res.sampleReplies() { // one output per sample
+				if sr.raw != "" {
+					out.Output = rawOutput(sr.raw)
+				}
+				if res.samples != nil {
+					out.Sample = s + 1
+				}
+				if out.Output != nil || out.Error != "" {
+					rec.RawModelOutput = append(rec.RawModelOutput, out)
+				}
+				out.Output = nil
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/lint/selection"
 	"github.com/vectorlint/vectorlint/llm"
@@ -50,13 +51,16 @@ func addUnit(c *selection.PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) 
 		c.InputTokens += int64(est.Tokens)
 		return
 	}
+	n := pr.samples()
 	for _, ch := range u.Chunks() {
-		c.Calls++
-		if opts.Client.Cached(cacheRequest(pr, u, ch, opts)) {
-			c.Cached++
-			continue
+		for i := range n { // each sample is a request of its own
+			c.Calls++
+			if opts.Client.Cached(cacheRequest(pr, u, ch, opts, n, i)) {
+				c.Cached++
+				continue
+			}
+			c.InputTokens += int64(callTokens(pr, u, ch))
 		}
-		c.InputTokens += int64(callTokens(pr, u, ch))
 	}
 }
 
@@ -75,9 +79,12 @@ func cacheable(k Kind) bool {
 // subjective rule (runChunk, then the kind's call): the same messages and schema, so the same
 // cache key. It is the one builder of a plan's request: the call stage's prompt is chunkPrompt
 // too.
-func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) llm.Request {
+//
+// With samples it is sample i of n: the model and sample number of sampleRequest.
+func cacheRequest(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions, n, i int) llm.Request {
 	in := chunkPrompt(pr, u, ch, opts)
-	return llm.Request{Endpoint: opts.Endpoint, Messages: pr.Kind.prompt(in), Schema: requestSchema(pr, u), Sample: opts.FirstSample}
+	ep, sample := sampleRequest(opts, n, i)
+	return llm.Request{Endpoint: ep, Messages: pr.Kind.prompt(in), Schema: requestSchema(pr, u), Sample: sample}
 }
 
 // requestSchema is the response schema a call of a unit sends: the criteria's for a subjective
@@ -133,13 +140,19 @@ func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred in
 					continue
 				}
 				chunks := u.Chunks()
+				n := pr.samples()
 				for _, ch := range chunks {
-					r := cacheRequest(pr, u, ch, opts)
-					r.Label = fp.Path + " " + pr.ID // as the call stage labels it (workItem.label)
-					if len(pr.Units) > 1 || len(chunks) > 1 {
-						r.Label += " " + lineRange(ch)
+					for i := range n {
+						r := cacheRequest(pr, u, ch, opts, n, i)
+						r.Label = fp.Path + " " + pr.ID // as the call stage labels it (workItem.label, sampled)
+						if len(pr.Units) > 1 || len(chunks) > 1 {
+							r.Label += " " + lineRange(ch)
+						}
+						if n > 1 {
+							r.Label += fmt.Sprintf(" sample %d/%d", i+1, n)
+						}
+						reqs = append(reqs, r)
 					}
-					reqs = append(reqs, r)
 				}
 			}
 		}

@@ -28,7 +28,7 @@ func TestCallTokensCountsTheRequest(t *testing.T) {
 			}
 			for _, u := range pr.Units {
 				for _, ch := range u.Chunks() {
-					req := cacheRequest(pr, u, ch, EvalOptions{})
+					req := cacheRequest(pr, u, ch, EvalOptions{}, 1, 0)
 					chars := 0
 					for _, m := range req.Messages {
 						chars += utf8.RuneCountInString(m.Content) + EstimateMessageChars

@@ -26,6 +26,11 @@ type EvalOptions struct {
 	Client *llm.Client
 	// Endpoint is the model that evaluates rules.
 	Endpoint llm.Endpoint
+	// Models, when set, are the models (names on Endpoint's provider) the samples of a model
+	// evaluation go to in turn: sample i to Models[i mod len(Models)], in place of Endpoint's
+	// model (the configuration's Models; docs/configuration.md, "Samples"). Calls that take
+	// no samples (a checklist's judged points, claim checks) go to Endpoint.
+	Models []string
 	// Search is the search-capable model of technical-accuracy rules (nil when none is
 	// configured; the plan then marks those rules as unable to run).
 	Search *llm.Endpoint

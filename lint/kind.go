@@ -102,7 +102,7 @@ func ruleLayout(r *rules.Rule) layout {
 // the unit is not evaluated.
 func modelRunnable(u *Unit, opts EvalOptions) (bool, int) {
 	if opts.Client == nil {
-		return false, len(u.Chunks())
+		return false, len(u.Chunks()) * max(1, u.samples)
 	}
 	return true, 0
 }
@@ -130,15 +130,24 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 		tokens[i] = callTokens(pr, u, c)
 		est.Tokens += tokens[i]
 	}
+	n := pr.samples() // each chunk's call is made once per sample
+	est.Calls, est.Tokens = est.Calls*n, est.Tokens*n
+	each := ""
+	if n > 1 {
+		each = fmt.Sprintf(" (%d samples of each)", n)
+	}
 	if len(chunks) == 1 && u.only == nil {
-		est.Lines = []string{"1 LLM call, ~" + numfmt.Thousands(int64(est.Tokens)) + " tokens"}
+		if n > 1 {
+			each = fmt.Sprintf(" (%d samples)", n)
+		}
+		est.Lines = []string{numfmt.Count(est.Calls, "LLM call") + each + ", ~" + numfmt.Thousands(int64(est.Tokens)) + " tokens"}
 		return est
 	}
 	changed := ""
 	if u.only != nil {
 		changed = " for the chunks holding a changed line"
 	}
-	est.Lines = append(est.Lines, fmt.Sprintf("%s%s, ~%s tokens:", numfmt.Count(len(chunks), "LLM call"), changed, numfmt.Thousands(int64(est.Tokens))))
+	est.Lines = append(est.Lines, fmt.Sprintf("%s%s%s, ~%s tokens:", numfmt.Count(est.Calls, "LLM call"), changed, each, numfmt.Thousands(int64(est.Tokens))))
 	for i, c := range chunks {
 		end := c.Line + finding.NewLineIndex(c.Text).Lines() - 1
 		est.Lines = append(est.Lines, fmt.Sprintf("  chunk %d: lines %d-%d, %s, ~%s tokens", i+1, c.Line, end,

@@ -38,6 +38,9 @@ type proposal struct {
 	// fallback marks a placed finding that stands for its group only when none of the group's
 	// violations is reported (a low-rated criterion's summary).
 	fallback bool
+	// sample is the index of the sample whose reply gave the violation (0 when the rule takes
+	// one): the vote counts the samples (samples.go).
+	sample int
 
 	// Set by the locate stage for a violation: whether it repeats an identical violation (it is
 	// then not located: mergeIdentical), whether its quote was found, where, and the finding
@@ -116,6 +119,7 @@ func (e *evaluator) rule(out *resultBuilder, doc *document.Document, supp *docum
 		props = append(props, more...)
 	}
 	locate(doc, props)
+	props = vote(props, pr.samples()) // a majority of samples, when the rule takes several
 	e.filter(doc, supp, props)
 	var (
 		score *finding.Score
@@ -127,6 +131,9 @@ func (e *evaluator) rule(out *resultBuilder, doc *document.Document, supp *docum
 		// the rule's error on this file, and never reaches an output format.
 		if ferr := checkFinite(score); err == nil && ferr != nil {
 			score, err = nil, ferr
+		}
+		if n := pr.samples(); score != nil && n > 1 {
+			score.Samples = n
 		}
 	}
 	if e.opts.Debug != nil && len(r.units) > 0 {

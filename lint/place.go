@@ -46,7 +46,7 @@ func locate(doc *document.Document, props []proposal) {
 func mergeIdentical(props []proposal) {
 	type key struct {
 		rule                                       string
-		group                                      int
+		group, sample                              int
 		quote, before, after                       string
 		line                                       int
 		message, description, analysis, suggestion string
@@ -59,7 +59,7 @@ func mergeIdentical(props []proposal) {
 		if v == nil {
 			continue
 		}
-		k := key{p.rule, p.group, strings.TrimSpace(v.QuotedText), v.ContextBefore, v.ContextAfter, v.Line,
+		k := key{p.rule, p.group, p.sample, strings.TrimSpace(v.QuotedText), v.ContextBefore, v.ContextAfter, v.Line,
 			fold(v.Message), fold(v.Description), fold(v.Analysis), fold(v.Suggestion)}
 		merged := false
 		for n, j := range kept[k] {

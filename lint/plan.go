@@ -45,6 +45,9 @@ type PlanInput struct {
 	// MinSeverity leaves out the rules whose findings would all be below it (--min-alert-level):
 	// they are not run. Zero keeps every rule.
 	MinSeverity finding.Severity
+	// Samples, when more than 0, is the number of samples every rule's model evaluation takes
+	// (--samples), over the configuration's Samples (PlannedRule.Samples).
+	Samples int
 	// Root is the project root every document is found and read through (Project.Root,
 	// spec/trust.md §6). Nil opens one at the configuration's folder (else Dir), kept for the
 	// plan's life.
@@ -106,6 +109,7 @@ type planEnv struct {
 	cfg         *config.Config
 	searchModel bool
 	sharedChars int
+	samples     int
 	dir         string
 	root        *tree.Root
 	readStdin   func() ([]byte, error)
@@ -186,6 +190,12 @@ func (fp *FilePlan) Prepare() {
 	for i, r := range fp.set.rules {
 		pr := planRule(doc, r, fp.set.settings[i], fp.env.cfg, fp.env.searchModel, targets)
 		pr.SharedChars = fp.env.sharedChars
+		if fp.env.samples > 0 {
+			pr.Samples = fp.env.samples // --samples
+		}
+		for _, u := range pr.Units {
+			u.samples = pr.samples()
+		}
 		fp.Rules = append(fp.Rules, pr)
 	}
 	slices.SortFunc(fp.Rules, func(a, b *PlannedRule) int { return strings.Compare(a.ID, b.ID) })
@@ -289,7 +299,8 @@ func BuildPlan(cfg *config.Config, packs []*rules.Pack, in PlanInput) (*Plan, er
 	}
 
 	plan := &Plan{Config: cfg, Skipped: notRead}
-	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, root: root, sharedChars: utf8.RuneCountInString(in.SharedPrompt)}
+	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, root: root, sharedChars: utf8.RuneCountInString(in.SharedPrompt),
+		samples: in.Samples}
 	sources := make([]planSource, 0, len(files)+1)
 	for _, f := range files {
 		src := planSource{abs: f.Path}

@@ -41,6 +41,11 @@ type PlannedRule struct {
 	// the rule and the text: the project's directive and style guide (PlanInput.SharedPrompt).
 	// The token estimates count it.
 	SharedChars int
+	// Samples is the number of samples each model evaluation of the rule takes
+	// (config.Config.SamplesFor, or PlanInput.Samples): above 1, each chunk's evaluation is
+	// that many calls and a violation is kept on a majority (docs/configuration.md,
+	// "Samples"). 0 or 1 is one call, as without samples. Checklists take one.
+	Samples int
 }
 
 // Unit is one text a rule evaluates, with the criteria evaluated on it. Criteria whose
@@ -79,6 +84,8 @@ type Unit struct {
 	// chunkWords is the most words of a chunk (the configuration's ChunkWords; 0 for
 	// document.DefaultChunkWords).
 	chunkWords int
+	// samples is the rule's PlannedRule.samples(): each chunk's evaluation is that many calls.
+	samples int
 }
 
 // NeedsCall reports whether the unit is evaluated (by the model, or by its checklist).
@@ -161,7 +168,8 @@ func (c *targetCache) find(t *rules.Target) targetResult {
 
 // planRule works out one rule's units on a document.
 func planRule(doc *document.Document, r *rules.Rule, rs config.RuleSettings, cfg *config.Config, searchModel bool, targets *targetCache) *PlannedRule {
-	pr := &PlannedRule{Rule: r, Kind: KindOf(r), ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity}
+	pr := &PlannedRule{Rule: r, Kind: KindOf(r), ID: r.FullID(), Strictness: r.Strictness, Severity: cfg.DefaultSeverity,
+		Samples: cfg.SamplesFor(rs)}
 	if r.Severity != finding.SeverityUnset {
 		pr.Severity = r.Severity
 	}

@@ -57,9 +57,11 @@ func (b *resultBuilder) completion(r *ruleRun) bool {
 	}
 	if warn := b.e.opts.Warn; warn != nil {
 		for _, u := range r.units {
-			for i, res := range u.results {
-				for _, w := range res.warnings {
-					warn(fmt.Sprintf("%s: %s (%s): %s", b.fr.Path, r.pr.ID, lineRange(u.chunks[i]), w))
+			for i := range u.results {
+				for _, res := range u.results[i].sampleReplies() {
+					for _, w := range res.warnings {
+						warn(fmt.Sprintf("%s: %s (%s): %s", b.fr.Path, r.pr.ID, lineRange(u.chunks[i]), w))
+					}
 				}
 			}
 		}

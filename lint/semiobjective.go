@@ -31,7 +31,7 @@ func (semiObjective) Estimate(pr *PlannedRule, u *Unit) Estimate { return chunkE
 
 func (semiObjective) layout(r *rules.Rule) layout { return ruleLayout(r) }
 
-func (semiObjective) modelCalls(u *Unit) int { return len(u.Chunks()) }
+func (semiObjective) modelCalls(u *Unit) int { return len(u.Chunks()) * max(1, u.samples) }
 
 func (semiObjective) runnable(u *Unit, opts EvalOptions) (bool, int) { return modelRunnable(u, opts) }
 
@@ -39,8 +39,13 @@ func (semiObjective) prompt(in PromptInput) []llm.Message {
 	return buildMessages(instructionsSemiObjective, in)
 }
 
-// call asks for the chunk's violations ({"violations": [...]}).
+// call asks for the chunk's violations ({"violations": [...]}), once per sample.
 func (k semiObjective) call(ctx context.Context, e *evaluator, j job) reply {
+	return e.sampled(ctx, j, func(j job) reply { return k.callOne(ctx, e, j) })
+}
+
+// callOne is one sample's call.
+func (k semiObjective) callOne(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
 	raw, err := e.complete(ctx, j, k.prompt(j.prompt), violationsSchema(), func(js string) error {
 		vs, err := parseViolationsReply(js)
@@ -57,14 +62,18 @@ func (k semiObjective) call(ctx context.Context, e *evaluator, j job) reply {
 	return res
 }
 
-// propose proposes every violation of every chunk, at the rule's severity.
+// propose proposes every violation of every sample of every chunk, at the rule's severity.
 func (semiObjective) propose(_ *document.Document, r *ruleRun) ([]proposal, issues) {
 	var props []proposal
 	for _, u := range r.units {
 		for i, c := range u.chunks {
-			vs := u.results[i].violations
-			for k := range vs {
-				props = append(props, violationProposal(r.pr.ID, 0, r.pr.Severity, c, &vs[k]))
+			for s, sr := range u.results[i].sampleReplies() {
+				vs := sr.violations
+				for k := range vs {
+					p := violationProposal(r.pr.ID, 0, r.pr.Severity, c, &vs[k])
+					p.sample = s
+					props = append(props, p)
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vectorlint/vectorlint/finding"
@@ -45,7 +46,7 @@ func (subjective) layout(r *rules.Rule) layout {
 	return l
 }
 
-func (subjective) modelCalls(u *Unit) int { return len(u.Chunks()) }
+func (subjective) modelCalls(u *Unit) int { return len(u.Chunks()) * max(1, u.samples) }
 
 func (subjective) runnable(u *Unit, opts EvalOptions) (bool, int) { return modelRunnable(u, opts) }
 
@@ -53,8 +54,13 @@ func (subjective) prompt(in PromptInput) []llm.Message {
 	return buildMessages(instructionsSubjective, in)
 }
 
-// call asks for a rating of each criterion of the unit ({"criteria": [...]}).
+// call asks for a rating of each criterion of the unit ({"criteria": [...]}), once per sample.
 func (k subjective) call(ctx context.Context, e *evaluator, j job) reply {
+	return e.sampled(ctx, j, func(j job) reply { return k.callOne(ctx, e, j) })
+}
+
+// callOne is one sample's call.
+func (k subjective) callOne(ctx context.Context, e *evaluator, j job) reply {
 	var res reply
 	criteria := j.prompt.Criteria
 	raw, err := e.complete(ctx, j, k.prompt(j.prompt), criteriaSchema(criteria), func(js string) error {
@@ -97,16 +103,27 @@ func (subjective) ratings(r *ruleRun) []criterionRating {
 			continue
 		}
 		var chunks []scoring.ChunkRating
-		for i, res := range cr.run.results {
-			for j := range res.ratings {
-				rt := &res.ratings[j]
-				if rt.Criterion != c {
-					continue
+		for i := range cr.run.results {
+			// A chunk's rating is the median of its samples' (the one rating of one sample);
+			// the sample's reply that gave it stands for the chunk.
+			var (
+				given []int
+				reps  []*CriterionRating
+			)
+			for _, res := range cr.run.results[i].sampleReplies() {
+				for j := range res.ratings {
+					if rt := &res.ratings[j]; rt.Criterion == c {
+						given, reps = append(given, rt.Rating), append(reps, rt)
+					}
 				}
-				chunks = append(chunks, scoring.ChunkRating{Rating: rt.Rating, Words: cr.run.chunks[i].Words})
-				if cr.lowest == nil || rt.Rating < cr.lowest.Rating {
-					cr.lowest = rt
-				}
+			}
+			if len(given) == 0 {
+				continue
+			}
+			rt := reps[slices.Index(given, medianRating(given))]
+			chunks = append(chunks, scoring.ChunkRating{Rating: rt.Rating, Words: cr.run.chunks[i].Words})
+			if cr.lowest == nil || rt.Rating < cr.lowest.Rating {
+				cr.lowest = rt
 			}
 		}
 		cr.rating, cr.err = scoring.AggregateRatings(chunks)
@@ -133,13 +150,17 @@ func (k subjective) propose(doc *document.Document, r *ruleRun) ([]proposal, iss
 		own := pr.CriterionSeverity(cr.criterion)
 		sev, _ := scoring.CriterionSeverity(cr.rating, own, pr.Severity, min(finding.SeverityWarning, own))
 		id := pr.Rule.CriterionID(cr.criterion)
-		for ci, res := range cr.run.results {
-			for _, rt := range res.ratings {
-				if rt.Criterion != cr.criterion {
-					continue
-				}
-				for k := range rt.Violations {
-					props = append(props, violationProposal(id, i, sev, cr.run.chunks[ci], &rt.Violations[k]))
+		for ci := range cr.run.results {
+			for s, res := range cr.run.results[ci].sampleReplies() {
+				for _, rt := range res.ratings {
+					if rt.Criterion != cr.criterion {
+						continue
+					}
+					for k := range rt.Violations {
+						p := violationProposal(id, i, sev, cr.run.chunks[ci], &rt.Violations[k])
+						p.sample = s
+						props = append(props, p)
+					}
 				}
 			}
 		}

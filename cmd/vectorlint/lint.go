@@ -42,8 +42,10 @@ type lintFlags struct {
 	failAt        finding.Severity
 	minAlertLevel string
 	// minLevel is --min-alert-level, checked (suggestion, the lowest, by default).
-	minLevel      finding.Severity
-	concurrency   int
+	minLevel    finding.Severity
+	concurrency int
+	// samples is --samples (0 when not given: the configuration's Samples apply).
+	samples       int
 	provider      string
 	model         string
 	baseURL       string
@@ -94,6 +96,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.StringVar(&f.minAlertLevel, "min-alert-level", "suggestion", "report only findings at or above this severity, a `LEVEL`: suggestion, warning or error; rules that cannot reach it do not run (Vale's --minAlertLevel)")
 	fs.SetNormalizeFunc(valeFlagNames)
 	fs.IntVar(&f.concurrency, "concurrency", 0, "LLM requests in flight at once (default: Concurrency from the config, else 8)")
+	fs.IntVar(&f.samples, "samples", 0, "take `N` samples of each model evaluation and keep the violations a majority of them report (overrides Samples in the config; default: Samples, else one per model of Models, else 1)")
 	fs.StringVar(&f.provider, "provider", "", "LLM provider: "+providerNames()+" (default: $LLM_PROVIDER)")
 	fs.StringVar(&f.model, "model", "", "model name (overrides the provider's model variable and Model)")
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (overrides BaseURL)")
@@ -314,6 +317,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, paths []string) error {
 		SearchModel:   setup.SearchModelConfigured(env, eps),
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
 		MinSeverity:   f.minLevel,
+		Samples:       f.samples,
 		Root:          proj.Root,
 		// A lint run reads each file when the pool reaches it (memory flat in the number of
 		// files); the dry run prints the whole plan.
@@ -650,6 +654,9 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	}
 	if f.concurrencySet && (f.concurrency < 1 || f.concurrency > setup.MaxConcurrency) {
 		return fmt.Errorf("--concurrency: expected %s, found %d", setup.ConcurrencyRange, f.concurrency)
+	}
+	if fs.Changed("samples") && (f.samples < 1 || f.samples > config.MaxSamples) {
+		return fmt.Errorf("--samples: expected %s, found %d", config.SamplesRange, f.samples)
 	}
 	if f.provider != "" && !setup.KnownProvider(f.provider) {
 		return fmt.Errorf("--provider: expected one of %s, found %q", providerNames(), f.provider)

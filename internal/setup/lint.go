@@ -127,6 +127,9 @@ func (l *Lint) EvalOptions(proj *config.Project) lint.EvalOptions {
 		Concurrency:         l.concurrency,
 		MinSeverity:         l.minSeverity,
 	}
+	if proj.Config != nil {
+		opts.Models = proj.Config.Models // the models samples go to in turn
+	}
 	if l.NotConfigured == nil {
 		opts.Client = l.Client
 		opts.Judge = lint.ModelJudge{Client: l.Client, Endpoint: l.Endpoint}
@@ -153,6 +156,9 @@ func (l *Lint) Estimate(plan *lint.Plan, proj *config.Project) Budget {
 		prices = l.Endpoint.Prices
 	}
 	opts := lint.EvalOptions{Endpoint: l.Endpoint, StyleGuide: proj.StyleGuide, Directive: proj.Directive}
+	if proj.Config != nil {
+		opts.Models = proj.Config.Models // each sample is looked up as it is sent
+	}
 	if l.NotConfigured == nil {
 		opts.Client = l.Client
 	}

@@ -44,7 +44,12 @@ const (
 	// MinChunkWords and MaxChunkWords bound the ChunkWords key.
 	MinChunkWords = 100
 	MaxChunkWords = 100_000
+	// MaxSamples bounds Samples (and --samples): each sample is a model call of its own.
+	MaxSamples = 25
 )
+
+// SamplesRange is what Samples (and --samples) expects, as its problems say.
+const SamplesRange = "a whole number of samples from 1 to 25"
 
 // FileNames are the names config discovery looks for, in order, in each folder.
 func FileNames() []string { return []string{".vectorlint.ini", "vectorlint.ini"} }
@@ -94,6 +99,13 @@ type Config struct {
 	// file sets it (replycache.DefaultCap applies when it does not).
 	CacheMaxSize    int64
 	CacheMaxSizeSet bool
+	// Samples is the global Samples key: how many samples each model evaluation takes (0 when
+	// not set; docs/configuration.md, "Samples"). A section may set its own (Section.Samples).
+	Samples int
+	// Models are the models the samples go to in turn (the Models key; nil when not set):
+	// model names on the configured provider. Without Samples, a rule takes one sample per
+	// model (SamplesFor).
+	Models []string
 
 	// Sections are the [GLOB] sections in file order.
 	Sections []*Section
@@ -128,6 +140,9 @@ type Section struct {
 	// section does not set Format; spec/linter.md §14), FormatLine its line.
 	Format     string
 	FormatLine int
+	// Samples is the section's Samples (0 when it sets none): for its files it replaces the
+	// global one, the most specific section that sets it winning.
+	Samples int
 
 	glob  string // Pattern normalised for matching
 	index int    // order in the file
@@ -321,7 +336,7 @@ func (c *Config) ChunkWordLimit() int {
 func globalKeys() []string {
 	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
 		"Temperature", "ConfidenceThreshold", "Timeout",
-		"CacheMaxSize", "MaxDocumentWords", "ChunkWords"}
+		"CacheMaxSize", "MaxDocumentWords", "ChunkWords", keySamples, "Models"}
 }
 
 // Parse parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
@@ -442,6 +457,21 @@ func parseGlobal(cfg *Config, name, value string, line int) *finding.Problem {
 			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a whole number of words from 100 to 100000", Found: strconv.Quote(value)}
 		}
 		cfg.ChunkWords = n
+	case keySamples:
+		n, p := parseSamples(cfg.Path, value, line)
+		if p != nil {
+			return p
+		}
+		cfg.Samples = n
+	case "Models":
+		var models []string
+		for _, m := range strings.Split(value, ",") {
+			if m = strings.TrimSpace(m); m == "" {
+				return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a comma-separated list of model names, such as gpt-4o, gpt-4o-mini", Found: strconv.Quote(value)}
+			}
+			models = append(models, m)
+		}
+		cfg.Models = models
 	case "ScanPaths":
 		return &finding.Problem{File: cfg.Path, Line: line, Field: name,
 			Message: "ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}
@@ -505,6 +535,20 @@ func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Secti
 			}
 			continue
 		}
+		if name == keySamples {
+			n, p := parseSamples(path, value, line)
+			if p != nil {
+				problems = append(problems, *p)
+				continue
+			}
+			sec.Samples = n
+			continue
+		}
+		if name == "Models" {
+			problems = append(problems, finding.Problem{File: path, Line: line, Field: name,
+				Message: "Models is a global key: set it before the first section"})
+			continue
+		}
 		if name == "MaxDocumentWords" || name == "ChunkWords" {
 			// One limit for the run: a document's size does not depend on its section.
 			problems = append(problems, finding.Problem{File: path, Line: line, Field: name,
@@ -521,6 +565,35 @@ func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Secti
 		sec.Overrides = append(sec.Overrides, o)
 	}
 	return sec, problems
+}
+
+// keySamples is the Samples key, global or in a section.
+const keySamples = "Samples"
+
+// parseSamples reads a Samples value (at line of path): a whole number from 1 to MaxSamples.
+func parseSamples(path, value string, line int) (int, *finding.Problem) {
+	n, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || n < 1 || n > MaxSamples {
+		return 0, &finding.Problem{File: path, Line: line, Field: keySamples, Expected: SamplesRange, Found: strconv.Quote(value)}
+	}
+	return n, nil
+}
+
+// SamplesFor is the number of samples a rule's model evaluation takes on a file with rule
+// settings rs (docs/configuration.md, "Samples"): the most specific matching section's Samples,
+// else the global one, else one per model of Models, else 1.
+func (c *Config) SamplesFor(rs RuleSettings) int {
+	switch {
+	case rs.Samples > 0:
+		return rs.Samples
+	case c == nil:
+		return 1
+	case c.Samples > 0:
+		return c.Samples
+	case len(c.Models) > 0:
+		return len(c.Models)
+	}
+	return 1
 }
 
 // MaxQuoted is how many characters of a configuration line a problem quotes at most
@@ -817,6 +890,9 @@ type RuleSettings struct {
 	Strictness *float64
 	// DisabledBy is the override that disabled the rule (for messages).
 	DisabledBy *Override
+	// Samples is the Samples of the most specific matching section that sets it (0 when none
+	// does): Config.SamplesFor gives the number the rule takes.
+	Samples int
 }
 
 // Rule merges the overrides of the matching sections for a rule, named by its id or one of its
@@ -825,6 +901,9 @@ type RuleSettings struct {
 func (fs FileSettings) Rule(pack, id string, aliases ...string) RuleSettings {
 	var rs RuleSettings
 	for _, s := range fs.Sections {
+		if s.Samples > 0 {
+			rs.Samples = s.Samples
+		}
 		for _, qualified := range []bool{false, true} {
 			for i := range s.Overrides {
 				o := &s.Overrides[i]

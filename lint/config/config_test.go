@@ -130,9 +130,15 @@ MaxDocumentWords = 0
 			`vectorlint.ini:1: ChunkWords: expected a whole number of words from 100 to 100000, found "1,500"`}},
 		{"ChunkWords too large", "ChunkWords = 100001\n", []string{
 			`vectorlint.ini:1: ChunkWords: expected a whole number of words from 100 to 100000, found "100001"`}},
+		{"bad Samples and Models", "Samples = 0\nModels = a,,b\n[**/*.md]\nRunRules = A\nSamples = x\nModels = c\n[api/**]\nSamples = 26\n", []string{
+			`vectorlint.ini:1: Samples: expected a whole number of samples from 1 to 25, found "0"`,
+			`vectorlint.ini:2: Models: expected a comma-separated list of model names, such as gpt-4o, gpt-4o-mini, found "a,,b"`,
+			`vectorlint.ini:5: Samples: expected a whole number of samples from 1 to 25, found "x"`,
+			`vectorlint.ini:6: Models: Models is a global key: set it before the first section`,
+			`vectorlint.ini:8: Samples: expected a whole number of samples from 1 to 25, found "26"`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
-			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords)`}},
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models)`}},
 		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
 			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
 		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{
@@ -441,6 +447,7 @@ func FuzzParseConfig(f *testing.F) {
 		"Concurrency = 9223372036854775807\nCacheMaxSize = 1kB\nTimeout = 1e308\n[*.md]\nA.B.strictness = 1e9\n",
 		"[docs/**/*.md]\nFormat = mdx\n[x/**]\nFormat = asciidoctor\nformat = rst\n",
 		"MaxDocumentWords = 99999999999999999999\n[*.md]\nMaxDocumentWords = 1\n",
+		"Samples = 3\nModels = a, b,, c\n[*.md]\nSamples = x\nModels = d\n[a/**]\nSamples = 2\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -682,4 +689,33 @@ func problemLines(ps finding.Problems, dir string) []string {
 		out = append(out, p.Error())
 	}
 	return out
+}
+
+// TestSamplesFor: a rule's samples come from the most specific section that sets Samples, else
+// the global key, else one per model of Models, else 1.
+func TestSamplesFor(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, src string
+		want      map[string]int
+	}{
+		{"nothing set", "[**/*.md]\nRunRules = A\n", map[string]int{"a.md": 1}},
+		{"models only", "Models = gpt-a, gpt-b ,gpt-c\n[**/*.md]\nRunRules = A\n", map[string]int{"a.md": 3}},
+		{"global and sections", "Samples = 3\nModels = gpt-a, gpt-b\n[**/*.md]\nRunRules = A\n[api/**]\nSamples = 5\n[api/v1/**]\nSamples = 1\n",
+			map[string]int{"a.md": 3, "api/x.md": 5, "api/v1/x.md": 1}},
+	} {
+		cfg, ps := Parse("vectorlint.ini", []byte(tt.src))
+		if len(ps) != 0 {
+			t.Fatalf("%s: %v", tt.name, ps)
+		}
+		for path, want := range tt.want {
+			if got := cfg.SamplesFor(cfg.Settings(path).Rule("A", "R")); got != want {
+				t.Errorf("%s: %s takes %d samples, want %d", tt.name, path, got, want)
+			}
+		}
+	}
+	cfg, _ := Parse("vectorlint.ini", []byte("Models = gpt-a, gpt-b ,gpt-c\n"))
+	if !slices.Equal(cfg.Models, []string{"gpt-a", "gpt-b", "gpt-c"}) {
+		t.Errorf("Models = %q", cfg.Models)
+	}
 }

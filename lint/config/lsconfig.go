@@ -27,9 +27,12 @@ type Listing struct {
 	BaseURL             string           `json:"baseURL,omitempty"`
 	Temperature         *float64         `json:"temperature,omitempty"`
 	Timeout             string           `json:"timeout,omitempty"`
-	Packs               []PackListing    `json:"packs"`
-	Sections            []SectionListing `json:"sections"`
-	Files               []FileListing    `json:"files,omitempty"`
+	// Samples and Models are the global keys (absent when not set).
+	Samples  int              `json:"samples,omitempty"`
+	Models   []string         `json:"models,omitempty"`
+	Packs    []PackListing    `json:"packs"`
+	Sections []SectionListing `json:"sections"`
+	Files    []FileListing    `json:"files,omitempty"`
 }
 
 // PackListing is one loaded pack.
@@ -47,6 +50,8 @@ type SectionListing struct {
 	// RunRules is absent when the section does not set it, [] when it sets it empty.
 	RunRules  *[]string `json:"runRules,omitempty"`
 	Overrides []string  `json:"overrides,omitempty"`
+	// Samples is the section's Samples (absent when it sets none).
+	Samples int `json:"samples,omitempty"`
 }
 
 // FileListing is what the configuration says about one file.
@@ -79,6 +84,10 @@ type RuleListing struct {
 	Strictness float64            `json:"strictness"`
 	File       string             `json:"file"`
 	Criteria   []CriterionListing `json:"criteria,omitempty"`
+	// Samples is the number of samples each model evaluation of the rule takes on the file,
+	// when more than one (docs/configuration.md, "Samples and majority"); absent for one, and
+	// for a checklist, whose judged points take one.
+	Samples int `json:"samples,omitempty"`
 }
 
 // CriterionListing is a criterion with the severity its rating-1 findings get.
@@ -106,7 +115,7 @@ func (p *Project) ListConfig(paths, rels []string) Listing {
 		StyleGuide: p.StyleGuidePath, Directive: p.DirectivePath, Concurrency: cfg.Concurrency,
 		DefaultSeverity: cfg.DefaultSeverity, ConfidenceThreshold: cfg.ConfidenceThreshold,
 		Provider: cfg.Provider, Model: cfg.Model, BaseURL: cfg.BaseURL, Temperature: cfg.Temperature,
-		Packs: []PackListing{}, Sections: []SectionListing{}}
+		Samples: cfg.Samples, Models: cfg.Models, Packs: []PackListing{}, Sections: []SectionListing{}}
 	if cfg.Timeout > 0 {
 		l.Timeout = cfg.Timeout.Round(time.Millisecond).String()
 	}
@@ -116,7 +125,7 @@ func (p *Project) ListConfig(paths, rels []string) Listing {
 		l.Packs = append(l.Packs, PackListing{Name: pk.Name, Dir: pk.Dir, Builtin: pk.Builtin, Rules: len(pk.Rules)})
 	}
 	for _, s := range cfg.Sections {
-		sl := SectionListing{Glob: s.Pattern, Line: s.Line}
+		sl := SectionListing{Glob: s.Pattern, Line: s.Line, Samples: s.Samples}
 		if s.HasRunRules {
 			packs := append([]string{}, s.RunRules...)
 			sl.RunRules = &packs
@@ -179,6 +188,9 @@ func listFile(cfg *Config, byName map[string]*rules.Pack, path, rel string) File
 				strictness = *rs.Strictness
 			}
 			rl := RuleListing{ID: r.FullID(), Type: r.Type, Severity: severity, Strictness: strictness, File: r.Path}
+			if n := cfg.SamplesFor(rs); n > 1 && r.Kind() != rules.KindChecklist {
+				rl.Samples = n
+			}
 			for _, c := range r.Criteria {
 				rl.Criteria = append(rl.Criteria, CriterionListing{ID: c.ID, Weight: c.Weight, Severity: CriterionSeverity(c, severity, overridden)})
 			}
