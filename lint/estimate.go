@@ -17,24 +17,7 @@ import (
 // at all (as --dry-run does). prices may be nil.
 func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) selection.PlanCost {
 	var c selection.PlanCost
-	for _, fp := range plan.Files {
-		release := !fp.Prepared() && !fp.stdin
-		fp.Prepare()
-		for _, pr := range fp.Rules {
-			if pr.Err != nil {
-				continue
-			}
-			for _, u := range pr.Units {
-				if !u.NeedsCall() {
-					continue
-				}
-				addUnit(&c, pr, u, opts)
-			}
-		}
-		if release {
-			fp.release()
-		}
-	}
+	eachCallUnit(plan, func(_ *FilePlan, pr *PlannedRule, u *Unit) { addUnit(&c, pr, u, opts) })
 	c.OutputTokens = int64(c.ToMake()) * selection.EstimateOutputTokens
 	if prices != nil {
 		cost := prices.Cost(c.InputTokens, c.OutputTokens)
@@ -124,6 +107,35 @@ func chunkPrompt(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) 
 // their requests depend on earlier replies); the run makes them live. Every file is prepared,
 // and a lazy plan's file released again, except standard input.
 func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred int) {
+	eachCallUnit(plan, func(fp *FilePlan, pr *PlannedRule, u *Unit) {
+		if !cacheable(pr.Kind) {
+			deferred += pr.Kind.Estimate(pr, u).Calls
+			return
+		}
+		chunks := u.Chunks()
+		n := pr.samples()
+		for _, ch := range chunks {
+			for i := range n {
+				r := cacheRequest(pr, u, ch, opts, n, i)
+				r.Label = fp.Path + " " + pr.ID // as the call stage labels it (workItem.label, sampled)
+				if len(pr.Units) > 1 || len(chunks) > 1 {
+					r.Label += " " + lineRange(ch)
+				}
+				if n > 1 {
+					r.Label += fmt.Sprintf(" sample %d/%d", i+1, n)
+				}
+				reqs = append(reqs, r)
+			}
+		}
+	})
+	return reqs, deferred
+}
+
+// eachCallUnit calls fn with every unit of the plan that needs a model call (of a rule with no
+// error), file by file: each file is prepared, and a lazy plan's file released again after
+// its units, except standard input, which can be read only once. EstimateCost and
+// PlanRequests walk the plan with it.
+func eachCallUnit(plan *Plan, fn func(fp *FilePlan, pr *PlannedRule, u *Unit)) {
 	for _, fp := range plan.Files {
 		release := !fp.Prepared() && !fp.stdin
 		fp.Prepare()
@@ -132,27 +144,8 @@ func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred in
 				continue
 			}
 			for _, u := range pr.Units {
-				if !u.NeedsCall() {
-					continue
-				}
-				if !cacheable(pr.Kind) {
-					deferred += pr.Kind.Estimate(pr, u).Calls
-					continue
-				}
-				chunks := u.Chunks()
-				n := pr.samples()
-				for _, ch := range chunks {
-					for i := range n {
-						r := cacheRequest(pr, u, ch, opts, n, i)
-						r.Label = fp.Path + " " + pr.ID // as the call stage labels it (workItem.label, sampled)
-						if len(pr.Units) > 1 || len(chunks) > 1 {
-							r.Label += " " + lineRange(ch)
-						}
-						if n > 1 {
-							r.Label += fmt.Sprintf(" sample %d/%d", i+1, n)
-						}
-						reqs = append(reqs, r)
-					}
+				if u.NeedsCall() {
+					fn(fp, pr, u)
 				}
 			}
 		}
@@ -160,5 +153,4 @@ func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred in
 			fp.release()
 		}
 	}
-	return reqs, deferred
 }

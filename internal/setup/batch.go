@@ -90,11 +90,7 @@ func (bs *Batches) Plan(plan *lint.Plan, proj *config.Project) *BatchPlan {
 	}
 	bp.Requests = len(bp.reqs)
 	bp.OutputTokens = int64(bp.Requests) * selection.EstimateOutputTokens
-	prices := bs.run.Prices
-	if bs.run.Endpoint.Prices != nil {
-		prices = bs.run.Endpoint.Prices
-	}
-	if prices != nil {
+	if prices := bs.run.runPrices(); prices != nil {
 		c := prices.Cost(bp.InputTokens, bp.OutputTokens) * bs.Factor
 		bp.Cost = &c
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/vectorlint/vectorlint/lint"
 	"github.com/vectorlint/vectorlint/lint/config"
 	"github.com/vectorlint/vectorlint/lint/selection"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 
@@ -151,18 +152,9 @@ type Budget struct {
 
 // Estimate is the plan's cost estimate with the run's prices (lint.EstimateCost).
 func (l *Lint) Estimate(plan *lint.Plan, proj *config.Project) Budget {
-	prices := l.Prices
-	if l.Endpoint.Prices != nil {
-		prices = l.Endpoint.Prices
-	}
-	opts := lint.EvalOptions{Endpoint: l.Endpoint, StyleGuide: proj.StyleGuide, Directive: proj.Directive}
-	if proj.Config != nil {
-		opts.Models = proj.Config.Models // each sample is looked up as it is sent
-	}
-	if l.NotConfigured == nil {
-		opts.Client = l.Client
-	}
-	b := Budget{Cost: lint.EstimateCost(plan, opts, prices)}
+	prices := l.runPrices()
+	// The run's own options: the cache is asked for exactly the requests the run would send.
+	b := Budget{Cost: lint.EstimateCost(plan, l.EvalOptions(proj), prices)}
 	if prices != nil {
 		b.Priced, b.InputPerMillion, b.OutputPerMillion = true, prices.InputPerMillion, prices.OutputPerMillion
 	}
@@ -192,4 +184,13 @@ func ConfidenceThreshold(env envsource.LookupFunc, cfg *config.Config) (float64,
 		return cfg.ConfidenceThreshold, nil
 	}
 	return config.DefaultConfidenceThreshold, nil
+}
+
+// runPrices are the prices a run's estimates use: the endpoint's own, else
+// INPUT_/OUTPUT_PRICE_PER_MILLION (nil when neither is known).
+func (l *Lint) runPrices() *llm.Prices {
+	if l.Endpoint.Prices != nil {
+		return l.Endpoint.Prices
+	}
+	return l.Prices
 }
