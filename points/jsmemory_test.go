@@ -215,7 +215,10 @@ func singleAllocations() []struct{ code, want string } {
 		{"new Array(2**31).fill(0)", rangeErr("Array.prototype.fill: the result would have more than %d elements, the $js limit", maxJSString)},
 		{"Array.from({length: 1e9})", rangeErr("Array.from: the result would have more than %d elements, the $js limit", maxJSString)},
 		{"Array(1e8).join('x')", rangeErr("Array.prototype.join: the result would have more than %d characters, the $js limit", maxJSString)},
-		{"new Uint8Array(2**26).join('xxxxxxxx')", rangeErr("%%TypedArray%%.prototype.join: the result would have more than %d characters, the $js limit", maxJSString)},
+		// 2**20 elements (1 MiB, far under the budget) joined to 9 Mi characters: the join's
+		// guard, not the memory watchdog, must stop it. With 2**26 elements the array alone was
+		// the whole budget, and the watchdog sometimes stopped the script before the join ran.
+		{"new Uint8Array(2**20).join('xxxxxxxx')", rangeErr("%%TypedArray%%.prototype.join: the result would have more than %d characters, the $js limit", maxJSString)},
 		{"let x = [1]; for (let i = 0; i < 30; i++) x = [x, x]; JSON.stringify(x)", rangeErr("JSON.stringify: the result would have more than %d characters, the $js limit", maxJSString)},
 		{"String.fromCharCode.apply(null, {length: 2**30})", rangeErr("Function.prototype.apply: more than %d arguments, the $js limit", maxJSArgs)},
 		{"String.fromCharCode.apply(null, new Array(2**25))", rangeErr("Function.prototype.apply: more than %d arguments, the $js limit", maxJSArgs)},
