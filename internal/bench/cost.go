@@ -23,7 +23,7 @@ import (
 var costPrices = []string{"INPUT_PRICE_PER_MILLION=2.50", "OUTPUT_PRICE_PER_MILLION=10"}
 
 // costWords is the length of each document of the cost scenarios, and costChunkWords the
-// ChunkWords of their project: three or four chunks per rule (costChunks), so that
+// ChunkWords of their project: three to five chunks per rule (costChunks), so that
 // --changed-lines has chunks to leave out.
 const (
 	costWords      = 1200
