@@ -146,9 +146,13 @@ func hostileRules(hostile bool) map[string]string {
 const backtrackDoc = "# Title\n\nForbidden aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
 
 // hostileScript is the i-th catastrophic script: a nested quantifier under a lookahead, which
-// only a backtracking engine can run, with a different tail each.
+// only a backtracking engine can run, with a different tail each, scanned again and again. A
+// single scan ends at the regular expression's own time limit with "no match", and on a starved
+// machine the coarse clock behind that limit can end it before the script's limit: the script
+// then returned false instead of being stopped. The loop makes the script reach any time limit
+// however the machine runs it; at the limit it is inside a scan, as before.
 func hostileScript(i int) string {
-	return fmt.Sprintf(`/(?=(a+)+b%d)/.test(r)`, i)
+	return fmt.Sprintf(`for (;;) /(?=(a+)+b%d)/.test(r)`, i)
 }
 
 // TestHostileScriptsLint: ten catastrophic checklist scripts hung the lint run once more than
@@ -191,7 +195,8 @@ func TestHostileScriptsLint(t *testing.T) {
 
 // TestHostileScriptsBlueprint: ten catastrophic $js points in a blueprint run are each a
 // failure naming its point (stopped at its limit); the legitimate regex point scores, and the
-// run ends. The control, the legitimate point alone, scores 1.
+// run ends. The control, the legitimate point alone, scores 1. The limit is attackJSLimit: at
+// the production 100 ms, the legitimate point was stopped too when the machine was loaded.
 func TestHostileScriptsBlueprint(t *testing.T) {
 	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
 	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
@@ -206,12 +211,12 @@ func TestHostileScriptsBlueprint(t *testing.T) {
 		"good.yml":    "- id: p\n  prompt: Q\n  should:\n" + legit,
 		"r.jsonl":     responses,
 	})
-	code, stdout, stderr := runBlueprintApp(t, dir, nil, "blueprint", "run", "hostile.yml", "--responses", "r.jsonl", "--run-label", "L")
+	code, stdout, stderr := runBlueprintJS(t, dir, nil, attackJSLimit, "blueprint", "run", "hostile.yml", "--responses", "r.jsonl", "--run-label", "L")
 	if code != exitFailure || stderr != "" || !strings.Contains(stdout, "10 failures:\n") {
 		t.Fatalf("exit %d, stderr %q:\n%s", code, stderr, stdout)
 	}
 	for i := range 10 {
-		want := fmt.Sprintf("  p × m:a: Function: js(%q): JavaScript ran longer than 100ms and was stopped\n", hostileScript(i))
+		want := fmt.Sprintf("  p × m:a: Function: js(%q): JavaScript ran longer than %v and was stopped\n", hostileScript(i), attackJSLimit)
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -219,7 +224,7 @@ func TestHostileScriptsBlueprint(t *testing.T) {
 	if !strings.Contains(stdout, "p        0.09\n") { // 1 of 11 points met
 		t.Errorf("the legitimate point did not score:\n%s", stdout)
 	}
-	code, stdout, stderr = runBlueprintApp(t, dir, nil, "blueprint", "run", "good.yml", "--responses", "r.jsonl", "--run-label", "L")
+	code, stdout, stderr = runBlueprintJS(t, dir, nil, attackJSLimit, "blueprint", "run", "good.yml", "--responses", "r.jsonl", "--run-label", "L")
 	if code != exitOK || stderr != "" || !strings.Contains(stdout, "p        1.00\n") {
 		t.Errorf("control: exit %d, stderr %q:\n%s", code, stderr, stdout)
 	}
