@@ -157,19 +157,20 @@ func hostileScript(i int) string {
 
 // TestHostileScriptsLint: ten catastrophic checklist scripts hung the lint run once more than
 // the number of CPUs were stuck; each is now its rule's error (stopped at its limit), the
-// legitimate rules still score, and the run ends.
+// legitimate rules still score, and the run ends. The limit is attackJSLimit, which the
+// legitimate scripts cannot reach however loaded the machine.
 func TestHostileScriptsLint(t *testing.T) {
-	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
-	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
+	// Not parallel: its catastrophic scripts keep every CPU busy for seconds, which would only
+	// slow the other tests down (parallel tests run after this one).
 	dir := t.TempDir()
 	writeTestTree(t, dir, hostileRules(true))
-	r := runVectorlint(t, dir, nil, "", "--output", "json", "docs")
+	r := runVectorlintJS(t, dir, nil, "", attackJSLimit, "--output", "json", "docs")
 	res := decodeJSON(t, r.stdout)
 	if r.code != exitFailure || len(res.Files) != 1 || len(res.Files[0].Errors) != 10 {
 		t.Fatalf("exit %d, %+v, stderr %q", r.code, res.Files, r.stderr)
 	}
 	for i, e := range res.Files[0].Errors {
-		want := fmt.Sprintf(`checklist points could not be evaluated: $js: "%s": JavaScript ran longer than 100ms and was stopped`, hostileScript(i))
+		want := fmt.Sprintf(`checklist points could not be evaluated: $js: "%s": JavaScript ran longer than %v and was stopped`, hostileScript(i), attackJSLimit)
 		if e.Rule != fmt.Sprintf("Acme.Slow%d", i) || e.Message != want {
 			t.Errorf("error %d: %+v, want %q", i, e, want)
 		}
@@ -186,7 +187,7 @@ func TestHostileScriptsLint(t *testing.T) {
 	// warning: exit 0).
 	dir = t.TempDir()
 	writeTestTree(t, dir, hostileRules(false))
-	r = runVectorlint(t, dir, nil, "", "--output", "json", "docs")
+	r = runVectorlintJS(t, dir, nil, "", attackJSLimit, "--output", "json", "docs")
 	res = decodeJSON(t, r.stdout)
 	if r.code != exitOK || len(res.Files) != 1 || len(res.Files[0].Errors) != 0 || len(res.Files[0].Findings) != 1 || len(res.Files[0].Scores) != 2 {
 		t.Errorf("control: exit %d, %+v, stderr %q", r.code, res.Files, r.stderr)
@@ -198,8 +199,8 @@ func TestHostileScriptsLint(t *testing.T) {
 // run ends. The control, the legitimate point alone, scores 1. The limit is attackJSLimit: at
 // the production 100 ms, the legitimate point was stopped too when the machine was loaded.
 func TestHostileScriptsBlueprint(t *testing.T) {
-	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
-	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
+	// Not parallel: its catastrophic scripts keep every CPU busy for seconds, which would only
+	// slow the other tests down (parallel tests run after this one).
 	var points strings.Builder
 	for i := range 10 {
 		fmt.Fprintf(&points, "    - $js: \"%s\"\n", hostileScript(i))
@@ -238,12 +239,13 @@ type lspSession struct {
 	done     chan int
 }
 
+// startLSP starts the server in dir under attackJSLimit.
 func startLSP(t *testing.T, dir string) *lspSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	s := &lspSession{t: t, in: inW, messages: make(chan map[string]any, 100), done: make(chan int, 1)}
-	a := &app{stdin: inR, stdout: outW, stderr: &syncWriterBuffer{}, dir: dir,
+	a := &app{stdin: inR, stdout: outW, stderr: &syncWriterBuffer{}, dir: dir, jsTimeout: attackJSLimit,
 		lookupEnv: func(string) (string, bool) { return "", false }}
 	go func() {
 		s.done <- a.run(context.Background(), []string{"lsp"})
@@ -307,8 +309,8 @@ func (s *lspSession) await(what string, ok func(map[string]any) bool) map[string
 // scripts. It now publishes, for the document, each hostile rule as a rule that could not run
 // and the legitimate rule's finding, and shuts down cleanly when asked.
 func TestHostileScriptsLSP(t *testing.T) {
-	// Not parallel: its catastrophic scripts keep every CPU busy for a moment, and the tests that
-	// run scripts under a 100 ms limit must not share them (parallel tests run after this one).
+	// Not parallel: its catastrophic scripts keep every CPU busy for seconds, which would only
+	// slow the other tests down (parallel tests run after this one).
 	dir := t.TempDir()
 	writeTestTree(t, dir, hostileRules(true))
 	uri := "file://" + filepath.ToSlash(filepath.Join(dir, "docs", "a.md"))
@@ -333,7 +335,7 @@ func TestHostileScriptsLSP(t *testing.T) {
 	}
 	want := []string{`Not met: $js: "!/forbidden/i.test(r)"`}
 	for i := range 10 {
-		want = append(want, fmt.Sprintf(`Acme.Slow%d could not run: checklist points could not be evaluated: $js: "%s": JavaScript ran longer than 100ms and was stopped`, i, hostileScript(i)))
+		want = append(want, fmt.Sprintf(`Acme.Slow%d could not run: checklist points could not be evaluated: $js: "%s": JavaScript ran longer than %v and was stopped`, i, hostileScript(i), attackJSLimit))
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -43,8 +43,8 @@ type app struct {
 	// faults such as a hanging server can be exercised through the command without waiting the
 	// production delays; production leaves it nil.
 	tuneLLM setup.TuneFunc
-	// jsTimeout, when set, bounds each $js evaluation of blueprint run in place of
-	// points.DefaultJSTimeout. Tests give a limit that only their attacks can reach, so that a
+	// jsTimeout, when set, bounds each $js evaluation (blueprint run, the checklist rules of
+	// lint, test and the editor server) in place of points.DefaultJSTimeout. Tests give a limit that only their attacks can reach, so that a
 	// legitimate script is never stopped because a loaded machine ran it slowly; production
 	// leaves it 0.
 	jsTimeout time.Duration
@@ -123,6 +123,7 @@ func (a *app) host() *setup.Host {
 		DialContext:       a.dialContext,
 		Proxy:             a.proxy,
 		BatchPollInterval: a.batchPoll,
+		JSTimeout:         a.jsTimeout,
 	}
 }
 
