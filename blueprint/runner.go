@@ -136,6 +136,10 @@ type Options struct {
 	// docs/security.md (a copy made by safehttp.Guard).
 	AllowNet   bool
 	HTTPClient *http.Client
+	// JSTimeout bounds each $js evaluation (and each $tool_args_match where expression) of the
+	// run; 0 is points.DefaultJSTimeout. The command leaves it 0; tests raise it so that their
+	// legitimate scripts cannot reach it on a loaded machine, only an attack can.
+	JSTimeout time.Duration
 
 	// Judges replace the blueprint's and the default judges (--judge); see JudgeOptions.
 	Judges []JudgeSpec
@@ -436,6 +440,7 @@ func (o *Options) scoring(warn func(string)) (ScoreOptions, error) {
 			LookupEnv:  o.LookupEnv,
 			AllowEnv:   o.AllowEnv,
 			Trust:      o.Trust,
+			JSTimeout:  o.JSTimeout,
 		},
 	}
 	// unavailable warns about each model that cannot be called, or returns the first one the

@@ -117,7 +117,7 @@ func (checklist) call(ctx context.Context, e *evaluator, j job) reply {
 	pr := j.rule
 	cov := points.ScoreRubric(ctx, *pr.Rule.Should,
 		points.Subject{Text: j.prompt.Text, PromptID: pr.ID},
-		points.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js})
+		points.Env{Judge: e.opts.Judge, Description: strings.TrimSpace(pr.Rule.Body), JSPool: e.js, JSTimeout: e.opts.JSTimeout})
 	if ctx.Err() != nil {
 		return reply{interrupted: true}
 	}

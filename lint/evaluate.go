@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
@@ -66,6 +67,9 @@ type EvalOptions struct {
 	// neither reported nor counted. Rules that cannot reach it are best left out of the plan
 	// (PlanInput.MinSeverity). Zero keeps every finding.
 	MinSeverity finding.Severity
+	// JSTimeout bounds each $js point of a checklist rule (points.DefaultJSTimeout when 0).
+	// Tests raise it so that a legitimate script cannot reach it on a loaded machine.
+	JSTimeout time.Duration
 	// Warn receives problems that do not stop the run (a reply that rates a criterion the rule
 	// does not have, a model's fix not offered because it is not safe to make: fixsafe.go), one
 	// line each naming the file and rule. Calls are never concurrent. May be nil.

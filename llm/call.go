@@ -116,6 +116,9 @@ func (c *Client) call(ctx context.Context, s *callSpec) (*reply, error) {
 	flight := s.key + "\x00" + credentials(s.info.ep)
 	for {
 		led := false
+		if c.joining != nil {
+			c.joining()
+		}
 		v, err, shared := c.flights.Do(flight, func() (any, error) {
 			led = true
 			return c.fetch(ctx, s)

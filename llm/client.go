@@ -133,6 +133,10 @@ type Client struct {
 	flight flightBoard
 	// flights makes identical requests in flight at the same time one request (Client.call).
 	flights singleflight.Group
+	// joining, when set, is called as a call with a key is about to join (or lead) its flight.
+	// Tests set it (export_test.go) to know that their calls have reached the flight rather
+	// than give them a fixed time; production leaves it nil.
+	joining func()
 
 	mu      sync.Mutex
 	groups  map[string]*semaphore.Weighted

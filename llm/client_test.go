@@ -264,11 +264,12 @@ func TestRetries(t *testing.T) {
 }
 
 func TestHangTimesOutAndRetries(t *testing.T) {
-	// Not parallel: its attempts time out at 30 and 100 ms, and a loaded machine could make a reply miss that.
+	// Not parallel: the reply to the second attempt must come within 500 ms (at 100 ms a
+	// loaded machine made it miss that).
 	s := llmtest.Start(t)
 	s.On(llmtest.Any(), llmtest.Hang(), llmtest.Text("late but fine"))
 	cfg := fastConfig()
-	cfg.Timeout = 100 * time.Millisecond
+	cfg.Timeout = 500 * time.Millisecond
 	var log eventLog
 	cfg.OnEvent = log.add
 	c := newClient(t, cfg)
@@ -277,8 +278,8 @@ func TestHangTimesOutAndRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if elapsed := time.Since(start); elapsed < 100*time.Millisecond {
-		t.Fatalf("returned after %v, before the 100ms timeout", elapsed)
+	if elapsed := time.Since(start); elapsed < cfg.Timeout {
+		t.Fatalf("returned after %v, before the %v timeout", elapsed, cfg.Timeout)
 	}
 	if resp.Content != "late but fine" || resp.Attempts != 2 || s.Calls() != 2 {
 		t.Fatalf("content %q attempts %d calls %d", resp.Content, resp.Attempts, s.Calls())
@@ -286,24 +287,34 @@ func TestHangTimesOutAndRetries(t *testing.T) {
 	if got, want := log.kinds(), []string{"request", "retry", "request", "response"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
-	if e := log.events[1]; !strings.HasSuffix(e.Err, "no complete reply within 100ms") {
+	if e := log.events[1]; !strings.HasSuffix(e.Err, "no complete reply within 500ms") {
 		t.Fatalf("retry event error %q", e.Err)
 	}
 
-	// Hanging every time: timeouts until the call's limit (3 × the timeout) ends it during
-	// the third attempt, a KindTimeout error wrapping context.DeadlineExceeded.
+	// Hanging every time: timeouts until the call's limit (3 × the timeout) ends it, a
+	// KindTimeout error wrapping context.DeadlineExceeded. Each attempt lasts at least its
+	// timeout, so there are at most 3 (a fourth would start past the limit), and the call gives
+	// up only when the limit leaves no time for the next wait (at most MaxDelay). Asking for
+	// exactly 3 attempts failed when a timer fired late on a loaded machine.
 	s2 := llmtest.Start(t)
 	s2.SetDefault(llmtest.Hang())
 	cfg.Timeout = 30 * time.Millisecond
 	cfg.OnEvent = nil
 	c2 := newClient(t, cfg)
+	start = time.Now()
 	_, err = c2.Complete(context.Background(), userRequest(s2, "hello"))
+	took := time.Since(start)
 	var apiErr *llm.APIError
-	if !errors.As(err, &apiErr) || apiErr.Kind != llm.KindTimeout || apiErr.Attempts != 3 || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("error %v", err)
+	if !errors.As(err, &apiErr) || apiErr.Kind != llm.KindTimeout || apiErr.Attempts < 1 || apiErr.Attempts > 3 ||
+		!errors.Is(err, context.DeadlineExceeded) || took < 3*cfg.Timeout-cfg.MaxDelay {
+		t.Fatalf("error %v after %v", err, took)
 	}
 	// The server has answered nothing in this client's life: the host is stopped (stop_test.go).
-	if !strings.HasSuffix(apiErr.Error(), ": no complete reply within 30ms per attempt, and the call gave up at its limit of 90ms (3 × the timeout) (3 attempts)") {
+	want := ": no complete reply within 30ms per attempt, and the call gave up at its limit of 90ms (3 × the timeout)"
+	if apiErr.Attempts > 1 {
+		want += fmt.Sprintf(" (%d attempts)", apiErr.Attempts)
+	}
+	if !strings.HasSuffix(apiErr.Error(), want) {
 		t.Fatalf("error text %q", err)
 	}
 }
@@ -371,9 +382,12 @@ func TestRetryAfterHonoured(t *testing.T) {
 		minWait time.Duration
 	}{
 		{name: "seconds", header: func() map[string]string { return map[string]string{"Retry-After": "1"} }, minWait: time.Second},
+		// Whole seconds: between 1 and 2 s after the header is made, but the client reads it a
+		// moment later, so the wait may be a little under a second (a fixed minimum failed when
+		// the second was about to turn). The retry must come no earlier than the date named.
 		{name: "HTTP-date", header: func() map[string]string {
 			return map[string]string{"Retry-After": time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)}
-		}, minWait: time.Second}, // whole seconds: between 1 and 2 s from now
+		}},
 		{name: "retry-after-ms", header: func() map[string]string {
 			return map[string]string{"Retry-After-Ms": "150", "Retry-After": "30"}
 		}, minWait: 150 * time.Millisecond},
@@ -389,6 +403,9 @@ func TestRetryAfterHonoured(t *testing.T) {
 				t.Fatal(err)
 			}
 			reqs := s.Requests()
+			if date, err := http.ParseTime(limited.Header["Retry-After"]); tt.minWait == 0 && (err != nil || reqs[1].Time.Before(date)) {
+				t.Fatalf("retried at %v, before the date %v (%v)", reqs[1].Time, date, err)
+			}
 			if gap := reqs[1].Time.Sub(reqs[0].Time); gap < tt.minWait || gap > tt.minWait+3*time.Second {
 				t.Fatalf("waited %v, want at least %v (Retry-After)", gap, tt.minWait)
 			}
@@ -397,7 +414,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 }
 
 func TestRetryAfterTooLong(t *testing.T) {
-	// Not parallel: it checks that the call ends within 900 ms.
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.On(llmtest.Any(), llmtest.RateLimited("3600"), llmtest.Text("ok"))
 	cfg := fastConfig()
@@ -412,13 +429,18 @@ func TestRetryAfterTooLong(t *testing.T) {
 	if !strings.HasSuffix(err.Error(), "HTTP 429 Too Many Requests: Rate limit reached for requests (the server asks to wait 1h0m0s, longer than the 1s limit)") {
 		t.Fatalf("error text %q", err)
 	}
-	if time.Since(start) > 900*time.Millisecond {
-		t.Fatalf("waited although the Retry-After is over the limit")
+	// A wait would have lasted until the call's limit (the hour asked for is longer): any
+	// reply of the local server comes far sooner, however loaded the machine.
+	if d := time.Since(start); d >= retry.CallTimeoutFactor*cfg.Timeout {
+		t.Fatalf("waited %v although the Retry-After is over the limit", d)
 	}
 }
 
+// TestContextCancellation: canceled calls end at once. "At once" is checked against what a
+// call that ignored the cancellation would take (its minute of timeout, its 30 s wait), not
+// against a second, which a loaded machine can use up.
 func TestContextCancellation(t *testing.T) {
-	// Not parallel: it checks that a canceled call ends within a second.
+	t.Parallel()
 	s := llmtest.Start(t)
 	s.SetDefault(llmtest.Hang())
 	cfg := fastConfig()
@@ -444,12 +466,9 @@ func TestContextCancellation(t *testing.T) {
 			if !errors.Is(err, context.Canceled) || !errors.As(err, &apiErr) || apiErr.Kind != llm.KindCanceled {
 				t.Fatalf("error %v, want a KindCanceled wrapping context.Canceled", err)
 			}
-		case <-time.After(2 * time.Second):
-			t.Fatal("a call did not return after cancellation")
+		case <-time.After(30 * time.Second):
+			t.Fatalf("a call did not return %v after cancellation", time.Since(start))
 		}
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Fatalf("cancellation took %v", d)
 	}
 	if s.Calls() != 1 {
 		t.Fatalf("the queued call reached the server (%d calls)", s.Calls())
@@ -464,7 +483,7 @@ func TestContextCancellation(t *testing.T) {
 	defer cancel2()
 	start = time.Now()
 	_, err := c2.Complete(ctx2, userRequest(s2, "x"))
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second || s2.Calls() != 1 {
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) >= 30*time.Second || s2.Calls() != 1 {
 		t.Fatalf("error %v after %v and %d calls", err, time.Since(start), s2.Calls())
 	}
 }

@@ -49,6 +49,10 @@ func DecodeJSON[T any](ctx context.Context, c *Client, req Request, validate fun
 	return decodeJSON(ctx, c, req, validate)
 }
 
+// OnJoining has f called as each call with a key is about to join (or lead) its flight. Set it
+// before the client's first call.
+func (c *Client) OnJoining(f func()) { c.joining = f }
+
 // RetryPolicy is the policy the client's calls are retried by.
 func (c *Client) RetryPolicy() retry.Policy { return c.retry }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,9 +26,19 @@ func (g *gate) reply(r llmtest.Reply) llmtest.Reply {
 
 func (g *gate) release() { g.once.Do(func() { close(g.open) }) }
 
-// inFlight starts n identical calls with each ctx and waits until the server holds the first
-// request and the others have had ample time to join it.
-func inFlight(t *testing.T, s *llmtest.Server, n int, call func(i int) (*llm.Response, error)) ([]*llm.Response, []error, func()) {
+// joins counts the calls of c that reached their flight (OnJoining). Set up before c's first
+// call.
+func joins(c *llm.Client) *atomic.Int64 {
+	var n atomic.Int64
+	c.OnJoining(func() { n.Add(1) })
+	return &n
+}
+
+// inFlight starts n calls and waits until the server holds the first request and ready says
+// the others are where the test wants them (joined the flight: joins reaches n). Waiting on
+// those events, not a fixed time, keeps a loaded machine from making a late call a request of
+// its own. The deadline only keeps a regression from hanging the test.
+func inFlight(t *testing.T, s *llmtest.Server, n int, ready func() bool, call func(i int) (*llm.Response, error)) ([]*llm.Response, []error, func()) {
 	t.Helper()
 	resps, errs := make([]*llm.Response, n), make([]error, n)
 	var wg sync.WaitGroup
@@ -38,12 +49,11 @@ func inFlight(t *testing.T, s *llmtest.Server, n int, call func(i int) (*llm.Res
 			resps[i], errs[i] = call(i)
 		}()
 	}
-	for deadline := time.Now().Add(10 * time.Second); s.Calls() == 0; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); s.Calls() == 0 || !ready(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("no request reached the server")
+			t.Fatalf("after a minute: %d requests at the server, and the calls are not ready", s.Calls())
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // the other calls only have to reach the flight
 	return resps, errs, wg.Wait
 }
 
@@ -51,7 +61,7 @@ func inFlight(t *testing.T, s *llmtest.Server, n int, call func(i int) (*llm.Res
 // each gets the same reply, the first as its own, the 7 others as replies it did not pay for
 // (counted and reported like cache hits).
 func TestIdenticalCallsInFlightAreMadeOnce(t *testing.T) {
-	// Not parallel: the calls are given a fixed time to join the flight (inFlight).
+	t.Parallel()
 	s := llmtest.Start(t)
 	g := newGate()
 	t.Cleanup(g.release)
@@ -61,8 +71,9 @@ func TestIdenticalCallsInFlightAreMadeOnce(t *testing.T) {
 	cfg.OnEvent = log.add
 	cfg.CacheDir = t.TempDir()
 	c := newClient(t, cfg)
+	joined := joins(c)
 	const n = 8
-	resps, errs, wait := inFlight(t, s, n, func(int) (*llm.Response, error) {
+	resps, errs, wait := inFlight(t, s, n, func() bool { return joined.Load() >= n }, func(int) (*llm.Response, error) {
 		return c.Complete(context.Background(), userRequest(s, "We did this in order to win."))
 	})
 	g.release()
@@ -110,7 +121,7 @@ func TestIdenticalCallsInFlightAreMadeOnce(t *testing.T) {
 
 // Identical requests share their flight whatever the kind of call.
 func TestFlightsForEveryKind(t *testing.T) {
-	// Not parallel: the calls are given a fixed time to join the flight (inFlight).
+	t.Parallel()
 	s := llmtest.Start(t)
 	g := newGate()
 	t.Cleanup(g.release)
@@ -118,8 +129,9 @@ func TestFlightsForEveryKind(t *testing.T) {
 	cfg := fastConfig()
 	cfg.CacheDir = t.TempDir()
 	c := newClient(t, cfg)
+	joined := joins(c)
 	ep := endpointOf(s)
-	_, errs, wait := inFlight(t, s, 6, func(i int) (*llm.Response, error) {
+	_, errs, wait := inFlight(t, s, 6, func() bool { return joined.Load() >= 6 }, func(i int) (*llm.Response, error) {
 		if i%2 == 0 {
 			return c.Complete(context.Background(), userRequest(s, "same"))
 		}
@@ -144,6 +156,7 @@ func TestFlightsForEveryKind(t *testing.T) {
 	var vecs [4][][]float64
 	var embedErrs [4]error
 	var wg sync.WaitGroup
+	before := joined.Load()
 	for i := range vecs {
 		wg.Add(1)
 		go func() {
@@ -151,10 +164,11 @@ func TestFlightsForEveryKind(t *testing.T) {
 			vecs[i], embedErrs[i] = c.Embed(context.Background(), endpointOf(es), []string{"one text", "another"})
 		}()
 	}
-	for es.EmbeddingCalls() == 0 {
-		time.Sleep(time.Millisecond)
+	for deadline := time.Now().Add(time.Minute); es.EmbeddingCalls() == 0 || joined.Load() < before+4; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the embeddings calls did not reach their flight within a minute")
+		}
 	}
-	time.Sleep(200 * time.Millisecond)
 	eg.release()
 	wg.Wait()
 	for i, err := range embedErrs {
@@ -177,7 +191,7 @@ func TestFlightsForEveryKind(t *testing.T) {
 // A call that does not use the cache (none configured, --no-cache, a request's own NoCache) is
 // made, however many identical ones are in flight: the user asked for fresh replies.
 func TestNoFlightsWithoutTheCache(t *testing.T) {
-	// Not parallel: the calls are given a fixed time to reach the server.
+	t.Parallel()
 	for name, tune := range map[string]func(c *llm.Config, r *llm.Request, dir string){
 		"no cache":        func(*llm.Config, *llm.Request, string) {},
 		"--no-cache":      func(c *llm.Config, _ *llm.Request, dir string) { c.CacheDir, c.NoCache = dir, true },
@@ -192,10 +206,10 @@ func TestNoFlightsWithoutTheCache(t *testing.T) {
 			req := userRequest(s, "same")
 			tune(&cfg, &req, t.TempDir())
 			c := newClient(t, cfg)
-			resps, errs, wait := inFlight(t, s, 3, func(int) (*llm.Response, error) { return c.Complete(context.Background(), req) })
-			for deadline := time.Now().Add(10 * time.Second); s.Calls() < 3 && time.Now().Before(deadline); {
-				time.Sleep(time.Millisecond)
-			}
+			// No flight: every call reaches the server.
+			resps, errs, wait := inFlight(t, s, 3, func() bool { return s.Calls() >= 3 }, func(int) (*llm.Response, error) {
+				return c.Complete(context.Background(), req)
+			})
 			g.release()
 			wait()
 			for i, err := range errs {
@@ -213,7 +227,7 @@ func TestNoFlightsWithoutTheCache(t *testing.T) {
 // Calls with different keys never share a flight: one key's reply (or its 401) is not
 // another's.
 func TestFlightsAreKeyedOnCredentials(t *testing.T) {
-	// Not parallel: the calls are given a fixed time to join the flight (inFlight).
+	t.Parallel()
 	s := llmtest.Start(t, llmtest.RequireAPIKey(testKey))
 	g := newGate()
 	t.Cleanup(g.release)
@@ -221,7 +235,8 @@ func TestFlightsAreKeyedOnCredentials(t *testing.T) {
 	cfg := fastConfig()
 	cfg.CacheDir = t.TempDir()
 	c := newClient(t, cfg)
-	_, errs, wait := inFlight(t, s, 2, func(i int) (*llm.Response, error) {
+	joined := joins(c)
+	_, errs, wait := inFlight(t, s, 2, func() bool { return joined.Load() >= 2 }, func(i int) (*llm.Response, error) {
 		req := userRequest(s, "same text")
 		if i == 1 {
 			req.Endpoint.APIKey = "sk-wrong-key-0123456789"
@@ -242,7 +257,7 @@ func TestFlightsAreKeyedOnCredentials(t *testing.T) {
 // When the call that leads a flight is canceled, the calls that joined it and are still
 // wanted make the request themselves; a joiner whose own context ended stops too.
 func TestFlightLeaderCanceled(t *testing.T) {
-	// Not parallel: the first call is given 50 ms to lead the flight.
+	t.Parallel()
 	s := llmtest.Start(t)
 	first := true
 	var mu sync.Mutex
@@ -259,14 +274,17 @@ func TestFlightLeaderCanceled(t *testing.T) {
 	cfg.Timeout = time.Minute
 	cfg.CacheDir = t.TempDir()
 	c := newClient(t, cfg)
+	joined := joins(c)
 	leaderCtx, cancelLeader := context.WithCancel(context.Background())
 	defer cancelLeader()
-	resps, errs, wait := inFlight(t, s, 2, func(i int) (*llm.Response, error) {
+	resps, errs, wait := inFlight(t, s, 2, func() bool { return joined.Load() >= 2 }, func(i int) (*llm.Response, error) {
 		ctx := context.Background()
 		if i == 0 {
 			ctx = leaderCtx
 		} else {
-			time.Sleep(50 * time.Millisecond) // let call 0 lead
+			for s.Calls() == 0 { // call 0 leads: its request is at the server
+				time.Sleep(time.Millisecond)
+			}
 		}
 		return c.Complete(ctx, userRequest(s, "same"))
 	})

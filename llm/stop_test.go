@@ -308,18 +308,25 @@ func TestStopWakesWaitingCalls(t *testing.T) {
 // TestStopBetweenRetries: a call waiting to retry after a 500 does not make its next attempt
 // once another call has stopped the endpoint.
 func TestStopBetweenRetries(t *testing.T) {
-	// Not parallel: it orders calls with sleeps around a 200 ms backoff.
+	// Not parallel: the 403 must stop the endpoint within the retrying call's wait of a second.
+	// The 403 is sent once that call has started its wait (its retry event), not after a
+	// sleep: with a sleep and a wait of 100 ms, a slow 403 let the retry through.
 	s := llmtest.Start(t)
 	s.On(llmtest.UserContains("flaky"), llmtest.ServerError())
 	s.On(llmtest.UserContains("deny"), llmtest.Status(403, ""))
 	cfg := fastConfig()
-	cfg.BaseDelay, cfg.MaxDelay = 200*time.Millisecond, 200*time.Millisecond
+	cfg.BaseDelay, cfg.MaxDelay = 2*time.Second, 2*time.Second // jitter 0: a wait of 1 s
+	waiting := make(chan struct{})
+	var once sync.Once
+	cfg.OnEvent = func(e llm.Event) {
+		if e.Kind == llm.EventRetry {
+			once.Do(func() { close(waiting) })
+		}
+	}
 	c := newClient(t, cfg)
 	flaky := make(chan error, 1)
 	go func() { _, err := c.Complete(context.Background(), userRequest(s, "flaky")); flaky <- err }()
-	for s.Calls() == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	<-waiting
 	if _, err := c.Complete(context.Background(), userRequest(s, "deny")); !errors.Is(err, runwide.ErrStopped) {
 		t.Fatalf("the 403: %v", err)
 	}
@@ -415,20 +422,21 @@ func TestSettingNamesInFixes(t *testing.T) {
 // TestCallTimeLimit: a call with all its retries and waits ends within CallTimeoutFactor ×
 // the timeout. A server asking to wait longer than the time left fails the call at once.
 func TestCallTimeLimit(t *testing.T) {
-	// Not parallel: it checks that the call ends within 500 ms.
+	t.Parallel()
 	s := llmtest.Start(t)
-	s.SetDefault(llmtest.RateLimited("1"))
+	s.SetDefault(llmtest.RateLimited("10"))
 	cfg := fastConfig()
-	cfg.Timeout = 200 * time.Millisecond
+	cfg.Timeout = 2 * time.Second // a call's limit of 6 s, less than the 10 s asked for
 	c := newClient(t, cfg)
 	start := time.Now()
 	_, err := c.Complete(context.Background(), userRequest(s, "x"))
+	// Waiting would have lasted until the call's limit; failing at once takes one local reply.
 	var apiErr *llm.APIError
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusTooManyRequests || s.Calls() != 1 || time.Since(start) > 500*time.Millisecond {
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusTooManyRequests || s.Calls() != 1 || time.Since(start) >= 3*cfg.Timeout {
 		t.Fatalf("error %v after %d requests and %v", err, s.Calls(), time.Since(start))
 	}
 	if want := "llm: chat completion with test-model at " + hostOf(s.URL) +
-		": HTTP 429 Too Many Requests: Rate limit reached for requests (no time left for another attempt within the call's limit of 600ms)"; err.Error() != want {
+		": HTTP 429 Too Many Requests: Rate limit reached for requests (no time left for another attempt within the call's limit of 6s)"; err.Error() != want {
 		t.Fatalf("error\n got %s\nwant %s", err, want)
 	}
 }
@@ -443,12 +451,19 @@ func TestStallReports(t *testing.T) {
 	s.SetDefault(llmtest.Text("fine"))
 	var mu sync.Mutex
 	var stalls []llm.Stall
+	full := 0                  // the reports that saw the three hung calls
+	twoFull := make(chan bool) // closed at the second of them
 	cfg := fastConfig()
 	cfg.StallInterval = 100 * time.Millisecond
 	cfg.OnStall = func(st llm.Stall) {
 		mu.Lock()
 		defer mu.Unlock()
 		stalls = append(stalls, st)
+		if st.Calls == 3 {
+			if full++; full == 2 {
+				close(twoFull)
+			}
+		}
 	}
 	c := newClient(t, cfg)
 	for i := range 5 { // quick calls: no report
@@ -463,7 +478,10 @@ func TestStallReports(t *testing.T) {
 	}
 	mu.Unlock()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 450*time.Millisecond)
+	// The hung calls end once two reports have seen all three of them (a fixed 450 ms gave a
+	// loaded machine, whose timers fire late, time for one report only). The deadline only
+	// keeps a regression from hanging the test.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
 	for i := range 3 {
@@ -473,16 +491,26 @@ func TestStallReports(t *testing.T) {
 			c.Complete(ctx, userRequest(s, fmt.Sprint("hang ", i)))
 		}()
 	}
+	select {
+	case <-twoFull:
+	case <-time.After(time.Minute):
+		t.Error("no two reports of the three hung calls within a minute")
+	}
+	cancel()
 	wg.Wait()
+	mu.Lock()
+	n := len(stalls)
+	mu.Unlock()
 	time.Sleep(150 * time.Millisecond) // no call in flight: no more reports
 	mu.Lock()
 	defer mu.Unlock()
-	if len(stalls) < 2 || len(stalls) > 4 {
-		t.Fatalf("%d reports in 450ms with an interval of 100ms, want 2 to 4: %v", len(stalls), stalls)
+	if len(stalls) != n {
+		t.Fatalf("reports after every call ended: %v", stalls[n:])
 	}
-	first := stalls[0]
-	if first.Calls != 3 || len(first.Hosts) != 1 || first.Hosts[0] != hostOf(s.URL) || first.Idle < 100*time.Millisecond || first.Oldest < 90*time.Millisecond {
-		t.Fatalf("first report %+v", first)
+	for _, st := range stalls {
+		if st.Calls < 1 || st.Calls > 3 || len(st.Hosts) != 1 || st.Hosts[0] != hostOf(s.URL) || st.Idle < 100*time.Millisecond || st.Oldest < 90*time.Millisecond {
+			t.Fatalf("report %+v", st)
+		}
 	}
 	for i := 1; i < len(stalls); i++ {
 		if d := stalls[i].Idle - stalls[i-1].Idle; d < 90*time.Millisecond {

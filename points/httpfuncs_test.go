@@ -99,7 +99,7 @@ func TestCallNamedServiceRetries(t *testing.T) {
 // TestCallScores: a service's score is read as $js's: true/false → 1/0, a number clamped to
 // [0, 1] (spec/blueprints.md §3).
 func TestCallScores(t *testing.T) {
-	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
+	t.Parallel() // its scripts run under calmJSLimit, which no load makes them miss
 	for _, tt := range []struct {
 		answer string
 		want   float64
@@ -119,7 +119,7 @@ func TestCallScores(t *testing.T) {
 			t.Errorf("%s: score %v, error %v; want %v", tt.answer, r.score, r.err, tt.want)
 		}
 		// The same value from $js scores the same.
-		js := callPoint(t, "js", "({score: "+strings.TrimSuffix(strings.SplitN(strings.SplitN(tt.answer, `"score": `, 2)[1], ",", 2)[0], "}")+"})", Env{}, Subject{Text: "x"})
+		js := callPoint(t, "js", "({score: "+strings.TrimSuffix(strings.SplitN(strings.SplitN(tt.answer, `"score": `, 2)[1], ",", 2)[0], "}")+"})", Env{JSTimeout: calmJSLimit}, Subject{Text: "x"})
 		if js.err != nil || js.score != tt.want {
 			t.Errorf("$js with %s: score %v, error %v; want %v", tt.answer, js.score, js.err, tt.want)
 		}
@@ -266,14 +266,17 @@ func TestCallRetriesAsModelCalls(t *testing.T) {
 		}))
 		defer srv.Close()
 		defer close(release)
-		args := map[string]any{"url": srv.URL + "/check", "timeout_ms": 100.0, "max_retries": 10.0, "retry_backoff_ms": 1.0}
+		// 300 ms per attempt: a second attempt starts unless the first one's timer fires more
+		// than half a second late (at 100 ms, a timer 200 ms late on a loaded machine left
+		// time for one attempt only).
+		args := map[string]any{"url": srv.URL + "/check", "timeout_ms": 300.0, "max_retries": 10.0, "retry_backoff_ms": 1.0}
 		start := time.Now()
 		r := callPoint(t, "call", args, Env{AllowNet: true}, Subject{Text: "x"})
-		want := "no answer from " + srv.URL + "/check within 100ms"
+		want := "no answer from " + srv.URL + "/check within 300ms"
 		if r.err == nil || r.err.Error() != want {
 			t.Fatalf("error = %v, want %s", r.err, want)
 		}
-		// 3 × 100 ms for the whole call: at most 3 attempts of 100 ms (the waits are 1–3 ms),
+		// 3 × 300 ms for the whole call: at most 3 attempts of 300 ms (the waits are 1–3 ms),
 		// never the 11 that max_retries allows.
 		if n := calls.Load(); n < 2 || n > 3 {
 			t.Errorf("%d attempts in %v, want 2 or 3 within the call's bound", n, time.Since(start))

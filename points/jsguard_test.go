@@ -15,7 +15,7 @@ import (
 // TestJSGuardsKeepJavaScript runs ordinary uses of every built-in and syntax the sandbox checks
 // (jsGuards, rewriteJS): each must give what JavaScript gives.
 func TestJSGuardsKeepJavaScript(t *testing.T) {
-	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
+	t.Parallel() // its scripts run under calmJSLimit, which no load makes them miss
 	for _, code := range []string{
 		// template literals (rewritten): conversions, escapes, nesting, tagged templates untouched
 		"`a${1}b${'x'}c${null}${undefined}${[1,2]}${{toString(){return 'T'}}}` === 'a1bxcnullundefined1,2T'",
@@ -69,7 +69,9 @@ func TestJSGuardsKeepJavaScript(t *testing.T) {
 
 // TestJSGuardsRefuse checks the error of each refused call: the built-in, the limit and the unit.
 func TestJSGuardsRefuse(t *testing.T) {
-	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
+	// Not parallel: some of its scripts build values of megabytes before the guard refuses the
+	// call, and the memory watchdog measures the whole process's heap, which other tests'
+	// allocations would move. Its scripts run under a limit far off, so load cannot stop them.
 	for _, tt := range []struct{ code, want string }{
 		{"new ArrayBuffer(2**40)", fmt.Sprintf("ArrayBuffer: more than %d bytes, the $js limit", JSMemoryBudget)},
 		{"new Uint8Array(2**30)", fmt.Sprintf("Uint8Array: more than %d bytes, the $js limit", JSMemoryBudget)},
@@ -83,7 +85,9 @@ func TestJSGuardsRefuse(t *testing.T) {
 		{"const a = []; a.length = 2**32 - 1; [...a]", fmt.Sprintf("Array.prototype.values: more than %d elements, the $js limit", maxJSString)},
 		{"const a = new Array(3e6); [a, a].flat()", fmt.Sprintf("Array.prototype.flat: the result would have more than %d elements, the $js limit", maxJSString)},
 		{"const a = new Array(3e6); a.concat(a)", fmt.Sprintf("Array.prototype.concat: the result would have more than %d elements, the $js limit", maxJSString)},
-		{"new Uint8Array(1 << 25).join('xx')", fmt.Sprintf("%%TypedArray%%.prototype.join: the result would have more than %d characters, the $js limit", maxJSString)},
+		// 1 MiB, far under the budget, joined to 9 Mi characters: the join's guard, not the
+		// memory watchdog, must stop it (a 32 MiB array was half the budget before the join ran).
+		{"new Uint8Array(1 << 20).join('xxxxxxxx')", fmt.Sprintf("%%TypedArray%%.prototype.join: the result would have more than %d characters, the $js limit", maxJSString)},
 		{"Array.from({length: 3}, () => 'x'.repeat(2e6)).toLocaleString()", fmt.Sprintf("Array.prototype.toLocaleString: the result would have more than %d characters, the $js limit", maxJSString)},
 		{"const s = 'x'.repeat(4e6); ''.concat(s, s)", fmt.Sprintf("String.prototype.concat: the result would have more than %d characters, the $js limit", maxJSString)},
 		{"const s = 'x'.repeat(4e6); `${s}${s}`", fmt.Sprintf("a template literal: the result would have more than %d characters, the $js limit", maxJSString)},

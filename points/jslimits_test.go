@@ -14,7 +14,9 @@ import (
 // refused before they start (they cannot be interrupted once running), while ordinary uses
 // of the same built-ins work as in JavaScript.
 func TestJSSizeLimits(t *testing.T) {
-	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
+	// Not parallel: some of its scripts build values of megabytes before the guard refuses the
+	// call, and the memory watchdog measures the whole process's heap, which other tests'
+	// allocations would move. Its scripts run under a limit far off, so load cannot stop them.
 	limit := fmt.Sprint(maxJSString)
 	refused := []struct{ code, what, unit string }{
 		{"'x'.repeat(2**27).length > 0", "String.prototype.repeat", "characters"},
@@ -63,7 +65,7 @@ func TestJSSizeLimits(t *testing.T) {
 // TestJSSandbox checks that a script has no I/O, no modules and no timers, and that what it
 // returns is bounded.
 func TestJSSandbox(t *testing.T) {
-	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
+	t.Parallel() // its scripts run under calmJSLimit, which no load makes them miss
 	for _, name := range []string{"require", "process", "fetch", "XMLHttpRequest", "setTimeout", "setInterval", "console", "Deno", "Bun", "globalThis.require", "module", "exports"} {
 		r, err := evalPoint(t, "js", "typeof "+name+" === 'undefined'", "")
 		if err != nil || r.score != 1 {

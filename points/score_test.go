@@ -231,7 +231,7 @@ func TestScoreRubricAssessmentsJSON(t *testing.T) {
 // TestScoreRubricConcurrent scores one parsed rubric from many goroutines: prepared regexes and
 // compiled scripts are shared (run with -race).
 func TestScoreRubricConcurrent(t *testing.T) {
-	// Not parallel: its scripts must finish within the 100 ms $js limit, which other tests' load could make them miss (under -race).
+	t.Parallel() // its scripts run under calmJSLimit, which no load makes them miss
 	r := rubricFromYAML(t, `[{$imatches: "(?<=a)b+"}, {$js: "r.length > 2"}, {$icontains_word: "ΣΑΣ"}, {$tool_args_match: {name: t, where: "args.x > 1"}}]`, "")
 	var wg sync.WaitGroup
 	for i := range 8 {
@@ -239,7 +239,7 @@ func TestScoreRubricConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			text := fmt.Sprintf("abbb σας %d\nTOOL_CALL {\"name\":\"t\",\"arguments\":{\"x\":%d}}", i, i)
-			res := ScoreRubric(context.Background(), r, Subject{Text: text}, Env{})
+			res := ScoreRubric(context.Background(), r, Subject{Text: text}, Env{JSTimeout: calmJSLimit})
 			want := 0.75
 			if i > 1 {
 				want = 1

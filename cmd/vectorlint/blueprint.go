@@ -511,6 +511,7 @@ func (a *app) runBlueprintRun(ctx context.Context, o *blueprintRunOptions) error
 		Trust:               in.Trust,
 		AllowNet:            f.allowNet,
 		HTTPClient:          h.ServiceClient(),
+		JSTimeout:           a.jsTimeout,
 		Judges:              judgeSpecs,
 		JudgeBatch:          f.judgeBatch,
 		ProviderConcurrency: f.providerConcurrency,

@@ -22,7 +22,8 @@ import (
 // e2eNow is the injected clock of the end-to-end runs.
 var e2eNow = time.Date(2025, 7, 5, 10, 20, 30, 123_000_000, time.UTC)
 
-// runBlueprintAt runs the command in-process in dir with the given environment and clock.
+// runBlueprintAt runs the command in-process in dir with the given environment and clock, under
+// calmJSLimit.
 func runBlueprintAt(t *testing.T, dir string, env map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -31,7 +32,7 @@ func runBlueprintAt(t *testing.T, dir string, env map[string]string, args ...str
 			v, ok := env[k]
 			return v, ok
 		},
-		now: func() time.Time { return e2eNow }}
+		now: func() time.Time { return e2eNow }, jsTimeout: calmJSLimit}
 	code = a.run(context.Background(), args)
 	return code, out.String(), errOut.String()
 }
@@ -484,7 +485,7 @@ func TestBlueprintRunProgress(t *testing.T) {
 	dir := writeBlueprintFiles(t, map[string]string{"p.yml": "models: [openai:a, openai:b]\n---\n- {id: p, prompt: Q, should: [{$contains: Fine}]}\n"})
 	var out, errOut bytes.Buffer
 	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir, stderrIsTerminal: true, now: func() time.Time { return e2eNow },
-		lookupEnv: func(k string) (string, bool) {
+		jsTimeout: calmJSLimit, lookupEnv: func(k string) (string, bool) {
 			v, ok := map[string]string{"OPENAI_API_KEY": "k-123456", "OPENAI_BASE_URL": srv.URL}[k]
 			return v, ok
 		}}

@@ -12,12 +12,34 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
 
-// runBlueprintApp runs the command in-process in dir with the given environment.
+// The $js time limits of the in-process runs. The production limit (100 ms) is within reach of a
+// legitimate script on a loaded CI machine (two cores, several test binaries under -race), where a
+// goroutine may wait that long for a CPU; a test whose legitimate script was stopped then failed
+// though the code was right. calmJSLimit is the runs' limit: no legitimate test script reaches
+// it. attackJSLimit is the limit of the runs that show an attack stopped at its limit: only a
+// script that never ends (an endless loop, a loop of catastrophic regular expression scans)
+// reaches it, and a legitimate script run beside the attack has five times the production
+// margin. Both are injected through app.jsTimeout; the default limit itself is
+// points.DefaultJSTimeout, tested in the points package.
+const (
+	calmJSLimit   = time.Minute
+	attackJSLimit = 500 * time.Millisecond
+)
+
+// runBlueprintApp runs the command in-process in dir with the given environment, under
+// calmJSLimit.
 func runBlueprintApp(t *testing.T, dir string, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runBlueprintJS(t, dir, env, calmJSLimit, args...)
+}
+
+// runBlueprintJS is runBlueprintApp with the given $js time limit.
+func runBlueprintJS(t *testing.T, dir string, env map[string]string, jsLimit time.Duration, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	a := &app{
@@ -29,6 +51,7 @@ func runBlueprintApp(t *testing.T, dir string, env map[string]string, args ...st
 			v, ok := env[k]
 			return v, ok
 		},
+		jsTimeout: jsLimit,
 	}
 	code = a.run(context.Background(), args)
 	return code, out.String(), errOut.String()

@@ -20,8 +20,8 @@ func runBlueprintFast(t *testing.T, dir string, env map[string]string, args ...s
 	var out, errOut bytes.Buffer
 	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir,
 		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-		now:       func() time.Time { return e2eNow },
-		tuneLLM:   func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 2*time.Millisecond }}
+		now:       func() time.Time { return e2eNow }, jsTimeout: calmJSLimit,
+		tuneLLM: func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 2*time.Millisecond }}
 	code = a.run(context.Background(), args)
 	return code, out.String(), errOut.String()
 }

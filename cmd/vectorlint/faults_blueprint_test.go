@@ -76,7 +76,7 @@ func runFaultBlueprint(t *testing.T, gen, judge *llmtest.Server, tune func(*llm.
 	var out, errOut bytes.Buffer
 	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir,
 		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-		now:       func() time.Time { return e2eNow },
+		now:       func() time.Time { return e2eNow }, jsTimeout: calmJSLimit,
 		tuneLLM: func(c *llm.Config) {
 			c.BaseDelay, c.MaxDelay = time.Millisecond, 5*time.Millisecond
 			if tune != nil {
@@ -270,8 +270,8 @@ func TestBlueprintRunWideFaults(t *testing.T) {
 			var out, errOut bytes.Buffer
 			a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, dir: dir,
 				lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
-				now:       func() time.Time { return e2eNow },
-				tuneLLM:   func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 5*time.Millisecond }}
+				now:       func() time.Time { return e2eNow }, jsTimeout: calmJSLimit,
+				tuneLLM: func(c *llm.Config) { c.BaseDelay, c.MaxDelay = time.Millisecond, 5*time.Millisecond }}
 			code := a.run(context.Background(), []string{"blueprint", "run", "faults.yml", "--no-cache", "--judge", "xai:judge", "--run-label", "F",
 				"--concurrency", "2"})
 			if code != exitFailure {

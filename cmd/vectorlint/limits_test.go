@@ -43,6 +43,8 @@ func TestLintPathologicalTarget(t *testing.T) {
 // TestBlueprintLimits runs point functions that hit every limit: regexes that backtrack
 // catastrophically, scripts that loop, build huge strings or look for modules, and network
 // functions without --allow-net. Each is a failure naming its point; the other points score.
+// The $js limit is attackJSLimit: the endless loop reaches it, the scripts that throw at once
+// do not, however loaded the machine.
 func TestBlueprintLimits(t *testing.T) {
 	t.Parallel()
 	dir := writeBlueprintFiles(t, map[string]string{
@@ -60,7 +62,7 @@ func TestBlueprintLimits(t *testing.T) {
 `,
 		"r.jsonl": `{"promptId": "p", "model": "m:a", "response": "` + backtracker + `"}`,
 	})
-	code, stdout, stderr := runBlueprintApp(t, dir, map[string]string{"FACTCHECK_ENDPOINT_URL": "http://127.0.0.1:9/factcheck"},
+	code, stdout, stderr := runBlueprintJS(t, dir, map[string]string{"FACTCHECK_ENDPOINT_URL": "http://127.0.0.1:9/factcheck"}, attackJSLimit,
 		"blueprint", "run", "limits.yml", "--responses", "r.jsonl", "--run-label", "L")
 	if code != exitFailure || stderr != "" {
 		t.Errorf("exit %d, stderr %q", code, stderr)
@@ -70,7 +72,7 @@ func TestBlueprintLimits(t *testing.T) {
 		"7 failures:\n",
 		`  p × m:a: Function: matches("(a+)+$"): regular expression took too long to match (catastrophic backtracking?)` + "\n",
 		`  p × m:a: Function: imatches_all_of(["a","(a|aa)+$"]): regular expression took too long to match (catastrophic backtracking?)` + "\n",
-		`  p × m:a: Function: js("while (true) {}"): JavaScript ran longer than 100ms and was stopped` + "\n",
+		`  p × m:a: Function: js("while (true) {}"): JavaScript ran longer than 500ms and was stopped` + "\n",
 		`  p × m:a: Function: js("'x'.repeat(2**29).length > 0"): JavaScript threw: RangeError: String.prototype.repeat: the result would have more than 4194304 characters, the $js limit` + "\n",
 		`  p × m:a: Function: js("require('fs').readFileSync('/etc/passwd')"): JavaScript threw: ReferenceError: require is not defined` + "\n",
 		`  p × m:a: Function: call({"url":"http://127.0.0.1:9/check"}): network access is off: run with --allow-net`,

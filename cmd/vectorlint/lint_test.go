@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
 )
@@ -17,8 +18,15 @@ type cliResult struct {
 	code           int
 }
 
-// runVectorlint runs the command in-process in dir, with env as the whole environment.
+// runVectorlint runs the command in-process in dir, with env as the whole environment, under
+// calmJSLimit.
 func runVectorlint(t *testing.T, dir string, env map[string]string, stdin string, args ...string) cliResult {
+	t.Helper()
+	return runVectorlintJS(t, dir, env, stdin, calmJSLimit, args...)
+}
+
+// runVectorlintJS is runVectorlint with the given $js time limit.
+func runVectorlintJS(t *testing.T, dir string, env map[string]string, stdin string, jsLimit time.Duration, args ...string) cliResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	a := &app{
@@ -27,6 +35,7 @@ func runVectorlint(t *testing.T, dir string, env map[string]string, stdin string
 		stderr:    &stderr,
 		dir:       dir,
 		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+		jsTimeout: jsLimit,
 	}
 	code := a.run(context.Background(), args)
 	return cliResult{stdout: stdout.String(), stderr: stderr.String(), code: code}

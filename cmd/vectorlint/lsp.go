@@ -80,9 +80,10 @@ func (a *app) runLSP(ctx context.Context, o *lspOptions) error {
 			}
 			return config.LoadProject(opts)
 		},
-		Model:    lsp.SetupModel(a.host(), a.stderr),
-		Debounce: debounce,
-		Log:      a.stderr,
+		Model:     lsp.SetupModel(a.host(), a.stderr),
+		Debounce:  debounce,
+		Log:       a.stderr,
+		JSTimeout: a.jsTimeout,
 	})
 	switch {
 	case err == nil:

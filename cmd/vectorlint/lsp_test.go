@@ -102,7 +102,7 @@ func TestLSPWithVSCodeClient(t *testing.T) {
 	env := fakeEnv(srv)
 	env["XDG_CACHE_HOME"] = t.TempDir()
 	var serverLog syncWriterBuffer
-	a := &app{stdin: toServer, stdout: fromServer, stderr: &serverLog, dir: dir,
+	a := &app{stdin: toServer, stdout: fromServer, stderr: &serverLog, dir: dir, jsTimeout: calmJSLimit,
 		lookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
 	code := make(chan int, 1)
 	go func() {

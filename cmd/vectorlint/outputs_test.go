@@ -116,7 +116,9 @@ func TestBlueprintRunResultsNotSaved(t *testing.T) {
 
 // TestBlueprintRunJSMemory runs a blueprint whose $js points try to exhaust memory, one step at
 // a time and in one call: those points fail with the limit's message, every other point keeps
-// its score, and the result is written.
+// its score, and the result is written. The run's time limit is calmJSLimit, so only the memory
+// budget can stop the growing script (at the production 100 ms a starved machine let the time
+// limit stop it first).
 func TestBlueprintRunJSMemory(t *testing.T) {
 	t.Parallel()
 	var bp, responses strings.Builder
@@ -154,11 +156,6 @@ func TestBlueprintRunJSMemory(t *testing.T) {
 	for id, byModel := range res.EvaluationResults.LLMCoverageScores {
 		for i, a := range byModel["m:a"].PointAssessments {
 			if i == 2 {
-				// On a starved machine the 100 ms time limit may stop the growing script before
-				// the memory budget does (points.TestJSMemoryGrowth pins the budget's message).
-				if id == "grow" && a.Error == "JavaScript ran longer than 100ms and was stopped" {
-					a.Error = want[id]
-				}
 				if a.Error != want[id] || *a.CoverageExtent != 0 {
 					t.Errorf("%s: the attack point scored %v with error %q, want %q", id, *a.CoverageExtent, a.Error, want[id])
 				}

@@ -256,6 +256,9 @@ func (s *server) lint(ctx context.Context, path, text string, withModel bool, pr
 			}
 		}
 	}
+	if eval.JSTimeout == 0 {
+		eval.JSTimeout = s.opts.JSTimeout
+	}
 	eval.Warn = func(msg string) { s.logf("warning: %s", msg) }
 	plan, err := lint.BuildPlan(proj.Config, proj.Packs, lint.PlanInput{Dir: proj.Config.Dir, Paths: []string{"-"},
 		Stdin: strings.NewReader(text), StdinFilename: path, SearchModel: search, Lazy: true, Root: proj.Root})

@@ -50,14 +50,16 @@ func TestSavesDebounced(t *testing.T) {
 	t.Parallel()
 	srv := llmtest.Start(t)
 	srv.SetDefault(testutil.WordyModel())
-	c, dir := session(t, srv, func(o *Options) { o.Debounce = 300 * time.Millisecond })
+	// A debounce of a second: the five saves, sent at once, reach the server well within it
+	// however loaded the machine (at 300 ms a starved server could take them as two bursts).
+	c, dir := session(t, srv, func(o *Options) { o.Debounce = time.Second })
 	uri := pathURI(filepath.Join(dir, "docs", "a.md"))
 	open(c, uri, "In order to win.\n")
 	for range 5 {
 		save(c, uri)
 	}
 	c.wait(uri, "the model's finding", func(ds []protocol.Diagnostic) bool { return has(ds, "Acme.Wordiness") })
-	time.Sleep(400 * time.Millisecond) // past another debounce: no other run starts
+	time.Sleep(1100 * time.Millisecond) // past another debounce: no other run starts
 	if n := srv.Calls(); n != 1 {
 		t.Errorf("%d model calls for an open and five saves, want 1", n)
 	}
@@ -158,7 +160,14 @@ func TestModelNotSetUp(t *testing.T) {
 	if got := show(ds); got != want {
 		t.Errorf("diagnostics\n%s\nwant\n%s", got, want)
 	}
+	// The message follows the publication; the save's run publishes again, then would show
+	// the message a second time.
+	waitFor(t, "the message", func() bool { c.mu.Lock(); defer c.mu.Unlock(); return len(c.messages) == 1 })
+	c.mu.Lock()
+	published := len(c.diags[uri])
+	c.mu.Unlock()
 	save(c, uri)
+	waitFor(t, "the save's publication", func() bool { c.mu.Lock(); defer c.mu.Unlock(); return len(c.diags[uri]) > published })
 	time.Sleep(100 * time.Millisecond)
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -63,6 +63,10 @@ type Options struct {
 	Debounce time.Duration
 	// Log receives the server's log (the command passes standard error); nil discards it.
 	Log io.Writer
+	// JSTimeout bounds each $js point of the deterministic runs' checklist rules
+	// (points.DefaultJSTimeout when 0; a model run takes Model.Eval's). Tests raise it so that
+	// a legitimate script cannot reach it on a loaded machine.
+	JSTimeout time.Duration
 }
 
 // Model is what a model run needs beyond the plan.

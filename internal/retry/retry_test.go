@@ -17,9 +17,12 @@ import (
 	"github.com/vectorlint/vectorlint/internal/retry"
 )
 
-// fastPolicy retries at once (jitter 0, 2 ms steps) with a short attempt timeout.
+// fastPolicy retries at once (jitter 0, 2 ms steps). Its attempt timeout is far beyond any reply
+// of a local server, however loaded the machine (with a timeout of a second, a slow reply on a
+// loaded CI machine was retried and a test failed): an attempt times out only where a test sets
+// a short timeout and its server hangs.
 func fastPolicy() retry.Policy {
-	return retry.Policy{Timeout: time.Second, BaseDelay: 2 * time.Millisecond, MaxDelay: 8 * time.Millisecond,
+	return retry.Policy{Timeout: time.Minute, BaseDelay: 2 * time.Millisecond, MaxDelay: 8 * time.Millisecond,
 		Rand: func() float64 { return 0 }}
 }
 
@@ -75,11 +78,15 @@ func readAll(t *testing.T, res *http.Response) string {
 }
 
 func TestHTTP(t *testing.T) {
-	// Not parallel: an attempt times out at 100 ms, and a reply must come within that.
+	t.Parallel()
 	tests := []struct {
 		name     string
 		statuses []int
 		policy   func(*retry.Policy)
+		// detach runs the attempts after the first without the policy's timeout: the test of a
+		// hung attempt times out the first at 100 ms, and the reply to the second must not
+		// depend on the machine answering within that.
+		detach bool
 		// want: the attempts made and the final status and body
 		attempts int
 		status   int
@@ -100,18 +107,29 @@ func TestHTTP(t *testing.T) {
 				p.Backoff = func(n int) time.Duration { return time.Duration(n) * 30 * time.Millisecond }
 			}, attempts: 3, status: 200, body: "reply 3", minTime: 90 * time.Millisecond},
 		{name: "a hung attempt times out and is retried", statuses: []int{0, 200},
-			policy: func(p *retry.Policy) { p.Timeout = 100 * time.Millisecond }, attempts: 2, status: 200, body: "reply 2"},
+			policy: func(p *retry.Policy) { p.Timeout = 100 * time.Millisecond }, detach: true, attempts: 2, status: 200, body: "reply 2",
+			minTime: 100 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			s, served := scripted(t, tt.statuses...)
 			p := fastPolicy()
 			if tt.policy != nil {
 				tt.policy(&p)
 			}
 			var attempts []int
+			attempt := get(s.URL, &attempts)
+			if tt.detach {
+				attempt = func(ctx context.Context, n int) (*http.Response, error) {
+					if n > 1 {
+						ctx = context.WithoutCancel(ctx)
+					}
+					return get(s.URL, &attempts)(ctx, n)
+				}
+			}
 			start := time.Now()
-			res, err := retry.HTTP(context.Background(), p, get(s.URL, &attempts))
+			res, err := retry.HTTP(context.Background(), p, attempt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,9 +166,13 @@ func TestHTTPBodyOutlivesTheCall(t *testing.T) {
 	}
 }
 
+// TestHTTPErrors: no assertion depends on how fast the machine runs. Each subtest's limits are
+// either far beyond what a local server needs, or the very thing tested, checked from the side
+// a slow machine cannot cross (a call lasts at least its limit; a timer never fires early).
 func TestHTTPErrors(t *testing.T) {
-	// Not parallel: it checks that calls end within a second or two.
+	t.Parallel()
 	t.Run("network failures retried, the last one returned", func(t *testing.T) {
+		t.Parallel()
 		s := httptest.NewServer(http.NotFoundHandler())
 		url := s.URL
 		s.Close()
@@ -161,6 +183,7 @@ func TestHTTPErrors(t *testing.T) {
 		}
 	})
 	t.Run("a body cut off while the attempt reads it is retried", func(t *testing.T) {
+		t.Parallel()
 		s, served := scripted(t, 999, 200)
 		res, err := retry.HTTP(context.Background(), fastPolicy(), func(ctx context.Context, n int) (*http.Response, error) {
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL, nil)
@@ -181,6 +204,7 @@ func TestHTTPErrors(t *testing.T) {
 		}
 	})
 	t.Run("the caller's own errors are not retried", func(t *testing.T) {
+		t.Parallel()
 		n := 0
 		mine := errors.New("invalid service URL")
 		_, err := retry.HTTP(context.Background(), fastPolicy(), func(context.Context, int) (*http.Response, error) {
@@ -192,37 +216,71 @@ func TestHTTPErrors(t *testing.T) {
 		}
 	})
 	t.Run("the call's time limit: 3 × the attempt timeout", func(t *testing.T) {
+		// Every attempt hangs until it times out; ten attempts are allowed, with no wait
+		// between them. Only the call's limit can end the call early: it ends after at most
+		// CallTimeoutFactor attempts (each lasts at least its timeout, so a fourth would start
+		// past the limit), not before the limit (the call stops only when no time is left),
+		// and no attempt may run past it. How late the timers fire on a loaded machine changes
+		// none of this (asking for exactly three attempts did: a late timer left time for two).
+		t.Parallel()
 		s, _ := scripted(t, 0)
 		p := fastPolicy()
-		p.Timeout, p.MaxAttempts = 60*time.Millisecond, 10
+		p.Timeout, p.MaxAttempts = 100*time.Millisecond, 10
+		p.Backoff = func(int) time.Duration { return 0 }
 		var attempts []int
+		var deadlines []time.Time
+		var first time.Time
 		start := time.Now()
-		_, err := retry.HTTP(context.Background(), p, get(s.URL, &attempts))
-		if !errors.Is(err, context.DeadlineExceeded) || len(attempts) != retry.CallTimeoutFactor || time.Since(start) > 2*time.Second {
-			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
+		_, err := retry.HTTP(context.Background(), p, func(ctx context.Context, n int) (*http.Response, error) {
+			if n == 1 {
+				first = time.Now()
+			}
+			d, _ := ctx.Deadline()
+			deadlines = append(deadlines, d)
+			return get(s.URL, &attempts)(ctx, n)
+		})
+		took := time.Since(start)
+		if !errors.Is(err, context.DeadlineExceeded) || len(attempts) == 0 || len(attempts) > retry.CallTimeoutFactor || took < p.CallLimit() {
+			t.Fatalf("error %v after %v in %v, want a deadline error after 1 to %d attempts in at least %v",
+				err, attempts, took, retry.CallTimeoutFactor, p.CallLimit())
+		}
+		for i, d := range deadlines {
+			if d.After(first.Add(p.CallLimit())) {
+				t.Errorf("attempt %d ran until %v, past the call's limit %v", i+1, d.Sub(first), p.CallLimit())
+			}
 		}
 	})
 	t.Run("a wait past the call's time limit returns the last response at once", func(t *testing.T) {
+		t.Parallel()
 		s, _ := scripted(t, 503)
 		p := fastPolicy()
-		p.BaseDelay, p.MaxDelay = time.Minute, time.Minute // waits of 30 s, beyond the 3 s limit
+		p.Timeout = 20 * time.Second                             // a call's limit of a minute
+		p.BaseDelay, p.MaxDelay = 10*time.Minute, 10*time.Minute // waits of 5 min, beyond it
 		var attempts []int
 		start := time.Now()
 		res, err := retry.HTTP(context.Background(), p, get(s.URL, &attempts))
-		if err != nil || res.StatusCode != 503 || readAll(t, res) != "reply 1" || len(attempts) != 1 || time.Since(start) > time.Second {
+		// Waiting would have slept until the call's limit and tried again.
+		if err != nil || res.StatusCode != 503 || readAll(t, res) != "reply 1" || len(attempts) != 1 || time.Since(start) >= p.CallLimit() {
 			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
 		}
 	})
 	t.Run("canceled while waiting", func(t *testing.T) {
+		t.Parallel()
 		s, _ := scripted(t, 500)
 		p := fastPolicy()
-		p.Timeout, p.BaseDelay, p.MaxDelay = time.Minute, time.Minute, time.Minute
+		const wait = 30 * time.Minute
+		p.Timeout, p.BaseDelay, p.MaxDelay = time.Hour, 2*wait, 2*wait // a call's limit of 3 h
 		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(50*time.Millisecond, cancel)
 		var attempts []int
 		start := time.Now()
-		_, err := retry.HTTP(ctx, p, get(s.URL, &attempts))
-		if !errors.Is(err, context.Canceled) || len(attempts) != 1 || time.Since(start) > time.Second {
+		_, err := retry.HTTP(ctx, p, func(ctx context.Context, n int) (*http.Response, error) {
+			res, err := get(s.URL, &attempts)(ctx, n)
+			// Canceled once the attempt is over: during the wait (or, on a slow machine,
+			// before it starts, which ends the call the same way).
+			time.AfterFunc(10*time.Millisecond, cancel)
+			return res, err
+		})
+		if !errors.Is(err, context.Canceled) || len(attempts) != 1 || time.Since(start) >= wait {
 			t.Fatalf("error %v after %v in %v", err, attempts, time.Since(start))
 		}
 	})

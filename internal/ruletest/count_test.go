@@ -52,7 +52,7 @@ func TestCount(t *testing.T) {
 func TestFinish(t *testing.T) {
 	t.Parallel()
 	pass, fail := Repeat{Pass: true}, Repeat{FalsePositives: 1}
-	rr := RuleResult{Examples: 4, Cases: []Case{
+	rr := RuleResult{Counts: Counts{Examples: 4}, Cases: []Case{
 		{Runs: []Repeat{pass, pass}},
 		{Runs: []Repeat{pass, fail}},
 		{Runs: []Repeat{fail, fail}},

@@ -22,32 +22,19 @@ func Formats() []string { return []string{FormatLine, FormatJSON, FormatJUnit} }
 
 // Summary totals every rule × model of a run.
 type Summary struct {
-	Rules          int     `json:"rules"`
-	Examples       int     `json:"examples"`
-	Repeats        int     `json:"repeats"`
-	TruePositives  int     `json:"truePositives"`
-	FalsePositives int     `json:"falsePositives"`
-	FalseNegatives int     `json:"falseNegatives"`
-	Precision      float64 `json:"precision"`
-	Recall         float64 `json:"recall"`
-	Flaky          int     `json:"flaky"`
-	PassedAll      int     `json:"passedAll"`
+	Rules int `json:"rules"`
+	Counts
 	// BelowGates lists the rules below a gate, one line each (absent when none).
 	BelowGates []string `json:"belowGates,omitempty"`
 }
 
 // Summarize totals rs; below are the gate failures (Gates.Check).
 func Summarize(rs []RuleResult, repeats int, below []string) Summary {
-	s := Summary{Rules: len(rs), Repeats: repeats, BelowGates: below}
+	s := Summary{Rules: len(rs), Counts: Counts{Repeats: repeats}, BelowGates: below}
 	for _, r := range rs {
-		s.Examples += r.Examples
-		s.TruePositives += r.TruePositives
-		s.FalsePositives += r.FalsePositives
-		s.FalseNegatives += r.FalseNegatives
-		s.Flaky += r.Flaky
-		s.PassedAll += r.PassedAll
+		s.add(r.Counts)
 	}
-	s.Precision, s.Recall = ratio(s.TruePositives, s.FalsePositives), ratio(s.TruePositives, s.FalseNegatives)
+	s.setRatios()
 	return s
 }
 

@@ -47,8 +47,15 @@ type Result struct {
 // RuleResult is one rule's counts for one model, over all its examples and repeats (the
 // `vectorlint test` JSON output's shape, docs/output-formats.md).
 type RuleResult struct {
-	Rule           string  `json:"rule"`
-	Model          string  `json:"model"`
+	Rule  string `json:"rule"`
+	Model string `json:"model"`
+	Counts
+	Cases []Case `json:"cases"`
+}
+
+// Counts are what a rule × model (RuleResult) and a whole run (Summary) count, in the order
+// both JSON objects give them (embedded, the fields are the object's own).
+type Counts struct {
 	Examples       int     `json:"examples"`
 	Repeats        int     `json:"repeats"`
 	TruePositives  int     `json:"truePositives"`
@@ -58,7 +65,22 @@ type RuleResult struct {
 	Recall         float64 `json:"recall"`
 	Flaky          int     `json:"flaky"`
 	PassedAll      int     `json:"passedAll"`
-	Cases          []Case  `json:"cases"`
+}
+
+// add adds o's examples, matches, flaky cases and passed cases to c. Repeats is not added (the
+// rules of a run share it), nor are the ratios (setRatios computes them from the sums).
+func (c *Counts) add(o Counts) {
+	c.Examples += o.Examples
+	c.TruePositives += o.TruePositives
+	c.FalsePositives += o.FalsePositives
+	c.FalseNegatives += o.FalseNegatives
+	c.Flaky += o.Flaky
+	c.PassedAll += o.PassedAll
+}
+
+// setRatios sets Precision and Recall from the matches counted.
+func (c *Counts) setRatios() {
+	c.Precision, c.Recall = ratio(c.TruePositives, c.FalsePositives), ratio(c.TruePositives, c.FalseNegatives)
 }
 
 // PassRate is the share of the rule's examples that passed every repeat (1 with no example).
@@ -121,7 +143,7 @@ func Run(ctx context.Context, rs []*rules.Rule, o Options) (*Result, error) {
 		if len(r.Examples) == 0 {
 			continue
 		}
-		res.Rules = append(res.Rules, RuleResult{Rule: r.FullID(), Model: o.Model, Repeats: o.Repeats})
+		res.Rules = append(res.Rules, RuleResult{Rule: r.FullID(), Model: o.Model, Counts: Counts{Repeats: o.Repeats}})
 		ri := len(res.Rules) - 1
 		for _, ex := range r.Examples {
 			run, err := planExample(o, r, ex, ri)
@@ -377,7 +399,7 @@ func finish(rr *RuleResult, repeats int) {
 			rr.PassedAll++
 		}
 	}
-	rr.Precision, rr.Recall = ratio(rr.TruePositives, rr.FalsePositives), ratio(rr.TruePositives, rr.FalseNegatives)
+	rr.setRatios()
 }
 
 // ratio is tp/(tp+other), 1 when both are 0 (nothing found: precision 1; nothing expected:

@@ -76,14 +76,9 @@ type BatchPlan struct {
 
 // Plan lists the plan's requests (lint.PlanRequests) and keeps those the cache does not answer.
 func (bs *Batches) Plan(plan *lint.Plan, proj *config.Project) *BatchPlan {
-	all, deferred := lint.PlanRequests(plan, bs.run.EvalOptions(proj))
-	bp := &BatchPlan{Deferred: deferred, Fingerprint: fingerprint(all)}
-	for _, r := range all {
-		if bs.run.Client.Cached(r) {
-			bp.Cached++
-			continue
-		}
-		bp.reqs = append(bp.reqs, r)
+	all, pending, deferred := bs.requests(plan, proj)
+	bp := &BatchPlan{Cached: len(all) - len(pending), Deferred: deferred, Fingerprint: fingerprint(all), reqs: pending}
+	for _, r := range pending {
 		for _, m := range r.Messages {
 			bp.InputTokens += llm.EstimateTokens(m.Content)
 		}
@@ -95,6 +90,19 @@ func (bs *Batches) Plan(plan *lint.Plan, proj *config.Project) *BatchPlan {
 		bp.Cost = &c
 	}
 	return bp
+}
+
+// requests lists the plan's requests with the run's evaluation options (lint.PlanRequests):
+// all of them, in the plan's order, and pending, those the reply cache does not answer yet (the
+// ones a submit sends and a collect expects from the batch); deferred as lint.PlanRequests.
+func (bs *Batches) requests(plan *lint.Plan, proj *config.Project) (all, pending []llm.Request, deferred int) {
+	all, deferred = lint.PlanRequests(plan, bs.run.EvalOptions(proj))
+	for _, r := range all {
+		if !bs.run.Client.Cached(r) {
+			pending = append(pending, r)
+		}
+	}
+	return all, pending, deferred
 }
 
 // fingerprint is a hash of what the requests send (endpoint, model, messages, schema): the
@@ -149,13 +157,7 @@ func (bs *Batches) Collect(ctx context.Context, id string, plan *lint.Plan, proj
 	}
 	// The requests the cache answers already were not submitted (or were collected before):
 	// only the others are the batch's to answer.
-	all, _ := lint.PlanRequests(plan, bs.run.EvalOptions(proj))
-	var reqs []llm.Request
-	for _, r := range all {
-		if !bs.run.Client.Cached(r) {
-			reqs = append(reqs, r)
-		}
-	}
+	_, reqs, _ := bs.requests(plan, proj)
 	res, err := bs.b.Collect(ctx, st, bs.run.Endpoint, reqs, wait)
 	if err != nil {
 		return nil, err

@@ -51,6 +51,7 @@ type Lint struct {
 	threshold   float64
 	concurrency int
 	minSeverity finding.Severity
+	jsTimeout   time.Duration
 }
 
 // LintEnv loads a lint run's environment and resolves its endpoints (Host.Env, then
@@ -112,7 +113,8 @@ func (h *Host) Lint(env *envsource.Env, eps Endpoints, proj *config.Project, o L
 		m.Close()
 		return nil, err
 	}
-	return &Lint{Model: m, SearchModel: SearchModelConfigured(env, eps), threshold: threshold, concurrency: concurrency, minSeverity: o.MinSeverity}, nil
+	return &Lint{Model: m, SearchModel: SearchModelConfigured(env, eps), threshold: threshold, concurrency: concurrency, minSeverity: o.MinSeverity,
+		jsTimeout: h.JSTimeout}, nil
 }
 
 // EvalOptions are the evaluation settings of a lint run on proj: the model and its judge (or
@@ -127,6 +129,7 @@ func (l *Lint) EvalOptions(proj *config.Project) lint.EvalOptions {
 		Directive:           proj.Directive,
 		Concurrency:         l.concurrency,
 		MinSeverity:         l.minSeverity,
+		JSTimeout:           l.jsTimeout,
 	}
 	if proj.Config != nil {
 		opts.Models = proj.Config.Models // the models samples go to in turn

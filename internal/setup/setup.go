@@ -49,6 +49,10 @@ type Host struct {
 	// BatchPollInterval is how often a batch collect with --wait asks for the batch's state
 	// (0: batch.DefaultPollInterval; tests shorten it).
 	BatchPollInterval time.Duration
+	// JSTimeout, when set, bounds each $js point of the lint runs' checklist rules in place of
+	// points.DefaultJSTimeout (tests give a limit only their attacks reach); production leaves
+	// it 0.
+	JSTimeout time.Duration
 }
 
 // TuneFunc adjusts a model client's configuration before it is built (Host.Tune).
