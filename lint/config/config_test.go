@@ -138,7 +138,7 @@ MaxDocumentWords = 0
 			`vectorlint.ini:8: Samples: expected a whole number of samples from 1 to 25, found "26"`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
-			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models)`}},
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models, RulesPerCall)`}},
 		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
 			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
 		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{
