@@ -159,7 +159,12 @@ func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred in
 // requests Evaluate's pool makes of them (callGroups with the file's RulesPerCall), in plan
 // order.
 func eachCall(plan *Plan, unit func(fp *FilePlan, pr *PlannedRule, u *Unit), group func(fp *FilePlan, g callGroup)) {
-	eachCallFile(plan, func(fp *FilePlan) {
+	eachCallFile(plan, func(fp *FilePlan) { fileCalls(fp, unit, group) })
+}
+
+// fileCalls walks the calls of a prepared file as eachCall does.
+func fileCalls(fp *FilePlan, unit func(fp *FilePlan, pr *PlannedRule, u *Unit), group func(fp *FilePlan, g callGroup)) {
+	{
 		var (
 			all   []callGroup
 			calls []groupCall
@@ -184,7 +189,7 @@ func eachCall(plan *Plan, unit func(fp *FilePlan, pr *PlannedRule, u *Unit), gro
 			}
 			group(fp, cg)
 		}
-	})
+	}
 }
 
 // eachCallFile calls fn with every file of the plan, prepared: a lazy plan's file is released

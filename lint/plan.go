@@ -594,19 +594,17 @@ func (e *RuleNotRunError) Error() string {
 // Unwrap returns the reason the rule cannot run.
 func (e *RuleNotRunError) Unwrap() error { return e.Err }
 
-// Calls returns the number of model calls the plan needs (one per chunk of each unit that
-// needs a call; of the prepared files: every file unless the plan is lazy).
+// Calls returns the number of model calls the plan needs (one per chunk and sample of each
+// unit that needs a call, the semi-objective rules that share a request counted once:
+// RulesPerCall; of the prepared files: every file unless the plan is lazy).
 func (p *Plan) Calls() int {
 	n := 0
 	for _, f := range p.Files {
-		for _, r := range f.Rules {
-			if r.Err != nil {
-				continue
-			}
-			for _, u := range r.Units {
-				n += u.ModelCalls()
-			}
+		if !f.Prepared() {
+			continue
 		}
+		fileCalls(f, func(_ *FilePlan, _ *PlannedRule, u *Unit) { n += u.ModelCalls() },
+			func(_ *FilePlan, g callGroup) { n += g.prs[0].samples() })
 	}
 	return n
 }

@@ -88,14 +88,14 @@ func groupLabel(path string, ids []string, ch document.Chunk, lines bool) string
 	return l
 }
 
-// groupMessages are the messages of a request that evaluates the rules of ins (the chunk
-// prompts of each, for one chunk): the first prompt's shared messages, then every rule with
-// its id and name (attribute values escaped), in order.
-func groupMessages(ins []PromptInput) []llm.Message {
+// groupMessages are the messages of a request that evaluates the rules ids (the chunk prompts
+// of each in ins, for one chunk): the first prompt's shared messages, then every rule with its
+// id (as the reply names it: PlannedRule.ID) and name (attribute values escaped), in order.
+func groupMessages(ins []PromptInput, ids []string) []llm.Message {
 	var b strings.Builder
 	b.WriteString(instructionsGroup)
-	for _, in := range ins {
-		writeRule(&b, in, "\n\n<rule id=\""+attrEscape(in.Rule.ID)+"\" name=\""+attrEscape(in.Rule.Name)+"\">\n", "\n</rule>")
+	for k, in := range ins {
+		writeRule(&b, in, "\n\n<rule id=\""+attrEscape(ids[k])+"\" name=\""+attrEscape(in.Rule.Name)+"\">\n", "\n</rule>")
 	}
 	return append(sharedMessages(ins[0]), llm.Message{Role: llm.RoleSystem, Content: b.String()})
 }
@@ -215,7 +215,7 @@ func (e *evaluator) runGroup(ctx context.Context, it workItem) []reply {
 		ins[k] = chunkPrompt(m.rule.pr, m.unit.unit, chunk, e.opts)
 		ids[k] = m.rule.pr.ID
 	}
-	msgs, schema := groupMessages(ins), groupSchema(ids)
+	msgs, schema := groupMessages(ins, ids), groupSchema(ids)
 	n := pr.samples()
 	label := it.label()
 	per := make([][]reply, len(it.members)) // each member's sample replies
@@ -275,7 +275,7 @@ func groupRequest(prs []*PlannedRule, us []*Unit, ch document.Chunk, opts EvalOp
 		ids[k] = pr.ID
 	}
 	ep, sample := sampleRequest(opts, n, i)
-	return llm.Request{Endpoint: ep, Messages: groupMessages(ins), Schema: groupSchema(ids), Sample: sample}
+	return llm.Request{Endpoint: ep, Messages: groupMessages(ins, ids), Schema: groupSchema(ids), Sample: sample}
 }
 
 // groupTokens estimates the input tokens of one request that evaluates chunk ch for the units
@@ -288,5 +288,5 @@ func groupTokens(prs []*PlannedRule, us []*Unit, ch document.Chunk) int {
 		ins[k] = PromptInput{Rule: pr.Rule, Criteria: us[k].Criteria, Placeholders: placeholders}
 		ids[k] = pr.ID
 	}
-	return requestTokens(prs[0].SharedChars, groupMessages(ins), groupSchema(ids), us[0], ch)
+	return requestTokens(prs[0].SharedChars, groupMessages(ins, ids), groupSchema(ids), us[0], ch)
 }
