@@ -105,7 +105,8 @@ func rpcRun(t *testing.T, plan *Plan, reply llmtest.Reply, opts EvalOptions) (st
 		mu    sync.Mutex
 		warns []string
 	)
-	opts.Client, opts.Endpoint = client, llm.Endpoint{BaseURL: srv.URL, Model: "test-model", APIKey: "sk-test"}
+	opts.Client = client
+	opts.Endpoint.BaseURL, opts.Endpoint.Model, opts.Endpoint.APIKey = srv.URL, "test-model", "sk-test"
 	opts.ConfidenceThreshold, opts.Concurrency = 0.75, 2
 	opts.Warn = func(s string) { mu.Lock(); warns = append(warns, s); mu.Unlock() }
 	var out []finding.FileResult
@@ -386,5 +387,38 @@ func TestRulesPerCallDebugAndNoProse(t *testing.T) {
 	}
 	if len(raw) != 3 || raw["Wordy"] != raw["Passive"] || raw["Wordy"] != raw["Plain"] || !strings.HasPrefix(raw["Wordy"], `{"rules":[`) {
 		t.Errorf("raw outputs %q", raw)
+	}
+}
+
+// TestRulesPerCallAnthropic: through the Anthropic Messages API the grouped request is one
+// call, the cache breakpoint still after the chunk, and the results are those of separate
+// calls.
+func TestRulesPerCallAnthropic(t *testing.T) {
+	t.Parallel()
+	opts := EvalOptions{Endpoint: llm.Endpoint{Provider: "anthropic", MaxTokens: 4096}}
+	base, srv1, _, _ := rpcRun(t, rpcPlan(t, rpcProject("", nil), PlanInput{}), rpcAnswer(), opts)
+	js, srv3, _, _ := rpcRun(t, rpcPlan(t, rpcProject("", nil), PlanInput{RulesPerCall: 3}), rpcAnswer(), opts)
+	if srv1.Calls() != 3 || srv3.Calls() != 1 || js != base {
+		t.Fatalf("%d and %d calls; results equal: %v\n%s\n%s", srv1.Calls(), srv3.Calls(), js == base, js, base)
+	}
+	r := srv3.Requests()[0]
+	if r.API != "anthropic" || !slices.Equal(r.CacheBreakpoints, []int{1}) || len(llmtest.RuleBlocks(r.Messages[len(r.Messages)-1].Content)) != 3 {
+		t.Errorf("request %s: breakpoints %v", r.API, r.CacheBreakpoints)
+	}
+}
+
+// TestRulesPerCallFlag: --rules-per-call (PlanInput.RulesPerCall) wins over the configuration.
+func TestRulesPerCallFlag(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		ini        string
+		flag, want int
+	}{
+		{"RulesPerCall = 3\n", 0, 1}, {"RulesPerCall = 3\n", 1, 3}, {"", 2, 2}, {"RulesPerCall = 2\n", 3, 1},
+	} {
+		plan := rpcPlan(t, rpcProject(tt.ini, nil), PlanInput{RulesPerCall: tt.flag})
+		if got := plan.Calls(); got != tt.want {
+			t.Errorf("%q, flag %d: %d calls, want %d", tt.ini, tt.flag, got, tt.want)
+		}
 	}
 }

@@ -4,7 +4,8 @@ import "strings"
 
 // PerRule answers a rule evaluation request of vectorlint, rule by rule, for the OpenAI chat
 // and Anthropic Messages shapes alike (docs/configuration.md, "RulesPerCall"). The rules are
-// read from the request's last system message: a request that evaluates one rule is answered
+// read from the request's last message that is a system message or holds "<rule " (Anthropic
+// gets the rules in a user message after the chunk): a request that evaluates one rule is answered
 // {"violations": answer(that message)}; a request that evaluates several lists each rule as a
 // block opening with `<rule id="ID"` and is answered {"rules": [{"rule": ID, "violations":
 // answer(the block)}, …]} in the order of the blocks, leaving out each rule for which answer
@@ -14,8 +15,8 @@ func PerRule(answer func(rule string) (violations []any, ok bool)) Reply {
 	return Dynamic(func(req *Request) Reply {
 		sys := ""
 		for _, m := range req.Messages {
-			if m.Role == "system" {
-				sys = m.Content
+			if m.Role == "system" || strings.Contains(m.Content, "<rule ") {
+				sys = m.Content // the last message holding the rules
 			}
 		}
 		blocks := RuleBlocks(sys)
