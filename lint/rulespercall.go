@@ -290,3 +290,35 @@ func groupTokens(prs []*PlannedRule, us []*Unit, ch document.Chunk) int {
 	}
 	return requestTokens(prs[0].SharedChars, groupMessages(ins, ids), groupSchema(ids), us[0], ch)
 }
+
+// SharedCall is a request of a file's plan that evaluates several semi-objective rules on one
+// chunk (RulesPerCall), as the dry run shows it.
+type SharedCall struct {
+	// Rules are the rules' ids; Lines names the chunk ("lines 1-82").
+	Rules []string
+	Lines string
+	// Calls and Tokens are its requests (one per sample) and their estimated input tokens;
+	// SavedCalls and SavedTokens what the rules' separate calls (Kind.Estimate) would cost more.
+	Calls, Tokens           int
+	SavedCalls, SavedTokens int
+}
+
+// SharedCalls lists the requests of a prepared file that evaluate several rules at once, in
+// plan order (none when RulesPerCall is 1).
+func (fp *FilePlan) SharedCalls() []SharedCall {
+	var out []SharedCall
+	fileCalls(fp, func(*FilePlan, *PlannedRule, *Unit) {}, func(_ *FilePlan, g callGroup) {
+		if len(g.prs) < 2 {
+			return
+		}
+		n := g.prs[0].samples()
+		separate := 0
+		for k, pr := range g.prs {
+			separate += callTokens(pr, g.us[k], g.ch)
+		}
+		tokens := g.tokens()
+		out = append(out, SharedCall{Rules: g.ids(), Lines: lineRange(g.ch), Calls: n, Tokens: n * tokens,
+			SavedCalls: n * (len(g.prs) - 1), SavedTokens: n * (separate - tokens)})
+	})
+	return out
+}
