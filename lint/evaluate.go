@@ -361,6 +361,12 @@ func (r *evalRun) rest(stats *EvalStats) error {
 // whether a unit runs with these options: without a model, a checklist still scores its
 // deterministic points, other kinds do not run.
 func (f *fileRun) plan(opts EvalOptions) (notRun int) {
+	var unmade []groupCall // the groupable calls not made: counted as the requests they would be
+	defer func() {
+		for _, g := range callGroups(f.fp.RulesPerCall, unmade) {
+			notRun += unmade[g[0]].key.samples
+		}
+	}()
 	for _, pr := range f.fp.Rules {
 		r := &ruleRun{pr: pr}
 		f.rules = append(f.rules, r)
@@ -372,7 +378,13 @@ func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 				continue
 			}
 			run, missing := pr.Kind.runnable(u, opts)
-			notRun += missing
+			if !run && groupable(pr) {
+				for _, ch := range u.Chunks() {
+					unmade = append(unmade, groupCallOf(pr, ch))
+				}
+			} else {
+				notRun += missing
+			}
 			if !run {
 				r.notRun = true
 				continue

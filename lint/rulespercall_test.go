@@ -422,3 +422,16 @@ func TestRulesPerCallFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesPerCallNotRun: without a model, the calls not made are counted as the shared
+// requests they would have been.
+func TestRulesPerCallNotRun(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ n, want int }{{1, 3}, {2, 2}, {3, 1}} {
+		plan := rpcPlan(t, rpcProject("", nil), PlanInput{RulesPerCall: tt.n})
+		_, stats, err := evaluate(t, nil, plan, EvalOptions{})
+		if err != nil || stats.NotRun != tt.want {
+			t.Errorf("RulesPerCall %d: %d calls not made, want %d (%v)", tt.n, stats.NotRun, tt.want, err)
+		}
+	}
+}
