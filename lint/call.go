@@ -55,9 +55,10 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	if ctx.Err() != nil {
 		return reply{interrupted: true}
 	}
-	pr := it.rule.pr
-	chunk := it.unit.chunks[it.chunk]
-	j := job{rule: pr, unit: it.unit.unit, chunk: chunk, label: it.label(), prompt: chunkPrompt(pr, it.unit.unit, chunk, e.opts)}
+	m := it.members[0]
+	pr := m.rule.pr
+	chunk := m.unit.chunks[m.chunk]
+	j := job{rule: pr, unit: m.unit.unit, chunk: chunk, label: it.label(), prompt: chunkPrompt(pr, m.unit.unit, chunk, e.opts)}
 	res := pr.Kind.call(ctx, e, j)
 	shiftLines(&res, chunk.Line-1)
 	return res
@@ -112,14 +113,18 @@ func failed(ctx context.Context, err error) reply {
 	return reply{err: err}
 }
 
-// label names a call in events and --show-prompt: "docs/a.md Acme.Tone lines 12-40".
+// label names a call in events and --show-prompt: "docs/a.md Acme.Tone lines 12-40", or for
+// several rules in one call "docs/a.md Acme.A+Acme.B lines 12-40" (groupLabel). The lines are
+// named when a rule made more than one call on the file.
 func (it workItem) label() string {
-	l := it.file.fp.Path + " " + it.rule.pr.ID
-	if len(it.rule.units) > 1 || len(it.unit.chunks) > 1 {
-		c := it.unit.chunks[it.chunk]
-		l += " " + lineRange(c)
+	ids := make([]string, len(it.members))
+	lines := false
+	for k, m := range it.members {
+		ids[k] = m.rule.pr.ID
+		lines = lines || len(m.rule.units) > 1 || len(m.unit.chunks) > 1
 	}
-	return l
+	m := it.members[0]
+	return groupLabel(it.file.fp.Path, ids, m.unit.chunks[m.chunk], lines)
 }
 
 // lineRange is "lines A-B" (or "line A") of a chunk.

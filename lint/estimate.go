@@ -17,34 +17,27 @@ import (
 // at all (as --dry-run does). prices may be nil.
 func EstimateCost(plan *Plan, opts EvalOptions, prices *llm.Prices) selection.PlanCost {
 	var c selection.PlanCost
-	eachCallUnit(plan, func(_ *FilePlan, pr *PlannedRule, u *Unit) { addUnit(&c, pr, u, opts) })
+	eachCall(plan, func(_ *FilePlan, pr *PlannedRule, u *Unit) {
+		est := pr.Kind.Estimate(pr, u)
+		c.Calls += est.Calls
+		c.InputTokens += int64(est.Tokens)
+	}, func(_ *FilePlan, g callGroup) {
+		n := g.prs[0].samples()
+		for i := range n { // each sample is a request of its own
+			c.Calls++
+			if opts.Client != nil && opts.Client.Cached(g.request(opts, n, i)) {
+				c.Cached++
+				continue
+			}
+			c.InputTokens += int64(g.tokens())
+		}
+	})
 	c.OutputTokens = int64(c.ToMake()) * selection.EstimateOutputTokens
 	if prices != nil {
 		cost := prices.Cost(c.InputTokens, c.OutputTokens)
 		c.Cost = &cost
 	}
 	return c
-}
-
-// addUnit counts one unit's calls.
-func addUnit(c *selection.PlanCost, pr *PlannedRule, u *Unit, opts EvalOptions) {
-	if opts.Client == nil || !cacheable(pr.Kind) {
-		est := pr.Kind.Estimate(pr, u)
-		c.Calls += est.Calls
-		c.InputTokens += int64(est.Tokens)
-		return
-	}
-	n := pr.samples()
-	for _, ch := range u.Chunks() {
-		for i := range n { // each sample is a request of its own
-			c.Calls++
-			if opts.Client.Cached(cacheRequest(pr, u, ch, opts, n, i)) {
-				c.Cached++
-				continue
-			}
-			c.InputTokens += int64(callTokens(pr, u, ch))
-		}
-	}
 }
 
 // cacheable tells whether the calls of a kind can be looked up in the cache before the run:
@@ -56,6 +49,42 @@ func cacheable(k Kind) bool {
 		return true
 	}
 	return false
+}
+
+// callGroup is one request of a plan's semi-objective or subjective rules: chunk ch of unit
+// us[k] of rule prs[k] for each k, one rule alone or several evaluated together
+// (RulesPerCall, callGroups); lines tells whether a rule of it makes more than one call on
+// the file, so its label names the chunk's lines.
+type callGroup struct {
+	prs   []*PlannedRule
+	us    []*Unit
+	ch    document.Chunk
+	lines bool
+}
+
+// request is sample i of n of the group's request, as the call stage sends it.
+func (g callGroup) request(opts EvalOptions, n, i int) llm.Request {
+	if len(g.prs) == 1 {
+		return cacheRequest(g.prs[0], g.us[0], g.ch, opts, n, i)
+	}
+	return groupRequest(g.prs, g.us, g.ch, opts, n, i)
+}
+
+// tokens estimates the input tokens of one of the group's requests.
+func (g callGroup) tokens() int {
+	if len(g.prs) == 1 {
+		return callTokens(g.prs[0], g.us[0], g.ch)
+	}
+	return groupTokens(g.prs, g.us, g.ch)
+}
+
+// ids are the group's rule ids, in order.
+func (g callGroup) ids() []string {
+	ids := make([]string, len(g.prs))
+	for k, pr := range g.prs {
+		ids[k] = pr.ID
+	}
+	return ids
 }
 
 // cacheRequest is the request the call stage sends for a chunk of a semi-objective or
@@ -107,50 +136,87 @@ func chunkPrompt(pr *PlannedRule, u *Unit, ch document.Chunk, opts EvalOptions) 
 // their requests depend on earlier replies); the run makes them live. Every file is prepared,
 // and a lazy plan's file released again, except standard input.
 func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred int) {
-	eachCallUnit(plan, func(fp *FilePlan, pr *PlannedRule, u *Unit) {
-		if !cacheable(pr.Kind) {
-			deferred += pr.Kind.Estimate(pr, u).Calls
-			return
-		}
-		chunks := u.Chunks()
-		n := pr.samples()
-		for _, ch := range chunks {
-			for i := range n {
-				r := cacheRequest(pr, u, ch, opts, n, i)
-				r.Label = fp.Path + " " + pr.ID // as the call stage labels it (workItem.label, sampled)
-				if len(pr.Units) > 1 || len(chunks) > 1 {
-					r.Label += " " + lineRange(ch)
-				}
-				if n > 1 {
-					r.Label += fmt.Sprintf(" sample %d/%d", i+1, n)
-				}
-				reqs = append(reqs, r)
+	eachCall(plan, func(_ *FilePlan, pr *PlannedRule, u *Unit) {
+		deferred += pr.Kind.Estimate(pr, u).Calls
+	}, func(fp *FilePlan, g callGroup) {
+		n := g.prs[0].samples()
+		for i := range n {
+			r := g.request(opts, n, i)
+			// as the call stage labels it (workItem.label, sampled)
+			r.Label = groupLabel(fp.Path, g.ids(), g.ch, g.lines)
+			if n > 1 {
+				r.Label += fmt.Sprintf(" sample %d/%d", i+1, n)
 			}
+			reqs = append(reqs, r)
 		}
 	})
 	return reqs, deferred
 }
 
-// eachCallUnit calls fn with every unit of the plan that needs a model call (of a rule with no
-// error), file by file: each file is prepared, and a lazy plan's file released again after
-// its units, except standard input, which can be read only once. EstimateCost and
+// eachCall walks the calls of every unit of the plan that needs a model call (of a rule with
+// no error), file by file (eachCallFile): a unit of a kind whose requests are not known from
+// the plan alone (not cacheable) goes to unit; the chunks of the others go to group as the
+// requests Evaluate's pool makes of them (callGroups with the file's RulesPerCall), in plan
+// order.
+func eachCall(plan *Plan, unit func(fp *FilePlan, pr *PlannedRule, u *Unit), group func(fp *FilePlan, g callGroup)) {
+	eachCallFile(plan, func(fp *FilePlan) { fileCalls(fp, unit, group) })
+}
+
+// fileCalls walks the calls of a prepared file as eachCall does.
+func fileCalls(fp *FilePlan, unit func(fp *FilePlan, pr *PlannedRule, u *Unit), group func(fp *FilePlan, g callGroup)) {
+	{
+		var (
+			all   []callGroup
+			calls []groupCall
+		)
+		fileCallUnits(fp, func(pr *PlannedRule, u *Unit) {
+			if !cacheable(pr.Kind) {
+				unit(fp, pr, u)
+				return
+			}
+			chunks := u.Chunks()
+			for _, ch := range chunks {
+				all = append(all, callGroup{prs: []*PlannedRule{pr}, us: []*Unit{u}, ch: ch, lines: len(pr.Units) > 1 || len(chunks) > 1})
+				calls = append(calls, groupCallOf(pr, ch))
+			}
+		})
+		for _, g := range callGroups(fp.RulesPerCall, calls) {
+			cg := callGroup{ch: all[g[0]].ch}
+			for _, c := range g {
+				cg.prs = append(cg.prs, all[c].prs[0])
+				cg.us = append(cg.us, all[c].us[0])
+				cg.lines = cg.lines || all[c].lines
+			}
+			group(fp, cg)
+		}
+	}
+}
+
+// eachCallFile calls fn with every file of the plan, prepared: a lazy plan's file is released
+// again after fn, except standard input, which can be read only once. EstimateCost and
 // PlanRequests walk the plan with it.
-func eachCallUnit(plan *Plan, fn func(fp *FilePlan, pr *PlannedRule, u *Unit)) {
+func eachCallFile(plan *Plan, fn func(fp *FilePlan)) {
 	for _, fp := range plan.Files {
 		release := !fp.Prepared() && !fp.stdin
 		fp.Prepare()
-		for _, pr := range fp.Rules {
-			if pr.Err != nil {
-				continue
-			}
-			for _, u := range pr.Units {
-				if u.NeedsCall() {
-					fn(fp, pr, u)
-				}
-			}
-		}
+		fn(fp)
 		if release {
 			fp.release()
+		}
+	}
+}
+
+// fileCallUnits calls fn with every unit of a prepared file that needs a model call (of a rule
+// with no error), in plan order.
+func fileCallUnits(fp *FilePlan, fn func(pr *PlannedRule, u *Unit)) {
+	for _, pr := range fp.Rules {
+		if pr.Err != nil {
+			continue
+		}
+		for _, u := range pr.Units {
+			if u.NeedsCall() {
+				fn(pr, u)
+			}
 		}
 	}
 }

@@ -149,11 +149,11 @@ type evalHooks struct {
 }
 
 // fileEvent tells Evaluate's collector that a file was prepared (file set, with its index in
-// the plan) or that one of its chunks is done (chunkDone).
+// the plan) or that done of its chunk evaluations are done (a work item's members).
 type fileEvent struct {
-	index     int
-	file      *fileRun
-	chunkDone bool
+	index int
+	file  *fileRun
+	done  int
 }
 
 func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(finding.FileResult) error) (stats EvalStats, err error) {
@@ -179,8 +179,8 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 		slots: semaphore.NewWeighted(int64(window))}
 	events := r.start(runCtx)
 	for ev := range events {
-		if ev.chunkDone {
-			ev.file.pending--
+		if ev.done > 0 {
+			ev.file.pending -= ev.done
 		} else {
 			r.runs[ev.index] = ev.file
 		}
@@ -264,15 +264,11 @@ func (r *evalRun) start(runCtx context.Context) <-chan fileEvent {
 			// The collector learns of the file before any of its chunks is done: this send
 			// happens before the work items', and so before the workers' reports.
 			events <- fileEvent{index: i, file: f}
-			for _, rr := range f.rules {
-				for _, u := range rr.units {
-					for c := range u.chunks {
-						select {
-						case work <- workItem{file: f, rule: rr, unit: u, chunk: c}:
-						case <-runCtx.Done():
-							return
-						}
-					}
+			for _, it := range f.workItems() {
+				select {
+				case work <- it:
+				case <-runCtx.Done():
+					return
 				}
 			}
 		}
@@ -282,8 +278,16 @@ func (r *evalRun) start(runCtx context.Context) <-chan fileEvent {
 	for range r.opts.Concurrency {
 		workers.Go(func() error {
 			for it := range work {
-				it.unit.results[it.chunk] = r.e.runChunk(runCtx, it)
-				events <- fileEvent{file: it.file, chunkDone: true}
+				if len(it.members) == 1 {
+					m := it.members[0]
+					m.unit.results[m.chunk] = r.e.runChunk(runCtx, it)
+				} else {
+					for k, res := range r.e.runGroup(runCtx, it) {
+						m := it.members[k]
+						m.unit.results[m.chunk] = res
+					}
+				}
+				events <- fileEvent{file: it.file, done: len(it.members)}
 			}
 			return nil
 		})
@@ -361,6 +365,12 @@ func (r *evalRun) rest(stats *EvalStats) error {
 // whether a unit runs with these options: without a model, a checklist still scores its
 // deterministic points, other kinds do not run.
 func (f *fileRun) plan(opts EvalOptions) (notRun int) {
+	var unmade []groupCall // the groupable calls not made: counted as the requests they would be
+	defer func() {
+		for _, g := range callGroups(f.fp.RulesPerCall, unmade) {
+			notRun += unmade[g[0]].key.samples
+		}
+	}()
 	for _, pr := range f.fp.Rules {
 		r := &ruleRun{pr: pr}
 		f.rules = append(f.rules, r)
@@ -372,7 +382,13 @@ func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 				continue
 			}
 			run, missing := pr.Kind.runnable(u, opts)
-			notRun += missing
+			if !run && groupable(pr) {
+				for _, ch := range u.Chunks() {
+					unmade = append(unmade, groupCallOf(pr, ch))
+				}
+			} else {
+				notRun += missing
+			}
 			if !run {
 				r.notRun = true
 				continue
@@ -488,10 +504,36 @@ type unitRun struct {
 	results []reply
 }
 
-// workItem is one chunk of the pool's work.
+// workItem is one request of the pool's work: one chunk of one rule's unit, or the same chunk
+// of several semi-objective rules evaluated together (RulesPerCall: callGroups).
 type workItem struct {
-	file  *fileRun
-	rule  *ruleRun
-	unit  *unitRun
-	chunk int
+	file    *fileRun
+	members []member
+}
+
+// workItems are the file's work items, in plan order: its chunk evaluations grouped by
+// callGroups with the file's RulesPerCall.
+func (f *fileRun) workItems() []workItem {
+	var (
+		all   []member
+		calls []groupCall
+	)
+	for _, rr := range f.rules {
+		for _, u := range rr.units {
+			for c := range u.chunks {
+				all = append(all, member{rule: rr, unit: u, chunk: c})
+				calls = append(calls, groupCallOf(rr.pr, u.chunks[c]))
+			}
+		}
+	}
+	groups := callGroups(f.fp.RulesPerCall, calls)
+	items := make([]workItem, len(groups))
+	for i, g := range groups {
+		ms := make([]member, len(g))
+		for k, c := range g {
+			ms[k] = all[c]
+		}
+		items[i] = workItem{file: f, members: ms}
+	}
+	return items
 }

@@ -163,12 +163,21 @@ func chunkEstimate(pr *PlannedRule, u *Unit) Estimate {
 // (skipped scopes left out, lines wholly inside them not sent, each chunk numbered from 1, and
 // the sentence on placeholders when it has some), and the response schema sent with it.
 func callTokens(pr *PlannedRule, u *Unit, c document.Chunk) int {
-	text, placeholders := u.doc.ModelText(c.Text, c.Offset)
-	chars := pr.SharedChars
-	for _, m := range pr.Kind.prompt(PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Placeholders: placeholders}) {
+	_, placeholders := u.doc.ModelText(c.Text, c.Offset)
+	msgs := pr.Kind.prompt(PromptInput{Rule: pr.Rule, Criteria: u.Criteria, Placeholders: placeholders})
+	return requestTokens(pr.SharedChars, msgs, requestSchema(pr, u), u, c)
+}
+
+// requestTokens estimates a request's input tokens: sharedChars (the directive and style
+// guide), msgs (built without the chunk's text), the schema and chunk c of unit u as it is
+// sent (numbered, its hidden lines left out).
+func requestTokens(sharedChars int, msgs []llm.Message, schema *llm.Schema, u *Unit, c document.Chunk) int {
+	text, _ := u.doc.ModelText(c.Text, c.Offset)
+	chars := sharedChars
+	for _, m := range msgs {
 		chars += utf8.RuneCountInString(m.Content) + EstimateMessageChars
 	}
-	if schema := requestSchema(pr, u); schema != nil {
+	if schema != nil {
 		js, _ := json.Marshal(schema.Schema)
 		chars += utf8.RuneCount(js)
 	}

@@ -48,6 +48,10 @@ type PlanInput struct {
 	// Samples, when more than 0, is the number of samples every rule's model evaluation takes
 	// (--samples), over the configuration's Samples (PlannedRule.Samples).
 	Samples int
+	// RulesPerCall, when more than 0, is how many semi-objective rules on the same chunk one
+	// request evaluates (--rules-per-call), over the configuration's RulesPerCall
+	// (FilePlan.RulesPerCall).
+	RulesPerCall int
 	// Root is the project root every document is found and read through (Project.Root,
 	// spec/trust.md §6). Nil opens one at the configuration's folder (else Dir), kept for the
 	// plan's life.
@@ -80,6 +84,10 @@ type FilePlan struct {
 	// MaxDocumentWords: no rule is planned and no call made; the file is reported as skipped
 	// with TooLarge's reason (docs/configuration.md, "MaxDocumentWords").
 	TooLarge *TooLargeError
+	// RulesPerCall is how many semi-objective rules that apply to the same chunk are
+	// evaluated in one request (--rules-per-call, else config.Config.RulesPerCallFor; 0 or 1
+	// is one rule per request): see callGroups.
+	RulesPerCall int
 
 	// How the file is read and planned, kept small since a lazy plan holds one FilePlan per
 	// file for the whole run: env is nil for a FilePlan made by hand, which is complete as it
@@ -110,6 +118,7 @@ type planEnv struct {
 	searchModel bool
 	sharedChars int
 	samples     int
+	perCall     int
 	dir         string
 	root        *tree.Root
 	readStdin   func() ([]byte, error)
@@ -125,6 +134,8 @@ type ruleSet struct {
 	err  error
 	// scopes are what the files skip (spec/linter.md §9).
 	scopes document.ScopeSettings
+	// perCall is the files' RulesPerCall from the configuration.
+	perCall int
 }
 
 // Prepared reports whether Doc, Err and Rules are filled: always, except for a file of a lazy
@@ -300,7 +311,7 @@ func BuildPlan(cfg *config.Config, packs []*rules.Pack, in PlanInput) (*Plan, er
 
 	plan := &Plan{Config: cfg, Skipped: notRead}
 	env := &planEnv{cfg: cfg, searchModel: in.SearchModel, dir: in.Dir, root: root, sharedChars: utf8.RuneCountInString(in.SharedPrompt),
-		samples: in.Samples}
+		samples: in.Samples, perCall: in.RulesPerCall}
 	sources := make([]planSource, 0, len(files)+1)
 	for _, f := range files {
 		src := planSource{abs: f.Path}
@@ -415,7 +426,10 @@ func (p *Plan) addFiles(byName map[string]*rules.Pack, env *planEnv, in PlanInpu
 		if rel == path {
 			rel = path // one string for both
 		}
-		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin, outside: src.outside}
+		fp := &FilePlan{Path: path, RelPath: rel, env: env, set: set, stdin: src.stdin, outside: src.outside, RulesPerCall: set.perCall}
+		if env.perCall > 0 {
+			fp.RulesPerCall = env.perCall // --rules-per-call
+		}
 		if !src.stdin && filepath.Join(in.Dir, filepath.FromSlash(path)) != src.abs {
 			fp.abs = src.abs // not derivable from the reported path
 		}
@@ -437,7 +451,7 @@ func resolveRules(cfg *config.Config, byName map[string]*rules.Pack, settings co
 	if set, ok := sets[key.String()]; ok {
 		return set
 	}
-	set := &ruleSet{scopes: settings.Scopes()}
+	set := &ruleSet{scopes: settings.Scopes(), perCall: cfg.RulesPerCallFor(settings)}
 	sets[key.String()] = set
 	if set.skip = config.SkipReason(settings); set.skip != "" {
 		return set
@@ -580,19 +594,17 @@ func (e *RuleNotRunError) Error() string {
 // Unwrap returns the reason the rule cannot run.
 func (e *RuleNotRunError) Unwrap() error { return e.Err }
 
-// Calls returns the number of model calls the plan needs (one per chunk of each unit that
-// needs a call; of the prepared files: every file unless the plan is lazy).
+// Calls returns the number of model calls the plan needs (one per chunk and sample of each
+// unit that needs a call, the semi-objective rules that share a request counted once:
+// RulesPerCall; of the prepared files: every file unless the plan is lazy).
 func (p *Plan) Calls() int {
 	n := 0
 	for _, f := range p.Files {
-		for _, r := range f.Rules {
-			if r.Err != nil {
-				continue
-			}
-			for _, u := range r.Units {
-				n += u.ModelCalls()
-			}
+		if !f.Prepared() {
+			continue
 		}
+		fileCalls(f, func(_ *FilePlan, _ *PlannedRule, u *Unit) { n += u.ModelCalls() },
+			func(_ *FilePlan, g callGroup) { n += g.prs[0].samples() })
 	}
 	return n
 }

@@ -362,7 +362,7 @@ func TestLoadProjectProblems(t *testing.T) {
 	want := []string{
 		`styles/Acme/broken.md:4: severity: expected "suggestion", "warning" or "error", found "fatal"`,
 		`styles/Acme/ok.md:7: warning: rubric: heading "B" names no criterion declared in the frontmatter (expected the name or id of a criterion, found declared criteria: A)`,
-		`vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models)`,
+		`vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models, RulesPerCall)`,
 	}
 	if got := problemLines(ps, dir); !reflect.DeepEqual(got, want) {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

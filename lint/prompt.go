@@ -76,6 +76,38 @@ func BuildMessages(in PromptInput) []llm.Message {
 // the reply to give) are the given ones.
 func buildMessages(instructions string, in PromptInput) []llm.Message {
 	var b strings.Builder
+	b.WriteString(instructions)
+	writeRule(&b, in, "\n\n<rule name=\""+attrEscape(in.Rule.Name)+"\">\n", "\n</rule>")
+	if in.Extra != "" {
+		b.WriteString("\n\n")
+		b.WriteString(strings.TrimSpace(in.Extra))
+	}
+	return append(sharedMessages(in), llm.Message{Role: llm.RoleSystem, Content: b.String()})
+}
+
+// writeRule writes a rule's body between open and end, then its criteria.
+func writeRule(b *strings.Builder, in PromptInput, open, end string) {
+	b.WriteString(open)
+	b.WriteString(strings.TrimSpace(in.Rule.Body))
+	b.WriteString(end)
+	if len(in.Criteria) > 0 {
+		b.WriteString("\n\nCriteria:")
+		for _, c := range in.Criteria {
+			b.WriteString("\n- id: ")
+			b.WriteString(c.ID)
+			b.WriteString("; name: ")
+			b.WriteString(c.Name)
+			b.WriteString("; weight: ")
+			b.WriteString(strconv.FormatFloat(c.Weight, 'f', -1, 64))
+		}
+	}
+}
+
+// sharedMessages are the first two messages of every evaluation call of a chunk: the
+// instructions with the directive and style guide, then the numbered chunk, marked as the end
+// of the shared prefix (BuildMessages).
+func sharedMessages(in PromptInput) []llm.Message {
+	var b strings.Builder
 	b.WriteString(instructionsIntro)
 	if in.Placeholders {
 		b.WriteString(" ")
@@ -93,34 +125,9 @@ func buildMessages(instructions string, in PromptInput) []llm.Message {
 		b.WriteString(g)
 		b.WriteString("\n</style_guide>")
 	}
-	shared := b.String()
-
-	b.Reset()
-	b.WriteString(instructions)
-	b.WriteString("\n\n<rule name=\"")
-	b.WriteString(attrEscape(in.Rule.Name))
-	b.WriteString("\">\n")
-	b.WriteString(strings.TrimSpace(in.Rule.Body))
-	b.WriteString("\n</rule>")
-	if len(in.Criteria) > 0 {
-		b.WriteString("\n\nCriteria:")
-		for _, c := range in.Criteria {
-			b.WriteString("\n- id: ")
-			b.WriteString(c.ID)
-			b.WriteString("; name: ")
-			b.WriteString(c.Name)
-			b.WriteString("; weight: ")
-			b.WriteString(strconv.FormatFloat(c.Weight, 'f', -1, 64))
-		}
-	}
-	if in.Extra != "" {
-		b.WriteString("\n\n")
-		b.WriteString(strings.TrimSpace(in.Extra))
-	}
 	return []llm.Message{
-		{Role: llm.RoleSystem, Content: shared},
-		{Role: llm.RoleUser, Content: NumberShownLines(in.Text, in.Line, in.Hidden), SharedPrefix: true},
 		{Role: llm.RoleSystem, Content: b.String()},
+		{Role: llm.RoleUser, Content: NumberShownLines(in.Text, in.Line, in.Hidden), SharedPrefix: true},
 	}
 }
 

@@ -162,6 +162,9 @@ func FuzzParseReplies(f *testing.F) {
 		`{"criteria":[{"id":"Value","score":2,"violations":[{"quoted_text":"q","message":"m"}]},{"name":"tone","score":"3"}]}`,
 		`{"claims":[{"claim":"c","quoted_text":"q","line":1}]}`,
 		`{"violations":null}`, `[]`, `null`, `{"criteria":[{"id":"Value","score":1e400}]}`, `{"violations":[{"quoted_text":"x","message":"m","line":1e308}]}`,
+		`{"rules":[{"rule":"A","violations":[{"quoted_text":"x","message":"m","line":2}]},{"rule":"B","violations":[]}]}`,
+		`{"rules":[{"rule":"A","violations":[]},{"rule":"A","violations":[{"quoted_text":"y","message":"m"}]},{"rule":"Z","violations":[]}]}`,
+		`{"rules":[{"rule":null,"violations":[]}]}`, `{"rules":null}`,
 	} {
 		f.Add(s)
 	}
@@ -183,6 +186,24 @@ func FuzzParseReplies(f *testing.F) {
 			for i, c := range rs {
 				if c.Criterion != r.Criteria[i] || c.Rating < 1 || c.Rating > 4 {
 					t.Errorf("rating %d: %+v", i, c)
+				}
+			}
+		}
+		// The grouped reply (RulesPerCall): one list of violations per rule asked about, a rule
+		// found only when the reply has an entry for it, one warning per entry dropped.
+		ids := []string{"A", "B"}
+		if gr, err := parseGroupReply(js, ids); err == nil {
+			if len(gr.violations) != len(ids) || len(gr.found) != len(ids) {
+				t.Errorf("%d lists and %d found for %d rules", len(gr.violations), len(gr.found), len(ids))
+			}
+			for k := range ids {
+				if !gr.found[k] && len(gr.violations[k]) > 0 {
+					t.Errorf("rule %s not found but has violations", ids[k])
+				}
+				for _, v := range gr.violations[k] {
+					if strings.TrimSpace(v.Message) == "" || v.Confidence < 0 || v.Confidence > 1 || v.Line < 0 {
+						t.Errorf("accepted a violation that breaks the contract: %+v", v)
+					}
 				}
 			}
 		}

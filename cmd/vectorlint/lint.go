@@ -45,7 +45,10 @@ type lintFlags struct {
 	minLevel    finding.Severity
 	concurrency int
 	// samples is --samples (0 when not given: the configuration's Samples apply).
-	samples       int
+	samples int
+	// rulesPerCall is --rules-per-call (0 when not given: the configuration's RulesPerCall
+	// apply).
+	rulesPerCall  int
 	provider      string
 	model         string
 	baseURL       string
@@ -97,6 +100,7 @@ func newLintFlagSet(f *lintFlags) *pflag.FlagSet {
 	fs.SetNormalizeFunc(valeFlagNames)
 	fs.IntVar(&f.concurrency, "concurrency", 0, "LLM requests in flight at once (default: Concurrency from the config, else 8)")
 	fs.IntVar(&f.samples, "samples", 0, "take `N` samples of each model evaluation and keep the violations a majority of them report (overrides Samples in the config; default: Samples, else one per model of Models, else 1)")
+	fs.IntVar(&f.rulesPerCall, "rules-per-call", 0, "evaluate up to `N` semi-objective rules on the same chunk in one LLM call (overrides RulesPerCall in the config; default: RulesPerCall, else 1)")
 	fs.StringVar(&f.provider, "provider", "", "LLM provider: "+providerNames()+" (default: $LLM_PROVIDER)")
 	fs.StringVar(&f.model, "model", "", "model name (overrides the provider's model variable and Model)")
 	fs.StringVar(&f.baseURL, "base-url", "", "OpenAI-compatible endpoint (overrides BaseURL)")
@@ -318,6 +322,7 @@ func (a *app) lint(ctx context.Context, f *lintFlags, paths []string) error {
 		SharedPrompt:  proj.Directive + proj.StyleGuide,
 		MinSeverity:   f.minLevel,
 		Samples:       f.samples,
+		RulesPerCall:  f.rulesPerCall,
 		Root:          proj.Root,
 		// A lint run reads each file when the pool reaches it (memory flat in the number of
 		// files); the dry run prints the whole plan.
@@ -657,6 +662,9 @@ func (f *lintFlags) check(fs *pflag.FlagSet) error {
 	}
 	if fs.Changed("samples") && (f.samples < 1 || f.samples > config.MaxSamples) {
 		return fmt.Errorf("--samples: expected %s, found %d", config.SamplesRange, f.samples)
+	}
+	if fs.Changed("rules-per-call") && (f.rulesPerCall < 1 || f.rulesPerCall > config.MaxRulesPerCall) {
+		return fmt.Errorf("--rules-per-call: expected %s, found %d", config.RulesPerCallRange, f.rulesPerCall)
 	}
 	if f.provider != "" && !setup.KnownProvider(f.provider) {
 		return fmt.Errorf("--provider: expected one of %s, found %q", providerNames(), f.provider)

@@ -167,7 +167,7 @@ pack Acme (1 rule)
   Acme.Headline  subjective  error  rules/Acme/headline.md
 `+builtinListing+`✖ 3 errors and 1 warning (2 packs, 9 valid rules).
 `, `rules/Acme/broken.md:4: severity: expected "suggestion", "warning" or "error", found "critical"
-vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models)
+vectorlint.ini:2: Colour: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models, RulesPerCall)
 vectorlint.ini:4: RunRules: unknown pack "Acmee" (packs found in RulesPath: Acme; built-in packs: VectorLint)
 vectorlint.ini:5: warning: VectorLint.Wordyness.severity: pack VectorLint has no rule with id "Wordyness" (did you mean "Wordiness"? its rules: AIPatterns, Capitalization, Consistency, InclusiveLanguage, PassiveVoice, Repetition, UnsupportedClaims, Wordiness); ignored
 `)

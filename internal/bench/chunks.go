@@ -65,7 +65,47 @@ func (b *bench) tokenScenarios() []scenario {
 	return []scenario{
 		{name: "edits, warm cache: 1 document of 20,000 words × 3 rules", run: b.editsScenario},
 		{name: "fuller calls: 1 document of 800 words × 3 rules", run: b.fullerScenario},
+		{name: "several rules in one call: 1 document of 800 words × 3 rules, RulesPerCall 1 vs 3", run: b.rulesPerCallScenario},
 	}
+}
+
+// rulesPerCallScenario lints the 800-word document with the 3 rules twice, with RulesPerCall 1
+// and 3: the two semi-objective rules share one request with 3, the subjective one stays
+// alone. The files' scores and errors must be the same.
+func (b *bench) rulesPerCallScenario() result {
+	r := result{target: "fewer calls and input tokens with RulesPerCall 3, the same scores"}
+	dir := filepath.Join(b.work, "rulespercall")
+	if r.err = writeProject(dir, map[string]string{"guide.md": longDocumentFrom(0, 800)}); r.err != nil {
+		return r
+	}
+	var runs [2]lintRun
+	var tokens [2]int64
+	for i, n := range []string{"1", "3"} {
+		srv := llmtest.NewServer(llmtest.WithDefault(llmtest.Dynamic(modelReply)))
+		run, err := b.lint(dir, srv, "--no-cache", "--rules-per-call", n)
+		if err != nil {
+			srv.Close()
+			r.err = err
+			return r
+		}
+		runs[i], tokens[i] = run, requestTokens(srv.Requests())
+		srv.Close()
+	}
+	one, three := runs[0], runs[1]
+	r.wall, r.calls, r.peakKB = three.wall, three.calls, three.peakKB
+	r.tokens = three.out.Usage.InputTokens + three.out.Usage.OutputTokens
+	r.perCall = float64(tokens[1]) / float64(max(three.calls, 1))
+	r.note = fmt.Sprintf("RulesPerCall 1: %d calls, %d input tokens; RulesPerCall 3: %d calls, %d input tokens (%+.1f %%)",
+		one.calls, tokens[0], three.calls, tokens[1], 100*float64(tokens[1]-tokens[0])/float64(max(tokens[0], 1)))
+	if three.calls >= one.calls || tokens[1] >= tokens[0] {
+		r.fail("%d calls and %d input tokens, not fewer than %d and %d", three.calls, tokens[1], one.calls, tokens[0])
+	}
+	a, _ := json.Marshal(one.out.Files)
+	c, _ := json.Marshal(three.out.Files)
+	if string(a) != string(c) {
+		r.fail("the files' scores or errors differ")
+	}
+	return r
 }
 
 // editsScenario lints the 20,000-word document cold, then each edit of it with the cache the

@@ -146,6 +146,21 @@ func modelReply(req *llmtest.Request) llmtest.Reply {
 		}
 		return llmtest.JSON(map[string]any{"criteria": criteria})
 	}
+	violations := wordyViolations(req)
+	if blocks := llmtest.RuleBlocks(sys); len(blocks) > 0 {
+		// Several rules in one call (RulesPerCall): each rule answered as alone.
+		rules := make([]any, len(blocks))
+		for i, bl := range blocks {
+			rules[i] = map[string]any{"rule": bl.ID, "violations": violations}
+		}
+		return llmtest.JSON(map[string]any{"rules": rules})
+	}
+	return llmtest.JSON(map[string]any{"violations": violations})
+}
+
+// wordyViolations is a semi-objective rule's answer: one violation per line of the text that
+// says "in order to" or "due to the fact that".
+func wordyViolations(req *llmtest.Request) []any {
 	violations := []any{}
 	for _, l := range strings.Split(req.LastUser(), "\n") {
 		m := numberedLine.FindStringSubmatch(l)
@@ -160,7 +175,7 @@ func modelReply(req *llmtest.Request) llmtest.Reply {
 			}
 		}
 	}
-	return llmtest.JSON(map[string]any{"violations": violations})
+	return violations
 }
 
 func atoi(s string) int {

@@ -46,7 +46,13 @@ const (
 	MaxChunkWords = 100_000
 	// MaxSamples bounds Samples (and --samples): each sample is a model call of its own.
 	MaxSamples = 25
+	// MaxRulesPerCall bounds RulesPerCall (and --rules-per-call): the more rules one request
+	// asks about, the more each answer depends on the model keeping them apart.
+	MaxRulesPerCall = 10
 )
+
+// RulesPerCallRange is what RulesPerCall (and --rules-per-call) expects, as its problems say.
+const RulesPerCallRange = "a whole number of rules from 1 to 10"
 
 // SamplesRange is what Samples (and --samples) expects, as its problems say.
 const SamplesRange = "a whole number of samples from 1 to 25"
@@ -106,6 +112,10 @@ type Config struct {
 	// model names on the configured provider. Without Samples, a rule takes one sample per
 	// model (SamplesFor).
 	Models []string
+	// RulesPerCall is the global RulesPerCall key: how many semi-objective rules that apply
+	// to the same chunk one request evaluates (0 when not set; docs/configuration.md,
+	// "RulesPerCall"). A section may set its own (Section.RulesPerCall).
+	RulesPerCall int
 
 	// Sections are the [GLOB] sections in file order.
 	Sections []*Section
@@ -143,6 +153,9 @@ type Section struct {
 	// Samples is the section's Samples (0 when it sets none): for its files it replaces the
 	// global one, the most specific section that sets it winning.
 	Samples int
+	// RulesPerCall is the section's RulesPerCall (0 when it sets none): for its files it
+	// replaces the global one, the most specific section that sets it winning.
+	RulesPerCall int
 
 	glob  string // Pattern normalised for matching
 	index int    // order in the file
@@ -336,7 +349,7 @@ func (c *Config) ChunkWordLimit() int {
 func globalKeys() []string {
 	return []string{"RulesPath", "Concurrency", "DefaultSeverity", "Provider", "Model", "BaseURL",
 		"Temperature", "ConfidenceThreshold", "Timeout",
-		"CacheMaxSize", "MaxDocumentWords", "ChunkWords", keySamples, "Models"}
+		"CacheMaxSize", "MaxDocumentWords", "ChunkWords", keySamples, "Models", keyRulesPerCall}
 }
 
 // Parse parses vectorlint.ini content with gopkg.in/ini.v1. path names the file in problems
@@ -463,6 +476,12 @@ func parseGlobal(cfg *Config, name, value string, line int) *finding.Problem {
 			return p
 		}
 		cfg.Samples = n
+	case keyRulesPerCall:
+		n, p := parseRulesPerCall(cfg.Path, value, line)
+		if p != nil {
+			return p
+		}
+		cfg.RulesPerCall = n
 	case "Models":
 		var models []string
 		for _, m := range strings.Split(value, ",") {
@@ -544,6 +563,15 @@ func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Secti
 			sec.Samples = n
 			continue
 		}
+		if name == keyRulesPerCall {
+			n, p := parseRulesPerCall(path, value, line)
+			if p != nil {
+				problems = append(problems, *p)
+				continue
+			}
+			sec.RulesPerCall = n
+			continue
+		}
 		if name == "Models" {
 			problems = append(problems, finding.Problem{File: path, Line: line, Field: name,
 				Message: "Models is a global key: set it before the first section"})
@@ -577,6 +605,34 @@ func parseSamples(path, value string, line int) (int, *finding.Problem) {
 		return 0, &finding.Problem{File: path, Line: line, Field: keySamples, Expected: SamplesRange, Found: strconv.Quote(value)}
 	}
 	return n, nil
+}
+
+// keyRulesPerCall is the RulesPerCall key, global or in a section.
+const keyRulesPerCall = "RulesPerCall"
+
+// parseRulesPerCall reads a RulesPerCall value (at line of path): a whole number from 1 to
+// MaxRulesPerCall.
+func parseRulesPerCall(path, value string, line int) (int, *finding.Problem) {
+	n, err := strconv.Atoi(strings.TrimSpace(value))
+	if err != nil || n < 1 || n > MaxRulesPerCall {
+		return 0, &finding.Problem{File: path, Line: line, Field: keyRulesPerCall, Expected: RulesPerCallRange, Found: strconv.Quote(value)}
+	}
+	return n, nil
+}
+
+// RulesPerCallFor is how many semi-objective rules one request evaluates on a file with
+// settings fs (docs/configuration.md, "RulesPerCall"): the most specific matching section's
+// RulesPerCall, else the global one, else 1.
+func (c *Config) RulesPerCallFor(fs FileSettings) int {
+	for i := len(fs.Sections) - 1; i >= 0; i-- {
+		if n := fs.Sections[i].RulesPerCall; n > 0 {
+			return n
+		}
+	}
+	if c != nil && c.RulesPerCall > 0 {
+		return c.RulesPerCall
+	}
+	return 1
 }
 
 // SamplesFor is the number of samples a rule's model evaluation takes on a file with rule

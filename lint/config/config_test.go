@@ -136,9 +136,13 @@ MaxDocumentWords = 0
 			`vectorlint.ini:5: Samples: expected a whole number of samples from 1 to 25, found "x"`,
 			`vectorlint.ini:6: Models: Models is a global key: set it before the first section`,
 			`vectorlint.ini:8: Samples: expected a whole number of samples from 1 to 25, found "26"`}},
+		{"bad RulesPerCall", "RulesPerCall = 0\n[**/*.md]\nRunRules = A\nRulesPerCall = 11\n[api/**]\nRulesPerCall = x\n", []string{
+			`vectorlint.ini:1: RulesPerCall: expected a whole number of rules from 1 to 10, found "0"`,
+			`vectorlint.ini:4: RulesPerCall: expected a whole number of rules from 1 to 10, found "11"`,
+			`vectorlint.ini:6: RulesPerCall: expected a whole number of rules from 1 to 10, found "x"`}},
 		{"unknown global keys", "RulePath = rules\nColor = blue\n", []string{
 			`vectorlint.ini:1: RulePath: unknown global key (did you mean "RulesPath"?)`,
-			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models)`}},
+			`vectorlint.ini:2: Color: unknown global key (known keys: RulesPath, Concurrency, DefaultSeverity, Provider, Model, BaseURL, Temperature, ConfidenceThreshold, Timeout, CacheMaxSize, MaxDocumentWords, ChunkWords, Samples, Models, RulesPerCall)`}},
 		{"ScanPaths", "ScanPaths = [docs/*.md]\n", []string{
 			"vectorlint.ini:1: ScanPaths: ScanPaths is the old syntax; list file patterns as sections instead, e.g.\n  [docs/**/*.md]\n  RunRules = MyPack"}},
 		{"syntax errors", "RulesPath = rules\njust words\n[unclosed\n[]\n\"quoted\" = 1\n", []string{
@@ -689,6 +693,35 @@ func problemLines(ps finding.Problems, dir string) []string {
 		out = append(out, p.Error())
 	}
 	return out
+}
+
+// TestRulesPerCallFor: a file's RulesPerCall comes from the most specific matching section
+// that sets it, else the global key, else 1.
+func TestRulesPerCallFor(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, src string
+		want      map[string]int
+	}{
+		{"nothing set", "[**/*.md]\nRunRules = A\n", map[string]int{"a.md": 1}},
+		{"global only", "RulesPerCall = 3\n[**/*.md]\nRunRules = A\n", map[string]int{"a.md": 3, "api/x.md": 3}},
+		{"global and sections", "RulesPerCall = 3\n[**/*.md]\nRunRules = A\n[api/**]\nRulesPerCall = 10\n[api/v1/**]\nRulesPerCall = 1\n[api/v1/x.md]\nRunRules = A\n",
+			map[string]int{"a.md": 3, "api/x.md": 10, "api/v1/x.md": 1}},
+		{"section only", "[**/*.md]\nRunRules = A\n[api/**]\nRulesPerCall = 2\n", map[string]int{"a.md": 1, "api/x.md": 2}},
+	} {
+		cfg, ps := Parse("vectorlint.ini", []byte(tt.src))
+		if len(ps) != 0 {
+			t.Fatalf("%s: %v", tt.name, ps)
+		}
+		for path, want := range tt.want {
+			if got := cfg.RulesPerCallFor(cfg.Settings(path)); got != want {
+				t.Errorf("%s: %s: RulesPerCall %d, want %d", tt.name, path, got, want)
+			}
+		}
+	}
+	if got := (*Config)(nil).RulesPerCallFor(FileSettings{}); got != 1 {
+		t.Errorf("no config: %d", got)
+	}
 }
 
 // TestSamplesFor: a rule's samples come from the most specific section that sets Samples, else

@@ -186,6 +186,14 @@ func (p *printer) file(f *lint.FilePlan) bool {
 			p.unit(r, u)
 		}
 	}
+	for _, sc := range f.SharedCalls() {
+		// The rules' estimates above count a call each; these requests evaluate them together.
+		p.summary.Calls -= sc.SavedCalls
+		p.summary.Tokens -= sc.SavedTokens
+		p.printf("  %s share %s for %s (RulesPerCall), ~%s tokens: %s and ~%s tokens fewer than above\n",
+			strings.Join(sc.Rules, ", "), plural(sc.Calls, "LLM call"), sc.Lines, thousands(sc.Tokens),
+			plural(sc.SavedCalls, "call"), thousands(sc.SavedTokens))
+	}
 	return hasFindings
 }
 
