@@ -164,31 +164,29 @@ func eachCall(plan *Plan, unit func(fp *FilePlan, pr *PlannedRule, u *Unit), gro
 
 // fileCalls walks the calls of a prepared file as eachCall does.
 func fileCalls(fp *FilePlan, unit func(fp *FilePlan, pr *PlannedRule, u *Unit), group func(fp *FilePlan, g callGroup)) {
-	{
-		var (
-			all   []callGroup
-			calls []groupCall
-		)
-		fileCallUnits(fp, func(pr *PlannedRule, u *Unit) {
-			if !cacheable(pr.Kind) {
-				unit(fp, pr, u)
-				return
-			}
-			chunks := u.Chunks()
-			for _, ch := range chunks {
-				all = append(all, callGroup{prs: []*PlannedRule{pr}, us: []*Unit{u}, ch: ch, lines: len(pr.Units) > 1 || len(chunks) > 1})
-				calls = append(calls, groupCallOf(pr, ch))
-			}
-		})
-		for _, g := range callGroups(fp.RulesPerCall, calls) {
-			cg := callGroup{ch: all[g[0]].ch}
-			for _, c := range g {
-				cg.prs = append(cg.prs, all[c].prs[0])
-				cg.us = append(cg.us, all[c].us[0])
-				cg.lines = cg.lines || all[c].lines
-			}
-			group(fp, cg)
+	var (
+		all   []callGroup
+		calls []groupCall
+	)
+	fileCallUnits(fp, func(pr *PlannedRule, u *Unit) {
+		if !cacheable(pr.Kind) {
+			unit(fp, pr, u)
+			return
 		}
+		chunks := u.Chunks()
+		for _, ch := range chunks {
+			all = append(all, callGroup{prs: []*PlannedRule{pr}, us: []*Unit{u}, ch: ch, lines: len(pr.Units) > 1 || len(chunks) > 1})
+			calls = append(calls, groupCallOf(pr, ch))
+		}
+	})
+	for _, g := range callGroups(fp.RulesPerCall, calls) {
+		cg := callGroup{ch: all[g[0]].ch}
+		for _, c := range g {
+			cg.prs = append(cg.prs, all[c].prs[0])
+			cg.us = append(cg.us, all[c].us[0])
+			cg.lines = cg.lines || all[c].lines
+		}
+		group(fp, cg)
 	}
 }
 
