@@ -50,7 +50,17 @@ type reply struct {
 	samples []reply
 }
 
-// runChunk is the call stage of one work item.
+// run is the call stage of one work item: the reply of each of its members (of the item's
+// sample when it is one sample of several).
+func (e *evaluator) run(ctx context.Context, it workItem) []reply {
+	if len(it.members) > 1 {
+		return e.runGroup(ctx, it)
+	}
+	return []reply{e.runChunk(ctx, it)}
+}
+
+// runChunk is the call stage of a work item of one rule: its kind's call, or, for an item that
+// is one sample of several, that sample's call.
 func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	if ctx.Err() != nil {
 		return reply{interrupted: true}
@@ -59,7 +69,13 @@ func (e *evaluator) runChunk(ctx context.Context, it workItem) reply {
 	pr := m.rule.pr
 	chunk := m.unit.chunks[m.chunk]
 	j := job{rule: pr, unit: m.unit.unit, chunk: chunk, label: it.label(), prompt: chunkPrompt(pr, m.unit.unit, chunk, e.opts)}
-	res := pr.Kind.call(ctx, e, j)
+	var res reply
+	if it.samples > 0 {
+		j.samples, j.sample, j.label = it.samples, it.sample, sampleLabel(j.label, it.sample, it.samples)
+		res = pr.Kind.(sampleCaller).callOne(ctx, e, j)
+	} else {
+		res = pr.Kind.call(ctx, e, j)
+	}
 	shiftLines(&res, chunk.Line-1)
 	return res
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"fmt"
 	"github.com/vectorlint/vectorlint/lint/document"
 	"github.com/vectorlint/vectorlint/lint/selection"
 	"github.com/vectorlint/vectorlint/llm"
@@ -145,7 +144,7 @@ func PlanRequests(plan *Plan, opts EvalOptions) (reqs []llm.Request, deferred in
 			// as the call stage labels it (workItem.label, sampled)
 			r.Label = groupLabel(fp.Path, g.ids(), g.ch, g.lines)
 			if n > 1 {
-				r.Label += fmt.Sprintf(" sample %d/%d", i+1, n)
+				r.Label = sampleLabel(r.Label, i, n)
 			}
 			reqs = append(reqs, r)
 		}

@@ -149,11 +149,11 @@ type evalHooks struct {
 }
 
 // fileEvent tells Evaluate's collector that a file was prepared (file set, with its index in
-// the plan) or that done of its chunk evaluations are done (a work item's members).
+// the plan) or that one of its work items is done.
 type fileEvent struct {
 	index int
 	file  *fileRun
-	done  int
+	done  bool
 }
 
 func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalHooks, emit func(finding.FileResult) error) (stats EvalStats, err error) {
@@ -179,8 +179,10 @@ func evaluateWith(ctx context.Context, plan *Plan, opts EvalOptions, hooks evalH
 		slots: semaphore.NewWeighted(int64(window))}
 	events := r.start(runCtx)
 	for ev := range events {
-		if ev.done > 0 {
-			ev.file.pending -= ev.done
+		if ev.done {
+			if ev.file.pending--; ev.file.pending == 0 {
+				ev.file.settle()
+			}
 		} else {
 			r.runs[ev.index] = ev.file
 		}
@@ -264,7 +266,7 @@ func (r *evalRun) start(runCtx context.Context) <-chan fileEvent {
 			// The collector learns of the file before any of its chunks is done: this send
 			// happens before the work items', and so before the workers' reports.
 			events <- fileEvent{index: i, file: f}
-			for _, it := range f.workItems() {
+			for _, it := range f.items {
 				select {
 				case work <- it:
 				case <-runCtx.Done():
@@ -278,16 +280,15 @@ func (r *evalRun) start(runCtx context.Context) <-chan fileEvent {
 	for range r.opts.Concurrency {
 		workers.Go(func() error {
 			for it := range work {
-				if len(it.members) == 1 {
-					m := it.members[0]
-					m.unit.results[m.chunk] = r.e.runChunk(runCtx, it)
-				} else {
-					for k, res := range r.e.runGroup(runCtx, it) {
-						m := it.members[k]
+				for k, res := range r.e.run(runCtx, it) {
+					m := it.members[k]
+					if it.samples > 0 {
+						m.unit.results[m.chunk].samples[it.sample] = res
+					} else {
 						m.unit.results[m.chunk] = res
 					}
 				}
-				events <- fileEvent{file: it.file, done: len(it.members)}
+				events <- fileEvent{file: it.file, done: true}
 			}
 			return nil
 		})
@@ -396,10 +397,11 @@ func (f *fileRun) plan(opts EvalOptions) (notRun int) {
 			r.unjudged += missing
 			ur := &unitRun{unit: u, chunks: u.Chunks()}
 			ur.results = make([]reply, len(ur.chunks))
-			f.pending += len(ur.chunks)
 			r.units = append(r.units, ur)
 		}
 	}
+	f.items = f.workItems()
+	f.pending = len(f.items)
 	return notRun
 }
 
@@ -414,12 +416,14 @@ type evaluator struct {
 	js *points.JSPool
 }
 
-// fileRun is one file's evaluation in progress. pending is touched only by Evaluate's
-// collecting goroutine; each chunk result is written by one worker before it reports the file
-// on the done channel, which orders the write before the collector reads it.
+// fileRun is one file's evaluation in progress. pending, the work items not yet done, is
+// touched only by Evaluate's collecting goroutine; each item's replies are written by one
+// worker before it reports the file on the done channel, which orders the writes before the
+// collector reads them.
 type fileRun struct {
 	fp      *FilePlan
 	rules   []*ruleRun
+	items   []workItem
 	pending int
 	// release is set when Evaluate prepared the file and so releases it after emitting it.
 	release bool
@@ -505,14 +509,26 @@ type unitRun struct {
 }
 
 // workItem is one request of the pool's work: one chunk of one rule's unit, or the same chunk
-// of several semi-objective rules evaluated together (RulesPerCall: callGroups).
+// of several semi-objective rules evaluated together (RulesPerCall: callGroups). When its rules
+// take several samples it is sample `sample` of `samples` (its replies go to the members'
+// reply.samples; settle reads them), so that the samples of one chunk are made in parallel
+// like any other calls; samples is 0 for an item that makes all of its calls (a kind that
+// takes one sample, or a technical-accuracy rule, whose claim checks come first).
 type workItem struct {
-	file    *fileRun
-	members []member
+	file            *fileRun
+	members         []member
+	samples, sample int
+}
+
+// sampleCaller is a kind whose model evaluation of a chunk is one call per sample, made alone
+// (semi-objective, subjective): its samples are work items of their own.
+type sampleCaller interface {
+	callOne(ctx context.Context, e *evaluator, j job) reply
 }
 
 // workItems are the file's work items, in plan order: its chunk evaluations grouped by
-// callGroups with the file's RulesPerCall.
+// callGroups with the file's RulesPerCall, each split into one item per sample when its kind
+// is a sampleCaller (their members' replies made ready to take each sample's).
 func (f *fileRun) workItems() []workItem {
 	var (
 		all   []member
@@ -527,13 +543,43 @@ func (f *fileRun) workItems() []workItem {
 		}
 	}
 	groups := callGroups(f.fp.RulesPerCall, calls)
-	items := make([]workItem, len(groups))
-	for i, g := range groups {
+	items := make([]workItem, 0, len(groups))
+	for _, g := range groups {
 		ms := make([]member, len(g))
 		for k, c := range g {
 			ms[k] = all[c]
 		}
-		items[i] = workItem{file: f, members: ms}
+		pr := ms[0].rule.pr
+		n := pr.samples()
+		if _, ok := pr.Kind.(sampleCaller); !ok || n == 1 {
+			items = append(items, workItem{file: f, members: ms})
+			continue
+		}
+		for _, m := range ms {
+			m.unit.results[m.chunk] = reply{samples: make([]reply, n)}
+		}
+		for i := range n {
+			items = append(items, workItem{file: f, members: ms, samples: n, sample: i})
+		}
 	}
 	return items
+}
+
+// settle makes each chunk evaluation whose samples were made as work items of their own a
+// reply as sampled makes it: the first failed (or interrupted) sample in order stands for the
+// whole; otherwise the samples' replies. Evaluate's collector calls it once every item of the
+// file is done.
+func (f *fileRun) settle() {
+	for _, r := range f.rules {
+		for _, u := range r.units {
+			for i := range u.results {
+				for _, s := range u.results[i].samples {
+					if s.err != nil || s.interrupted {
+						u.results[i] = s
+						break
+					}
+				}
+			}
+		}
+	}
 }

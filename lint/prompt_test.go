@@ -2,12 +2,12 @@ package lint
 
 import (
 	"encoding/json"
-	"github.com/vectorlint/vectorlint/llm"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vectorlint/vectorlint/internal/testutil"
+	"github.com/vectorlint/vectorlint/llm"
 	"github.com/vectorlint/vectorlint/rules"
 )
 

@@ -194,10 +194,10 @@ type member struct {
 	chunk int
 }
 
-// runGroup is the call stage of a work item of several rules: one request per sample, whose
-// reply is split into each member's reply (line hints shifted to the document's lines). A
-// failed call fails every member; a rule the reply leaves out fails that member only. The
-// warnings about the reply go with the first member.
+// runGroup is the call stage of a work item of several rules: one request (of the item's
+// sample, when its rules take several), whose reply is split into each member's reply (line
+// hints shifted to the document's lines). A failed call fails every member; a rule the reply
+// leaves out fails that member only. The warnings about the reply go with the first member.
 func (e *evaluator) runGroup(ctx context.Context, it workItem) []reply {
 	out := make([]reply, len(it.members))
 	if ctx.Err() != nil {
@@ -215,49 +215,30 @@ func (e *evaluator) runGroup(ctx context.Context, it workItem) []reply {
 		ins[k] = chunkPrompt(m.rule.pr, m.unit.unit, chunk, e.opts)
 		ids[k] = m.rule.pr.ID
 	}
-	msgs, schema := groupMessages(ins, ids), groupSchema(ids)
-	n := pr.samples()
-	label := it.label()
-	per := make([][]reply, len(it.members)) // each member's sample replies
-	for i := range n {
-		j := job{rule: pr, unit: u, chunk: chunk, label: label, samples: n, sample: i}
-		if n > 1 {
-			j.label = fmt.Sprintf("%s sample %d/%d", label, i+1, n)
+	j := job{rule: pr, unit: u, chunk: chunk, label: it.label(), samples: 1}
+	if it.samples > 0 {
+		j.samples, j.sample, j.label = it.samples, it.sample, sampleLabel(j.label, it.sample, it.samples)
+	}
+	var gr groupReply
+	raw, err := e.complete(ctx, j, groupMessages(ins, ids), groupSchema(ids), func(js string) error {
+		var err error
+		gr, err = parseGroupReply(js, ids)
+		return err
+	})
+	if err != nil {
+		r := failed(ctx, err)
+		for k := range out {
+			out[k] = r
 		}
-		var gr groupReply
-		raw, err := e.complete(ctx, j, msgs, schema, func(js string) error {
-			var err error
-			gr, err = parseGroupReply(js, ids)
-			return err
-		})
-		if err != nil {
-			r := failed(ctx, err)
-			for k := range out {
-				out[k] = r
-			}
-			return out
-		}
-		for k := range it.members {
-			r := reply{raw: raw, violations: gr.violations[k]}
-			if !gr.found[k] {
-				r = reply{raw: raw, err: &RuleMissingError{Rule: ids[k], Rules: ids}}
-			}
-			if k == 0 {
-				r.warnings = gr.warnings
-			}
-			per[k] = append(per[k], r)
-		}
+		return out
 	}
 	for k := range it.members {
-		out[k] = per[k][0]
-		if n > 1 {
-			out[k] = reply{samples: per[k]}
-			for _, r := range per[k] {
-				if r.err != nil { // a failed sample fails the member, as sampled does
-					out[k] = r
-					break
-				}
-			}
+		out[k] = reply{raw: raw, violations: gr.violations[k]}
+		if !gr.found[k] {
+			out[k] = reply{raw: raw, err: &RuleMissingError{Rule: ids[k], Rules: ids}}
+		}
+		if k == 0 {
+			out[k].warnings = gr.warnings
 		}
 		shiftLines(&out[k], chunk.Line-1)
 	}

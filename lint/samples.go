@@ -65,7 +65,7 @@ func (e *evaluator) sampled(ctx context.Context, j job, one func(job) reply) rep
 	out := reply{samples: make([]reply, 0, n)}
 	label := j.label
 	for i := range n {
-		j.sample, j.label = i, fmt.Sprintf("%s sample %d/%d", label, i+1, n)
+		j.sample, j.label = i, sampleLabel(label, i, n)
 		r := one(j)
 		if r.err != nil || r.interrupted {
 			return r
@@ -73,6 +73,11 @@ func (e *evaluator) sampled(ctx context.Context, j job, one func(job) reply) rep
 		out.samples = append(out.samples, r)
 	}
 	return out
+}
+
+// sampleLabel names sample i of n of a call labelled label: "docs/a.md Acme.Tone sample 2/3".
+func sampleLabel(label string, i, n int) string {
+	return fmt.Sprintf("%s sample %d/%d", label, i+1, n)
 }
 
 // sampleReplies are the replies of a chunk's samples: the reply itself when it took one.

@@ -347,3 +347,40 @@ func TestSamplesDebug(t *testing.T) {
 		t.Errorf("decisions %+v", words.FilterDecisions)
 	}
 }
+
+// TestSamplesInParallel: the samples of one chunk are calls of their own in the pool, made at
+// once like the chunks of different rules: the server answers only once all six calls (three
+// samples of each of two rules on the one chunk) are in flight together, which a run that
+// made a chunk's samples one after the other never reaches (it would stop at its deadline).
+func TestSamplesInParallel(t *testing.T) {
+	t.Parallel()
+	plan := samplesPlan(t, "Samples = 3\n", PlanInput{})
+	srv := llmtest.Start(t, llmtest.WithGate(6))
+	srv.On(wordsRule(), violationsOf(wordy("utilize", 1)))
+	srv.On(titleRule(), rating(3))
+	client, err := llm.New(llm.Config{BaseDelay: time.Millisecond, Concurrency: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var got []finding.FileResult
+	_, err = Evaluate(ctx, plan, EvalOptions{Client: client, Concurrency: 6, ConfidenceThreshold: 0.75,
+		Endpoint: llm.Endpoint{BaseURL: srv.URL, Model: "test-model", APIKey: "sk-test"}}, func(fr finding.FileResult) error {
+		got = append(got, fr)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v (%d of 6 calls in flight at most)", err, srv.MaxInFlight())
+	}
+	if srv.Calls() != 6 || srv.MaxInFlight() != 6 {
+		t.Errorf("%d calls, %d in flight at most; want 6 and 6", srv.Calls(), srv.MaxInFlight())
+	}
+	fs := findingsOf(got, "Acme.Words")
+	if len(fs) != 1 || fs[0].Match != "utilize" || fs[0].Votes == nil || *fs[0].Votes != (finding.Votes{For: 3, Of: 3}) {
+		t.Errorf("findings %+v", fs)
+	}
+	if s := scoreOf(t, got, "Acme.Title"); s.Samples != 3 || s.Score != 7 {
+		t.Errorf("Title's score %+v", s)
+	}
+}
