@@ -600,9 +600,15 @@ const keySamples = "Samples"
 
 // parseSamples reads a Samples value (at line of path): a whole number from 1 to MaxSamples.
 func parseSamples(path, value string, line int) (int, *finding.Problem) {
+	return parseCount(path, value, line, keySamples, MaxSamples, SamplesRange)
+}
+
+// parseCount reads the value of key (at line of path) as a whole number from 1 to most; the
+// problem otherwise says it expected want.
+func parseCount(path, value string, line int, key string, most int, want string) (int, *finding.Problem) {
 	n, err := strconv.Atoi(strings.TrimSpace(value))
-	if err != nil || n < 1 || n > MaxSamples {
-		return 0, &finding.Problem{File: path, Line: line, Field: keySamples, Expected: SamplesRange, Found: strconv.Quote(value)}
+	if err != nil || n < 1 || n > most {
+		return 0, &finding.Problem{File: path, Line: line, Field: key, Expected: want, Found: strconv.Quote(value)}
 	}
 	return n, nil
 }
@@ -613,11 +619,7 @@ const keyRulesPerCall = "RulesPerCall"
 // parseRulesPerCall reads a RulesPerCall value (at line of path): a whole number from 1 to
 // MaxRulesPerCall.
 func parseRulesPerCall(path, value string, line int) (int, *finding.Problem) {
-	n, err := strconv.Atoi(strings.TrimSpace(value))
-	if err != nil || n < 1 || n > MaxRulesPerCall {
-		return 0, &finding.Problem{File: path, Line: line, Field: keyRulesPerCall, Expected: RulesPerCallRange, Found: strconv.Quote(value)}
-	}
-	return n, nil
+	return parseCount(path, value, line, keyRulesPerCall, MaxRulesPerCall, RulesPerCallRange)
 }
 
 // RulesPerCallFor is how many semi-objective rules one request evaluates on a file with
