@@ -54,7 +54,9 @@ func TestLintSamples(t *testing.T) {
 	dir := t.TempDir()
 	writeTestTree(t, dir, samplesFiles("Samples = 3\n"))
 	cache := filepath.Join(t.TempDir(), "cache")
-	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	// One call at a time: the fake answers in the order the samples arrive, and which report of
+	// a kept violation stands (the first sample's, on equal confidence) depends on it.
+	r := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "--concurrency", "1", "docs")
 	if r.code != exitFindings || r.stderr != "" || srv.Calls() != 3 {
 		t.Fatalf("exit %d, %d calls, stderr:\n%s", r.code, srv.Calls(), r.stderr)
 	}
@@ -69,7 +71,7 @@ func TestLintSamples(t *testing.T) {
 	if len(fs) != 1 || fs[0].Match != "in order to" || *fs[0].Votes != (finding.Votes{For: 2, Of: 3}) || res.Files[0].Scores[0].Samples != 3 {
 		t.Errorf("findings %+v, scores %+v", fs, res.Files[0].Scores)
 	}
-	again := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "docs")
+	again := runVectorlint(t, dir, fakeEnv(srv), "", "--output", "json", "--cache-dir", cache, "--concurrency", "1", "docs")
 	res2 := readResult(t, again.stdout)
 	if !reflect.DeepEqual(res2.Files, res.Files) || res2.Usage.Calls != 0 || res2.Usage.CachedCalls != 3 || srv.Calls() != 3 {
 		t.Errorf("second run: %d calls in all, output:\n%s", srv.Calls(), again.stdout)
