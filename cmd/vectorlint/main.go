@@ -44,9 +44,9 @@ type app struct {
 	// production delays; production leaves it nil.
 	tuneLLM setup.TuneFunc
 	// jsTimeout, when set, bounds each $js evaluation (blueprint run, the checklist rules of
-	// lint, test and the editor server) in place of points.DefaultJSTimeout. Tests give a limit that only their attacks can reach, so that a
-	// legitimate script is never stopped because a loaded machine ran it slowly; production
-	// leaves it 0.
+	// lint, test and the editor server) in place of points.DefaultJSTimeout. Tests give a
+	// limit that only their attacks can reach, so that a legitimate script is never stopped
+	// because a loaded machine ran it slowly; production leaves it 0.
 	jsTimeout time.Duration
 	// batchPoll, when set, is how often batch collect --wait asks for a batch's state (tests
 	// shorten it; 0 is the default, 30 seconds).
