@@ -470,18 +470,16 @@ func parseGlobal(cfg *Config, name, value string, line int) *finding.Problem {
 			return &finding.Problem{File: cfg.Path, Line: line, Field: name, Expected: "a whole number of words from 100 to 100000", Found: strconv.Quote(value)}
 		}
 		cfg.ChunkWords = n
-	case keySamples:
-		n, p := parseSamples(cfg.Path, value, line)
+	case keySamples, keyRulesPerCall:
+		n, p := parseCount(cfg.Path, value, line, name)
 		if p != nil {
 			return p
 		}
-		cfg.Samples = n
-	case keyRulesPerCall:
-		n, p := parseRulesPerCall(cfg.Path, value, line)
-		if p != nil {
-			return p
+		if name == keySamples {
+			cfg.Samples = n
+		} else {
+			cfg.RulesPerCall = n
 		}
-		cfg.RulesPerCall = n
 	case "Models":
 		var models []string
 		for _, m := range strings.Split(value, ",") {
@@ -554,22 +552,16 @@ func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Secti
 			}
 			continue
 		}
-		if name == keySamples {
-			n, p := parseSamples(path, value, line)
-			if p != nil {
+		if name == keySamples || name == keyRulesPerCall {
+			n, p := parseCount(path, value, line, name)
+			switch {
+			case p != nil:
 				problems = append(problems, *p)
-				continue
+			case name == keySamples:
+				sec.Samples = n
+			default:
+				sec.RulesPerCall = n
 			}
-			sec.Samples = n
-			continue
-		}
-		if name == keyRulesPerCall {
-			n, p := parseRulesPerCall(path, value, line)
-			if p != nil {
-				problems = append(problems, *p)
-				continue
-			}
-			sec.RulesPerCall = n
 			continue
 		}
 		if name == "Models" {
@@ -598,14 +590,13 @@ func parseSection(path string, scan *iniScan, i int, s *ini.Section) (sec *Secti
 // keySamples is the Samples key, global or in a section.
 const keySamples = "Samples"
 
-// parseSamples reads a Samples value (at line of path): a whole number from 1 to MaxSamples.
-func parseSamples(path, value string, line int) (int, *finding.Problem) {
-	return parseCount(path, value, line, keySamples, MaxSamples, SamplesRange)
-}
-
-// parseCount reads the value of key (at line of path) as a whole number from 1 to most; the
-// problem otherwise says it expected want.
-func parseCount(path, value string, line int, key string, most int, want string) (int, *finding.Problem) {
+// parseCount reads the value of a count key, Samples or RulesPerCall (at line of path): a whole
+// number from 1 to MaxSamples or MaxRulesPerCall, as SamplesRange or RulesPerCallRange says.
+func parseCount(path, value string, line int, key string) (int, *finding.Problem) {
+	most, want := MaxSamples, SamplesRange
+	if key == keyRulesPerCall {
+		most, want = MaxRulesPerCall, RulesPerCallRange
+	}
 	n, err := strconv.Atoi(strings.TrimSpace(value))
 	if err != nil || n < 1 || n > most {
 		return 0, &finding.Problem{File: path, Line: line, Field: key, Expected: want, Found: strconv.Quote(value)}
@@ -615,12 +606,6 @@ func parseCount(path, value string, line int, key string, most int, want string)
 
 // keyRulesPerCall is the RulesPerCall key, global or in a section.
 const keyRulesPerCall = "RulesPerCall"
-
-// parseRulesPerCall reads a RulesPerCall value (at line of path): a whole number from 1 to
-// MaxRulesPerCall.
-func parseRulesPerCall(path, value string, line int) (int, *finding.Problem) {
-	return parseCount(path, value, line, keyRulesPerCall, MaxRulesPerCall, RulesPerCallRange)
-}
 
 // RulesPerCallFor is how many semi-objective rules one request evaluates on a file with
 // settings fs (docs/configuration.md, "RulesPerCall"): the most specific matching section's
