@@ -53,9 +53,11 @@ func sampleRequest(opts EvalOptions, n, i int) (llm.Endpoint, int) {
 	return ep, opts.FirstSample*n + i
 }
 
-// sampled makes the samples of a chunk's model evaluation, one call each (one makes a call of
-// sample j.sample): a reply holding each sample's reply, or the first failure. A rule that
-// takes one sample makes one call, as without samples.
+// sampled makes the samples of a chunk's model evaluation in turn, one call each (one makes a
+// call of sample j.sample): a reply holding each sample's reply, or the first failure. A rule
+// that takes one sample makes one call, as without samples. Only a technical-accuracy rule's
+// samples are made here, after its claim checks; those of the other kinds are work items of
+// their own (fileRun.workItems), made at once and settled as this does (fileRun.settle).
 func (e *evaluator) sampled(ctx context.Context, j job, one func(job) reply) reply {
 	n := j.rule.samples()
 	j.samples = n
